@@ -1,0 +1,109 @@
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+#: Where the local development service listens unless told otherwise.
+DEFAULT_API_URL = "http://localhost:8102"
+#: Base path of the React handler pages.
+DEFAULT_HANDLER_PATH = "/handler"
+#: Hosted service, for reference in docs and error messages.
+HOSTED_API_URL = "https://api.stack-auth.com"
+
+_ENV_NAMES: dict[str, tuple[str, ...]] = {
+    "project_id": ("AUTHMW_PROJECT_ID", "STACK_PROJECT_ID", "NEXT_PUBLIC_STACK_PROJECT_ID"),
+    "api_url": ("AUTHMW_API_URL", "STACK_API_URL", "NEXT_PUBLIC_STACK_API_URL"),
+    "publishable_client_key": (
+        "AUTHMW_PUBLISHABLE_CLIENT_KEY",
+        "STACK_PUBLISHABLE_CLIENT_KEY",
+        "NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY",
+    ),
+    "secret_server_key": ("AUTHMW_SECRET_SERVER_KEY", "STACK_SECRET_SERVER_KEY"),
+    "super_secret_admin_key": ("AUTHMW_SUPER_SECRET_ADMIN_KEY", "STACK_SUPER_SECRET_ADMIN_KEY"),
+    "handler_path": ("AUTHMW_HANDLER_PATH",),
+}
+
+_PROJECT_ID = re.compile(r"^(internal|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$")
+
+
+class ConfigurationError(ValueError):
+    """authmw was configured with a missing or malformed setting; the message names the fix."""
+
+
+@dataclass(frozen=True)
+class AuthConfig:
+    project_id: str
+    api_url: str = DEFAULT_API_URL
+    publishable_client_key: str | None = None
+    secret_server_key: str | None = field(default=None, repr=False)
+    super_secret_admin_key: str | None = field(default=None, repr=False)
+    handler_path: str = DEFAULT_HANDLER_PATH
+
+    def __post_init__(self) -> None:
+        if not self.project_id:
+            raise ConfigurationError(
+                "No project id. Pass project_id=... or set AUTHMW_PROJECT_ID "
+                "(run `authmw dev` to get a local project and its keys)."
+            )
+        if not _PROJECT_ID.match(self.project_id):
+            raise ConfigurationError(
+                f"Project id {self.project_id!r} is not a UUID (or 'internal'). "
+                "Copy it from the project settings or from the local service's project.env."
+            )
+        url = self.api_url.rstrip("/")
+        if url.endswith("/api/v1"):
+            url = url[: -len("/api/v1")]
+        if not url.startswith(("http://", "https://")):
+            raise ConfigurationError(
+                f"API URL {self.api_url!r} must start with http:// or https:// "
+                f"(for example {DEFAULT_API_URL} or {HOSTED_API_URL})."
+            )
+        object.__setattr__(self, "api_url", url)
+        if not self.handler_path.startswith("/"):
+            raise ConfigurationError(f"Handler path {self.handler_path!r} must start with '/'.")
+        object.__setattr__(self, "handler_path", self.handler_path.rstrip("/") or "/")
+
+    @property
+    def api_base(self) -> str:
+        """The API root every call goes under, ``{api_url}/api/v1``."""
+        return self.api_url + "/api/v1"
+
+    @property
+    def jwks_url(self) -> str:
+        return f"{self.api_base}/projects/{self.project_id}/.well-known/jwks.json"
+
+    def with_(self, **changes: object) -> AuthConfig:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> AuthConfig:
+        """Build from environment variables (``AUTHMW_*``, or the service's usual ``STACK_*``)."""
+        env = os.environ if env is None else env
+        values: dict[str, object] = {}
+        for name, keys in _ENV_NAMES.items():
+            for key in keys:
+                if env.get(key):
+                    values[name] = env[key]
+                    break
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        values.setdefault("project_id", "")
+        return cls(**values)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_env_file(cls, path: str | os.PathLike[str], **overrides: object) -> AuthConfig:
+        """Read a ``KEY=value`` file such as the local service's ``project.env``."""
+        return cls.from_env(read_env_file(path), **overrides)
+
+
+def read_env_file(path: str | os.PathLike[str]) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for line in Path(path).read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        values[key.strip()] = value.strip().strip("'\"")
+    return values

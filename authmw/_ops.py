@@ -1,0 +1,245 @@
+"""Operations written once, run by a sync or an async driver.
+
+An operation is a generator that yields effects and returns its result::
+
+    def get_thing(...) -> Op[Thing]:
+        response = yield Send(request)
+        yield Sleep(1.5)
+        return Thing(...)
+
+Drivers perform the effects: ``run_sync`` with blocking I/O, ``run_async`` on an event
+loop. Everything else (retries, error parsing, refresh-and-retry) lives in the
+operations, so no call is ever written twice.
+
+Effects::
+
+    Send(request)            -> Response          (raises NetworkError into the op)
+    Sleep(seconds)           -> None
+    Shared(key, make_op)     -> result of make_op() run once for all concurrent callers
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json as _json
+import threading
+import time
+from collections.abc import Callable, Generator, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import httpx
+
+T = TypeVar("T")
+
+__all__ = [
+    "AsyncDriver",
+    "Effect",
+    "NetworkError",
+    "Op",
+    "Request",
+    "Response",
+    "Send",
+    "Shared",
+    "Sleep",
+    "SyncDriver",
+]
+
+
+@dataclass(frozen=True)
+class Request:
+    method: str
+    url: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    content: bytes | None = None
+
+
+@dataclass(frozen=True)
+class Response:
+    status_code: int
+    headers: Mapping[str, str]  # keys lower-cased
+    content: bytes
+
+    @property
+    def text(self) -> str:
+        return self.content.decode("utf-8", errors="replace")
+
+    def json(self) -> Any:
+        return _json.loads(self.content)
+
+
+class NetworkError(Exception):
+    """The request never got an HTTP response (connection refused, reset, timeout)."""
+
+
+class Effect:
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class Send(Effect):
+    request: Request
+
+
+@dataclass(frozen=True)
+class Sleep(Effect):
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Shared(Effect):
+    """Run ``make_op()`` once for every concurrent caller that yields the same key."""
+
+    key: Hashable
+    make_op: Callable[[], Op[Any]]
+
+
+Op = Generator[Effect, Any, T]
+
+
+def _to_response(r: httpx.Response) -> Response:
+    return Response(r.status_code, {k.lower(): v for k, v in r.headers.items()}, r.content)
+
+
+class _Flight:
+    __slots__ = ("done", "result", "error", "future")
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.future: asyncio.Future[Any] | None = None
+
+
+class SyncDriver:
+    """Runs operations with blocking I/O. Thread-safe: shared effects coalesce across threads."""
+
+    def __init__(
+        self,
+        http: httpx.Client | None = None,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        timeout: float = 30.0,
+    ) -> None:
+        self.http = http or httpx.Client(timeout=timeout)
+        self._sleep = sleep
+        self._flights: dict[Hashable, _Flight] = {}
+        self._lock = threading.Lock()
+
+    def run(self, op: Op[T]) -> T:
+        value: Any = None
+        error: BaseException | None = None
+        while True:
+            try:
+                effect = op.throw(error) if error is not None else op.send(value)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+            value, error = None, None
+            try:
+                value = self._perform(effect)
+            except BaseException as exc:  # handed to the operation, which decides
+                error = exc
+
+    def _perform(self, effect: Effect) -> Any:
+        if isinstance(effect, Send):
+            req = effect.request
+            try:
+                r = self.http.request(req.method, req.url, headers=dict(req.headers), content=req.content)
+            except httpx.TransportError as exc:
+                raise NetworkError(f"{type(exc).__name__}: {exc}") from exc
+            return _to_response(r)
+        if isinstance(effect, Sleep):
+            self._sleep(effect.seconds)
+            return None
+        if isinstance(effect, Shared):
+            return self._shared(effect)
+        raise TypeError(f"unknown effect {effect!r}")
+
+    def _shared(self, effect: Shared) -> Any:
+        with self._lock:
+            flight = self._flights.get(effect.key)
+            leader = flight is None
+            if leader:
+                flight = self._flights[effect.key] = _Flight()
+        assert flight is not None
+        if not leader:
+            flight.done.wait()
+        else:
+            try:
+                flight.result = self.run(effect.make_op())
+            except BaseException as exc:
+                flight.error = exc
+            finally:
+                with self._lock:
+                    del self._flights[effect.key]
+                flight.done.set()
+        if flight.error is not None:
+            raise flight.error
+        return flight.result
+
+    def close(self) -> None:
+        self.http.close()
+
+
+class AsyncDriver:
+    """Runs operations on an asyncio event loop. Shared effects coalesce across tasks."""
+
+    def __init__(
+        self,
+        http: httpx.AsyncClient | None = None,
+        *,
+        sleep: Callable[[float], Any] = asyncio.sleep,
+        timeout: float = 30.0,
+    ) -> None:
+        self.http = http or httpx.AsyncClient(timeout=timeout)
+        self._sleep = sleep
+        self._flights: dict[Hashable, asyncio.Future[Any]] = {}
+
+    async def run(self, op: Op[T]) -> T:
+        value: Any = None
+        error: BaseException | None = None
+        while True:
+            try:
+                effect = op.throw(error) if error is not None else op.send(value)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+            value, error = None, None
+            try:
+                value = await self._perform(effect)
+            except BaseException as exc:
+                error = exc
+
+    async def _perform(self, effect: Effect) -> Any:
+        if isinstance(effect, Send):
+            req = effect.request
+            try:
+                r = await self.http.request(req.method, req.url, headers=dict(req.headers), content=req.content)
+            except httpx.TransportError as exc:
+                raise NetworkError(f"{type(exc).__name__}: {exc}") from exc
+            return _to_response(r)
+        if isinstance(effect, Sleep):
+            await self._sleep(effect.seconds)
+            return None
+        if isinstance(effect, Shared):
+            return await self._shared(effect)
+        raise TypeError(f"unknown effect {effect!r}")
+
+    async def _shared(self, effect: Shared) -> Any:
+        future = self._flights.get(effect.key)
+        if future is not None:
+            return await asyncio.shield(future)
+        future = self._flights[effect.key] = asyncio.get_running_loop().create_future()
+        try:
+            result = await self.run(effect.make_op())
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved: followers may be absent
+            raise
+        else:
+            future.set_result(result)
+            return result
+        finally:
+            del self._flights[effect.key]
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
