@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .errors import ConfigurationError
+
 #: Where the local development service listens unless told otherwise.
 DEFAULT_API_URL = "http://localhost:8102"
 #: Base path of the React handler pages.
@@ -27,10 +29,6 @@ _ENV_NAMES: dict[str, tuple[str, ...]] = {
 }
 
 _PROJECT_ID = re.compile(r"^(internal|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$")
-
-
-class ConfigurationError(ValueError):
-    """authmw was configured with a missing or malformed setting; the message names the fix."""
 
 
 @dataclass(frozen=True)

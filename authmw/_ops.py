@@ -30,6 +30,8 @@ from typing import Any, TypeVar
 
 import httpx
 
+from .errors import NetworkError
+
 T = TypeVar("T")
 
 __all__ = [
@@ -66,10 +68,6 @@ class Response:
 
     def json(self) -> Any:
         return _json.loads(self.content)
-
-
-class NetworkError(Exception):
-    """The request never got an HTTP response (connection refused, reset, timeout)."""
 
 
 class Effect:

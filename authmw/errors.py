@@ -1,0 +1,225 @@
+"""Every error authmw raises.
+
+::
+
+    AuthmwError
+     ├── ConfigurationError (ValueError)    a setting is missing or malformed; names the fix
+     ├── KnownError                         an error of the catalogue (authmw/catalogue.json)
+     │    ├── ... one class per code, parents as bases: catching a parent catches its
+     │    │   children (``except InvalidAccessToken`` catches ``AccessTokenExpired``)
+     │    └── UnsupportedError              a code this version does not know (original_code)
+     ├── InvalidServerResponse              the answer breaks the wire contract
+     ├── HttpStatusError                    any other non-2xx answer (status, reason, body)
+     └── NetworkError (ConnectionError)     no HTTP answer at all
+          └── ServiceUnreachable            ... after every attempt, with diagnostics
+
+Known errors carry ``code``, ``status``, ``message`` and ``details``; detail fields are also
+typed properties (``MultiFactorAuthenticationRequired.attempt_code``).
+"""
+
+from __future__ import annotations
+
+import http
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+__all__ = [
+    "AuthmwError",
+    "ConfigurationError",
+    "HttpStatusError",
+    "InvalidServerResponse",
+    "KnownError",
+    "NetworkError",
+    "ServiceUnreachable",
+    "error_from_response",
+]
+
+_BODY_PREVIEW = 1000
+
+
+class AuthmwError(Exception):
+    """Base of every error raised by authmw."""
+
+
+class ConfigurationError(AuthmwError, ValueError):
+    """authmw was configured with a missing or malformed setting; the message names the fix."""
+
+
+class InvalidServerResponse(AuthmwError):
+    """The service answered something the wire contract does not allow."""
+
+
+class NetworkError(AuthmwError, ConnectionError):
+    """The request never got an HTTP response (connection refused, reset, timeout)."""
+
+
+class ServiceUnreachable(NetworkError):
+    """Every attempt to reach the service failed. Carries what was tried and a health check."""
+
+    def __init__(
+        self,
+        *,
+        method: str,
+        url: str,
+        attempts: int,
+        cause: str,
+        health: str,
+        api_url: str,
+    ) -> None:
+        self.method = method
+        self.url = url
+        self.attempts = attempts
+        self.cause = cause
+        self.health = health
+        self.api_url = api_url
+        plural = "attempt" if attempts == 1 else "attempts"
+        super().__init__(
+            f"Could not reach the authentication service: {method} {url} failed after "
+            f"{attempts} {plural} ({cause}). Health check GET {api_url}/health: {health}. "
+            f"Check that the service is running at {api_url} (locally: `authmw dev`), that "
+            "AUTHMW_API_URL points to it, and that this machine is online."
+        )
+
+
+class HttpStatusError(AuthmwError):
+    """A non-2xx answer that is not a known error."""
+
+    def __init__(self, status: int, body: str | bytes = "", *, method: str = "", url: str = "") -> None:
+        self.status = status
+        self.body = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+        self.method = method
+        self.url = url
+        try:
+            self.reason = http.HTTPStatus(status).phrase
+        except ValueError:
+            self.reason = "Unknown Status"
+        target = f" from {method} {url}".rstrip() if url else ""
+        preview = self.body if len(self.body) <= _BODY_PREVIEW else self.body[:_BODY_PREVIEW] + "..."
+        super().__init__(f"HTTP {status} {self.reason}{target}" + (f": {preview}" if preview else ""))
+
+    def __reduce__(self) -> Any:
+        return (_rebuild_status_error, (self.status, self.body, self.method, self.url))
+
+
+def _rebuild_status_error(status: int, body: str, method: str, url: str) -> HttpStatusError:
+    return HttpStatusError(status, body, method=method, url=url)
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def _fill(template: str, details: Mapping[str, Any]) -> str:
+    def value(match: re.Match[str]) -> str:
+        v = details.get(match.group(1))
+        if v is None:
+            return ""
+        return v if isinstance(v, str) else json.dumps(v)
+
+    return _PLACEHOLDER.sub(value, template)
+
+
+class KnownError(AuthmwError):
+    """An error of the catalogue. Subclasses set the class attributes; see the module docstring."""
+
+    code: ClassVar[str] = ""
+    status: ClassVar[int] = 500
+    message_template: ClassVar[str] = ""
+    #: Parent codes are never sent on the wire; they exist to be caught.
+    abstract: ClassVar[bool] = False
+    detail_fields: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, message: str | None = None, details: Mapping[str, Any] | None = None) -> None:
+        self.details: dict[str, Any] = dict(details or {})
+        self.message: str = message if message is not None else _fill(self.message_template, self.details)
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}" if self.code else self.message
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r}, details={self.details!r})"
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.message, self.details))
+
+    def to_body(self) -> dict[str, Any]:
+        """The wire JSON of this error: ``{"code", "error", "details"?}``."""
+        body: dict[str, Any] = {"code": self.code, "error": self.message}
+        if self.details:
+            body["details"] = self.details
+        return body
+
+    @classmethod
+    def from_body(cls, body: Any) -> KnownError:
+        """The error for a wire body ``{"code", "error", "details"?}``.
+
+        Unknown codes give :class:`UnsupportedError`; a body without a string ``code``
+        raises :class:`InvalidServerResponse`.
+        """
+        if not isinstance(body, Mapping) or not isinstance(body.get("code"), str):
+            raise InvalidServerResponse(f"A known-error body must be a JSON object with a string 'code', got {_preview(body)}")
+        code: str = body["code"]
+        details = body.get("details")
+        details = dict(details) if isinstance(details, Mapping) else {}
+        message = body.get("error")
+        message = message if isinstance(message, str) else None
+        klass = BY_CODE.get(code)
+        if klass is None or klass is UnsupportedError:
+            # Keep what the service said; the template names the code.
+            error = UnsupportedError(None, {**details, "originalErrorCode": code})
+            if message:
+                error.message = f"{error.message} ({message})"
+                error.args = (error.message,)
+            return error
+        return klass(message, details)
+
+
+def _preview(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+def error_from_response(
+    status: int,
+    headers: Mapping[str, str],
+    content: bytes,
+    *,
+    method: str = "",
+    url: str = "",
+) -> AuthmwError | None:
+    """The error a response stands for, or None when it is a success.
+
+    ``status`` must already be the effective status (``x-stack-actual-status`` applied) and
+    ``headers`` keys lower-cased. Rules: a ``x-stack-known-error`` header requires a JSON
+    body whose ``code`` equals it (else :class:`InvalidServerResponse`); other non-2xx
+    answers become :class:`HttpStatusError`.
+    """
+    header_code = headers.get("x-stack-known-error")
+    if header_code is not None:
+        where = f" ({method} {url})" if url else ""
+        try:
+            body = json.loads(content)
+        except ValueError:
+            return InvalidServerResponse(
+                f"The service sent x-stack-known-error: {header_code} with a body that is not JSON{where}: "
+                f"{content[:200]!r}"
+            )
+        if not isinstance(body, dict) or body.get("code") != header_code:
+            got = body.get("code") if isinstance(body, dict) else None
+            return InvalidServerResponse(
+                f"The x-stack-known-error header ({header_code!r}) does not match the body's code ({got!r}){where}."
+            )
+        return KnownError.from_body(body)
+    if 200 <= status < 300:
+        return None
+    return HttpStatusError(status, content, method=method, url=url)
+
+
+# The generated classes subclass KnownError, so they are imported once it exists.
+from ._errors_gen import *  # noqa: E402,F403
+from ._errors_gen import BY_CODE, UnsupportedError  # noqa: E402
+from ._errors_gen import __all__ as _generated  # noqa: E402
+
+__all__ += sorted(_generated)
