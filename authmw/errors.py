@@ -8,6 +8,7 @@
      │    ├── ... one class per code, parents as bases: catching a parent catches its
      │    │   children (``except InvalidAccessToken`` catches ``AccessTokenExpired``)
      │    └── UnsupportedError              a code this version does not know (original_code)
+     ├── InvalidJwt (ValueError)            a JWT failed verification (generic; reason)
      ├── InvalidServerResponse              the answer breaks the wire contract
      ├── HttpStatusError                    any other non-2xx answer (status, reason, body)
      └── NetworkError (ConnectionError)     no HTTP answer at all
@@ -29,6 +30,7 @@ __all__ = [
     "AuthmwError",
     "ConfigurationError",
     "HttpStatusError",
+    "InvalidJwt",
     "InvalidServerResponse",
     "KnownError",
     "NetworkError",
@@ -45,6 +47,23 @@ class AuthmwError(Exception):
 
 class ConfigurationError(AuthmwError, ValueError):
     """authmw was configured with a missing or malformed setting; the message names the fix."""
+
+
+class InvalidJwt(AuthmwError, ValueError):
+    """A JWT failed verification. ``reason`` is one of :data:`InvalidJwt.REASONS`.
+
+    Raised by the generic :func:`authmw.verify_jwt`; access tokens of the service raise the
+    catalogue's :class:`InvalidAccessToken` subclasses instead.
+    """
+
+    REASONS = ("malformed", "algorithm", "key", "signature", "claims", "expired", "not_yet_valid", "issuer", "audience")
+
+    def __init__(self, reason: str, message: str) -> None:
+        self.reason = reason
+        super().__init__(message)
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.reason, str(self)))
 
 
 class InvalidServerResponse(AuthmwError):

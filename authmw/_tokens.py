@@ -1,0 +1,404 @@
+"""Access tokens: unverified expiry, claim checks, the project key set, verification.
+
+Verification is CPU work over a cached key set. Only fetching the key set is I/O, done
+through a ``Send`` effect so the same code runs under the sync and the async driver.
+Verified tokens are remembered until they expire, so a repeated token costs a dict lookup.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as _dt
+import json
+import math
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import jwt
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+from ._config import AuthConfig
+from ._ops import Op, Request, Send, Shared
+from .errors import (
+    AccessTokenExpired,
+    HttpStatusError,
+    InvalidJwt,
+    InvalidProjectForAccessToken,
+    InvalidServerResponse,
+    NetworkError,
+    UnparsableAccessToken,
+)
+
+__all__ = [
+    "ACCESS_TOKEN_ISSUER",
+    "CLOCK_TOLERANCE",
+    "Claims",
+    "TokenVerifier",
+    "token_expiry",
+    "verify_jwt",
+]
+
+#: ``iss`` of every access token the service signs (contract 3.1).
+ACCESS_TOKEN_ISSUER = "https://access-token.jwt-signature.stack-auth.com"
+#: Seconds of clock skew accepted on ``exp`` and ``nbf`` (spec section 9).
+CLOCK_TOLERANCE = 30.0
+#: Smallest RSA modulus accepted for RS* signatures (spec section 9).
+MIN_RSA_BITS = 2048
+#: Algorithms the service signs access tokens with (contract 3.1: ES256 only).
+ACCESS_TOKEN_ALGORITHMS = ("ES256",)
+#: Seconds a fetched key set is used before it is fetched again.
+JWKS_TTL = 600.0
+#: Verified tokens remembered at most.
+VERIFIED_CACHE_SIZE = 10_000
+#: Longer strings are not parsed at all (a JWT of the service is about 400 bytes).
+MAX_TOKEN_LENGTH = 16_384
+
+_CURVES = {"ES256": "secp256r1", "ES384": "secp384r1", "ES512": "secp521r1"}
+
+
+def _b64url_json(segment: str) -> Any:
+    padded = segment + "=" * (-len(segment) % 4)
+    return json.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
+
+
+def _split(token: object) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Header and payload of a compact JWS, unverified. Raises ValueError when malformed."""
+    if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:
+        raise ValueError("not a token string")
+    if token == "undefined":
+        raise ValueError("the string 'undefined' is not a token")
+    parts = token.split(".")
+    if len(parts) != 3:
+        raise ValueError("a JWT has three dot-separated parts")
+    try:
+        header, payload = _b64url_json(parts[0]), _b64url_json(parts[1])
+    except (ValueError, UnicodeError, binascii.Error) as exc:
+        raise ValueError("header or payload is not base64url JSON") from exc
+    if not isinstance(header, dict) or not isinstance(payload, dict):
+        raise ValueError("header and payload must be JSON objects")
+    return header, payload
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def token_expiry(token: str) -> float | None:
+    """The ``exp`` claim in seconds, read without verifying the signature.
+
+    None means the token has no ``exp`` and never expires (contract 3.7). Raises
+    :class:`UnparsableAccessToken` for anything that is not a JWT (including ``"undefined"``)
+    or whose ``exp`` is not a number.
+    """
+    try:
+        _, payload = _split(token)
+    except ValueError as exc:
+        raise UnparsableAccessToken(f"Access token is not parsable: {exc}.") from None
+    exp = payload.get("exp")
+    if exp is None:
+        return None
+    if not _is_number(exp):
+        raise UnparsableAccessToken("Access token is not parsable: its exp claim is not a number.")
+    return float(exp)
+
+
+@dataclass(frozen=True)
+class Claims:
+    """The checked claims of a verified access token."""
+
+    sub: str
+    aud: str
+    iss: str
+    iat: float | None
+    exp: float
+    raw: Mapping[str, Any] = field(repr=False, compare=False)
+
+    @property
+    def user_id(self) -> str:
+        return self.sub
+
+    @property
+    def expires_at(self) -> _dt.datetime:
+        return _dt.datetime.fromtimestamp(self.exp, tz=_dt.timezone.utc)
+
+
+def _check_key(key: Any, alg: str) -> None:
+    if alg.startswith(("RS", "PS")):
+        if not isinstance(key, (rsa.RSAPublicKey, rsa.RSAPrivateKey)):
+            raise InvalidJwt("key", f"{alg} needs an RSA key.")
+        if key.key_size < MIN_RSA_BITS:
+            raise InvalidJwt("key", f"RSA keys shorter than {MIN_RSA_BITS} bits are refused ({key.key_size} bits).")
+    elif alg in _CURVES:
+        if not isinstance(key, (ec.EllipticCurvePublicKey, ec.EllipticCurvePrivateKey)):
+            raise InvalidJwt("key", f"{alg} needs an elliptic-curve key.")
+        if key.curve.name != _CURVES[alg]:
+            raise InvalidJwt("key", f"{alg} needs a {_CURVES[alg]} key, not {key.curve.name}.")
+
+
+def verify_jwt(
+    token: str,
+    key: Any,
+    *,
+    algorithms: Collection[str] = ("RS256",),
+    issuer: str | None = None,
+    audience: str | None = None,
+    require_exp: bool = True,
+    leeway: float = CLOCK_TOLERANCE,
+    now: float | None = None,
+) -> dict[str, Any]:
+    """Verify a JWT's signature and claims and return its payload.
+
+    Generic (OAuth ID tokens and the like): RS256 unless ``algorithms`` says otherwise,
+    RSA keys under 2048 bits refused. ``key`` is a public key object or a ``jwt.PyJWK``.
+    Claim checks: ``exp`` a number in the future, ``nbf`` (if any) a number not in the
+    future, both with ``leeway`` seconds of tolerance; ``iat`` (if any) a number; ``iss`` a
+    string equal to ``issuer``; ``aud`` a string or list of strings containing ``audience``.
+    Raises :class:`authmw.errors.InvalidJwt` with a ``reason``.
+    """
+    try:
+        header, _ = _split(token)
+    except ValueError as exc:
+        raise InvalidJwt("malformed", f"Not a JWT: {exc}.") from None
+    alg = header.get("alg")
+    if not isinstance(alg, str) or alg not in algorithms or alg.lower() == "none":
+        raise InvalidJwt("algorithm", f"Algorithm {alg!r} is not allowed (allowed: {', '.join(sorted(algorithms))}).")
+    if isinstance(key, jwt.PyJWK):
+        if key.algorithm_name and key.algorithm_name != alg:
+            raise InvalidJwt("key", f"The key is for {key.algorithm_name}, the token says {alg}.")
+        key = key.key
+    _check_key(key, alg)
+    try:
+        payload_bytes = jwt.PyJWS().decode(token, key, algorithms=[alg])
+    except jwt.InvalidSignatureError:
+        raise InvalidJwt("signature", "The signature does not match.") from None
+    except (jwt.PyJWTError, ValueError, TypeError) as exc:
+        raise InvalidJwt("malformed", f"The token could not be verified: {type(exc).__name__}.") from None
+    try:
+        payload = json.loads(payload_bytes)
+    except ValueError:
+        raise InvalidJwt("malformed", "The payload is not JSON.") from None
+    if not isinstance(payload, dict):
+        raise InvalidJwt("malformed", "The payload is not a JSON object.")
+    _check_claims(payload, issuer=issuer, audience=audience, require_exp=require_exp, leeway=leeway,
+                  now=time.time() if now is None else now)
+    return payload
+
+
+def _check_claims(
+    payload: Mapping[str, Any],
+    *,
+    issuer: str | None,
+    audience: str | None,
+    require_exp: bool,
+    leeway: float,
+    now: float,
+) -> None:
+    for name in ("exp", "iat", "nbf"):
+        if name in payload and not _is_number(payload[name]):
+            raise InvalidJwt("claims", f"The {name} claim must be a number.")
+    if "iss" in payload and not isinstance(payload["iss"], str):
+        raise InvalidJwt("claims", "The iss claim must be a string.")
+    aud = payload.get("aud")
+    if "aud" in payload and not (
+        isinstance(aud, str) or (isinstance(aud, list) and all(isinstance(a, str) for a in aud))
+    ):
+        raise InvalidJwt("claims", "The aud claim must be a string or a list of strings.")
+    exp = payload.get("exp")
+    if exp is None:
+        if require_exp:
+            raise InvalidJwt("claims", "The token has no exp claim.")
+    elif exp + leeway <= now:
+        raise InvalidJwt("expired", "The token has expired.")
+    nbf = payload.get("nbf")
+    if nbf is not None and nbf - leeway > now:
+        raise InvalidJwt("not_yet_valid", "The token is not valid yet (nbf is in the future).")
+    if issuer is not None and payload.get("iss") != issuer:
+        raise InvalidJwt("issuer", "The token was issued by someone else.")
+    if audience is not None and not (aud == audience or (isinstance(aud, list) and audience in aud)):
+        raise InvalidJwt("audience", "The token is for another audience.")
+
+
+class TokenVerifier:
+    """Verifies the service's access tokens for one project over its cached JWKS.
+
+    ``verify(token)`` is an operation (run it with a driver); it yields a ``Send`` only when
+    the key set must be fetched: on first use, after ``jwks_ttl`` seconds, or for an unknown
+    ``kid`` (at most once per ``jwks_min_refetch_interval`` seconds, so a flood of made-up
+    key ids cannot cause a flood of fetches). Concurrent fetches are shared. A failed fetch
+    keeps the previous key set. ``verify_cached(token)`` is a pure lookup.
+    """
+
+    def __init__(
+        self,
+        config: AuthConfig,
+        *,
+        clock: Callable[[], float] = time.time,
+        jwks_min_refetch_interval: float = 10.0,
+        jwks_ttl: float = JWKS_TTL,
+        leeway: float = CLOCK_TOLERANCE,
+        cache_size: int = VERIFIED_CACHE_SIZE,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.project_id = config.project_id
+        self.jwks_url = config.jwks_url
+        self._clock = clock
+        self._monotonic = monotonic
+        self._min_refetch = jwks_min_refetch_interval
+        self._ttl = jwks_ttl
+        self._leeway = leeway
+        self._cache_size = cache_size
+        self._keys: dict[str, jwt.PyJWK] = {}
+        self._fetched_at: float | None = None  # monotonic time of the last good fetch
+        self._attempted_at: float | None = None  # monotonic time of the last fetch attempt
+        self._last_error: BaseException | None = None
+        self._verified: OrderedDict[str, tuple[float, Claims]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(project_id={self.project_id!r}, keys={len(self._keys)})"
+
+    def verify_cached(self, token: str) -> Claims | None:
+        """Claims of a token verified before and not expired since, else None."""
+        hit = self._verified.get(token)
+        if hit is None:
+            return None
+        deadline, claims = hit
+        if self._clock() >= deadline:
+            with self._lock:
+                self._verified.pop(token, None)
+            return None
+        with self._lock:
+            if token in self._verified:
+                self._verified.move_to_end(token)
+        return claims
+
+    def verify(self, token: str) -> Op[Claims]:
+        """Verify an access token of this project. Raises InvalidAccessToken subclasses.
+
+        When the key set cannot be fetched the fetch's error is raised (NetworkError,
+        HttpStatusError or InvalidServerResponse): that says nothing about the token.
+        """
+        claims = self.verify_cached(token)
+        if claims is not None:
+            return claims
+        try:
+            header, _ = _split(token)
+        except ValueError as exc:
+            raise UnparsableAccessToken(f"Access token is not parsable: {exc}.") from None
+        alg, kid = header.get("alg"), header.get("kid")
+        if alg not in ACCESS_TOKEN_ALGORITHMS:
+            raise UnparsableAccessToken(f"Access token is not parsable: algorithm {alg!r} is not ES256.")
+        if not isinstance(kid, str) or not kid:
+            raise UnparsableAccessToken("Access token is not parsable: it names no signing key (kid).")
+        key = yield from self._key(kid)
+        claims = self._check(token, key)
+        self._remember(token, claims)
+        return claims
+
+    def _check(self, token: str, key: jwt.PyJWK) -> Claims:
+        try:
+            payload = verify_jwt(
+                token,
+                key,
+                algorithms=ACCESS_TOKEN_ALGORITHMS,
+                issuer=ACCESS_TOKEN_ISSUER,
+                audience=self.project_id,
+                leeway=self._leeway,
+                now=self._clock(),
+            )
+        except InvalidJwt as exc:
+            if exc.reason == "expired":
+                _, payload = _split(token)
+                exp_millis = int(payload["exp"] * 1000)
+                when = _dt.datetime.fromtimestamp(payload["exp"], tz=_dt.timezone.utc).isoformat()
+                raise AccessTokenExpired(
+                    f"Access token has expired. Please refresh it and try again. (It expired at {when}.)",
+                    {"expired_at_millis": exp_millis},
+                ) from None
+            if exc.reason == "audience":
+                raise InvalidProjectForAccessToken() from None
+            raise UnparsableAccessToken(f"Access token is not parsable: {exc}") from None
+        sub = payload.get("sub")
+        if not isinstance(sub, str) or not sub:
+            raise UnparsableAccessToken("Access token is not parsable: its sub claim is not a user id.")
+        iat = payload.get("iat")
+        return Claims(
+            sub=sub,
+            aud=self.project_id,
+            iss=payload["iss"],
+            iat=float(iat) if iat is not None else None,
+            exp=float(payload["exp"]),
+            raw=payload,
+        )
+
+    def _remember(self, token: str, claims: Claims) -> None:
+        with self._lock:
+            self._verified[token] = (claims.exp + self._leeway, claims)
+            self._verified.move_to_end(token)
+            while len(self._verified) > self._cache_size:
+                self._verified.popitem(last=False)
+
+    # -- key set -------------------------------------------------------------------------
+
+    def _fresh(self, now: float) -> bool:
+        return self._fetched_at is not None and now - self._fetched_at < self._ttl
+
+    def _key(self, kid: str) -> Op[jwt.PyJWK]:
+        now = self._monotonic()
+        key = self._keys.get(kid)
+        if key is not None and self._fresh(now):
+            return key
+        recently_tried = self._attempted_at is not None and now - self._attempted_at < self._min_refetch
+        if not recently_tried:
+            try:
+                keys = yield Shared(("authmw.jwks", self.jwks_url), self._fetch)
+            except (NetworkError, HttpStatusError, InvalidServerResponse) as exc:
+                with self._lock:
+                    self._attempted_at = self._monotonic()
+                    self._last_error = exc
+                if kid in self._keys:
+                    return self._keys[kid]  # keep using the last good key set
+                raise
+            with self._lock:
+                self._keys, self._fetched_at = keys, self._monotonic()
+                self._attempted_at, self._last_error = self._fetched_at, None
+        key = self._keys.get(kid)
+        if key is not None:
+            return key
+        if not self._keys and self._last_error is not None:
+            raise self._last_error
+        raise UnparsableAccessToken("Access token is not parsable: it was signed with a key this project does not have.")
+
+    def _fetch(self) -> Op[dict[str, jwt.PyJWK]]:
+        request = Request("GET", self.jwks_url, {"accept": "application/json"})
+        response = yield Send(request)
+        if response.status_code != 200:
+            raise HttpStatusError(response.status_code, response.content, method="GET", url=self.jwks_url)
+        return parse_jwks(response.content, self.jwks_url)
+
+
+def parse_jwks(content: bytes, url: str = "") -> dict[str, jwt.PyJWK]:
+    """kid -> key for the usable keys of a JWKS document."""
+    try:
+        document = json.loads(content)
+        keys = document["keys"]
+        if not isinstance(keys, list):
+            raise TypeError
+    except (ValueError, KeyError, TypeError):
+        raise InvalidServerResponse(f"The key set at {url} is not a JWKS document.") from None
+    usable: dict[str, jwt.PyJWK] = {}
+    for entry in keys:
+        if not isinstance(entry, dict) or not isinstance(entry.get("kid"), str):
+            continue
+        try:
+            usable[entry["kid"]] = jwt.PyJWK(entry)
+        except (jwt.PyJWTError, ValueError, TypeError, KeyError):
+            continue
+    if not usable:
+        raise InvalidServerResponse(f"The key set at {url} has no usable key.")
+    return usable
