@@ -1,0 +1,5 @@
+import sys
+
+from authmw.cli import main
+
+sys.exit(main())

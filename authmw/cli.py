@@ -1,0 +1,52 @@
+"""`authmw` command line: `authmw dev` runs the local development service."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+
+def _dev(args: argparse.Namespace) -> int:
+    try:
+        from authmw.dev import LocalService
+    except ImportError as error:  # starlette / uvicorn missing
+        print(f"authmw dev needs the 'local' extra: pip install 'authmw[local]' ({error})", file=sys.stderr)
+        return 2
+    try:
+        service = LocalService(args.data_dir, host=args.host, port=args.port, access_token_ttl=args.access_token_ttl)
+    except OSError as error:
+        print(f"authmw dev: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
+        return 1
+    print(
+        f"authmw local service on {service.url}\n"
+        f"  project id: {service.project_id}\n"
+        f"  settings:   {service.env_file}",
+        file=sys.stderr,
+        flush=True,
+    )
+    service.run()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="authmw")
+    commands = parser.add_subparsers(dest="command", required=True)
+    dev = commands.add_parser("dev", help="run the local development service")
+    dev.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    dev.add_argument("--port", type=int, default=8102, help="port (default 8102; 0 picks a free one)")
+    dev.add_argument("--data-dir", default=".authmw", help="folder of the database and project.env (default .authmw)")
+    dev.add_argument(
+        "--access-token-ttl", type=float, default=600, help="access-token lifetime in seconds (default 600)"
+    )
+    dev.set_defaults(run=_dev)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

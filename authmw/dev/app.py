@@ -1,0 +1,70 @@
+"""The Starlette application of the local service."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+
+from .bootstrap import Bootstrap, ensure_projects, env_values, write_env_file
+from .db import Database
+from .keys import KeyStore
+from .middleware import ServiceHeadersMiddleware
+from .routes import all_routes
+from .service import Service
+
+NOT_FOUND_TEXT = (
+    "404 — this page does not exist in Stack Auth's API.\n\n"
+    "Please see the API documentation at https://docs.stack-auth.com, or visit the authmw local"
+    " service's source if you believe this is a bug.\n\nURL: {url}"
+)
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    if request.url.path == "/api" or request.url.path.startswith("/api/"):
+        return PlainTextResponse(NOT_FOUND_TEXT.format(url=str(request.url)), 404)
+    return PlainTextResponse("Not found", 404)
+
+
+async def _method_not_allowed(request: Request, exc: Exception) -> Response:
+    return PlainTextResponse("Method not allowed", 405)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return PlainTextResponse(str(exc.detail), exc.status_code)
+
+
+def create_app(
+    data_dir: str | Path,
+    access_token_ttl: float = 600,
+    *,
+    api_url: str | None = None,
+    on_first_start: Callable[[Bootstrap], None] | None = None,
+) -> Starlette:
+    """Open (or create) the service's data in `data_dir` and build the ASGI app.
+
+    With `api_url`, `<data_dir>/project.env` is (re)written with the AUTHMW_* settings.
+    `on_first_start` is called once when the data folder was empty (e.g. to print the keys).
+    """
+    db = Database.in_dir(data_dir)
+    bootstrap = ensure_projects(db)
+    if bootstrap.created and on_first_start is not None:
+        on_first_start(bootstrap)
+    if api_url is not None:
+        write_env_file(data_dir, env_values(api_url, bootstrap.project))
+    app = Starlette(
+        routes=all_routes(),
+        middleware=[Middleware(ServiceHeadersMiddleware)],
+        exception_handlers={404: _not_found, 405: _method_not_allowed, HTTPException: _http_error},
+    )
+    app.router.redirect_slashes = False
+    app.state.service = Service(db=db, keys=KeyStore(db), access_token_ttl=access_token_ttl)
+    app.state.bootstrap = bootstrap
+    app.state.data_dir = Path(data_dir)
+    return app

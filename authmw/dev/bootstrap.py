@@ -1,0 +1,96 @@
+"""First-start setup: the local project, the `internal` project and their keys; project.env."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from .auth import INTERNAL_PROJECT_ID
+from .db import Database
+from .ids import now_millis
+from .projects import BOOTSTRAP_KEY_LIFETIME_MILLIS, create_api_key_set, create_project
+
+LOCAL_PROJECT_NAME = "authmw local project"
+INTERNAL_PROJECT_NAME = "authmw internal"
+BOOTSTRAP_KEY_DESCRIPTION = "Created by the local service on first start"
+ENV_FILE_NAME = "project.env"
+
+
+@dataclass(frozen=True)
+class ProjectKeys:
+    project_id: str
+    publishable_client_key: str
+    secret_server_key: str
+    super_secret_admin_key: str
+
+
+@dataclass(frozen=True)
+class Bootstrap:
+    project: ProjectKeys
+    internal: ProjectKeys
+    created: bool  # True on the very first start of this data folder
+
+
+def ensure_projects(db: Database) -> Bootstrap:
+    with db.tx() as c:
+        created = _meta(c, "project_id") is None
+        if created:
+            project = _new_project_with_keys(c, LOCAL_PROJECT_NAME, None)
+            internal = _new_project_with_keys(c, INTERNAL_PROJECT_NAME, INTERNAL_PROJECT_ID)
+            c.execute("INSERT INTO meta (key, value) VALUES ('project_id', ?)", (project.project_id,))
+        else:
+            project = _keys_of(c, str(_meta(c, "project_id")))
+            internal = _keys_of(c, INTERNAL_PROJECT_ID)
+    return Bootstrap(project=project, internal=internal, created=created)
+
+
+def _meta(c: sqlite3.Connection, key: str) -> str | None:
+    row = c.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else row["value"]
+
+
+def _new_project_with_keys(c: sqlite3.Connection, name: str, project_id: str | None) -> ProjectKeys:
+    project = create_project(c, name, project_id=project_id)
+    create_api_key_set(
+        c, project.id, BOOTSTRAP_KEY_DESCRIPTION, now_millis() + BOOTSTRAP_KEY_LIFETIME_MILLIS
+    )
+    return _keys_of(c, project.id)
+
+
+def _keys_of(c: sqlite3.Connection, project_id: str) -> ProjectKeys:
+    row = c.execute(
+        "SELECT * FROM api_key_sets WHERE project_id = ? AND description = ? ORDER BY created_at_millis LIMIT 1",
+        (project_id, BOOTSTRAP_KEY_DESCRIPTION),
+    ).fetchone()
+    if row is None:
+        raise RuntimeError(
+            f"The local service's key set of project {project_id} is missing from the database;"
+            " remove the data folder to start afresh."
+        )
+    return ProjectKeys(
+        project_id=project_id,
+        publishable_client_key=row["publishable_client_key"],
+        secret_server_key=row["secret_server_key"],
+        super_secret_admin_key=row["super_secret_admin_key"],
+    )
+
+
+def env_values(api_url: str, keys: ProjectKeys) -> dict[str, str]:
+    return {
+        "AUTHMW_API_URL": api_url,
+        "AUTHMW_PROJECT_ID": keys.project_id,
+        "AUTHMW_PUBLISHABLE_CLIENT_KEY": keys.publishable_client_key,
+        "AUTHMW_SECRET_SERVER_KEY": keys.secret_server_key,
+        "AUTHMW_SUPER_SECRET_ADMIN_KEY": keys.super_secret_admin_key,
+    }
+
+
+def write_env_file(data_dir: str | Path, values: dict[str, str]) -> Path:
+    path = Path(data_dir) / ENV_FILE_NAME
+    text = "".join(f"{name}={value}\n" for name, value in values.items())
+    tmp = path.with_suffix(".env.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.chmod(0o600)
+    tmp.replace(path)
+    return path

@@ -1,0 +1,201 @@
+"""SQLite storage: one file `<data_dir>/authmw.sqlite3`, schema migrated on start.
+
+One connection guarded by a re-entrant lock; `with db.tx() as c:` runs a transaction.
+Other areas add tables by appending a script to `MIGRATIONS` (never edit a released one).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+DB_FILE_NAME = "authmw.sqlite3"
+
+MIGRATIONS: list[str] = [
+    # 1: projects, keys, users, sessions, teams and permission definitions
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+    CREATE TABLE projects (
+        id TEXT PRIMARY KEY,
+        display_name TEXT NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        created_at_millis INTEGER NOT NULL,
+        is_production_mode INTEGER NOT NULL DEFAULT 0,
+        config_id TEXT NOT NULL,
+        config TEXT NOT NULL
+    );
+
+    CREATE TABLE api_key_sets (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        description TEXT NOT NULL,
+        created_at_millis INTEGER NOT NULL,
+        expires_at_millis INTEGER NOT NULL,
+        manually_revoked_at_millis INTEGER,
+        publishable_client_key TEXT,
+        secret_server_key TEXT,
+        super_secret_admin_key TEXT
+    );
+
+    CREATE TABLE signing_keys (
+        scope TEXT PRIMARY KEY,
+        kid TEXT NOT NULL,
+        private_key_pem TEXT NOT NULL,
+        created_at_millis INTEGER NOT NULL
+    );
+
+    CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        display_name TEXT,
+        profile_image_url TEXT,
+        client_metadata TEXT,
+        client_read_only_metadata TEXT,
+        server_metadata TEXT,
+        password_hash TEXT,
+        otp_auth_enabled INTEGER NOT NULL DEFAULT 0,
+        totp_secret_base64 TEXT,
+        requires_totp_mfa INTEGER NOT NULL DEFAULT 0,
+        selected_team_id TEXT,
+        signed_up_at_millis INTEGER NOT NULL,
+        last_active_at_millis INTEGER NOT NULL
+    );
+    CREATE INDEX users_by_project ON users(project_id, signed_up_at_millis);
+
+    CREATE TABLE contact_channels (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        type TEXT NOT NULL,
+        value TEXT NOT NULL,
+        is_primary INTEGER NOT NULL DEFAULT 0,
+        is_verified INTEGER NOT NULL DEFAULT 0,
+        used_for_auth INTEGER NOT NULL DEFAULT 0,
+        created_at_millis INTEGER NOT NULL,
+        UNIQUE (user_id, type, value)
+    );
+    CREATE UNIQUE INDEX contact_channels_auth_unique
+        ON contact_channels(project_id, type, value) WHERE used_for_auth = 1;
+
+    CREATE TABLE oauth_accounts (
+        project_id TEXT NOT NULL,
+        provider_id TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        email TEXT,
+        created_at_millis INTEGER NOT NULL,
+        PRIMARY KEY (project_id, provider_id, account_id)
+    );
+
+    CREATE TABLE refresh_tokens (
+        token_hash TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at_millis INTEGER NOT NULL,
+        expires_at_millis INTEGER NOT NULL
+    );
+    CREATE INDEX refresh_tokens_by_user ON refresh_tokens(user_id);
+
+    CREATE TABLE teams (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        display_name TEXT NOT NULL,
+        profile_image_url TEXT,
+        client_metadata TEXT,
+        client_read_only_metadata TEXT,
+        server_metadata TEXT,
+        created_at_millis INTEGER NOT NULL
+    );
+
+    CREATE TABLE team_members (
+        project_id TEXT NOT NULL,
+        team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        display_name TEXT,
+        profile_image_url TEXT,
+        created_at_millis INTEGER NOT NULL,
+        PRIMARY KEY (team_id, user_id)
+    );
+
+    CREATE TABLE team_member_permissions (
+        project_id TEXT NOT NULL,
+        team_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        permission_id TEXT NOT NULL,
+        PRIMARY KEY (team_id, user_id, permission_id),
+        FOREIGN KEY (team_id, user_id) REFERENCES team_members(team_id, user_id) ON DELETE CASCADE
+    );
+
+    CREATE TABLE permission_definitions (
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        contained_permission_ids TEXT NOT NULL DEFAULT '[]',
+        created_at_millis INTEGER NOT NULL,
+        PRIMARY KEY (project_id, id)
+    );
+    """,
+]
+
+
+class Database:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._lock = threading.RLock()
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._conn.row_factory = sqlite3.Row
+        self._conn.execute("PRAGMA foreign_keys = ON")
+        self._conn.execute("PRAGMA journal_mode = WAL")
+        self._conn.execute("PRAGMA busy_timeout = 5000")
+        self._migrate()
+
+    @classmethod
+    def in_dir(cls, data_dir: str | Path) -> "Database":
+        folder = Path(data_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        return cls(folder / DB_FILE_NAME)
+
+    def _migrate(self) -> None:
+        with self.tx() as c:
+            version = c.execute("PRAGMA user_version").fetchone()[0]
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                for statement in _statements(script):
+                    c.execute(statement)
+                c.execute(f"PRAGMA user_version = {number}")
+
+    @contextmanager
+    def tx(self) -> Iterator[sqlite3.Connection]:
+        """A transaction (nested calls join the outer one)."""
+        with self._lock:
+            if self._conn.in_transaction:
+                yield self._conn
+                return
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+def _statements(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]
+
+
+def dump(value: Any) -> str | None:
+    """JSON column value (None stays SQL NULL)."""
+    return None if value is None else json.dumps(value, separators=(",", ":"))
+
+
+def load(text: str | None) -> Any:
+    return None if text is None else json.loads(text)

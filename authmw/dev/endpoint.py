@@ -1,0 +1,240 @@
+"""Declaring API endpoints: tiers, request schemas and the handler, in one decorator.
+
+    group = EndpointGroup()
+
+    @group.post("/auth/password/sign-in", tiers=ANY, body=Obj({...}, required=True))
+    def sign_in(ctx: Ctx) -> dict: ...
+
+    routes = group.routes   # each route module exposes this list
+
+The wrapper parses the body, resolves authentication (auth.py), checks the tier
+(INSUFFICIENT_ACCESS_TYPE), validates params / query / headers / body (SCHEMA_ERROR), runs the
+handler inside one database transaction and renders the result.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+from urllib.parse import parse_qsl
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from .auth import TIERS, Auth, resolve
+from .errors import KnownError, ServiceError, schema_error
+from .responses import Created, json_response
+from .schema import MISSING, Obj, Spec
+from .service import Service
+
+ANY = frozenset(TIERS)
+SERVER_OR_ADMIN = frozenset({"server", "admin"})
+ADMIN = frozenset({"admin"})
+
+API_PREFIX = "/api/v1"
+
+Handler = Callable[["Ctx"], Any]
+
+
+@dataclass
+class Ctx:
+    service: Service
+    c: sqlite3.Connection
+    request: Request
+    auth: Auth | None
+    body: Any = None
+    raw_body: Any = None
+    query: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def project(self):
+        assert self.auth is not None, "endpoint declared without tiers has no project"
+        return self.auth.project
+
+    @property
+    def tier(self) -> str | None:
+        return None if self.auth is None else self.auth.tier
+
+    @property
+    def user(self) -> sqlite3.Row | None:
+        return None if self.auth is None else self.auth.user
+
+    def validate(self, spec: Spec, value: Any, where: str = "body") -> Any:
+        """Validate inside a handler (for schemas that depend on the tier)."""
+        problems: list[str] = []
+        cleaned = spec.check(MISSING if value is None else value, where, problems)
+        if problems:
+            raise schema_error(self.request.method, self.request.url.path, problems)
+        return None if cleaned is MISSING else cleaned
+
+    def user_id_or_me(self, value: str) -> str:
+        """Resolve a "user id or me" field (contract 1.4)."""
+        if value != "me":
+            return value
+        if self.user is None:
+            raise KnownError("CANNOT_GET_OWN_USER_WITHOUT_USER")
+        return self.user["id"]
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    method: str
+    path: str
+    handler: Handler
+    tiers: frozenset[str] | None
+    body: Spec | None
+    query: Obj | None
+    params: Obj | None
+    headers: Obj | None
+    needs_user: str | None
+
+    async def __call__(self, request: Request) -> Response:
+        service: Service = request.app.state.service
+        try:
+            body = await _parse_body(request)
+            return await run_in_threadpool(self._run, service, request, body)
+        except ServiceError as error:
+            return error.to_response()
+
+    def _run(self, service: Service, request: Request, body: Any) -> Response:
+        with service.db.tx() as c:
+            auth = resolve(c, service.keys, request.headers)
+            self._check_tier(auth)
+            ctx = Ctx(service=service, c=c, request=request, auth=auth, raw_body=body, headers=request.headers)
+            self._validate(ctx, request, body)
+            if self.needs_user and self.needs_user != "schema" and ctx.user is None:
+                raise KnownError(self.needs_user)
+            result = self.handler(ctx)
+        return _render(result, indent="text/html" in request.headers.get("accept", ""))
+
+    def _check_tier(self, auth: Auth | None) -> None:
+        if self.tiers is None:
+            return
+        if auth is None:
+            raise KnownError("ACCESS_TYPE_REQUIRED")
+        if auth.tier not in self.tiers:
+            allowed = [tier for tier in TIERS if tier in self.tiers]
+            raise KnownError(
+                "INSUFFICIENT_ACCESS_TYPE",
+                actual_access_type=auth.tier,
+                allowed_access_types=allowed,
+                allowed=" or ".join(f"'{tier}'" for tier in allowed),
+            )
+
+    def _validate(self, ctx: Ctx, request: Request, body: Any) -> None:
+        problems: list[str] = []
+        if self.needs_user == "schema" and ctx.user is None:
+            problems.append("auth.user must be defined")
+        if self.params is not None:
+            ctx.params = self.params.check(dict(request.path_params), "params", problems)
+        else:
+            ctx.params = dict(request.path_params)
+        if self.headers is not None:
+            present = {name: request.headers[name] for name in self.headers.fields if request.headers.get(name)}
+            ctx.headers = {**request.headers, **self.headers.check(present, "headers", problems)}
+        if self.query is not None:
+            ctx.query = self.query.check(dict(request.query_params), "query", problems, query=True)
+        if self.body is not None:
+            cleaned = self.body.check(MISSING if body is None else body, "body", problems)
+            ctx.body = None if cleaned is MISSING else cleaned
+        if problems:
+            raise schema_error(request.method, request.url.path, problems)
+
+
+def _render(result: Any, *, indent: bool) -> Response:
+    if isinstance(result, Response):
+        return result
+    if isinstance(result, Created):
+        return json_response(result.body, 201, indent=indent)
+    if isinstance(result, str):
+        return PlainTextResponse(result)
+    return json_response(result, indent=indent)
+
+
+async def _parse_body(request: Request) -> Any:
+    raw = await request.body()
+    if not raw:
+        return None
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type == "application/json":
+        try:
+            return json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise KnownError("BODY_PARSING_ERROR", message="Invalid JSON in request body") from None
+    if content_type == "application/x-www-form-urlencoded":
+        try:
+            return dict(parse_qsl(raw.decode(), keep_blank_values=True))
+        except UnicodeDecodeError:
+            raise KnownError("BODY_PARSING_ERROR", message="Invalid form data in request body") from None
+    if content_type == "text/plain":
+        return raw.decode(errors="replace")
+    if content_type == "application/octet-stream":
+        return raw
+    raise KnownError("BODY_PARSING_ERROR", message=f"Unknown content type in request body: {content_type}")
+
+
+def _as_function(endpoint: Endpoint) -> Callable[[Request], Any]:
+    # Starlette treats callables that are not functions as raw ASGI apps.
+    async def handle(request: Request) -> Response:
+        return await endpoint(request)
+
+    handle.__name__ = endpoint.handler.__name__
+    return handle
+
+
+class EndpointGroup:
+    """The endpoints of one route module; paths are relative to /api/v1."""
+
+    def __init__(self) -> None:
+        self.endpoints: list[Endpoint] = []
+
+    @property
+    def routes(self) -> list[Route]:
+        return [
+            Route(API_PREFIX + e.path if e.path != "/" else API_PREFIX, _as_function(e), methods=[e.method])
+            for e in self.endpoints
+        ]
+
+    def route(
+        self,
+        method: str,
+        path: str,
+        *,
+        tiers: frozenset[str] | None,
+        body: Spec | None = None,
+        query: Obj | None = None,
+        params: Obj | None = None,
+        headers: Obj | None = None,
+        needs_user: str | None = None,
+    ) -> Callable[[Handler], Handler]:
+        """`needs_user`: None, "schema" (SCHEMA_ERROR `auth.user must be defined`) or a known-error
+        code raised when there is no user (e.g. "CANNOT_GET_OWN_USER_WITHOUT_USER")."""
+
+        def register(handler: Handler) -> Handler:
+            self.endpoints.append(
+                Endpoint(method, path, handler, tiers, body, query, params, headers, needs_user)
+            )
+            return handler
+
+        return register
+
+    def get(self, path: str, **kw: Any) -> Callable[[Handler], Handler]:
+        return self.route("GET", path, **kw)
+
+    def post(self, path: str, **kw: Any) -> Callable[[Handler], Handler]:
+        return self.route("POST", path, **kw)
+
+    def patch(self, path: str, **kw: Any) -> Callable[[Handler], Handler]:
+        return self.route("PATCH", path, **kw)
+
+    def put(self, path: str, **kw: Any) -> Callable[[Handler], Handler]:
+        return self.route("PUT", path, **kw)
+
+    def delete(self, path: str, **kw: Any) -> Callable[[Handler], Handler]:
+        return self.route("DELETE", path, **kw)

@@ -1,0 +1,121 @@
+"""Response rules every API answer follows (contract 1.5-1.7), as one plain ASGI middleware.
+
+- `x-stack-request-id` and `cache-control: no-store, max-age=0` on every response;
+- CORS headers on `/api/*` (and `*` on `/health`); OPTIONS on `/api/*` answers at once;
+- methods outside GET, POST, PUT, PATCH, DELETE, OPTIONS get a plain 405;
+- `x-stack-override-error-status` turns 4xx/5xx into 200 plus `x-stack-actual-status`;
+- one trailing slash of an API path is ignored;
+- an unexpected exception becomes a plain 500 without internals (logged server-side).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import string
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .errors import INTERNAL_ERROR_TEXT
+
+logger = logging.getLogger("authmw.dev")
+
+ALLOWED_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+API_CORS_HEADERS = [
+    (b"access-control-allow-origin", b"*"),
+    (b"access-control-allow-methods", b"GET, POST, PUT, PATCH, DELETE, OPTIONS"),
+    (
+        b"access-control-allow-headers",
+        b"content-type, authorization, x-stack-project-id, x-stack-override-error-status, "
+        b"x-stack-random-nonce, x-stack-client-version, x-stack-disable-artificial-development-delay, "
+        b"x-stack-access-type, x-stack-publishable-client-key, x-stack-secret-server-key, "
+        b"x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-refresh-token, "
+        b"x-stack-access-token, baggage, sentry-trace",
+    ),
+    (b"access-control-expose-headers", b"content-type, x-stack-actual-status, x-stack-known-error"),
+    (b"access-control-max-age", b"86400"),
+]
+HEALTH_CORS_HEADERS = [
+    (b"access-control-allow-origin", b"*"),
+    (b"access-control-allow-methods", b"*"),
+    (b"access-control-allow-headers", b"*"),
+    (b"access-control-expose-headers", b"*"),
+]
+
+_ID_ALPHABET = string.ascii_lowercase + string.digits
+
+
+def _request_id() -> bytes:
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(16)).encode()
+
+
+class ServiceHeadersMiddleware:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        if path.startswith("/api/") and path.endswith("/") and len(path) > len("/api/"):
+            # The SDK strips one trailing slash from API paths; so do we.
+            path = path[:-1]
+            scope = {**scope, "path": path, "raw_path": path.encode()}
+        method: str = scope["method"]
+        request_headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        override = b"x-stack-override-error-status" in request_headers
+        if path == "/api" or path.startswith("/api/"):
+            extra = API_CORS_HEADERS
+        elif path == "/health":
+            extra = HEALTH_CORS_HEADERS
+        else:
+            extra = []
+        started = False
+
+        async def send_wrapped(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                status = message["status"]
+                headers = [
+                    (k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"
+                ]
+                headers += [(b"x-stack-request-id", _request_id()), (b"cache-control", b"no-store, max-age=0")]
+                headers += extra
+                if override and 400 <= status <= 599:
+                    headers.append((b"x-stack-actual-status", str(status).encode()))
+                    status = 200
+                message = {**message, "status": status, "headers": headers}
+            await send(message)
+
+        if method not in ALLOWED_METHODS:
+            await _plain(send_wrapped, 405, "Method not allowed")
+            return
+        if method == "OPTIONS" and extra is API_CORS_HEADERS:
+            await _plain(send_wrapped, 200, "")
+            return
+        try:
+            await self.app(scope, receive, send_wrapped)
+        except Exception:
+            logger.exception("Unhandled error on %s %s", method, path)
+            if started:
+                raise
+            await _plain(send_wrapped, 500, INTERNAL_ERROR_TEXT)
+
+
+async def _plain(send: Any, status: int, text: str) -> None:
+    body = text.encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,223 @@
+"""Projects: defaults of a new project (contract 5.2), the client and admin views, key sets."""
+
+from __future__ import annotations
+
+import hmac
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from .db import dump, load
+from .ids import new_uuid, now_millis, random_code
+
+SYSTEM_PERMISSIONS: dict[str, str] = {
+    "$delete_team": "Delete the team",
+    "$invite_members": "Invite other users to the team",
+    "$read_members": "Read and list the other members of the team",
+    "$remove_members": "Remove other members from the team",
+    "$update_team": "Update the team information",
+}
+
+DEFAULT_PERMISSION_DEFINITIONS: list[tuple[str, str, list[str]]] = [
+    ("admin", "Default permission for team creators", sorted(SYSTEM_PERMISSIONS)),
+    ("member", "Default permission for team members", ["$invite_members", "$read_members"]),
+]
+
+#: Boolean config flags an admin may toggle with PATCH /projects/current.
+BOOLEAN_FLAGS = (
+    "allow_localhost",
+    "sign_up_enabled",
+    "credential_enabled",
+    "magic_link_enabled",
+    "passkey_enabled",
+    "client_team_creation_enabled",
+    "client_user_deletion_enabled",
+    "create_team_on_sign_up",
+)
+
+#: Flags of the client view, in wire order.
+CLIENT_FLAGS = (
+    "sign_up_enabled",
+    "credential_enabled",
+    "magic_link_enabled",
+    "passkey_enabled",
+    "client_team_creation_enabled",
+    "client_user_deletion_enabled",
+)
+
+
+def default_config() -> dict[str, Any]:
+    return {
+        "allow_localhost": True,
+        "sign_up_enabled": True,
+        "credential_enabled": True,
+        "magic_link_enabled": False,
+        "passkey_enabled": False,
+        "legacy_global_jwt_signing": False,
+        "client_team_creation_enabled": False,
+        "client_user_deletion_enabled": False,
+        "create_team_on_sign_up": False,
+        "oauth_providers": [],
+        "domains": [],
+        "email_config": {"type": "shared"},
+        "team_creator_default_permissions": [{"id": "admin"}],
+        "team_member_default_permissions": [{"id": "member"}],
+    }
+
+
+@dataclass(frozen=True)
+class Project:
+    id: str
+    display_name: str
+    description: str
+    created_at_millis: int
+    is_production_mode: bool
+    config_id: str
+    config: dict[str, Any]
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> "Project":
+        return cls(
+            id=row["id"],
+            display_name=row["display_name"],
+            description=row["description"] or "",
+            created_at_millis=row["created_at_millis"],
+            is_production_mode=bool(row["is_production_mode"]),
+            config_id=row["config_id"],
+            config={**default_config(), **load(row["config"])},
+        )
+
+    def enabled_oauth_providers(self) -> list[dict[str, str]]:
+        return [{"id": p["id"]} for p in sorted(self.config["oauth_providers"], key=lambda p: p["id"]) if p.get("enabled")]
+
+    def client_view(self) -> dict[str, Any]:
+        config: dict[str, Any] = {flag: bool(self.config[flag]) for flag in CLIENT_FLAGS}
+        config["enabled_oauth_providers"] = self.enabled_oauth_providers()
+        return {"id": self.id, "display_name": self.display_name, "config": config}
+
+    def admin_view(self, user_count: int) -> dict[str, Any]:
+        c = self.config
+        return {
+            "id": self.id,
+            "display_name": self.display_name,
+            "description": self.description,
+            "created_at_millis": self.created_at_millis,
+            "user_count": user_count,
+            "is_production_mode": self.is_production_mode,
+            "config": {
+                "id": self.config_id,
+                **{flag: bool(c[flag]) for flag in BOOLEAN_FLAGS},
+                "legacy_global_jwt_signing": bool(c["legacy_global_jwt_signing"]),
+                "oauth_providers": sorted(c["oauth_providers"], key=lambda p: p["id"]),
+                "enabled_oauth_providers": self.enabled_oauth_providers(),
+                "domains": list(c["domains"]),
+                "email_config": c["email_config"],
+                "team_creator_default_permissions": sorted(
+                    c["team_creator_default_permissions"], key=lambda p: p["id"]
+                ),
+                "team_member_default_permissions": sorted(
+                    c["team_member_default_permissions"], key=lambda p: p["id"]
+                ),
+            },
+        }
+
+
+def get_project(c: sqlite3.Connection, project_id: str) -> Project | None:
+    row = c.execute("SELECT * FROM projects WHERE id = ?", (project_id,)).fetchone()
+    return None if row is None else Project.from_row(row)
+
+
+def user_count(c: sqlite3.Connection, project_id: str) -> int:
+    return c.execute("SELECT COUNT(*) FROM users WHERE project_id = ?", (project_id,)).fetchone()[0]
+
+
+def create_project(
+    c: sqlite3.Connection, display_name: str, *, project_id: str | None = None, description: str = ""
+) -> Project:
+    now = now_millis()
+    project_id = project_id or new_uuid()
+    c.execute(
+        "INSERT INTO projects (id, display_name, description, created_at_millis, is_production_mode,"
+        " config_id, config) VALUES (?, ?, ?, ?, 0, ?, ?)",
+        (project_id, display_name, description, now, new_uuid(), dump(default_config())),
+    )
+    for permission_id, description_text, contained in DEFAULT_PERMISSION_DEFINITIONS:
+        c.execute(
+            "INSERT INTO permission_definitions (project_id, id, description, contained_permission_ids,"
+            " created_at_millis) VALUES (?, ?, ?, ?, ?)",
+            (project_id, permission_id, description_text, dump(contained), now),
+        )
+    project = get_project(c, project_id)
+    assert project is not None
+    return project
+
+
+def save_project(c: sqlite3.Connection, project: Project) -> None:
+    c.execute(
+        "UPDATE projects SET display_name = ?, description = ?, is_production_mode = ?, config = ?"
+        " WHERE id = ?",
+        (project.display_name, project.description, int(project.is_production_mode), dump(project.config), project.id),
+    )
+
+
+@dataclass(frozen=True)
+class ApiKeySet:
+    id: str
+    publishable_client_key: str | None
+    secret_server_key: str | None
+    super_secret_admin_key: str | None
+
+
+#: 100 years: the bootstrap key set of the local service does not expire in practice.
+BOOTSTRAP_KEY_LIFETIME_MILLIS = 100 * 365 * 24 * 3600 * 1000
+
+
+def create_api_key_set(
+    c: sqlite3.Connection,
+    project_id: str,
+    description: str,
+    expires_at_millis: int,
+    *,
+    publishable: bool = True,
+    secret: bool = True,
+    admin: bool = True,
+) -> ApiKeySet:
+    key_set = ApiKeySet(
+        id=new_uuid(),
+        publishable_client_key="pck_" + random_code() if publishable else None,
+        secret_server_key="ssk_" + random_code() if secret else None,
+        super_secret_admin_key="sak_" + random_code() if admin else None,
+    )
+    c.execute(
+        "INSERT INTO api_key_sets (id, project_id, description, created_at_millis, expires_at_millis,"
+        " publishable_client_key, secret_server_key, super_secret_admin_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            key_set.id,
+            project_id,
+            description,
+            now_millis(),
+            expires_at_millis,
+            key_set.publishable_client_key,
+            key_set.secret_server_key,
+            key_set.super_secret_admin_key,
+        ),
+    )
+    return key_set
+
+
+KEY_COLUMNS = {
+    "client": "publishable_client_key",
+    "server": "secret_server_key",
+    "admin": "super_secret_admin_key",
+}
+
+
+def key_is_valid(c: sqlite3.Connection, project_id: str, tier: str, key: str) -> bool:
+    """Does a live (not revoked, not expired) key set of the project hold this key for the tier?"""
+    column = KEY_COLUMNS[tier]
+    rows = c.execute(
+        f"SELECT {column} AS key FROM api_key_sets WHERE project_id = ? AND {column} IS NOT NULL"
+        " AND manually_revoked_at_millis IS NULL AND expires_at_millis > ?",
+        (project_id, now_millis()),
+    ).fetchall()
+    return any(hmac.compare_digest(row["key"].encode(), key.encode()) for row in rows)

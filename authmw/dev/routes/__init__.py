@@ -1,0 +1,17 @@
+"""Route modules of the local service.
+
+Each module exposes `routes: list[starlette.routing.Route]` (usually `group.routes` of an
+`EndpointGroup`); adding an area is one import and one entry in ROUTE_MODULES.
+"""
+
+from __future__ import annotations
+
+from starlette.routing import BaseRoute
+
+from . import auth_password, jwks, misc, oauth, projects, sessions, users
+
+ROUTE_MODULES = [misc, jwks, auth_password, sessions, oauth, projects, users]
+
+
+def all_routes() -> list[BaseRoute]:
+    return [route for module in ROUTE_MODULES for route in module.routes]

@@ -1,0 +1,36 @@
+"""Key sets: per project under /api/v1, and the legacy global one at the server root (3.3)."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ..endpoint import Ctx, EndpointGroup
+from ..errors import PlainError
+from ..projects import get_project
+from ..responses import json_response
+
+group = EndpointGroup()
+
+
+@group.get("/projects/{project_id}/.well-known/jwks.json", tiers=None)
+def project_jwks(ctx: Ctx) -> dict:
+    project_id = ctx.params["project_id"]
+    if get_project(ctx.c, project_id) is None:
+        raise PlainError(404, "Project not found")
+    return {"keys": [ctx.service.keys.for_project(project_id).jwk()]}
+
+
+async def legacy_jwks(request: Request) -> Response:
+    key = request.app.state.service.keys.global_key()
+    return json_response(
+        {
+            "keys": [key.jwk()],
+            "message": "This is deprecated. Please use the project-specific JWKS endpoint"
+            " /api/v1/projects/<project_id>/.well-known/jwks.json instead.",
+        }
+    )
+
+
+routes = [*group.routes, Route("/.well-known/jwks.json", legacy_jwks, methods=["GET"])]

@@ -1,0 +1,167 @@
+"""The current project: read, update, delete (contract 5.8)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from ..auth import INTERNAL_PROJECT_ID
+from ..db import dump, load
+from ..endpoint import ADMIN, ANY, Ctx, EndpointGroup
+from ..errors import KnownError, PlainError, schema_error
+from ..projects import BOOLEAN_FLAGS, SYSTEM_PERMISSIONS, get_project, save_project, user_count
+from ..schema import Arr, Bool, Num, Obj, Str
+
+OAUTH_PROVIDER_IDS = (
+    "google", "github", "microsoft", "spotify", "facebook", "discord",
+    "gitlab", "bitbucket", "linkedin", "apple", "x",
+)  # fmt: skip
+SHARED_OAUTH_PROVIDER_IDS = ("google", "github", "microsoft", "spotify")
+EMAIL_CONFIG_FIELDS = ("host", "port", "username", "password", "sender_name", "sender_email")
+
+
+def _http_url(value: str) -> str | None:
+    return None if value.startswith(("http://", "https://")) else "URL must start with http:// or https://"
+
+
+def _permission_refs() -> Arr:
+    return Arr(Obj({"id": Str(required=True)}))
+
+
+PROJECT_UPDATE = Obj(
+    {
+        "display_name": Str(),
+        "description": Str(nullable=True),
+        "is_production_mode": Bool(),
+        "config": Obj(
+            {
+                **{flag: Bool() for flag in BOOLEAN_FLAGS},
+                "legacy_global_jwt_signing": Bool(),
+                "domains": Arr(
+                    Obj(
+                        {
+                            "domain": Str(required=True, url=True, test=_http_url),
+                            "handler_path": Str(required=True, pattern=r"^/"),
+                        }
+                    )
+                ),
+                "oauth_providers": Arr(
+                    Obj(
+                        {
+                            "id": Str(required=True, one_of=OAUTH_PROVIDER_IDS),
+                            "type": Str(required=True, one_of=("shared", "standard")),
+                            "enabled": Bool(required=True),
+                            "client_id": Str(),
+                            "client_secret": Str(),
+                            "facebook_config_id": Str(),
+                            "microsoft_tenant_id": Str(),
+                        }
+                    )
+                ),
+                "email_config": Obj(
+                    {
+                        "type": Str(required=True, one_of=("shared", "standard")),
+                        "host": Str(),
+                        "port": Num(integer=True, min_value=0, max_value=65535),
+                        "username": Str(),
+                        "password": Str(max_length=70),
+                        "sender_name": Str(),
+                        "sender_email": Str(email=True),
+                    }
+                ),
+                "team_creator_default_permissions": _permission_refs(),
+                "team_member_default_permissions": _permission_refs(),
+            }
+        ),
+    },
+    required=True,
+)
+
+group = EndpointGroup()
+
+
+@group.get("/projects/current", tiers=ANY)
+def get_current(ctx: Ctx) -> dict:
+    if ctx.tier == "admin":
+        return ctx.project.admin_view(user_count(ctx.c, ctx.project.id))
+    return ctx.project.client_view()
+
+
+@group.patch("/projects/current", tiers=ADMIN, body=PROJECT_UPDATE)
+def update_current(ctx: Ctx) -> dict:
+    project = ctx.project
+    body: dict[str, Any] = ctx.body
+    config = json.loads(json.dumps(project.config))  # a deep copy to edit
+    for key, value in body.get("config", {}).items():
+        config[key] = value
+    _check_config(ctx, body.get("config", {}), project.config)
+    updated = dataclasses.replace(
+        project,
+        display_name=body.get("display_name", project.display_name),
+        description=(body["description"] or "") if "description" in body else project.description,
+        is_production_mode=body.get("is_production_mode", project.is_production_mode),
+        config=config,
+    )
+    save_project(ctx.c, updated)
+    return updated.admin_view(user_count(ctx.c, project.id))
+
+
+@group.delete("/projects/current", tiers=ADMIN)
+def delete_current(ctx: Ctx) -> dict:
+    project_id = ctx.project.id
+    for row in ctx.c.execute(
+        "SELECT id, server_metadata FROM users WHERE project_id = ?", (INTERNAL_PROJECT_ID,)
+    ).fetchall():
+        metadata = load(row["server_metadata"])
+        managed = metadata.get("managedProjectIds") if isinstance(metadata, dict) else None
+        if isinstance(managed, list) and project_id in managed:
+            metadata["managedProjectIds"] = [pid for pid in managed if pid != project_id]
+            ctx.c.execute("UPDATE users SET server_metadata = ? WHERE id = ?", (dump(metadata), row["id"]))
+    ctx.c.execute("DELETE FROM projects WHERE id = ?", (project_id,))
+    ctx.c.execute("DELETE FROM signing_keys WHERE scope = ?", (f"project:{project_id}",))
+    return {"success": True}
+
+
+def _check_config(ctx: Ctx, changes: dict[str, Any], current: dict[str, Any]) -> None:
+    problems: list[str] = []
+    if changes.get("legacy_global_jwt_signing") is True:
+        problems.append("body.config.legacy_global_jwt_signing must be one of the following values: false")
+    email_config = changes.get("email_config")
+    if email_config and email_config["type"] == "standard":
+        for name in EMAIL_CONFIG_FIELDS:
+            if email_config.get(name) in (None, ""):
+                problems.append(f"body.config.email_config.{name} must be defined")
+    providers = changes.get("oauth_providers")
+    for index, provider in enumerate(providers or []):
+        if provider["type"] == "standard" and provider["enabled"]:
+            for name in ("client_id", "client_secret"):
+                if not provider.get(name):
+                    problems.append(f"body.config.oauth_providers[{index}].{name} must be defined")
+    if problems:
+        raise schema_error(ctx.request.method, ctx.request.url.path, problems)
+
+    domains = changes.get("domains")
+    if domains is not None and len({d["domain"] for d in domains}) != len(domains):
+        raise PlainError(400, "Duplicated domain found")
+    if providers is not None:
+        given = {p["id"] for p in providers}
+        for existing in current["oauth_providers"]:
+            if existing["id"] not in given:
+                raise PlainError(400, f"Provider with id '{existing['id']}' not found in the update")
+        for provider in providers:
+            if provider["type"] == "shared" and provider["id"] not in SHARED_OAUTH_PROVIDER_IDS:
+                raise KnownError("INVALID_SHARED_OAUTH_PROVIDER_ID", provider_id=provider["id"])
+    for key in ("team_creator_default_permissions", "team_member_default_permissions"):
+        if key in changes:
+            defined = {
+                row["id"]
+                for row in ctx.c.execute(
+                    "SELECT id FROM permission_definitions WHERE project_id = ?", (ctx.project.id,)
+                )
+            }
+            if any(ref["id"] not in defined and ref["id"] not in SYSTEM_PERMISSIONS for ref in changes[key]):
+                raise PlainError(400, "Invalid team default permission ids")
+
+
+routes = group.routes

@@ -1,0 +1,138 @@
+"""Users: `/users/me` for every tier, `/users` and `/users/{user_id}` for server and admin (5.5)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from typing import Any
+
+from ..endpoint import ANY, SERVER_OR_ADMIN, Ctx, EndpointGroup
+from ..errors import KnownError, PlainError
+from ..responses import Created
+from ..schema import Bool, Num, Obj, Str, Uuid
+from ..user_updates import CLIENT_UPDATE, SERVER_CREATE, SERVER_UPDATE, check_client_image, server_create_user, update_user
+from ..users import delete_user, get_user, user_view
+
+group = EndpointGroup()
+NO_USER = "CANNOT_GET_OWN_USER_WITHOUT_USER"
+USER_PATH = Obj({"user_id": Uuid(required=True)})
+
+LIST_QUERY = Obj(
+    {
+        "cursor": Uuid(),
+        "limit": Num(integer=True, min_value=1),
+        "order_by": Str(one_of=("signed_up_at",)),
+        "desc": Bool(),
+        "query": Str(),
+        "team_id": Uuid(),
+    }
+)
+
+
+# /users/me comes first so that "me" never reaches the /users/{user_id} routes.
+@group.get("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_USER)
+def get_me(ctx: Ctx) -> dict:
+    return user_view(ctx.c, ctx.user, ctx.tier)
+
+
+@group.patch("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_USER)
+def update_me(ctx: Ctx) -> dict:
+    raw = ctx.raw_body
+    if ctx.tier == "client":
+        fields = ctx.validate(CLIENT_UPDATE, raw)
+        if "profile_image_url" in fields:
+            check_client_image(fields["profile_image_url"])
+    else:
+        fields = ctx.validate(SERVER_UPDATE, raw)
+    update_user(ctx.c, ctx.project, ctx.user, fields)
+    return user_view(ctx.c, _reload(ctx, ctx.user["id"]), ctx.tier)
+
+
+@group.delete("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_USER)
+def delete_me(ctx: Ctx) -> dict:
+    if ctx.tier == "client" and not ctx.project.config["client_user_deletion_enabled"]:
+        raise PlainError(400, "Client user deletion is not enabled for this project")
+    delete_user(ctx.c, ctx.user["id"])
+    return {"success": True}
+
+
+@group.get("/users", tiers=SERVER_OR_ADMIN, query=LIST_QUERY)
+def list_users(ctx: Ctx) -> dict:
+    rows = _matching_users(ctx.c, ctx.project.id, ctx.query)
+    start = 0
+    if "cursor" in ctx.query:
+        ids = [row["id"] for row in rows]
+        start = ids.index(ctx.query["cursor"]) if ctx.query["cursor"] in ids else len(ids)
+    limit = ctx.query.get("limit")
+    page = rows[start:] if limit is None else rows[start : start + limit]
+    next_cursor = None
+    if limit is not None and start + limit < len(rows):
+        next_cursor = rows[start + limit]["id"]
+    return {
+        "items": [user_view(ctx.c, row, ctx.tier) for row in page],
+        "is_paginated": True,
+        "pagination": {"next_cursor": next_cursor},
+    }
+
+
+@group.post("/users", tiers=SERVER_OR_ADMIN, query=Obj({}), body=SERVER_CREATE)
+def create(ctx: Ctx) -> Created:
+    user_id = server_create_user(ctx.c, ctx.project, ctx.body)
+    return Created(user_view(ctx.c, _reload(ctx, user_id), ctx.tier))
+
+
+@group.get("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH)
+def get_one(ctx: Ctx) -> dict:
+    return user_view(ctx.c, _existing(ctx), ctx.tier)
+
+
+@group.patch("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH, body=SERVER_UPDATE)
+def update_one(ctx: Ctx) -> dict:
+    user = _existing(ctx)
+    update_user(ctx.c, ctx.project, user, ctx.body)
+    return user_view(ctx.c, _reload(ctx, user["id"]), ctx.tier)
+
+
+@group.delete("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH)
+def delete_one(ctx: Ctx) -> dict:
+    delete_user(ctx.c, _existing(ctx)["id"])
+    return {"success": True}
+
+
+def _existing(ctx: Ctx) -> sqlite3.Row:
+    user = get_user(ctx.c, ctx.project.id, ctx.params["user_id"])
+    if user is None:
+        raise KnownError("USER_NOT_FOUND")
+    return user
+
+
+def _reload(ctx: Ctx, user_id: str) -> sqlite3.Row:
+    user = get_user(ctx.c, ctx.project.id, user_id)
+    assert user is not None
+    return user
+
+
+_ID_NOISE = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+def _matching_users(c: sqlite3.Connection, project_id: str, query: dict[str, Any]) -> list[sqlite3.Row]:
+    sql = "SELECT u.* FROM users u WHERE u.project_id = ?"
+    args: list[Any] = [project_id]
+    if "team_id" in query:
+        sql += " AND EXISTS (SELECT 1 FROM team_members m WHERE m.user_id = u.id AND m.team_id = ?)"
+        args.append(query["team_id"])
+    text = query.get("query")
+    if text:
+        like = "%" + text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        sql += (
+            " AND (u.id = ? OR lower(coalesce(u.display_name, '')) LIKE ? ESCAPE '\\'"
+            " OR EXISTS (SELECT 1 FROM contact_channels cc WHERE cc.user_id = u.id"
+            " AND lower(cc.value) LIKE ? ESCAPE '\\'))"
+        )
+        args += [_ID_NOISE.sub("", text).lower(), like, like]
+    direction = "DESC" if query.get("desc") else "ASC"
+    sql += f" ORDER BY u.signed_up_at_millis {direction}, u.rowid {direction}"
+    return c.execute(sql, args).fetchall()
+
+
+routes = group.routes

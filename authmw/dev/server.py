@@ -1,0 +1,153 @@
+"""Running the local service: in a background thread (`LocalService`) or in the foreground."""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import TextIO
+
+import uvicorn
+
+from .app import create_app
+from .bootstrap import ENV_FILE_NAME, Bootstrap, env_values
+
+DEFAULT_HOST = "127.0.0.1"
+STARTUP_TIMEOUT_SECONDS = 20.0
+
+
+def print_bootstrap(bootstrap: Bootstrap, out: TextIO | None = None) -> None:
+    """The one place the keys are ever printed: the first start of a data folder."""
+    out = out or sys.stderr
+    keys = bootstrap.project
+    print(
+        "authmw local service: created a new project and its keys (kept in the data folder)\n"
+        f"  project id:              {keys.project_id}\n"
+        f"  publishable client key:  {keys.publishable_client_key}\n"
+        f"  secret server key:       {keys.secret_server_key}\n"
+        f"  super secret admin key:  {keys.super_secret_admin_key}",
+        file=out,
+        flush=True,
+    )
+
+
+class LocalService:
+    """The local development service, served by uvicorn on a real socket.
+
+        with LocalService(tmp_path) as service:      # or LocalService(...).start()
+            httpx.get(service.url + "/health")
+
+    `port=0` picks a free port; `.url` tells the real one.
+    """
+
+    def __init__(
+        self,
+        data_dir: str | Path,
+        host: str = DEFAULT_HOST,
+        port: int = 0,
+        access_token_ttl: float = 600,
+        *,
+        quiet: bool = False,
+    ) -> None:
+        self.data_dir = Path(data_dir)
+        self.host = host
+        self.access_token_ttl = access_token_ttl
+        self._sock = _bind(host, port)
+        self.port: int = self._sock.getsockname()[1]
+        url_host = f"[{host}]" if ":" in host else host
+        self.url = f"http://{url_host}:{self.port}"
+        self.app = create_app(
+            self.data_dir,
+            access_token_ttl,
+            api_url=self.url,
+            on_first_start=None if quiet else print_bootstrap,
+        )
+        self.bootstrap: Bootstrap = self.app.state.bootstrap
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="off", access_log=False)
+        self._server = uvicorn.Server(config)
+        self._thread: threading.Thread | None = None
+
+    @property
+    def project_id(self) -> str:
+        return self.bootstrap.project.project_id
+
+    @property
+    def publishable_client_key(self) -> str:
+        return self.bootstrap.project.publishable_client_key
+
+    @property
+    def secret_server_key(self) -> str:
+        return self.bootstrap.project.secret_server_key
+
+    @property
+    def super_secret_admin_key(self) -> str:
+        return self.bootstrap.project.super_secret_admin_key
+
+    @property
+    def config(self) -> dict[str, str]:
+        """The AUTHMW_* settings, as written to `<data_dir>/project.env`."""
+        return env_values(self.url, self.bootstrap.project)
+
+    @property
+    def env_file(self) -> Path:
+        return self.data_dir / ENV_FILE_NAME
+
+    def start(self) -> "LocalService":
+        """Serve in a daemon thread; returns once connections are accepted."""
+        if self._thread is not None:
+            raise RuntimeError("LocalService.start() was already called")
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._sock]}, name="authmw-dev", daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + STARTUP_TIMEOUT_SECONDS
+        while not self._server.started:
+            if not self._thread.is_alive():
+                raise RuntimeError("the local service stopped while starting; see the log above")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the local service did not start within {STARTUP_TIMEOUT_SECONDS} s")
+            time.sleep(0.01)
+        return self
+
+    def run(self) -> None:
+        """Serve in the current thread until interrupted (Ctrl-C)."""
+        try:
+            self._server.run(sockets=[self._sock])
+        finally:
+            self._close()
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._server.should_exit = True
+            self._thread.join(timeout=10)
+            self._thread = None
+        self._close()
+
+    def _close(self) -> None:
+        self._sock.close()
+        self.app.state.service.db.close()
+
+    def __enter__(self) -> "LocalService":
+        return self if self._thread is not None else self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock

@@ -1,0 +1,75 @@
+"""Team rows and views (the team routes come later; sign-up and user views need these)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from .db import dump, load
+from .ids import new_uuid, now_millis
+from .projects import Project
+
+
+def team_view(row: sqlite3.Row, tier: str) -> dict[str, Any]:
+    view: dict[str, Any] = {
+        "id": row["id"],
+        "display_name": row["display_name"],
+        "profile_image_url": row["profile_image_url"],
+        "client_metadata": load(row["client_metadata"]),
+        "client_read_only_metadata": load(row["client_read_only_metadata"]),
+    }
+    if tier != "client":
+        view["created_at_millis"] = row["created_at_millis"]
+        view["server_metadata"] = load(row["server_metadata"])
+    return view
+
+
+def get_team(c: sqlite3.Connection, project_id: str, team_id: str) -> sqlite3.Row | None:
+    return c.execute("SELECT * FROM teams WHERE id = ? AND project_id = ?", (team_id, project_id)).fetchone()
+
+
+def add_member(
+    c: sqlite3.Connection, project: Project, team_id: str, user_id: str, *, as_creator: bool
+) -> None:
+    c.execute(
+        "INSERT INTO team_members (project_id, team_id, user_id, created_at_millis) VALUES (?, ?, ?, ?)",
+        (project.id, team_id, user_id, now_millis()),
+    )
+    key = "team_creator_default_permissions" if as_creator else "team_member_default_permissions"
+    for permission in project.config[key]:
+        c.execute(
+            "INSERT OR IGNORE INTO team_member_permissions (project_id, team_id, user_id, permission_id)"
+            " VALUES (?, ?, ?, ?)",
+            (project.id, team_id, user_id, permission["id"]),
+        )
+
+
+def create_team(
+    c: sqlite3.Connection,
+    project: Project,
+    display_name: str,
+    *,
+    creator_user_id: str | None = None,
+    profile_image_url: str | None = None,
+    client_metadata: Any = None,
+    client_read_only_metadata: Any = None,
+    server_metadata: Any = None,
+) -> str:
+    team_id = new_uuid()
+    c.execute(
+        "INSERT INTO teams (id, project_id, display_name, profile_image_url, client_metadata,"
+        " client_read_only_metadata, server_metadata, created_at_millis) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            team_id,
+            project.id,
+            display_name,
+            profile_image_url,
+            dump(client_metadata),
+            dump(client_read_only_metadata),
+            dump(server_metadata),
+            now_millis(),
+        ),
+    )
+    if creator_user_id is not None:
+        add_member(c, project, team_id, creator_user_id, as_creator=True)
+    return team_id
