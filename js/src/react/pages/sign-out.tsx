@@ -1,0 +1,24 @@
+import { useEffect, useRef } from "react";
+import { useNavigate } from "react-router";
+import { useAuth } from "../hooks";
+import { AuthPage } from "./layout";
+
+/** Signs out on arrival, then goes to the after-sign-out URL (local tokens are cleared even on errors). */
+export function SignOut() {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    auth
+      .signOut()
+      .catch((error: unknown) => console.warn("Sign-out call failed; the local session was cleared anyway.", error))
+      .finally(() => navigate(auth.urls.afterSignOut, { replace: true }));
+  }, [auth, navigate]);
+  return (
+    <AuthPage title="Signing out">
+      <p role="status">Signing you out…</p>
+    </AuthPage>
+  );
+}

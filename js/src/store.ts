@@ -1,0 +1,164 @@
+// The browser session: tokens in memory, mirrored to cookies (contract 4.1), refreshed on demand
+// under the rules of spec section 4 and contract 3.7.
+import { normalizeTokens, readSessionCookies, sessionCookieWrites, type CookieDocument } from "./cookies";
+import { accessTokenExpiresAt } from "./jwt";
+import type { SessionTokens, TokenProvider } from "./transport";
+import { createStore, type StoreApi } from "./vanilla";
+
+export type SessionState = SessionTokens;
+
+/** Validity callers ask for by default before using an access token. */
+export const DEFAULT_MIN_VALIDITY_MS = 20_000;
+/** Callers must ask for less than this. */
+export const MAX_MIN_VALIDITY_MS = 60_000;
+export const COOKIE_POLL_INTERVAL_MS = 100;
+
+export interface SessionStoreOptions {
+  projectId: string;
+  /** Exchanges a refresh token for an access token; null = the refresh token is definitively invalid. */
+  refresh: (refreshToken: string) => Promise<string | null>;
+  /** Where cookies live: `document` by default in a browser, null to keep tokens in memory only. */
+  cookies?: CookieDocument | null;
+  /** Whether to add `secure` to cookies; defaults to "the page is https". */
+  isSecure?: () => boolean;
+  now?: () => number;
+  /** Initial tokens when cookies are not used. */
+  initialTokens?: Partial<SessionTokens>;
+}
+
+export interface GetAccessTokenOptions {
+  /** Remaining validity required, in ms; must be < 60000. Default 20000. */
+  minValidityMs?: number;
+}
+
+export interface SessionStore extends StoreApi<SessionState>, TokenProvider {
+  /** Replaces both tokens (after sign-in). */
+  setTokens(tokens: Partial<SessionTokens>): void;
+  /** Forgets both tokens (sign-out, refresh rejected, user deleted). */
+  clear(): void;
+  /** A valid access token, refreshing first when needed; null when signed out. */
+  getAccessToken(options?: GetAccessTokenOptions): Promise<string | null>;
+  /** Re-reads the cookies now; returns true when that changed the tokens. */
+  syncFromCookies(): boolean;
+  /** Polls cookies every 100 ms until the returned function is called (reference counted). */
+  startPolling(): () => void;
+}
+
+function defaultCookieDocument(): CookieDocument | null {
+  return typeof document !== "undefined" ? document : null;
+}
+
+function defaultIsSecure(): boolean {
+  return typeof location !== "undefined" && location.protocol === "https:";
+}
+
+const sameTokens = (a: SessionTokens, b: SessionTokens) =>
+  a.refreshToken === b.refreshToken && a.accessToken === b.accessToken;
+
+export function createSessionStore(options: SessionStoreOptions): SessionStore {
+  const cookies = options.cookies === undefined ? defaultCookieDocument() : options.cookies;
+  const isSecure = options.isSecure ?? defaultIsSecure;
+  const now = options.now ?? Date.now;
+  const inflight = new Map<string, Promise<string | null>>();
+
+  const readCookies = () => (cookies ? readSessionCookies(cookies.cookie, options.projectId) : null);
+  const store = createStore<SessionState>(readCookies() ?? normalizeTokens(options.initialTokens ?? {}));
+
+  // Values last seen in (or written to) the cookies; a state equal to them needs no write.
+  let cookieTokens: SessionTokens | null = cookies ? store.getState() : null;
+  store.subscribe((state) => {
+    if (!cookies || (cookieTokens && sameTokens(cookieTokens, state))) return;
+    const writeOptions = { now: now(), secure: isSecure() };
+    for (const assignment of sessionCookieWrites(state, options.projectId, writeOptions)) cookies.cookie = assignment;
+    cookieTokens = state;
+  });
+
+  const setTokens = (tokens: Partial<SessionTokens>) => store.setState(normalizeTokens(tokens));
+
+  function syncFromCookies(): boolean {
+    const fromCookies = readCookies();
+    if (!fromCookies) return false;
+    cookieTokens = fromCookies;
+    if (sameTokens(fromCookies, store.getState())) return false;
+    store.setState(fromCookies);
+    return true;
+  }
+
+  // One in-flight refresh per refresh token, shared by every caller.
+  function refreshShared(refreshToken: string): Promise<string | null> {
+    let pending = inflight.get(refreshToken);
+    if (!pending) {
+      pending = (async () => {
+        try {
+          const accessToken = await options.refresh(refreshToken);
+          if (store.getState().refreshToken === refreshToken) {
+            if (accessToken === null) setTokens({});
+            else store.setState({ accessToken });
+          }
+          return accessToken;
+        } finally {
+          inflight.delete(refreshToken);
+        }
+      })();
+      inflight.set(refreshToken, pending);
+    }
+    return pending;
+  }
+
+  async function getAccessToken({ minValidityMs = DEFAULT_MIN_VALIDITY_MS }: GetAccessTokenOptions = {}) {
+    if (!(minValidityMs < MAX_MIN_VALIDITY_MS)) {
+      throw new RangeError(`minValidityMs must be below ${MAX_MIN_VALIDITY_MS} ms (got ${minValidityMs}).`);
+    }
+    if (cookies && pollers === 0) syncFromCookies();
+    // A second round only when the session changed under a refresh (e.g. another tab signed in).
+    for (let round = 0; round < 2; round++) {
+      const { refreshToken, accessToken } = store.getState();
+      if (!refreshToken) return null;
+      if (accessToken && accessTokenExpiresAt(accessToken) - now() > minValidityMs) return accessToken;
+      const fresh = await refreshShared(refreshToken);
+      if (store.getState().refreshToken !== refreshToken) continue;
+      if (fresh === null) return null;
+      if (accessTokenExpiresAt(fresh) - now() <= minValidityMs) {
+        throw new Error(
+          `The service issued an access token valid for less than ${minValidityMs} ms; check the device clock.`,
+        );
+      }
+      return fresh;
+    }
+    return store.getState().accessToken;
+  }
+
+  let pollers = 0;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  function startPolling() {
+    if (!cookies) return () => {};
+    pollers++;
+    if (pollers === 1) {
+      syncFromCookies();
+      timer = setInterval(syncFromCookies, COOKIE_POLL_INTERVAL_MS);
+    }
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      pollers--;
+      if (pollers === 0) clearInterval(timer);
+    };
+  }
+
+  return {
+    ...store,
+    setTokens,
+    clear: () => setTokens({}),
+    getAccessToken,
+    async getTokens() {
+      const accessToken = await getAccessToken();
+      return { accessToken, refreshToken: store.getState().refreshToken };
+    },
+    markAccessTokenExpired(accessToken) {
+      if (store.getState().accessToken === accessToken) store.setState({ accessToken: null });
+    },
+    syncFromCookies,
+    startPolling,
+  };
+}

@@ -1,0 +1,283 @@
+import {
+  ConnectionError,
+  HttpStatusError,
+  InvalidAccessToken,
+  InvalidServerResponse,
+  parseKnownError,
+  RefreshTokenError,
+} from "./errors";
+import { randomNonce } from "./random";
+import { CLIENT_VERSION_HEADER } from "./version";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "HEAD";
+
+/** Attempts per request, counting the first (contract 1.8). */
+export const MAX_ATTEMPTS = 5;
+export const BACKOFF_BASE_MS = 1000;
+/** Longest wait a timer can take (2^31 - 1 ms); every wait is capped at it. */
+export const MAX_WAIT_MS = 2147483647;
+
+const IDEMPOTENT = new Set<HttpMethod>(["GET", "PUT", "DELETE", "OPTIONS", "HEAD"]);
+const LOOP_MARKER = "INFINITE_LOOP_DETECTED";
+
+export interface SessionTokens {
+  accessToken: string | null;
+  refreshToken: string | null;
+}
+
+/** What the transport needs from a session: current tokens, and a way to drop a rejected access token. */
+export interface TokenProvider {
+  getTokens(): Promise<SessionTokens>;
+  markAccessTokenExpired(accessToken: string): void;
+}
+
+export interface TransportOptions {
+  projectId: string;
+  publishableClientKey?: string | null;
+  /** API URL without `/api/v1`, e.g. `http://localhost:8102`. */
+  baseUrl: string;
+  fetch?: typeof globalThis.fetch;
+  sleep?: (ms: number) => Promise<void>;
+  /** Uniform in [0, 1); used for backoff jitter. */
+  random?: () => number;
+  /** Milliseconds since the epoch; used for HTTP-date Retry-After. */
+  now?: () => number;
+  /** Defaults to `navigator.onLine`; undefined when unknown. */
+  isOnline?: () => boolean | undefined;
+  nonce?: () => string;
+}
+
+export interface ApiRequest {
+  method: HttpMethod;
+  /** Path under `/api/v1`, starting with `/`. */
+  path: string;
+  /** JSON body; omitted when undefined. */
+  body?: unknown;
+  /** Session whose tokens are sent; null for anonymous calls (sign-in, sign-up). */
+  session?: TokenProvider | null;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+interface RawResult {
+  response: Response;
+  status: number;
+  text: string;
+}
+
+const NO_TOKENS: SessionTokens = { accessToken: null, refreshToken: null };
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function defaultIsOnline(): boolean | undefined {
+  return typeof navigator !== "undefined" && typeof navigator.onLine === "boolean" ? navigator.onLine : undefined;
+}
+
+/** fetch rejects with a TypeError when the request could not be sent at all. */
+const isNetworkFailure = (error: unknown) => error instanceof TypeError;
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** `x-stack-actual-status` replaces the HTTP status when present (override-error-status, contract 1.6). */
+function effectiveStatus(response: Response): number {
+  const actual = response.headers.get("x-stack-actual-status");
+  const parsed = actual === null ? NaN : Number.parseInt(actual, 10);
+  return Number.isFinite(parsed) ? parsed : response.status;
+}
+
+/** One transport for every call: headers, retries, known errors, token refresh on rejection. */
+export class Transport {
+  readonly projectId: string;
+  readonly publishableClientKey: string | null;
+  readonly baseUrl: string;
+  private readonly fetchImpl: typeof globalThis.fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private readonly now: () => number;
+  private readonly isOnline: () => boolean | undefined;
+  private readonly nonce: () => string;
+
+  constructor(options: TransportOptions) {
+    this.projectId = options.projectId;
+    this.publishableClientKey = options.publishableClientKey ?? null;
+    this.baseUrl = options.baseUrl.endsWith("/") ? options.baseUrl.slice(0, -1) : options.baseUrl;
+    // Bind so that a browser's fetch is not called with a foreign `this`.
+    const f = options.fetch ?? globalThis.fetch;
+    this.fetchImpl = (input, init) => f(input, init);
+    this.sleep = options.sleep ?? defaultSleep;
+    this.random = options.random ?? Math.random;
+    this.now = options.now ?? Date.now;
+    this.isOnline = options.isOnline ?? defaultIsOnline;
+    this.nonce = options.nonce ?? randomNonce;
+  }
+
+  apiUrl(path: string): string {
+    return `${this.baseUrl}/api/v1${path}`;
+  }
+
+  /** Wait after failed attempt `attempt` (0-based): 1000 ms × 2^attempt × random(0.5..1.5). */
+  backoffMs(attempt: number): number {
+    return BACKOFF_BASE_MS * 2 ** attempt * (0.5 + this.random());
+  }
+
+  /** Retry-After as milliseconds: delta-seconds or an HTTP date; null when absent or unreadable. */
+  retryAfterMs(headers: Headers): number | null {
+    const value = headers.get("retry-after")?.trim();
+    if (!value) return null;
+    if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+    const date = Date.parse(value);
+    return Number.isNaN(date) ? null : Math.max(0, date - this.now());
+  }
+
+  async request<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>> {
+    const url = this.apiUrl(req.path);
+    const bodyText = req.body === undefined ? undefined : JSON.stringify(req.body);
+    for (let tokenRetry = 0; ; tokenRetry++) {
+      const tokens = req.session ? await req.session.getTokens() : NO_TOKENS;
+      const init = (): RequestInit => ({
+        method: req.method,
+        headers: this.apiHeaders(tokens, bodyText !== undefined),
+        body: bodyText,
+        credentials: "omit",
+        cache: "no-store",
+      });
+      const { response, status, text } = await this.send(req.method, url, init, IDEMPOTENT.has(req.method));
+      const code = response.headers.get("x-stack-known-error");
+      if (code !== null) {
+        const error = parseKnownError(code, status, text);
+        if (error instanceof InvalidAccessToken && req.session && tokens.accessToken && tokenRetry === 0) {
+          req.session.markAccessTokenExpired(tokens.accessToken);
+          continue;
+        }
+        throw error;
+      }
+      if (status < 200 || status >= 300) throw new HttpStatusError(status, text, { url, method: req.method });
+      return { status, headers: response.headers, body: parseBody(response, status, text) as T };
+    }
+  }
+
+  /**
+   * OAuth refresh grant (contract 3.5): form-encoded, no x-stack headers, no override header.
+   * Returns null when the service says the refresh token is no good (REFRESH_TOKEN_ERROR);
+   * throws on anything transient, so callers never drop tokens because of a network blip.
+   * Refreshing does not rotate the refresh token, so network failures are retried like GET.
+   */
+  async refreshAccessToken(refreshToken: string): Promise<string | null> {
+    const url = this.apiUrl("/auth/oauth/token");
+    const form = new URLSearchParams({
+      grant_type: "refresh_token",
+      refresh_token: refreshToken,
+      client_id: this.projectId,
+      client_secret: this.publishableClientKey ?? "",
+    }).toString();
+    const init = (): RequestInit => ({
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body: form,
+      credentials: "omit",
+      cache: "no-store",
+    });
+    const { response, status, text } = await this.send("POST", url, init, true);
+    const code = response.headers.get("x-stack-known-error");
+    if (code !== null) {
+      const error = parseKnownError(code, status, text);
+      if (error instanceof RefreshTokenError) return null;
+      throw error;
+    }
+    if (status < 200 || status >= 300) throw new HttpStatusError(status, text, { url, method: "POST" });
+    const body = parseBody(response, status, text) as { access_token?: unknown } | null;
+    if (!body || typeof body.access_token !== "string") {
+      throw new InvalidServerResponse("the token endpoint answered without access_token", status, text);
+    }
+    return body.access_token;
+  }
+
+  private apiHeaders(tokens: SessionTokens, hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = {
+      "x-stack-project-id": this.projectId,
+      "x-stack-access-type": "client",
+      "x-stack-client-version": CLIENT_VERSION_HEADER,
+      "x-stack-random-nonce": this.nonce(),
+      "x-stack-override-error-status": "true",
+    };
+    if (this.publishableClientKey) headers["x-stack-publishable-client-key"] = this.publishableClientKey;
+    if (tokens.accessToken) headers["x-stack-access-token"] = tokens.accessToken;
+    if (tokens.refreshToken) headers["x-stack-refresh-token"] = tokens.refreshToken;
+    if (hasBody) headers["content-type"] = "application/json";
+    return headers;
+  }
+
+  private wait(ms: number): Promise<void> {
+    return this.sleep(Math.min(Math.max(0, ms), MAX_WAIT_MS));
+  }
+
+  /** Sends with the retry rules of contract 1.8; `init` is called per attempt (fresh nonce). */
+  private async send(method: string, url: string, init: () => RequestInit, idempotent: boolean): Promise<RawResult> {
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt === MAX_ATTEMPTS - 1;
+      let response: Response;
+      try {
+        response = await this.fetchImpl(url, init());
+      } catch (error) {
+        if (!isNetworkFailure(error)) throw error;
+        if (!idempotent || last) throw await this.connectionError(method, url, error, attempt + 1, idempotent);
+        await this.wait(this.backoffMs(attempt));
+        continue;
+      }
+      const status = effectiveStatus(response);
+      const text = await response.text();
+      if (!last && status === 429) {
+        await this.wait(this.retryAfterMs(response.headers) ?? this.backoffMs(attempt));
+        continue;
+      }
+      if (!last && status === 508 && text.includes(LOOP_MARKER)) {
+        await this.wait(this.backoffMs(attempt));
+        continue;
+      }
+      return { response, status, text };
+    }
+  }
+
+  private async connectionError(
+    method: string,
+    url: string,
+    cause: unknown,
+    attempts: number,
+    idempotent: boolean,
+  ): Promise<ConnectionError> {
+    const offline = this.isOnline() === false;
+    const diagnostics = [
+      idempotent
+        ? `${method} ${url} failed ${attempts} time(s); last error: ${errorText(cause)}`
+        : `${method} ${url} failed: ${errorText(cause)} (${method} is not retried because it may not be idempotent)`,
+    ];
+    if (offline) diagnostics.push("navigator.onLine is false");
+    diagnostics.push(await this.healthCheck());
+    return new ConnectionError({ method, url, offline, diagnostics, cause });
+  }
+
+  private async healthCheck(): Promise<string> {
+    const url = `${this.baseUrl}/health`;
+    try {
+      const response = await this.fetchImpl(url, { method: "GET", credentials: "omit", cache: "no-store" });
+      const text = (await response.text()).slice(0, 200);
+      return `GET ${url}: ${response.status}${text ? ` ${text}` : ""}`;
+    } catch (error) {
+      return `GET ${url} failed: ${errorText(error)}`;
+    }
+  }
+}
+
+function parseBody(response: Response, status: number, text: string): unknown {
+  if (text === "") return null;
+  if (!(response.headers.get("content-type") ?? "").includes("json")) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InvalidServerResponse("the body is not valid JSON", status, text);
+  }
+}

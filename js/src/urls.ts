@@ -1,0 +1,110 @@
+import { AuthmwError } from "./known-error";
+import { randomNonce } from "./random";
+
+export const RETURN_TO_PARAM = "after_auth_return_to";
+export const DEFAULT_HANDLER_PATH = "/handler";
+
+/** Where the handler pages live and where users go after each step (spec section 2). */
+export interface AuthUrls {
+  home: string;
+  handler: string;
+  signIn: string;
+  signUp: string;
+  signOut: string;
+  emailVerification: string;
+  error: string;
+  afterSignIn: string;
+  afterSignUp: string;
+  afterSignOut: string;
+}
+
+export type AuthUrlOverrides = Partial<AuthUrls>;
+
+export function resolveUrls(handlerPath: string = DEFAULT_HANDLER_PATH, overrides: AuthUrlOverrides = {}): AuthUrls {
+  const handler = handlerPath.replace(/\/+$/, "") || "";
+  const home = overrides.home ?? "/";
+  const afterSignIn = overrides.afterSignIn ?? home;
+  return {
+    home,
+    handler: handler || "/",
+    signIn: overrides.signIn ?? `${handler}/sign-in`,
+    signUp: overrides.signUp ?? `${handler}/sign-up`,
+    signOut: overrides.signOut ?? `${handler}/sign-out`,
+    emailVerification: overrides.emailVerification ?? `${handler}/email-verification`,
+    error: overrides.error ?? `${handler}/error`,
+    afterSignIn,
+    afterSignUp: overrides.afterSignUp ?? afterSignIn,
+    afterSignOut: overrides.afterSignOut ?? home,
+  };
+}
+
+export class UntrustedRedirectError extends AuthmwError {
+  readonly url: string;
+  constructor(url: string) {
+    super(`Redirect URL ${url} is not trusted; should be relative.`);
+    this.name = "UntrustedRedirectError";
+    this.url = url;
+  }
+}
+
+/**
+ * Accepts only URLs that stay on the page's own origin: resolved against a random https host
+ * they must keep that host and https (contract 7.3). Returns path + query + hash.
+ */
+export function toRelativeUrl(url: string): string {
+  const base = `https://${randomNonce()}.invalid`;
+  let resolved: URL;
+  try {
+    resolved = new URL(url, base);
+  } catch {
+    throw new UntrustedRedirectError(url);
+  }
+  if (resolved.origin !== base) throw new UntrustedRedirectError(url);
+  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+}
+
+/** Like toRelativeUrl, but null for a missing or untrusted URL. */
+export function trustedReturnTo(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    return toRelativeUrl(url);
+  } catch {
+    return null;
+  }
+}
+
+/** `pageUrl` with `after_auth_return_to` set (or unchanged when returnTo is null). */
+export function withReturnTo(pageUrl: string, returnTo: string | null): string {
+  if (!returnTo) return pageUrl;
+  const [beforeHash, hash = ""] = pageUrl.split(/#(.*)/s, 2);
+  const [path, query = ""] = (beforeHash ?? "").split(/\?(.*)/s, 2);
+  const params = new URLSearchParams(query);
+  params.set(RETURN_TO_PARAM, returnTo);
+  return `${path}?${params.toString()}${hash ? `#${hash}` : ""}`;
+}
+
+interface LocationLike {
+  pathname: string;
+  search: string;
+  hash: string;
+}
+
+/**
+ * Sign-in / sign-up URL for leaving `location`: copies its after_auth_return_to, or sets it to the
+ * current page (contract 6.10).
+ */
+export function authPageUrl(pageUrl: string, location: LocationLike): string {
+  const existing = new URLSearchParams(location.search).get(RETURN_TO_PARAM);
+  return withReturnTo(pageUrl, trustedReturnTo(existing) ?? `${location.pathname}${location.search}${location.hash}`);
+}
+
+/** Sends the browser to the sign-in page, coming back to the current page afterwards. */
+export function redirectToSignIn(options: { handlerPath?: string; signInUrl?: string } = {}): void {
+  const signIn = options.signInUrl ?? resolveUrls(options.handlerPath).signIn;
+  window.location.assign(authPageUrl(signIn, window.location));
+}
+
+/** Absolute URL of an app path on the current origin (for callback URLs sent to the service). */
+export function absoluteUrl(path: string, origin: string = window.location.origin): string {
+  return new URL(path, origin).toString();
+}
