@@ -8,6 +8,8 @@ from pathlib import Path
 
 from .errors import ConfigurationError
 
+#: Version of this package, sent in x-stack-client-version.
+VERSION = "0.1.0"
 #: Where the local development service listens unless told otherwise.
 DEFAULT_API_URL = "http://localhost:8102"
 #: Base path of the React handler pages.

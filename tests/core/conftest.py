@@ -124,3 +124,15 @@ class Recorder:
 def jwks_server(key: SigningKey) -> Recorder:
     """Answers the project JWKS with the test key."""
     return Recorder(lambda request: httpx.Response(200, json=key.jwks()))
+
+
+def known_error(request: httpx.Request, code: str, status: int, message: str = "", details: Any = None) -> httpx.Response:
+    """A known-error answer as the service sends it (override-error-status honoured)."""
+    body: dict[str, Any] = {"code": code, "error": message or code}
+    if details is not None:
+        body["details"] = details
+    headers = {"x-stack-known-error": code}
+    if "x-stack-override-error-status" in request.headers:
+        headers["x-stack-actual-status"] = str(status)
+        status = 200
+    return httpx.Response(status, json=body, headers=headers)

@@ -1,0 +1,248 @@
+"""A user's session: the access and refresh tokens and their rules (spec section 4).
+
+- Signed out (no tokens) or signed in. A session with neither token is known to be
+  invalid from the start; so is one whose refresh yields nothing, or that signed out. An
+  invalid session holds no tokens.
+- The access token is refreshed on demand when less than the required validity remains
+  (callers use 20 s; asking for 60 s or more is an error). Concurrent refreshes of the
+  same refresh token share one call. A transient failure (network, 5xx) raises and keeps
+  the tokens; only a definitive ``REFRESH_TOKEN_ERROR`` clears them.
+- An access token is only used together with a refresh token (contract 3.7).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from urllib.parse import urlencode
+
+from ._config import AuthConfig
+from ._ops import Op, Request, Shared
+from ._tokens import token_expiry
+from ._transport import Transport, parse_json
+from .errors import ConfigurationError, InvalidServerResponse, RefreshTokenError, UnparsableAccessToken
+
+__all__ = [
+    "MAX_MIN_VALIDITY_MS",
+    "REQUIRED_VALIDITY_MS",
+    "Session",
+    "refresh_access_token",
+]
+
+#: Remaining access-token validity wanted before a call (spec section 9).
+REQUIRED_VALIDITY_MS = 20_000
+#: Callers may require less than this (spec section 9).
+MAX_MIN_VALIDITY_MS = 60_000
+
+
+def refresh_access_token(config: AuthConfig, refresh_token: str) -> Op[str | None]:
+    """One refresh call: the new access token, or None when the refresh token is refused.
+
+    With a secret server key configured: ``POST /auth/sessions/current/refresh`` at the
+    server tier. Otherwise the OAuth refresh grant ``POST /auth/oauth/token`` with the
+    publishable client key. Concurrent callers with the same refresh token share one call.
+    Transient failures raise (``NetworkError`` / ``HttpStatusError``).
+    """
+    _check_token(refresh_token, "refresh")
+    key = ("refresh", config.project_id, refresh_token)
+    return (yield Shared(key, lambda: _refresh(config, refresh_token)))  # type: ignore[no-any-return]
+
+
+def _refresh(config: AuthConfig, refresh_token: str) -> Op[str | None]:
+    try:
+        if config.secret_server_key:
+            transport = Transport(config, "server")
+            body = yield from transport.call_json(
+                "POST", "/auth/sessions/current/refresh", headers={"x-stack-refresh-token": refresh_token}
+            )
+        elif config.publishable_client_key:
+            transport = Transport(config, "client")
+            form = urlencode(
+                {
+                    "grant_type": "refresh_token",
+                    "refresh_token": refresh_token,
+                    "client_id": config.project_id,
+                    "client_secret": config.publishable_client_key,
+                }
+            ).encode()
+            url = config.api_base + "/auth/oauth/token"
+            headers = {"content-type": "application/x-www-form-urlencoded", "accept": "application/json"}
+            response = yield from transport.send(lambda: Request("POST", url, headers, form))
+            body = parse_json(response, "the OAuth token endpoint")
+        else:
+            raise ConfigurationError(
+                "Refreshing an access token needs the secret server key (AUTHMW_SECRET_SERVER_KEY) "
+                "or the publishable client key (AUTHMW_PUBLISHABLE_CLIENT_KEY)."
+            )
+    except RefreshTokenError:
+        return None
+    token = body.get("access_token") if isinstance(body, dict) else None
+    if not isinstance(token, str) or not token:
+        raise InvalidServerResponse("The refresh answer has no access_token.")
+    return token
+
+
+def _check_token(token: str | None, kind: str) -> None:
+    if token == "undefined":
+        raise ValueError(
+            f"'undefined' is not a valid {kind} token (a JavaScript undefined was turned into text). "
+            "Pass None when there is no token."
+        )
+    if token is not None and not isinstance(token, str):
+        raise TypeError(f"The {kind} token must be a string or None, not {type(token).__name__}.")
+
+
+Listener = Callable[["Session"], None]
+
+
+class Session:
+    """Tokens of one signed-in (or signed-out) user. Operations run under any driver."""
+
+    def __init__(
+        self,
+        config: AuthConfig,
+        *,
+        access_token: str | None = None,
+        refresh_token: str | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        _check_token(access_token, "access")
+        _check_token(refresh_token, "refresh")
+        self.config = config
+        self._clock = clock
+        self._access_token = access_token or None
+        self._refresh_token = refresh_token or None
+        self._known_invalid = self._access_token is None and self._refresh_token is None
+        self._listeners: list[Listener] = []
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        state = "invalid" if self._known_invalid else ("signed in" if self._refresh_token else "no refresh token")
+        return f"<{type(self).__name__} {state}>"
+
+    # -- state ---------------------------------------------------------------------------
+
+    @property
+    def access_token(self) -> str | None:
+        """The current access token as held (maybe expired); None without a refresh token."""
+        return self._access_token if self._refresh_token else None
+
+    @property
+    def refresh_token(self) -> str | None:
+        return self._refresh_token
+
+    @property
+    def is_known_invalid(self) -> bool:
+        return self._known_invalid
+
+    @property
+    def is_signed_in(self) -> bool:
+        return self._refresh_token is not None and not self._known_invalid
+
+    def set_tokens(self, access_token: str | None, refresh_token: str | None) -> None:
+        """Replace both tokens (after a sign-in)."""
+        _check_token(access_token, "access")
+        _check_token(refresh_token, "refresh")
+        with self._lock:
+            self._access_token = access_token or None
+            self._refresh_token = refresh_token or None
+            self._known_invalid = self._access_token is None and self._refresh_token is None
+        self._changed()
+
+    def invalidate(self) -> None:
+        """Mark the session known to be invalid; clears both tokens."""
+        with self._lock:
+            changed = not self._known_invalid or self._access_token or self._refresh_token
+            self._access_token = self._refresh_token = None
+            self._known_invalid = True
+        if changed:
+            self._changed()
+
+    def mark_access_token_expired(self, access_token: str | None = None) -> None:
+        """Forget the access token (the service refused it) so the next use refreshes.
+
+        With ``access_token`` given, only that token is dropped: a newer one obtained
+        meanwhile by another caller is kept.
+        """
+        with self._lock:
+            if self._access_token is None or (access_token is not None and access_token != self._access_token):
+                return
+            self._access_token = None
+        self._changed()
+
+    def on_change(self, callback: Listener) -> Callable[[], None]:
+        """Call ``callback(session)`` whenever the tokens change. Returns an unsubscribe."""
+        self._listeners.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._listeners:
+                self._listeners.remove(callback)
+
+        return unsubscribe
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener(self)
+
+    # -- operations -----------------------------------------------------------------------
+
+    def remaining_ms(self, access_token: str) -> float:
+        """Milliseconds of validity left (inf without exp, -inf when unparsable)."""
+        try:
+            exp = token_expiry(access_token)
+        except UnparsableAccessToken:
+            return float("-inf")
+        return float("inf") if exp is None else (exp - self._clock()) * 1000
+
+    def get_access_token(self, min_validity_ms: int = REQUIRED_VALIDITY_MS) -> Op[str | None]:
+        """An access token valid for at least ``min_validity_ms``, refreshing if needed.
+
+        None when signed out or when the refresh token was refused (the session is then
+        invalid). Transient refresh failures raise and keep the tokens.
+        """
+        if min_validity_ms >= MAX_MIN_VALIDITY_MS:
+            raise ValueError(f"min_validity_ms must be below {MAX_MIN_VALIDITY_MS} ms, got {min_validity_ms}.")
+        refresh_token = self._refresh_token
+        if refresh_token is None or self._known_invalid:
+            return None
+        access = self._access_token
+        if access is not None and self.remaining_ms(access) >= min_validity_ms:
+            return access
+        new = yield from refresh_access_token(self.config, refresh_token)
+        if self._refresh_token != refresh_token:
+            # Signed out or in again while refreshing: the result belongs to the old session.
+            return (yield from self.get_access_token(min_validity_ms))
+        if new is None:
+            self.invalidate()
+            return None
+        if self._access_token != new:
+            with self._lock:
+                self._access_token = new
+            self._changed()
+        left = self.remaining_ms(new)
+        if left < min_validity_ms:
+            raise InvalidServerResponse(
+                f"A freshly refreshed access token is valid for only {left / 1000:.1f} s "
+                f"(wanted {min_validity_ms / 1000:.1f} s). Is this machine's clock right?"
+            )
+        return new
+
+    def sign_out(self, transport: Transport) -> Op[None]:
+        """Revoke the refresh token on the service, then invalidate the session.
+
+        A refresh-token error (already signed out elsewhere) is ignored. The session is
+        invalidated even when the call fails; the failure is then raised.
+        """
+        refresh_token = self._refresh_token
+        try:
+            if refresh_token is not None and not self._known_invalid:
+                try:
+                    # Only the refresh token: a stale access token would fail the call first.
+                    yield from transport.call(
+                        "DELETE", "/auth/sessions/current", json={}, headers={"x-stack-refresh-token": refresh_token}
+                    )
+                except RefreshTokenError:
+                    pass
+        finally:
+            self.invalidate()

@@ -1,0 +1,257 @@
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from urllib.parse import parse_qs
+
+import httpx
+import pytest
+
+from authmw._ops import NetworkError
+from authmw._session import Session, refresh_access_token
+from authmw._transport import Transport
+from authmw.errors import HttpStatusError, InvalidServerResponse
+
+from .conftest import Recorder, known_error, unsigned_token
+
+RT = "r" * 45
+
+
+def token(seconds_left: float) -> str:
+    return unsigned_token({"sub": "u", "exp": time.time() + seconds_left})
+
+
+def refresh_service(new_access: str | None = None, *, fail: str | None = None):
+    """Answers both refresh endpoints; REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED unless ``new_access``."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if fail == "network":
+            raise httpx.ConnectError("refused")
+        if fail == "5xx":
+            return httpx.Response(503, text="maintenance")
+        if new_access is None:
+            return known_error(request, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401)
+        return httpx.Response(200, json={"access_token": new_access})
+
+    return Recorder(handler)
+
+
+# -- refresh_access_token ------------------------------------------------------------------
+
+
+def test_refresh_with_a_secret_key_uses_the_server_tier(config):
+    new = token(600)
+    service = refresh_service(new)
+    assert service.sync_driver().run(refresh_access_token(config, RT)) == new
+    (request,) = service.requests
+    assert request.method == "POST"
+    assert str(request.url) == config.api_base + "/auth/sessions/current/refresh"
+    assert request.headers["x-stack-refresh-token"] == RT
+    assert request.headers["x-stack-access-type"] == "server"
+    assert request.headers["x-stack-secret-server-key"] == config.secret_server_key
+
+
+def test_refresh_without_a_secret_key_uses_the_oauth_grant(config):
+    config = config.with_(secret_server_key=None)
+    new = token(600)
+    service = refresh_service(new)
+    assert service.sync_driver().run(refresh_access_token(config, RT)) == new
+    (request,) = service.requests
+    assert str(request.url) == config.api_base + "/auth/oauth/token"
+    assert request.headers["content-type"] == "application/x-www-form-urlencoded"
+    assert not [h for h in request.headers if h.startswith("x-stack")]
+    assert parse_qs(request.content.decode()) == {
+        "grant_type": ["refresh_token"],
+        "refresh_token": [RT],
+        "client_id": [config.project_id],
+        "client_secret": [config.publishable_client_key],
+    }
+
+
+@pytest.mark.parametrize("server_tier", [True, False])
+def test_refused_refresh_token_gives_none(config, server_tier):
+    if not server_tier:
+        config = config.with_(secret_server_key=None)
+    service = refresh_service(None)
+    assert service.sync_driver().run(refresh_access_token(config, RT)) is None
+
+
+@pytest.mark.parametrize(("fail", "error"), [("network", NetworkError), ("5xx", HttpStatusError)])
+def test_transient_refresh_failures_raise(config, fail, error):
+    with pytest.raises(error):
+        refresh_service(fail=fail).sync_driver().run(refresh_access_token(config, RT))
+
+
+def test_refresh_answer_without_token_is_invalid(config):
+    service = Recorder(lambda request: httpx.Response(200, json={"nope": 1}))
+    with pytest.raises(InvalidServerResponse):
+        service.sync_driver().run(refresh_access_token(config, RT))
+
+
+async def test_concurrent_refreshes_share_one_call(config):
+    release = asyncio.Event()
+    new = token(600)
+    calls = []
+
+    async def handle(request):
+        calls.append(request)
+        await release.wait()
+        return httpx.Response(200, json={"access_token": new})
+
+    from authmw._ops import AsyncDriver
+
+    driver = AsyncDriver(httpx.AsyncClient(transport=httpx.MockTransport(handle)))
+    session = Session(config, refresh_token=RT)
+    tasks = [asyncio.ensure_future(driver.run(session.get_access_token())) for _ in range(10)]
+    await asyncio.sleep(0.05)
+    release.set()
+    assert await asyncio.gather(*tasks) == [new] * 10
+    assert len(calls) == 1
+    await driver.aclose()
+
+
+def test_concurrent_refreshes_share_one_call_across_threads(config):
+    gate = threading.Event()
+    new = token(600)
+
+    def handler(request):
+        gate.wait(2)
+        return httpx.Response(200, json={"access_token": new})
+
+    service = Recorder(handler)
+    driver = service.sync_driver()
+    session = Session(config, refresh_token=RT)
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(driver.run(session.get_access_token())))
+               for _ in range(6)]
+    for t in threads:
+        t.start()
+    time.sleep(0.2)
+    gate.set()
+    for t in threads:
+        t.join()
+    assert results == [new] * 6
+    assert len(service.requests) == 1
+
+
+# -- Session ----------------------------------------------------------------------------
+
+
+def test_undefined_is_rejected_as_either_token(config):
+    with pytest.raises(ValueError, match="undefined"):
+        Session(config, access_token="undefined", refresh_token=RT)
+    with pytest.raises(ValueError, match="undefined"):
+        Session(config, refresh_token="undefined")
+
+
+def test_session_without_tokens_is_known_invalid(config):
+    session = Session(config)
+    assert session.is_known_invalid and not session.is_signed_in
+    assert refresh_service().sync_driver().run(session.get_access_token()) is None
+
+
+def test_fresh_access_token_is_used_without_a_call(config):
+    access = token(600)
+    service = refresh_service(token(600))
+    session = Session(config, access_token=access, refresh_token=RT)
+    assert service.sync_driver().run(session.get_access_token()) == access
+    assert service.requests == []
+
+
+def test_access_token_with_less_than_20_seconds_left_is_refreshed(config):
+    new = token(600)
+    service = refresh_service(new)
+    session = Session(config, access_token=token(15), refresh_token=RT)
+    assert service.sync_driver().run(session.get_access_token()) == new
+    assert session.access_token == new
+
+
+def test_access_token_without_refresh_token_is_not_used(config):
+    session = Session(config, access_token=token(600))
+    assert session.access_token is None
+    assert refresh_service().sync_driver().run(session.get_access_token()) is None
+
+
+def test_callers_may_not_require_a_minute(config):
+    session = Session(config, access_token=token(600), refresh_token=RT)
+    with pytest.raises(ValueError):
+        refresh_service().sync_driver().run(session.get_access_token(60_000))
+    refresh_service().sync_driver().run(session.get_access_token(59_999))
+
+
+def test_refused_refresh_invalidates_and_clears_both_tokens(config):
+    changes = []
+    session = Session(config, access_token=token(5), refresh_token=RT)
+    session.on_change(lambda s: changes.append((s.access_token, s.refresh_token)))
+    assert refresh_service(None).sync_driver().run(session.get_access_token()) is None
+    assert session.is_known_invalid
+    assert (session.access_token, session.refresh_token) == (None, None)
+    assert changes == [(None, None)]
+
+
+@pytest.mark.parametrize("fail", ["network", "5xx"])
+def test_transient_refresh_failure_keeps_the_tokens(config, fail):
+    old = token(5)
+    session = Session(config, access_token=old, refresh_token=RT)
+    with pytest.raises((NetworkError, HttpStatusError)):
+        refresh_service(fail=fail).sync_driver().run(session.get_access_token())
+    assert session.refresh_token == RT and session.access_token == old
+    assert not session.is_known_invalid
+
+
+def test_refreshed_token_that_is_already_stale_is_an_error(config):
+    session = Session(config, refresh_token=RT)
+    with pytest.raises(InvalidServerResponse, match="clock"):
+        refresh_service(token(5)).sync_driver().run(session.get_access_token())
+
+
+def test_marking_expired_forces_a_refresh(config):
+    old, new = token(600), token(600)
+    service = refresh_service(new)
+    session = Session(config, access_token=old, refresh_token=RT)
+    session.mark_access_token_expired("some-other-token")  # not ours: ignored
+    assert session.access_token == old
+    session.mark_access_token_expired(old)
+    assert service.sync_driver().run(session.get_access_token()) == new
+
+
+def test_on_change_reports_and_can_unsubscribe(config):
+    seen = []
+    session = Session(config)
+    unsubscribe = session.on_change(lambda s: seen.append(s.refresh_token))
+    session.set_tokens(token(600), RT)
+    unsubscribe()
+    session.invalidate()
+    assert seen == [RT]
+
+
+def test_sign_out_revokes_then_invalidates(config):
+    service = Recorder(lambda request: httpx.Response(200, json={"success": True}))
+    session = Session(config, access_token=token(600), refresh_token=RT)
+    service.sync_driver().run(session.sign_out(Transport(config, "client")))
+    (request,) = service.requests
+    assert (request.method, request.url.path) == ("DELETE", "/api/v1/auth/sessions/current")
+    assert request.headers["x-stack-refresh-token"] == RT
+    assert session.is_known_invalid and session.refresh_token is None
+
+
+def test_sign_out_ignores_a_refresh_token_error(config):
+    service = Recorder(lambda request: known_error(request, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401))
+    session = Session(config, access_token=token(600), refresh_token=RT)
+    service.sync_driver().run(session.sign_out(Transport(config, "client")))
+    assert session.is_known_invalid
+
+
+def test_sign_out_failure_still_signs_out_locally(config):
+    service = Recorder(lambda request: httpx.Response(500, text="boom"))
+    session = Session(config, access_token=token(600), refresh_token=RT)
+    with pytest.raises(HttpStatusError):
+        service.sync_driver().run(session.sign_out(Transport(config, "client")))
+    assert session.is_known_invalid
+
+
+def test_session_repr_holds_no_token(config):
+    session = Session(config, access_token=token(600), refresh_token=RT)
+    assert RT not in repr(session)
+
