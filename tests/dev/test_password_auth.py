@@ -1,0 +1,151 @@
+"""Password sign-up and sign-in: contract 5.4.1 and 7.2."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+
+import pytest
+
+from .conftest import Api, assert_known_error, unique_email
+
+CALLBACK = "http://localhost:3000/handler/email-verification"
+
+
+def sign_up(api: Api, email: str, password: str, **extra):
+    return api.call(
+        "POST",
+        "/auth/password/sign-up",
+        json={"email": email, "password": password, "verification_callback_url": CALLBACK, **extra},
+    )
+
+
+def test_sign_up_returns_tokens_and_user_id_only(api: Api) -> None:
+    response = sign_up(api, unique_email(), "long enough")
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == {"access_token", "refresh_token", "user_id"}
+    assert len(body["refresh_token"]) == 45
+    assert set(body["refresh_token"]) <= set("0123456789abcdefghjkmnpqrstvwxyz")
+
+
+def test_sign_up_creates_an_unverified_primary_email_used_for_auth(api: Api) -> None:
+    email = unique_email()
+    tokens = sign_up(api, email, "long enough").json()
+    me = api.call("GET", "/users/me", "server", token=tokens["access_token"]).json()
+    assert me["primary_email"] == email
+    assert me["primary_email_verified"] is False
+    assert me["primary_email_auth_enabled"] is True
+    assert me["has_password"] is True and me["auth_with_email"] is True
+
+
+def test_sign_in_with_the_right_password_returns_new_tokens(api: Api, user: dict) -> None:
+    response = api.call("POST", "/auth/password/sign-in", json={"email": user["email"], "password": user["password"]})
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == {"access_token", "refresh_token", "user_id"}
+    assert body["user_id"] == user["user_id"]
+    assert body["refresh_token"] != user["refresh_token"]
+
+
+@pytest.mark.parametrize("case", ["wrong password", "unknown e-mail"])
+def test_sign_in_failures_are_email_password_mismatch(api: Api, user: dict, case: str) -> None:
+    email = user["email"] if case == "wrong password" else unique_email()
+    response = api.call("POST", "/auth/password/sign-in", json={"email": email, "password": "wrong password"})
+    body = assert_known_error(response, "EMAIL_PASSWORD_MISMATCH", 400)
+    assert body == {"code": "EMAIL_PASSWORD_MISMATCH", "error": "Wrong e-mail or password."}
+
+
+def test_sign_in_of_a_user_without_password_is_a_mismatch(api: Api) -> None:
+    email = unique_email()
+    created = api.call("POST", "/users", "server", json={"primary_email": email, "primary_email_auth_enabled": True})
+    assert created.status_code == 201
+    response = api.call("POST", "/auth/password/sign-in", json={"email": email, "password": "anything1"})
+    assert_known_error(response, "EMAIL_PASSWORD_MISMATCH", 400)
+
+
+def test_duplicate_email_is_user_email_already_exists(api: Api, user: dict) -> None:
+    response = sign_up(api, user["email"], "another password")
+    body = assert_known_error(response, "USER_EMAIL_ALREADY_EXISTS", 409)
+    assert body["error"] == "User email already exists."
+
+
+def test_short_password_is_password_too_short_with_min_length(api: Api) -> None:
+    response = sign_up(api, unique_email(), "1234567")
+    body = assert_known_error(response, "PASSWORD_TOO_SHORT", 400)
+    assert body["details"] == {"min_length": 8}
+    assert body["error"] == "Password too short. Minimum length is 8."
+
+
+def test_password_of_71_characters_is_a_schema_error(api: Api) -> None:
+    response = sign_up(api, unique_email(), "x" * 71)
+    body = assert_known_error(response, "SCHEMA_ERROR", 400)
+    assert body["error"] == (
+        "Request validation failed on POST /api/v1/auth/password/sign-up:\n"
+        "  - body.password must be at most 70 characters"
+    )
+    assert body["details"] == {"message": body["error"]}
+    assert sign_up(api, unique_email(), "x" * 70).status_code == 200
+
+
+@pytest.mark.parametrize("email", ["no-at-sign", "a@b", "a@b.c", "a b@example.com"])
+def test_sign_up_needs_a_strict_email(api: Api, email: str) -> None:
+    response = sign_up(api, email, "long enough")
+    body = assert_known_error(response, "SCHEMA_ERROR", 400)
+    assert "body.email must be a valid email" in body["error"]
+
+
+def test_missing_and_unknown_fields_are_listed_one_per_line(api: Api) -> None:
+    response = api.call("POST", "/auth/password/sign-up", json={"password": "long enough", "a": 1, "b": 2})
+    body = assert_known_error(response, "SCHEMA_ERROR", 400)
+    assert body["error"] == (
+        "Request validation failed on POST /api/v1/auth/password/sign-up:\n"
+        "  - body contains unknown properties: a, b\n"
+        "  - body.email must be defined\n"
+        "  - body.verification_callback_url must be defined"
+    )
+
+
+def test_missing_body_is_a_schema_error(api: Api) -> None:
+    body = assert_known_error(api.call("POST", "/auth/password/sign-in"), "SCHEMA_ERROR", 400)
+    assert body["error"].endswith("\n  - body must be defined")
+
+
+def test_sign_up_disabled_is_refused(api: Api, project_config) -> None:
+    project_config(sign_up_enabled=False)
+    assert_known_error(sign_up(api, unique_email(), "long enough"), "SIGN_UP_NOT_ENABLED", 400)
+
+
+def test_password_auth_disabled_is_refused_before_length_checks(api: Api, user: dict, project_config) -> None:
+    project_config(credential_enabled=False)
+    assert_known_error(sign_up(api, unique_email(), "short"), "PASSWORD_AUTHENTICATION_NOT_ENABLED", 400)
+    sign_in = api.call("POST", "/auth/password/sign-in", json={"email": user["email"], "password": user["password"]})
+    assert_known_error(sign_in, "PASSWORD_AUTHENTICATION_NOT_ENABLED", 400)
+
+
+def test_short_password_is_checked_before_sign_up_enabled(api: Api, project_config) -> None:
+    project_config(sign_up_enabled=False)
+    assert_known_error(sign_up(api, unique_email(), "short"), "PASSWORD_TOO_SHORT", 400)
+
+
+def test_create_team_on_sign_up_makes_and_joins_a_team(api: Api, project_config) -> None:
+    project_config(create_team_on_sign_up=True)
+    email = unique_email()
+    tokens = sign_up(api, email, "long enough").json()
+    with closing(sqlite3.connect(api.service.data_dir / "authmw.sqlite3")) as db:
+        rows = db.execute(
+            "SELECT t.id, p.permission_id FROM teams t JOIN team_members m ON m.team_id = t.id"
+            " JOIN team_member_permissions p ON p.team_id = t.id AND p.user_id = m.user_id"
+            " WHERE t.display_name = ? AND m.user_id = ?",
+            (f"{email}'s Team", tokens["user_id"]),
+        ).fetchall()
+    assert [permission for _, permission in rows] == ["admin"]  # the creator's default permission
+    members = api.call("GET", "/users", "server", params={"team_id": rows[0][0]}).json()["items"]
+    assert [m["id"] for m in members] == [tokens["user_id"]]
+    me = api.call("GET", "/users/me", token=tokens["access_token"]).json()
+    assert me["selected_team"] is None  # the new team is not selected
+
+
+def test_sign_up_works_on_every_tier(api: Api) -> None:
+    for tier in ("server", "admin"):
+        assert api.sign_up(tier=tier)["user_id"]

@@ -1,0 +1,127 @@
+"""Transport rules every answer follows: contract sections 1.1, 1.4-1.7."""
+
+from __future__ import annotations
+
+import re
+
+from .conftest import Api, assert_known_error
+
+
+def test_health_answers_ok_with_open_cors(api: Api) -> None:
+    response = api.http.get("/health")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+    assert response.headers["access-control-allow-origin"] == "*"
+    assert api.http.get("/health?db=1").json() == {"status": "ok"}
+
+
+def test_every_response_has_request_id_and_no_store(api: Api) -> None:
+    for response in (api.http.get("/health"), api.call("GET", "/users/me"), api.http.get("/api/v1/nope")):
+        assert re.fullmatch(r"[a-z0-9]{16}", response.headers["x-stack-request-id"])
+        assert response.headers["cache-control"] == "no-store, max-age=0"
+
+
+def test_api_root_says_who_is_calling(api: Api, user: dict) -> None:
+    anonymous = api.http.get("/api/v1")
+    assert anonymous.status_code == 200
+    assert anonymous.text.startswith("Welcome to the Stack API endpoint!")
+    assert anonymous.text.endswith("\n\nAuthentication: None")
+    signed_in = api.call("GET", "/", "server", token=user["access_token"])
+    assert f"Authentication: Server\n  Project: {api.project_id}\n  User: {user['email']}" in signed_in.text
+
+
+def test_api_root_rejects_query_parameters(api: Api) -> None:
+    response = api.http.get("/api/v1", params={"x": "1"})
+    body = assert_known_error(response, "SCHEMA_ERROR", 400)
+    assert body["error"] == "Request validation failed on GET /api/v1:\n  - query contains unknown properties: x"
+
+
+def test_unknown_api_path_is_a_plain_404_naming_the_url(api: Api) -> None:
+    response = api.http.get("/api/v1/does-not-exist?a=1")
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("text/plain")
+    assert "x-stack-known-error" not in response.headers
+    assert response.text.startswith("404 — this page does not exist in Stack Auth's API.")
+    assert response.text.endswith(f"URL: {api.service.url}/api/v1/does-not-exist?a=1")
+
+
+def test_unsupported_methods_get_a_plain_405(api: Api) -> None:
+    for method in ("TRACE", "PUT"):
+        response = api.http.request(method, "/api/v1/users/me")
+        assert response.status_code == 405
+        assert response.text == "Method not allowed"
+
+
+def test_preflight_answers_at_once_with_the_cors_headers(api: Api) -> None:
+    response = api.http.options(
+        "/api/v1/users/me",
+        headers={"origin": "http://localhost:3000", "access-control-request-method": "PATCH"},
+    )
+    assert response.status_code == 200
+    assert response.content == b""
+    headers = response.headers
+    assert headers["access-control-allow-origin"] == "*"
+    assert headers["access-control-allow-methods"] == "GET, POST, PUT, PATCH, DELETE, OPTIONS"
+    assert headers["access-control-max-age"] == "86400"
+    assert headers["access-control-expose-headers"] == "content-type, x-stack-actual-status, x-stack-known-error"
+    allowed = [h.strip() for h in headers["access-control-allow-headers"].split(",")]
+    assert allowed[:3] == ["content-type", "authorization", "x-stack-project-id"]
+    assert {"x-stack-access-token", "x-stack-refresh-token", "x-stack-admin-access-token", "sentry-trace"} <= set(allowed)
+
+
+def test_api_responses_carry_cors_headers(api: Api) -> None:
+    response = api.call("GET", "/projects/current")
+    assert response.headers["access-control-allow-origin"] == "*"
+    assert "x-stack-known-error" in response.headers["access-control-expose-headers"]
+
+
+def test_override_error_status_turns_errors_into_200_with_actual_status(api: Api) -> None:
+    response = api.call(
+        "POST",
+        "/auth/password/sign-in",
+        headers={"x-stack-override-error-status": "true"},
+        json={"email": "nobody@example.com", "password": "whatever1"},
+    )
+    assert response.status_code == 200
+    assert response.headers["x-stack-actual-status"] == "400"
+    assert response.headers["x-stack-known-error"] == "EMAIL_PASSWORD_MISMATCH"
+    assert response.json()["code"] == "EMAIL_PASSWORD_MISMATCH"
+
+
+def test_override_error_status_works_by_presence_and_leaves_success_alone(api: Api) -> None:
+    error = api.http.get("/api/v1/nope", headers={"x-stack-override-error-status": ""})
+    assert error.status_code == 200 and error.headers["x-stack-actual-status"] == "404"
+    ok = api.call("GET", "/projects/current", headers={"x-stack-override-error-status": "true"})
+    assert ok.status_code == 200 and "x-stack-actual-status" not in ok.headers
+
+
+def test_invalid_json_is_a_body_parsing_error(api: Api) -> None:
+    response = api.call(
+        "POST", "/auth/password/sign-in", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    body = assert_known_error(response, "BODY_PARSING_ERROR", 400)
+    assert body == {"code": "BODY_PARSING_ERROR", "error": "Invalid JSON in request body"}
+
+
+def test_unknown_content_type_is_a_body_parsing_error(api: Api) -> None:
+    response = api.call(
+        "POST", "/auth/password/sign-in", content=b"<a/>", headers={"content-type": "application/xml; charset=x"}
+    )
+    body = assert_known_error(response, "BODY_PARSING_ERROR", 400)
+    assert body["error"] == "Unknown content type in request body: application/xml"
+
+
+def test_wrong_json_types_are_schema_errors_not_crashes(api: Api) -> None:
+    for payload in ([1, 2], "text", {"email": 5, "password": None}):
+        response = api.call("POST", "/auth/password/sign-in", json=payload)
+        assert_known_error(response, "SCHEMA_ERROR", 400)
+
+
+def test_json_is_indented_for_browsers(api: Api) -> None:
+    response = api.call("GET", "/projects/current", headers={"accept": "text/html"})
+    assert response.text.startswith("{\n  ")
+    assert response.headers["content-type"] == "application/json; charset=utf-8"
+
+
+def test_one_trailing_slash_is_ignored(api: Api) -> None:
+    assert api.call("GET", "/projects/current/").status_code == 200
