@@ -1,0 +1,290 @@
+"""The middleware's decisions, free of I/O and of any web framework.
+
+The ASGI and WSGI middlewares hand over the request's ``Cookie``, ``x-stack-auth`` and
+scheme, then run :meth:`Authenticator.authenticate` with their driver::
+
+    tokens = core.read(cookie=..., auth_header=..., secure=...)    # may raise Reject (400)
+    outcome = core.quick(tokens) or driver.run(core.authenticate(tokens))   # Reject (503)
+
+Only key-set fetches and refresh calls do I/O, as effects yielded to the driver.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from authmw import _ops, errors
+from authmw._config import AuthConfig
+from authmw._ops import Op, Shared
+from authmw._session import refresh_access_token
+from authmw._tokens import Claims, TokenVerifier, token_expiry
+from authmw.errors import InvalidAccessToken
+
+from . import _cookies as c
+
+logger = logging.getLogger("authmw.middleware")
+
+#: An access token with less validity left (seconds) is refreshed first (contract 1.8).
+MIN_VALIDITY = 20.0
+#: How many refresh tokens keep their freshly fetched access token for reuse.
+FRESH_CACHE_SIZE = 4096
+#: Longer values are not tokens; they are ignored rather than sent to the service.
+MAX_TOKEN_LENGTH = 8192
+
+OnRefreshUnavailable = Literal["anonymous", "error"]
+Refresher = Callable[[AuthConfig, str], Op["str | None"]]
+
+_TRANSIENT = (_ops.NetworkError, errors.NetworkError)
+
+
+class Reject(Exception):
+    """Answer the request at once with ``status`` and a JSON error body."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+    @property
+    def body(self) -> bytes:
+        return json.dumps({"error": self.message}).encode()
+
+
+@dataclass(frozen=True)
+class Tokens:
+    access_token: str | None = None
+    refresh_token: str | None = None
+    #: Cookies are rewritten only when they carried the session (not for x-stack-auth).
+    from_cookies: bool = False
+    secure: bool = False
+
+
+@dataclass(frozen=True)
+class Outcome:
+    claims: Claims | None = None
+    access_token: str | None = None
+    refresh_token: str | None = None
+    #: ``Set-Cookie`` values to add to the response.
+    cookies: tuple[str, ...] = ()
+
+
+ANONYMOUS = Outcome()
+
+
+def _token(value: object) -> str | None:
+    # The browser SDK rejects the string "undefined"; empty and absurd values are absent too.
+    if not isinstance(value, str) or not value or value == "undefined" or len(value) > MAX_TOKEN_LENGTH:
+        return None
+    return value
+
+
+def _from_header(value: str, secure: bool) -> Tokens:
+    try:
+        data = json.loads(value)
+    except ValueError:
+        raise Reject(400, "Invalid x-stack-auth header: not valid JSON") from None
+    if not isinstance(data, dict):
+        raise Reject(400, "Invalid x-stack-auth header: expected a JSON object with accessToken and refreshToken")
+    for key in ("accessToken", "refreshToken"):
+        if data.get(key) is not None and not isinstance(data[key], str):
+            raise Reject(400, f"Invalid x-stack-auth header: {key} must be a string or null")
+    return Tokens(_token(data.get("accessToken")), _token(data.get("refreshToken")), False, secure)
+
+
+def is_secure(scheme: str, forwarded_proto: str | None) -> bool:
+    if scheme in ("https", "wss"):
+        return True
+    return forwarded_proto is not None and forwarded_proto.split(",")[0].strip().lower() == "https"
+
+
+class Authenticator:
+    """Reads a request's session, decides who the user is, says which cookies to write.
+
+    Holds no connection: one instance serves a sync and an async driver alike. The only
+    state is the verifier's caches and a small map from refresh token to the access token
+    fetched for it, so that requests still carrying the old cookies right after a refresh
+    reuse the new token instead of refreshing again.
+    """
+
+    def __init__(
+        self,
+        config: AuthConfig,
+        *,
+        verifier: TokenVerifier | None = None,
+        refresher: Refresher | None = None,
+        on_refresh_unavailable: OnRefreshUnavailable = "anonymous",
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        if on_refresh_unavailable not in ("anonymous", "error"):
+            raise ValueError("on_refresh_unavailable must be 'anonymous' or 'error'")
+        self.config = config
+        self.verifier = verifier or TokenVerifier(config, clock=clock)
+        self.on_refresh_unavailable = on_refresh_unavailable
+        self._refresher = refresher or refresh_access_token
+        self._clock = clock
+        self._refresh_cookie = c.refresh_cookie_name(config.project_id)
+        self._wanted = frozenset(
+            {self._refresh_cookie, c.LEGACY_REFRESH_COOKIE, c.ACCESS_COOKIE, c.IS_HTTPS_COOKIE}
+        )
+        self._fresh: OrderedDict[str, tuple[str, Claims, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # -- reading ---------------------------------------------------------------------
+
+    def read(self, *, cookie: str | None, auth_header: str | None, secure: bool) -> Tokens:
+        """The request's tokens: ``x-stack-auth`` wins over cookies. Raises :class:`Reject`."""
+        found = c.parse_cookie_header(cookie, self._wanted) if cookie else {}
+        secure = secure or found.get(c.IS_HTTPS_COOKIE) == "true"
+        if auth_header is not None:
+            return _from_header(auth_header, secure)
+        refresh = _token(found.get(self._refresh_cookie))
+        if refresh is None:
+            refresh = _token(found.get(c.LEGACY_REFRESH_COOKIE))
+        access = None
+        if refresh is not None and c.ACCESS_COOKIE in found:
+            access = _token(c.access_from_cookie(found[c.ACCESS_COOKIE], refresh))
+        return Tokens(access, refresh, True, secure)
+
+    # -- deciding --------------------------------------------------------------------
+
+    def quick(self, tokens: Tokens) -> Outcome | None:
+        """The outcome when it needs no I/O and no signature check, else None."""
+        if tokens.access_token is None and tokens.refresh_token is None:
+            return ANONYMOUS
+        now = self._clock()
+        if tokens.access_token is not None:
+            claims = self.verifier.verify_cached(tokens.access_token)
+            if claims is not None and claims.exp - now >= MIN_VALIDITY:
+                return Outcome(claims, tokens.access_token, tokens.refresh_token)
+        if tokens.refresh_token is not None:
+            fresh = self._fresh_token(tokens.refresh_token, now)
+            if fresh is not None:
+                return self._refreshed(tokens, *fresh)
+        return None
+
+    def authenticate(self, tokens: Tokens) -> Op[Outcome]:
+        """The whole decision, refresh included. Raises :class:`Reject` (503) if configured."""
+        quick = self.quick(tokens)
+        if quick is not None:
+            return quick
+        access, refresh = tokens.access_token, tokens.refresh_token
+        # Without a refresh token a short-lived access token is still better than nothing.
+        if access is not None and (refresh is None or self._fresh_enough(access)):
+            try:
+                claims = yield from self.verifier.verify(access)
+            except InvalidAccessToken:
+                access = None  # tampered, expired or another project's: as if there were none
+            except Exception as exc:
+                # The key set could not be fetched, so the token cannot be checked.
+                return self._unavailable(exc, "verifying the access token")
+            else:
+                return Outcome(claims, access, refresh)
+        if refresh is None:
+            return ANONYMOUS
+        try:
+            fresh = yield Shared(
+                ("authmw.middleware.refresh", self.config.project_id, refresh),
+                lambda: self._refresh(refresh),
+            )
+        except Exception as exc:
+            # An access token that is short of the margin but unexpired still holds.
+            claims = self.verifier.verify_cached(access) if access is not None else None
+            if claims is not None:
+                logger.warning("authmw: refreshing the session failed (%s); using the current access token", type(exc).__name__)
+                return Outcome(claims, access, refresh)
+            return self._unavailable(exc, "refreshing the session")
+        if fresh is None:
+            return self._signed_out(tokens)
+        return self._refreshed(tokens, *fresh)
+
+    def _fresh_enough(self, access_token: str) -> bool:
+        try:
+            exp = token_expiry(access_token)
+        except Exception:
+            return True  # let verification say what is wrong with it
+        return exp is None or exp - self._clock() >= MIN_VALIDITY
+
+    def _refresh(self, refresh_token: str) -> Op[tuple[str, Claims] | None]:
+        access = yield from self._refresher(self.config, refresh_token)
+        if access is None:
+            with self._lock:
+                self._fresh.pop(refresh_token, None)
+            return None
+        claims = yield from self.verifier.verify(access)
+        self._remember(refresh_token, access, claims)
+        return access, claims
+
+    def _refreshed(self, tokens: Tokens, access: str, claims: Claims) -> Outcome:
+        refresh = tokens.refresh_token
+        assert refresh is not None
+        cookies: tuple[str, ...] = ()
+        if tokens.from_cookies:
+            now, secure = self._clock(), tokens.secure
+            cookies = (
+                c.set_cookie(self._refresh_cookie, refresh, c.REFRESH_COOKIE_MAX_AGE, now=now, secure=secure),
+                c.set_cookie(c.ACCESS_COOKIE, c.access_cookie_value(refresh, access), c.ACCESS_COOKIE_MAX_AGE, now=now, secure=secure),
+                c.delete_cookie(c.LEGACY_REFRESH_COOKIE, secure=secure),
+            )
+        return Outcome(claims, access, refresh, cookies)
+
+    def _signed_out(self, tokens: Tokens) -> Outcome:
+        if not tokens.from_cookies:
+            return ANONYMOUS
+        secure = tokens.secure
+        return Outcome(
+            cookies=(
+                c.delete_cookie(self._refresh_cookie, secure=secure),
+                c.delete_cookie(c.ACCESS_COOKIE, secure=secure),
+                c.delete_cookie(c.LEGACY_REFRESH_COOKIE, secure=secure),
+            )
+        )
+
+    def _unavailable(self, exc: Exception, doing: str) -> Outcome:
+        transient = isinstance(exc, _TRANSIENT) or _status(exc) >= 500
+        # Type and status only: messages of some errors quote request details.
+        logger.warning(
+            "authmw: %s failed (%s%s); the request continues %s",
+            doing,
+            type(exc).__name__,
+            f" {_status(exc)}" if _status(exc) else "",
+            "as anonymous" if not (transient and self.on_refresh_unavailable == "error") else "with 503",
+        )
+        if transient and self.on_refresh_unavailable == "error":
+            raise Reject(503, "The authentication service is unavailable; try again shortly.")
+        return ANONYMOUS
+
+    # -- access tokens fetched by this process, reused for late requests -------------
+
+    def _fresh_token(self, refresh_token: str, now: float) -> tuple[str, Claims] | None:
+        with self._lock:
+            entry = self._fresh.get(refresh_token)
+            if entry is None:
+                return None
+            access, claims, reuse_until = entry
+            if now < reuse_until:
+                return access, claims
+            del self._fresh[refresh_token]
+            return None
+
+    def _remember(self, refresh_token: str, access: str, claims: Claims) -> None:
+        now = self._clock()
+        lifetime = claims.exp - now
+        # Reuse while the token is fresh; a service issuing short-lived tokens gets half.
+        reuse_until = claims.exp - MIN_VALIDITY if lifetime > 2 * MIN_VALIDITY else now + lifetime / 2
+        with self._lock:
+            self._fresh[refresh_token] = (access, claims, reuse_until)
+            self._fresh.move_to_end(refresh_token)
+            while len(self._fresh) > FRESH_CACHE_SIZE:
+                self._fresh.popitem(last=False)
+
+
+def _status(exc: Exception) -> int:
+    status = getattr(exc, "status", None)
+    return status if isinstance(status, int) else 0

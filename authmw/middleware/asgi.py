@@ -1,0 +1,172 @@
+from __future__ import annotations
+
+import asyncio
+import time
+import weakref
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import httpx
+
+from authmw._config import AuthConfig
+from authmw._ops import AsyncDriver, Op
+from authmw._tokens import TokenVerifier
+
+from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher, Reject, is_secure
+from ._user import ANONYMOUS, AnonymousUser, AuthCredentials, AuthUser
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+NO_CREDENTIALS = AuthCredentials()
+SIGNED_IN = AuthCredentials(["authenticated"])
+
+
+class AsyncServer:
+    """Runs operations for server-tier helpers of :class:`AuthUser`; ``run`` is awaitable."""
+
+    __slots__ = ("config", "driver")
+
+    def __init__(self, config: AuthConfig, driver: AsyncDriver) -> None:
+        self.config = config
+        self.driver = driver
+
+    def run(self, op: Op[Any]) -> Awaitable[Any]:
+        return self.driver.run(op)
+
+
+class AuthMiddleware:
+    """Puts the session's user on ``scope["user"]``, refreshing and rewriting cookies.
+
+    ``scope["user"]`` is an :class:`AuthUser` or :class:`AnonymousUser`; ``scope["auth"]``
+    has ``scopes == ["authenticated"]`` for a signed-in user.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        config: AuthConfig | None = None,
+        *,
+        on_refresh_unavailable: OnRefreshUnavailable = "anonymous",
+        http: Callable[[], httpx.AsyncClient] | None = None,
+        verifier: TokenVerifier | None = None,
+        refresher: Refresher | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.app = app
+        self.config = config or AuthConfig.from_env()
+        self.core = Authenticator(
+            self.config,
+            verifier=verifier,
+            refresher=refresher,
+            on_refresh_unavailable=on_refresh_unavailable,
+            clock=clock,
+        )
+        self._http = http
+        # httpx connection pools belong to one event loop; tests may run several.
+        self._servers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncServer] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            if kind == "lifespan":
+                receive = self._closing_on_shutdown(receive)
+            await self.app(scope, receive, send)
+            return
+
+        cookie, auth_header, forwarded_proto = _read_headers(scope["headers"])
+        if cookie is None and auth_header is None:
+            scope["user"], scope["auth"] = ANONYMOUS, NO_CREDENTIALS
+            await self.app(scope, receive, send)
+            return
+
+        server = self._server()
+        try:
+            tokens = self.core.read(
+                cookie=cookie,
+                auth_header=auth_header,
+                secure=is_secure(scope.get("scheme", "http"), forwarded_proto),
+            )
+            outcome = self.core.quick(tokens) or await server.driver.run(self.core.authenticate(tokens))
+        except Reject as reject:
+            await _answer(scope, send, reject)
+            return
+
+        scope["user"], scope["auth"] = _user(outcome, server)
+        if outcome.cookies and kind == "http":
+            send = _adding_cookies(send, outcome.cookies)
+        await self.app(scope, receive, send)
+
+    def _server(self) -> AsyncServer:
+        loop = asyncio.get_running_loop()
+        server = self._servers.get(loop)
+        if server is None:
+            driver = AsyncDriver(self._http() if self._http else None)
+            server = self._servers[loop] = AsyncServer(self.config, driver)
+        return server
+
+    async def aclose(self) -> None:
+        loop = asyncio.get_running_loop()
+        server = self._servers.pop(loop, None)
+        if server is not None:
+            await server.driver.aclose()
+
+    def _closing_on_shutdown(self, receive: Receive) -> Receive:
+        async def wrapped() -> Message:
+            message = await receive()
+            if message["type"] == "lifespan.shutdown":
+                await self.aclose()
+            return message
+
+        return wrapped
+
+
+def _user(outcome: Outcome, server: AsyncServer) -> tuple[AuthUser | AnonymousUser, AuthCredentials]:
+    if outcome.claims is None or outcome.access_token is None:
+        return ANONYMOUS, NO_CREDENTIALS
+    return AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, server=server), SIGNED_IN
+
+
+def _read_headers(raw: Any) -> tuple[str | None, str | None, str | None]:
+    cookies: list[str] = []
+    auth_header = forwarded_proto = None
+    for name, value in raw:
+        if name == b"cookie":
+            cookies.append(value.decode("latin-1"))
+        elif name == b"x-stack-auth":
+            auth_header = value.decode("latin-1")
+        elif name == b"x-forwarded-proto":
+            forwarded_proto = value.decode("latin-1")
+    return ("; ".join(cookies) if cookies else None), auth_header, forwarded_proto
+
+
+def _adding_cookies(send: Send, cookies: tuple[str, ...]) -> Send:
+    extra = [(b"set-cookie", value.encode("latin-1")) for value in cookies]
+
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", ()), *extra]
+        await send(message)
+
+    return wrapped
+
+
+async def _answer(scope: Scope, send: Send, reject: Reject) -> None:
+    if scope["type"] == "websocket":
+        # 1008: policy violation (bad credentials header); 1011: server cannot serve now.
+        await send({"type": "websocket.close", "code": 1008 if reject.status < 500 else 1011})
+        return
+    body = reject.body
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"cache-control", b"no-store"),
+    ]
+    await send({"type": "http.response.start", "status": reject.status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+

@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+import http
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import httpx
+
+from authmw._config import AuthConfig
+from authmw._ops import Op, SyncDriver
+from authmw._tokens import TokenVerifier
+
+from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher, Reject, is_secure
+from ._user import ANONYMOUS, AnonymousUser, AuthUser
+
+Environ = dict[str, Any]
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
+
+
+class SyncServer:
+    """Runs operations for server-tier helpers of :class:`AuthUser`; ``run`` blocks."""
+
+    __slots__ = ("config", "driver")
+
+    def __init__(self, config: AuthConfig, driver: SyncDriver) -> None:
+        self.config = config
+        self.driver = driver
+
+    def run(self, op: Op[Any]) -> Any:
+        return self.driver.run(op)
+
+
+class WSGIAuthMiddleware:
+    """Puts the session's user on ``environ["authmw.user"]``, refreshing and rewriting cookies.
+
+    Same decisions as :class:`authmw.middleware.AuthMiddleware`; only the I/O differs.
+    """
+
+    def __init__(
+        self,
+        app: WSGIApp,
+        config: AuthConfig | None = None,
+        *,
+        on_refresh_unavailable: OnRefreshUnavailable = "anonymous",
+        http: httpx.Client | None = None,
+        verifier: TokenVerifier | None = None,
+        refresher: Refresher | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.app = app
+        self.config = config or AuthConfig.from_env()
+        self.core = Authenticator(
+            self.config,
+            verifier=verifier,
+            refresher=refresher,
+            on_refresh_unavailable=on_refresh_unavailable,
+            clock=clock,
+        )
+        self.server = SyncServer(self.config, SyncDriver(http))
+
+    def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
+        cookie = environ.get("HTTP_COOKIE")
+        auth_header = environ.get("HTTP_X_STACK_AUTH")
+        if not cookie and auth_header is None:
+            environ["authmw.user"] = ANONYMOUS
+            return self.app(environ, start_response)
+
+        try:
+            tokens = self.core.read(
+                cookie=cookie,
+                auth_header=auth_header,
+                secure=is_secure(environ.get("wsgi.url_scheme", "http"), environ.get("HTTP_X_FORWARDED_PROTO")),
+            )
+            outcome = self.core.quick(tokens) or self.server.driver.run(self.core.authenticate(tokens))
+        except Reject as reject:
+            body = reject.body
+            start_response(
+                f"{reject.status} {http.HTTPStatus(reject.status).phrase}",
+                [("Content-Type", "application/json"), ("Content-Length", str(len(body))), ("Cache-Control", "no-store")],
+            )
+            return [body]
+
+        environ["authmw.user"] = self._user(outcome)
+        if outcome.cookies:
+            start_response = _adding_cookies(start_response, outcome.cookies)
+        return self.app(environ, start_response)
+
+    def _user(self, outcome: Outcome) -> AuthUser | AnonymousUser:
+        if outcome.claims is None or outcome.access_token is None:
+            return ANONYMOUS
+        return AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, server=self.server)
+
+    def close(self) -> None:
+        self.server.driver.close()
+
+
+def _adding_cookies(start_response: StartResponse, cookies: tuple[str, ...]) -> StartResponse:
+    def wrapped(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        headers = [*headers, *(("Set-Cookie", value) for value in cookies)]
+        return start_response(status, headers, exc_info)
+
+    return wrapped

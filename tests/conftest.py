@@ -1,0 +1,167 @@
+"""Fixtures shared by the middleware and browser suites: the local service over real HTTP,
+sessions of real users, the built React example, and Chromium through Playwright."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from authmw import AuthConfig
+from authmw._tokens import token_expiry
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB_DIST = ROOT / "examples" / "web" / "dist"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PASSWORD = "correct horse battery"
+#: Short-lived access tokens: under the 20 s refresh margin after about one second.
+SHORT_TTL = 21
+
+
+@dataclass(frozen=True)
+class Session:
+    user_id: str
+    email: str
+    access_token: str
+    refresh_token: str
+
+
+class Service:
+    """A running local service and the helpers tests need against it."""
+
+    def __init__(self, service) -> None:  # type: ignore[no-untyped-def]
+        self.service = service
+        self.url: str = service.url
+        self.project_id: str = service.project_id
+        self.config = AuthConfig(
+            project_id=service.project_id,
+            api_url=service.url,
+            publishable_client_key=service.publishable_client_key,
+            secret_server_key=service.secret_server_key,
+            super_secret_admin_key=service.super_secret_admin_key,
+        )
+
+    def _headers(self, **extra: str) -> dict[str, str]:
+        return {
+            "x-stack-project-id": self.project_id,
+            "x-stack-access-type": "client",
+            "x-stack-publishable-client-key": self.config.publishable_client_key or "",
+            **extra,
+        }
+
+    def sign_up(self, email: str | None = None) -> Session:
+        email = email or f"user-{uuid.uuid4().hex[:12]}@example.com"
+        r = httpx.post(
+            f"{self.url}/api/v1/auth/password/sign-up",
+            headers=self._headers(),
+            json={"email": email, "password": PASSWORD, "verification_callback_url": "http://localhost/verify"},
+        )
+        assert r.status_code == 200, r.text
+        body = r.json()
+        return Session(body["user_id"], email, body["access_token"], body["refresh_token"])
+
+    def sign_out(self, session: Session) -> None:
+        r = httpx.request(
+            "DELETE",
+            f"{self.url}/api/v1/auth/sessions/current",
+            headers=self._headers(**{"x-stack-refresh-token": session.refresh_token, "content-type": "application/json"}),
+            content=b"{}",
+        )
+        assert r.status_code == 200, r.text
+
+
+def _start(tmp_path_factory: pytest.TempPathFactory, name: str, **options: float) -> Iterator[Service]:
+    from authmw.dev import LocalService
+
+    service = LocalService(tmp_path_factory.mktemp(name), port=0, quiet=True, **options).start()
+    try:
+        yield Service(service)
+    finally:
+        service.stop()
+
+
+@pytest.fixture(scope="session")
+def local_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    yield from _start(tmp_path_factory, "service")
+
+
+@pytest.fixture(scope="session")
+def short_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """Access tokens live SHORT_TTL seconds: they need refreshing about a second after issue."""
+    yield from _start(tmp_path_factory, "short-service", access_token_ttl=SHORT_TTL)
+
+
+@pytest.fixture(scope="session")
+def other_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """A second service with its own project and signing key."""
+    yield from _start(tmp_path_factory, "other-service")
+
+
+def wait_until_refresh_needed(access_token: str, margin: float = 20.0) -> None:
+    """Sleep until the token has less than ``margin`` seconds left (about 1 s for SHORT_TTL)."""
+    exp = token_expiry(access_token)
+    assert exp is not None
+    delay = exp - margin - time.time() + 0.05
+    assert delay < 2.5, "the service issues longer-lived tokens than this test expects"
+    if delay > 0:
+        time.sleep(delay)
+
+
+@pytest.fixture(scope="session")
+def refresh_wait():  # type: ignore[no-untyped-def]
+    return wait_until_refresh_needed
+
+
+@pytest.fixture(scope="session")
+def web_dist() -> Path:
+    """The built React example; built with npm when missing (never skipped silently)."""
+    if (WEB_DIST / "index.html").is_file():
+        return WEB_DIST
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.fail(f"{WEB_DIST}/index.html is missing and npm is not installed to build it (js/: npm run build:example)")
+    js = ROOT / "js"
+    steps = ([[npm, "ci", "--no-audit", "--no-fund"]] if not (js / "node_modules").is_dir() else []) + [
+        [npm, "run", "build"],
+        [npm, "run", "build:example"],
+    ]
+    for step in steps:
+        done = subprocess.run(step, cwd=js, capture_output=True, text=True)
+        if done.returncode != 0:
+            pytest.fail(f"`{' '.join(step[1:])}` in js/ failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    if not (WEB_DIST / "index.html").is_file():
+        pytest.fail(f"`npm run build:example` did not produce {WEB_DIST}/index.html")
+    return WEB_DIST
+
+
+@pytest.fixture(scope="session")
+def browser():  # type: ignore[no-untyped-def]
+    """Chromium driven by Playwright's sync API (plain tests only, not asyncio ones)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"Chromium is needed at {CHROMIUM}: apt-get install -y chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()

@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+import re
+from email.utils import parsedate_to_datetime
+
+from authmw.middleware import _cookies as c
+
+PID = "2c4a3e8e-9b57-4a43-9d39-1e4a6b0f6b1a"
+
+
+def test_parse_reads_only_wanted_names_and_percent_decodes() -> None:
+    header = f'other=1; stack-refresh-{PID}=abc%2Fdef; stack-access=%5B%22r%22%2C%22a%22%5D'
+    found = c.parse_cookie_header(header, frozenset({f"stack-refresh-{PID}", "stack-access"}))
+    assert found == {f"stack-refresh-{PID}": "abc/def", "stack-access": '["r","a"]'}
+
+
+def test_parse_accepts_raw_values_and_first_occurrence_wins() -> None:
+    found = c.parse_cookie_header('stack-access=["r","a"]; stack-access=later', frozenset({"stack-access"}))
+    assert found == {"stack-access": '["r","a"]'}
+
+
+def test_parse_survives_garbage() -> None:
+    for header in ["", ";;;", "=", "stack-access", "stack-access=%zz%", "a=b=c; stack-access=\x00"]:
+        c.parse_cookie_header(header, frozenset({"stack-access"}))
+
+
+def test_access_cookie_value_is_compact_json_like_the_browser() -> None:
+    assert c.access_cookie_value("r", "a") == '["r","a"]'
+
+
+def test_access_only_when_element_zero_is_the_refresh_token() -> None:
+    assert c.access_from_cookie('["r","a"]', "r") == "a"
+    assert c.access_from_cookie('["other","a"]', "r") is None
+    assert c.access_from_cookie('["r","a"]', None) is None
+    assert c.access_from_cookie(' ["r","a"]', "r") is None  # must start with ["
+    assert c.access_from_cookie('["r"', "r") is None
+    assert c.access_from_cookie('["r",1]', "r") is None
+    assert c.access_from_cookie('["r","a","x"]', "r") is None
+
+
+def test_set_cookie_format() -> None:
+    header = c.set_cookie("stack-access", '["r","a"]', c.ACCESS_COOKIE_MAX_AGE, now=1_700_000_000, secure=False)
+    m = re.fullmatch(r"stack-access=(\S+); Path=/; Max-Age=86400; Expires=(.+ GMT)", header)
+    assert m, header
+    assert m.group(1) == "%5B%22r%22%2C%22a%22%5D"
+    assert parsedate_to_datetime(m.group(2)).timestamp() == 1_700_000_000 + 86_400
+    assert "HttpOnly" not in header and "SameSite" not in header
+    secure = c.set_cookie("x", "v", 1, now=0, secure=True)
+    assert secure.endswith("; Secure")
+
+
+def test_delete_cookie_format() -> None:
+    assert c.delete_cookie("stack-refresh", secure=False) == (
+        "stack-refresh=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT"
+    )

@@ -1,0 +1,91 @@
+"""Reading the session from a request: the x-stack-auth header and the cookies (contract 4)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from authmw import AuthConfig
+from authmw.middleware._core import Authenticator, Reject, Tokens, is_secure
+
+from .support import cookie_header
+
+PID = "2c4a3e8e-9b57-4a43-9d39-1e4a6b0f6b1a"
+OTHER = "7d1f0c55-3c1e-4f0b-8f43-5f7b8b3b9a11"
+
+
+@pytest.fixture
+def core() -> Authenticator:
+    return Authenticator(AuthConfig(project_id=PID, api_url="http://127.0.0.1:9"))
+
+
+def read(core: Authenticator, cookie: str | None = None, header: str | None = None) -> Tokens:
+    return core.read(cookie=cookie, auth_header=header, secure=False)
+
+
+def test_cookies(core: Authenticator) -> None:
+    tokens = read(core, cookie_header(PID, "r1", "a1"))
+    assert (tokens.refresh_token, tokens.access_token, tokens.from_cookies) == ("r1", "a1", True)
+
+
+def test_legacy_refresh_cookie_is_a_fallback(core: Authenticator) -> None:
+    assert read(core, cookie_header(PID, "old", "a", legacy=True)).refresh_token == "old"
+    both = cookie_header(PID, "new") + "; stack-refresh=old"
+    assert read(core, both).refresh_token == "new"
+
+
+def test_access_cookie_of_another_refresh_token_is_ignored(core: Authenticator) -> None:
+    cookie = cookie_header(PID, "mine") + "; " + cookie_header(OTHER, "theirs", "their-access").split("; ")[1]
+    tokens = read(core, cookie)
+    assert (tokens.refresh_token, tokens.access_token) == ("mine", None)
+
+
+def test_access_cookie_without_refresh_token_is_ignored(core: Authenticator) -> None:
+    assert read(core, 'stack-access=["r","a"]') == Tokens(None, None, True, False)
+
+
+def test_undefined_is_not_a_token(core: Authenticator) -> None:
+    tokens = read(core, cookie_header(PID, "undefined", "a"))
+    assert (tokens.refresh_token, tokens.access_token) == (None, None)
+    tokens = read(core, cookie_header(PID, "r", "undefined"))
+    assert (tokens.refresh_token, tokens.access_token) == ("r", None)
+
+
+def test_header_wins_over_cookies(core: Authenticator) -> None:
+    header = json.dumps({"accessToken": "ha", "refreshToken": "hr"})
+    tokens = read(core, cookie_header(PID, "cr", "ca"), header)
+    assert (tokens.access_token, tokens.refresh_token, tokens.from_cookies) == ("ha", "hr", False)
+
+
+def test_header_missing_keys_are_null(core: Authenticator) -> None:
+    assert read(core, cookie_header(PID, "cr", "ca"), "{}") == Tokens(None, None, False, False)
+    assert read(core, None, '{"refreshToken": "r"}').refresh_token == "r"
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["", "not json", "null", "[]", '"text"', "1", '{"accessToken": 5}', '{"refreshToken": {}}'],
+)
+def test_invalid_header_is_rejected_with_400_without_echoing(core: Authenticator, value: str) -> None:
+    with pytest.raises(Reject) as caught:
+        read(core, None, value)
+    assert caught.value.status == 400
+    assert caught.value.message.startswith("Invalid x-stack-auth header: ")
+    assert json.loads(caught.value.body) == {"error": caught.value.message}
+
+
+def test_invalid_header_message_never_contains_the_value(core: Authenticator) -> None:
+    secret = "eyJhbGciOiJFUzI1NiJ9.secret.part"
+    with pytest.raises(Reject) as caught:
+        read(core, None, '{"accessToken": "' + secret + '", oops}')
+    assert secret not in caught.value.message
+
+
+def test_secure_detection(core: Authenticator) -> None:
+    assert is_secure("https", None)
+    assert is_secure("http", "https")
+    assert is_secure("http", "https, http")
+    assert not is_secure("http", "http")
+    assert not is_secure("http", None)
+    assert core.read(cookie="stack-is-https=true", auth_header=None, secure=False).secure
