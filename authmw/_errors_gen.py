@@ -115,7 +115,6 @@ class InvalidProjectAuthentication(ProjectAuthenticationError):
     code = 'INVALID_PROJECT_AUTHENTICATION'
     status = 401
     message_template = 'Invalid project authentication.'
-    abstract = True
     detail_fields = ()
 
 
@@ -123,7 +122,6 @@ class InvalidAdminAccessToken(InvalidProjectAuthentication):
     code = 'INVALID_ADMIN_ACCESS_TOKEN'
     status = 401
     message_template = 'Invalid admin access token.'
-    abstract = True
     detail_fields = ()
 
 
@@ -131,7 +129,6 @@ class ProjectAuthenticationRequired(ProjectAuthenticationError):
     code = 'PROJECT_AUTHENTICATION_REQUIRED'
     status = 401
     message_template = 'Project authentication required.'
-    abstract = True
     detail_fields = ()
 
 
@@ -147,7 +144,6 @@ class InvalidSessionAuthentication(SessionAuthenticationError):
     code = 'INVALID_SESSION_AUTHENTICATION'
     status = 401
     message_template = 'Invalid session authentication.'
-    abstract = True
     detail_fields = ()
 
 
@@ -155,7 +151,6 @@ class InvalidAccessToken(InvalidSessionAuthentication):
     code = 'INVALID_ACCESS_TOKEN'
     status = 401
     message_template = 'Invalid access token.'
-    abstract = True
     detail_fields = ()
 
 
@@ -227,6 +222,7 @@ class ProjectKeyWithoutAccessType(InvalidProjectAuthentication):
     code = 'PROJECT_KEY_WITHOUT_ACCESS_TYPE'
     status = 400
     message_template = "Project keys or an admin access token were given, but the x-stack-access-type header is missing. Set it to 'client', 'server' or 'admin'."
+    abstract = False
     detail_fields = ()
 
 
@@ -234,6 +230,7 @@ class InvalidAccessType(InvalidProjectAuthentication):
     code = 'INVALID_ACCESS_TYPE'
     status = 400
     message_template = "The x-stack-access-type header must be 'client', 'server', or 'admin', but was '{access_type}'."
+    abstract = False
     detail_fields = ()
 
 
@@ -241,6 +238,7 @@ class AccessTypeWithoutProjectId(InvalidProjectAuthentication):
     code = 'ACCESS_TYPE_WITHOUT_PROJECT_ID'
     status = 400
     message_template = "The x-stack-access-type header was '{request_type}', but the x-stack-project-id header was not provided.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication"
+    abstract = False
     detail_fields = ('request_type',)
 
     @property
@@ -252,6 +250,7 @@ class AccessTypeRequired(InvalidProjectAuthentication):
     code = 'ACCESS_TYPE_REQUIRED'
     status = 400
     message_template = "You must specify an access level for this Stack project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication"
+    abstract = False
     detail_fields = ()
 
 
@@ -266,6 +265,7 @@ class InsufficientAccessType(InvalidProjectAuthentication):
     code = 'INSUFFICIENT_ACCESS_TYPE'
     status = 401
     message_template = "The x-stack-access-type header must be {allowed}, but was '{actual_access_type}'."
+    abstract = False
     detail_fields = ('actual_access_type', 'allowed_access_types')
 
     @property
@@ -281,6 +281,7 @@ class InvalidPublishableClientKey(InvalidProjectAuthentication):
     code = 'INVALID_PUBLISHABLE_CLIENT_KEY'
     status = 401
     message_template = 'The publishable key is not valid for the project "{project_id}". Does the project and/or the key exist?'
+    abstract = False
     detail_fields = ('project_id',)
 
     @property
@@ -292,6 +293,7 @@ class InvalidSecretServerKey(InvalidProjectAuthentication):
     code = 'INVALID_SECRET_SERVER_KEY'
     status = 401
     message_template = 'The secret server key is not valid for the project "{project_id}". Does the project and/or the key exist?'
+    abstract = False
     detail_fields = ('project_id',)
 
     @property
@@ -303,6 +305,7 @@ class InvalidSuperSecretAdminKey(InvalidProjectAuthentication):
     code = 'INVALID_SUPER_SECRET_ADMIN_KEY'
     status = 401
     message_template = 'The super secret admin key is not valid for the project "{project_id}". Does the project and/or the key exist?'
+    abstract = False
     detail_fields = ('project_id',)
 
     @property
@@ -314,6 +317,7 @@ class UnparsableAdminAccessToken(InvalidAdminAccessToken):
     code = 'UNPARSABLE_ADMIN_ACCESS_TOKEN'
     status = 401
     message_template = 'Admin access token is not parsable.'
+    abstract = False
     detail_fields = ()
 
 
@@ -321,6 +325,7 @@ class AdminAccessTokenExpired(InvalidAdminAccessToken):
     code = 'ADMIN_ACCESS_TOKEN_EXPIRED'
     status = 401
     message_template = 'Admin access token has expired. Please refresh it and try again.{expired_suffix}'
+    abstract = False
     detail_fields = ('expired_at_millis',)
 
     @property
@@ -332,6 +337,7 @@ class InvalidProjectForAdminAccessToken(InvalidAdminAccessToken):
     code = 'INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN'
     status = 401
     message_template = 'Admin access tokens must be created on the internal project.'
+    abstract = False
     detail_fields = ()
 
 
@@ -339,6 +345,7 @@ class AdminAccessTokenIsNotAdmin(InvalidAdminAccessToken):
     code = 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN'
     status = 401
     message_template = 'Admin access token does not have the required permissions to access this project.'
+    abstract = False
     detail_fields = ()
 
 
@@ -346,6 +353,7 @@ class ClientAuthenticationRequired(ProjectAuthenticationRequired):
     code = 'CLIENT_AUTHENTICATION_REQUIRED'
     status = 401
     message_template = 'The publishable client key must be provided.'
+    abstract = False
     detail_fields = ()
 
 
@@ -353,6 +361,7 @@ class ServerAuthenticationRequired(ProjectAuthenticationRequired):
     code = 'SERVER_AUTHENTICATION_REQUIRED'
     status = 401
     message_template = 'The secret server key must be provided.'
+    abstract = False
     detail_fields = ()
 
 
@@ -360,6 +369,7 @@ class ClientOrServerAuthenticationRequired(ProjectAuthenticationRequired):
     code = 'CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED'
     status = 401
     message_template = 'Either the publishable client key or the secret server key must be provided.'
+    abstract = False
     detail_fields = ()
 
 
@@ -367,6 +377,7 @@ class ClientOrAdminAuthenticationRequired(ProjectAuthenticationRequired):
     code = 'CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED'
     status = 401
     message_template = 'Either the publishable client key or the super secret admin key must be provided.'
+    abstract = False
     detail_fields = ()
 
 
@@ -374,6 +385,7 @@ class ClientOrServerOrAdminAuthenticationRequired(ProjectAuthenticationRequired)
     code = 'CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED'
     status = 401
     message_template = 'Either the publishable client key, the secret server key, or the super secret admin key must be provided.'
+    abstract = False
     detail_fields = ()
 
 
@@ -381,6 +393,7 @@ class AdminAuthenticationRequired(ProjectAuthenticationRequired):
     code = 'ADMIN_AUTHENTICATION_REQUIRED'
     status = 401
     message_template = 'The super secret admin key must be provided.'
+    abstract = False
     detail_fields = ()
 
 
@@ -388,6 +401,7 @@ class ExpectedInternalProject(ProjectAuthenticationError):
     code = 'EXPECTED_INTERNAL_PROJECT'
     status = 401
     message_template = 'The project ID is expected to be internal.'
+    abstract = False
     detail_fields = ()
 
 
@@ -395,6 +409,7 @@ class UnparsableAccessToken(InvalidAccessToken):
     code = 'UNPARSABLE_ACCESS_TOKEN'
     status = 401
     message_template = 'Access token is not parsable.'
+    abstract = False
     detail_fields = ()
 
 
@@ -402,6 +417,7 @@ class AccessTokenExpired(InvalidAccessToken):
     code = 'ACCESS_TOKEN_EXPIRED'
     status = 401
     message_template = 'Access token has expired. Please refresh it and try again.{expired_suffix}'
+    abstract = False
     detail_fields = ('expired_at_millis',)
 
     @property
@@ -413,6 +429,7 @@ class InvalidProjectForAccessToken(InvalidAccessToken):
     code = 'INVALID_PROJECT_FOR_ACCESS_TOKEN'
     status = 401
     message_template = 'Access token not valid for this project.'
+    abstract = False
     detail_fields = ()
 
 
@@ -420,6 +437,7 @@ class RefreshTokenNotFoundOrExpired(RefreshTokenError):
     code = 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'
     status = 401
     message_template = 'Refresh token not found for this project, or the session has expired/been revoked.'
+    abstract = False
     detail_fields = ()
 
 
@@ -427,6 +445,7 @@ class ProviderRejected(RefreshTokenError):
     code = 'PROVIDER_REJECTED'
     status = 401
     message_template = 'The OAuth provider rejected the refresh of its token. The user must sign in with the provider again.'
+    abstract = False
     detail_fields = ()
 
 
@@ -512,6 +531,7 @@ class PasswordTooShort(PasswordRequirementsNotMet):
     code = 'PASSWORD_TOO_SHORT'
     status = 400
     message_template = 'Password too short. Minimum length is {min_length}.'
+    abstract = False
     detail_fields = ('min_length',)
 
     @property
@@ -523,6 +543,7 @@ class PasswordTooLong(PasswordRequirementsNotMet):
     code = 'PASSWORD_TOO_LONG'
     status = 400
     message_template = 'Password too long. Maximum length is {maxLength}.'
+    abstract = False
     detail_fields = ('maxLength',)
 
     @property
@@ -541,6 +562,7 @@ class VerificationCodeNotFound(VerificationCodeError):
     code = 'VERIFICATION_CODE_NOT_FOUND'
     status = 404
     message_template = 'The verification code does not exist for this project.'
+    abstract = False
     detail_fields = ()
 
 
@@ -548,6 +570,7 @@ class VerificationCodeExpired(VerificationCodeError):
     code = 'VERIFICATION_CODE_EXPIRED'
     status = 400
     message_template = 'The verification code has expired.'
+    abstract = False
     detail_fields = ()
 
 
@@ -555,6 +578,7 @@ class VerificationCodeAlreadyUsed(VerificationCodeError):
     code = 'VERIFICATION_CODE_ALREADY_USED'
     status = 409
     message_template = 'The verification link has already been used.'
+    abstract = False
     detail_fields = ()
 
 
@@ -562,6 +586,7 @@ class VerificationCodeMaxAttemptsReached(VerificationCodeError):
     code = 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED'
     status = 400
     message_template = 'The verification code nonce has reached the maximum number of attempts. This code is not valid anymore.'
+    abstract = False
     detail_fields = ()
 
 

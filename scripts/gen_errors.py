@@ -84,6 +84,7 @@ def _ordered(entries: list[dict]) -> list[dict]:
 def render(catalogue: dict) -> str:
     entries = _ordered(catalogue["errors"])
     names = {e["code"]: class_name(e["code"]) for e in entries}
+    by_code = {e["code"]: e for e in entries}
     lines = [
         '"""Known-error classes, one per code of authmw/catalogue.json.',
         "",
@@ -107,8 +108,9 @@ def render(catalogue: dict) -> str:
         lines.append(f"    code = {e['code']!r}")
         lines.append(f"    status = {e['status']!r}")
         lines.append(f"    message_template = {e['message']!r}")
-        if e.get("abstract"):
-            lines.append("    abstract = True")
+        inherited = bool(e["parent"]) and bool(by_code[e["parent"]].get("abstract"))
+        if bool(e.get("abstract")) != inherited:
+            lines.append(f"    abstract = {bool(e.get('abstract'))}")
         lines.append(f"    detail_fields = {tuple(e['details'])!r}")
         for key, spec in e["details"].items():
             prop = property_name(e["code"], key)
