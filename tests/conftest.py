@@ -125,6 +125,37 @@ def wait_until_refresh_needed(access_token: str, margin: float = 20.0) -> None:
         time.sleep(delay)
 
 
+class ExpiringSessions:
+    """Sessions of ``short_service`` whose access token already needs refreshing.
+
+    Signed up in batches with one wait per batch, so each test does not sleep on its own.
+    """
+
+    BATCH = 16
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self._ready: list[Session] = []
+
+    def take(self) -> Session:
+        if not self._ready:
+            batch = [self.service.sign_up() for _ in range(self.BATCH)]
+            wait_until_refresh_needed(batch[-1].access_token)
+            self._ready = batch
+        return self._ready.pop(0)
+
+
+@pytest.fixture(scope="session")
+def expiring_sessions(short_service: Service) -> ExpiringSessions:
+    return ExpiringSessions(short_service)
+
+
+@pytest.fixture
+def expiring(expiring_sessions: ExpiringSessions) -> Session:
+    """A session of ``short_service`` whose access token needs refreshing now."""
+    return expiring_sessions.take()
+
+
 @pytest.fixture(scope="session")
 def refresh_wait():  # type: ignore[no-untyped-def]
     return wait_until_refresh_needed

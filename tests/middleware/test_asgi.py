@@ -176,10 +176,9 @@ def test_token_of_another_project_is_no_token(local_service, other_service) -> N
 # -- refresh ---------------------------------------------------------------------------
 
 
-def test_expiring_access_token_is_refreshed_and_both_cookies_rewritten(short_service, refresh_wait) -> None:
-    s = short_service.sign_up()
+def test_expiring_access_token_is_refreshed_and_both_cookies_rewritten(short_service, expiring) -> None:
+    s = expiring
     pid = short_service.project_id
-    refresh_wait(s.access_token)
     r = get(make_app(short_service.config), cookie=cookie_header(pid, s.refresh_token, s.access_token))
     assert r.json()["id"] == s.user_id
 
@@ -199,11 +198,10 @@ def test_expiring_access_token_is_refreshed_and_both_cookies_rewritten(short_ser
     assert not any("HttpOnly" in v or "Secure" in v for v in cookies.values())
 
 
-def test_requests_right_after_a_refresh_reuse_the_new_token(short_service, refresh_wait) -> None:
-    s = short_service.sign_up()
+def test_requests_right_after_a_refresh_reuse_the_new_token(short_service, expiring) -> None:
+    s = expiring
     counting = CountingTransport()
     app = make_app(short_service.config, http=lambda: httpx.AsyncClient(transport=counting))
-    refresh_wait(s.access_token)
     old = cookie_header(short_service.project_id, s.refresh_token, s.access_token)
     with TestClient(app) as client:
         first = client.get("/me", headers={"cookie": old})
@@ -214,43 +212,41 @@ def test_requests_right_after_a_refresh_reuse_the_new_token(short_service, refre
     assert set_cookies(second)["stack-access"].split(";")[0] == set_cookies(first)["stack-access"].split(";")[0]
 
 
-def test_header_session_is_refreshed_without_writing_cookies(short_service, refresh_wait) -> None:
-    s = short_service.sign_up()
-    refresh_wait(s.access_token)
+def test_header_session_is_refreshed_without_writing_cookies(short_service, expiring) -> None:
+    s = expiring
     r = get(make_app(short_service.config), auth={"accessToken": s.access_token, "refreshToken": s.refresh_token})
     assert r.json()["id"] == s.user_id
     assert "set-cookie" not in r.headers
 
 
-def test_cookies_are_secure_behind_an_https_proxy(short_service, refresh_wait) -> None:
-    s = short_service.sign_up()
-    refresh_wait(s.access_token)
+def test_cookies_are_secure_behind_an_https_proxy(short_service, expiring) -> None:
+    s = expiring
     cookie = cookie_header(short_service.project_id, s.refresh_token, s.access_token)
     r = get(make_app(short_service.config), cookie=cookie, **{"x-forwarded-proto": "https"})
     assert all(v.endswith("; Secure") for v in set_cookies(r).values())
 
 
-def test_legacy_refresh_cookie_is_read_and_deleted_on_write(short_service, refresh_wait) -> None:
-    s = short_service.sign_up()
-    pid = short_service.project_id
-    app = make_app(short_service.config)
-    fresh = short_service.sign_up()
-    r = get(app, cookie=cookie_header(pid, fresh.refresh_token, fresh.access_token, legacy=True))
-    assert r.json()["id"] == fresh.user_id
+def test_legacy_refresh_cookie_is_read(local_service) -> None:
+    s = local_service.sign_up()
+    r = get(make_app(local_service.config), cookie=cookie_header(local_service.project_id, s.refresh_token, s.access_token, legacy=True))
+    assert r.json()["id"] == s.user_id
+    assert "set-cookie" not in r.headers
 
-    refresh_wait(s.access_token)
-    r = get(app, cookie=cookie_header(pid, s.refresh_token, s.access_token, legacy=True))
+
+def test_legacy_refresh_cookie_is_deleted_on_write(short_service, expiring) -> None:
+    s = expiring
+    pid = short_service.project_id
+    r = get(make_app(short_service.config), cookie=cookie_header(pid, s.refresh_token, s.access_token, legacy=True))
     assert r.json()["id"] == s.user_id
     cookies = set_cookies(r)
     assert cookie_value(cookies[f"stack-refresh-{pid}"]) == s.refresh_token
     assert cookies["stack-refresh"].startswith("stack-refresh=; Path=/; Max-Age=0;")
 
 
-def test_revoked_refresh_token_signs_out_and_clears_cookies(short_service, refresh_wait) -> None:
-    s = short_service.sign_up()
+def test_revoked_refresh_token_signs_out_and_clears_cookies(short_service, expiring) -> None:
+    s = expiring
     pid = short_service.project_id
     short_service.sign_out(s)
-    refresh_wait(s.access_token)
     r = get(make_app(short_service.config), cookie=cookie_header(pid, s.refresh_token, s.access_token))
     assert r.status_code == 401
     cookies = set_cookies(r)
@@ -258,10 +254,9 @@ def test_revoked_refresh_token_signs_out_and_clears_cookies(short_service, refre
     assert all("=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT" in v for v in cookies.values())
 
 
-def test_service_unreachable_keeps_cookies_and_continues_anonymous(short_service, refresh_wait) -> None:
-    s = short_service.sign_up()
+def test_service_unreachable_keeps_cookies_and_continues_anonymous(short_service, expiring) -> None:
+    s = expiring
     config = short_service.config.with_(api_url=f"http://127.0.0.1:{closed_port()}")
-    refresh_wait(s.access_token)
     cookie = cookie_header(short_service.project_id, s.refresh_token, s.access_token)
     r = get(make_app(config), "/maybe", cookie=cookie)
     assert r.status_code == 200
@@ -269,10 +264,9 @@ def test_service_unreachable_keeps_cookies_and_continues_anonymous(short_service
     assert "set-cookie" not in r.headers
 
 
-def test_service_unreachable_answers_503_when_configured(short_service, refresh_wait) -> None:
-    s = short_service.sign_up()
+def test_service_unreachable_answers_503_when_configured(short_service, expiring) -> None:
+    s = expiring
     config = short_service.config.with_(api_url=f"http://127.0.0.1:{closed_port()}")
-    refresh_wait(s.access_token)
     cookie = cookie_header(short_service.project_id, s.refresh_token, s.access_token)
     r = get(make_app(config, on_refresh_unavailable="error"), "/maybe", cookie=cookie)
     assert r.status_code == 503
@@ -285,11 +279,10 @@ def test_invalid_on_refresh_unavailable_is_refused(local_service) -> None:
         get(make_app(local_service.config, on_refresh_unavailable="ignore"))
 
 
-async def test_concurrent_requests_with_one_expired_token_refresh_once(short_service, refresh_wait) -> None:
-    s = short_service.sign_up()
+async def test_concurrent_requests_with_one_expired_token_refresh_once(short_service, expiring) -> None:
+    s = expiring
     counting = CountingTransport()
     app = make_app(short_service.config, http=lambda: httpx.AsyncClient(transport=counting))
-    await asyncio.to_thread(refresh_wait, s.access_token)
     cookie = cookie_header(short_service.project_id, s.refresh_token, s.access_token)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as client:
         responses = await asyncio.gather(*(client.get("/me", headers={"cookie": cookie}) for _ in range(50)))
