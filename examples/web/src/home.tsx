@@ -1,0 +1,82 @@
+import { useEffect, useState } from "react";
+import { Link } from "react-router";
+import { useAuth, useUser } from "@authmw/react";
+
+type ApiResult = { status: "loading" } | { status: number; body: unknown } | { status: "error"; message: string };
+
+/** GET /api/me on the example's own back end, which reads the session from the cookies. */
+function useApiMe(key: string): ApiResult {
+  const [result, setResult] = useState<ApiResult>({ status: "loading" });
+  useEffect(() => {
+    let live = true;
+    setResult({ status: "loading" });
+    fetch("/api/me", { headers: { accept: "application/json" } })
+      .then(async (res) => {
+        const text = await res.text();
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // keep the text
+        }
+        if (live) setResult({ status: res.status, body });
+      })
+      .catch((error: unknown) => live && setResult({ status: "error", message: String(error) }));
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  return result;
+}
+
+export function Home() {
+  const user = useUser();
+  const { urls } = useAuth();
+  const api = useApiMe(user.status === "signed-in" ? `in:${user.user.id}` : user.status);
+
+  return (
+    <main style={{ maxWidth: "40rem", margin: "2rem auto", padding: "0 1rem", fontFamily: "system-ui, sans-serif" }}>
+      <h1>authmw example</h1>
+      <section aria-labelledby="user-heading">
+        <h2 id="user-heading">Browser session</h2>
+        <p data-testid="user-status" data-status={user.status}>
+          {user.status === "loading" && "Loading…"}
+          {user.status === "signed-out" && "You are signed out."}
+          {user.status === "signed-in" && (
+            <>
+              Signed in as <strong data-testid="user-email">{user.user.primaryEmail}</strong>{" "}
+              (<span data-testid="user-id">{user.user.id}</span>)
+            </>
+          )}
+        </p>
+        <nav>
+          {user.status === "signed-in" ? (
+            <Link to={urls.signOut} data-testid="sign-out-link">
+              Sign out
+            </Link>
+          ) : (
+            <>
+              <Link to={urls.signIn} data-testid="sign-in-link">
+                Sign in
+              </Link>{" "}
+              ·{" "}
+              <Link to={urls.signUp} data-testid="sign-up-link">
+                Sign up
+              </Link>
+            </>
+          )}
+        </nav>
+      </section>
+      <section aria-labelledby="api-heading">
+        <h2 id="api-heading">GET /api/me (server side)</h2>
+        <pre data-testid="api-me" data-status={String(api.status)}>
+          {api.status === "loading"
+            ? "Loading…"
+            : api.status === "error"
+              ? `Request failed: ${api.message}`
+              : `${api.status} ${JSON.stringify(api.body, null, 2)}`}
+        </pre>
+      </section>
+    </main>
+  );
+}

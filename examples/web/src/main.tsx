@@ -1,0 +1,40 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { BrowserRouter, Route, Routes } from "react-router";
+import { AuthHandler, AuthProvider } from "@authmw/react";
+import { readConfig } from "./config";
+import { Home } from "./home";
+
+function NotFound() {
+  return (
+    <main style={{ maxWidth: "40rem", margin: "2rem auto" }}>
+      <h1>Page not found</h1>
+      <a href="/">Home</a>
+    </main>
+  );
+}
+
+const root = createRoot(document.getElementById("root")!);
+const config = readConfig();
+if (typeof config === "string") {
+  root.render(<p role="alert">{config}</p>);
+} else {
+  root.render(
+    <StrictMode>
+      <BrowserRouter>
+        <AuthProvider
+          projectId={config.projectId}
+          publishableClientKey={config.publishableClientKey}
+          baseUrl={config.apiUrl}
+          handlerPath={config.handlerPath}
+        >
+          <Routes>
+            <Route path="/" element={<Home />} />
+            <Route path={`${config.handlerPath.replace(/\/+$/, "")}/*`} element={<AuthHandler />} />
+            <Route path="*" element={<NotFound />} />
+          </Routes>
+        </AuthProvider>
+      </BrowserRouter>
+    </StrictMode>,
+  );
+}
