@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 from typing import Any, Iterator
 
 import httpx
 import pytest
 
 from authmw.dev import LocalService
+from authmw.dev.bootstrap import ProjectKeys
 
 _emails = itertools.count()
 
@@ -16,10 +18,15 @@ _emails = itertools.count()
 class Api:
     """Requests to one project of a running service, with the headers of a tier."""
 
-    def __init__(self, service: LocalService, keys=None) -> None:
-        self.service = service
-        self.keys = keys or service.bootstrap.project
-        self.http = httpx.Client(base_url=service.url, timeout=10)
+    def __init__(self, url: str, keys: ProjectKeys, data_dir: Path | None = None) -> None:
+        self.url = url
+        self.keys = keys
+        self.data_dir = data_dir
+        self.http = httpx.Client(base_url=url, timeout=10)
+
+    @classmethod
+    def of(cls, service: LocalService, keys: ProjectKeys | None = None) -> "Api":
+        return cls(service.url, keys or service.bootstrap.project, service.data_dir)
 
     @property
     def project_id(self) -> str:
@@ -99,12 +106,12 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalService]:
 
 @pytest.fixture(scope="session")
 def api(service: LocalService) -> Api:
-    return Api(service)
+    return Api.of(service)
 
 
 @pytest.fixture(scope="session")
 def internal_api(service: LocalService) -> Api:
-    return Api(service, service.bootstrap.internal)
+    return Api.of(service, service.bootstrap.internal)
 
 
 @pytest.fixture

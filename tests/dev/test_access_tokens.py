@@ -51,7 +51,7 @@ def test_project_jwks_has_one_p256_key_that_verifies_tokens(api: Api, user: dict
 
 
 def test_pyjwt_jwks_client_verifies_tokens(api: Api, user: dict) -> None:
-    client = jwt.PyJWKClient(f"{api.service.url}/api/v1/projects/{api.project_id}/.well-known/jwks.json")
+    client = jwt.PyJWKClient(f"{api.url}/api/v1/projects/{api.project_id}/.well-known/jwks.json")
     key = client.get_signing_key_from_jwt(user["access_token"])
     jwt.decode(user["access_token"], key.key, algorithms=["ES256"], audience=api.project_id, issuer=ISSUER)
 
@@ -121,7 +121,7 @@ def test_a_token_of_a_deleted_user_means_no_user(api: Api, user: dict) -> None:
 @pytest.fixture(scope="module")
 def short_lived(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     with LocalService(tmp_path_factory.mktemp("short-ttl"), access_token_ttl=1, quiet=True) as service:
-        yield Api(service)
+        yield Api.of(service)
 
 
 def test_an_expired_access_token_says_when_it_expired(short_lived: Api) -> None:

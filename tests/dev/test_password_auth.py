@@ -132,7 +132,7 @@ def test_create_team_on_sign_up_makes_and_joins_a_team(api: Api, project_config)
     project_config(create_team_on_sign_up=True)
     email = unique_email()
     tokens = sign_up(api, email, "long enough").json()
-    with closing(sqlite3.connect(api.service.data_dir / "authmw.sqlite3")) as db:
+    with closing(sqlite3.connect(api.data_dir / "authmw.sqlite3")) as db:
         rows = db.execute(
             "SELECT t.id, p.permission_id FROM teams t JOIN team_members m ON m.team_id = t.id"
             " JOIN team_member_permissions p ON p.team_id = t.id AND p.user_id = m.user_id"

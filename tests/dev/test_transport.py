@@ -42,7 +42,7 @@ def test_unknown_api_path_is_a_plain_404_naming_the_url(api: Api) -> None:
     assert response.headers["content-type"].startswith("text/plain")
     assert "x-stack-known-error" not in response.headers
     assert response.text.startswith("404 — this page does not exist in Stack Auth's API.")
-    assert response.text.endswith(f"URL: {api.service.url}/api/v1/does-not-exist?a=1")
+    assert response.text.endswith(f"URL: {api.url}/api/v1/does-not-exist?a=1")
 
 
 def test_unsupported_methods_get_a_plain_405(api: Api) -> None:

@@ -1,0 +1,96 @@
+"""The current project: views and admin updates (contract 5.2, 5.8)."""
+
+from __future__ import annotations
+
+from .conftest import Api, assert_known_error
+
+
+def test_client_view_of_a_new_project(api: Api) -> None:
+    project = api.call("GET", "/projects/current").json()
+    assert project == {
+        "id": api.project_id,
+        "display_name": "authmw local project",
+        "config": {
+            "sign_up_enabled": True,
+            "credential_enabled": True,
+            "magic_link_enabled": False,
+            "passkey_enabled": False,
+            "client_team_creation_enabled": False,
+            "client_user_deletion_enabled": False,
+            "enabled_oauth_providers": [],
+        },
+    }
+
+
+def test_admin_view_has_the_defaults_of_a_new_project(api: Api) -> None:
+    project = api.call("GET", "/projects/current", "admin").json()
+    assert project["description"] == ""
+    assert project["is_production_mode"] is False
+    assert isinstance(project["created_at_millis"], int) and isinstance(project["user_count"], int)
+    config = project["config"]
+    assert config.pop("id")
+    assert config == {
+        "allow_localhost": True,
+        "sign_up_enabled": True,
+        "credential_enabled": True,
+        "magic_link_enabled": False,
+        "passkey_enabled": False,
+        "legacy_global_jwt_signing": False,
+        "client_team_creation_enabled": False,
+        "client_user_deletion_enabled": False,
+        "create_team_on_sign_up": False,
+        "oauth_providers": [],
+        "enabled_oauth_providers": [],
+        "domains": [],
+        "email_config": {"type": "shared"},
+        "team_creator_default_permissions": [{"id": "admin"}],
+        "team_member_default_permissions": [{"id": "member"}],
+    }
+
+
+def test_admin_updates_names_flags_and_domains(api: Api, project_config) -> None:
+    project_config(magic_link_enabled=True, domains=[{"domain": "https://app.example.com", "handler_path": "/handler"}])
+    response = api.call("PATCH", "/projects/current", "admin", json={"display_name": "Renamed", "description": None})
+    try:
+        assert response.status_code == 200
+        project = response.json()
+        assert (project["display_name"], project["description"]) == ("Renamed", "")
+        assert project["config"]["magic_link_enabled"] is True
+        assert project["config"]["domains"] == [{"domain": "https://app.example.com", "handler_path": "/handler"}]
+        assert api.call("GET", "/projects/current").json()["config"]["magic_link_enabled"] is True
+    finally:
+        api.call("PATCH", "/projects/current", "admin", json={"display_name": "authmw local project"})
+
+
+def test_update_validation(api: Api) -> None:
+    def patch(body):
+        return api.call("PATCH", "/projects/current", "admin", json=body)
+
+    body = assert_known_error(patch({"config": {"sign_up_enabled": "yes", "colour": 1}}), "SCHEMA_ERROR", 400)
+    assert "body.config contains unknown properties: colour" in body["error"]
+    assert "body.config.sign_up_enabled must be a `boolean` type" in body["error"]
+    body = assert_known_error(patch({"config": {"domains": [{"domain": "ftp://x.example.com", "handler_path": "/h"}]}}), "SCHEMA_ERROR", 400)
+    assert "URL must start with http:// or https://" in body["error"]
+    duplicated = patch({"config": {"domains": [{"domain": "https://a.example.com", "handler_path": "/h"}] * 2}})
+    assert (duplicated.status_code, duplicated.text) == (400, "Duplicated domain found")
+    bad_permission = patch({"config": {"team_member_default_permissions": [{"id": "nope"}]}})
+    assert (bad_permission.status_code, bad_permission.text) == (400, "Invalid team default permission ids")
+    body = assert_known_error(patch({"config": {"email_config": {"type": "standard", "host": "smtp"}}}), "SCHEMA_ERROR", 400)
+    assert "body.config.email_config.port must be defined" in body["error"]
+    assert "body.config.legacy_global_jwt_signing" in assert_known_error(
+        patch({"config": {"legacy_global_jwt_signing": True}}), "SCHEMA_ERROR", 400
+    )["error"]
+
+
+def test_shared_oauth_keys_only_for_some_providers(api: Api) -> None:
+    response = api.call(
+        "PATCH", "/projects/current", "admin", json={"config": {"oauth_providers": [{"id": "apple", "type": "shared", "enabled": True}]}}
+    )
+    body = assert_known_error(response, "INVALID_SHARED_OAUTH_PROVIDER_ID", 400)
+    assert body["details"] == {"provider_id": "apple"}
+
+
+def test_only_admins_update_the_project(api: Api) -> None:
+    for tier in ("client", "server"):
+        response = api.call("PATCH", "/projects/current", tier, json={"display_name": "x"})
+        assert_known_error(response, "INSUFFICIENT_ACCESS_TYPE", 401)
