@@ -1,0 +1,86 @@
+"""The example: the React app (examples/web) and a protected API, on one FastAPI server.
+
+    uvicorn --factory examples.fastapi_app.app:create_app        (or scripts/run_example.sh)
+
+Configuration comes from the environment (``AUTHMW_*``) or else from the local service's
+``.authmw/project.env`` (``AUTHMW_ENV_FILE`` names another file).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+
+from authmw import AuthConfig
+from authmw_fastapi import CurrentUser, install
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Where `npm run build:example` (in js/) puts the React app.
+WEB_DIST = ROOT / "examples" / "web" / "dist"
+#: Replaced in index.html by the browser's configuration.
+CONFIG_MARKER = "<!--AUTHMW_CONFIG-->"
+
+
+def load_config() -> AuthConfig:
+    if any(os.environ.get(name) for name in ("AUTHMW_PROJECT_ID", "STACK_PROJECT_ID")):
+        return AuthConfig.from_env()
+    env_file = Path(os.environ.get("AUTHMW_ENV_FILE", ROOT / ".authmw" / "project.env"))
+    if not env_file.is_file():
+        raise SystemExit(f"No configuration: set AUTHMW_PROJECT_ID etc., or run `authmw dev` to write {env_file}.")
+    return AuthConfig.from_env_file(env_file)
+
+
+def browser_config_script(config: AuthConfig) -> str:
+    # Only what the browser may see: never the server or admin key.
+    public = {
+        "projectId": config.project_id,
+        "publishableClientKey": config.publishable_client_key,
+        "apiUrl": config.api_url,
+        "handlerPath": config.handler_path,
+    }
+    text = json.dumps(public).replace("<", "\\u003c")
+    return f"<script>window.__AUTHMW_CONFIG__ = {text}</script>"
+
+
+async def user_view(user: Any) -> dict[str, Any]:
+    """The user as the API shows it: fetched server-side when the core can, else from the token."""
+    get_server_user = getattr(user, "get_server_user", None)
+    if get_server_user is not None:
+        full = await get_server_user()
+        return {"id": full.id, "primary_email": full.primary_email, "display_name": full.display_name}
+    return {"id": user.id, "primary_email": None, "display_name": None}
+
+
+def create_app(config: AuthConfig | None = None, *, web_dist: Path = WEB_DIST) -> FastAPI:
+    config = config or load_config()
+    web_dist = web_dist.resolve()
+    index = web_dist / "index.html"
+    if not index.is_file():
+        raise SystemExit(f"{index} is missing: run `npm ci && npm run build && npm run build:example` in js/.")
+    index_html = index.read_text().replace(CONFIG_MARKER, browser_config_script(config))
+
+    app = FastAPI(title="authmw example", docs_url=None, redoc_url=None, openapi_url=None)
+    install(app, config)
+
+    @app.get("/api/me")
+    async def me(user: CurrentUser) -> dict[str, Any]:
+        return await user_view(user)
+
+    @app.api_route("/api/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
+    async def api_not_found(path: str) -> Response:
+        return JSONResponse({"error": f"No API route /api/{path}"}, status_code=404)
+
+    @app.get("/{path:path}", include_in_schema=False)
+    async def web(path: str) -> Response:
+        # Built files by name; every other path is a page of the single-page app.
+        file = (web_dist / path).resolve()
+        if path and file.is_file() and file.is_relative_to(web_dist) and file != index:
+            return FileResponse(file)
+        return HTMLResponse(index_html, headers={"cache-control": "no-store"})
+
+    return app

@@ -1,0 +1,129 @@
+"""The example end to end in Chromium: React pages, cookies, the middleware, /api/me."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "correct horse battery"
+
+
+def sign_up(page: Any, base: str) -> str:
+    email = f"browser-{uuid.uuid4().hex[:12]}@example.com"
+    page.goto(f"{base}/handler/sign-up")
+    page.get_by_label("E-mail").fill(email)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url(f"{base}/")
+    expect(page.get_by_test_id("user-email")).to_have_text(email)
+    return email
+
+
+def session_cookies(context: Any, project_id: str) -> tuple[str | None, list[str] | None]:
+    jar = {c["name"]: unquote(c["value"]) for c in context.cookies()}
+    access = jar.get("stack-access")
+    return jar.get(f"stack-refresh-{project_id}"), json.loads(access) if access else None
+
+
+def api_me(context: Any, base: str) -> Any:
+    return context.request.get(f"{base}/api/me", headers={"accept": "application/json"})
+
+
+def test_sign_up_see_the_user_server_side_then_sign_out(local_service, example_app, context) -> None:
+    base = example_app(local_service.config)
+    page = context.new_page()
+    email = sign_up(page, base)
+
+    page.reload()
+    expect(page.get_by_test_id("user-email")).to_have_text(email)
+    expect(page.get_by_test_id("api-me")).to_have_attribute("data-status", "200")
+    shown = page.get_by_test_id("api-me").inner_text()
+    user_id = page.get_by_test_id("user-id").inner_text()
+    assert user_id in shown
+
+    r = api_me(context, base)
+    assert r.status == 200
+    body = r.json()
+    assert body["id"] == user_id
+    assert set(body) == {"id", "primary_email", "display_name"}
+    if body["primary_email"] is not None:  # the core's ServerApp fetched the full user
+        assert body["primary_email"] == email
+
+    page.goto(f"{base}/handler/sign-out")
+    page.wait_for_url(f"{base}/")
+    expect(page.get_by_test_id("user-status")).to_have_attribute("data-status", "signed-out")
+    expect(page.get_by_test_id("api-me")).to_have_attribute("data-status", "401")
+    r = api_me(context, base)
+    assert r.status == 401
+    assert r.json()["code"] == "USER_AUTHENTICATION_REQUIRED"
+
+
+def test_react_uses_the_cookies_the_middleware_rewrote(local_service, example_app, context) -> None:
+    """The middleware refreshes (the access cookie is gone) and writes both cookies; the
+    React store then signs in with exactly that access token, without refreshing itself."""
+    base = example_app(local_service.config)
+    pid = local_service.project_id
+    page = context.new_page()
+    email = sign_up(page, base)
+    refresh, _ = session_cookies(context, pid)
+    page.close()
+
+    context.clear_cookies(name="stack-access")
+    r = api_me(context, base)
+    assert r.status == 200
+    assert "stack-access=" in r.headers.get("set-cookie", "")
+    refresh_after, (owner, access) = session_cookies(context, pid)
+    assert refresh_after == owner == refresh
+
+    seen: list[tuple[str, str | None]] = []
+    page = context.new_page()
+    page.on("request", lambda req: seen.append((req.url, req.headers.get("x-stack-access-token"))))
+    page.goto(base)
+    expect(page.get_by_test_id("user-email")).to_have_text(email)
+    expect(page.get_by_test_id("api-me")).to_have_attribute("data-status", "200")
+    service_calls = [(url, token) for url, token in seen if url.startswith(local_service.url)]
+    assert service_calls, "the page made no call to the service"
+    assert not [url for url, _ in service_calls if "/auth/oauth/token" in url or "/refresh" in url]
+    assert all(token == access for _, token in service_calls if token is not None)
+    assert session_cookies(context, pid) == (refresh, [refresh, access])
+
+
+def test_react_accepts_cookies_rewritten_after_expiry(short_service, example_app, context) -> None:
+    """Short-lived tokens: once the access token needs refreshing, /api/me refreshes and
+    rewrites the cookies; the page still shows the user with no new sign-in."""
+    base = example_app(short_service.config)
+    pid = short_service.project_id
+    page = context.new_page()
+    email = sign_up(page, base)
+    page.close()
+    refresh, (_, access) = session_cookies(context, pid)
+    payload = json.loads(_b64url(access.split(".")[1]))
+    delay = payload["exp"] - 20 - time.time() + 0.05
+    assert delay < 2.5
+    time.sleep(max(0.0, delay))
+
+    r = api_me(context, base)
+    assert r.status == 200
+    _, (owner, new_access) = session_cookies(context, pid)
+    assert owner == refresh and new_access != access
+
+    page = context.new_page()
+    page.goto(base)
+    expect(page.get_by_test_id("user-email")).to_have_text(email)
+    expect(page.get_by_test_id("api-me")).to_have_attribute("data-status", "200")
+    assert session_cookies(context, pid)[0] == refresh
+    assert page.get_by_test_id("sign-in-link").count() == 0
+
+
+def _b64url(segment: str) -> bytes:
+    import base64
+
+    return base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
