@@ -1,0 +1,192 @@
+import { describe, expect, it } from "vitest";
+import { AuthClient, type AuthClientOptions } from "../src/client";
+import { EmailPasswordMismatch, HttpStatusError } from "../src/errors";
+import {
+  BASE_URL,
+  fakeFetch,
+  jsonResponse,
+  knownErrorResponse,
+  PCK,
+  PROJECT_ID,
+  recordingSleep,
+  tokenValidFor,
+  userWire,
+} from "./helpers";
+
+function setup(options: Partial<AuthClientOptions> = {}) {
+  const f = fakeFetch();
+  const client = new AuthClient({
+    projectId: PROJECT_ID,
+    publishableClientKey: PCK,
+    baseUrl: BASE_URL,
+    fetch: f.fetch,
+    sleep: recordingSleep().sleep,
+    cookies: null,
+    ...options,
+  });
+  return { client, ...f };
+}
+
+const signedIn = () => ({ initialTokens: { refreshToken: "rt", accessToken: tokenValidFor(600) } });
+
+describe("AuthClient", () => {
+  it("starts signed out without tokens, loading with them", () => {
+    expect(setup().client.getUserState()).toEqual({ status: "signed-out", user: null });
+    expect(setup(signedIn()).client.getUserState()).toEqual({ status: "loading", user: null });
+  });
+
+  it("signs in anonymously, stores the tokens and loads the user", async () => {
+    const { client, calls, reply } = setup();
+    const access = tokenValidFor(600);
+    reply(jsonResponse({ access_token: access, refresh_token: "rt-new", user_id: "u" }), jsonResponse(userWire()));
+    const user = await client.signInWithCredential("ada@example.com", "correct horse");
+    expect(calls[0]!.url).toBe(`${BASE_URL}/api/v1/auth/password/sign-in`);
+    expect(JSON.parse(calls[0]!.body!)).toEqual({ email: "ada@example.com", password: "correct horse" });
+    expect(calls[0]!.headers).not.toHaveProperty("x-stack-access-token");
+    expect(calls[1]!.url).toBe(`${BASE_URL}/api/v1/users/me`);
+    expect(calls[1]!.headers["x-stack-access-token"]).toBe(access);
+    expect(calls[1]!.headers["x-stack-refresh-token"]).toBe("rt-new");
+    expect(client.session.getState()).toEqual({ refreshToken: "rt-new", accessToken: access });
+    expect(user).toMatchObject({ primaryEmail: "ada@example.com", hasPassword: true, displayName: null });
+    expect(user!.signedUpAt).toEqual(new Date(1738000000000));
+    expect(client.getUserState()).toEqual({ status: "signed-in", user });
+    expect(calls).toHaveLength(2);
+  });
+
+  it("raises the typed error of a failed sign-in and stays signed out", async () => {
+    const { client, reply } = setup();
+    reply(knownErrorResponse("EMAIL_PASSWORD_MISMATCH", 400, "Wrong e-mail or password."));
+    await expect(client.signInWithCredential("a@b.co", "x")).rejects.toBeInstanceOf(EmailPasswordMismatch);
+    expect(client.getUserState().status).toBe("signed-out");
+  });
+
+  it("signs up with an absolute verification callback URL that keeps after_auth_return_to", async () => {
+    const { client, calls, reply } = setup({ handlerPath: "/auth" });
+    reply(jsonResponse({ access_token: tokenValidFor(600), refresh_token: "rt", user_id: "u" }), jsonResponse(userWire()));
+    await client.signUpWithCredential("ada@example.com", "password1", { afterAuthReturnTo: "/dashboard?x=1" });
+    expect(calls[0]!.url).toBe(`${BASE_URL}/api/v1/auth/password/sign-up`);
+    expect(JSON.parse(calls[0]!.body!)).toEqual({
+      email: "ada@example.com",
+      password: "password1",
+      verification_callback_url: `${window.location.origin}/auth/email-verification?after_auth_return_to=%2Fdashboard%3Fx%3D1`,
+    });
+  });
+
+  it("maps CANNOT_GET_OWN_USER_WITHOUT_USER to a signed-out state", async () => {
+    const { client, reply } = setup(signedIn());
+    reply(knownErrorResponse("CANNOT_GET_OWN_USER_WITHOUT_USER", 400));
+    expect(await client.reloadUser()).toBeNull();
+    expect(client.getUserState().status).toBe("signed-out");
+  });
+
+  it("keeps loading, with the error, when the user cannot be loaded", async () => {
+    const { client, reply } = setup(signedIn());
+    reply(new Response("boom", { status: 500 }));
+    await expect(client.reloadUser()).rejects.toBeInstanceOf(HttpStatusError);
+    expect(client.getUserState()).toMatchObject({ status: "loading", error: expect.any(HttpStatusError) });
+  });
+
+  it("signs out with DELETE /auth/sessions/current and {} and clears the session", async () => {
+    const { client, calls, reply } = setup(signedIn());
+    reply(jsonResponse({ success: true }));
+    await client.signOut();
+    expect(calls[0]!.method).toBe("DELETE");
+    expect(calls[0]!.url).toBe(`${BASE_URL}/api/v1/auth/sessions/current`);
+    expect(calls[0]!.body).toBe("{}");
+    expect(calls[0]!.headers["x-stack-refresh-token"]).toBe("rt");
+    expect(client.session.getState()).toEqual({ refreshToken: null, accessToken: null });
+    expect(client.getUserState().status).toBe("signed-out");
+  });
+
+  it("ignores a refresh-token error on sign-out", async () => {
+    const { client, reply } = setup(signedIn());
+    reply(knownErrorResponse("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401));
+    await client.signOut();
+    expect(client.session.getState().refreshToken).toBeNull();
+  });
+
+  it("clears the session even when sign-out fails otherwise, and reports the failure", async () => {
+    const { client, reply } = setup(signedIn());
+    reply(new Response("bad", { status: 400 }));
+    await expect(client.signOut()).rejects.toBeInstanceOf(HttpStatusError);
+    expect(client.session.getState().refreshToken).toBeNull();
+  });
+
+  it("signs out without calling the service when there is no session", async () => {
+    const { client, calls } = setup();
+    await client.signOut();
+    expect(calls).toHaveLength(0);
+  });
+
+  it("updates the user with snake_case fields and publishes the result", async () => {
+    const { client, calls, reply } = setup(signedIn());
+    reply(jsonResponse(userWire({ display_name: "Ada", client_metadata: { theme: "dark" } })));
+    const user = await client.updateUser({ displayName: "Ada", clientMetadata: { theme: "dark" } });
+    expect(calls[0]!.method).toBe("PATCH");
+    expect(JSON.parse(calls[0]!.body!)).toEqual({ display_name: "Ada", client_metadata: { theme: "dark" } });
+    expect(user.displayName).toBe("Ada");
+    expect(client.getUserState()).toEqual({ status: "signed-in", user });
+  });
+
+  it("deleting the user invalidates the session", async () => {
+    const { client, calls, reply } = setup(signedIn());
+    reply(jsonResponse({ success: true }));
+    await client.deleteUser();
+    expect(calls[0]!.method).toBe("DELETE");
+    expect(calls[0]!.url).toBe(`${BASE_URL}/api/v1/users/me`);
+    expect(client.session.getState().refreshToken).toBeNull();
+    expect(client.getUserState().status).toBe("signed-out");
+  });
+
+  it("reads the client view of the project", async () => {
+    const { client, reply } = setup();
+    reply(
+      jsonResponse({
+        id: PROJECT_ID,
+        display_name: "Demo",
+        config: {
+          sign_up_enabled: true,
+          credential_enabled: true,
+          magic_link_enabled: false,
+          passkey_enabled: false,
+          client_team_creation_enabled: false,
+          client_user_deletion_enabled: true,
+          enabled_oauth_providers: [{ id: "github" }],
+        },
+      }),
+    );
+    expect(await client.getProject()).toEqual({
+      id: PROJECT_ID,
+      displayName: "Demo",
+      config: {
+        signUpEnabled: true,
+        credentialEnabled: true,
+        magicLinkEnabled: false,
+        passkeyEnabled: false,
+        clientTeamCreationEnabled: false,
+        clientUserDeletionEnabled: true,
+        oauthProviders: [{ id: "github" }],
+      },
+    });
+  });
+
+  it("builds the x-stack-auth header from a fresh access token", async () => {
+    const access = tokenValidFor(600);
+    const { client } = setup({ initialTokens: { refreshToken: "rt", accessToken: access } });
+    expect(await client.getAuthHeaders()).toEqual({
+      "x-stack-auth": JSON.stringify({ accessToken: access, refreshToken: "rt" }),
+    });
+    expect(await setup().client.getAuthHeaders()).toEqual({
+      "x-stack-auth": JSON.stringify({ accessToken: null, refreshToken: null }),
+    });
+  });
+
+  it("reloads the user when the session changes under it (e.g. another tab signed out)", async () => {
+    const { client, reply } = setup(signedIn());
+    reply(jsonResponse(userWire()));
+    await client.reloadUser();
+    expect(client.getUserState().status).toBe("signed-in");
+    client.session.clear();
+    expect(client.getUserState().status).toBe("signed-out");
+  });
+});

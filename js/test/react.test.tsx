@@ -1,0 +1,215 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { MemoryRouter, Route, Routes, useLocation } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { AuthHandler, AuthProvider, useAuth, useUser } from "../src/index";
+import { AuthClient } from "../src/client";
+import { AuthProviderForTesting } from "../src/testing";
+import {
+  BASE_URL,
+  fakeFetch,
+  jsonResponse,
+  knownErrorResponse,
+  PCK,
+  PROJECT_ID,
+  recordingSleep,
+  tokenValidFor,
+  userWire,
+} from "./helpers";
+
+afterEach(cleanup);
+
+function WhoAmI() {
+  const state = useUser();
+  return <p data-testid="who">{state.status === "signed-in" ? state.user.primaryEmail : state.status}</p>;
+}
+
+function Where() {
+  const location = useLocation();
+  return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
+}
+
+function makeClient(initialTokens?: { refreshToken: string; accessToken?: string }) {
+  const f = fakeFetch();
+  const client = new AuthClient({
+    projectId: PROJECT_ID,
+    publishableClientKey: PCK,
+    baseUrl: BASE_URL,
+    fetch: f.fetch,
+    sleep: recordingSleep().sleep,
+    cookies: null,
+    initialTokens,
+  });
+  return { client, ...f };
+}
+
+function renderApp(client: AuthClient, path: string, extra?: ReactNode) {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client}>
+        <Routes>
+          <Route path="/handler/*" element={<AuthHandler />} />
+          <Route path="*" element={<WhoAmI />} />
+        </Routes>
+        <Where />
+        {extra}
+      </AuthProvider>
+    </MemoryRouter>,
+  );
+}
+
+function fillAndSubmit(email: string, password: string) {
+  fireEvent.change(screen.getByLabelText("E-mail"), { target: { value: email } });
+  fireEvent.change(screen.getByLabelText("Password"), { target: { value: password } });
+  fireEvent.submit(screen.getByRole("button").closest("form")!);
+}
+
+describe("hooks", () => {
+  it("throw a clear error outside the provider", () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(() => render(<WhoAmI />)).toThrow("useUser() must be called inside <AuthProvider>");
+    function UsesAuth() {
+      useAuth();
+      return null;
+    }
+    expect(() => render(<UsesAuth />)).toThrow("useAuth() must be called inside <AuthProvider>");
+    vi.mocked(console.error).mockRestore();
+  });
+
+  it("AuthProviderForTesting renders a fixed user, or signed out", () => {
+    render(
+      <AuthProviderForTesting user={{ primaryEmail: "grace@example.com" }}>
+        <WhoAmI />
+      </AuthProviderForTesting>,
+    );
+    expect(screen.getByTestId("who").textContent).toBe("grace@example.com");
+    cleanup();
+    render(
+      <AuthProviderForTesting user={null}>
+        <WhoAmI />
+      </AuthProviderForTesting>,
+    );
+    expect(screen.getByTestId("who").textContent).toBe("signed-out");
+  });
+
+  it("useAuth exposes getAuthHeaders and signOut", async () => {
+    let auth!: ReturnType<typeof useAuth>;
+    function Grab() {
+      auth = useAuth();
+      return null;
+    }
+    render(
+      <AuthProviderForTesting user={{}} accessToken="at">
+        <Grab />
+        <WhoAmI />
+      </AuthProviderForTesting>,
+    );
+    expect(await auth.getAuthHeaders()).toEqual({
+      "x-stack-auth": JSON.stringify({ accessToken: "at", refreshToken: "test-refresh-token" }),
+    });
+    await act(() => auth.signOut());
+    expect(screen.getByTestId("who").textContent).toBe("signed-out");
+  });
+
+  it("the real provider loads the user of the session", async () => {
+    const { client, reply } = makeClient({ refreshToken: "rt", accessToken: tokenValidFor(600) });
+    reply(jsonResponse(userWire({ primary_email: "ada@example.com" })));
+    renderApp(client, "/");
+    expect(screen.getByTestId("who").textContent).toBe("loading");
+    await waitFor(() => expect(screen.getByTestId("who").textContent).toBe("ada@example.com"));
+  });
+});
+
+describe("sign-in page", () => {
+  it("has labelled inputs named email and password and a link to sign-up that keeps after_auth_return_to", () => {
+    const { client } = makeClient();
+    renderApp(client, "/handler/sign-in?after_auth_return_to=%2Forders");
+    expect(screen.getByRole("heading", { name: "Sign in" })).toBeTruthy();
+    expect(screen.getByLabelText("E-mail").getAttribute("name")).toBe("email");
+    expect(screen.getByLabelText("Password").getAttribute("name")).toBe("password");
+    expect(screen.getByRole("link", { name: "Create an account" }).getAttribute("href")).toBe(
+      "/handler/sign-up?after_auth_return_to=%2Forders",
+    );
+  });
+
+  it("shows 'Wrong e-mail or password.' and then signs in and returns to after_auth_return_to", async () => {
+    const { client, reply } = makeClient();
+    renderApp(client, "/handler/sign-in?after_auth_return_to=%2Forders%3Fp%3D1");
+    reply(knownErrorResponse("EMAIL_PASSWORD_MISMATCH", 400, "Wrong e-mail or password."));
+    fillAndSubmit("ada@example.com", "nope");
+    expect((await screen.findByRole("alert")).textContent).toBe("Wrong e-mail or password.");
+
+    reply(
+      jsonResponse({ access_token: tokenValidFor(600), refresh_token: "rt", user_id: "u" }),
+      jsonResponse(userWire({ primary_email: "ada@example.com" })),
+    );
+    fillAndSubmit("ada@example.com", "right");
+    await waitFor(() => expect(screen.getByTestId("where").textContent).toBe("/orders?p=1"));
+    expect(screen.getByTestId("who").textContent).toBe("ada@example.com");
+  });
+
+  it("ignores an absolute after_auth_return_to and goes to the after-sign-in URL", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const { client, reply } = makeClient();
+    renderApp(client, "/handler/sign-in?after_auth_return_to=https%3A%2F%2Fevil.example%2F");
+    expect(screen.getByRole("link", { name: "Create an account" }).getAttribute("href")).toBe("/handler/sign-up");
+    reply(jsonResponse({ access_token: tokenValidFor(600), refresh_token: "rt", user_id: "u" }), jsonResponse(userWire()));
+    fillAndSubmit("ada@example.com", "right");
+    await waitFor(() => expect(screen.getByTestId("where").textContent).toBe("/"));
+    expect(console.warn).toHaveBeenCalled();
+    vi.mocked(console.warn).mockRestore();
+  });
+});
+
+describe("sign-up page", () => {
+  it.each([
+    ["USER_EMAIL_ALREADY_EXISTS", 409, undefined, "User email already exists."],
+    ["PASSWORD_TOO_SHORT", 400, { min_length: 8 }, "Password too short. Minimum length is 8."],
+    ["SIGN_UP_NOT_ENABLED", 400, undefined, "Creation of new accounts is not enabled for this project."],
+  ])("shows the message for %s", async (code, status, details, message) => {
+    const { client, reply } = makeClient();
+    renderApp(client, "/handler/sign-up");
+    reply(knownErrorResponse(code, status, "server text", details));
+    fillAndSubmit("ada@example.com", "pw");
+    expect((await screen.findByRole("alert")).textContent).toBe(message);
+  });
+
+  it("signs up and goes to the after-sign-up URL, linking back to sign-in", async () => {
+    const { client, reply, calls } = makeClient();
+    renderApp(client, "/handler/sign-up?after_auth_return_to=%2Fwelcome");
+    expect(screen.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe(
+      "/handler/sign-in?after_auth_return_to=%2Fwelcome",
+    );
+    reply(jsonResponse({ access_token: tokenValidFor(600), refresh_token: "rt", user_id: "u" }), jsonResponse(userWire()));
+    fillAndSubmit("ada@example.com", "password1");
+    await waitFor(() => expect(screen.getByTestId("where").textContent).toBe("/welcome"));
+    expect(JSON.parse(calls[0]!.body!).verification_callback_url).toBe(
+      `${window.location.origin}/handler/email-verification?after_auth_return_to=%2Fwelcome`,
+    );
+  });
+});
+
+describe("sign-out page and fallback", () => {
+  it("signs out and goes to the after-sign-out URL", async () => {
+    const { client, reply, calls } = makeClient({ refreshToken: "rt", accessToken: tokenValidFor(600) });
+    reply(jsonResponse(userWire()), jsonResponse({ success: true }));
+    renderApp(client, "/handler/sign-out");
+    await waitFor(() => expect(screen.getByTestId("where").textContent).toBe("/"));
+    expect(calls.some((c) => c.method === "DELETE" && c.url.endsWith("/auth/sessions/current"))).toBe(true);
+    expect(client.session.getState().refreshToken).toBeNull();
+    await waitFor(() => expect(screen.getByTestId("who").textContent).toBe("signed-out"));
+  });
+
+  it("renders a not-found page for other handler paths", () => {
+    const { client } = makeClient();
+    renderApp(client, "/handler/nope");
+    expect(screen.getByRole("heading", { name: "Page not found" })).toBeTruthy();
+  });
+
+  it("renders the error page with the service's message", () => {
+    const { client } = makeClient();
+    renderApp(client, "/handler/error?errorCode=OUTER_OAUTH_TIMEOUT&message=Timed%20out");
+    expect(screen.getByRole("alert").textContent).toBe("Timed out");
+    expect(screen.getByText("OUTER_OAUTH_TIMEOUT")).toBeTruthy();
+  });
+});
