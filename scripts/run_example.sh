@@ -32,7 +32,13 @@ fi
 # Local service in the background, stopped on exit
 .venv/bin/python -m authmw dev --host 127.0.0.1 --port "$SERVICE_PORT" --data-dir "$DATA_DIR" &
 service_pid=$!
-trap 'kill "$service_pid" 2>/dev/null || true; wait "$service_pid" 2>/dev/null || true' EXIT INT TERM
+app_pid=
+stop() {
+  for pid in $app_pid $service_pid; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap stop EXIT
+trap 'exit 130' INT TERM
 
 healthy() {
   .venv/bin/python -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)" \
@@ -46,6 +52,8 @@ done
 healthy || { echo "The local service does not answer on port $SERVICE_PORT." >&2; exit 1; }
 
 export AUTHMW_ENV_FILE="$DATA_DIR/project.env"
-echo "Open http://localhost:$APP_PORT"
 .venv/bin/python -m uvicorn --factory examples.fastapi_app.app:create_app \
-  --app-dir . --host 127.0.0.1 --port "$APP_PORT" --log-level warning
+  --app-dir . --host 127.0.0.1 --port "$APP_PORT" --log-level warning &
+app_pid=$!
+echo "Open http://localhost:$APP_PORT   (Ctrl-C stops the example and the local service)"
+wait "$app_pid"
