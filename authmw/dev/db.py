@@ -151,6 +151,7 @@ class Database:
         self._conn.row_factory = sqlite3.Row
         self._conn.execute("PRAGMA foreign_keys = ON")
         self._conn.execute("PRAGMA journal_mode = WAL")
+        self._conn.execute("PRAGMA synchronous = NORMAL")  # WAL-safe; no fsync per commit
         self._conn.execute("PRAGMA busy_timeout = 5000")
         self._migrate()
 
