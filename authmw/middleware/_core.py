@@ -25,7 +25,7 @@ from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._session import refresh_access_token
 from authmw._tokens import Claims, TokenVerifier, token_expiry
-from authmw.errors import InvalidAccessToken
+from authmw.errors import ConfigurationError, InvalidAccessToken
 
 from . import _cookies as c
 
@@ -124,6 +124,12 @@ class Authenticator:
     ) -> None:
         if on_refresh_unavailable not in ("anonymous", "error"):
             raise ValueError("on_refresh_unavailable must be 'anonymous' or 'error'")
+        if refresher is None and not (config.secret_server_key or config.publishable_client_key):
+            raise ConfigurationError(
+                "The auth middleware refreshes sessions and needs the secret server key "
+                "(AUTHMW_SECRET_SERVER_KEY) or at least the publishable client key "
+                "(AUTHMW_PUBLISHABLE_CLIENT_KEY); the local service writes both to project.env."
+            )
         self.config = config
         self.verifier = verifier or TokenVerifier(config, clock=clock)
         self.on_refresh_unavailable = on_refresh_unavailable
@@ -185,7 +191,10 @@ class Authenticator:
                 # The key set could not be fetched, so the token cannot be checked.
                 return self._unavailable(exc, "verifying the access token")
             else:
-                return Outcome(claims, access, refresh)
+                # The verifier tolerates clock skew; the service does not accept expired tokens.
+                if claims.exp > self._clock():
+                    return Outcome(claims, access, refresh)
+                access = None
         if refresh is None:
             return ANONYMOUS
         try:
@@ -196,7 +205,7 @@ class Authenticator:
         except Exception as exc:
             # An access token that is short of the margin but unexpired still holds.
             claims = self.verifier.verify_cached(access) if access is not None else None
-            if claims is not None:
+            if claims is not None and claims.exp > self._clock():
                 logger.warning("authmw: refreshing the session failed (%s); using the current access token", type(exc).__name__)
                 return Outcome(claims, access, refresh)
             return self._unavailable(exc, "refreshing the session")

@@ -6,6 +6,7 @@ import asyncio
 import json
 import re
 import socket
+import time
 from typing import Any
 from urllib.parse import quote
 
@@ -147,6 +148,12 @@ def test_invalid_x_stack_auth_header_is_a_400(local_service) -> None:
     r = get(make_app(local_service.config), auth="null")
     assert r.status_code == 400
     assert r.json()["error"].startswith("Invalid x-stack-auth header: ")
+
+
+def test_expired_token_is_refused_despite_the_verifiers_clock_tolerance(local_service) -> None:
+    s = local_service.sign_up()
+    late = make_app(local_service.config, clock=lambda: time.time() + 610)  # 10 s past exp
+    assert get(late, auth={"accessToken": s.access_token}).status_code == 401
 
 
 def test_tampered_token_without_refresh_token_is_anonymous(local_service) -> None:

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from authmw import AuthConfig
+from authmw.errors import ConfigurationError
 from authmw.middleware._core import Authenticator, Reject, Tokens, is_secure
 
 from .support import cookie_header
@@ -17,7 +18,12 @@ OTHER = "7d1f0c55-3c1e-4f0b-8f43-5f7b8b3b9a11"
 
 @pytest.fixture
 def core() -> Authenticator:
-    return Authenticator(AuthConfig(project_id=PID, api_url="http://127.0.0.1:9"))
+    return Authenticator(AuthConfig(project_id=PID, api_url="http://127.0.0.1:9", publishable_client_key="pck_x"))
+
+
+def test_a_middleware_that_cannot_refresh_is_refused_at_once() -> None:
+    with pytest.raises(ConfigurationError, match="AUTHMW_SECRET_SERVER_KEY"):
+        Authenticator(AuthConfig(project_id=PID))
 
 
 def read(core: Authenticator, cookie: str | None = None, header: str | None = None) -> Tokens:
