@@ -1,16 +1,60 @@
-"""authmw: sign users in and manage them from Python web apps, over the Stack Auth API."""
+"""authmw: sign users in and manage them from Python web apps, over the Stack Auth API.
 
-from . import errors
+::
+
+    from authmw import ServerApp
+    with ServerApp() as server:          # AUTHMW_* variables, or ServerApp(config)
+        user = server.get_user(user_id)
+
+Errors live in :mod:`authmw.errors`, wire models in :mod:`authmw.models`.
+"""
+
+from typing import TYPE_CHECKING, Any
+
+from . import errors, models
+from ._apps import AsyncClientApp, AsyncServerApp, ClientApp, ServerApp
+from ._config import VERSION as __version__
 from ._config import AuthConfig
+from ._session import Session
+from ._tokens import Claims, TokenVerifier, token_expiry, verify_jwt
 from .errors import AuthmwError, ConfigurationError, KnownError
 
-__version__ = "0.1.0"
+# --- middleware re-exports ------------------------------------------------------------------
+# authmw.middleware (owned by the middleware) is imported lazily, so that `import authmw`
+# works without it and stays cheap. Names listed here are served by __getattr__ below.
+_MIDDLEWARE_NAMES = ("AuthMiddleware", "WSGIAuthMiddleware")
+
+if TYPE_CHECKING:
+    from .middleware import AuthMiddleware, WSGIAuthMiddleware
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MIDDLEWARE_NAMES:
+        from . import middleware
+
+        return getattr(middleware, name)
+    raise AttributeError(f"module 'authmw' has no attribute {name!r}")
+
+
+# --- end of middleware re-exports -----------------------------------------------------------
 
 __all__ = [
+    "AsyncClientApp",
+    "AsyncServerApp",
     "AuthConfig",
+    "AuthMiddleware",
     "AuthmwError",
+    "Claims",
+    "ClientApp",
     "ConfigurationError",
     "KnownError",
+    "ServerApp",
+    "Session",
+    "TokenVerifier",
+    "WSGIAuthMiddleware",
     "__version__",
     "errors",
+    "models",
+    "token_expiry",
+    "verify_jwt",
 ]
