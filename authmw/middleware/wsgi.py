@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-import http
+from http import HTTPStatus
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -44,7 +44,7 @@ class WSGIAuthMiddleware:
         config: AuthConfig | None = None,
         *,
         on_refresh_unavailable: OnRefreshUnavailable = "anonymous",
-        http: httpx.Client | None = None,
+        http: Callable[[], httpx.Client] | None = None,
         verifier: TokenVerifier | None = None,
         refresher: Refresher | None = None,
         clock: Callable[[], float] = time.time,
@@ -58,7 +58,7 @@ class WSGIAuthMiddleware:
             on_refresh_unavailable=on_refresh_unavailable,
             clock=clock,
         )
-        self.server = SyncServer(self.config, SyncDriver(http))
+        self.server = SyncServer(self.config, SyncDriver(http() if http else None))
 
     def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         cookie = environ.get("HTTP_COOKIE")
@@ -77,7 +77,7 @@ class WSGIAuthMiddleware:
         except Reject as reject:
             body = reject.body
             start_response(
-                f"{reject.status} {http.HTTPStatus(reject.status).phrase}",
+                f"{reject.status} {HTTPStatus(reject.status).phrase}",
                 [("Content-Type", "application/json"), ("Content-Length", str(len(body))), ("Cache-Control", "no-store")],
             )
             return [body]

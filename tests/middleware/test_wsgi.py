@@ -95,7 +95,7 @@ def test_service_unreachable(short_service, expiring, mode: str, status: int) ->
 def test_concurrent_threads_share_one_refresh(short_service, expiring) -> None:
     s = expiring
     counting = CountingSyncTransport()
-    app = WSGIAuthMiddleware(whoami, short_service.config, http=httpx.Client(transport=counting))
+    app = WSGIAuthMiddleware(whoami, short_service.config, http=lambda: httpx.Client(transport=counting))
     cookie = cookie_header(short_service.project_id, s.refresh_token, s.access_token)
 
     def one(_: int) -> str:
