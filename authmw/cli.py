@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def _dev(args: argparse.Namespace) -> int:
@@ -19,9 +19,7 @@ def _dev(args: argparse.Namespace) -> int:
         print(f"authmw dev: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
         return 1
     print(
-        f"authmw local service on {service.url}\n"
-        f"  project id: {service.project_id}\n"
-        f"  settings:   {service.env_file}",
+        f"authmw local service on {service.url}\n  project id: {service.project_id}\n  settings:   {service.env_file}",
         file=sys.stderr,
         flush=True,
     )

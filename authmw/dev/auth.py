@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from .db import load
 from .errors import KnownError, PlainError

@@ -52,9 +52,7 @@ def _meta(c: sqlite3.Connection, key: str) -> str | None:
 
 def _new_project_with_keys(c: sqlite3.Connection, name: str, project_id: str | None) -> ProjectKeys:
     project = create_project(c, name, project_id=project_id)
-    create_api_key_set(
-        c, project.id, BOOTSTRAP_KEY_DESCRIPTION, now_millis() + BOOTSTRAP_KEY_LIFETIME_MILLIS
-    )
+    create_api_key_set(c, project.id, BOOTSTRAP_KEY_DESCRIPTION, now_millis() + BOOTSTRAP_KEY_LIFETIME_MILLIS)
     return _keys_of(c, project.id)
 
 

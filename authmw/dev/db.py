@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 DB_FILE_NAME = "authmw.sqlite3"
 
@@ -156,7 +157,7 @@ class Database:
         self._migrate()
 
     @classmethod
-    def in_dir(cls, data_dir: str | Path) -> "Database":
+    def in_dir(cls, data_dir: str | Path) -> Database:
         folder = Path(data_dir)
         folder.mkdir(parents=True, exist_ok=True)
         return cls(folder / DB_FILE_NAME)

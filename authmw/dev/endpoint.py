@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 from urllib.parse import parse_qsl
 
 from starlette.concurrency import run_in_threadpool
@@ -58,12 +59,19 @@ class Ctx:
         return self.auth.project
 
     @property
-    def tier(self) -> str | None:
-        return None if self.auth is None else self.auth.tier
+    def tier(self) -> str:
+        assert self.auth is not None, "endpoint declared without tiers has no tier"
+        return self.auth.tier
 
     @property
     def user(self) -> sqlite3.Row | None:
         return None if self.auth is None else self.auth.user
+
+    @property
+    def signed_in_user(self) -> sqlite3.Row:
+        """The user, on endpoints declared with `needs_user`."""
+        assert self.user is not None, "endpoint declared without needs_user may have no user"
+        return self.user
 
     def validate(self, spec: Spec, value: Any, where: str = "body") -> Any:
         """Validate inside a handler (for schemas that depend on the tier)."""
@@ -217,9 +225,7 @@ class EndpointGroup:
         code raised when there is no user (e.g. "CANNOT_GET_OWN_USER_WITHOUT_USER")."""
 
         def register(handler: Handler) -> Handler:
-            self.endpoints.append(
-                Endpoint(method, path, handler, tiers, body, query, params, headers, needs_user)
-            )
+            self.endpoints.append(Endpoint(method, path, handler, tiers, body, query, params, headers, needs_user))
             return handler
 
         return register

@@ -83,9 +83,7 @@ class OAuthError(ServiceError):
 
 
 def schema_error(method: str, pathname: str, problems: list[str]) -> KnownError:
-    text = f"Request validation failed on {method} {pathname}:\n" + "\n".join(
-        f"  - {problem}" for problem in problems
-    )
+    text = f"Request validation failed on {method} {pathname}:\n" + "\n".join(f"  - {problem}" for problem in problems)
     return KnownError("SCHEMA_ERROR", message=text)
 
 

@@ -82,9 +82,7 @@ class KeyStore:
 
     def _load_or_create(self, scope: str) -> SigningKey:
         with self._db.tx() as c:
-            row = c.execute(
-                "SELECT kid, private_key_pem FROM signing_keys WHERE scope = ?", (scope,)
-            ).fetchone()
+            row = c.execute("SELECT kid, private_key_pem FROM signing_keys WHERE scope = ?", (scope,)).fetchone()
             if row is not None:
                 private_key = serialization.load_pem_private_key(row["private_key_pem"].encode(), None)
                 assert isinstance(private_key, ec.EllipticCurvePrivateKey)

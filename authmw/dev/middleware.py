@@ -80,9 +80,7 @@ class ServiceHeadersMiddleware:
             if message["type"] == "http.response.start":
                 started = True
                 status = message["status"]
-                headers = [
-                    (k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"
-                ]
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
                 headers += [(b"x-stack-request-id", _request_id()), (b"cache-control", b"no-store, max-age=0")]
                 headers += extra
                 if override and 400 <= status <= 599:

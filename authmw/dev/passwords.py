@@ -25,15 +25,13 @@ def _b64(data: bytes) -> str:
 
 def hash_password(password: str) -> str:
     salt = os.urandom(16)
-    digest = hashlib.scrypt(
-        password.encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=SCRYPT_DKLEN
-    )
+    digest = hashlib.scrypt(password.encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=SCRYPT_DKLEN)
     return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${_b64(salt)}${_b64(digest)}"
 
 
 def is_valid_bcrypt_hash(value: str) -> bool:
     match = BCRYPT_HASH_RE.match(value)
-    return bool(match) and 4 <= int(match.group(1)) <= 16
+    return match is not None and 4 <= int(match.group(1)) <= 16
 
 
 def verify_password(password: str, stored: str | None) -> bool:

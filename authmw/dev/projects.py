@@ -76,7 +76,7 @@ class Project:
     config: dict[str, Any]
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> "Project":
+    def from_row(cls, row: sqlite3.Row) -> Project:
         return cls(
             id=row["id"],
             display_name=row["display_name"],
@@ -88,7 +88,9 @@ class Project:
         )
 
     def enabled_oauth_providers(self) -> list[dict[str, str]]:
-        return [{"id": p["id"]} for p in sorted(self.config["oauth_providers"], key=lambda p: p["id"]) if p.get("enabled")]
+        return [
+            {"id": p["id"]} for p in sorted(self.config["oauth_providers"], key=lambda p: p["id"]) if p.get("enabled")
+        ]
 
     def client_view(self) -> dict[str, Any]:
         config: dict[str, Any] = {flag: bool(self.config[flag]) for flag in CLIENT_FLAGS}
@@ -115,9 +117,7 @@ class Project:
                 "team_creator_default_permissions": sorted(
                     c["team_creator_default_permissions"], key=lambda p: p["id"]
                 ),
-                "team_member_default_permissions": sorted(
-                    c["team_member_default_permissions"], key=lambda p: p["id"]
-                ),
+                "team_member_default_permissions": sorted(c["team_member_default_permissions"], key=lambda p: p["id"]),
             },
         }
 
@@ -154,8 +154,7 @@ def create_project(
 
 def save_project(c: sqlite3.Connection, project: Project) -> None:
     c.execute(
-        "UPDATE projects SET display_name = ?, description = ?, is_production_mode = ?, config = ?"
-        " WHERE id = ?",
+        "UPDATE projects SET display_name = ?, description = ?, is_production_mode = ?, config = ? WHERE id = ?",
         (project.display_name, project.description, int(project.is_production_mode), dump(project.config), project.id),
     )
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .ids import is_uuid
 
@@ -71,9 +72,7 @@ class Spec:
         return value
 
     def wrong_type(self, value: Any, path: str, problems: list[str]) -> Any:
-        problems.append(
-            f"{path} must be a `{self.type_name}` type, but the final value was: `{_describe(value)}`."
-        )
+        problems.append(f"{path} must be a `{self.type_name}` type, but the final value was: `{_describe(value)}`.")
         return MISSING
 
 
@@ -126,7 +125,7 @@ class Str(Spec):
         if self.url and not is_url(value):
             problems.append(f"{path} is not a valid URL")
         if self.pattern is not None and not self.pattern.search(value):
-            problems.append(f"{path} must match the following: \"{self.pattern.pattern}\"")
+            problems.append(f'{path} must match the following: "{self.pattern.pattern}"')
         if self.test is not None and len(problems) == before:
             message = self.test(value)
             if message:

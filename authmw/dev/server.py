@@ -95,7 +95,7 @@ class LocalService:
     def env_file(self) -> Path:
         return self.data_dir / ENV_FILE_NAME
 
-    def start(self) -> "LocalService":
+    def start(self) -> LocalService:
         """Serve in a daemon thread; returns once connections are accepted."""
         if self._thread is not None:
             raise RuntimeError("LocalService.start() was already called")
@@ -130,7 +130,7 @@ class LocalService:
         self._sock.close()
         self.app.state.service.db.close()
 
-    def __enter__(self) -> "LocalService":
+    def __enter__(self) -> LocalService:
         return self if self._thread is not None else self.start()
 
     def __exit__(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .db import Database
 from .keys import KeyStore
-from .tokens import create_refresh_token, issue_access_token, REFRESH_TOKEN_LIFETIME_MILLIS
+from .tokens import REFRESH_TOKEN_LIFETIME_MILLIS, create_refresh_token, issue_access_token
 from .users import touch_last_active
 
 

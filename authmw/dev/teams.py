@@ -28,9 +28,7 @@ def get_team(c: sqlite3.Connection, project_id: str, team_id: str) -> sqlite3.Ro
     return c.execute("SELECT * FROM teams WHERE id = ? AND project_id = ?", (team_id, project_id)).fetchone()
 
 
-def add_member(
-    c: sqlite3.Connection, project: Project, team_id: str, user_id: str, *, as_creator: bool
-) -> None:
+def add_member(c: sqlite3.Connection, project: Project, team_id: str, user_id: str, *, as_creator: bool) -> None:
     c.execute(
         "INSERT INTO team_members (project_id, team_id, user_id, created_at_millis) VALUES (?, ?, ?, ?)",
         (project.id, team_id, user_id, now_millis()),

@@ -117,6 +117,4 @@ def revoke_user_refresh_tokens(c: sqlite3.Connection, user_id: str, *, keep: str
     if keep is None:
         c.execute("DELETE FROM refresh_tokens WHERE user_id = ?", (user_id,))
     else:
-        c.execute(
-            "DELETE FROM refresh_tokens WHERE user_id = ? AND token_hash != ?", (user_id, sha256_hex(keep))
-        )
+        c.execute("DELETE FROM refresh_tokens WHERE user_id = ? AND token_hash != ?", (user_id, sha256_hex(keep)))

@@ -174,9 +174,11 @@ def update_user(c: sqlite3.Connection, project: Project, user: sqlite3.Row, fiel
         columns["requires_totp_mfa"] = int(fields["totp_secret_base64"] is not None)
     if "selected_team_id" in fields:
         team_id = fields["selected_team_id"]
-        if team_id is not None and c.execute(
-            "SELECT 1 FROM team_members WHERE team_id = ? AND user_id = ?", (team_id, user_id)
-        ).fetchone() is None:
+        if (
+            team_id is not None
+            and c.execute("SELECT 1 FROM team_members WHERE team_id = ? AND user_id = ?", (team_id, user_id)).fetchone()
+            is None
+        ):
             raise KnownError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=team_id, user_id=user_id)
         columns["selected_team_id"] = team_id
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -25,7 +26,7 @@ class Api:
         self.http = httpx.Client(base_url=url, timeout=10)
 
     @classmethod
-    def of(cls, service: LocalService, keys: ProjectKeys | None = None) -> "Api":
+    def of(cls, service: LocalService, keys: ProjectKeys | None = None) -> Api:
         return cls(service.url, keys or service.bootstrap.project, service.data_dir)
 
     @property
@@ -66,7 +67,9 @@ class Api:
         all_headers = {**self.headers(tier, access_token=token), **(headers or {})}
         return self.http.request(method, "/api/v1" + path, headers=all_headers, **kwargs)
 
-    def sign_up(self, email: str | None = None, password: str = "correct horse", tier: str = "client") -> dict[str, str]:
+    def sign_up(
+        self, email: str | None = None, password: str = "correct horse", tier: str = "client"
+    ) -> dict[str, str]:
         response = self.call(
             "POST",
             "/auth/password/sign-up",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import jwt
 import pytest
@@ -132,7 +132,9 @@ def test_an_expired_access_token_says_when_it_expired(short_lived: Api) -> None:
     response = short_lived.call("GET", "/users/me", token=tokens["access_token"])
     body = assert_known_error(response, "ACCESS_TOKEN_EXPIRED", 401)
     assert body["details"] == {"expired_at_millis": claims["exp"] * 1000}
-    assert body["error"].startswith("Access token has expired. Please refresh it and try again. (The access token expired at ")
+    assert body["error"].startswith(
+        "Access token has expired. Please refresh it and try again. (The access token expired at "
+    )
     assert body["error"].endswith(".000Z.)")
     # a refresh gives a working token again
     refreshed = short_lived.call(

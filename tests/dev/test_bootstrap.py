@@ -129,4 +129,3 @@ def test_cli_dev_command_serves_and_writes_project_env(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
-

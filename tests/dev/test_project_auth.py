@@ -114,7 +114,11 @@ def test_the_server_tier_sees_the_client_view_and_admin_the_admin_view(api: Api)
 def test_an_owner_admin_access_token_replaces_the_keys(api: Api, internal_api: Api) -> None:
     owner = internal_api.sign_up()
     token = owner["access_token"]
-    headers = {"x-stack-project-id": api.project_id, "x-stack-access-type": "admin", "x-stack-admin-access-token": token}
+    headers = {
+        "x-stack-project-id": api.project_id,
+        "x-stack-access-type": "admin",
+        "x-stack-admin-access-token": token,
+    }
     assert_known_error(get(api, headers), "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN", 401)
 
     patch = internal_api.call(
@@ -139,7 +143,11 @@ def test_an_admin_token_of_a_non_internal_project_is_not_admin(api: Api, user: d
 
 
 def test_a_garbage_admin_token_is_unparsable(api: Api) -> None:
-    headers = {"x-stack-project-id": api.project_id, "x-stack-access-type": "admin", "x-stack-admin-access-token": "x.y.z"}
+    headers = {
+        "x-stack-project-id": api.project_id,
+        "x-stack-access-type": "admin",
+        "x-stack-admin-access-token": "x.y.z",
+    }
     assert_known_error(get(api, headers), "UNPARSABLE_ADMIN_ACCESS_TOKEN", 401)
 
 

@@ -69,22 +69,30 @@ def test_update_validation(api: Api) -> None:
     body = assert_known_error(patch({"config": {"sign_up_enabled": "yes", "colour": 1}}), "SCHEMA_ERROR", 400)
     assert "body.config contains unknown properties: colour" in body["error"]
     assert "body.config.sign_up_enabled must be a `boolean` type" in body["error"]
-    body = assert_known_error(patch({"config": {"domains": [{"domain": "ftp://x.example.com", "handler_path": "/h"}]}}), "SCHEMA_ERROR", 400)
+    body = assert_known_error(
+        patch({"config": {"domains": [{"domain": "ftp://x.example.com", "handler_path": "/h"}]}}), "SCHEMA_ERROR", 400
+    )
     assert "URL must start with http:// or https://" in body["error"]
     duplicated = patch({"config": {"domains": [{"domain": "https://a.example.com", "handler_path": "/h"}] * 2}})
     assert (duplicated.status_code, duplicated.text) == (400, "Duplicated domain found")
     bad_permission = patch({"config": {"team_member_default_permissions": [{"id": "nope"}]}})
     assert (bad_permission.status_code, bad_permission.text) == (400, "Invalid team default permission ids")
-    body = assert_known_error(patch({"config": {"email_config": {"type": "standard", "host": "smtp"}}}), "SCHEMA_ERROR", 400)
+    body = assert_known_error(
+        patch({"config": {"email_config": {"type": "standard", "host": "smtp"}}}), "SCHEMA_ERROR", 400
+    )
     assert "body.config.email_config.port must be defined" in body["error"]
-    assert "body.config.legacy_global_jwt_signing" in assert_known_error(
-        patch({"config": {"legacy_global_jwt_signing": True}}), "SCHEMA_ERROR", 400
-    )["error"]
+    assert (
+        "body.config.legacy_global_jwt_signing"
+        in assert_known_error(patch({"config": {"legacy_global_jwt_signing": True}}), "SCHEMA_ERROR", 400)["error"]
+    )
 
 
 def test_shared_oauth_keys_only_for_some_providers(api: Api) -> None:
     response = api.call(
-        "PATCH", "/projects/current", "admin", json={"config": {"oauth_providers": [{"id": "apple", "type": "shared", "enabled": True}]}}
+        "PATCH",
+        "/projects/current",
+        "admin",
+        json={"config": {"oauth_providers": [{"id": "apple", "type": "shared", "enabled": True}]}},
     )
     body = assert_known_error(response, "INVALID_SHARED_OAUTH_PROVIDER_ID", 400)
     assert body["details"] == {"provider_id": "apple"}

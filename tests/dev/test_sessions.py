@@ -19,7 +19,9 @@ def oauth_refresh(api: Api, token: str | None, **overrides: str | None) -> httpx
         **overrides,
     }
     return api.http.post(
-        "/api/v1/auth/oauth/token", data={k: v for k, v in form.items() if v is not None}, headers={"accept": "application/json"}
+        "/api/v1/auth/oauth/token",
+        data={k: v for k, v in form.items() if v is not None},
+        headers={"accept": "application/json"},
     )
 
 
@@ -113,7 +115,9 @@ def test_refresh_endpoint_errors(api: Api) -> None:
 
 def test_a_refresh_token_only_works_for_its_own_project(api: Api, internal_api: Api) -> None:
     other = internal_api.sign_up()
-    response = api.call("POST", "/auth/sessions/current/refresh", headers={"x-stack-refresh-token": other["refresh_token"]})
+    response = api.call(
+        "POST", "/auth/sessions/current/refresh", headers={"x-stack-refresh-token": other["refresh_token"]}
+    )
     assert_known_error(response, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401)
 
 
@@ -130,7 +134,9 @@ def test_sign_out_deletes_the_refresh_token(api: Api, user: dict) -> None:
 
 
 def test_sign_out_only_ends_that_session(api: Api, user: dict) -> None:
-    second = api.call("POST", "/auth/password/sign-in", json={"email": user["email"], "password": user["password"]}).json()
+    second = api.call(
+        "POST", "/auth/password/sign-in", json={"email": user["email"], "password": user["password"]}
+    ).json()
     api.call("DELETE", "/auth/sessions/current", headers={"x-stack-refresh-token": user["refresh_token"]})
     assert oauth_refresh(api, second["refresh_token"]).status_code == 200
 
@@ -151,7 +157,11 @@ def test_server_mints_sessions_for_a_user(api: Api, user: dict) -> None:
 
 def test_server_session_accepts_me_and_an_expiry(api: Api, user: dict) -> None:
     response = api.call(
-        "POST", "/auth/sessions", "admin", token=user["access_token"], json={"user_id": "me", "expires_in_millis": 60_000}
+        "POST",
+        "/auth/sessions",
+        "admin",
+        token=user["access_token"],
+        json={"user_id": "me", "expires_in_millis": 60_000},
     )
     assert response.status_code == 200, response.text
     no_user = api.call("POST", "/auth/sessions", "server", json={"user_id": "me"})

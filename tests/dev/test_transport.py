@@ -66,7 +66,9 @@ def test_preflight_answers_at_once_with_the_cors_headers(api: Api) -> None:
     assert headers["access-control-expose-headers"] == "content-type, x-stack-actual-status, x-stack-known-error"
     allowed = [h.strip() for h in headers["access-control-allow-headers"].split(",")]
     assert allowed[:3] == ["content-type", "authorization", "x-stack-project-id"]
-    assert {"x-stack-access-token", "x-stack-refresh-token", "x-stack-admin-access-token", "sentry-trace"} <= set(allowed)
+    assert {"x-stack-access-token", "x-stack-refresh-token", "x-stack-admin-access-token", "sentry-trace"} <= set(
+        allowed
+    )
 
 
 def test_api_responses_carry_cors_headers(api: Api) -> None:

@@ -79,7 +79,9 @@ def test_client_profile_image_must_be_a_base64_image(api: Api, user: dict) -> No
     assert response.text == "Invalid profile image URL"
     assert "x-stack-known-error" not in response.headers
     bare = PNG.split(",", 1)[1]
-    assert api.call("PATCH", "/users/me", token=user["access_token"], json={"profile_image_url": bare}).status_code == 200
+    assert (
+        api.call("PATCH", "/users/me", token=user["access_token"], json={"profile_image_url": bare}).status_code == 200
+    )
 
 
 def test_server_updates_every_field_of_me(api: Api, user: dict) -> None:
@@ -88,7 +90,11 @@ def test_server_updates_every_field_of_me(api: Api, user: dict) -> None:
         "/users/me",
         "server",
         token=user["access_token"],
-        json={"server_metadata": {"plan": "pro"}, "client_read_only_metadata": {"level": 3}, "primary_email_verified": True},
+        json={
+            "server_metadata": {"plan": "pro"},
+            "client_read_only_metadata": {"level": 3},
+            "primary_email_verified": True,
+        },
     )
     assert response.status_code == 200, response.text
     me = response.json()
@@ -98,7 +104,9 @@ def test_server_updates_every_field_of_me(api: Api, user: dict) -> None:
 
 
 def test_totp_secret_turns_mfa_on_and_off(api: Api, user: dict) -> None:
-    on = api.call("PATCH", "/users/me", token=user["access_token"], json={"totp_secret_base64": "AAECAwQFBgcICQoLDA0ODxAREhM="})
+    on = api.call(
+        "PATCH", "/users/me", token=user["access_token"], json={"totp_secret_base64": "AAECAwQFBgcICQoLDA0ODxAREhM="}
+    )
     assert on.json()["requires_totp_mfa"] is True
     off = api.call("PATCH", "/users/me", token=user["access_token"], json={"totp_secret_base64": None})
     assert off.json()["requires_totp_mfa"] is False
@@ -127,7 +135,9 @@ def test_client_delete_needs_client_user_deletion_enabled(api: Api, user: dict, 
     assert deleted.status_code == 200 and deleted.json() == {"success": True}
     gone = api.call("GET", f"/users/{user['user_id']}", "server")
     assert_known_error(gone, "USER_NOT_FOUND", 404)
-    refresh = api.call("POST", "/auth/sessions/current/refresh", headers={"x-stack-refresh-token": user["refresh_token"]})
+    refresh = api.call(
+        "POST", "/auth/sessions/current/refresh", headers={"x-stack-refresh-token": user["refresh_token"]}
+    )
     assert_known_error(refresh, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401)
 
 

@@ -63,7 +63,9 @@ def test_get_update_delete_by_id(api: Api) -> None:
 
 def test_user_id_must_be_a_uuid(api: Api) -> None:
     body = assert_known_error(api.call("GET", "/users/bob", "server"), "SCHEMA_ERROR", 400)
-    assert body["error"] == "Request validation failed on GET /api/v1/users/bob:\n  - params.user_id must be a valid UUID"
+    assert (
+        body["error"] == "Request validation failed on GET /api/v1/users/bob:\n  - params.user_id must be a valid UUID"
+    )
 
 
 def test_client_cannot_use_server_user_routes(api: Api, user: dict) -> None:
@@ -74,7 +76,9 @@ def test_client_cannot_use_server_user_routes(api: Api, user: dict) -> None:
 def test_setting_a_password_revokes_every_refresh_token(api: Api, user: dict) -> None:
     response = api.call("PATCH", f"/users/{user['user_id']}", "server", json={"password": "brand new pw"})
     assert response.status_code == 200
-    refresh = api.call("POST", "/auth/sessions/current/refresh", headers={"x-stack-refresh-token": user["refresh_token"]})
+    refresh = api.call(
+        "POST", "/auth/sessions/current/refresh", headers={"x-stack-refresh-token": user["refresh_token"]}
+    )
     assert_known_error(refresh, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401)
     sign_in = api.call("POST", "/auth/password/sign-in", json={"email": user["email"], "password": "brand new pw"})
     assert sign_in.status_code == 200

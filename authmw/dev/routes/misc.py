@@ -30,10 +30,7 @@ def api_root(ctx: Ctx) -> str:
     if ctx.user is not None:
         channel = primary_email_channel(ctx.c, ctx.user["id"])
         user = channel["value"] if channel else ctx.user["id"]
-    return (
-        f"{WELCOME}\n\nAuthentication: {ctx.auth.tier.capitalize()}\n"
-        f"  Project: {ctx.project.id}\n  User: {user}"
-    )
+    return f"{WELCOME}\n\nAuthentication: {ctx.auth.tier.capitalize()}\n  Project: {ctx.project.id}\n  User: {user}"
 
 
 @group.post("/check-feature-support", tiers=None, body=Json())

@@ -10,7 +10,7 @@ from ..auth import INTERNAL_PROJECT_ID
 from ..db import dump, load
 from ..endpoint import ADMIN, ANY, Ctx, EndpointGroup
 from ..errors import KnownError, PlainError, schema_error
-from ..projects import BOOLEAN_FLAGS, SYSTEM_PERMISSIONS, get_project, save_project, user_count
+from ..projects import BOOLEAN_FLAGS, SYSTEM_PERMISSIONS, save_project, user_count
 from ..schema import Arr, Bool, Num, Obj, Str
 
 OAUTH_PROVIDER_IDS = (

@@ -10,7 +10,14 @@ from ..endpoint import ANY, SERVER_OR_ADMIN, Ctx, EndpointGroup
 from ..errors import KnownError, PlainError
 from ..responses import Created
 from ..schema import Bool, Num, Obj, Str, Uuid
-from ..user_updates import CLIENT_UPDATE, SERVER_CREATE, SERVER_UPDATE, check_client_image, server_create_user, update_user
+from ..user_updates import (
+    CLIENT_UPDATE,
+    SERVER_CREATE,
+    SERVER_UPDATE,
+    check_client_image,
+    server_create_user,
+    update_user,
+)
 from ..users import delete_user, get_user, user_view
 
 group = EndpointGroup()
@@ -32,7 +39,7 @@ LIST_QUERY = Obj(
 # /users/me comes first so that "me" never reaches the /users/{user_id} routes.
 @group.get("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_USER)
 def get_me(ctx: Ctx) -> dict:
-    return user_view(ctx.c, ctx.user, ctx.tier)
+    return user_view(ctx.c, ctx.signed_in_user, ctx.tier)
 
 
 @group.patch("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_USER)
@@ -44,15 +51,15 @@ def update_me(ctx: Ctx) -> dict:
             check_client_image(fields["profile_image_url"])
     else:
         fields = ctx.validate(SERVER_UPDATE, raw)
-    update_user(ctx.c, ctx.project, ctx.user, fields)
-    return user_view(ctx.c, _reload(ctx, ctx.user["id"]), ctx.tier)
+    update_user(ctx.c, ctx.project, ctx.signed_in_user, fields)
+    return user_view(ctx.c, _reload(ctx, ctx.signed_in_user["id"]), ctx.tier)
 
 
 @group.delete("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_USER)
 def delete_me(ctx: Ctx) -> dict:
     if ctx.tier == "client" and not ctx.project.config["client_user_deletion_enabled"]:
         raise PlainError(400, "Client user deletion is not enabled for this project")
-    delete_user(ctx.c, ctx.user["id"])
+    delete_user(ctx.c, ctx.signed_in_user["id"])
     return {"success": True}
 
 
