@@ -1,0 +1,193 @@
+"""The transport over real sockets against the fault-injection server, sync and async."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from authmw import AuthConfig
+from authmw._ops import AsyncDriver, SyncDriver
+from authmw._transport import Transport
+from authmw.errors import HttpStatusError, InvalidServerResponse, ServiceUnreachable, UserNotFound
+from faultserver import FaultServer
+
+PROJECT = str(uuid.uuid4())
+KEY = "pck_" + "k" * 45
+
+
+@pytest.fixture(scope="module")
+def fault() -> Iterator[FaultServer]:
+    with FaultServer() as server:
+        yield server
+
+
+class Runner:
+    """Runs operations under a real driver whose sleep only records."""
+
+    def __init__(self, flavour: str) -> None:
+        self.flavour = flavour
+        self.sleeps: list[float] = []
+        if flavour == "sync":
+            self.driver: Any = SyncDriver(sleep=self.sleeps.append, timeout=5)
+        else:
+            async def sleep(seconds: float) -> None:
+                self.sleeps.append(seconds)
+
+            self.loop = asyncio.new_event_loop()
+            self.driver = AsyncDriver(sleep=sleep, timeout=5)
+
+    def run(self, op: Any) -> Any:
+        if self.flavour == "sync":
+            return self.driver.run(op)
+        return self.loop.run_until_complete(self.driver.run(op))
+
+    def close(self) -> None:
+        if self.flavour == "sync":
+            self.driver.close()
+        else:
+            self.loop.run_until_complete(self.driver.aclose())
+            self.loop.close()
+
+
+@pytest.fixture(params=["sync", "async"])
+def runner(request) -> Iterator[Runner]:
+    r = Runner(request.param)
+    yield r
+    r.close()
+
+
+@pytest.fixture
+def call(fault, runner):
+    """call(scenario, method="GET") -> (the result or the exception, the server's log)."""
+
+    def call(scenario: str, method: str = "GET", **kwargs: Any) -> tuple[Any, list[dict[str, Any]]]:
+        run = uuid.uuid4().hex
+        config = AuthConfig(project_id=PROJECT, api_url=fault.api_url(scenario, run), publishable_client_key=KEY)
+        transport = Transport(config, "client", uniform=lambda a, b: 1.0)
+        if method in ("POST", "PATCH"):
+            kwargs.setdefault("json", {})
+        try:
+            result: Any = runner.run(transport.call_json(method, "/users/me", **kwargs))
+        except Exception as exc:  # the test inspects it
+            result = exc
+        return result, fault.log(scenario, run)
+
+    return call
+
+
+def test_ok_carries_the_headers(call):
+    result, log = call("ok")
+    assert result["ok"] is True
+    (entry,) = log
+    headers = {k.lower(): v for k, v in entry["headers"].items()}
+    assert entry["path"] == "/api/v1/users/me"
+    assert headers["x-stack-project-id"] == PROJECT and headers["x-stack-publishable-client-key"] == KEY
+
+
+def test_dropped_connections_on_get_are_retried(call, runner):
+    result, log = call("drop:4")
+    assert result["attempt"] == 5 and len(log) == 5
+    assert runner.sleeps == [1.0, 2.0, 4.0, 8.0]
+    nonces = {e["headers"]["x-stack-random-nonce"] for e in log}
+    assert len(nonces) == 5  # every attempt is a new request
+
+
+def test_get_that_never_connects_is_diagnosed(call, runner):
+    result, log = call("drop:99")
+    assert isinstance(result, ServiceUnreachable)
+    assert result.attempts == 5 and len(log) == 5 and len(runner.sleeps) == 4
+    assert "HTTP 200" in result.health and KEY not in str(result)
+
+
+@pytest.mark.parametrize("method", ["POST", "PATCH"])
+def test_dropped_connection_on_non_idempotent_method_fails_at_once(call, runner, method):
+    result, log = call("drop:1", method)
+    assert isinstance(result, ServiceUnreachable) and result.attempts == 1
+    assert len(log) == 1 and runner.sleeps == []
+
+
+def test_service_down_health_check_fails_too(call):
+    result, _ = call("down", "POST")
+    assert isinstance(result, ServiceUnreachable) and "unreachable too" in result.health
+
+
+def test_nothing_listening(runner):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = AuthConfig(project_id=PROJECT, api_url=f"http://127.0.0.1:{port}", publishable_client_key=KEY)
+    with pytest.raises(ServiceUnreachable) as info:
+        runner.run(Transport(config, "client").call("POST", "/x", json={}))
+    assert f"127.0.0.1:{port}" in str(info.value) and "unreachable too" in info.value.health
+
+
+def test_429_waits_retry_after(call, runner):
+    result, log = call("429:2:3", "POST")
+    assert result["attempt"] == 3 and runner.sleeps == [3.0, 3.0]
+
+
+def test_429_with_http_date(call, runner):
+    result, _ = call("429date:1:30")
+    assert result["ok"] and len(runner.sleeps) == 1 and 25 <= runner.sleeps[0] <= 31
+
+
+def test_429_without_retry_after_backs_off(call, runner):
+    result, _ = call("429bare:2")
+    assert result["ok"] and runner.sleeps == [1.0, 2.0]
+
+
+def test_429_forever_gives_up(call):
+    result, log = call("429:99:1")
+    assert isinstance(result, HttpStatusError) and result.status == 429 and len(log) == 5
+
+
+def test_508_with_marker_is_retried(call, runner):
+    result, _ = call("508:1", "POST")
+    assert result["attempt"] == 2 and runner.sleeps == [1.0]
+
+
+def test_508_without_marker_is_an_error(call):
+    result, log = call("508plain:1")
+    assert isinstance(result, HttpStatusError) and result.status == 508 and len(log) == 1
+
+
+def test_5xx_is_an_http_status_error(call):
+    result, log = call("status:503")
+    assert isinstance(result, HttpStatusError) and result.status == 503 and result.reason == "Service Unavailable"
+    assert "Injected 503" in str(result) and len(log) == 1
+
+
+def test_known_error(call):
+    result, _ = call("known:USER_NOT_FOUND:404")
+    assert isinstance(result, UserNotFound) and result.message == "Injected USER_NOT_FOUND"
+
+
+@pytest.mark.parametrize("scenario", ["mismatch", "malformed", "badjson"])
+def test_broken_answers_are_invalid_server_responses(call, scenario):
+    result, _ = call(scenario)
+    assert isinstance(result, InvalidServerResponse)
+
+
+def test_runs_as_a_script_and_prints_its_url():
+    script = Path(__file__).resolve().parent.parent / "faultserver.py"
+    proc = subprocess.Popen([sys.executable, str(script), "--port", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        url = proc.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:")
+        response = httpx.get(f"{url}/known:USER_NOT_FOUND:404/t/api/v1/users/me",
+                             headers={"x-stack-override-error-status": "true"})
+        assert response.status_code == 200 and response.headers["x-stack-actual-status"] == "404"
+        assert httpx.get(f"{url}/ok/t/health").json() == {"status": "ok"}
+        assert [e["path"] for e in httpx.get(f"{url}/__log/known:USER_NOT_FOUND:404/t").json()] == ["/api/v1/users/me"]
+    finally:
+        proc.terminate()
+        proc.wait(5)
