@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from authmw.errors import ConfigurationError
+
 if TYPE_CHECKING:
+    from authmw._apps import AsyncServerApp, ServerApp
     from authmw._tokens import Claims
 
 
@@ -31,9 +34,13 @@ class AnonymousUser:
 class AuthUser:
     """A signed-in user, as far as a verified access token tells.
 
-    ``server`` is how server-tier helpers (full user, teams, permissions) will reach the
-    service: an object whose ``run(op)`` executes an operation with the driver of the
-    middleware that made this user (awaitable under ASGI, blocking under WSGI).
+    ``server`` is the project's :class:`authmw.ServerApp` (under WSGI) or
+    :class:`authmw.AsyncServerApp` (under ASGI), running on the middleware's own driver; it
+    is None when no secret server key is configured. The server-tier helpers below go
+    through it, so they return values under WSGI and awaitables under ASGI::
+
+        user = await request.user.get_server_user()          # ASGI
+        user = environ["authmw.user"].get_server_user()      # WSGI
     """
 
     __slots__ = ("claims", "access_token", "refresh_token", "server")
@@ -46,7 +53,7 @@ class AuthUser:
         access_token: str,
         refresh_token: str | None,
         *,
-        server: Any = None,
+        server: ServerApp | AsyncServerApp | None = None,
     ) -> None:
         self.claims = claims
         self.access_token = access_token
@@ -63,6 +70,20 @@ class AuthUser:
 
     def __repr__(self) -> str:  # never the tokens
         return f"AuthUser(id={self.id!r})"
+
+    # -- server tier (teams, permissions and metadata updates slot in here) -------------
+
+    def get_server_user(self) -> Any:
+        """The full user as the server sees it (``ServerUser``; None if since deleted)."""
+        return self._server().get_user(self.id)
+
+    def _server(self) -> ServerApp | AsyncServerApp:
+        if self.server is None:
+            raise ConfigurationError(
+                "Server-side user data needs the secret server key: set AUTHMW_SECRET_SERVER_KEY "
+                "(or pass secret_server_key in the AuthConfig given to the middleware)."
+            )
+        return self.server
 
 
 class AuthCredentials:

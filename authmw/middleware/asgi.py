@@ -9,7 +9,8 @@ from typing import Any
 import httpx
 
 from authmw._config import AuthConfig
-from authmw._ops import AsyncDriver, Op
+from authmw._apps import AsyncServerApp
+from authmw._ops import AsyncDriver
 from authmw._tokens import TokenVerifier
 
 from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher, Reject, is_secure
@@ -25,17 +26,15 @@ NO_CREDENTIALS = AuthCredentials()
 SIGNED_IN = AuthCredentials(["authenticated"])
 
 
-class AsyncServer:
-    """Runs operations for server-tier helpers of :class:`AuthUser`; ``run`` is awaitable."""
+class _PerLoop:
+    """The driver of one event loop, and the server app that runs on it."""
 
-    __slots__ = ("config", "driver")
+    __slots__ = ("driver", "server")
 
     def __init__(self, config: AuthConfig, driver: AsyncDriver) -> None:
-        self.config = config
         self.driver = driver
-
-    def run(self, op: Op[Any]) -> Awaitable[Any]:
-        return self.driver.run(op)
+        # Server-tier helpers of AuthUser need the secret key; without it they explain why.
+        self.server = AsyncServerApp(config, driver=driver) if config.secret_server_key else None
 
 
 class AuthMiddleware:
@@ -67,9 +66,7 @@ class AuthMiddleware:
         )
         self._http = http
         # httpx connection pools belong to one event loop; tests may run several.
-        self._servers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncServer] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _PerLoop] = weakref.WeakKeyDictionary()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -85,36 +82,34 @@ class AuthMiddleware:
             await self.app(scope, receive, send)
             return
 
-        server = self._server()
+        bound = self._bound()
         try:
             tokens = self.core.read(
                 cookie=cookie,
                 auth_header=auth_header,
                 secure=is_secure(scope.get("scheme", "http"), forwarded_proto),
             )
-            outcome = self.core.quick(tokens) or await server.driver.run(self.core.authenticate(tokens))
+            outcome = self.core.quick(tokens) or await bound.driver.run(self.core.authenticate(tokens))
         except Reject as reject:
             await _answer(scope, send, reject)
             return
 
-        scope["user"], scope["auth"] = _user(outcome, server)
+        scope["user"], scope["auth"] = _user(outcome, bound.server)
         if outcome.cookies and kind == "http":
             send = _adding_cookies(send, outcome.cookies)
         await self.app(scope, receive, send)
 
-    def _server(self) -> AsyncServer:
+    def _bound(self) -> _PerLoop:
         loop = asyncio.get_running_loop()
-        server = self._servers.get(loop)
-        if server is None:
-            driver = AsyncDriver(self._http() if self._http else None)
-            server = self._servers[loop] = AsyncServer(self.config, driver)
-        return server
+        bound = self._loops.get(loop)
+        if bound is None:
+            bound = self._loops[loop] = _PerLoop(self.config, AsyncDriver(self._http() if self._http else None))
+        return bound
 
     async def aclose(self) -> None:
-        loop = asyncio.get_running_loop()
-        server = self._servers.pop(loop, None)
-        if server is not None:
-            await server.driver.aclose()
+        bound = self._loops.pop(asyncio.get_running_loop(), None)
+        if bound is not None:
+            await bound.driver.aclose()
 
     def _closing_on_shutdown(self, receive: Receive) -> Receive:
         async def wrapped() -> Message:
@@ -126,7 +121,7 @@ class AuthMiddleware:
         return wrapped
 
 
-def _user(outcome: Outcome, server: AsyncServer) -> tuple[AuthUser | AnonymousUser, AuthCredentials]:
+def _user(outcome: Outcome, server: AsyncServerApp | None) -> tuple[AuthUser | AnonymousUser, AuthCredentials]:
     if outcome.claims is None or outcome.access_token is None:
         return ANONYMOUS, NO_CREDENTIALS
     return AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, server=server), SIGNED_IN

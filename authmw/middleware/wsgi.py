@@ -8,7 +8,8 @@ from typing import Any
 import httpx
 
 from authmw._config import AuthConfig
-from authmw._ops import Op, SyncDriver
+from authmw._apps import ServerApp
+from authmw._ops import SyncDriver
 from authmw._tokens import TokenVerifier
 
 from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher, Reject, is_secure
@@ -17,19 +18,6 @@ from ._user import ANONYMOUS, AnonymousUser, AuthUser
 Environ = dict[str, Any]
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
-
-
-class SyncServer:
-    """Runs operations for server-tier helpers of :class:`AuthUser`; ``run`` blocks."""
-
-    __slots__ = ("config", "driver")
-
-    def __init__(self, config: AuthConfig, driver: SyncDriver) -> None:
-        self.config = config
-        self.driver = driver
-
-    def run(self, op: Op[Any]) -> Any:
-        return self.driver.run(op)
 
 
 class WSGIAuthMiddleware:
@@ -58,7 +46,9 @@ class WSGIAuthMiddleware:
             on_refresh_unavailable=on_refresh_unavailable,
             clock=clock,
         )
-        self.server = SyncServer(self.config, SyncDriver(http() if http else None))
+        self.driver = SyncDriver(http() if http else None)
+        # Server-tier helpers of AuthUser need the secret key; without it they explain why.
+        self.server = ServerApp(self.config, driver=self.driver) if self.config.secret_server_key else None
 
     def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         cookie = environ.get("HTTP_COOKIE")
@@ -73,7 +63,7 @@ class WSGIAuthMiddleware:
                 auth_header=auth_header,
                 secure=is_secure(environ.get("wsgi.url_scheme", "http"), environ.get("HTTP_X_FORWARDED_PROTO")),
             )
-            outcome = self.core.quick(tokens) or self.server.driver.run(self.core.authenticate(tokens))
+            outcome = self.core.quick(tokens) or self.driver.run(self.core.authenticate(tokens))
         except Reject as reject:
             body = reject.body
             start_response(
@@ -93,7 +83,7 @@ class WSGIAuthMiddleware:
         return AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, server=self.server)
 
     def close(self) -> None:
-        self.server.driver.close()
+        self.driver.close()
 
 
 def _adding_cookies(start_response: StartResponse, cookies: tuple[str, ...]) -> StartResponse:

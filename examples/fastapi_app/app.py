@@ -17,6 +17,8 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from authmw import AuthConfig
+from authmw.errors import UserAuthenticationRequired
+from authmw.middleware import AuthUser
 from authmw_fastapi import CurrentUser, install
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,13 +49,14 @@ def browser_config_script(config: AuthConfig) -> str:
     return f"<script>window.__AUTHMW_CONFIG__ = {text}</script>"
 
 
-async def user_view(user: Any) -> dict[str, Any]:
-    """The user as the API shows it: fetched server-side when the core can, else from the token."""
-    get_server_user = getattr(user, "get_server_user", None)
-    if get_server_user is not None:
-        full = await get_server_user()
-        return {"id": full.id, "primary_email": full.primary_email, "display_name": full.display_name}
-    return {"id": user.id, "primary_email": None, "display_name": None}
+async def user_view(user: AuthUser) -> dict[str, Any] | None:
+    """The user as the API shows it: the server's view when the secret key is configured."""
+    if user.server is None:
+        return {"id": user.id, "primary_email": None, "display_name": None}
+    full = await user.get_server_user()
+    if full is None:  # deleted since the token was issued
+        return None
+    return {"id": full.id, "primary_email": full.primary_email, "display_name": full.display_name}
 
 
 def create_app(config: AuthConfig | None = None, *, web_dist: Path = WEB_DIST) -> FastAPI:
@@ -68,8 +71,11 @@ def create_app(config: AuthConfig | None = None, *, web_dist: Path = WEB_DIST) -
     install(app, config)
 
     @app.get("/api/me")
-    async def me(user: CurrentUser) -> dict[str, Any]:
-        return await user_view(user)
+    async def me(user: CurrentUser) -> Response:
+        view = await user_view(user)
+        if view is None:
+            return JSONResponse(UserAuthenticationRequired().to_body(), status_code=401)
+        return JSONResponse(view)
 
     @app.api_route("/api/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     async def api_not_found(path: str) -> Response:

@@ -12,11 +12,14 @@ from urllib.parse import quote
 
 import httpx
 import pytest
+from fastapi import FastAPI, Request
 from fastapi.testclient import TestClient
 
 from authmw import AuthConfig
 from authmw._ops import SyncDriver
 from authmw._tokens import TokenVerifier
+from authmw.errors import ConfigurationError
+from authmw_fastapi import CurrentUser, install
 
 from .support import CountingTransport, cookie_header, cookie_value, make_app, set_cookies
 
@@ -296,3 +299,35 @@ async def test_concurrent_requests_with_one_expired_token_refresh_once(short_ser
     assert [r.json()["id"] for r in responses] == [s.user_id] * 50
     assert counting.refreshes == 1
     assert len({set_cookies(r)["stack-access"].split(";")[0] for r in responses}) == 1
+
+
+# -- server tier -----------------------------------------------------------------------
+
+
+def test_get_server_user_runs_on_the_middlewares_driver(local_service) -> None:
+    app = FastAPI()
+    install(app, local_service.config)
+
+    @app.get("/full")
+    async def full(user: CurrentUser) -> dict[str, Any]:
+        server_user = await user.get_server_user()
+        return {"id": server_user.id, "email": server_user.primary_email}
+
+    s = local_service.sign_up()
+    r = get(app, "/full", cookie=cookie_header(local_service.project_id, s.refresh_token, s.access_token))
+    assert r.json() == {"id": s.user_id, "email": s.email}
+
+
+def test_server_helpers_without_the_secret_key_explain_it(local_service) -> None:
+    app = make_app(local_service.config.with_(secret_server_key=None))
+
+    @app.get("/server-user")
+    async def server_user(request: Request) -> dict[str, Any]:
+        assert request.user.server is None
+        with pytest.raises(ConfigurationError, match="AUTHMW_SECRET_SERVER_KEY"):
+            request.user.get_server_user()
+        return {"id": request.user.id}
+
+    s = local_service.sign_up()
+    r = get(app, "/server-user", cookie=cookie_header(local_service.project_id, s.refresh_token, s.access_token))
+    assert r.json() == {"id": s.user_id}

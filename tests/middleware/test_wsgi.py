@@ -106,3 +106,17 @@ def test_concurrent_threads_share_one_refresh(short_service, expiring) -> None:
         ids = list(pool.map(one, range(40)))
     assert ids == [s.user_id] * 40
     assert counting.refreshes == 1
+
+
+def test_get_server_user_blocks_under_wsgi(local_service) -> None:
+    def full(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        server_user = environ["authmw.user"].get_server_user()
+        start_response("200 OK", [("Content-Type", "application/json")])
+        return [json.dumps({"email": server_user.primary_email}).encode()]
+
+    s = local_service.sign_up()
+    app = WSGIAuthMiddleware(full, local_service.config)
+    with httpx.Client(transport=httpx.WSGITransport(app=app), base_url="http://testserver") as c:
+        cookie = cookie_header(local_service.project_id, s.refresh_token, s.access_token)
+        assert c.get("/", headers={"cookie": cookie}).json() == {"email": s.email}
+    app.close()
