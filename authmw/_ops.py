@@ -21,6 +21,7 @@ Effects::
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json as _json
 import threading
 import time
@@ -86,7 +87,12 @@ class Sleep(Effect):
 
 @dataclass(frozen=True)
 class Shared(Effect):
-    """Run ``make_op()`` once for every concurrent caller that yields the same key."""
+    """Run ``make_op()`` once for every concurrent caller that yields the same key.
+
+    Re-entrant: an operation that yields a key it is itself leading (say a wrapper and
+    the wrapped call sharing one key) runs ``make_op()`` directly instead of waiting on
+    itself.
+    """
 
     key: Hashable
     make_op: Callable[[], Op[Any]]
@@ -123,6 +129,7 @@ class SyncDriver:
         self._sleep = sleep
         self._flights: dict[Hashable, _Flight] = {}
         self._lock = threading.Lock()
+        self._leading = threading.local()  # keys this thread is leading
 
     def run(self, op: Op[T]) -> T:
         value: Any = None
@@ -154,6 +161,9 @@ class SyncDriver:
         raise TypeError(f"unknown effect {effect!r}")
 
     def _shared(self, effect: Shared) -> Any:
+        leading: set[Hashable] = self._leading.__dict__.setdefault("keys", set())
+        if effect.key in leading:
+            return self.run(effect.make_op())
         with self._lock:
             flight = self._flights.get(effect.key)
             leader = flight is None
@@ -163,11 +173,13 @@ class SyncDriver:
         if not leader:
             flight.done.wait()
         else:
+            leading.add(effect.key)
             try:
                 flight.result = self.run(effect.make_op())
             except BaseException as exc:
                 flight.error = exc
             finally:
+                leading.discard(effect.key)
                 with self._lock:
                     del self._flights[effect.key]
                 flight.done.set()
@@ -177,6 +189,12 @@ class SyncDriver:
 
     def close(self) -> None:
         self.http.close()
+
+
+#: (driver id, key) of the shared effects the current task is leading.
+_LEADING: contextvars.ContextVar[frozenset[tuple[int, Hashable]]] = contextvars.ContextVar(
+    "authmw_leading", default=frozenset()
+)
 
 
 class AsyncDriver:
@@ -223,10 +241,15 @@ class AsyncDriver:
         raise TypeError(f"unknown effect {effect!r}")
 
     async def _shared(self, effect: Shared) -> Any:
+        mine = (id(self), effect.key)
+        leading = _LEADING.get()
+        if mine in leading:
+            return await self.run(effect.make_op())
         future = self._flights.get(effect.key)
         if future is not None:
             return await asyncio.shield(future)
         future = self._flights[effect.key] = asyncio.get_running_loop().create_future()
+        token = _LEADING.set(leading | {mine})
         try:
             result = await self.run(effect.make_op())
         except BaseException as exc:
@@ -237,6 +260,7 @@ class AsyncDriver:
             future.set_result(result)
             return result
         finally:
+            _LEADING.reset(token)
             del self._flights[effect.key]
 
     async def aclose(self) -> None:
