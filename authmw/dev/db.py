@@ -141,6 +141,21 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (project_id, id)
     );
     """,
+    # 2: verification codes (contract 5.3): e-mail links, OTP, MFA attempts, challenges
+    """
+    CREATE TABLE verification_codes (
+        code_hash TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        type TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        data TEXT NOT NULL,
+        created_at_millis INTEGER NOT NULL,
+        expires_at_millis INTEGER NOT NULL,
+        used_at_millis INTEGER,
+        attempt_count INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX verification_codes_by_nonce ON verification_codes(project_id, nonce);
+    """,
 ]
 
 

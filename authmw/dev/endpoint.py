@@ -52,6 +52,7 @@ class Ctx:
     query: dict[str, Any] = field(default_factory=dict)
     params: dict[str, Any] = field(default_factory=dict)
     headers: Mapping[str, str] = field(default_factory=dict)
+    kept_on_error: list[Callable[[sqlite3.Connection], object]] = field(default_factory=list)
 
     @property
     def project(self):
@@ -72,6 +73,14 @@ class Ctx:
         """The user, on endpoints declared with `needs_user`."""
         assert self.user is not None, "endpoint declared without needs_user may have no user"
         return self.user
+
+    def keep_on_error(self, write: Callable[[sqlite3.Connection], object]) -> None:
+        """Run `write` now, and again in its own transaction if the request fails.
+
+        A failing request rolls back all its writes; some must survive (e.g. attempt counters
+        of verification codes, contract 5.3)."""
+        write(self.c)
+        self.kept_on_error.append(write)
 
     def validate(self, spec: Spec, value: Any, where: str = "body") -> Any:
         """Validate inside a handler (for schemas that depend on the tier)."""
@@ -111,14 +120,22 @@ class Endpoint:
             return error.to_response()
 
     def _run(self, service: Service, request: Request, body: Any) -> Response:
-        with service.db.tx() as c:
-            auth = resolve(c, service.keys, request.headers)
-            self._check_tier(auth)
-            ctx = Ctx(service=service, c=c, request=request, auth=auth, raw_body=body, headers=request.headers)
-            self._validate(ctx, request, body)
-            if self.needs_user and self.needs_user != "schema" and ctx.user is None:
-                raise KnownError(self.needs_user)
-            result = self.handler(ctx)
+        ctx: Ctx | None = None
+        try:
+            with service.db.tx() as c:
+                auth = resolve(c, service.keys, request.headers)
+                self._check_tier(auth)
+                ctx = Ctx(service=service, c=c, request=request, auth=auth, raw_body=body, headers=request.headers)
+                self._validate(ctx, request, body)
+                if self.needs_user and self.needs_user != "schema" and ctx.user is None:
+                    raise KnownError(self.needs_user)
+                result = self.handler(ctx)
+        except ServiceError:
+            if ctx is not None and ctx.kept_on_error:
+                with service.db.tx() as c:
+                    for write in ctx.kept_on_error:
+                        write(c)
+            raise
         return _render(result, indent="text/html" in request.headers.get("accept", ""))
 
     def _check_tier(self, auth: Auth | None) -> None:

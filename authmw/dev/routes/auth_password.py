@@ -1,12 +1,14 @@
-"""Password sign-up and sign-in (contract 5.4.1)."""
+"""Password sign-up, sign-in, update and set (contract 5.4.1)."""
 
 from __future__ import annotations
 
 from ..endpoint import ANY, Ctx, EndpointGroup
-from ..errors import KnownError
+from ..errors import KnownError, PlainError
 from ..passwords import MIN_LENGTH, hash_password, verify_password
 from ..schema import Obj, Str, password
+from ..sign_in import finish_sign_in
 from ..teams import create_team
+from ..tokens import revoke_user_refresh_tokens
 from ..users import create_user, email_used_for_auth, find_user_by_auth_email
 
 group = EndpointGroup()
@@ -61,8 +63,44 @@ def sign_in(ctx: Ctx) -> dict:
     stored = None if user is None else user["password_hash"]
     if not verify_password(ctx.body["password"], stored) or user is None:
         raise KnownError("EMAIL_PASSWORD_MISMATCH")
-    # TODO(mfa): users with TOTP get MULTI_FACTOR_AUTHENTICATION_REQUIRED once /auth/mfa exists.
-    return {**ctx.service.new_session(ctx.c, project.id, user["id"]), "user_id": user["id"]}
+    return finish_sign_in(ctx, user)
+
+
+@group.post(
+    "/auth/password/update",
+    tiers=ANY,
+    needs_user="schema",
+    body=Obj({"old_password": password(), "new_password": password()}, required=True),
+)
+def update_password(ctx: Ctx) -> dict:
+    user = ctx.signed_in_user
+    if not ctx.project.config["credential_enabled"]:
+        raise KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
+    if len(ctx.body["new_password"]) < MIN_LENGTH:
+        raise KnownError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
+    if user["password_hash"] is None:
+        raise KnownError("USER_DOES_NOT_HAVE_PASSWORD")
+    if not verify_password(ctx.body["old_password"], user["password_hash"]):
+        raise KnownError("PASSWORD_CONFIRMATION_MISMATCH")
+    ctx.c.execute(
+        "UPDATE users SET password_hash = ? WHERE id = ?", (hash_password(ctx.body["new_password"]), user["id"])
+    )
+    # Every other session ends; the one in x-stack-refresh-token (if any) survives.
+    revoke_user_refresh_tokens(ctx.c, user["id"], keep=ctx.request.headers.get("x-stack-refresh-token") or None)
+    return {"success": True}
+
+
+@group.post("/auth/password/set", tiers=ANY, needs_user="schema", body=Obj({"password": password()}, required=True))
+def set_password(ctx: Ctx) -> dict:
+    user = ctx.signed_in_user
+    if not ctx.project.config["credential_enabled"]:
+        raise KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
+    if len(ctx.body["password"]) < MIN_LENGTH:
+        raise KnownError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
+    if user["password_hash"] is not None:
+        raise PlainError(400, "User already has a password set.")
+    ctx.c.execute("UPDATE users SET password_hash = ? WHERE id = ?", (hash_password(ctx.body["password"]), user["id"]))
+    return {"success": True}
 
 
 routes = group.routes

@@ -21,7 +21,7 @@ refresh_header = Obj({"x-stack-refresh-token": Str(required=True)}, allow_unknow
     body=Obj(
         {
             "user_id": Uuid(required=True, allow_me=True),
-            "expires_in_millis": Num(integer=True, min_value=0, max_value=MAX_SESSION_MILLIS),
+            "expires_in_millis": Num(min_value=0, max_value=MAX_SESSION_MILLIS),
         },
         required=True,
     ),

@@ -1,0 +1,120 @@
+"""TOTP second factor (5.4.3, 6.8), verification-code rules (5.3), password update and set."""
+
+from __future__ import annotations
+
+import base64
+import os
+
+import pytest
+
+from authmw.dev.totp import totp
+
+from .conftest import Api, assert_known_error, unique_email
+
+
+def test_totp_matches_the_rfc_6238_test_vector() -> None:
+    assert totp(b"12345678901234567890", at=59) == "287082"
+    assert totp(b"12345678901234567890", at=1111111109) == "081804"
+
+
+@pytest.fixture
+def mfa_user(api: Api, user: dict) -> dict:
+    secret = os.urandom(20)
+    response = api.call(
+        "PATCH", "/users/me", token=user["access_token"], json={"totp_secret_base64": base64.b64encode(secret).decode()}
+    )
+    assert response.json()["requires_totp_mfa"] is True
+    return {**user, "secret": secret}
+
+
+def password_sign_in(api: Api, user: dict):
+    return api.call("POST", "/auth/password/sign-in", json={"email": user["email"], "password": user["password"]})
+
+
+def mfa_sign_in(api: Api, code: str, one_time: str):
+    return api.call("POST", "/auth/mfa/sign-in", json={"code": code, "type": "totp", "totp": one_time})
+
+
+def test_sign_in_of_a_totp_user_asks_for_the_second_factor(api: Api, mfa_user: dict) -> None:
+    body = assert_known_error(password_sign_in(api, mfa_user), "MULTI_FACTOR_AUTHENTICATION_REQUIRED", 400)
+    attempt_code = body["details"]["attempt_code"]
+    assert len(attempt_code) == 45
+    response = mfa_sign_in(api, attempt_code, totp(mfa_user["secret"]))
+    assert response.status_code == 200, response.text
+    tokens = response.json()
+    assert set(tokens) == {"access_token", "refresh_token", "is_new_user", "user_id"}
+    assert tokens["is_new_user"] is False and tokens["user_id"] == mfa_user["user_id"]
+    again = mfa_sign_in(api, attempt_code, totp(mfa_user["secret"]))
+    assert_known_error(again, "VERIFICATION_CODE_ALREADY_USED", 409)
+
+
+def test_a_wrong_totp_keeps_the_attempt_code_usable(api: Api, mfa_user: dict) -> None:
+    attempt_code = password_sign_in(api, mfa_user).json()["details"]["attempt_code"]
+    wrong = "000000" if totp(mfa_user["secret"]) != "000000" else "111111"
+    body = assert_known_error(mfa_sign_in(api, attempt_code, wrong), "INVALID_TOTP_CODE", 400)
+    assert body["error"] == "The TOTP code is invalid. Please try again."
+    assert mfa_sign_in(api, attempt_code.upper(), totp(mfa_user["secret"])).status_code == 200
+
+
+def test_unknown_attempt_codes_are_not_found_and_length_is_checked(api: Api) -> None:
+    assert_known_error(mfa_sign_in(api, "0" * 45, "123456"), "VERIFICATION_CODE_NOT_FOUND", 404)
+    body = assert_known_error(mfa_sign_in(api, "0" * 44, "123456"), "SCHEMA_ERROR", 400)
+    assert "body.code must be at least 45 characters" in body["error"]
+
+
+def test_a_code_stops_working_after_twenty_attempts(api: Api, mfa_user: dict) -> None:
+    attempt_code = password_sign_in(api, mfa_user).json()["details"]["attempt_code"]
+    wrong = "000000" if totp(mfa_user["secret"]) != "000000" else "111111"
+    for _ in range(19):
+        assert_known_error(mfa_sign_in(api, attempt_code, wrong), "INVALID_TOTP_CODE", 400)
+    # a submission with the same nonce but a different prefix counts too
+    assert_known_error(mfa_sign_in(api, "zzzzzz" + attempt_code[6:], wrong), "VERIFICATION_CODE_NOT_FOUND", 404)
+    response = mfa_sign_in(api, attempt_code, totp(mfa_user["secret"]))
+    assert_known_error(response, "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED", 400)
+
+
+def test_update_password_keeps_only_the_current_session(api: Api, user: dict) -> None:
+    other = password_sign_in(api, user).json()
+    response = api.call(
+        "POST",
+        "/auth/password/update",
+        token=user["access_token"],
+        headers={"x-stack-refresh-token": user["refresh_token"]},
+        json={"old_password": user["password"], "new_password": "a new password"},
+    )
+    assert response.status_code == 200 and response.json() == {"success": True}
+
+    def refresh(token: str):
+        return api.call("POST", "/auth/sessions/current/refresh", headers={"x-stack-refresh-token": token})
+
+    assert refresh(user["refresh_token"]).status_code == 200
+    assert_known_error(refresh(other["refresh_token"]), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401)
+    signed_in = api.call("POST", "/auth/password/sign-in", json={"email": user["email"], "password": "a new password"})
+    assert signed_in.status_code == 200
+
+
+def test_update_password_errors(api: Api, user: dict) -> None:
+    def update(old: str, new: str, token: str | None = user["access_token"]):
+        return api.call("POST", "/auth/password/update", token=token, json={"old_password": old, "new_password": new})
+
+    assert_known_error(update("not the password", "long enough"), "PASSWORD_CONFIRMATION_MISMATCH", 400)
+    assert_known_error(update(user["password"], "short"), "PASSWORD_TOO_SHORT", 400)
+    body = assert_known_error(update(user["password"], "long enough", token=None), "SCHEMA_ERROR", 400)
+    assert body["error"].endswith(":\n  - auth.user must be defined")
+    no_password = api.call("POST", "/users", "server", json={"primary_email": unique_email()}).json()
+    session = api.call("POST", "/auth/sessions", "server", json={"user_id": no_password["id"]}).json()
+    assert_known_error(update("x", "long enough", token=session["access_token"]), "USER_DOES_NOT_HAVE_PASSWORD", 400)
+
+
+def test_set_password_only_when_there_is_none(api: Api, user: dict) -> None:
+    created = api.call(
+        "POST", "/users", "server", json={"primary_email": unique_email(), "primary_email_auth_enabled": True}
+    )
+    token = api.call("POST", "/auth/sessions", "server", json={"user_id": created.json()["id"]}).json()["access_token"]
+    assert_known_error(
+        api.call("POST", "/auth/password/set", token=token, json={"password": "short"}), "PASSWORD_TOO_SHORT", 400
+    )
+    ok = api.call("POST", "/auth/password/set", token=token, json={"password": "long enough"})
+    assert ok.json() == {"success": True}
+    twice = api.call("POST", "/auth/password/set", token=token, json={"password": "long enough"})
+    assert (twice.status_code, twice.text) == (400, "User already has a password set.")
