@@ -42,7 +42,8 @@ def refresh_access_token(config: AuthConfig, refresh_token: str) -> Op[str | Non
     With a secret server key configured: ``POST /auth/sessions/current/refresh`` at the
     server tier. Otherwise the OAuth refresh grant ``POST /auth/oauth/token`` with the
     publishable client key. Concurrent callers with the same refresh token share one call.
-    Transient failures raise (``NetworkError`` / ``HttpStatusError``).
+    Transient failures raise (``NetworkError`` at once, without a health check, or
+    ``HttpStatusError``); 429 and 508 answers are retried as for any call.
     """
     _check_token(refresh_token, "refresh")
     key = ("refresh", config.project_id, refresh_token)
@@ -52,12 +53,12 @@ def refresh_access_token(config: AuthConfig, refresh_token: str) -> Op[str | Non
 def _refresh(config: AuthConfig, refresh_token: str) -> Op[str | None]:
     try:
         if config.secret_server_key:
-            transport = Transport(config, "server")
+            transport = Transport(config, "server", diagnose=False)
             body = yield from transport.call_json(
                 "POST", "/auth/sessions/current/refresh", headers={"x-stack-refresh-token": refresh_token}
             )
         elif config.publishable_client_key:
-            transport = Transport(config, "client")
+            transport = Transport(config, "client", diagnose=False)
             form = urlencode(
                 {
                     "grant_type": "refresh_token",

@@ -106,7 +106,11 @@ _MISSING: Any = object()
 
 
 class Transport:
-    """Calls the API of one project at one tier. Holds no connection: drivers send."""
+    """Calls the API of one project at one tier. Holds no connection: drivers send.
+
+    ``diagnose=False`` skips the health check after a network failure and raises a plain
+    :class:`NetworkError` (for hot paths such as the middleware's refresh).
+    """
 
     def __init__(
         self,
@@ -116,6 +120,7 @@ class Transport:
         uniform: Callable[[float, float], float] = random.uniform,
         clock: Callable[[], float] = time.time,
         require_key: bool = True,
+        diagnose: bool = True,
     ) -> None:
         if tier not in _TIER_KEYS:
             raise ConfigurationError(f"Access tier must be 'client', 'server' or 'admin', not {tier!r}.")
@@ -131,6 +136,7 @@ class Transport:
         self._key_header = (header, key or "")
         self._uniform = uniform
         self._clock = clock
+        self._diagnose = diagnose
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(project_id={self.config.project_id!r}, tier={self.tier!r})"
@@ -248,6 +254,9 @@ class Transport:
                     yield Sleep(self.backoff(attempt))
                     attempt += 1
                     continue
+                if not self._diagnose:
+                    target = request.url.split("?", 1)[0]
+                    raise NetworkError(f"{request.method} {target}: {self._scrub(str(exc))}") from exc
                 raise (yield from self._unreachable(request, attempt + 1, exc)) from exc
             response = _effective(response)
             status = response.status_code

@@ -255,3 +255,12 @@ def test_session_repr_holds_no_token(config):
     session = Session(config, access_token=token(600), refresh_token=RT)
     assert RT not in repr(session)
 
+
+
+def test_network_failure_of_a_refresh_is_reported_without_health_check(config):
+    service = refresh_service(fail="network")
+    with pytest.raises(NetworkError) as info:
+        service.sync_driver().run(refresh_access_token(config, RT))
+    assert len(service.requests) == 1  # no retry, no health check
+    assert "/auth/sessions/current/refresh" in str(info.value)
+    assert config.secret_server_key not in str(info.value)
