@@ -60,6 +60,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const isSecure = options.isSecure ?? defaultIsSecure;
   const now = options.now ?? Date.now;
   const inflight = new Map<string, Promise<string | null>>();
+  let warnedShortLived = false;
 
   const readCookies = () => (cookies ? readSessionCookies(cookies.cookie, options.projectId) : null);
   const store = createStore<SessionState>(readCookies() ?? normalizeTokens(options.initialTokens ?? {}));
@@ -118,9 +119,13 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       const fresh = await refreshShared(refreshToken);
       if (store.getState().refreshToken !== refreshToken) continue;
       if (fresh === null) return null;
-      if (accessTokenExpiresAt(fresh) - now() <= minValidityMs) {
-        throw new Error(
-          `The service issued an access token valid for less than ${minValidityMs} ms; check the device clock.`,
+      // The official SDK asserts here. A fresh token is still the best there is (a short
+      // development TTL, or a skewed clock), so it is used, with one warning.
+      if (accessTokenExpiresAt(fresh) - now() <= minValidityMs && !warnedShortLived) {
+        warnedShortLived = true;
+        console.warn(
+          `authmw: the service issued an access token valid for less than ${minValidityMs} ms; ` +
+            "check the device clock (or the service's token lifetime). Tokens will be refreshed on every call.",
         );
       }
       return fresh;
