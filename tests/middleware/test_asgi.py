@@ -284,6 +284,57 @@ def test_service_unreachable_answers_503_when_configured(short_service, expiring
     assert "set-cookie" not in r.headers
 
 
+def failing_service(status: int, body: bytes = b"boom", headers: dict[str, str] | None = None):
+    """An http factory whose every answer is ``status`` (faults the local service never makes)."""
+    return lambda: httpx.AsyncClient(transport=httpx.MockTransport(lambda request: httpx.Response(status, content=body, headers=headers)))
+
+
+@pytest.mark.parametrize("mode, status", [("anonymous", 200), ("error", 503)])
+def test_service_5xx_during_refresh_is_transient(short_service, expiring, mode: str, status: int) -> None:
+    s = expiring
+    cookie = cookie_header(short_service.project_id, s.refresh_token, s.access_token)
+    app = make_app(short_service.config, http=failing_service(502), on_refresh_unavailable=mode)
+    r = get(app, "/maybe", cookie=cookie)
+    assert r.status_code == status
+    assert "set-cookie" not in r.headers
+
+
+def test_other_refusals_of_the_refresh_keep_cookies_and_are_not_a_503(short_service, expiring) -> None:
+    s = expiring
+    cookie = cookie_header(short_service.project_id, s.refresh_token, s.access_token)
+    body = b'{"code": "SCHEMA_ERROR", "error": "Request validation failed"}'
+    app = make_app(
+        short_service.config,
+        http=failing_service(400, body, {"x-stack-known-error": "SCHEMA_ERROR", "content-type": "application/json"}),
+        on_refresh_unavailable="error",
+    )
+    r = get(app, "/maybe", cookie=cookie)
+    assert (r.status_code, r.json()["id"]) == (200, None)
+    assert "set-cookie" not in r.headers
+
+
+@pytest.mark.parametrize("mode, status", [("anonymous", 200), ("error", 503)])
+def test_key_set_unreachable_means_the_token_cannot_be_checked(local_service, mode: str, status: int) -> None:
+    s = local_service.sign_up()
+    config = local_service.config.with_(api_url=f"http://127.0.0.1:{closed_port()}")
+    cookie = cookie_header(local_service.project_id, s.refresh_token, s.access_token)
+    r = get(make_app(config, on_refresh_unavailable=mode), "/maybe", cookie=cookie)
+    assert r.status_code == status
+    assert "set-cookie" not in r.headers
+
+
+def test_refresh_failure_keeps_a_still_valid_access_token(short_service, expiring) -> None:
+    s = expiring
+    cookie = cookie_header(short_service.project_id, s.refresh_token, s.access_token)
+    # A verifier that saw the token before (shared, e.g. with a ServerApp): it is under the
+    # 20 s margin but not expired, so it still holds while the service fails.
+    verifier = TokenVerifier(short_service.config)
+    SyncDriver().run(verifier.verify(s.access_token))
+    r = get(make_app(short_service.config, http=failing_service(503), verifier=verifier), "/maybe", cookie=cookie)
+    assert r.json()["id"] == s.user_id
+    assert "set-cookie" not in r.headers
+
+
 def test_invalid_on_refresh_unavailable_is_refused(local_service) -> None:
     with pytest.raises(ValueError, match="on_refresh_unavailable"):
         get(make_app(local_service.config, on_refresh_unavailable="ignore"))
