@@ -50,7 +50,7 @@ def access_from_cookie(value: str, refresh_token: str | None) -> str | None:
         return None
     try:
         pair = json.loads(value)
-    except ValueError:
+    except (ValueError, RecursionError):  # deep nesting in a cookie is not an error of ours
         return None
     if (
         isinstance(pair, list)

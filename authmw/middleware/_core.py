@@ -88,7 +88,7 @@ def _token(value: object) -> str | None:
 def _from_header(value: str, secure: bool) -> Tokens:
     try:
         data = json.loads(value)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise Reject(400, "Invalid x-stack-auth header: not valid JSON") from None
     if not isinstance(data, dict):
         raise Reject(400, "Invalid x-stack-auth header: expected a JSON object with accessToken and refreshToken")

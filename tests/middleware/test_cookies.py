@@ -36,6 +36,7 @@ def test_access_only_when_element_zero_is_the_refresh_token() -> None:
     assert c.access_from_cookie('["r"', "r") is None
     assert c.access_from_cookie('["r",1]', "r") is None
     assert c.access_from_cookie('["r","a","x"]', "r") is None
+    assert c.access_from_cookie('["r",' + "[" * 50_000, "r") is None
 
 
 def test_set_cookie_format() -> None:

@@ -71,7 +71,7 @@ def test_header_missing_keys_are_null(core: Authenticator) -> None:
 
 @pytest.mark.parametrize(
     "value",
-    ["", "not json", "null", "[]", '"text"', "1", '{"accessToken": 5}', '{"refreshToken": {}}'],
+    ["", "not json", "null", "[]", '"text"', "1", '{"accessToken": 5}', '{"refreshToken": {}}', '{"a":' + "[" * 50_000],
 )
 def test_invalid_header_is_rejected_with_400_without_echoing(core: Authenticator, value: str) -> None:
     with pytest.raises(Reject) as caught:
