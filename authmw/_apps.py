@@ -24,13 +24,15 @@ import inspect
 from collections.abc import Callable, Coroutine
 from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, TypeVar, overload
 
+import pydantic
+
 from ._config import AuthConfig
 from ._ops import AsyncDriver, Op, SyncDriver
 from ._session import Session
 from ._tokens import Claims, TokenVerifier
 from ._transport import Tier, Transport
-from .errors import CannotGetOwnUserWithoutUser, UserNotFound
-from .models import Project, ServerUser, SignInResult, TokenPair, User
+from .errors import CannotGetOwnUserWithoutUser, InvalidServerResponse, UserNotFound
+from .models import Project, ServerUser, SignInResult, TokenPair, User, WireModel
 
 __all__ = [
     "AsyncClientApp",
@@ -42,6 +44,7 @@ __all__ = [
 
 P = ParamSpec("P")
 T = TypeVar("T")
+M = TypeVar("M", bound=WireModel)
 
 #: Default lifetime of a server-created session (spec section 9).
 DEFAULT_SESSION_MILLIS = 31_536_000_000
@@ -54,6 +57,16 @@ class _Unset:
 
 #: "Leave unchanged" in update calls (None means "clear").
 UNSET: Any = _Unset()
+
+
+def parse(model: type[M], body: Any) -> M:
+    """The model of a wire body; a body that does not fit is an invalid server response."""
+    try:
+        return model.model_validate(body)
+    except pydantic.ValidationError as exc:
+        # Field locations and messages only: the input may hold tokens.
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors())
+        raise InvalidServerResponse(f"The service's answer is not a valid {model.__name__} ({problems}).") from None
 
 
 # -- running operations ---------------------------------------------------------------------
@@ -198,7 +211,7 @@ class _CommonOps(_Api):
     def get_project(self) -> Op[Project]:
         """The project's public settings (client view, also for the server tier)."""
         body = yield from self._transport.call_json("GET", "/projects/current")
-        return Project.model_validate(body)
+        return parse(Project, body)
 
 
 # -- client tier ------------------------------------------------------------------------------
@@ -220,7 +233,7 @@ class _ClientOps(_CommonOps):
         self.session = Session(self.config, access_token=access_token, refresh_token=refresh_token)
 
     def _sign_in(self, body: Any) -> SignInResult:
-        result = SignInResult.model_validate(body)
+        result = parse(SignInResult, body)
         self.session.set_tokens(result.access_token, result.refresh_token)
         return result
 
@@ -270,7 +283,7 @@ class _ClientOps(_CommonOps):
             body = yield from self._transport.call_json("GET", "/users/me", session=self.session)
         except CannotGetOwnUserWithoutUser:
             return None
-        return User.model_validate(body)
+        return parse(User, body)
 
     @operation
     def update_user(
@@ -296,7 +309,7 @@ class _ClientOps(_CommonOps):
         }
         payload = {k: v for k, v in changes.items() if v is not UNSET}
         body = yield from self._transport.call_json("PATCH", "/users/me", json=payload, session=self.session)
-        return User.model_validate(body)
+        return parse(User, body)
 
     @operation
     def delete_user(self) -> Op[None]:
@@ -343,7 +356,7 @@ class _ServerUsersOps(_Namespace):
             body = yield from self._transport.call_json("GET", f"/users/{user_id}")
         except UserNotFound:
             return None
-        return ServerUser.model_validate(body)
+        return parse(ServerUser, body)
 
 
 class ServerUsers(_ServerUsersOps, SyncRunner):
@@ -380,7 +393,7 @@ class _ServerOps(_CommonOps):
         body = yield from self._transport.call_json(
             "POST", "/auth/sessions", json={"user_id": user_id, "expires_in_millis": expires_in_millis}
         )
-        return TokenPair.model_validate(body)
+        return parse(TokenPair, body)
 
     @operation
     def verify_access_token(self, access_token: str) -> Op[Claims]:

@@ -29,7 +29,10 @@ __all__ = [
 
 def _from_millis(value: Any) -> Any:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return _dt.datetime.fromtimestamp(value / 1000, tz=_dt.timezone.utc)
+        try:
+            return _dt.datetime.fromtimestamp(value / 1000, tz=_dt.timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            raise ValueError(f"{value} is not a time in milliseconds") from None
     return value
 
 
