@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from authmw import AuthConfig
 from authmw.errors import ConfigurationError
@@ -95,3 +97,27 @@ def test_secure_detection(core: Authenticator) -> None:
     assert not is_secure("http", "http")
     assert not is_secure("http", None)
     assert core.read(cookie="stack-is-https=true", auth_header=None, secure=False).secure
+
+
+_PIECES = [f"stack-refresh-{PID}=", "stack-refresh=", "stack-access=", '["', '",', "%", "%5B%22", '"', ";", "=", "undefined"]
+cookies = st.lists(st.sampled_from(_PIECES) | st.text(max_size=5)).map("".join)
+json_values = st.recursive(
+    st.none() | st.text() | st.integers(),
+    lambda inner: st.lists(inner) | st.dictionaries(st.sampled_from(["accessToken", "refreshToken", "x"]), inner),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cookie=st.none() | st.text() | cookies,
+    header=st.none() | st.text() | json_values.map(json.dumps),
+)
+def test_reading_any_input_gives_tokens_or_a_400(cookie: str | None, header: str | None) -> None:
+    core = Authenticator(AuthConfig(project_id=PID, api_url="http://127.0.0.1:9", publishable_client_key="pck_x"))
+    try:
+        tokens = core.read(cookie=cookie, auth_header=header, secure=False)
+    except Reject as reject:
+        assert reject.status == 400 and header is not None
+    else:
+        for token in (tokens.access_token, tokens.refresh_token):
+            assert token is None or (isinstance(token, str) and token and token != "undefined")
