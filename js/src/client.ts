@@ -44,6 +44,8 @@ export interface AuthController {
   updateUser(update: CurrentUserUpdate): Promise<CurrentUser>;
   deleteUser(): Promise<void>;
   getProject(): Promise<Project>;
+  /** Consumes an e-mail verification code (from the link of the verification e-mail). */
+  verifyEmail(code: string): Promise<void>;
 }
 
 export interface AuthClientOptions extends Omit<TransportOptions, "baseUrl"> {
@@ -68,6 +70,8 @@ export class AuthClient implements AuthController {
   readonly session: SessionStore;
   readonly userStore: StoreApi<{ value: UserState }>;
   private userLoad: { refreshToken: string; promise: Promise<CurrentUser | null> } | null = null;
+  /** Refresh token of the session whose user the user state shows. */
+  private shownSession: string | null = null;
 
   constructor(options: AuthClientOptions) {
     this.urls = resolveUrls(options.handlerPath, options.urls);
@@ -107,18 +111,22 @@ export class AuthClient implements AuthController {
     const { refreshToken } = this.session.getState();
     if (!refreshToken) {
       this.userLoad = null;
+      this.shownSession = null;
       this.setUserState({ status: "signed-out", user: null });
       return Promise.resolve(null);
     }
     if (this.userLoad?.refreshToken === refreshToken) return this.userLoad.promise;
-    const current = this.getUserState();
-    if (current.status !== "loading") this.setUserState({ status: "loading", user: null });
+    // Reloading the same session keeps showing its user; another session starts from "loading".
+    if (this.shownSession !== refreshToken && this.getUserState().status !== "loading") {
+      this.setUserState({ status: "loading", user: null });
+    }
     const load = {
       refreshToken,
       promise: this.getUser().then(
         (user) => {
           if (this.userLoad === load) {
             this.userLoad = null;
+            this.shownSession = user ? refreshToken : null;
             this.setUserState(user ? { status: "signed-in", user } : { status: "signed-out", user: null });
           }
           return user;
@@ -224,6 +232,14 @@ export class AuthClient implements AuthController {
   async deleteUser(): Promise<void> {
     await this.transport.request({ method: "DELETE", path: "/users/me", session: this.session });
     this.session.clear();
+  }
+
+  async verifyEmail(code: string): Promise<void> {
+    await this.transport.request({ method: "POST", path: "/contact-channels/verify", body: { code } });
+    if (this.getUserState().status === "signed-in") {
+      this.userLoad = null;
+      await this.reloadUser().catch(() => {});
+    }
   }
 
   async getProject(): Promise<Project> {

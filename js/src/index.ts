@@ -8,5 +8,6 @@ export { AuthHandler } from "./react/handler";
 export { SignIn } from "./react/pages/sign-in";
 export { SignUp } from "./react/pages/sign-up";
 export { SignOut } from "./react/pages/sign-out";
+export { EmailVerification } from "./react/pages/email-verification";
 export { HandlerError, HandlerNotFound } from "./react/pages/error";
 export { describeError } from "./react/messages";

@@ -88,6 +88,12 @@ export function createTestingController(options: TestingControllerOptions = {}):
       return user;
     },
     deleteUser: async () => store.setState({ value: { status: "signed-out", user: null } }),
+    verifyEmail: async () => {
+      const state = store.getState().value;
+      if (state.status === "signed-in") {
+        store.setState({ value: { status: "signed-in", user: { ...state.user, primaryEmailVerified: true } } });
+      }
+    },
     getProject: async () => ({
       id: "test-project",
       displayName: "Test project",

@@ -181,6 +181,20 @@ describe("AuthClient", () => {
     });
   });
 
+  it("keeps showing the user while reloading the same session", async () => {
+    const { client, reply } = setup(signedIn());
+    reply(jsonResponse(userWire()));
+    await client.reloadUser();
+    reply(jsonResponse({ success: true }), jsonResponse(userWire({ primary_email_verified: true })));
+    const verifying = client.verifyEmail("c".repeat(45));
+    const seen: string[] = [];
+    const unsubscribe = client.subscribe(() => seen.push(client.getUserState().status));
+    await verifying;
+    unsubscribe();
+    expect(seen).not.toContain("loading");
+    expect(client.getUserState()).toMatchObject({ status: "signed-in", user: { primaryEmailVerified: true } });
+  });
+
   it("reloads the user when the session changes under it (e.g. another tab signed out)", async () => {
     const { client, reply } = setup(signedIn());
     reply(jsonResponse(userWire()));

@@ -189,6 +189,36 @@ describe("sign-up page", () => {
   });
 });
 
+describe("email verification page", () => {
+  it("consumes the code once and says so", async () => {
+    const { client, reply, calls } = makeClient();
+    reply(jsonResponse({ success: true }));
+    renderApp(client, `/handler/email-verification?code=${"a".repeat(45)}`);
+    expect((await screen.findByText("Your e-mail address is verified.")).getAttribute("role")).toBe("status");
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.url).toBe(`${BASE_URL}/api/v1/contact-channels/verify`);
+    expect(JSON.parse(calls[0]!.body!)).toEqual({ code: "a".repeat(45) });
+  });
+
+  it.each([
+    ["VERIFICATION_CODE_EXPIRED", 400, "This verification link has expired. Request a new one."],
+    ["VERIFICATION_CODE_ALREADY_USED", 409, "This verification link has already been used."],
+    ["VERIFICATION_CODE_NOT_FOUND", 404, "This verification link is not valid."],
+  ])("explains %s", async (code, status, message) => {
+    const { client, reply } = makeClient();
+    reply(knownErrorResponse(code, status));
+    renderApp(client, `/handler/email-verification?code=${"b".repeat(45)}`);
+    expect((await screen.findByRole("alert")).textContent).toBe(message);
+  });
+
+  it("says so when the link has no code", () => {
+    const { client, calls } = makeClient();
+    renderApp(client, "/handler/email-verification");
+    expect(screen.getByRole("alert").textContent).toContain("no code");
+    expect(calls).toHaveLength(0);
+  });
+});
+
 describe("sign-out page and fallback", () => {
   it("signs out and goes to the after-sign-out URL", async () => {
     const { client, reply, calls } = makeClient({ refreshToken: "rt", accessToken: tokenValidFor(600) });

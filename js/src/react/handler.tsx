@@ -1,4 +1,5 @@
 import { Route, Routes } from "react-router";
+import { EmailVerification } from "./pages/email-verification";
 import { HandlerError, HandlerNotFound } from "./pages/error";
 import { SignIn } from "./pages/sign-in";
 import { SignOut } from "./pages/sign-out";
@@ -14,6 +15,7 @@ export function AuthHandler() {
       <Route path="sign-in" element={<SignIn />} />
       <Route path="sign-up" element={<SignUp />} />
       <Route path="sign-out" element={<SignOut />} />
+      <Route path="email-verification" element={<EmailVerification />} />
       <Route path="error" element={<HandlerError />} />
       <Route path="*" element={<HandlerNotFound />} />
     </Routes>

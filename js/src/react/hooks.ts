@@ -27,6 +27,7 @@ export interface UseAuthResult {
   getAccessToken(options?: GetAccessTokenOptions): Promise<string | null>;
   /** `{"x-stack-auth": ...}` to forward the session to your own back end. */
   getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
+  verifyEmail(code: string): Promise<void>;
   /** Goes to the sign-in page and comes back to the current page afterwards. */
   redirectToSignIn(): void;
 }
@@ -44,6 +45,7 @@ export function useAuth(): UseAuthResult {
       signOut: () => controller.signOut(),
       getAccessToken: (options) => controller.getAccessToken(options),
       getAuthHeaders: () => controller.getAuthHeaders(),
+      verifyEmail: (code) => controller.verifyEmail(code),
       redirectToSignIn: () => window.location.assign(authPageUrl(controller.urls.signIn, window.location)),
     }),
     [controller, state],
