@@ -162,7 +162,8 @@ MIGRATIONS: list[str] = [
 class Database:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._lock = threading.RLock()
+        #: Guards the one connection; hold it for anything that must not interleave with requests.
+        self.lock = threading.RLock()
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._conn.row_factory = sqlite3.Row
         self._conn.execute("PRAGMA foreign_keys = ON")
@@ -188,7 +189,7 @@ class Database:
     @contextmanager
     def tx(self) -> Iterator[sqlite3.Connection]:
         """A transaction (nested calls join the outer one)."""
-        with self._lock:
+        with self.lock:
             if self._conn.in_transaction:
                 yield self._conn
                 return
@@ -201,7 +202,7 @@ class Database:
             self._conn.execute("COMMIT")
 
     def close(self) -> None:
-        with self._lock:
+        with self.lock:
             self._conn.close()
 
 

@@ -190,7 +190,7 @@ async def _parse_body(request: Request) -> Any:
     if content_type == "application/json":
         try:
             return json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             raise KnownError("BODY_PARSING_ERROR", message="Invalid JSON in request body") from None
     if content_type == "application/x-www-form-urlencoded":
         try:

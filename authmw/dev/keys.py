@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,7 +63,6 @@ class KeyStore:
     def __init__(self, db: Database) -> None:
         self._db = db
         self._cache: dict[str, SigningKey] = {}
-        self._lock = threading.Lock()
 
     def for_project(self, project_id: str) -> SigningKey:
         return self._get(f"project:{project_id}")
@@ -73,7 +71,8 @@ class KeyStore:
         return self._get(GLOBAL_SCOPE)
 
     def _get(self, scope: str) -> SigningKey:
-        with self._lock:
+        # The database lock, not a second one: requests already hold it when they sign tokens.
+        with self._db.lock:
             key = self._cache.get(scope)
             if key is None:
                 key = self._load_or_create(scope)
@@ -101,6 +100,6 @@ class KeyStore:
 
     def forget(self, project_id: str) -> None:
         scope = f"project:{project_id}"
-        with self._lock, self._db.tx() as c:
+        with self._db.tx() as c:
             self._cache.pop(scope, None)
             c.execute("DELETE FROM signing_keys WHERE scope = ?", (scope,))

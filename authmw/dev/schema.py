@@ -7,6 +7,7 @@ returns the cleaned value and appends problems such as `body.email must be defin
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -188,7 +189,7 @@ class Num(Spec):
                 pass
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             return self.wrong_type(value, path, problems)
         if self.integer and not float(value).is_integer():
             problems.append(f"{path} must be an integer")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -23,7 +24,7 @@ def project_jwks(ctx: Ctx) -> dict:
 
 
 async def legacy_jwks(request: Request) -> Response:
-    key = request.app.state.service.keys.global_key()
+    key = await run_in_threadpool(request.app.state.service.keys.global_key)
     return json_response(
         {
             "keys": [key.jwk()],

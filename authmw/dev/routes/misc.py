@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -12,6 +13,7 @@ from starlette.routing import Route
 from ..endpoint import Ctx, EndpointGroup
 from ..responses import json_response
 from ..schema import Json, Obj, Str
+from ..service import Service
 from ..users import primary_email_channel
 
 WELCOME = "Welcome to the Stack API endpoint! Please refer to the documentation at https://docs.stack-auth.com."
@@ -57,11 +59,14 @@ def check_version(ctx: Ctx) -> dict[str, Any]:
     }
 
 
+def _touch_database(service: Service) -> None:
+    with service.db.tx() as c:
+        c.execute("SELECT 1").fetchone()
+
+
 async def health(request: Request) -> Response:
     if request.query_params.get("db"):
-        service = request.app.state.service
-        with service.db.tx() as c:
-            c.execute("SELECT 1").fetchone()
+        await run_in_threadpool(_touch_database, request.app.state.service)
     return json_response({"status": "ok"})
 
 
