@@ -25,6 +25,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 import pydantic
+from typing_extensions import Self
 
 from ._config import AuthConfig
 from ._ops import AsyncDriver, Op, SyncDriver
@@ -103,7 +104,7 @@ class AsyncRunner:
         return op.describe(call)
 
 
-class operation(Generic[P, T]):  # noqa: N801 - used as a decorator
+class operation(Generic[P, T]):  # lower case: used as a decorator
     """Turns a generator method into a sync or async method depending on the class."""
 
     def __init__(self, fn: Callable[Concatenate[Any, P], Op[T]]) -> None:
@@ -150,7 +151,7 @@ class _Api:
 
 class _App(_Api):
     _tier: ClassVar[Tier]
-    _driver_class: ClassVar[type[SyncDriver] | type[AsyncDriver]]
+    _driver_class: ClassVar[type[SyncDriver | AsyncDriver]]
 
     def __init__(
         self,
@@ -182,7 +183,7 @@ class _SyncApp(_App, SyncRunner):
         if self._owns_driver:
             self._driver.close()
 
-    def __enter__(self: T) -> T:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -197,7 +198,7 @@ class _AsyncApp(_App, AsyncRunner):
         if self._owns_driver:
             await self._driver.aclose()
 
-    async def __aenter__(self: T) -> T:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -316,7 +317,6 @@ class _ClientOps(_CommonOps):
         """Delete the signed-in user (if the project allows it); the session becomes invalid."""
         yield from self._transport.call("DELETE", "/users/me", json={}, session=self.session)
         self.session.invalidate()
-
 
 
 class ClientApp(_ClientOps, _SyncApp):

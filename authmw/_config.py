@@ -54,8 +54,7 @@ class AuthConfig:
                 "Copy it from the project settings or from the local service's project.env."
             )
         url = self.api_url.rstrip("/")
-        if url.endswith("/api/v1"):
-            url = url[: -len("/api/v1")]
+        url = url.removesuffix("/api/v1")
         if not url.startswith(("http://", "https://")):
             raise ConfigurationError(
                 f"API URL {self.api_url!r} must start with http:// or https:// "

@@ -106,7 +106,7 @@ def _to_response(r: httpx.Response) -> Response:
 
 
 class _Flight:
-    __slots__ = ("done", "result", "error", "future")
+    __slots__ = ("done", "error", "future", "result")
 
     def __init__(self) -> None:
         self.done = threading.Event()

@@ -184,8 +184,14 @@ def verify_jwt(
         raise InvalidJwt("malformed", "The payload is not JSON.") from None
     if not isinstance(payload, dict):
         raise InvalidJwt("malformed", "The payload is not a JSON object.")
-    _check_claims(payload, issuer=issuer, audience=audience, require_exp=require_exp, leeway=leeway,
-                  now=time.time() if now is None else now)
+    _check_claims(
+        payload,
+        issuer=issuer,
+        audience=audience,
+        require_exp=require_exp,
+        leeway=leeway,
+        now=time.time() if now is None else now,
+    )
     return payload
 
 
@@ -372,7 +378,9 @@ class TokenVerifier:
             return key
         if not self._keys and self._last_error is not None:
             raise self._last_error
-        raise UnparsableAccessToken("Access token is not parsable: it was signed with a key this project does not have.")
+        raise UnparsableAccessToken(
+            "Access token is not parsable: it was signed with a key this project does not have."
+        )
 
     def _fetch(self) -> Op[dict[str, jwt.PyJWK]]:
         request = Request("GET", self.jwks_url, {"accept": "application/json"})

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import email.utils
+import functools
 import json as _json
 import random
 import secrets
@@ -226,9 +227,7 @@ class Transport:
             if admin_session is not None:
                 tokens["admin_access_token"] = yield from admin_session.get_access_token()
 
-            def build() -> Request:
-                return self.build(method, path, json=json, query=query, headers=headers, **tokens)
-
+            build = functools.partial(self.build, method, path, json=json, query=query, headers=headers, **tokens)
             try:
                 return (yield from self.send(build))
             except KnownError as error:

@@ -178,7 +178,9 @@ class KnownError(AuthmwError):
         raises :class:`InvalidServerResponse`.
         """
         if not isinstance(body, Mapping) or not isinstance(body.get("code"), str):
-            raise InvalidServerResponse(f"A known-error body must be a JSON object with a string 'code', got {_preview(body)}")
+            raise InvalidServerResponse(
+                f"A known-error body must be a JSON object with a string 'code', got {_preview(body)}"
+            )
         code: str = body["code"]
         details = body.get("details")
         details = dict(details) if isinstance(details, Mapping) else {}
@@ -237,8 +239,8 @@ def error_from_response(
 
 
 # The generated classes subclass KnownError, so they are imported once it exists.
-from ._errors_gen import *  # noqa: E402,F403
-from ._errors_gen import BY_CODE, UnsupportedError  # noqa: E402
-from ._errors_gen import __all__ as _generated  # noqa: E402
+from ._errors_gen import *
+from ._errors_gen import BY_CODE, UnsupportedError
+from ._errors_gen import __all__ as _generated
 
-__all__ += sorted(_generated)
+__all__ = sorted([*__all__, *_generated])  # noqa: PLE0605

@@ -67,7 +67,7 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: _Server
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
 
     def do_GET(self) -> None:
@@ -134,8 +134,12 @@ class _Handler(BaseHTTPRequestHandler):
         kind, *args = scenario.split(":")
         if rest == ["health"]:
             return self._drop() if kind == "down" else self._send(200, {"status": "ok"})
-        entry = {"method": self.command, "path": "/" + "/".join(rest), "headers": dict(self.headers.items()),
-                 "body": body.decode("utf-8", "replace")}
+        entry = {
+            "method": self.command,
+            "path": "/" + "/".join(rest),
+            "headers": dict(self.headers.items()),
+            "body": body.decode("utf-8", "replace"),
+        }
         n = self.server.state.record((scenario, run), entry)
         try:
             self._answer(kind, args, n, entry)

@@ -50,7 +50,9 @@ class SigningKey:
     def sign(self, claims: dict[str, Any], headers: dict[str, Any] | None = None) -> str:
         # PyJWS, not jwt.encode: tests need claims of the wrong type too.
         payload = json.dumps(claims).encode()
-        return jwt.PyJWS().encode(payload, self.private, algorithm="ES256", headers={"kid": self.kid, **(headers or {})})
+        return jwt.PyJWS().encode(
+            payload, self.private, algorithm="ES256", headers={"kid": self.kid, **(headers or {})}
+        )
 
 
 @pytest.fixture
@@ -126,7 +128,9 @@ def jwks_server(key: SigningKey) -> Recorder:
     return Recorder(lambda request: httpx.Response(200, json=key.jwks()))
 
 
-def known_error(request: httpx.Request, code: str, status: int, message: str = "", details: Any = None) -> httpx.Response:
+def known_error(
+    request: httpx.Request, code: str, status: int, message: str = "", details: Any = None
+) -> httpx.Response:
     """A known-error answer as the service sends it (override-error-status honoured)."""
     body: dict[str, Any] = {"code": code, "error": message or code}
     if details is not None:

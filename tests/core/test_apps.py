@@ -46,7 +46,9 @@ def test_bound_operations_look_like_plain_methods(config):
 def test_constructors(config, monkeypatch):
     assert ClientApp(config).config is config
     assert ClientApp(config, api_url="http://other.test").config.api_url == "http://other.test"
-    assert ClientApp(project_id=config.project_id, publishable_client_key="pck_x").config.project_id == config.project_id
+    assert (
+        ClientApp(project_id=config.project_id, publishable_client_key="pck_x").config.project_id == config.project_id
+    )
     monkeypatch.setenv("AUTHMW_PROJECT_ID", config.project_id)
     monkeypatch.setenv("AUTHMW_SECRET_SERVER_KEY", "ssk_from_env")
     assert ServerApp().config.secret_server_key == "ssk_from_env"
@@ -79,7 +81,9 @@ async def test_async_context_manager(config):
 
 def test_sign_in_stores_the_tokens_and_reports_the_change(config):
     token = access()
-    service = Recorder(lambda r: httpx.Response(200, json={"access_token": token, "refresh_token": RT, "user_id": "u1"}))
+    service = Recorder(
+        lambda r: httpx.Response(200, json={"access_token": token, "refresh_token": RT, "user_id": "u1"})
+    )
     app = ClientApp(config, driver=service.sync_driver())
     seen = []
     app.session.on_change(lambda s: seen.append(s.refresh_token))

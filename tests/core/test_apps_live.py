@@ -214,7 +214,7 @@ def test_get_project(flavour, apps, config):
 
 
 def test_token_verifier_against_the_real_jwks(flavour, apps, config):
-    client, server = apps
+    client, _ = apps
     result = flavour(client().sign_up_with_password(new_email(), PASSWORD))
     verifier = TokenVerifier(config)
     claims = flavour.run(verifier.verify(result.access_token))

@@ -77,7 +77,9 @@ def test_catalogue_entry(entry):
         return
     assert type(parsed) is cls
     assert parsed.message == "the message" and parsed.details == details
-    assert parsed.to_body() == ({k: v for k, v in body.items() if k != "details"} | ({"details": details} if details else {}))
+    assert parsed.to_body() == (
+        {k: v for k, v in body.items() if k != "details"} | ({"details": details} if details else {})
+    )
     again = pickle.loads(pickle.dumps(parsed))
     assert type(again) is cls and again.details == details
 
@@ -92,7 +94,9 @@ def test_parent_catches_children():
 
 
 def test_typed_detail_properties():
-    mfa = KnownError.from_body({"code": "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "error": "m", "details": {"attempt_code": "a" * 45}})
+    mfa = KnownError.from_body(
+        {"code": "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "error": "m", "details": {"attempt_code": "a" * 45}}
+    )
     assert isinstance(mfa, errors.MultiFactorAuthenticationRequired) and mfa.attempt_code == "a" * 45
     short = errors.PasswordTooShort(details={"min_length": 8})
     assert short.min_length == 8 and str(short) == "PASSWORD_TOO_SHORT: Password too short. Minimum length is 8."
@@ -125,6 +129,13 @@ def test_other_errors():
 
 
 def test_docstring_draws_the_tree():
-    for name in ("AuthmwError", "KnownError", "UnsupportedError", "InvalidServerResponse", "HttpStatusError",
-                 "ServiceUnreachable", "ConfigurationError"):
+    for name in (
+        "AuthmwError",
+        "KnownError",
+        "UnsupportedError",
+        "InvalidServerResponse",
+        "HttpStatusError",
+        "ServiceUnreachable",
+        "ConfigurationError",
+    ):
         assert name in errors.__doc__

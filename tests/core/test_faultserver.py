@@ -13,12 +13,12 @@ from typing import Any
 
 import httpx
 import pytest
+from faultserver import FaultServer
 
 from authmw import AuthConfig
 from authmw._ops import AsyncDriver, SyncDriver
 from authmw._transport import Transport
 from authmw.errors import HttpStatusError, InvalidServerResponse, ServiceUnreachable, UserNotFound
-from faultserver import FaultServer
 
 PROJECT = str(uuid.uuid4())
 KEY = "pck_" + "k" * 45
@@ -39,6 +39,7 @@ class Runner:
         if flavour == "sync":
             self.driver: Any = SyncDriver(sleep=self.sleeps.append, timeout=5)
         else:
+
             async def sleep(seconds: float) -> None:
                 self.sleeps.append(seconds)
 
@@ -131,7 +132,7 @@ def test_nothing_listening(runner):
 
 
 def test_429_waits_retry_after(call, runner):
-    result, log = call("429:2:3", "POST")
+    result, _ = call("429:2:3", "POST")
     assert result["attempt"] == 3 and runner.sleeps == [3.0, 3.0]
 
 
@@ -183,8 +184,9 @@ def test_runs_as_a_script_and_prints_its_url():
     try:
         url = proc.stdout.readline().strip()
         assert url.startswith("http://127.0.0.1:")
-        response = httpx.get(f"{url}/known:USER_NOT_FOUND:404/t/api/v1/users/me",
-                             headers={"x-stack-override-error-status": "true"})
+        response = httpx.get(
+            f"{url}/known:USER_NOT_FOUND:404/t/api/v1/users/me", headers={"x-stack-override-error-status": "true"}
+        )
         assert response.status_code == 200 and response.headers["x-stack-actual-status"] == "404"
         assert httpx.get(f"{url}/ok/t/health").json() == {"status": "ok"}
         assert [e["path"] for e in httpx.get(f"{url}/__log/known:USER_NOT_FOUND:404/t").json()] == ["/api/v1/users/me"]

@@ -22,8 +22,13 @@ CLIENT_USER = {
     "primary_email_verified": True,
     "profile_image_url": None,
     "requires_totp_mfa": True,
-    "selected_team": {"id": "t1", "display_name": "", "profile_image_url": None, "client_metadata": None,
-                      "client_read_only_metadata": None},
+    "selected_team": {
+        "id": "t1",
+        "display_name": "",
+        "profile_image_url": None,
+        "client_metadata": None,
+        "client_read_only_metadata": None,
+    },
     "selected_team_id": "t1",
     "signed_up_at_millis": 1738000000000,
 }
@@ -39,9 +44,13 @@ def test_client_user_from_the_wire():
 
 def test_server_user_adds_server_fields():
     user = ServerUser.model_validate(
-        {**CLIENT_USER, "server_metadata": {"role": "x"}, "last_active_at_millis": 1738000001000,
-         "primary_email_auth_enabled": True,
-         "selected_team": {**CLIENT_USER["selected_team"], "created_at_millis": 0, "server_metadata": None}}
+        {
+            **CLIENT_USER,
+            "server_metadata": {"role": "x"},
+            "last_active_at_millis": 1738000001000,
+            "primary_email_auth_enabled": True,
+            "selected_team": {**CLIENT_USER["selected_team"], "created_at_millis": 0, "server_metadata": None},
+        }
     )
     assert user.server_metadata == {"role": "x"} and user.primary_email_auth_enabled
     assert user.last_active_at is not None and user.last_active_at > user.signed_up_at
@@ -70,11 +79,19 @@ def test_sign_in_results():
 
 def test_client_project_reads_enabled_oauth_providers():
     project = Project.model_validate(
-        {"id": "p", "display_name": "Demo", "config": {"sign_up_enabled": False, "credential_enabled": True,
-                                                      "magic_link_enabled": True, "passkey_enabled": False,
-                                                      "client_team_creation_enabled": False,
-                                                      "client_user_deletion_enabled": True,
-                                                      "enabled_oauth_providers": [{"id": "google"}]}}
+        {
+            "id": "p",
+            "display_name": "Demo",
+            "config": {
+                "sign_up_enabled": False,
+                "credential_enabled": True,
+                "magic_link_enabled": True,
+                "passkey_enabled": False,
+                "client_team_creation_enabled": False,
+                "client_user_deletion_enabled": True,
+                "enabled_oauth_providers": [{"id": "google"}],
+            },
+        }
     )
     assert project.config.sign_up_enabled is False and project.config.client_user_deletion_enabled
     assert [p.id for p in project.config.oauth_providers] == ["google"]

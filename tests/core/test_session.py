@@ -123,8 +123,9 @@ def test_concurrent_refreshes_share_one_call_across_threads(config):
     driver = service.sync_driver()
     session = Session(config, refresh_token=RT)
     results = []
-    threads = [threading.Thread(target=lambda: results.append(driver.run(session.get_access_token())))
-               for _ in range(6)]
+    threads = [
+        threading.Thread(target=lambda: results.append(driver.run(session.get_access_token()))) for _ in range(6)
+    ]
     for t in threads:
         t.start()
     time.sleep(0.2)
@@ -254,7 +255,6 @@ def test_sign_out_failure_still_signs_out_locally(config):
 def test_session_repr_holds_no_token(config):
     session = Session(config, access_token=token(600), refresh_token=RT)
     assert RT not in repr(session)
-
 
 
 def test_network_failure_of_a_refresh_is_reported_without_health_check(config):

@@ -41,8 +41,17 @@ def test_token_without_exp_never_expires():
 
 @pytest.mark.parametrize(
     "token",
-    ["undefined", "", "a.b", "a.b.c", "....", unsigned_token([1, 2]), unsigned_token({"exp": "1700000000"}),
-     unsigned_token({"exp": True}), unsigned_token({"exp": None, "x": 1}).replace(".", "!", 1)],
+    [
+        "undefined",
+        "",
+        "a.b",
+        "a.b.c",
+        "....",
+        unsigned_token([1, 2]),
+        unsigned_token({"exp": "1700000000"}),
+        unsigned_token({"exp": True}),
+        unsigned_token({"exp": None, "x": 1}).replace(".", "!", 1),
+    ],
 )
 def test_token_expiry_rejects_garbage(token):
     with pytest.raises(UnparsableAccessToken):
@@ -336,8 +345,9 @@ def test_repr_holds_no_token_or_key(config):
 
 def _rs256(bits: int) -> tuple[str, rsa.RSAPublicKey]:
     private = rsa.generate_private_key(public_exponent=65537, key_size=bits)
-    token = jwt.encode({"sub": "u", "exp": int(time.time()) + 60, "iss": "https://idp", "aud": "app"}, private,
-                       algorithm="RS256")
+    token = jwt.encode(
+        {"sub": "u", "exp": int(time.time()) + 60, "iss": "https://idp", "aud": "app"}, private, algorithm="RS256"
+    )
     return token, private.public_key()
 
 

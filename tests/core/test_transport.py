@@ -155,7 +155,9 @@ def test_success_response_has_the_effective_status(config):
 @pytest.mark.parametrize(
     "response",
     [
-        httpx.Response(400, json={"code": "USER_NOT_FOUND", "error": "x"}, headers={"x-stack-known-error": "TEAM_NOT_FOUND"}),
+        httpx.Response(
+            400, json={"code": "USER_NOT_FOUND", "error": "x"}, headers={"x-stack-known-error": "TEAM_NOT_FOUND"}
+        ),
         httpx.Response(400, text="not json", headers={"x-stack-known-error": "USER_NOT_FOUND"}),
         httpx.Response(400, json=["USER_NOT_FOUND"], headers={"x-stack-known-error": "USER_NOT_FOUND"}),
     ],
@@ -178,11 +180,20 @@ def test_unknown_code_is_unsupported_and_keeps_the_code(config):
 @given(
     status=st.integers(100, 599),
     headers=st.dictionaries(st.sampled_from(["x-stack-known-error", "content-type", "x"]), st.text(max_size=30)),
-    content=st.one_of(st.binary(max_size=200), st.builds(lambda v: json.dumps(v).encode(), st.recursive(
-        st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-        lambda c: st.lists(c, max_size=3) | st.dictionaries(st.sampled_from(["code", "error", "details", "x"]), c, max_size=4),
-        max_leaves=8,
-    ))),
+    content=st.one_of(
+        st.binary(max_size=200),
+        st.builds(
+            lambda v: json.dumps(v).encode(),
+            st.recursive(
+                st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                lambda c: (
+                    st.lists(c, max_size=3)
+                    | st.dictionaries(st.sampled_from(["code", "error", "details", "x"]), c, max_size=4)
+                ),
+                max_leaves=8,
+            ),
+        ),
+    ),
 )
 def test_any_response_parses_to_none_or_a_typed_error(status, headers, content):
     result = error_from_response(status, headers, content, method="GET", url="http://x")
@@ -191,8 +202,12 @@ def test_any_response_parses_to_none_or_a_typed_error(status, headers, content):
         assert 200 <= status < 300 and "x-stack-known-error" not in headers
 
 
-@given(st.dictionaries(st.text(max_size=10), st.one_of(st.none(), st.text(max_size=10), st.integers(),
-                                                      st.dictionaries(st.text(max_size=5), st.integers()))))
+@given(
+    st.dictionaries(
+        st.text(max_size=10),
+        st.one_of(st.none(), st.text(max_size=10), st.integers(), st.dictionaries(st.text(max_size=5), st.integers())),
+    )
+)
 def test_any_body_dict_parses_to_a_known_error_or_invalid_response(body):
     try:
         error = KnownError.from_body(body)
@@ -358,8 +373,13 @@ def test_owner_session_refreshes_on_admin_token_errors(config, code):
 
 
 async def test_async_driver_runs_the_same_operation(config):
-    service = Recorder(script(httpx.ConnectError("refused"), httpx.Response(429, headers={"retry-after": "3"}),
-                              lambda r: known_error(r, "USER_NOT_FOUND", 404)))
+    service = Recorder(
+        script(
+            httpx.ConnectError("refused"),
+            httpx.Response(429, headers={"retry-after": "3"}),
+            lambda r: known_error(r, "USER_NOT_FOUND", 404),
+        )
+    )
     driver = service.async_driver()
     with pytest.raises(UserNotFound):
         await driver.run(transport(config, "server").call("GET", "/users/x"))
