@@ -53,6 +53,24 @@ describe("AuthClient", () => {
     expect(calls).toHaveLength(2);
   });
 
+  it("refreshes through the OAuth grant and retries once when the service rejects the access token", async () => {
+    const { client, calls, reply } = setup(signedIn());
+    const fresh = tokenValidFor(600, Date.now(), "user-1") + "x";
+    reply(
+      knownErrorResponse("ACCESS_TOKEN_EXPIRED", 401),
+      jsonResponse({ access_token: fresh, token_type: "Bearer" }),
+      jsonResponse(userWire()),
+    );
+    expect(await client.getUser()).toMatchObject({ primaryEmail: "ada@example.com" });
+    expect(calls.map((c) => `${c.method} ${c.url.replace(BASE_URL, "")}`)).toEqual([
+      "GET /api/v1/users/me",
+      "POST /api/v1/auth/oauth/token",
+      "GET /api/v1/users/me",
+    ]);
+    expect(calls[2]!.headers["x-stack-access-token"]).toBe(fresh);
+    expect(client.session.getState().accessToken).toBe(fresh);
+  });
+
   it("raises the typed error of a failed sign-in and stays signed out", async () => {
     const { client, reply } = setup();
     reply(knownErrorResponse("EMAIL_PASSWORD_MISMATCH", 400, "Wrong e-mail or password."));

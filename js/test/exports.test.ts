@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import * as core from "../src/core";
+import * as index from "../src/index";
+import * as testing from "../src/testing";
+import { knownErrorClasses } from "../src/errors";
+
+// Changing the public API should be a deliberate act: update these lists with it.
+const CORE = [
+  "ACCESS_COOKIE",
+  "AuthClient",
+  "AuthmwError",
+  "BACKOFF_BASE_MS",
+  "COOKIE_POLL_INTERVAL_MS",
+  "ConnectionError",
+  "DEFAULT_HANDLER_PATH",
+  "DEFAULT_MIN_VALIDITY_MS",
+  "HttpStatusError",
+  "InvalidServerResponse",
+  "KnownError",
+  "LEGACY_REFRESH_COOKIE",
+  "MAX_ATTEMPTS",
+  "MAX_MIN_VALIDITY_MS",
+  "MAX_WAIT_MS",
+  "RETURN_TO_PARAM",
+  "Transport",
+  "UntrustedRedirectError",
+  "VERSION",
+  "authPageUrl",
+  "createAuthClient",
+  "createSessionStore",
+  "createStore",
+  "decodeJwtClaims",
+  "knownErrorClasses",
+  "knownErrorFromJson",
+  "parseKnownError",
+  "randomNonce",
+  "readSessionCookies",
+  "reasonPhrase",
+  "redirectToSignIn",
+  "refreshCookieName",
+  "resolveUrls",
+  "sessionCookieWrites",
+  "toRelativeUrl",
+  "trustedReturnTo",
+];
+const REACT = [
+  "AuthHandler",
+  "AuthProvider",
+  "EmailVerification",
+  "HandlerError",
+  "HandlerNotFound",
+  "SignIn",
+  "SignOut",
+  "SignUp",
+  "describeError",
+  "useAuth",
+  "useUser",
+];
+const errorClassNames = Object.values(knownErrorClasses).map((cls) => cls.className);
+
+const sorted = (names: string[]) => [...names].sort();
+
+describe("public API", () => {
+  it("@authmw/react/core exports the core and one class per catalogue code", () => {
+    expect(sorted(Object.keys(core))).toEqual(sorted([...CORE, ...errorClassNames]));
+  });
+
+  it("@authmw/react adds the React layer", () => {
+    expect(sorted(Object.keys(index))).toEqual(sorted([...CORE, ...errorClassNames, ...REACT]));
+  });
+
+  it("@authmw/react/testing exports the testing helpers", () => {
+    expect(sorted(Object.keys(testing))).toEqual(["AuthProviderForTesting", "createTestingController", "fakeUser"]);
+  });
+});
