@@ -46,6 +46,7 @@ __all__ = [
 P = ParamSpec("P")
 T = TypeVar("T")
 M = TypeVar("M", bound=WireModel)
+C = TypeVar("C", bound=Callable[..., Any])
 
 #: Default lifetime of a server-created session (spec section 9).
 DEFAULT_SESSION_MILLIS = 31_536_000_000
@@ -115,11 +116,11 @@ class operation(Generic[P, T]):  # lower case: used as a decorator
             parameters=list(signature.parameters.values())[1:], return_annotation=inspect.Signature.empty
         )
 
-    def describe(self, call: Any) -> Any:
+    def describe(self, call: C) -> C:
         """Give a bound call the operation's name, docs and signature (without self)."""
         for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
             setattr(call, attr, getattr(self.fn, attr))
-        call.__signature__ = self.signature
+        call.__signature__ = self.signature  # type: ignore[attr-defined]
         return call
 
     @overload
@@ -373,7 +374,7 @@ class _ServerOps(_CommonOps):
 
     def __init__(self, config: AuthConfig | None = None, /, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)  # type: ignore[call-arg]
-        self.users = self._users_class(self)  # type: ignore[assignment]
+        self.users = self._users_class(self)
 
     @property
     def token_verifier(self) -> TokenVerifier:

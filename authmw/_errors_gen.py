@@ -108,28 +108,24 @@ class ProjectAuthenticationError(KnownError):
     status = 401
     message_template = 'Project authentication error.'
     abstract = True
-    detail_fields = ()
 
 
 class InvalidProjectAuthentication(ProjectAuthenticationError):
     code = 'INVALID_PROJECT_AUTHENTICATION'
     status = 401
     message_template = 'Invalid project authentication.'
-    detail_fields = ()
 
 
 class InvalidAdminAccessToken(InvalidProjectAuthentication):
     code = 'INVALID_ADMIN_ACCESS_TOKEN'
     status = 401
     message_template = 'Invalid admin access token.'
-    detail_fields = ()
 
 
 class ProjectAuthenticationRequired(ProjectAuthenticationError):
     code = 'PROJECT_AUTHENTICATION_REQUIRED'
     status = 401
     message_template = 'Project authentication required.'
-    detail_fields = ()
 
 
 class SessionAuthenticationError(KnownError):
@@ -137,21 +133,18 @@ class SessionAuthenticationError(KnownError):
     status = 401
     message_template = 'Session authentication error.'
     abstract = True
-    detail_fields = ()
 
 
 class InvalidSessionAuthentication(SessionAuthenticationError):
     code = 'INVALID_SESSION_AUTHENTICATION'
     status = 401
     message_template = 'Invalid session authentication.'
-    detail_fields = ()
 
 
 class InvalidAccessToken(InvalidSessionAuthentication):
     code = 'INVALID_ACCESS_TOKEN'
     status = 401
     message_template = 'Invalid access token.'
-    detail_fields = ()
 
 
 class RefreshTokenError(KnownError):
@@ -159,7 +152,6 @@ class RefreshTokenError(KnownError):
     status = 401
     message_template = 'Refresh token error.'
     abstract = True
-    detail_fields = ()
 
 
 class PasswordRequirementsNotMet(KnownError):
@@ -167,7 +159,6 @@ class PasswordRequirementsNotMet(KnownError):
     status = 400
     message_template = 'Password requirements not met.'
     abstract = True
-    detail_fields = ()
 
 
 class VerificationCodeError(KnownError):
@@ -175,7 +166,6 @@ class VerificationCodeError(KnownError):
     status = 400
     message_template = 'The verification code is invalid.'
     abstract = True
-    detail_fields = ()
 
 
 class UnsupportedError(KnownError):
@@ -186,14 +176,13 @@ class UnsupportedError(KnownError):
 
     @property
     def original_code(self) -> str | None:
-        return self.details.get('originalErrorCode')  # type: ignore[no-any-return]
+        return self.details.get('originalErrorCode')
 
 
 class BodyParsingError(KnownError):
     code = 'BODY_PARSING_ERROR'
     status = 400
     message_template = '{message}'
-    detail_fields = ()
 
 
 class SchemaError(KnownError):
@@ -204,7 +193,7 @@ class SchemaError(KnownError):
 
     @property
     def detail_message(self) -> str | None:
-        return self.details.get('message')  # type: ignore[no-any-return]
+        return self.details.get('message')
 
 
 class AllOverloadsFailed(KnownError):
@@ -215,7 +204,7 @@ class AllOverloadsFailed(KnownError):
 
     @property
     def overload_errors(self) -> list[dict[str, Any]] | None:
-        return self.details.get('overload_errors')  # type: ignore[no-any-return]
+        return self.details.get('overload_errors')
 
 
 class ProjectKeyWithoutAccessType(InvalidProjectAuthentication):
@@ -223,7 +212,6 @@ class ProjectKeyWithoutAccessType(InvalidProjectAuthentication):
     status = 400
     message_template = "Project keys or an admin access token were given, but the x-stack-access-type header is missing. Set it to 'client', 'server' or 'admin'."
     abstract = False
-    detail_fields = ()
 
 
 class InvalidAccessType(InvalidProjectAuthentication):
@@ -231,7 +219,6 @@ class InvalidAccessType(InvalidProjectAuthentication):
     status = 400
     message_template = "The x-stack-access-type header must be 'client', 'server', or 'admin', but was '{access_type}'."
     abstract = False
-    detail_fields = ()
 
 
 class AccessTypeWithoutProjectId(InvalidProjectAuthentication):
@@ -243,7 +230,7 @@ class AccessTypeWithoutProjectId(InvalidProjectAuthentication):
 
     @property
     def request_type(self) -> str | None:
-        return self.details.get('request_type')  # type: ignore[no-any-return]
+        return self.details.get('request_type')
 
 
 class AccessTypeRequired(InvalidProjectAuthentication):
@@ -251,14 +238,12 @@ class AccessTypeRequired(InvalidProjectAuthentication):
     status = 400
     message_template = "You must specify an access level for this Stack project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication"
     abstract = False
-    detail_fields = ()
 
 
 class CannotGetOwnUserWithoutUser(KnownError):
     code = 'CANNOT_GET_OWN_USER_WITHOUT_USER'
     status = 400
     message_template = "You have specified 'me' as a userId, but did not provide authentication for a user."
-    detail_fields = ()
 
 
 class InsufficientAccessType(InvalidProjectAuthentication):
@@ -270,11 +255,11 @@ class InsufficientAccessType(InvalidProjectAuthentication):
 
     @property
     def actual_access_type(self) -> str | None:
-        return self.details.get('actual_access_type')  # type: ignore[no-any-return]
+        return self.details.get('actual_access_type')
 
     @property
     def allowed_access_types(self) -> list[str] | None:
-        return self.details.get('allowed_access_types')  # type: ignore[no-any-return]
+        return self.details.get('allowed_access_types')
 
 
 class InvalidPublishableClientKey(InvalidProjectAuthentication):
@@ -286,7 +271,7 @@ class InvalidPublishableClientKey(InvalidProjectAuthentication):
 
     @property
     def project_id(self) -> str | None:
-        return self.details.get('project_id')  # type: ignore[no-any-return]
+        return self.details.get('project_id')
 
 
 class InvalidSecretServerKey(InvalidProjectAuthentication):
@@ -298,7 +283,7 @@ class InvalidSecretServerKey(InvalidProjectAuthentication):
 
     @property
     def project_id(self) -> str | None:
-        return self.details.get('project_id')  # type: ignore[no-any-return]
+        return self.details.get('project_id')
 
 
 class InvalidSuperSecretAdminKey(InvalidProjectAuthentication):
@@ -310,7 +295,7 @@ class InvalidSuperSecretAdminKey(InvalidProjectAuthentication):
 
     @property
     def project_id(self) -> str | None:
-        return self.details.get('project_id')  # type: ignore[no-any-return]
+        return self.details.get('project_id')
 
 
 class UnparsableAdminAccessToken(InvalidAdminAccessToken):
@@ -318,7 +303,6 @@ class UnparsableAdminAccessToken(InvalidAdminAccessToken):
     status = 401
     message_template = 'Admin access token is not parsable.'
     abstract = False
-    detail_fields = ()
 
 
 class AdminAccessTokenExpired(InvalidAdminAccessToken):
@@ -330,7 +314,7 @@ class AdminAccessTokenExpired(InvalidAdminAccessToken):
 
     @property
     def expired_at_millis(self) -> float | None:
-        return self.details.get('expired_at_millis')  # type: ignore[no-any-return]
+        return self.details.get('expired_at_millis')
 
 
 class InvalidProjectForAdminAccessToken(InvalidAdminAccessToken):
@@ -338,7 +322,6 @@ class InvalidProjectForAdminAccessToken(InvalidAdminAccessToken):
     status = 401
     message_template = 'Admin access tokens must be created on the internal project.'
     abstract = False
-    detail_fields = ()
 
 
 class AdminAccessTokenIsNotAdmin(InvalidAdminAccessToken):
@@ -346,7 +329,6 @@ class AdminAccessTokenIsNotAdmin(InvalidAdminAccessToken):
     status = 401
     message_template = 'Admin access token does not have the required permissions to access this project.'
     abstract = False
-    detail_fields = ()
 
 
 class ClientAuthenticationRequired(ProjectAuthenticationRequired):
@@ -354,7 +336,6 @@ class ClientAuthenticationRequired(ProjectAuthenticationRequired):
     status = 401
     message_template = 'The publishable client key must be provided.'
     abstract = False
-    detail_fields = ()
 
 
 class ServerAuthenticationRequired(ProjectAuthenticationRequired):
@@ -362,7 +343,6 @@ class ServerAuthenticationRequired(ProjectAuthenticationRequired):
     status = 401
     message_template = 'The secret server key must be provided.'
     abstract = False
-    detail_fields = ()
 
 
 class ClientOrServerAuthenticationRequired(ProjectAuthenticationRequired):
@@ -370,7 +350,6 @@ class ClientOrServerAuthenticationRequired(ProjectAuthenticationRequired):
     status = 401
     message_template = 'Either the publishable client key or the secret server key must be provided.'
     abstract = False
-    detail_fields = ()
 
 
 class ClientOrAdminAuthenticationRequired(ProjectAuthenticationRequired):
@@ -378,7 +357,6 @@ class ClientOrAdminAuthenticationRequired(ProjectAuthenticationRequired):
     status = 401
     message_template = 'Either the publishable client key or the super secret admin key must be provided.'
     abstract = False
-    detail_fields = ()
 
 
 class ClientOrServerOrAdminAuthenticationRequired(ProjectAuthenticationRequired):
@@ -386,7 +364,6 @@ class ClientOrServerOrAdminAuthenticationRequired(ProjectAuthenticationRequired)
     status = 401
     message_template = 'Either the publishable client key, the secret server key, or the super secret admin key must be provided.'
     abstract = False
-    detail_fields = ()
 
 
 class AdminAuthenticationRequired(ProjectAuthenticationRequired):
@@ -394,7 +371,6 @@ class AdminAuthenticationRequired(ProjectAuthenticationRequired):
     status = 401
     message_template = 'The super secret admin key must be provided.'
     abstract = False
-    detail_fields = ()
 
 
 class ExpectedInternalProject(ProjectAuthenticationError):
@@ -402,7 +378,6 @@ class ExpectedInternalProject(ProjectAuthenticationError):
     status = 401
     message_template = 'The project ID is expected to be internal.'
     abstract = False
-    detail_fields = ()
 
 
 class UnparsableAccessToken(InvalidAccessToken):
@@ -410,7 +385,6 @@ class UnparsableAccessToken(InvalidAccessToken):
     status = 401
     message_template = 'Access token is not parsable.'
     abstract = False
-    detail_fields = ()
 
 
 class AccessTokenExpired(InvalidAccessToken):
@@ -422,7 +396,7 @@ class AccessTokenExpired(InvalidAccessToken):
 
     @property
     def expired_at_millis(self) -> float | None:
-        return self.details.get('expired_at_millis')  # type: ignore[no-any-return]
+        return self.details.get('expired_at_millis')
 
 
 class InvalidProjectForAccessToken(InvalidAccessToken):
@@ -430,7 +404,6 @@ class InvalidProjectForAccessToken(InvalidAccessToken):
     status = 401
     message_template = 'Access token not valid for this project.'
     abstract = False
-    detail_fields = ()
 
 
 class RefreshTokenNotFoundOrExpired(RefreshTokenError):
@@ -438,7 +411,6 @@ class RefreshTokenNotFoundOrExpired(RefreshTokenError):
     status = 401
     message_template = 'Refresh token not found for this project, or the session has expired/been revoked.'
     abstract = False
-    detail_fields = ()
 
 
 class ProviderRejected(RefreshTokenError):
@@ -446,14 +418,12 @@ class ProviderRejected(RefreshTokenError):
     status = 401
     message_template = 'The OAuth provider rejected the refresh of its token. The user must sign in with the provider again.'
     abstract = False
-    detail_fields = ()
 
 
 class UserEmailAlreadyExists(KnownError):
     code = 'USER_EMAIL_ALREADY_EXISTS'
     status = 409
     message_template = 'User email already exists.'
-    detail_fields = ()
 
 
 class UserIdDoesNotExist(KnownError):
@@ -464,21 +434,19 @@ class UserIdDoesNotExist(KnownError):
 
     @property
     def user_id(self) -> str | None:
-        return self.details.get('user_id')  # type: ignore[no-any-return]
+        return self.details.get('user_id')
 
 
 class UserNotFound(KnownError):
     code = 'USER_NOT_FOUND'
     status = 404
     message_template = 'User not found.'
-    detail_fields = ()
 
 
 class ApiKeyNotFound(KnownError):
     code = 'API_KEY_NOT_FOUND'
     status = 404
     message_template = 'API key not found.'
-    detail_fields = ()
 
 
 class ProjectNotFound(KnownError):
@@ -489,42 +457,37 @@ class ProjectNotFound(KnownError):
 
     @property
     def project_id(self) -> str | None:
-        return self.details.get('project_id')  # type: ignore[no-any-return]
+        return self.details.get('project_id')
 
 
 class SignUpNotEnabled(KnownError):
     code = 'SIGN_UP_NOT_ENABLED'
     status = 400
     message_template = 'Creation of new accounts is not enabled for this project. Please ask the project owner to enable it.'
-    detail_fields = ()
 
 
 class PasswordAuthenticationNotEnabled(KnownError):
     code = 'PASSWORD_AUTHENTICATION_NOT_ENABLED'
     status = 400
     message_template = 'Password authentication is not enabled for this project.'
-    detail_fields = ()
 
 
 class PasskeyAuthenticationNotEnabled(KnownError):
     code = 'PASSKEY_AUTHENTICATION_NOT_ENABLED'
     status = 400
     message_template = 'Passkey authentication is not enabled for this project.'
-    detail_fields = ()
 
 
 class EmailPasswordMismatch(KnownError):
     code = 'EMAIL_PASSWORD_MISMATCH'
     status = 400
     message_template = 'Wrong e-mail or password.'
-    detail_fields = ()
 
 
 class RedirectUrlNotWhitelisted(KnownError):
     code = 'REDIRECT_URL_NOT_WHITELISTED'
     status = 400
     message_template = 'Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Stack Auth dashboard?'
-    detail_fields = ()
 
 
 class PasswordTooShort(PasswordRequirementsNotMet):
@@ -536,7 +499,7 @@ class PasswordTooShort(PasswordRequirementsNotMet):
 
     @property
     def min_length(self) -> float | None:
-        return self.details.get('min_length')  # type: ignore[no-any-return]
+        return self.details.get('min_length')
 
 
 class PasswordTooLong(PasswordRequirementsNotMet):
@@ -548,14 +511,13 @@ class PasswordTooLong(PasswordRequirementsNotMet):
 
     @property
     def max_length(self) -> float | None:
-        return self.details.get('maxLength')  # type: ignore[no-any-return]
+        return self.details.get('maxLength')
 
 
 class UserDoesNotHavePassword(KnownError):
     code = 'USER_DOES_NOT_HAVE_PASSWORD'
     status = 400
     message_template = 'This user does not have password authentication enabled.'
-    detail_fields = ()
 
 
 class VerificationCodeNotFound(VerificationCodeError):
@@ -563,7 +525,6 @@ class VerificationCodeNotFound(VerificationCodeError):
     status = 404
     message_template = 'The verification code does not exist for this project.'
     abstract = False
-    detail_fields = ()
 
 
 class VerificationCodeExpired(VerificationCodeError):
@@ -571,7 +532,6 @@ class VerificationCodeExpired(VerificationCodeError):
     status = 400
     message_template = 'The verification code has expired.'
     abstract = False
-    detail_fields = ()
 
 
 class VerificationCodeAlreadyUsed(VerificationCodeError):
@@ -579,7 +539,6 @@ class VerificationCodeAlreadyUsed(VerificationCodeError):
     status = 409
     message_template = 'The verification link has already been used.'
     abstract = False
-    detail_fields = ()
 
 
 class VerificationCodeMaxAttemptsReached(VerificationCodeError):
@@ -587,28 +546,24 @@ class VerificationCodeMaxAttemptsReached(VerificationCodeError):
     status = 400
     message_template = 'The verification code nonce has reached the maximum number of attempts. This code is not valid anymore.'
     abstract = False
-    detail_fields = ()
 
 
 class PasswordConfirmationMismatch(KnownError):
     code = 'PASSWORD_CONFIRMATION_MISMATCH'
     status = 400
     message_template = 'Passwords do not match.'
-    detail_fields = ()
 
 
 class EmailAlreadyVerified(KnownError):
     code = 'EMAIL_ALREADY_VERIFIED'
     status = 409
     message_template = 'The e-mail is already verified.'
-    detail_fields = ()
 
 
 class EmailNotAssociatedWithUser(KnownError):
     code = 'EMAIL_NOT_ASSOCIATED_WITH_USER'
     status = 400
     message_template = 'The e-mail is not associated with a user that could log in with that e-mail.'
-    detail_fields = ()
 
 
 class EmailIsNotPrimaryEmail(KnownError):
@@ -619,18 +574,17 @@ class EmailIsNotPrimaryEmail(KnownError):
 
     @property
     def email(self) -> str | None:
-        return self.details.get('email')  # type: ignore[no-any-return]
+        return self.details.get('email')
 
     @property
     def primary_email(self) -> str | None:
-        return self.details.get('primary_email')  # type: ignore[no-any-return]
+        return self.details.get('primary_email')
 
 
 class PasskeyRegistrationFailed(KnownError):
     code = 'PASSKEY_REGISTRATION_FAILED'
     status = 400
     message_template = '{message}'
-    detail_fields = ()
 
 
 class PasskeyWebauthnError(KnownError):
@@ -641,18 +595,17 @@ class PasskeyWebauthnError(KnownError):
 
     @property
     def detail_message(self) -> str | None:
-        return self.details.get('message')  # type: ignore[no-any-return]
+        return self.details.get('message')
 
     @property
     def detail_code(self) -> str | None:
-        return self.details.get('code')  # type: ignore[no-any-return]
+        return self.details.get('code')
 
 
 class PasskeyAuthenticationFailed(KnownError):
     code = 'PASSKEY_AUTHENTICATION_FAILED'
     status = 400
     message_template = '{message}'
-    detail_fields = ()
 
 
 class PermissionNotFound(KnownError):
@@ -663,7 +616,7 @@ class PermissionNotFound(KnownError):
 
     @property
     def permission_id(self) -> str | None:
-        return self.details.get('permission_id')  # type: ignore[no-any-return]
+        return self.details.get('permission_id')
 
 
 class ContainedPermissionNotFound(KnownError):
@@ -674,7 +627,7 @@ class ContainedPermissionNotFound(KnownError):
 
     @property
     def permission_id(self) -> str | None:
-        return self.details.get('permission_id')  # type: ignore[no-any-return]
+        return self.details.get('permission_id')
 
 
 class TeamNotFound(KnownError):
@@ -685,7 +638,7 @@ class TeamNotFound(KnownError):
 
     @property
     def team_id(self) -> str | None:
-        return self.details.get('team_id')  # type: ignore[no-any-return]
+        return self.details.get('team_id')
 
 
 class TeamMembershipNotFound(KnownError):
@@ -696,18 +649,17 @@ class TeamMembershipNotFound(KnownError):
 
     @property
     def team_id(self) -> str | None:
-        return self.details.get('team_id')  # type: ignore[no-any-return]
+        return self.details.get('team_id')
 
     @property
     def user_id(self) -> str | None:
-        return self.details.get('user_id')  # type: ignore[no-any-return]
+        return self.details.get('user_id')
 
 
 class TeamMembershipAlreadyExists(KnownError):
     code = 'TEAM_MEMBERSHIP_ALREADY_EXISTS'
     status = 409
     message_template = 'Team membership already exists.'
-    detail_fields = ()
 
 
 class TeamPermissionRequired(KnownError):
@@ -718,15 +670,15 @@ class TeamPermissionRequired(KnownError):
 
     @property
     def team_id(self) -> str | None:
-        return self.details.get('team_id')  # type: ignore[no-any-return]
+        return self.details.get('team_id')
 
     @property
     def user_id(self) -> str | None:
-        return self.details.get('user_id')  # type: ignore[no-any-return]
+        return self.details.get('user_id')
 
     @property
     def permission_id(self) -> str | None:
-        return self.details.get('permission_id')  # type: ignore[no-any-return]
+        return self.details.get('permission_id')
 
 
 class TeamPermissionNotFound(KnownError):
@@ -737,57 +689,51 @@ class TeamPermissionNotFound(KnownError):
 
     @property
     def team_id(self) -> str | None:
-        return self.details.get('team_id')  # type: ignore[no-any-return]
+        return self.details.get('team_id')
 
     @property
     def user_id(self) -> str | None:
-        return self.details.get('user_id')  # type: ignore[no-any-return]
+        return self.details.get('user_id')
 
     @property
     def permission_id(self) -> str | None:
-        return self.details.get('permission_id')  # type: ignore[no-any-return]
+        return self.details.get('permission_id')
 
 
 class EmailTemplateAlreadyExists(KnownError):
     code = 'EMAIL_TEMPLATE_ALREADY_EXISTS'
     status = 409
     message_template = 'Email template already exists.'
-    detail_fields = ()
 
 
 class OAuthConnectionNotConnectedToUser(KnownError):
     code = 'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER'
     status = 400
     message_template = 'The OAuth connection is not connected to any user.'
-    detail_fields = ()
 
 
 class OAuthConnectionAlreadyConnectedToAnotherUser(KnownError):
     code = 'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER'
     status = 409
     message_template = 'The OAuth connection is already connected to another user.'
-    detail_fields = ()
 
 
 class OAuthConnectionDoesNotHaveRequiredScope(KnownError):
     code = 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE'
     status = 400
     message_template = 'The OAuth connection does not have the required scope.'
-    detail_fields = ()
 
 
 class OAuthExtraScopeNotAvailableWithSharedOAuthKeys(KnownError):
     code = 'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS'
     status = 400
     message_template = 'Extra scopes are not available with the shared OAuth keys. Configure the provider with your own client id and secret to request them.'
-    detail_fields = ()
 
 
 class OAuthAccessTokenNotAvailableWithSharedOAuthKeys(KnownError):
     code = 'OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS'
     status = 400
     message_template = 'Provider access tokens are not available with the shared OAuth keys. Configure the provider with your own client id and secret to use them.'
-    detail_fields = ()
 
 
 class InvalidOAuthClientIdOrSecret(KnownError):
@@ -798,35 +744,31 @@ class InvalidOAuthClientIdOrSecret(KnownError):
 
     @property
     def client_id(self) -> str | None:
-        return self.details.get('client_id')  # type: ignore[no-any-return]
+        return self.details.get('client_id')
 
 
 class InvalidScope(KnownError):
     code = 'INVALID_SCOPE'
     status = 400
     message_template = 'The scope "{scope}" is not a valid OAuth scope for Stack.'
-    detail_fields = ()
 
 
 class UserAlreadyConnectedToAnotherOAuthConnection(KnownError):
     code = 'USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION'
     status = 409
     message_template = 'The user is already connected to another OAuth account of this provider.'
-    detail_fields = ()
 
 
 class OuterOAuthTimeout(KnownError):
     code = 'OUTER_OAUTH_TIMEOUT'
     status = 408
     message_template = 'The OAuth flow has timed out. Please sign in again.'
-    detail_fields = ()
 
 
 class OAuthProviderNotFoundOrNotEnabled(KnownError):
     code = 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED'
     status = 400
     message_template = 'The OAuth provider is not found or not enabled.'
-    detail_fields = ()
 
 
 class MultiFactorAuthenticationRequired(KnownError):
@@ -837,21 +779,19 @@ class MultiFactorAuthenticationRequired(KnownError):
 
     @property
     def attempt_code(self) -> str | None:
-        return self.details.get('attempt_code')  # type: ignore[no-any-return]
+        return self.details.get('attempt_code')
 
 
 class InvalidTotpCode(KnownError):
     code = 'INVALID_TOTP_CODE'
     status = 400
     message_template = 'The TOTP code is invalid. Please try again.'
-    detail_fields = ()
 
 
 class UserAuthenticationRequired(KnownError):
     code = 'USER_AUTHENTICATION_REQUIRED'
     status = 401
     message_template = 'User authentication required for this endpoint.'
-    detail_fields = ()
 
 
 class InvalidSharedOAuthProviderId(KnownError):
@@ -862,7 +802,7 @@ class InvalidSharedOAuthProviderId(KnownError):
 
     @property
     def provider_id(self) -> str | None:
-        return self.details.get('provider_id')  # type: ignore[no-any-return]
+        return self.details.get('provider_id')
 
 
 class InvalidStandardOAuthProviderId(KnownError):
@@ -873,21 +813,19 @@ class InvalidStandardOAuthProviderId(KnownError):
 
     @property
     def provider_id(self) -> str | None:
-        return self.details.get('provider_id')  # type: ignore[no-any-return]
+        return self.details.get('provider_id')
 
 
 class InvalidAuthorizationCode(KnownError):
     code = 'INVALID_AUTHORIZATION_CODE'
     status = 400
     message_template = 'The given authorization code is invalid.'
-    detail_fields = ()
 
 
 class OAuthProviderAccessDenied(KnownError):
     code = 'OAUTH_PROVIDER_ACCESS_DENIED'
     status = 400
     message_template = 'The OAuth provider denied access to the user.'
-    detail_fields = ()
 
 
 class ContactChannelAlreadyUsedForAuthBySomeoneElse(KnownError):
@@ -898,7 +836,7 @@ class ContactChannelAlreadyUsedForAuthBySomeoneElse(KnownError):
 
     @property
     def type(self) -> str | None:
-        return self.details.get('type')  # type: ignore[no-any-return]
+        return self.details.get('type')
 
 
 #: code -> class, for every catalogue entry.

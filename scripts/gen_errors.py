@@ -111,14 +111,15 @@ def render(catalogue: dict) -> str:
         inherited = bool(e["parent"]) and bool(by_code[e["parent"]].get("abstract"))
         if bool(e.get("abstract")) != inherited:
             lines.append(f"    abstract = {bool(e.get('abstract'))}")
-        lines.append(f"    detail_fields = {tuple(e['details'])!r}")
+        if e["details"]:
+            lines.append(f"    detail_fields = {tuple(e['details'])!r}")
         for key, spec in e["details"].items():
             prop = property_name(e["code"], key)
             lines += [
                 "",
                 "    @property",
                 f"    def {prop}(self) -> {annotation(spec)}:",
-                f"        return self.details.get({key!r})  # type: ignore[no-any-return]",
+                f"        return self.details.get({key!r})",
             ]
     lines += [
         "",
