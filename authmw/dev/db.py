@@ -156,6 +156,20 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX verification_codes_by_nonce ON verification_codes(project_id, nonce);
     """,
+    # 3: e-mails the local service "sends" (kept in an outbox instead)
+    """
+    CREATE TABLE sent_emails (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL,
+        recipient TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        body TEXT NOT NULL,
+        link TEXT,
+        sent_at_millis INTEGER NOT NULL
+    );
+    CREATE INDEX sent_emails_by_recipient ON sent_emails(recipient, sent_at_millis);
+    """,
 ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..emails import send_verification_email
 from ..endpoint import ANY, Ctx, EndpointGroup
 from ..errors import KnownError, PlainError
 from ..passwords import MIN_LENGTH, hash_password, verify_password
@@ -46,7 +47,7 @@ def sign_up(ctx: Ctx) -> dict:
     )
     if project.config["create_team_on_sign_up"]:
         create_team(ctx.c, project, f"{email}'s Team", creator_user_id=user_id)
-    # The verification e-mail is not sent: the local service has no mail transport yet.
+    send_verification_email(ctx.c, project, user_id, email, ctx.body["verification_callback_url"])
     return {**ctx.service.new_session(ctx.c, project.id, user_id), "user_id": user_id}
 
 

@@ -1,0 +1,32 @@
+"""The e-mails of the flows (contract 5.3): a verification code and a link `callback_url?code=...`."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from .mail import send_email
+from .projects import Project
+from .urls import is_trusted_url, with_query_param
+from .verification import create_code
+
+EMAIL_VERIFICATION = "email_verification"
+
+
+def send_verification_email(
+    c: sqlite3.Connection, project: Project, user_id: str, email: str, callback_url: str
+) -> bool:
+    """Send the e-mail verification link; an untrusted callback URL just sends nothing (5.4.1)."""
+    if not is_trusted_url(project, callback_url):
+        return False
+    code = create_code(c, project.id, EMAIL_VERIFICATION, {"user_id": user_id, "email": email})
+    link = with_query_param(callback_url, "code", code)
+    send_email(
+        c,
+        project.id,
+        email,
+        EMAIL_VERIFICATION,
+        f"Verify your email at {project.display_name}",
+        f"Please verify your e-mail address by opening this link:\n\n{link}\n",
+        link=link,
+    )
+    return True

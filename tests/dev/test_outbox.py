@@ -1,0 +1,77 @@
+"""E-mails stay on the machine: the outbox at GET /dev/outbox, and URL trust (7.3)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from authmw.dev.projects import Project, default_config
+from authmw.dev.urls import is_trusted_url
+
+from .conftest import Api, unique_email
+
+
+def sign_up(api: Api, email: str, callback: str) -> None:
+    response = api.call(
+        "POST",
+        "/auth/password/sign-up",
+        json={"email": email, "password": "long enough", "verification_callback_url": callback},
+    )
+    assert response.status_code == 200, response.text
+
+
+def outbox(api: Api, email: str) -> list[dict]:
+    response = api.http.get("/dev/outbox", params={"to": email})
+    assert response.status_code == 200
+    return response.json()["items"]
+
+
+def test_sign_up_sends_a_verification_link_to_a_trusted_callback(api: Api) -> None:
+    email = unique_email()
+    sign_up(api, email, "http://localhost:5173/handler/email-verification?after_auth_return_to=%2F")
+    [mail] = outbox(api, email)
+    assert mail["kind"] == "email_verification" and mail["to"] == email
+    assert mail["subject"] == "Verify your email at authmw local project"
+    link = urlsplit(mail["link"])
+    assert (link.hostname, link.port, link.path) == ("localhost", 5173, "/handler/email-verification")
+    query = parse_qs(link.query)
+    assert query["after_auth_return_to"] == ["/"]
+    assert len(query["code"][0]) == 45
+    assert mail["link"] in mail["body"]
+
+
+def test_an_untrusted_callback_sends_nothing_but_sign_up_succeeds(api: Api) -> None:
+    email = unique_email()
+    sign_up(api, email, "https://attacker.example.net/verify")
+    assert outbox(api, email) == []
+
+
+def project_with(domains: list[str], allow_localhost: bool = True) -> Project:
+    config = {
+        **default_config(),
+        "allow_localhost": allow_localhost,
+        "domains": [{"domain": d, "handler_path": "/handler"} for d in domains],
+    }
+    return Project("p", "p", "", 0, False, "c", config)
+
+
+@pytest.mark.parametrize(
+    ("url", "trusted"),
+    [
+        ("http://localhost:3000/anything", True),
+        ("http://app.localhost/x", True),
+        ("http://127.0.0.1:8000/x", True),
+        ("https://app.example.com:8443/auth/cb", True),  # the port is not compared
+        ("https://app.example.com/other", False),  # outside the domain's path
+        ("http://app.example.com/auth/cb", False),  # another protocol
+        ("https://evil.example.com/auth/cb", False),
+        ("not a url", False),
+    ],
+)
+def test_url_trust_rules(url: str, trusted: bool) -> None:
+    assert is_trusted_url(project_with(["https://app.example.com/auth"]), url) is trusted
+
+
+def test_localhost_needs_allow_localhost() -> None:
+    assert is_trusted_url(project_with([], allow_localhost=False), "http://localhost:3000/") is False
