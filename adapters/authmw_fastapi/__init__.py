@@ -5,7 +5,7 @@
     from authmw_fastapi import CurrentUser, install
 
     app = FastAPI()
-    install(app, config)          # the middleware plus the JSON error handler
+    install(app, config)          # = app.add_middleware(AuthMiddleware, config=config)
 
     @app.get("/api/me")
     async def me(user: CurrentUser): ...
@@ -14,10 +14,8 @@
 from ._guards import (
     CurrentUser,
     Guard,
-    GuardError,
     OptionalUser,
     current_user,
-    guard_error_handler,
     install,
     optional_user,
     require_user,
@@ -26,10 +24,8 @@ from ._guards import (
 __all__ = [
     "CurrentUser",
     "Guard",
-    "GuardError",
     "OptionalUser",
     "current_user",
-    "guard_error_handler",
     "install",
     "optional_user",
     "require_user",

@@ -1,5 +1,6 @@
 """ASGI and WSGI middleware: the session's user on every request, cookies kept fresh."""
 
+from ._core import Refusal
 from ._user import AnonymousUser, AuthCredentials, AuthUser
 from .asgi import AuthMiddleware
 from .wsgi import WSGIAuthMiddleware
@@ -9,5 +10,6 @@ __all__ = [
     "AuthCredentials",
     "AuthMiddleware",
     "AuthUser",
+    "Refusal",
     "WSGIAuthMiddleware",
 ]

@@ -3,8 +3,8 @@
 The ASGI and WSGI middlewares hand over the request's ``Cookie``, ``x-stack-auth`` and
 scheme, then run :meth:`Authenticator.authenticate` with their driver::
 
-    tokens = core.read(cookie=..., auth_header=..., secure=...)    # may raise Reject (400)
-    outcome = core.quick(tokens) or driver.run(core.authenticate(tokens))   # Reject (503)
+    tokens = core.read(cookie=..., auth_header=..., secure=...)    # may raise Refusal (400)
+    outcome = core.quick(tokens) or driver.run(core.authenticate(tokens))   # Refusal (503)
 
 Only key-set fetches and refresh calls do I/O, as effects yielded to the driver.
 """
@@ -18,14 +18,14 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from authmw import _ops, errors
 from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._session import refresh_access_token
 from authmw._tokens import Claims, TokenVerifier, token_expiry
-from authmw.errors import ConfigurationError, InvalidAccessToken
+from authmw.errors import ConfigurationError, InvalidAccessToken, KnownError
 
 from . import _cookies as c
 
@@ -44,17 +44,41 @@ Refresher = Callable[[AuthConfig, str], Op["str | None"]]
 _TRANSIENT = (_ops.NetworkError, errors.NetworkError)
 
 
-class Reject(Exception):
-    """Answer the request at once with ``status`` and a JSON error body."""
+class Refusal(Exception):
+    """Answer the request at once with a JSON error, instead of running (the rest of) the app.
 
-    def __init__(self, status: int, message: str) -> None:
+    Raised by the middleware (bad ``x-stack-auth`` header: 400; service unavailable, if so
+    configured: 503) and by guards anywhere inside the app. ``Refusal(status, message)``
+    answers ``{"error": message}``; ``Refusal.of(known_error)`` answers the service's
+    envelope ``{"code", "error", "details"?}`` with the ``x-stack-known-error`` header.
+    """
+
+    def __init__(
+        self, status: int, message: str, *, code: str | None = None, details: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.code = code
+        self.details = details
+
+    @classmethod
+    def of(cls, error: KnownError) -> Refusal:
+        return cls(error.status, error.message, code=error.code, details=error.details or None)
 
     @property
     def body(self) -> bytes:
-        return json.dumps({"error": self.message}).encode()
+        data: dict[str, Any] = {"code": self.code, "error": self.message} if self.code else {"error": self.message}
+        if self.details:
+            data["details"] = self.details
+        return json.dumps(data).encode()
+
+    @property
+    def headers(self) -> list[tuple[str, str]]:
+        headers = [("content-type", "application/json"), ("cache-control", "no-store")]
+        if self.code:
+            headers.append(("x-stack-known-error", self.code))
+        return headers
 
 
 @dataclass(frozen=True)
@@ -89,12 +113,12 @@ def _from_header(value: str, secure: bool) -> Tokens:
     try:
         data = json.loads(value)
     except (ValueError, RecursionError):
-        raise Reject(400, "Invalid x-stack-auth header: not valid JSON") from None
+        raise Refusal(400, "Invalid x-stack-auth header: not valid JSON") from None
     if not isinstance(data, dict):
-        raise Reject(400, "Invalid x-stack-auth header: expected a JSON object with accessToken and refreshToken")
+        raise Refusal(400, "Invalid x-stack-auth header: expected a JSON object with accessToken and refreshToken")
     for key in ("accessToken", "refreshToken"):
         if data.get(key) is not None and not isinstance(data[key], str):
-            raise Reject(400, f"Invalid x-stack-auth header: {key} must be a string or null")
+            raise Refusal(400, f"Invalid x-stack-auth header: {key} must be a string or null")
     return Tokens(_token(data.get("accessToken")), _token(data.get("refreshToken")), False, secure)
 
 
@@ -145,7 +169,7 @@ class Authenticator:
     # -- reading ---------------------------------------------------------------------
 
     def read(self, *, cookie: str | None, auth_header: str | None, secure: bool) -> Tokens:
-        """The request's tokens: ``x-stack-auth`` wins over cookies. Raises :class:`Reject`."""
+        """The request's tokens: ``x-stack-auth`` wins over cookies. Raises :class:`Refusal`."""
         found = c.parse_cookie_header(cookie, self._wanted) if cookie else {}
         secure = secure or found.get(c.IS_HTTPS_COOKIE) == "true"
         if auth_header is not None:
@@ -176,7 +200,7 @@ class Authenticator:
         return None
 
     def authenticate(self, tokens: Tokens) -> Op[Outcome]:
-        """The whole decision, refresh included. Raises :class:`Reject` (503) if configured."""
+        """The whole decision, refresh included. Raises :class:`Refusal` (503) if configured."""
         quick = self.quick(tokens)
         if quick is not None:
             return quick
@@ -266,7 +290,7 @@ class Authenticator:
             "as anonymous" if not (transient and self.on_refresh_unavailable == "error") else "with 503",
         )
         if transient and self.on_refresh_unavailable == "error":
-            raise Reject(503, "The authentication service is unavailable; try again shortly.")
+            raise Refusal(503, "The authentication service is unavailable; try again shortly.")
         return ANONYMOUS
 
     # -- access tokens fetched by this process, reused for late requests -------------

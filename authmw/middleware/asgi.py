@@ -13,7 +13,7 @@ from authmw._apps import AsyncServerApp
 from authmw._ops import AsyncDriver
 from authmw._tokens import TokenVerifier
 
-from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher, Reject, is_secure
+from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher, Refusal, is_secure
 from ._user import ANONYMOUS, AnonymousUser, AuthCredentials, AuthUser
 
 Scope = MutableMapping[str, Any]
@@ -79,7 +79,7 @@ class AuthMiddleware:
         cookie, auth_header, forwarded_proto = _read_headers(scope["headers"])
         if cookie is None and auth_header is None:
             scope["user"], scope["auth"] = ANONYMOUS, NO_CREDENTIALS
-            await self.app(scope, receive, send)
+            await _run(self.app, scope, receive, send, ())
             return
 
         bound = self._bound()
@@ -90,14 +90,12 @@ class AuthMiddleware:
                 secure=is_secure(scope.get("scheme", "http"), forwarded_proto),
             )
             outcome = self.core.quick(tokens) or await bound.driver.run(self.core.authenticate(tokens))
-        except Reject as reject:
-            await _answer(scope, send, reject)
+        except Refusal as refusal:
+            await _answer(scope, send, refusal)
             return
 
         scope["user"], scope["auth"] = _user(outcome, bound.server)
-        if outcome.cookies and kind == "http":
-            send = _adding_cookies(send, outcome.cookies)
-        await self.app(scope, receive, send)
+        await _run(self.app, scope, receive, send, outcome.cookies if kind == "http" else ())
 
     def _bound(self) -> _PerLoop:
         loop = asyncio.get_running_loop()
@@ -140,28 +138,34 @@ def _read_headers(raw: Any) -> tuple[str | None, str | None, str | None]:
     return ("; ".join(cookies) if cookies else None), auth_header, forwarded_proto
 
 
-def _adding_cookies(send: Send, cookies: tuple[str, ...]) -> Send:
+async def _run(app: ASGIApp, scope: Scope, receive: Receive, send: Send, cookies: tuple[str, ...]) -> None:
+    """Run the app, adding ``cookies`` to its response and answering a guard's Refusal."""
     extra = [(b"set-cookie", value.encode("latin-1")) for value in cookies]
+    started = False
 
-    async def wrapped(message: Message) -> None:
+    async def sending(message: Message) -> None:
+        nonlocal started
         if message["type"] == "http.response.start":
-            message["headers"] = [*message.get("headers", ()), *extra]
+            started = True
+            if extra:
+                message["headers"] = [*message.get("headers", ()), *extra]
         await send(message)
 
-    return wrapped
+    try:
+        await app(scope, receive, sending)
+    except Refusal as refusal:
+        if started:
+            raise
+        await _answer(scope, sending, refusal)
 
 
-async def _answer(scope: Scope, send: Send, reject: Reject) -> None:
+async def _answer(scope: Scope, send: Send, refusal: Refusal) -> None:
     if scope["type"] == "websocket":
-        # 1008: policy violation (bad credentials header); 1011: server cannot serve now.
-        await send({"type": "websocket.close", "code": 1008 if reject.status < 500 else 1011})
+        # 1008: policy violation (refused credentials); 1011: the server cannot serve now.
+        await send({"type": "websocket.close", "code": 1008 if refusal.status < 500 else 1011})
         return
-    body = reject.body
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(body)).encode()),
-        (b"cache-control", b"no-store"),
-    ]
-    await send({"type": "http.response.start", "status": reject.status, "headers": headers})
+    body = refusal.body
+    headers = [(k.encode(), v.encode("latin-1")) for k, v in refusal.headers]
+    headers.append((b"content-length", str(len(body)).encode()))
+    await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
-

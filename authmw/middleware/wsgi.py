@@ -12,7 +12,7 @@ from authmw._apps import ServerApp
 from authmw._ops import SyncDriver
 from authmw._tokens import TokenVerifier
 
-from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher, Reject, is_secure
+from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher, Refusal, is_secure
 from ._user import ANONYMOUS, AnonymousUser, AuthUser
 
 Environ = dict[str, Any]
@@ -55,7 +55,7 @@ class WSGIAuthMiddleware:
         auth_header = environ.get("HTTP_X_STACK_AUTH")
         if not cookie and auth_header is None:
             environ["authmw.user"] = ANONYMOUS
-            return self.app(environ, start_response)
+            return _run(self.app, environ, start_response, ())
 
         try:
             tokens = self.core.read(
@@ -64,18 +64,11 @@ class WSGIAuthMiddleware:
                 secure=is_secure(environ.get("wsgi.url_scheme", "http"), environ.get("HTTP_X_FORWARDED_PROTO")),
             )
             outcome = self.core.quick(tokens) or self.driver.run(self.core.authenticate(tokens))
-        except Reject as reject:
-            body = reject.body
-            start_response(
-                f"{reject.status} {HTTPStatus(reject.status).phrase}",
-                [("Content-Type", "application/json"), ("Content-Length", str(len(body))), ("Cache-Control", "no-store")],
-            )
-            return [body]
+        except Refusal as refusal:
+            return _answer(start_response, refusal)
 
         environ["authmw.user"] = self._user(outcome)
-        if outcome.cookies:
-            start_response = _adding_cookies(start_response, outcome.cookies)
-        return self.app(environ, start_response)
+        return _run(self.app, environ, start_response, outcome.cookies)
 
     def _user(self, outcome: Outcome) -> AuthUser | AnonymousUser:
         if outcome.claims is None or outcome.access_token is None:
@@ -86,9 +79,29 @@ class WSGIAuthMiddleware:
         self.driver.close()
 
 
-def _adding_cookies(start_response: StartResponse, cookies: tuple[str, ...]) -> StartResponse:
-    def wrapped(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-        headers = [*headers, *(("Set-Cookie", value) for value in cookies)]
+def _run(app: WSGIApp, environ: Environ, start_response: StartResponse, cookies: tuple[str, ...]) -> Iterable[bytes]:
+    """Call the app, adding ``cookies`` to its response and answering a guard's Refusal."""
+    started = False
+
+    def starting(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        nonlocal started
+        started = True
+        if cookies:
+            headers = [*headers, *(("Set-Cookie", value) for value in cookies)]
         return start_response(status, headers, exc_info)
 
-    return wrapped
+    try:
+        return app(environ, starting)
+    except Refusal as refusal:
+        if started:
+            raise
+        return _answer(starting, refusal)
+
+
+def _answer(start_response: StartResponse, refusal: Refusal) -> list[bytes]:
+    body = refusal.body
+    start_response(
+        f"{refusal.status} {HTTPStatus(refusal.status).phrase}",
+        [*refusal.headers, ("content-length", str(len(body)))],
+    )
+    return [body]

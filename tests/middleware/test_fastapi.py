@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 
 import authmw_fastapi
 from authmw.errors import ConfigurationError, KnownError
-from authmw.middleware import AuthMiddleware, AuthUser
-from authmw_fastapi import CurrentUser, Guard, GuardError, current_user, install, require_user
+from authmw.middleware import AuthMiddleware, AuthUser, Refusal
+from authmw_fastapi import CurrentUser, Guard, current_user, install, require_user
 
 from .support import cookie_header
 
@@ -45,8 +45,9 @@ def test_require_user_with_depends_in_a_sync_route(local_service) -> None:
     with TestClient(app) as client:
         cookie = cookie_header(local_service.project_id, s.refresh_token, s.access_token)
         assert client.get("/me", headers={"cookie": cookie}).json() == {"id": s.user_id}
-        # Without install() the guard still answers 401, in FastAPI's own shape.
-        assert client.get("/me").status_code == 401
+        r = client.get("/me")
+        assert r.status_code == 401
+        assert r.json() == {"code": "USER_AUTHENTICATION_REQUIRED", "error": "User authentication required for this endpoint."}
 
 
 class NotTheUser(KnownError):
@@ -60,7 +61,7 @@ def test_guard_checks_slot_in(local_service) -> None:
 
     async def listed(user: AuthUser, conn: Any) -> None:
         if user.id not in allowed:
-            raise GuardError(NotTheUser())
+            raise Refusal.of(NotTheUser())
 
     app = FastAPI()
     install(app, local_service.config)
@@ -75,6 +76,7 @@ def test_guard_checks_slot_in(local_service) -> None:
         r = client.get("/listed", headers={"cookie": cookie})
         assert r.status_code == 403
         assert r.json() == {"code": "TEST_NOT_THE_USER", "error": "Not you."}
+        assert r.headers["x-stack-known-error"] == "TEST_NOT_THE_USER"
         assert client.get("/listed").json()["code"] == "USER_AUTHENTICATION_REQUIRED"
         allowed.add(s.user_id)
         assert client.get("/listed", headers={"cookie": cookie}).json() == {"id": s.user_id}
@@ -86,3 +88,21 @@ def test_current_user_reads_the_scope(local_service) -> None:
 
     with pytest.raises(ConfigurationError):
         current_user(Conn())  # type: ignore[arg-type]
+
+
+def test_a_refused_signed_in_user_still_gets_the_refreshed_cookies(short_service, expiring) -> None:
+    async def nobody(user: AuthUser, conn: Any) -> None:
+        raise Refusal.of(NotTheUser())
+
+    app = FastAPI()
+    install(app, short_service.config)
+
+    @app.get("/nobody")
+    async def only_nobody(user: AuthUser = Depends(Guard(nobody))) -> dict[str, Any]:
+        return {}
+
+    s = expiring
+    with TestClient(app) as client:
+        r = client.get("/nobody", headers={"cookie": cookie_header(short_service.project_id, s.refresh_token, s.access_token)})
+    assert r.status_code == 403
+    assert "stack-access=" in r.headers["set-cookie"]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from authmw import AuthConfig
 from authmw.errors import ConfigurationError
-from authmw.middleware._core import Authenticator, Reject, Tokens, is_secure
+from authmw.middleware._core import Authenticator, Refusal, Tokens, is_secure
 
 from .support import cookie_header
 
@@ -76,7 +76,7 @@ def test_header_missing_keys_are_null(core: Authenticator) -> None:
     ["", "not json", "null", "[]", '"text"', "1", '{"accessToken": 5}', '{"refreshToken": {}}', '{"a":' + "[" * 50_000],
 )
 def test_invalid_header_is_rejected_with_400_without_echoing(core: Authenticator, value: str) -> None:
-    with pytest.raises(Reject) as caught:
+    with pytest.raises(Refusal) as caught:
         read(core, None, value)
     assert caught.value.status == 400
     assert caught.value.message.startswith("Invalid x-stack-auth header: ")
@@ -85,7 +85,7 @@ def test_invalid_header_is_rejected_with_400_without_echoing(core: Authenticator
 
 def test_invalid_header_message_never_contains_the_value(core: Authenticator) -> None:
     secret = "eyJhbGciOiJFUzI1NiJ9.secret.part"
-    with pytest.raises(Reject) as caught:
+    with pytest.raises(Refusal) as caught:
         read(core, None, '{"accessToken": "' + secret + '", oops}')
     assert secret not in caught.value.message
 
@@ -116,7 +116,7 @@ def test_reading_any_input_gives_tokens_or_a_400(cookie: str | None, header: str
     core = Authenticator(AuthConfig(project_id=PID, api_url="http://127.0.0.1:9", publishable_client_key="pck_x"))
     try:
         tokens = core.read(cookie=cookie, auth_header=header, secure=False)
-    except Reject as reject:
+    except Refusal as reject:
         assert reject.status == 400 and header is not None
     else:
         for token in (tokens.access_token, tokens.refresh_token):

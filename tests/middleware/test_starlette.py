@@ -14,13 +14,20 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from authmw.middleware import AuthMiddleware
+from authmw.errors import UserAuthenticationRequired
+from authmw.middleware import AuthMiddleware, Refusal
 
 from .support import cookie_header
 
 
 @requires("authenticated", status_code=401)
 async def private(request: Request) -> JSONResponse:
+    return JSONResponse({"id": request.user.id})
+
+
+async def guarded(request: Request) -> JSONResponse:
+    if not request.user.is_authenticated:
+        raise Refusal.of(UserAuthenticationRequired())
     return JSONResponse({"id": request.user.id})
 
 
@@ -32,7 +39,7 @@ async def ws(websocket: WebSocket) -> None:
 
 def starlette_app(config: Any) -> Starlette:
     return Starlette(
-        routes=[Route("/private", private), WebSocketRoute("/ws", ws)],
+        routes=[Route("/private", private), Route("/guarded", guarded), WebSocketRoute("/ws", ws)],
         middleware=[Middleware(AuthMiddleware, config=config)],
     )
 
@@ -43,6 +50,14 @@ def test_works_with_starlettes_requires_decorator(local_service) -> None:
         assert client.get("/private").status_code == 401
         cookie = cookie_header(local_service.project_id, s.refresh_token, s.access_token)
         assert client.get("/private", headers={"cookie": cookie}).json() == {"id": s.user_id}
+
+
+def test_a_refusal_raised_anywhere_inside_is_answered(local_service) -> None:
+    with TestClient(starlette_app(local_service.config)) as client:
+        r = client.get("/guarded")
+    assert r.status_code == 401
+    assert r.json()["code"] == "USER_AUTHENTICATION_REQUIRED"
+    assert r.headers["x-stack-known-error"] == "USER_AUTHENTICATION_REQUIRED"
 
 
 def test_websocket_gets_the_user(local_service) -> None:

@@ -11,7 +11,8 @@ import httpx
 import pytest
 
 from authmw import AuthConfig
-from authmw.middleware import AnonymousUser, AuthUser, WSGIAuthMiddleware
+from authmw.errors import UserAuthenticationRequired
+from authmw.middleware import AnonymousUser, AuthUser, Refusal, WSGIAuthMiddleware
 
 from .support import CountingSyncTransport, cookie_header, cookie_value, set_cookies
 
@@ -120,3 +121,13 @@ def test_get_server_user_blocks_under_wsgi(local_service) -> None:
         cookie = cookie_header(local_service.project_id, s.refresh_token, s.access_token)
         assert c.get("/", headers={"cookie": cookie}).json() == {"email": s.email}
     app.close()
+
+
+def test_a_refusal_raised_by_the_app_is_answered(local_service) -> None:
+    def guarded(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        raise Refusal.of(UserAuthenticationRequired())
+
+    with httpx.Client(transport=httpx.WSGITransport(app=WSGIAuthMiddleware(guarded, local_service.config))) as c:
+        r = c.get("http://testserver/")
+    assert r.status_code == 401
+    assert r.json()["code"] == "USER_AUTHENTICATION_REQUIRED"
