@@ -31,7 +31,7 @@ from ._config import AuthConfig
 from ._ops import AsyncDriver, Op, SyncDriver
 from ._session import Session
 from ._tokens import Claims, TokenVerifier
-from ._transport import Tier, Transport
+from ._transport import Tier, Transport, segment
 from .errors import CannotGetOwnUserWithoutUser, InvalidServerResponse, UserNotFound
 from .models import Project, ServerUser, SignInResult, TokenPair, User, WireModel
 
@@ -354,7 +354,7 @@ class _ServerUsersOps(_Namespace):
     def get(self, user_id: str) -> Op[ServerUser | None]:
         """The user with this id, or None."""
         try:
-            body = yield from self._transport.call_json("GET", f"/users/{user_id}")
+            body = yield from self._transport.call_json("GET", f"/users/{segment(user_id)}")
         except UserNotFound:
             return None
         return parse(ServerUser, body)

@@ -28,7 +28,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, Protocol
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from ._config import VERSION, AuthConfig
 from ._ops import Op, Request, Response, Send, Sleep
@@ -53,6 +53,7 @@ __all__ = [
     "Tier",
     "Transport",
     "random_nonce",
+    "segment",
 ]
 
 Tier = Literal["client", "server", "admin"]
@@ -327,6 +328,13 @@ class Transport:
         for secret in _secrets(self.config):
             text = text.replace(secret, "[redacted]")
         return text
+
+
+def segment(value: str) -> str:
+    """``value`` as one path segment: percent-encoded, never ``.`` or ``..`` or empty."""
+    if not isinstance(value, str) or value in ("", ".", ".."):
+        raise ValueError(f"{value!r} cannot be used as an id in a URL path.")
+    return quote(value, safe="")
 
 
 def _secrets(config: AuthConfig) -> Iterable[str]:

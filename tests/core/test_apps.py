@@ -175,3 +175,16 @@ def test_invalid_sign_in_answer_does_not_leak_tokens(config):
     with pytest.raises(InvalidServerResponse) as info:
         app.sign_in_with_password("a@b.example.com", "pw")
     assert "secret-access" not in str(info.value) and "refresh_token" in str(info.value)
+
+
+@pytest.mark.parametrize("user_id", ["..", "", "."])
+def test_ids_cannot_escape_their_path(config, user_id):
+    server = ServerApp(config, driver=Recorder(lambda r: httpx.Response(500)).sync_driver())
+    with pytest.raises(ValueError):
+        server.get_user(user_id)
+
+
+def test_ids_are_percent_encoded(config):
+    service = Recorder(lambda r: known_error(r, "USER_NOT_FOUND", 404))
+    ServerApp(config, driver=service.sync_driver()).get_user("../projects/current?x=1")
+    assert service.requests[0].url.raw_path == b"/api/v1/users/..%2Fprojects%2Fcurrent%3Fx%3D1"
