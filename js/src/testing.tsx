@@ -30,8 +30,9 @@ export function fakeUser(fields: Partial<CurrentUser> = {}): CurrentUser {
 }
 
 export interface TestingControllerOptions {
-  /** The signed-in user; null = signed out; omit together with `loading` to stay loading. */
+  /** The signed-in user (missing fields come from fakeUser); null or omitted = signed out. */
   user?: Partial<CurrentUser> | null;
+  /** Stay in the loading state (overrides `user`). */
   loading?: boolean;
   accessToken?: string;
   handlerPath?: string;
@@ -43,14 +44,11 @@ export interface TestingControllerOptions {
  * that e-mail, sign-out signs out, getAccessToken returns `accessToken` while signed in.
  */
 export function createTestingController(options: TestingControllerOptions = {}): AuthController {
-  const initial: UserState =
-    options.loading || options.user === undefined
-      ? options.loading
-        ? { status: "loading", user: null }
-        : { status: "signed-out", user: null }
-      : options.user === null
-        ? { status: "signed-out", user: null }
-        : { status: "signed-in", user: fakeUser(options.user) };
+  const initial: UserState = options.loading
+    ? { status: "loading", user: null }
+    : options.user
+      ? { status: "signed-in", user: fakeUser(options.user) }
+      : { status: "signed-out", user: null };
   const store = createStore<{ value: UserState }>({ value: initial });
   const accessToken = options.accessToken ?? "test-access-token";
   const signIn = async (email: string) => {
