@@ -75,3 +75,18 @@ def test_url_trust_rules(url: str, trusted: bool) -> None:
 
 def test_localhost_needs_allow_localhost() -> None:
     assert is_trusted_url(project_with([], allow_localhost=False), "http://localhost:3000/") is False
+
+
+def test_the_verification_link_code_verifies_the_primary_email(api: Api) -> None:
+    email = unique_email()
+    sign_up(api, email, "http://localhost:3000/handler/email-verification")
+    code = parse_qs(urlsplit(outbox(api, email)[0]["link"]).query)["code"][0]
+    check = api.call("POST", "/contact-channels/verify/check-code", json={"code": code})
+    assert check.json() == {"is_code_valid": True}
+    verified = api.call("POST", "/contact-channels/verify", json={"code": code.upper()})
+    assert verified.status_code == 200 and verified.json() == {"success": True}
+    signed_in = api.call("POST", "/auth/password/sign-in", json={"email": email, "password": "long enough"}).json()
+    me = api.call("GET", "/users/me", token=signed_in["access_token"]).json()
+    assert me["primary_email_verified"] is True
+    again = api.call("POST", "/contact-channels/verify", json={"code": code})
+    assert again.status_code == 409 and again.headers["x-stack-known-error"] == "VERIFICATION_CODE_ALREADY_USED"
