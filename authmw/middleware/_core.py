@@ -4,7 +4,7 @@ The ASGI and WSGI middlewares hand over the request's ``Cookie``, ``x-stack-auth
 scheme, then run :meth:`Authenticator.authenticate` with their driver::
 
     tokens = core.read(cookie=..., auth_header=..., secure=...)    # may raise Refusal (400)
-    outcome = core.quick(tokens) or driver.run(core.authenticate(tokens))   # Refusal (503)
+    outcome = core.quick(tokens) or driver.run(core.authenticate(tokens))  # may raise Refusal (503)
 
 Only key-set fetches and refresh calls do I/O, as effects yielded to the driver.
 """
@@ -228,10 +228,10 @@ class Authenticator:
             )
         except Exception as exc:
             # An access token that is short of the margin but unexpired still holds.
-            claims = self.verifier.verify_cached(access) if access is not None else None
-            if claims is not None and claims.exp > self._clock():
+            held = self.verifier.verify_cached(access) if access is not None else None
+            if held is not None and held.exp > self._clock():
                 logger.warning("authmw: refreshing the session failed (%s); using the current access token", type(exc).__name__)
-                return Outcome(claims, access, refresh)
+                return Outcome(held, access, refresh)
             return self._unavailable(exc, "refreshing the session")
         if fresh is None:
             return self._signed_out(tokens)

@@ -43,7 +43,7 @@ class AuthUser:
         user = environ["authmw.user"].get_server_user()      # WSGI
     """
 
-    __slots__ = ("claims", "access_token", "refresh_token", "server")
+    __slots__ = ("access_token", "claims", "refresh_token", "server")
 
     is_authenticated = True
 

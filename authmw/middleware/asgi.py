@@ -8,12 +8,19 @@ from typing import Any
 
 import httpx
 
-from authmw._config import AuthConfig
 from authmw._apps import AsyncServerApp
+from authmw._config import AuthConfig
 from authmw._ops import AsyncDriver
 from authmw._tokens import TokenVerifier
 
-from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher, Refusal, is_secure
+from ._core import (
+    Authenticator,
+    OnRefreshUnavailable,
+    Outcome,
+    Refresher,
+    Refusal,
+    is_secure,
+)
 from ._user import ANONYMOUS, AnonymousUser, AuthCredentials, AuthUser
 
 Scope = MutableMapping[str, Any]
@@ -89,7 +96,9 @@ class AuthMiddleware:
                 auth_header=auth_header,
                 secure=is_secure(scope.get("scheme", "http"), forwarded_proto),
             )
-            outcome = self.core.quick(tokens) or await bound.driver.run(self.core.authenticate(tokens))
+            outcome = self.core.quick(tokens)
+            if outcome is None:
+                outcome = await bound.driver.run(self.core.authenticate(tokens))
         except Refusal as refusal:
             await _answer(scope, send, refusal)
             return

@@ -1,18 +1,25 @@
 from __future__ import annotations
 
-from http import HTTPStatus
 import time
 from collections.abc import Callable, Iterable
+from http import HTTPStatus
 from typing import Any
 
 import httpx
 
-from authmw._config import AuthConfig
 from authmw._apps import ServerApp
+from authmw._config import AuthConfig
 from authmw._ops import SyncDriver
 from authmw._tokens import TokenVerifier
 
-from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher, Refusal, is_secure
+from ._core import (
+    Authenticator,
+    OnRefreshUnavailable,
+    Outcome,
+    Refresher,
+    Refusal,
+    is_secure,
+)
 from ._user import ANONYMOUS, AnonymousUser, AuthUser
 
 Environ = dict[str, Any]
@@ -63,7 +70,9 @@ class WSGIAuthMiddleware:
                 auth_header=auth_header,
                 secure=is_secure(environ.get("wsgi.url_scheme", "http"), environ.get("HTTP_X_FORWARDED_PROTO")),
             )
-            outcome = self.core.quick(tokens) or self.driver.run(self.core.authenticate(tokens))
+            outcome = self.core.quick(tokens)
+            if outcome is None:
+                outcome = self.driver.run(self.core.authenticate(tokens))
         except Refusal as refusal:
             return _answer(start_response, refusal)
 

@@ -13,13 +13,13 @@ import os
 from pathlib import Path
 from typing import Any
 
+from authmw_fastapi import CurrentUser, install
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from authmw import AuthConfig
 from authmw.errors import UserAuthenticationRequired
 from authmw.middleware import AuthUser
-from authmw_fastapi import CurrentUser, install
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Where `npm run build:example` (in js/) puts the React app.

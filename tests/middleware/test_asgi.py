@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
+from authmw_fastapi import CurrentUser, install
 from fastapi import FastAPI, Request
 from fastapi.testclient import TestClient
 
@@ -19,9 +20,14 @@ from authmw import AuthConfig
 from authmw._ops import SyncDriver
 from authmw._tokens import TokenVerifier
 from authmw.errors import ConfigurationError
-from authmw_fastapi import CurrentUser, install
 
-from .support import CountingTransport, cookie_header, cookie_value, make_app, set_cookies
+from .support import (
+    CountingTransport,
+    cookie_header,
+    cookie_value,
+    make_app,
+    set_cookies,
+)
 
 EXPIRES = r"Expires=[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT"
 

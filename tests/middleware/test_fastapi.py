@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
+import authmw_fastapi
 import pytest
+from authmw_fastapi import CurrentUser, Guard, current_user, install, require_user
 from fastapi import Depends, FastAPI
 from fastapi.testclient import TestClient
 
-import authmw_fastapi
 from authmw.errors import ConfigurationError, KnownError
 from authmw.middleware import AuthMiddleware, AuthUser, Refusal
-from authmw_fastapi import CurrentUser, Guard, current_user, install, require_user
 
 from .support import cookie_header
 
@@ -38,7 +38,7 @@ def test_require_user_with_depends_in_a_sync_route(local_service) -> None:
     app.add_middleware(AuthMiddleware, config=local_service.config)
 
     @app.get("/me")
-    def me(user: AuthUser = Depends(require_user)) -> dict[str, Any]:
+    def me(user: AuthUser = Depends(require_user)) -> dict[str, Any]:  # noqa: B008 - the README's style
         return {"id": user.id}
 
     s = local_service.sign_up()
@@ -67,7 +67,7 @@ def test_guard_checks_slot_in(local_service) -> None:
     install(app, local_service.config)
 
     @app.get("/listed")
-    async def only_listed(user: AuthUser = Depends(Guard(listed))) -> dict[str, Any]:
+    async def only_listed(user: AuthUser = Depends(Guard(listed))) -> dict[str, Any]:  # noqa: B008
         return {"id": user.id}
 
     s = local_service.sign_up()
@@ -84,7 +84,7 @@ def test_guard_checks_slot_in(local_service) -> None:
 
 def test_current_user_reads_the_scope(local_service) -> None:
     class Conn:
-        scope: dict[str, Any] = {}
+        scope: ClassVar[dict[str, Any]] = {"user": "someone else's user object"}
 
     with pytest.raises(ConfigurationError):
         current_user(Conn())  # type: ignore[arg-type]
@@ -98,7 +98,7 @@ def test_a_refused_signed_in_user_still_gets_the_refreshed_cookies(short_service
     install(app, short_service.config)
 
     @app.get("/nobody")
-    async def only_nobody(user: AuthUser = Depends(Guard(nobody))) -> dict[str, Any]:
+    async def only_nobody(user: AuthUser = Depends(Guard(nobody))) -> dict[str, Any]:  # noqa: B008
         return {}
 
     s = expiring

@@ -71,10 +71,9 @@ def test_websocket_gets_the_user(local_service) -> None:
 
 
 def test_websocket_with_invalid_header_is_closed(local_service) -> None:
-    with TestClient(starlette_app(local_service.config)) as client:
-        with pytest.raises(WebSocketDisconnect) as caught:
-            with client.websocket_connect("/ws", headers={"x-stack-auth": "nope"}):
-                pass
+    with TestClient(starlette_app(local_service.config)) as client, pytest.raises(WebSocketDisconnect) as caught:
+        with client.websocket_connect("/ws", headers={"x-stack-auth": "nope"}):
+            pass
     assert caught.value.code == 1008
 
 

@@ -1,0 +1,73 @@
+"""What framework guards decide, free of any framework: refusals and where to sign in.
+
+A guard refuses an anonymous user with :class:`UserAuthenticationRequired` (401 for APIs, a
+redirect to :func:`sign_in_url` for pages) and a signed-in user who lacks a team
+membership or permission with the error :func:`team_refusal` returns (403).
+
+The two team calls go through the server transport for now; once :class:`ServerApp` has
+its team calls (list a user's teams, list team permissions) they become one line each.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from urllib.parse import urlencode
+
+from authmw._ops import Op
+from authmw._transport import Transport
+from authmw.errors import (
+    KnownError,
+    TeamMembershipNotFound,
+    TeamPermissionRequired,
+    UserAuthenticationRequired,
+)
+
+__all__ = [
+    "UserAuthenticationRequired",
+    "is_json_request",
+    "sign_in_url",
+    "team_refusal",
+]
+
+#: Team ids are UUIDs; anything else cannot name a team the user belongs to.
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+def sign_in_url(handler_path: str, return_to: str) -> str:
+    """The sign-in page, coming back to ``return_to`` (a relative URL) afterwards."""
+    base = handler_path.rstrip("/")
+    return f"{base}/sign-in?" + urlencode({"after_auth_return_to": return_to})
+
+
+def is_json_request(path: str, accept: str | None, api_paths: Iterable[str]) -> bool:
+    """Whether a refusal should be JSON rather than a redirect to the sign-in page."""
+    if any(path.startswith(prefix) for prefix in api_paths):
+        return True
+    accept = (accept or "").lower()
+    return "application/json" in accept and "text/html" not in accept
+
+
+def team_refusal(
+    transport: Transport, user_id: str, team_id: object, permission_id: str | None = None
+) -> Op[KnownError | None]:
+    """None when the user is a member of the team (holding ``permission_id``, directly or
+    through contained permissions), else the error to answer with."""
+    details = {"team_id": str(team_id), "user_id": user_id}
+    if permission_id is None:
+        refused: KnownError = TeamMembershipNotFound(details=details)
+    else:
+        refused = TeamPermissionRequired(details={**details, "permission_id": permission_id})
+    if not isinstance(team_id, str) or not _UUID.match(team_id):
+        return refused
+    if permission_id is None:
+        body = yield from transport.call_json("GET", "/teams", query={"user_id": user_id})
+        found = any(team.get("id") == team_id for team in body.get("items", ()))
+    else:
+        body = yield from transport.call_json(
+            "GET",
+            "/team-permissions",
+            query={"team_id": team_id, "user_id": user_id, "recursive": True},
+        )
+        found = any(item.get("id") == permission_id for item in body.get("items", ()))
+    return None if found else refused

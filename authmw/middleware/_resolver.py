@@ -1,0 +1,149 @@
+"""The middleware's decision for frameworks that bring their own request objects.
+
+:class:`AuthMiddleware` and :class:`WSGIAuthMiddleware` wrap a whole app. Django and Flask
+adapters instead hand over one request's ``Cookie``, ``x-stack-auth`` and scheme and get
+back the user and the ``Set-Cookie`` values to add to their own response::
+
+    resolver = SessionResolver(config)
+    resolved = resolver.resolve(cookie=..., auth_header=..., secure=...)        # sync views
+    resolved = await resolver.aresolve(cookie=..., auth_header=..., secure=...) # on a loop
+
+Same :class:`~authmw.middleware._core.Authenticator`, so the same decisions; the sync call
+runs on one thread-safe :class:`SyncDriver` (threads needing the same refresh share one
+call), the async call on one :class:`AsyncDriver` per event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+import httpx
+
+from authmw._apps import ServerApp
+from authmw._config import AuthConfig
+from authmw._ops import AsyncDriver, Op, SyncDriver
+from authmw._tokens import TokenVerifier
+from authmw._transport import Transport
+from authmw.errors import ConfigurationError
+
+from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher
+from ._user import ANONYMOUS, AnonymousUser, AuthUser
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Who the request is from, and the ``Set-Cookie`` values its response must carry."""
+
+    user: AuthUser | AnonymousUser
+    cookies: tuple[str, ...] = ()
+
+
+NOBODY = Resolved(ANONYMOUS)
+
+
+class SessionResolver:
+    """Reads one request's session, refreshing it when needed. Raises ``Reject`` (400/503).
+
+    ``user.server`` is a synchronous :class:`ServerApp` on the resolver's own driver (None
+    without the secret server key). ``run`` and ``arun`` run further operations (team
+    checks) on the resolver's drivers.
+    """
+
+    def __init__(
+        self,
+        config: AuthConfig,
+        *,
+        on_refresh_unavailable: OnRefreshUnavailable = "anonymous",
+        http: Callable[[], httpx.Client] | None = None,
+        async_http: Callable[[], httpx.AsyncClient] | None = None,
+        verifier: TokenVerifier | None = None,
+        refresher: Refresher | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.config = config
+        self.core = Authenticator(
+            config,
+            verifier=verifier,
+            refresher=refresher,
+            on_refresh_unavailable=on_refresh_unavailable,
+            clock=clock,
+        )
+        self.driver = SyncDriver(http() if http else None)
+        self.server = ServerApp(config, driver=self.driver) if config.secret_server_key else None
+        self._async_http = async_http
+        # httpx connection pools belong to one event loop.
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncDriver] = weakref.WeakKeyDictionary()
+        self._server_transport: Transport | None = None
+
+    # -- sessions ------------------------------------------------------------------------
+
+    def resolve(self, *, cookie: str | None, auth_header: str | None, secure: bool) -> Resolved:
+        if not cookie and auth_header is None:
+            return NOBODY
+        tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure)
+        return self._resolved(self.core.quick(tokens) or self.driver.run(self.core.authenticate(tokens)))
+
+    async def aresolve(self, *, cookie: str | None, auth_header: str | None, secure: bool) -> Resolved:
+        if not cookie and auth_header is None:
+            return NOBODY
+        tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure)
+        outcome = self.core.quick(tokens)
+        if outcome is None:
+            outcome = await self.loop_driver(create=True).run(self.core.authenticate(tokens))  # type: ignore[union-attr]
+        return self._resolved(outcome)
+
+    def _resolved(self, outcome: Outcome) -> Resolved:
+        if outcome.claims is None or outcome.access_token is None:
+            return Resolved(ANONYMOUS, outcome.cookies)
+        user = AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, server=self.server)
+        return Resolved(user, outcome.cookies)
+
+    # -- further operations ------------------------------------------------------------
+
+    @property
+    def server_transport(self) -> Transport:
+        """Server-tier calls (team checks). Raises ``ConfigurationError`` without the key."""
+        if self._server_transport is None:
+            if not self.config.secret_server_key:
+                raise ConfigurationError(
+                    "Team checks ask the service with the secret server key, which is not configured "
+                    "(AUTHMW_SECRET_SERVER_KEY; the local service writes it to project.env)."
+                )
+            self._server_transport = Transport(self.config, "server", diagnose=False)
+        return self._server_transport
+
+    def run(self, op: Op[T]) -> T:
+        return self.driver.run(op)
+
+    async def arun(self, op: Op[T]) -> T:
+        """Run on this loop's driver if sessions were resolved on this loop, else in a thread.
+
+        A loop without a driver is typically a throwaway one (an async view served under
+        WSGI); its connections would outlive it.
+        """
+        driver = self.loop_driver(create=False)
+        if driver is not None:
+            return await driver.run(op)
+        return await asyncio.to_thread(self.driver.run, op)
+
+    def loop_driver(self, *, create: bool) -> AsyncDriver | None:
+        loop = asyncio.get_running_loop()
+        driver = self._loops.get(loop)
+        if driver is None and create:
+            driver = self._loops[loop] = AsyncDriver(self._async_http() if self._async_http else None)
+        return driver
+
+    def close(self) -> None:
+        self.driver.close()
+
+    async def aclose(self) -> None:
+        driver = self._loops.pop(asyncio.get_running_loop(), None)
+        if driver is not None:
+            await driver.aclose()
