@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { className, generate, getterName, OUTPUT_PATH, readCatalogue } from "../scripts/gen-errors.mjs";
@@ -52,6 +52,13 @@ describe("generated error classes", () => {
     for (const key of Object.keys(entry.details)) {
       expect((error as unknown as Record<string, unknown>)[getterName(key)]).toBe(`value-of-${key}`);
     }
+  });
+
+  const pythonModule = resolve(OUTPUT_PATH, "../../../authmw/_errors_gen.py");
+  it.skipIf(!existsSync(pythonModule))("names every class and base as the Python module does", () => {
+    const python = [...readFileSync(pythonModule, "utf8").matchAll(/^class (\w+)\((\w+)\):/gm)].map((m) => `${m[1]}(${m[2]})`);
+    const ours = Object.values(knownErrorClasses).map((cls) => `${cls.className}(${Object.getPrototypeOf(cls).className})`);
+    expect(ours.sort()).toEqual(python.sort());
   });
 
   it("parents catch their children", () => {

@@ -137,7 +137,10 @@ describe("sign-in page", () => {
     renderApp(client, "/handler/sign-in?after_auth_return_to=%2Forders%3Fp%3D1");
     reply(knownErrorResponse("EMAIL_PASSWORD_MISMATCH", 400, "Wrong e-mail or password."));
     fillAndSubmit("ada@example.com", "nope");
-    expect((await screen.findByRole("alert")).textContent).toBe("Wrong e-mail or password.");
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toBe("Wrong e-mail or password.");
+    expect(screen.getByLabelText("Password").getAttribute("aria-describedby")).toBe(alert.id);
+    expect(screen.getByLabelText("E-mail").getAttribute("aria-invalid")).toBe("true");
 
     reply(
       jsonResponse({ access_token: tokenValidFor(600), refresh_token: "rt", user_id: "u" }),

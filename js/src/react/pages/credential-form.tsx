@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import type { CurrentUser } from "../../models";
 import { withReturnTo } from "../../urls";
@@ -37,6 +37,8 @@ export function CredentialPage({ mode, submit, afterUrl }: CredentialPageProps) 
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const finished = useRef(false);
+  const errorId = useId();
+  const describedBy = error ? errorId : undefined;
   const text = TEXT[mode];
   const otherUrl = withReturnTo(mode === "sign-in" ? auth.urls.signUp : auth.urls.signIn, returnTo);
 
@@ -71,9 +73,9 @@ export function CredentialPage({ mode, submit, afterUrl }: CredentialPageProps) 
   return (
     <AuthPage title={text.title}>
       <form onSubmit={onSubmit} style={formStyle} aria-busy={pending} data-testid={`${mode}-form`}>
-        <Field label="E-mail" name="email" type="email" autoComplete="email" />
-        <Field label="Password" name="password" type="password" autoComplete={text.password} />
-        <FormError message={error} />
+        <Field label="E-mail" name="email" type="email" autoComplete="email" errorId={describedBy} />
+        <Field label="Password" name="password" type="password" autoComplete={text.password} errorId={describedBy} />
+        <FormError id={errorId} message={error} />
         <button type="submit" disabled={pending}>
           {pending ? text.pending : text.button}
         </button>

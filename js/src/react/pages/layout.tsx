@@ -11,20 +11,28 @@ export function AuthPage({ title, children }: { title: string; children: ReactNo
   );
 }
 
-export function Field(props: { label: string; name: string; type: string; autoComplete: string }) {
+export function Field(props: { label: string; name: string; type: string; autoComplete: string; errorId?: string }) {
   const id = useId();
   return (
     <div className="authmw-field" style={{ display: "grid", gap: "0.25rem" }}>
       <label htmlFor={id}>{props.label}</label>
-      <input id={id} name={props.name} type={props.type} autoComplete={props.autoComplete} required />
+      <input
+        id={id}
+        name={props.name}
+        type={props.type}
+        autoComplete={props.autoComplete}
+        required
+        aria-invalid={props.errorId ? true : undefined}
+        aria-describedby={props.errorId}
+      />
     </div>
   );
 }
 
-export function FormError({ message }: { message: string | null }) {
+export function FormError({ id, message }: { id?: string; message: string | null }) {
   if (!message) return null;
   return (
-    <p role="alert" className="authmw-error" data-testid="auth-error">
+    <p id={id} role="alert" className="authmw-error" data-testid="auth-error">
       {message}
     </p>
   );
