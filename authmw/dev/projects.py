@@ -204,6 +204,22 @@ def create_api_key_set(
     return key_set
 
 
+def api_key_set_view(row: sqlite3.Row, *, full: bool = False) -> dict[str, Any]:
+    """A key set as listed (keys as `{"last_four"}`), or with full keys for the create response."""
+    view: dict[str, Any] = {
+        "id": row["id"],
+        "description": row["description"],
+        "created_at_millis": row["created_at_millis"],
+        "expires_at_millis": row["expires_at_millis"],
+    }
+    if row["manually_revoked_at_millis"] is not None and not full:
+        view["manually_revoked_at_millis"] = row["manually_revoked_at_millis"]
+    for column in ("publishable_client_key", "secret_server_key", "super_secret_admin_key"):
+        if row[column] is not None:
+            view[column] = row[column] if full else {"last_four": row[column][-4:]}
+    return view
+
+
 KEY_COLUMNS = {
     "client": "publishable_client_key",
     "server": "secret_server_key",

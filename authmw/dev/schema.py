@@ -154,13 +154,21 @@ class Uuid(Spec):
 
 
 class Bool(Spec):
+    """A boolean; `only=True` / `only=False` accepts just that value."""
+
     type_name = "boolean"
+
+    def __init__(self, *, required: bool = False, nullable: bool = False, only: bool | None = None) -> None:
+        super().__init__(required=required, nullable=nullable)
+        self.only = only
 
     def check_value(self, value: Any, path: str, problems: list[str], query: bool) -> Any:
         if query and value in ("true", "false"):
-            return value == "true"
+            value = value == "true"
         if not isinstance(value, bool):
             return self.wrong_type(value, path, problems)
+        if self.only is not None and value is not self.only:
+            problems.append(f"{path} must be one of the following values: {str(self.only).lower()}")
         return value
 
 

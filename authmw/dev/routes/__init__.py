@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
-from . import auth_password, contact_channels, jwks, mfa, misc, oauth, outbox, projects, sessions, users
+from . import auth_password, contact_channels, internal, jwks, mfa, misc, oauth, outbox, projects, sessions, users
 
-ROUTE_MODULES = [misc, jwks, outbox, auth_password, mfa, sessions, oauth, projects, users, contact_channels]
+ROUTE_MODULES = [misc, jwks, outbox, auth_password, mfa, sessions, oauth, projects, internal, users, contact_channels]
 
 
 def all_routes() -> list[BaseRoute]:

@@ -10,7 +10,7 @@ from ..auth import INTERNAL_PROJECT_ID
 from ..db import dump, load
 from ..endpoint import ADMIN, ANY, Ctx, EndpointGroup
 from ..errors import KnownError, PlainError, schema_error
-from ..projects import BOOLEAN_FLAGS, SYSTEM_PERMISSIONS, save_project, user_count
+from ..projects import BOOLEAN_FLAGS, SYSTEM_PERMISSIONS, Project, save_project, user_count
 from ..schema import Arr, Bool, Num, Obj, Str
 
 OAUTH_PROVIDER_IDS = (
@@ -29,54 +29,59 @@ def _permission_refs() -> Arr:
     return Arr(Obj({"id": Str(required=True)}))
 
 
-PROJECT_UPDATE = Obj(
-    {
-        "display_name": Str(),
-        "description": Str(nullable=True),
-        "is_production_mode": Bool(),
-        "config": Obj(
-            {
-                **{flag: Bool() for flag in BOOLEAN_FLAGS},
-                "legacy_global_jwt_signing": Bool(),
-                "domains": Arr(
-                    Obj(
+def project_body(*, creating: bool) -> Obj:
+    """The PATCH /projects/current body; creating a project also needs `display_name`."""
+    return Obj(
+        {
+            "display_name": Str(required=creating),
+            "description": Str(nullable=True),
+            "is_production_mode": Bool(),
+            "config": Obj(
+                {
+                    **{flag: Bool() for flag in BOOLEAN_FLAGS},
+                    "legacy_global_jwt_signing": Bool(only=False),
+                    "domains": Arr(
+                        Obj(
+                            {
+                                "domain": Str(required=True, url=True, test=_http_url),
+                                "handler_path": Str(required=True, pattern=r"^/"),
+                            }
+                        )
+                    ),
+                    "oauth_providers": Arr(
+                        Obj(
+                            {
+                                "id": Str(required=True, one_of=OAUTH_PROVIDER_IDS),
+                                "type": Str(required=True, one_of=("shared", "standard")),
+                                "enabled": Bool(required=True),
+                                "client_id": Str(),
+                                "client_secret": Str(),
+                                "facebook_config_id": Str(),
+                                "microsoft_tenant_id": Str(),
+                            }
+                        )
+                    ),
+                    "email_config": Obj(
                         {
-                            "domain": Str(required=True, url=True, test=_http_url),
-                            "handler_path": Str(required=True, pattern=r"^/"),
-                        }
-                    )
-                ),
-                "oauth_providers": Arr(
-                    Obj(
-                        {
-                            "id": Str(required=True, one_of=OAUTH_PROVIDER_IDS),
                             "type": Str(required=True, one_of=("shared", "standard")),
-                            "enabled": Bool(required=True),
-                            "client_id": Str(),
-                            "client_secret": Str(),
-                            "facebook_config_id": Str(),
-                            "microsoft_tenant_id": Str(),
+                            "host": Str(),
+                            "port": Num(integer=True, min_value=0, max_value=65535),
+                            "username": Str(),
+                            "password": Str(max_length=70),
+                            "sender_name": Str(),
+                            "sender_email": Str(email=True),
                         }
-                    )
-                ),
-                "email_config": Obj(
-                    {
-                        "type": Str(required=True, one_of=("shared", "standard")),
-                        "host": Str(),
-                        "port": Num(integer=True, min_value=0, max_value=65535),
-                        "username": Str(),
-                        "password": Str(max_length=70),
-                        "sender_name": Str(),
-                        "sender_email": Str(email=True),
-                    }
-                ),
-                "team_creator_default_permissions": _permission_refs(),
-                "team_member_default_permissions": _permission_refs(),
-            }
-        ),
-    },
-    required=True,
-)
+                    ),
+                    "team_creator_default_permissions": _permission_refs(),
+                    "team_member_default_permissions": _permission_refs(),
+                }
+            ),
+        },
+        required=True,
+    )
+
+
+PROJECT_UPDATE = project_body(creating=False)
 
 group = EndpointGroup()
 
@@ -90,12 +95,16 @@ def get_current(ctx: Ctx) -> dict:
 
 @group.patch("/projects/current", tiers=ADMIN, body=PROJECT_UPDATE)
 def update_current(ctx: Ctx) -> dict:
-    project = ctx.project
-    body: dict[str, Any] = ctx.body
+    updated = apply_update(ctx, ctx.project, ctx.body)
+    return updated.admin_view(user_count(ctx.c, updated.id))
+
+
+def apply_update(ctx: Ctx, project: Project, body: dict[str, Any]) -> Project:
+    """Check and save a project update (or the settings of a new project)."""
     config = json.loads(json.dumps(project.config))  # a deep copy to edit
     for key, value in body.get("config", {}).items():
         config[key] = value
-    _check_config(ctx, body.get("config", {}), project.config)
+    _check_config(ctx, project, body.get("config", {}))
     updated = dataclasses.replace(
         project,
         display_name=body.get("display_name", project.display_name),
@@ -104,7 +113,7 @@ def update_current(ctx: Ctx) -> dict:
         config=config,
     )
     save_project(ctx.c, updated)
-    return updated.admin_view(user_count(ctx.c, project.id))
+    return updated
 
 
 @group.delete("/projects/current", tiers=ADMIN)
@@ -123,10 +132,9 @@ def delete_current(ctx: Ctx) -> dict:
     return {"success": True}
 
 
-def _check_config(ctx: Ctx, changes: dict[str, Any], current: dict[str, Any]) -> None:
+def _check_config(ctx: Ctx, project: Project, changes: dict[str, Any]) -> None:
+    current = project.config
     problems: list[str] = []
-    if changes.get("legacy_global_jwt_signing") is True:
-        problems.append("body.config.legacy_global_jwt_signing must be one of the following values: false")
     email_config = changes.get("email_config")
     if email_config and email_config["type"] == "standard":
         for name in EMAIL_CONFIG_FIELDS:
@@ -156,9 +164,7 @@ def _check_config(ctx: Ctx, changes: dict[str, Any], current: dict[str, Any]) ->
         if key in changes:
             defined = {
                 row["id"]
-                for row in ctx.c.execute(
-                    "SELECT id FROM permission_definitions WHERE project_id = ?", (ctx.project.id,)
-                )
+                for row in ctx.c.execute("SELECT id FROM permission_definitions WHERE project_id = ?", (project.id,))
             }
             if any(ref["id"] not in defined and ref["id"] not in SYSTEM_PERMISSIONS for ref in changes[key]):
                 raise PlainError(400, "Invalid team default permission ids")
