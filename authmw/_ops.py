@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import json as _json
 import threading
 import time
@@ -245,23 +246,24 @@ class AsyncDriver:
         leading = _LEADING.get()
         if mine in leading:
             return await self.run(effect.make_op())
-        future = self._flights.get(effect.key)
-        if future is not None:
-            return await asyncio.shield(future)
-        future = self._flights[effect.key] = asyncio.get_running_loop().create_future()
-        token = _LEADING.set(leading | {mine})
-        try:
-            result = await self.run(effect.make_op())
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # mark retrieved: followers may be absent
-            raise
-        else:
-            future.set_result(result)
-            return result
-        finally:
-            _LEADING.reset(token)
-            del self._flights[effect.key]
+        flight = self._flights.get(effect.key)
+        if flight is None:
+            # The shared work runs in a task of its own: a caller that is cancelled (say a
+            # client went away) stops waiting without cancelling it for everyone else.
+            token = _LEADING.set(leading | {mine})
+            try:
+                flight = asyncio.ensure_future(self.run(effect.make_op()))
+            finally:
+                _LEADING.reset(token)
+            self._flights[effect.key] = flight
+            flight.add_done_callback(functools.partial(self._landed, effect.key))
+        return await asyncio.shield(flight)
+
+    def _landed(self, key: Hashable, flight: asyncio.Future[Any]) -> None:
+        if self._flights.get(key) is flight:
+            del self._flights[key]
+        if not flight.cancelled():
+            flight.exception()  # retrieved: every waiter may have gone
 
     async def aclose(self) -> None:
         await self.http.aclose()

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import asyncio
 
-from authmw._ops import AsyncDriver, Shared, SyncDriver
+from authmw._ops import AsyncDriver, Shared, Sleep, SyncDriver
 
 
 def inner():
@@ -31,4 +31,40 @@ async def test_async_shared_is_reentrant():
     driver = AsyncDriver()
     assert await asyncio.wait_for(driver.run(outer()), 2) == 42
     assert await asyncio.gather(driver.run(outer()), driver.run(outer())) == [42, 42]
+    await driver.aclose()
+
+
+def slow():
+    yield Sleep(0.2)
+    return 7
+
+
+def shared_slow():
+    return (yield Shared("slow", slow))
+
+
+async def test_a_cancelled_caller_does_not_cancel_the_shared_work_for_others():
+    driver = AsyncDriver()
+    first = asyncio.ensure_future(driver.run(shared_slow()))
+    await asyncio.sleep(0.01)
+    second = asyncio.ensure_future(driver.run(shared_slow()))
+    await asyncio.sleep(0.01)
+    first.cancel()
+    assert await asyncio.wait_for(second, 2) == 7
+    assert first.cancelled()
+    assert await asyncio.wait_for(driver.run(shared_slow()), 2) == 7
+    await driver.aclose()
+
+
+async def test_shared_failure_reaches_every_caller():
+    def failing():
+        yield Sleep(0.01)
+        raise RuntimeError("boom")
+
+    def op():
+        return (yield Shared("f", failing))
+
+    driver = AsyncDriver()
+    results = await asyncio.gather(driver.run(op()), driver.run(op()), return_exceptions=True)
+    assert [type(r) for r in results] == [RuntimeError, RuntimeError]
     await driver.aclose()
