@@ -134,7 +134,8 @@ export class AuthClient implements AuthController {
         (error: unknown) => {
           if (this.userLoad === load) {
             this.userLoad = null;
-            this.setUserState({ status: "loading", user: null, error });
+            // A failed reload of the shown session keeps its user; otherwise stay loading, with the error.
+            if (this.shownSession !== refreshToken) this.setUserState({ status: "loading", user: null, error });
           }
           throw error;
         },
@@ -224,6 +225,7 @@ export class AuthClient implements AuthController {
       session: this.session,
     });
     const user = userFromWire(body);
+    this.shownSession = this.session.getState().refreshToken;
     this.setUserState({ status: "signed-in", user });
     return user;
   }

@@ -213,6 +213,15 @@ describe("AuthClient", () => {
     expect(client.getUserState()).toMatchObject({ status: "signed-in", user: { primaryEmailVerified: true } });
   });
 
+  it("keeps the shown user when reloading the same session fails", async () => {
+    const { client, reply } = setup(signedIn());
+    reply(jsonResponse(userWire()));
+    await client.reloadUser();
+    reply(jsonResponse({ success: true }), new Response("down", { status: 500 }));
+    await client.verifyEmail("d".repeat(45));
+    expect(client.getUserState()).toMatchObject({ status: "signed-in", user: { primaryEmail: "ada@example.com" } });
+  });
+
   it("reloads the user when the session changes under it (e.g. another tab signed out)", async () => {
     const { client, reply } = setup(signedIn());
     reply(jsonResponse(userWire()));
