@@ -1,4 +1,21 @@
-"""The local development service: a SQLite-backed implementation of the service API."""
+"""The local development service: a SQLite-backed implementation of the service API.
+
+In-process (tests, examples)::
+
+    from authmw.dev import LocalService
+
+    with LocalService(".authmw", port=0, access_token_ttl=600) as service:
+        service.url, service.project_id, service.secret_server_key, service.config
+
+From a shell: ``authmw dev --port 8102 --data-dir .authmw`` (also ``python -m authmw dev``).
+`create_app(data_dir, access_token_ttl=600, api_url=None)` gives the bare ASGI app.
+
+Adding endpoints: write ``routes/<area>.py`` with an ``EndpointGroup`` (see endpoint.py),
+declare each endpoint's tiers, user requirement and request schemas (schema.py), raise
+``KnownError(code, **args)`` / ``PlainError(status, text)`` (errors.py), expose
+``routes = group.routes`` and add the module to ``routes.ROUTE_MODULES``. New tables are a
+new script at the end of ``db.MIGRATIONS``. Codes sent by e-mail: verification.py and mail.py.
+"""
 
 from .app import create_app
 from .server import LocalService

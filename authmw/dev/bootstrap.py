@@ -9,7 +9,7 @@ from pathlib import Path
 from .auth import INTERNAL_PROJECT_ID
 from .db import Database
 from .ids import now_millis
-from .projects import BOOTSTRAP_KEY_LIFETIME_MILLIS, create_api_key_set, create_project
+from .projects import BOOTSTRAP_KEY_LIFETIME_MILLIS, create_api_key_set, create_project, get_project
 
 LOCAL_PROJECT_NAME = "authmw local project"
 INTERNAL_PROJECT_NAME = "authmw internal"
@@ -33,14 +33,20 @@ class Bootstrap:
 
 
 def ensure_projects(db: Database) -> Bootstrap:
+    """Create the projects and keys on first start; reuse them later. A project that was deleted
+    (DELETE /projects/current) is created afresh, with new keys, as on a first start."""
     with db.tx() as c:
-        created = _meta(c, "project_id") is None
-        if created:
+        created = False
+        project_id = _meta(c, "project_id")
+        if project_id is None or get_project(c, project_id) is None:
             project = _new_project_with_keys(c, LOCAL_PROJECT_NAME, None)
-            internal = _new_project_with_keys(c, INTERNAL_PROJECT_NAME, INTERNAL_PROJECT_ID)
-            c.execute("INSERT INTO meta (key, value) VALUES ('project_id', ?)", (project.project_id,))
+            c.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('project_id', ?)", (project.project_id,))
+            created = True
         else:
-            project = _keys_of(c, str(_meta(c, "project_id")))
+            project = _keys_of(c, project_id)
+        if get_project(c, INTERNAL_PROJECT_ID) is None:
+            internal = _new_project_with_keys(c, INTERNAL_PROJECT_NAME, INTERNAL_PROJECT_ID)
+        else:
             internal = _keys_of(c, INTERNAL_PROJECT_ID)
     return Bootstrap(project=project, internal=internal, created=created)
 

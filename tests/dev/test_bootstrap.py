@@ -129,3 +129,15 @@ def test_cli_dev_command_serves_and_writes_project_env(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_a_deleted_project_is_created_afresh_on_the_next_start(tmp_path: Path) -> None:
+    with LocalService(tmp_path, quiet=True) as first:
+        old_id = first.project_id
+        assert Api.of(first).call("DELETE", "/projects/current", "admin").json() == {"success": True}
+        gone = Api.of(first).call("GET", "/projects/current", "admin")
+        assert gone.headers["x-stack-known-error"] == "INVALID_SUPER_SECRET_ADMIN_KEY"
+    with LocalService(tmp_path, quiet=True) as second:
+        assert second.project_id != old_id
+        assert read_env(tmp_path / "project.env")["AUTHMW_PROJECT_ID"] == second.project_id
+        assert Api.of(second).call("GET", "/projects/current").status_code == 200
