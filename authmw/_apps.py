@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
+import logging
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, TypeVar, overload
 
@@ -50,6 +53,12 @@ C = TypeVar("C", bound=Callable[..., Any])
 
 #: Default lifetime of a server-created session (spec section 9).
 DEFAULT_SESSION_MILLIS = 31_536_000_000
+#: More open apps than this (each with its own connection pool) earn a warning (spec 9).
+OPEN_APPS_WARNING_THRESHOLD = 10
+
+logger = logging.getLogger("authmw")
+_open_apps: weakref.WeakSet[Any] = weakref.WeakSet()
+_warned_open_apps = False
 
 
 class _Unset:
@@ -171,9 +180,23 @@ class _App(_Api):
         self._transport = Transport(config, self._tier)
         self._owns_driver = driver is None
         self._driver = driver if driver is not None else self._driver_class(timeout=timeout)
+        if self._owns_driver:
+            _opened(self)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(project_id={self.config.project_id!r}, api_url={self.config.api_url!r})"
+
+
+def _opened(app: _App) -> None:
+    global _warned_open_apps
+    _open_apps.add(app)
+    if len(_open_apps) > OPEN_APPS_WARNING_THRESHOLD and not _warned_open_apps:
+        _warned_open_apps = True
+        logger.warning(
+            "authmw: %d apps are open, each with its own connection pool. Create one app at start-up "
+            "and share it (or close apps with `with` / close()).",
+            len(_open_apps),
+        )
 
 
 class _SyncApp(_App, SyncRunner):
@@ -182,6 +205,7 @@ class _SyncApp(_App, SyncRunner):
     def close(self) -> None:
         """Close the HTTP connections (only those the app opened itself)."""
         if self._owns_driver:
+            _open_apps.discard(self)
             self._driver.close()
 
     def __enter__(self) -> Self:
@@ -197,6 +221,7 @@ class _AsyncApp(_App, AsyncRunner):
     async def aclose(self) -> None:
         """Close the HTTP connections (only those the app opened itself)."""
         if self._owns_driver:
+            _open_apps.discard(self)
             await self._driver.aclose()
 
     async def __aenter__(self) -> Self:
@@ -275,6 +300,17 @@ class _ClientOps(_CommonOps):
     def get_access_token(self) -> Op[str | None]:
         """An access token valid for at least 20 s (refreshed if needed), or None."""
         return (yield from self.session.get_access_token())
+
+    @operation
+    def get_auth_headers(self) -> Op[dict[str, str]]:
+        """``{"x-stack-auth": ...}`` to forward this session to your own back end.
+
+        The access token is refreshed first if needed. The authmw middleware (and the
+        official SDKs) read the header; it wins over cookies.
+        """
+        access = yield from self.session.get_access_token()
+        value = {"accessToken": access, "refreshToken": self.session.refresh_token}
+        return {"x-stack-auth": json.dumps(value, separators=(",", ":"))}
 
     @operation
     def get_user(self) -> Op[User | None]:

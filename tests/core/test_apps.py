@@ -188,3 +188,29 @@ def test_ids_are_percent_encoded(config):
     service = Recorder(lambda r: known_error(r, "USER_NOT_FOUND", 404))
     ServerApp(config, driver=service.sync_driver()).get_user("../projects/current?x=1")
     assert service.requests[0].url.raw_path == b"/api/v1/users/..%2Fprojects%2Fcurrent%3Fx%3D1"
+
+
+def test_auth_headers_forward_the_session(config):
+    token = access()
+    app = ClientApp(
+        config, access_token=token, refresh_token=RT, driver=Recorder(lambda r: httpx.Response(500)).sync_driver()
+    )
+    headers = app.get_auth_headers()
+    assert json.loads(headers["x-stack-auth"]) == {"accessToken": token, "refreshToken": RT}
+    assert json.loads(ClientApp(config).get_auth_headers()["x-stack-auth"]) == {
+        "accessToken": None,
+        "refreshToken": None,
+    }
+
+
+def test_many_open_apps_earn_one_warning(config, caplog, monkeypatch):
+    from authmw import _apps
+
+    monkeypatch.setattr(_apps, "_warned_open_apps", False)
+    monkeypatch.setattr(_apps, "_open_apps", type(_apps._open_apps)())
+    apps = [ServerApp(config) for _ in range(12)]
+    warnings = [r for r in caplog.records if "apps are open" in r.getMessage()]
+    assert len(warnings) == 1
+    for app in apps:
+        app.close()
+    assert len(_apps._open_apps) == 0
