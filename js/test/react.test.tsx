@@ -107,6 +107,8 @@ describe("hooks", () => {
     expect(await auth.getAuthHeaders()).toEqual({
       "x-stack-auth": JSON.stringify({ accessToken: "at", refreshToken: "test-refresh-token" }),
     });
+    await act(() => auth.updateUser({ displayName: "Ada" }));
+    expect(auth.user?.displayName).toBe("Ada");
     await act(() => auth.signOut());
     expect(screen.getByTestId("who").textContent).toBe("signed-out");
   });

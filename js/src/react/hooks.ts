@@ -1,6 +1,6 @@
 import { useMemo, useSyncExternalStore } from "react";
 import type { AuthController, AuthStatus, SignUpOptions, UserState } from "../client";
-import type { CurrentUser } from "../models";
+import type { CurrentUser, CurrentUserUpdate, Project } from "../models";
 import type { GetAccessTokenOptions } from "../store";
 import { authPageUrl, type AuthUrls } from "../urls";
 import { useAuthController } from "./context";
@@ -28,6 +28,10 @@ export interface UseAuthResult {
   /** `{"x-stack-auth": ...}` to forward the session to your own back end. */
   getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
   verifyEmail(code: string): Promise<void>;
+  updateUser(update: CurrentUserUpdate): Promise<CurrentUser>;
+  /** Deletes the signed-in user (the project must allow client user deletion) and signs out. */
+  deleteUser(): Promise<void>;
+  getProject(): Promise<Project>;
   /** Goes to the sign-in page and comes back to the current page afterwards. */
   redirectToSignIn(): void;
 }
@@ -46,6 +50,9 @@ export function useAuth(): UseAuthResult {
       getAccessToken: (options) => controller.getAccessToken(options),
       getAuthHeaders: () => controller.getAuthHeaders(),
       verifyEmail: (code) => controller.verifyEmail(code),
+      updateUser: (update) => controller.updateUser(update),
+      deleteUser: () => controller.deleteUser(),
+      getProject: () => controller.getProject(),
       redirectToSignIn: () => window.location.assign(authPageUrl(controller.urls.signIn, window.location)),
     }),
     [controller, state],
