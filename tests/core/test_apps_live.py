@@ -227,3 +227,45 @@ def test_token_verifier_against_the_real_jwks(flavour, apps, config):
     other = TokenVerifier(config.with_(project_id="internal"))  # another project of the service
     with pytest.raises(InvalidAccessToken):
         flavour.run(other.verify(result.access_token))
+
+
+def test_delete_user_invalidates_the_session(flavour, apps, config, service):
+    import httpx
+
+    client, server = apps
+    app = client()
+    result = flavour(app.sign_up_with_password(new_email(), PASSWORD))
+    # Client-side deletion is off by default; an owner turns it on (admin tier).
+    admin_headers = {
+        "x-stack-project-id": config.project_id,
+        "x-stack-access-type": "admin",
+        "x-stack-super-secret-admin-key": service.super_secret_admin_key,
+    }
+    response = httpx.patch(
+        f"{config.api_base}/projects/current",
+        json={"config": {"client_user_deletion_enabled": True}},
+        headers=admin_headers,
+    )
+    assert response.status_code == 200, response.text
+    try:
+        flavour(app.delete_user())
+        assert app.session.is_known_invalid
+        assert flavour(server().get_user(result.user_id)) is None
+    finally:
+        httpx.patch(
+            f"{config.api_base}/projects/current",
+            json={"config": {"client_user_deletion_enabled": False}},
+            headers=admin_headers,
+        )
+
+
+def test_delete_user_refused_keeps_the_session(flavour, apps):
+    from authmw.errors import HttpStatusError
+
+    client, _ = apps
+    app = client()
+    flavour(app.sign_up_with_password(new_email(), PASSWORD))
+    with pytest.raises(HttpStatusError) as info:
+        flavour(app.delete_user())
+    assert info.value.status == 400 and "deletion is not enabled" in info.value.body
+    assert app.session.is_signed_in
