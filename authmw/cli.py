@@ -23,7 +23,10 @@ def _dev(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    service.run()
+    try:
+        service.run()
+    except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after its graceful shutdown
+        pass
     return 0
 
 
