@@ -28,6 +28,10 @@ Scenarios (N = how many requests misbehave before the server answers normally):
     malformed               x-stack-known-error with a body that is not JSON
     badjson                 200 whose body is not JSON
     slow:MS                 answer normally after MS milliseconds
+    expired:N               the first N requests carrying x-stack-access-token get
+                            ACCESS_TOKEN_EXPIRED; the refresh endpoints
+                            (/auth/sessions/current/refresh, /auth/oauth/token) answer
+                            {"access_token": <unsigned JWT valid 10 minutes>}
 
 ``{prefix}/health`` answers 200 {"status": "ok"} (except in ``down``). Requests are
 recorded: ``GET /__log/{scenario}/{run}`` returns them as JSON (method, path, headers).
@@ -36,6 +40,7 @@ recorded: ``GET /__log/{scenario}/{run}`` returns them as JSON (method, path, he
 from __future__ import annotations
 
 import argparse
+import base64
 import email.utils
 import json
 import socket
@@ -142,11 +147,11 @@ class _Handler(BaseHTTPRequestHandler):
         }
         n = self.server.state.record((scenario, run), entry)
         try:
-            self._answer(kind, args, n, entry)
+            self._answer(kind, args, n, entry, (scenario, run))
         except (ValueError, IndexError):
             self._send(400, f"Bad scenario {scenario!r} (see tests/faultserver.py).")
 
-    def _answer(self, kind: str, args: list[str], n: int, entry: dict[str, Any]) -> None:
+    def _answer(self, kind: str, args: list[str], n: int, entry: dict[str, Any], key: tuple[str, str]) -> None:
         def first(count_arg: int = 0, default: int | None = None) -> bool:
             """True while this request is among the first N that misbehave."""
             limit = int(args[count_arg]) if len(args) > count_arg else default
@@ -181,12 +186,33 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(400, "this is not JSON", {"x-stack-known-error": "USER_NOT_FOUND"})
         if kind == "badjson":
             return self._send(200, "<html>not json</html>")
+        if kind == "expired":
+            if entry["path"].endswith(("/auth/sessions/current/refresh", "/auth/oauth/token")):
+                return self._send(200, {"access_token": _unsigned_jwt(600)})
+            if "x-stack-access-token" in self.headers:
+                with self.server.state.lock:
+                    token_key = (key[0] + "#with-token", key[1])
+                    seen = self.server.state.counts.get(token_key, 0)
+                    self.server.state.counts[token_key] = seen + 1
+                if seen < int(args[0]):
+                    body = {"code": "ACCESS_TOKEN_EXPIRED", "error": "Access token has expired."}
+                    return self._error(401, body, {"x-stack-known-error": "ACCESS_TOKEN_EXPIRED"})
+            return self._send(200, ok)
         if kind == "slow":
             time.sleep(int(args[0]) / 1000)
             return self._send(200, ok)
         if kind in ("drop", "429", "429date", "429bare", "508", "508plain", "status"):
             return self._send(200, ok)  # past the misbehaving requests
         raise ValueError(kind)
+
+
+def _unsigned_jwt(seconds: int) -> str:
+    def part(value: Any) -> str:
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+
+    now = int(time.time())
+    payload = {"sub": "fault-user", "iat": now, "exp": now + seconds, "nonce": time.perf_counter_ns()}
+    return f"{part({'alg': 'ES256', 'kid': 'fault'})}.{part(payload)}.c2lnbmF0dXJl"
 
 
 class _Server(ThreadingHTTPServer):

@@ -6,6 +6,7 @@ import asyncio
 import socket
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,8 +18,11 @@ from faultserver import FaultServer
 
 from authmw import AuthConfig
 from authmw._ops import AsyncDriver, SyncDriver
+from authmw._session import Session
 from authmw._transport import Transport
 from authmw.errors import HttpStatusError, InvalidServerResponse, ServiceUnreachable, UserNotFound
+
+from .conftest import unsigned_token
 
 PROJECT = str(uuid.uuid4())
 KEY = "pck_" + "k" * 45
@@ -193,3 +197,22 @@ def test_runs_as_a_script_and_prints_its_url():
     finally:
         proc.terminate()
         proc.wait(5)
+
+
+@pytest.mark.parametrize("server_tier", [True, False])
+def test_expired_access_token_is_refreshed_and_the_call_retried(fault, runner, server_tier):
+    run = uuid.uuid4().hex
+    config = AuthConfig(
+        project_id=PROJECT,
+        api_url=fault.api_url("expired:1", run),
+        publishable_client_key=KEY,
+        secret_server_key="ssk_" + "s" * 45 if server_tier else None,
+    )
+    stale = unsigned_token({"sub": "u", "exp": time.time() + 600})
+    session = Session(config, access_token=stale, refresh_token="r" * 45)
+    result = runner.run(Transport(config, "client").call_json("GET", "/users/me", session=session))
+    assert result["ok"] is True
+    paths = [e["path"] for e in fault.log("expired:1", run)]
+    refresh = "/api/v1/auth/sessions/current/refresh" if server_tier else "/api/v1/auth/oauth/token"
+    assert paths == ["/api/v1/users/me", refresh, "/api/v1/users/me"]
+    assert session.access_token != stale
