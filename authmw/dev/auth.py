@@ -54,6 +54,7 @@ def resolve(c: sqlite3.Connection, keys, headers: Mapping[str, str]) -> Auth | N
     access_type = _header(headers, "x-stack-access-type")
     access_token = _header(headers, "x-stack-access-token")
     admin_token = _header(headers, "x-stack-admin-access-token")
+    override_key = _header(headers, "x-stack-development-override-key")
 
     def project_exists(pid: str) -> bool:
         return get_project(c, pid) is not None
@@ -66,7 +67,7 @@ def resolve(c: sqlite3.Connection, keys, headers: Mapping[str, str]) -> Auth | N
     # 2.-4. Access type and project id.
     any_key = any(_header(headers, name) for name in _KEY_HEADERS.values())
     if access_type is None:
-        if any_key or admin_token:
+        if any_key or admin_token or override_key:
             raise KnownError("PROJECT_KEY_WITHOUT_ACCESS_TYPE")
         return None
     if access_type not in TIERS:
@@ -74,8 +75,12 @@ def resolve(c: sqlite3.Connection, keys, headers: Mapping[str, str]) -> Auth | N
     if project_id is None:
         raise KnownError("ACCESS_TYPE_WITHOUT_PROJECT_ID", request_type=access_type)
 
+    # The admin key of `internal` opens every project (development deployments only).
+    if override_key:
+        if not key_is_valid(c, INTERNAL_PROJECT_ID, "admin", override_key):
+            raise PlainError(401, "Invalid development override key.")
     # 5. An owner's admin access token replaces the key checks.
-    if admin_token:
+    elif admin_token:
         _check_admin_token(c, keys, admin_token, project_id, project_exists)
     else:
         # 6. The key of the requested tier.

@@ -155,3 +155,15 @@ def test_a_garbage_admin_token_is_unparsable(api: Api) -> None:
 def test_an_admin_token_without_access_type_is_rejected(api: Api) -> None:
     headers = {"x-stack-project-id": api.project_id, "x-stack-admin-access-token": "x.y.z"}
     assert_known_error(get(api, headers), "PROJECT_KEY_WITHOUT_ACCESS_TYPE", 400)
+
+
+def test_the_development_override_key_opens_any_project(api: Api, internal_api: Api) -> None:
+    override = {"x-stack-development-override-key": internal_api.keys.super_secret_admin_key}
+    headers = {"x-stack-project-id": api.project_id, "x-stack-access-type": "admin", **override}
+    assert get(api, headers).json()["id"] == api.project_id
+    unknown = {**headers, "x-stack-project-id": "00000000-0000-4000-8000-000000000000"}
+    body = assert_known_error(get(api, unknown), "PROJECT_NOT_FOUND", 404)
+    assert body["details"] == {"project_id": "00000000-0000-4000-8000-000000000000"}
+    wrong = {**headers, "x-stack-development-override-key": api.keys.super_secret_admin_key}
+    response = get(api, wrong)
+    assert (response.status_code, response.text) == (401, "Invalid development override key.")
