@@ -183,9 +183,13 @@ def web_dist() -> Path:
     return WEB_DIST
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():  # type: ignore[no-untyped-def]
-    """Chromium driven by Playwright's sync API (plain tests only, not asyncio ones)."""
+    """Chromium driven by Playwright's sync API (plain tests only, not asyncio ones).
+
+    Module-scoped on purpose: while Playwright's sync API is open its event loop counts as
+    running in this thread, which breaks every asyncio test that would run meanwhile.
+    """
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"Chromium is needed at {CHROMIUM}: apt-get install -y chromium")
     from playwright.sync_api import sync_playwright
