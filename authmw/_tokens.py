@@ -77,7 +77,7 @@ def _split(token: object) -> tuple[dict[str, Any], dict[str, Any]]:
         raise ValueError("a JWT has three dot-separated parts")
     try:
         header, payload = _b64url_json(parts[0]), _b64url_json(parts[1])
-    except (ValueError, UnicodeError, binascii.Error) as exc:
+    except (ValueError, UnicodeError, binascii.Error, RecursionError) as exc:
         raise ValueError("header or payload is not base64url JSON") from exc
     if not isinstance(header, dict) or not isinstance(payload, dict):
         raise ValueError("header and payload must be JSON objects")
@@ -180,7 +180,7 @@ def verify_jwt(
         raise InvalidJwt("malformed", f"The token could not be verified: {type(exc).__name__}.") from None
     try:
         payload = json.loads(payload_bytes)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise InvalidJwt("malformed", "The payload is not JSON.") from None
     if not isinstance(payload, dict):
         raise InvalidJwt("malformed", "The payload is not a JSON object.")
@@ -397,7 +397,7 @@ def parse_jwks(content: bytes, url: str = "") -> dict[str, jwt.PyJWK]:
         keys = document["keys"]
         if not isinstance(keys, list):
             raise TypeError
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         raise InvalidServerResponse(f"The key set at {url} is not a JWKS document.") from None
     usable: dict[str, jwt.PyJWK] = {}
     for entry in keys:

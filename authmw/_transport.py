@@ -384,7 +384,7 @@ def _stale_session(
 def parse_json(response: Response, what: str = "") -> Any:
     try:
         return response.json()
-    except ValueError:
+    except (ValueError, RecursionError):
         raise InvalidServerResponse(
             f"Expected JSON from {what or 'the service'}, got {response.headers.get('content-type', 'no content type')}: "
             f"{response.content[:200]!r}"

@@ -222,7 +222,7 @@ def error_from_response(
         where = f" ({method} {url})" if url else ""
         try:
             body = json.loads(content)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
             return InvalidServerResponse(
                 f"The service sent x-stack-known-error: {header_code} with a body that is not JSON{where}: "
                 f"{content[:200]!r}"

@@ -25,7 +25,7 @@ from authmw.errors import (
     UnparsableAccessToken,
 )
 
-from .conftest import Recorder, SigningKey, unsigned_token
+from .conftest import Recorder, SigningKey, b64url, unsigned_token
 
 # -- token_expiry -----------------------------------------------------------------------
 
@@ -386,3 +386,14 @@ def test_verify_jwt_checks_issuer_audience_and_curve(key):
 
 def test_invalid_jwt_is_an_authmw_error():
     assert issubclass(InvalidJwt, AuthmwError)
+
+
+def test_absurdly_deep_json_is_unparsable_not_a_crash(config, jwks_server):
+    deep = b64url(b"[" * 5000 + b"]" * 5000)  # deeper than the recursion limit, under the size cap
+    header = b64url(b'{"alg":"ES256","kid":"k"}')
+    for token in (f"{header}.{deep}.c2ln", f"{deep}.{header}.c2ln"):
+        assert len(token) < 16384
+        with pytest.raises(UnparsableAccessToken):
+            token_expiry(token)
+        with pytest.raises(UnparsableAccessToken):
+            run(TokenVerifier(config), jwks_server, token)

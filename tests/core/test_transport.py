@@ -385,3 +385,11 @@ async def test_async_driver_runs_the_same_operation(config):
         await driver.run(transport(config, "server").call("GET", "/users/x"))
     assert service.sleeps == [1.0, 3.0]
     await driver.aclose()
+
+
+def test_absurdly_deep_json_bodies_are_invalid_responses(config):
+    deep = b"[" * 100000 + b"]" * 100000
+    assert isinstance(error_from_response(400, {"x-stack-known-error": "X"}, deep), InvalidServerResponse)
+    service = Recorder(lambda r: httpx.Response(200, content=deep))
+    with pytest.raises(InvalidServerResponse):
+        service.sync_driver().run(transport(config).call_json("GET", "/users/me"))
