@@ -10,6 +10,7 @@ its team calls (list a user's teams, list team permissions) they become one line
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable
 from urllib.parse import urlencode
@@ -17,19 +18,28 @@ from urllib.parse import urlencode
 from authmw._ops import Op
 from authmw._transport import Transport
 from authmw.errors import (
+    HttpStatusError,
     KnownError,
+    NetworkError,
     TeamMembershipNotFound,
     TeamPermissionRequired,
-    UserAuthenticationRequired,
 )
 
+from ._core import Refusal
+
+logger = logging.getLogger("authmw.middleware")
+
 __all__ = [
-    "UserAuthenticationRequired",
+    "FORBIDDEN",
+    "forbidden",
     "is_json_request",
     "sign_in_url",
     "team_refusal",
 ]
 
+#: Status of a team refusal: the user is known but not allowed. (The catalogue's statuses
+#: of these errors, 401 and 404, describe the service's own calls.)
+FORBIDDEN = 403
 #: Team ids are UUIDs; anything else cannot name a team the user belongs to.
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
@@ -48,11 +58,17 @@ def is_json_request(path: str, accept: str | None, api_paths: Iterable[str]) -> 
     return "application/json" in accept and "text/html" not in accept
 
 
+def forbidden(error: KnownError) -> Refusal:
+    """A guard's 403 with the service's envelope of ``error``."""
+    return Refusal(FORBIDDEN, error.message, code=error.code, details=error.details or None)
+
+
 def team_refusal(
     transport: Transport, user_id: str, team_id: object, permission_id: str | None = None
 ) -> Op[KnownError | None]:
     """None when the user is a member of the team (holding ``permission_id``, directly or
-    through contained permissions), else the error to answer with."""
+    through contained permissions), else the error to answer with (see :func:`forbidden`).
+    Raises :class:`Refusal` (503) when the service cannot be asked."""
     details = {"team_id": str(team_id), "user_id": user_id}
     if permission_id is None:
         refused: KnownError = TeamMembershipNotFound(details=details)
@@ -61,13 +77,21 @@ def team_refusal(
     if not isinstance(team_id, str) or not _UUID.match(team_id):
         return refused
     if permission_id is None:
-        body = yield from transport.call_json("GET", "/teams", query={"user_id": user_id})
-        found = any(team.get("id") == team_id for team in body.get("items", ()))
+        items = yield from _items(transport, "/teams", {"user_id": user_id})
+        found = any(team.get("id") == team_id for team in items)
     else:
-        body = yield from transport.call_json(
-            "GET",
-            "/team-permissions",
-            query={"team_id": team_id, "user_id": user_id, "recursive": True},
-        )
-        found = any(item.get("id") == permission_id for item in body.get("items", ()))
+        items = yield from _items(transport, "/team-permissions", {"team_id": team_id, "user_id": user_id, "recursive": True})
+        found = any(item.get("id") == permission_id for item in items)
     return None if found else refused
+
+
+def _items(transport: Transport, path: str, query: dict[str, object]) -> Op[list[dict[str, object]]]:
+    try:
+        body = yield from transport.call_json("GET", path, query=query)
+    except (NetworkError, HttpStatusError) as exc:
+        if isinstance(exc, HttpStatusError) and exc.status < 500:
+            raise
+        # Type and status only: messages quote request details.
+        logger.warning("authmw: checking team access failed (%s); answering 503", type(exc).__name__)
+        raise Refusal(503, "The authentication service is unavailable; try again shortly.") from None
+    return [item for item in body.get("items", ()) if isinstance(item, dict)]

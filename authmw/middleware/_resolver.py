@@ -49,7 +49,7 @@ NOBODY = Resolved(ANONYMOUS)
 
 
 class SessionResolver:
-    """Reads one request's session, refreshing it when needed. Raises ``Reject`` (400/503).
+    """Reads one request's session, refreshing it when needed. Raises ``Refusal`` (400/503).
 
     ``user.server`` is a synchronous :class:`ServerApp` on the resolver's own driver (None
     without the secret server key). ``run`` and ``arun`` run further operations (team
@@ -96,7 +96,7 @@ class SessionResolver:
         tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure)
         outcome = self.core.quick(tokens)
         if outcome is None:
-            outcome = await self.loop_driver(create=True).run(self.core.authenticate(tokens))  # type: ignore[union-attr]
+            outcome = await self._loop_driver().run(self.core.authenticate(tokens))
         return self._resolved(outcome)
 
     def _resolved(self, outcome: Outcome) -> Resolved:
@@ -128,15 +128,15 @@ class SessionResolver:
         A loop without a driver is typically a throwaway one (an async view served under
         WSGI); its connections would outlive it.
         """
-        driver = self.loop_driver(create=False)
+        driver = self._loops.get(asyncio.get_running_loop())
         if driver is not None:
             return await driver.run(op)
         return await asyncio.to_thread(self.driver.run, op)
 
-    def loop_driver(self, *, create: bool) -> AsyncDriver | None:
+    def _loop_driver(self) -> AsyncDriver:
         loop = asyncio.get_running_loop()
         driver = self._loops.get(loop)
-        if driver is None and create:
+        if driver is None:
             driver = self._loops[loop] = AsyncDriver(self._async_http() if self._async_http else None)
         return driver
 

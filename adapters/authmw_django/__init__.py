@@ -1,0 +1,34 @@
+"""Django: the session's user on ``request.user``, view guards, and DRF classes.
+
+::
+
+    MIDDLEWARE = [..., "authmw_django.AuthMiddleware"]
+    AUTHMW = {"ENV_FILE": BASE_DIR / ".authmw" / "project.env"}    # or PROJECT_ID, SECRET_SERVER_KEY, ...
+
+    from authmw_django import user_required
+
+    @user_required
+    def dashboard(request): ...
+
+Django REST framework classes live in :mod:`authmw_django.rest_framework`.
+"""
+
+from ._decorators import (
+    DEFAULT_TEAM_KWARG,
+    Guard,
+    TeamRequirement,
+    team_member_required,
+    team_permission_required,
+    user_required,
+)
+from ._middleware import AuthMiddleware
+
+__all__ = [
+    "DEFAULT_TEAM_KWARG",
+    "AuthMiddleware",
+    "Guard",
+    "TeamRequirement",
+    "team_member_required",
+    "team_permission_required",
+    "user_required",
+]

@@ -1,0 +1,168 @@
+"""``user_required``, ``team_member_required`` and ``team_permission_required``.
+
+One guard factory: each decorator is a :class:`Guard` with its checks. A guard looks at the
+view once and wraps it in a sync or an async wrapper; all work with and without
+parentheses (``team_permission_required`` always names its permission).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar, overload
+
+from asgiref.sync import iscoroutinefunction
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied
+from django.http import HttpRequest, HttpResponseBase, HttpResponseRedirect
+
+from authmw._ops import Op
+from authmw.errors import UserAuthenticationRequired
+from authmw.middleware import AuthUser, Refusal
+from authmw.middleware._access import (
+    forbidden,
+    is_json_request,
+    sign_in_url,
+    team_refusal,
+)
+
+from ._middleware import refusal_response, request_user, site_auth
+from ._settings import DjangoAuth
+
+V = TypeVar("V", bound=Callable[..., Any])
+#: A team id, the name of the view keyword argument holding it, or a callable taking the
+#: view's arguments ``(request, *args, **kwargs)`` and returning it.
+TeamSource = str | Callable[..., Any]
+#: Where team guards look for the team id unless told otherwise.
+DEFAULT_TEAM_KWARG = "team_id"
+
+
+@dataclass(frozen=True)
+class TeamRequirement:
+    team: TeamSource
+    permission_id: str | None = None
+
+    def team_id(self, request: HttpRequest, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if callable(self.team):
+            return self.team(request, *args, **kwargs)
+        if self.team not in kwargs:
+            raise ImproperlyConfigured(
+                f"A team guard reads the team id from the view's keyword argument {self.team!r}, which this "
+                f"request's view did not get (it got {sorted(kwargs)}). Pass team='<argument name>' or "
+                "team=callable(request, *args, **kwargs)."
+            )
+        return kwargs[self.team]
+
+
+class Guard:
+    """A view decorator: the view runs only for a signed-in user passing every requirement.
+
+    Refusals: anonymous users are redirected to ``{handler_path}/sign-in`` (pages) or get
+    ``401 {"code": "USER_AUTHENTICATION_REQUIRED", ...}`` (API views); signed-in users who
+    lack a team membership or permission get ``403`` (``PermissionDenied`` for pages, the
+    error envelope for API views). ``api`` forces one or the other; by default a request
+    is an API request when its path starts with one of ``AUTHMW["API_PATHS"]`` or it
+    accepts JSON but not HTML.
+    """
+
+    def __init__(self, *requirements: TeamRequirement, api: bool | None = None) -> None:
+        self.requirements = requirements
+        self.api = api
+
+    def __call__(self, view: V) -> V:
+        if iscoroutinefunction(view):
+
+            @functools.wraps(view)
+            async def async_guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+                user, refusal = self._signed_in(request)
+                if refusal is None and self.requirements:
+                    refusal = await site_auth(request, NAME).resolver.arun(self._teams(request, user, args, kwargs))
+                if refusal is not None:
+                    return refusal
+                return await view(request, *args, **kwargs)
+
+            return async_guarded  # type: ignore[return-value]
+
+        @functools.wraps(view)
+        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+            user, refusal = self._signed_in(request)
+            if refusal is None and self.requirements:
+                refusal = site_auth(request, NAME).resolver.run(self._teams(request, user, args, kwargs))
+            if refusal is not None:
+                return refusal
+            return view(request, *args, **kwargs)
+
+        return guarded  # type: ignore[return-value]
+
+    def __repr__(self) -> str:
+        return f"Guard({', '.join(map(repr, self.requirements))}{', api=' + repr(self.api) if self.api is not None else ''})"
+
+    def _signed_in(self, request: HttpRequest) -> tuple[Any, HttpResponseBase | None]:
+        user = request_user(request, NAME)
+        if isinstance(user, AuthUser):
+            return user, None
+        auth = site_auth(request, NAME)
+        if self._is_api(request, auth):
+            return None, refusal_response(Refusal.of(UserAuthenticationRequired()))
+        return None, HttpResponseRedirect(sign_in_url(auth.config.handler_path, request.get_full_path()))
+
+    def _teams(
+        self, request: HttpRequest, user: AuthUser, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Op[HttpResponseBase | None]:
+        auth = site_auth(request, NAME)
+        transport = auth.team_transport()
+        try:
+            for requirement in self.requirements:
+                team_id = requirement.team_id(request, args, kwargs)
+                error = yield from team_refusal(transport, user.id, team_id, requirement.permission_id)
+                if error is not None:
+                    if self._is_api(request, auth):
+                        return refusal_response(forbidden(error))
+                    raise PermissionDenied(error.message)
+        except Refusal as refusal:
+            return refusal_response(refusal)
+        return None
+
+    def _is_api(self, request: HttpRequest, auth: DjangoAuth) -> bool:
+        if self.api is not None:
+            return self.api
+        return is_json_request(request.path, request.headers.get("Accept"), auth.api_paths)
+
+
+NAME = "authmw's view decorators"
+
+
+@overload
+def user_required(view: V, /) -> V: ...
+@overload
+def user_required(*, api: bool | None = None) -> Callable[[V], V]: ...
+def user_required(view: Any = None, /, *, api: bool | None = None) -> Any:
+    """The view runs for signed-in users; others are sent to sign in (pages) or get a 401."""
+    return _apply(Guard(api=api), view)
+
+
+@overload
+def team_member_required(view: V, /) -> V: ...
+@overload
+def team_member_required(*, team: TeamSource = DEFAULT_TEAM_KWARG, api: bool | None = None) -> Callable[[V], V]: ...
+def team_member_required(view: Any = None, /, *, team: TeamSource = DEFAULT_TEAM_KWARG, api: bool | None = None) -> Any:
+    """The view runs for members of the team (by default the view's ``team_id`` argument)."""
+    return _apply(Guard(TeamRequirement(team), api=api), view)
+
+
+def team_permission_required(
+    permission_id: str, /, *, team: TeamSource = DEFAULT_TEAM_KWARG, api: bool | None = None
+) -> Callable[[V], V]:
+    """The view runs for users holding ``permission_id`` in the team, directly or through
+    a permission that contains it."""
+    if not isinstance(permission_id, str):
+        raise TypeError("team_permission_required needs the permission id: @team_permission_required(\"$update_team\")")
+    return Guard(TeamRequirement(team, permission_id), api=api)
+
+
+def _apply(guard: Guard, view: Any) -> Any:
+    if view is None:
+        return guard
+    if not callable(view):
+        raise TypeError(f"Expected a view function, got {view!r}; options are keyword arguments (api=..., team=...).")
+    return guard(view)

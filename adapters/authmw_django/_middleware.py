@@ -1,0 +1,117 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+from http.cookies import SimpleCookie
+from typing import Any
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.utils.functional import SimpleLazyObject
+
+from authmw.middleware import AnonymousUser, AuthUser, Refusal
+from authmw.middleware._core import is_secure
+from authmw.middleware._resolver import Resolved
+
+from . import _settings
+from ._settings import DjangoAuth
+
+MIDDLEWARE_PATH = "authmw_django.AuthMiddleware"
+
+class AuthMiddleware:
+    """Puts the session's user on ``request.user`` (and ``await request.auser()``),
+    refreshing the session and rewriting its cookies when needed.
+
+    Works in a sync (WSGI) and an async (ASGI) middleware chain: the session is decided
+    before the view runs, so its cookies can be written to the response, and reading
+    ``request.user`` never does I/O, in sync and async views alike. A view may raise
+    :class:`authmw.middleware.Refusal` to answer with a JSON error.
+    """
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        self.auth = _settings.load()
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.is_async:
+            return self.__acall__(request)
+        try:
+            resolved = self.auth.resolver.resolve(**_session_headers(request))
+        except Refusal as refusal:
+            return refusal_response(refusal)
+        _attach(request, self.auth, resolved)
+        response = self.get_response(request)
+        _add_cookies(response, resolved.cookies)
+        return response
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
+        try:
+            resolved = await self.auth.resolver.aresolve(**_session_headers(request))
+        except Refusal as refusal:
+            return refusal_response(refusal)
+        _attach(request, self.auth, resolved)
+        response = await self.get_response(request)
+        _add_cookies(response, resolved.cookies)
+        return response  # type: ignore[no-any-return]
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        """A view (or a guard inside it) raised ``Refusal``: answer with its JSON error."""
+        if isinstance(exception, Refusal):
+            return refusal_response(exception)
+        return None
+
+def _session_headers(request: HttpRequest) -> dict[str, Any]:
+    meta = request.META
+    return {
+        "cookie": meta.get("HTTP_COOKIE"),
+        "auth_header": meta.get("HTTP_X_STACK_AUTH"),
+        "secure": is_secure(request.scheme or "http", meta.get("HTTP_X_FORWARDED_PROTO")),
+    }
+
+def _attach(request: HttpRequest, auth: DjangoAuth, resolved: Resolved) -> None:
+    user = resolved.user
+
+    async def auser() -> AuthUser | AnonymousUser:
+        return user
+
+    request._authmw = auth  # type: ignore[attr-defined]
+    request.user = SimpleLazyObject(lambda: user)  # type: ignore[assignment]
+    request.auser = auser  # type: ignore[attr-defined]
+
+def _add_cookies(response: HttpResponseBase, cookies: tuple[str, ...]) -> None:
+    for header in cookies:
+        jar: SimpleCookie = SimpleCookie()
+        jar.load(header)
+        for name, morsel in jar.items():
+            # A view that set or deleted a session cookie itself (say, signing out) wins.
+            if name not in response.cookies:
+                response.cookies[name] = morsel
+
+def refusal_response(refusal: Refusal) -> HttpResponse:
+    return HttpResponse(refusal.body, status=refusal.status, headers=dict(refusal.headers))
+
+def site_auth(request: Any, needed_by: str) -> DjangoAuth:
+    """The middleware's settings for this request; explains the fix when it did not run."""
+    auth = getattr(request, "_authmw", None)
+    if auth is None:
+        raise ImproperlyConfigured(
+            f"{needed_by} needs authmw's middleware: add {MIDDLEWARE_PATH!r} to settings.MIDDLEWARE."
+        )
+    return auth  # type: ignore[no-any-return]
+
+def request_user(request: Any, needed_by: str) -> AuthUser | AnonymousUser:
+    site_auth(request, needed_by)
+    user = request.user
+    if not isinstance(user, (AuthUser, AnonymousUser)):
+        raise ImproperlyConfigured(
+            f"{needed_by} found a request.user that is not authmw's ({type(user).__name__}): another "
+            "middleware replaced it. Put "
+            f"{MIDDLEWARE_PATH!r} after 'django.contrib.auth.middleware.AuthenticationMiddleware' in settings.MIDDLEWARE."
+        )
+    return user

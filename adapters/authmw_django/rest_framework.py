@@ -1,0 +1,125 @@
+"""Django REST framework: authentication and permission classes over the middleware.
+
+::
+
+    REST_FRAMEWORK = {
+        "DEFAULT_AUTHENTICATION_CLASSES": ["authmw_django.rest_framework.AuthMWAuthentication"],
+        "UNAUTHENTICATED_USER": "authmw.middleware.AnonymousUser",  # without django.contrib.auth
+    }
+
+    class TeamSettings(APIView):
+        permission_classes = [HasTeamPermission.of("$update_team")]   # team from the URL's team_id
+
+Refusals use the service's error envelope: 401 ``USER_AUTHENTICATION_REQUIRED`` and 403
+``TEAM_MEMBERSHIP_NOT_FOUND`` / ``TEAM_PERMISSION_REQUIRED``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.permissions import BasePermission
+
+from authmw._tokens import Claims
+from authmw.errors import UserAuthenticationRequired
+from authmw.middleware import AuthUser, Refusal
+from authmw.middleware._access import forbidden, team_refusal
+
+from ._decorators import DEFAULT_TEAM_KWARG
+from ._middleware import request_user, site_auth
+
+__all__ = ["AuthMWAuthentication", "HasTeamPermission", "IsSignedIn", "IsTeamMember", "RefusalError"]
+
+NAME = "authmw_django.rest_framework"
+#: A team id source for permissions: the URL keyword argument's name, or a callable
+#: ``(request, view) -> team id``.
+TeamSource = str | Callable[[Any, Any], Any]
+
+
+class RefusalError(exceptions.APIException):
+    """A :class:`Refusal` as DRF renders errors: the same status and body."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        body: dict[str, Any] = {"code": refusal.code, "error": refusal.message} if refusal.code else {"error": refusal.message}
+        if refusal.details:
+            body["details"] = refusal.details
+        super().__init__(body)
+        self.status_code = refusal.status
+
+
+class AuthMWAuthentication(BaseAuthentication):
+    """``request.user`` is the middleware's :class:`AuthUser`, ``request.auth`` its
+    :class:`Claims`; anonymous requests are left to the next class (or DRF's
+    ``UNAUTHENTICATED_USER``)."""
+
+    def authenticate(self, request: Any) -> tuple[AuthUser, Claims] | None:
+        user = request_user(request._request, NAME)
+        if isinstance(user, AuthUser):
+            return user, user.claims
+        return None
+
+    def authenticate_header(self, request: Any) -> str:
+        # Makes DRF's own NotAuthenticated a 401 rather than a 403.
+        return 'StackAuth realm="api"'
+
+
+class IsSignedIn(BasePermission):
+    """A signed-in user, else 401 ``USER_AUTHENTICATION_REQUIRED``."""
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        if not isinstance(request.user, AuthUser):
+            raise RefusalError(Refusal.of(UserAuthenticationRequired()))
+        return True
+
+
+class IsTeamMember(IsSignedIn):
+    """A member of the team named by the URL's ``team_id`` (see :meth:`of`), else 403."""
+
+    team: TeamSource = DEFAULT_TEAM_KWARG
+    permission_id: str | None = None
+
+    @classmethod
+    def of(cls, team: TeamSource = DEFAULT_TEAM_KWARG) -> type[IsTeamMember]:
+        return cls._configured(team=team)
+
+    @classmethod
+    def _configured(cls, **attrs: Any) -> type[IsTeamMember]:
+        if callable(attrs.get("team")):
+            attrs["team"] = staticmethod(attrs["team"])
+        return type(cls.__name__, (cls,), attrs)
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        super().has_permission(request, view)
+        auth = site_auth(request._request, NAME)
+        team_id = self._team_id(request, view)
+        try:
+            error = auth.resolver.run(team_refusal(auth.team_transport(), request.user.id, team_id, self.permission_id))
+        except Refusal as refusal:
+            raise RefusalError(refusal) from None
+        if error is not None:
+            raise RefusalError(forbidden(error))
+        return True
+
+    def _team_id(self, request: Any, view: Any) -> Any:
+        if callable(self.team):
+            return self.team(request, view)
+        return view.kwargs.get(self.team)
+
+
+class HasTeamPermission(IsTeamMember):
+    """Holds ``permission_id`` in the team (directly or through a containing permission).
+
+    Always configured: ``HasTeamPermission.of("$update_team", team="team_id")``.
+    """
+
+    @classmethod
+    def of(cls, permission_id: str, team: TeamSource = DEFAULT_TEAM_KWARG) -> type[IsTeamMember]:  # type: ignore[override]
+        return cls._configured(team=team, permission_id=permission_id)
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        if self.permission_id is None:
+            raise TypeError('Use HasTeamPermission.of("<permission id>") in permission_classes.')
+        return super().has_permission(request, view)

@@ -1,0 +1,124 @@
+"""URLs and views of the Django test site (ROOT_URLCONF of tests/django)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from authmw_django import team_member_required, team_permission_required, user_required
+from authmw_django.rest_framework import HasTeamPermission, IsSignedIn, IsTeamMember
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import path
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from authmw.errors import UserNotFound
+from authmw.middleware import AnonymousUser, AuthUser, Refusal
+
+
+def _view(user: Any) -> dict[str, Any]:
+    assert isinstance(user, (AuthUser, AnonymousUser))
+    return {"id": user.id, "authenticated": user.is_authenticated}
+
+
+def ping(request: HttpRequest) -> HttpResponse:
+    return HttpResponse("pong")
+
+
+def whoami(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(_view(request.user))
+
+
+async def awhoami(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(_view(await request.auser()))  # type: ignore[attr-defined]
+
+
+def sets_cookie(request: HttpRequest) -> HttpResponse:
+    response = JsonResponse(_view(request.user))
+    response.set_cookie("app", "1")
+    response.delete_cookie("stack-access")  # the view's own decision wins
+    return response
+
+
+def server_email(request: HttpRequest) -> JsonResponse:
+    full = request.user.get_server_user()  # type: ignore[union-attr]
+    return JsonResponse({"email": full.primary_email})
+
+
+def refuses(request: HttpRequest) -> HttpResponse:
+    raise Refusal.of(UserNotFound())
+
+
+@user_required
+def page(request: HttpRequest) -> HttpResponse:
+    return HttpResponse(f"hello {request.user.id}")
+
+
+@user_required()
+def api_me(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(_view(request.user))
+
+
+@user_required(api=True)
+async def async_me(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(_view(await request.auser()))  # type: ignore[attr-defined]
+
+
+@team_member_required
+def team_home(request: HttpRequest, team_id: str) -> JsonResponse:
+    return JsonResponse({"team": team_id})
+
+
+@team_member_required(team=lambda request, org: org, api=True)
+async def org_home(request: HttpRequest, org: str) -> JsonResponse:
+    return JsonResponse({"team": org})
+
+
+@team_permission_required("$update_team")
+def team_settings(request: HttpRequest, team_id: str) -> JsonResponse:
+    return JsonResponse({"team": team_id, "may": "update"})
+
+
+@team_permission_required("$read_members", team="team")
+async def team_people(request: HttpRequest, team: str) -> JsonResponse:
+    return JsonResponse({"team": team, "may": "read members"})
+
+
+class DrfMe(APIView):
+    permission_classes = (IsSignedIn,)
+
+    def get(self, request: Any) -> Response:
+        return Response({"id": request.user.id, "sub": request.auth.sub})
+
+
+class DrfTeam(APIView):
+    permission_classes = (IsTeamMember,)
+
+    def get(self, request: Any, team_id: str) -> Response:
+        return Response({"team": team_id})
+
+
+class DrfTeamSettings(APIView):
+    permission_classes = (HasTeamPermission.of("$update_team", team=lambda request, view: view.kwargs["org"]),)
+
+    def get(self, request: Any, org: str) -> Response:
+        return Response({"team": org, "may": "update"})
+
+
+urlpatterns = [
+    path("ping", ping),
+    path("whoami", whoami),
+    path("async/whoami", awhoami),
+    path("sets-cookie", sets_cookie),
+    path("server-email", server_email),
+    path("refuses", refuses),
+    path("page", page),
+    path("api/me", api_me),
+    path("async/me", async_me),
+    path("teams/<str:team_id>/", team_home),
+    path("api/orgs/<str:org>/", org_home),
+    path("teams/<str:team_id>/settings", team_settings),
+    path("api/teams/<str:team>/people", team_people),
+    path("drf/me", DrfMe.as_view()),
+    path("drf/teams/<str:team_id>/", DrfTeam.as_view()),
+    path("drf/orgs/<str:org>/settings", DrfTeamSettings.as_view()),
+]
