@@ -269,3 +269,19 @@ def test_delete_user_refused_keeps_the_session(flavour, apps):
         flavour(app.delete_user())
     assert info.value.status == 400 and "deletion is not enabled" in info.value.body
     assert app.session.is_signed_in
+
+
+def test_wrong_keys_are_typed_errors(flavour, client_config, config):
+    from authmw.errors import InvalidPublishableClientKey, InvalidSecretServerKey, ProjectAuthenticationError
+
+    app = flavour.client_class(client_config.with_(publishable_client_key="pck_" + "0" * 45))
+    server = flavour.server_class(config.with_(secret_server_key="ssk_" + "0" * 45))
+    try:
+        with pytest.raises(InvalidPublishableClientKey) as info:
+            flavour(app.get_project())
+        assert isinstance(info.value, ProjectAuthenticationError) and info.value.status == 401
+        with pytest.raises(InvalidSecretServerKey):
+            flavour(server.get_user(str(uuid.uuid4())))
+    finally:
+        flavour.close(app)
+        flavour.close(server)
