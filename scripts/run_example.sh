@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs the FastAPI example with the React app against the local service.
 # Usage: bash scripts/run_example.sh     then open http://localhost:8000
+# Ports and data folder: PORT (8000), AUTHMW_DEV_PORT (8102), AUTHMW_DATA_DIR (.authmw).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SERVICE_PORT=${AUTHMW_DEV_PORT:-8102}
 APP_PORT=${PORT:-8000}
-DATA_DIR=.authmw
+DATA_DIR=${AUTHMW_DATA_DIR:-.authmw}
 
 # Python
 if [ ! -x .venv/bin/python ]; then
@@ -23,7 +24,9 @@ fi
     npm ci --no-audit --no-fund
   fi
   index=../examples/web/dist/index.html
-  if [ ! -f "$index" ] || [ -n "$(find src ../examples/web -path ../examples/web/dist -prune -o -type f -newer "$index" -print -quit)" ]; then
+  sources="src ../examples/web package.json rollup.config.mjs rollup.example.config.mjs"
+  # shellcheck disable=SC2086 # word splitting of $sources is intended
+  if [ ! -f "$index" ] || [ -n "$(find $sources -path ../examples/web/dist -prune -o -type f -newer "$index" -print -quit)" ]; then
     npm run build
     npm run build:example
   fi
