@@ -10,6 +10,7 @@ from .urls import is_trusted_url, with_query_param
 from .verification import create_code
 
 EMAIL_VERIFICATION = "email_verification"
+PASSWORD_RESET = "password_reset"
 
 
 def send_verification_email(
@@ -30,3 +31,19 @@ def send_verification_email(
         link=link,
     )
     return True
+
+
+def send_password_reset_email(
+    c: sqlite3.Connection, project: Project, user_id: str, email: str, callback_url: str
+) -> None:
+    code = create_code(c, project.id, PASSWORD_RESET, {"user_id": user_id})
+    link = with_query_param(callback_url, "code", code)
+    send_email(
+        c,
+        project.id,
+        email,
+        PASSWORD_RESET,
+        f"Reset your password at {project.display_name}",
+        f"Open this link to choose a new password:\n\n{link}\n",
+        link=link,
+    )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +54,8 @@ class Ctx:
     params: dict[str, Any] = field(default_factory=dict)
     headers: Mapping[str, str] = field(default_factory=dict)
     kept_on_error: list[Callable[[sqlite3.Connection], object]] = field(default_factory=list)
+    #: Seconds to wait before answering, after the transaction (so no lock is held meanwhile).
+    response_delay: float = 0.0
 
     @property
     def project(self):
@@ -136,6 +139,8 @@ class Endpoint:
                     for write in ctx.kept_on_error:
                         write(c)
             raise
+        if ctx.response_delay > 0:
+            time.sleep(ctx.response_delay)
         return _render(result, indent="text/html" in request.headers.get("accept", ""))
 
     def _check_tier(self, auth: Auth | None) -> None:

@@ -90,3 +90,68 @@ def test_the_verification_link_code_verifies_the_primary_email(api: Api) -> None
     assert me["primary_email_verified"] is True
     again = api.call("POST", "/contact-channels/verify", json={"code": code})
     assert again.status_code == 409 and again.headers["x-stack-known-error"] == "VERIFICATION_CODE_ALREADY_USED"
+
+
+def reset_code_for(api: Api, email: str) -> str:
+    response = api.call(
+        "POST", "/auth/password/send-reset-code", json={"email": email, "callback_url": "http://localhost:3000/reset"}
+    )
+    assert response.json() == {"success": "maybe, only if user with e-mail exists"}
+    [mail] = [m for m in outbox(api, email) if m["kind"] == "password_reset"][:1]
+    return parse_qs(urlsplit(mail["link"]).query)["code"][0]
+
+
+def test_password_reset_by_e_mailed_code(api: Api, user: dict) -> None:
+    code = reset_code_for(api, user["email"])
+    assert api.call("POST", "/auth/password/reset/check-code", json={"code": code}).json() == {"is_code_valid": True}
+    reset = api.call("POST", "/auth/password/reset", json={"code": code, "password": "after the reset"})
+    assert reset.json() == {"success": True}
+    refresh = api.call(
+        "POST", "/auth/sessions/current/refresh", headers={"x-stack-refresh-token": user["refresh_token"]}
+    )
+    assert refresh.headers["x-stack-known-error"] == "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"  # every session ended
+    sign_in = api.call("POST", "/auth/password/sign-in", json={"email": user["email"], "password": "after the reset"})
+    assert sign_in.status_code == 200
+
+
+def test_a_failed_reset_still_uses_up_the_code(api: Api, user: dict) -> None:
+    code = reset_code_for(api, user["email"])
+    short = api.call("POST", "/auth/password/reset", json={"code": code, "password": "short"})
+    assert short.headers["x-stack-known-error"] == "PASSWORD_TOO_SHORT"
+    again = api.call("POST", "/auth/password/reset", json={"code": code, "password": "long enough"})
+    assert again.headers["x-stack-known-error"] == "VERIFICATION_CODE_ALREADY_USED"
+
+
+def test_reset_code_for_an_untrusted_callback_is_refused(api: Api, user: dict) -> None:
+    response = api.call(
+        "POST",
+        "/auth/password/send-reset-code",
+        json={"email": user["email"], "callback_url": "https://evil.example/r"},
+    )
+    assert response.headers["x-stack-known-error"] == "REDIRECT_URL_NOT_WHITELISTED"
+
+
+def test_reset_for_an_unknown_email_answers_the_same_after_a_delay(api: Api) -> None:
+    import threading
+    import time
+
+    email = unique_email()
+    result: dict = {}
+
+    def send() -> None:
+        started = time.monotonic()
+        result["response"] = api.call(
+            "POST", "/auth/password/send-reset-code", json={"email": email, "callback_url": "http://localhost:3000/r"}
+        )
+        result["seconds"] = time.monotonic() - started
+
+    slow = threading.Thread(target=send)
+    slow.start()
+    time.sleep(0.2)
+    started = time.monotonic()
+    assert api.call("GET", "/projects/current").status_code == 200
+    assert time.monotonic() - started < 1.0  # the delay holds no lock
+    slow.join()
+    assert result["response"].json() == {"success": "maybe, only if user with e-mail exists"}
+    assert result["seconds"] >= 2.0
+    assert outbox(api, email) == []

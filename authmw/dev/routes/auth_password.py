@@ -1,8 +1,10 @@
-"""Password sign-up, sign-in, update and set (contract 5.4.1)."""
+"""Password sign-up, sign-in, update, set and reset (contract 5.4.1)."""
 
 from __future__ import annotations
 
-from ..emails import send_verification_email
+import random
+
+from ..emails import PASSWORD_RESET, send_password_reset_email, send_verification_email
 from ..endpoint import ANY, Ctx, EndpointGroup
 from ..errors import KnownError, PlainError
 from ..passwords import MIN_LENGTH, hash_password, verify_password
@@ -10,7 +12,9 @@ from ..schema import Obj, Str, password
 from ..sign_in import finish_sign_in
 from ..teams import create_team
 from ..tokens import revoke_user_refresh_tokens
+from ..urls import is_trusted_url
 from ..users import create_user, email_used_for_auth, find_user_by_auth_email
+from ..verification import CODE_LENGTH, find_code
 
 group = EndpointGroup()
 
@@ -101,6 +105,57 @@ def set_password(ctx: Ctx) -> dict:
     if user["password_hash"] is not None:
         raise PlainError(400, "User already has a password set.")
     ctx.c.execute("UPDATE users SET password_hash = ? WHERE id = ?", (hash_password(ctx.body["password"]), user["id"]))
+    return {"success": True}
+
+
+#: An unknown e-mail answers send-reset-code after a random 2-3 s, like the hosted service.
+UNKNOWN_EMAIL_DELAY_SECONDS = (2.0, 3.0)
+RESET_CODE_BODY = Obj({"code": Str(required=True, min_length=CODE_LENGTH, max_length=CODE_LENGTH)}, required=True)
+
+
+@group.post(
+    "/auth/password/send-reset-code",
+    tiers=ANY,
+    body=Obj({"email": Str(required=True, email=True), "callback_url": Str(required=True, url=True)}, required=True),
+)
+def send_reset_code(ctx: Ctx) -> dict:
+    project = ctx.project
+    if not project.config["credential_enabled"]:
+        raise KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
+    user = find_user_by_auth_email(ctx.c, project.id, ctx.body["email"])
+    if user is None:
+        ctx.response_delay = random.uniform(*UNKNOWN_EMAIL_DELAY_SECONDS)
+    else:
+        if not is_trusted_url(project, ctx.body["callback_url"]):
+            raise KnownError("REDIRECT_URL_NOT_WHITELISTED")
+        send_password_reset_email(ctx.c, project, user["id"], ctx.body["email"], ctx.body["callback_url"])
+    return {"success": "maybe, only if user with e-mail exists"}
+
+
+@group.post("/auth/password/reset/check-code", tiers=ANY, body=RESET_CODE_BODY)
+def check_reset_code(ctx: Ctx) -> dict:
+    find_code(ctx, PASSWORD_RESET, ctx.body["code"])
+    return {"is_code_valid": True}
+
+
+@group.post(
+    "/auth/password/reset",
+    tiers=ANY,
+    body=Obj(
+        {"code": Str(required=True, min_length=CODE_LENGTH, max_length=CODE_LENGTH), "password": password()},
+        required=True,
+    ),
+)
+def reset_password(ctx: Ctx) -> dict:
+    found = find_code(ctx, PASSWORD_RESET, ctx.body["code"])
+    found.consume()  # used up even when the checks below fail (contract 5.3)
+    if not ctx.project.config["credential_enabled"]:
+        raise KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
+    if len(ctx.body["password"]) < MIN_LENGTH:
+        raise KnownError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
+    user_id = found.data["user_id"]
+    ctx.c.execute("UPDATE users SET password_hash = ? WHERE id = ?", (hash_password(ctx.body["password"]), user_id))
+    revoke_user_refresh_tokens(ctx.c, user_id)
     return {"success": True}
 
 
