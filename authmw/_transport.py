@@ -292,9 +292,12 @@ class Transport:
         value = response.headers.get("retry-after", "").strip()
         if value:
             try:
-                return _cap(max(0.0, float(value)))
+                seconds = float(value)
             except ValueError:
                 pass
+            else:
+                if seconds == seconds:  # not NaN
+                    return _cap(max(0.0, seconds))
             try:
                 when = email.utils.parsedate_to_datetime(value)
             except (TypeError, ValueError, IndexError):

@@ -264,9 +264,16 @@ def test_429_waits_until_an_http_date(config):
 
 
 def test_429_without_retry_after_backs_off(config):
-    service = Recorder(script(httpx.Response(429), httpx.Response(429, headers={"retry-after": "soon"}), ok))
+    service = Recorder(
+        script(
+            httpx.Response(429),
+            httpx.Response(429, headers={"retry-after": "soon"}),
+            httpx.Response(429, headers={"retry-after": "nan"}),
+            ok,
+        )
+    )
     service.sync_driver().run(transport(config).call("GET", "/x"))
-    assert service.sleeps == [1.0, 2.0]
+    assert service.sleeps == [1.0, 2.0, 4.0]
 
 
 def test_waits_are_capped(config):
@@ -393,3 +400,16 @@ def test_absurdly_deep_json_bodies_are_invalid_responses(config):
     service = Recorder(lambda r: httpx.Response(200, content=deep))
     with pytest.raises(InvalidServerResponse):
         service.sync_driver().run(transport(config).call_json("GET", "/users/me"))
+
+
+@given(st.text(max_size=60))
+def test_any_retry_after_value_gives_a_bounded_wait(value):
+    from authmw._ops import Response
+
+    t = Transport(AuthConfig(project_id="internal", publishable_client_key="pck_x"), "client", uniform=lambda a, b: 1.0)
+    try:
+        headers = {"retry-after": value}
+        wait = t.retry_after(Response(429, headers, b""), 0)
+    except Exception as exc:  # pragma: no cover - the property under test
+        raise AssertionError(f"retry_after({value!r}) raised {exc!r}") from exc
+    assert 0 <= wait <= MAX_WAIT_SECONDS
