@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .db import load
 from .errors import KnownError, PlainError
+from .keys import KeyStore
 from .projects import Project, get_project, key_is_valid
 from .tokens import verify_access_token
 from .users import get_user
@@ -48,7 +49,7 @@ def _header(headers: Mapping[str, str], name: str) -> str | None:
     return value if value else None  # empty values count as absent (1.2)
 
 
-def resolve(c: sqlite3.Connection, keys, headers: Mapping[str, str]) -> Auth | None:
+def resolve(c: sqlite3.Connection, keys: KeyStore, headers: Mapping[str, str]) -> Auth | None:
     """The request's Auth, None for anonymous requests, or a KnownError / PlainError."""
     project_id = _header(headers, "x-stack-project-id")
     access_type = _header(headers, "x-stack-access-type")
@@ -100,7 +101,9 @@ def resolve(c: sqlite3.Connection, keys, headers: Mapping[str, str]) -> Auth | N
     return Auth(tier=access_type, project=project, user=user)
 
 
-def _check_admin_token(c: sqlite3.Connection, keys, token: str, project_id: str, project_exists) -> None:
+def _check_admin_token(
+    c: sqlite3.Connection, keys: KeyStore, token: str, project_id: str, project_exists: Callable[[str], bool]
+) -> None:
     claims = verify_access_token(keys, token, INTERNAL_PROJECT_ID, project_exists, admin=True)
     if claims.project_id != INTERNAL_PROJECT_ID:
         raise KnownError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import jwt
@@ -37,7 +38,7 @@ def issue_access_token(keys: KeyStore, project_id: str, user_id: str, ttl_second
 
 
 def verify_access_token(
-    keys: KeyStore, token: str, project_id: str, project_exists, *, admin: bool = False
+    keys: KeyStore, token: str, project_id: str, project_exists: Callable[[str], bool], *, admin: bool = False
 ) -> AccessTokenClaims:
     """Verify a user access token for `x-stack-project-id` = project_id (contract 1.3 step 1).
 
