@@ -25,10 +25,9 @@ import json
 import logging
 import weakref
 from collections.abc import Callable, Coroutine
-from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 import pydantic
-from typing_extensions import Self
 
 from ._config import AuthConfig
 from ._ops import AsyncDriver, Op, SyncDriver
@@ -37,6 +36,9 @@ from ._tokens import Claims, TokenVerifier
 from ._transport import Tier, Transport, segment
 from .errors import CannotGetOwnUserWithoutUser, InvalidServerResponse, UserNotFound
 from .models import Project, ServerUser, SignInResult, TokenPair, User, WireModel
+
+if TYPE_CHECKING:
+    from typing_extensions import Self  # typing.Self from Python 3.11
 
 __all__ = [
     "AsyncClientApp",
@@ -87,9 +89,6 @@ class SyncRunner:
     """Runs operations with blocking I/O."""
 
     _driver: SyncDriver
-
-    def _run(self, op: Op[T]) -> T:
-        return self._driver.run(op)
 
     def _bind(self, op: operation[..., T]) -> Callable[..., T]:
         fn = op.fn
