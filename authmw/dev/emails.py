@@ -11,6 +11,7 @@ from .verification import create_code
 
 EMAIL_VERIFICATION = "email_verification"
 PASSWORD_RESET = "password_reset"
+MAGIC_LINK = "magic_link"
 
 
 def send_verification_email(
@@ -47,3 +48,20 @@ def send_password_reset_email(
         f"Open this link to choose a new password:\n\n{link}\n",
         link=link,
     )
+
+
+def send_magic_link_email(c: sqlite3.Connection, project: Project, email: str, callback_url: str) -> str:
+    """Mail the sign-in link and its 6-character OTP; returns the code."""
+    code = create_code(c, project.id, MAGIC_LINK, {"email": email})
+    link = with_query_param(callback_url, "code", code)
+    otp = code[:6].upper()
+    send_email(
+        c,
+        project.id,
+        email,
+        MAGIC_LINK,
+        f"Sign in to {project.display_name}: Your code is {otp}",
+        f"Your sign-in code is {otp}, or open this link:\n\n{link}\n",
+        link=link,
+    )
+    return code

@@ -8,9 +8,36 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
-from . import auth_password, contact_channels, internal, jwks, mfa, misc, oauth, outbox, projects, sessions, users
+from . import (
+    auth_password,
+    contact_channels,
+    internal,
+    jwks,
+    mfa,
+    misc,
+    oauth,
+    otp,
+    outbox,
+    projects,
+    sessions,
+    users,
+)
 
-ROUTE_MODULES = [misc, jwks, outbox, auth_password, mfa, sessions, oauth, projects, internal, users, contact_channels]
+#: Order matters only where paths overlap (a module's literal paths before its parameters).
+ROUTE_MODULES = [
+    misc,
+    jwks,
+    outbox,
+    auth_password,
+    otp,
+    mfa,
+    sessions,
+    oauth,
+    projects,
+    internal,
+    users,
+    contact_channels,
+]
 
 
 def all_routes() -> list[BaseRoute]:

@@ -1,0 +1,75 @@
+"""Magic link / OTP sign-in: contract 5.4.2 and flow 6.2."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from .conftest import Api, assert_known_error, unique_email
+
+CALLBACK = "http://localhost:3000/handler/magic-link-callback"
+
+
+@pytest.fixture
+def magic_link(project_config) -> Iterator[None]:
+    project_config(magic_link_enabled=True)
+    yield
+
+
+def send_code(api: Api, email: str, callback: str = CALLBACK):
+    return api.call("POST", "/auth/otp/send-sign-in-code", json={"email": email, "callback_url": callback})
+
+
+def last_mail(api: Api, email: str) -> dict:
+    return api.http.get("/dev/outbox", params={"to": email}).json()["items"][0]
+
+
+def test_a_new_email_signs_up_through_the_link(api: Api, magic_link: None) -> None:
+    email = unique_email()
+    response = send_code(api, email)
+    assert response.status_code == 200
+    nonce = response.json()["nonce"]
+    assert len(nonce) == 39
+    mail = last_mail(api, email)
+    code = parse_qs(urlsplit(mail["link"]).query)["code"][0]
+    assert code.endswith(nonce)
+    assert mail["subject"] == f"Sign in to authmw local project: Your code is {code[:6].upper()}"
+    signed_in = api.call("POST", "/auth/otp/sign-in", json={"code": code})
+    assert signed_in.status_code == 200, signed_in.text
+    body = signed_in.json()
+    assert set(body) == {"access_token", "refresh_token", "is_new_user", "user_id"}
+    assert body["is_new_user"] is True
+    me = api.call("GET", "/users/me", token=body["access_token"]).json()
+    assert (me["primary_email"], me["primary_email_verified"], me["otp_auth_enabled"]) == (email, True, True)
+    assert me["has_password"] is False and me["auth_with_email"] is True
+
+
+def test_an_existing_user_signs_in_with_the_typed_otp(api: Api, magic_link: None) -> None:
+    email = unique_email()
+    send_code(api, email)
+    first = parse_qs(urlsplit(last_mail(api, email)["link"]).query)["code"][0]
+    user_id = api.call("POST", "/auth/otp/sign-in", json={"code": first}).json()["user_id"]
+    nonce = send_code(api, email).json()["nonce"]
+    otp = last_mail(api, email)["subject"].rsplit(" ", 1)[1]
+    assert api.call("POST", "/auth/otp/sign-in/check-code", json={"code": otp + nonce}).json() == {
+        "is_code_valid": True
+    }
+    again = api.call("POST", "/auth/otp/sign-in", json={"code": otp + nonce}).json()
+    assert (again["user_id"], again["is_new_user"]) == (user_id, False)
+    used = api.call("POST", "/auth/otp/sign-in", json={"code": first})
+    assert_known_error(used, "VERIFICATION_CODE_ALREADY_USED", 409)
+
+
+def test_magic_link_disabled_is_a_plain_403(api: Api) -> None:
+    response = send_code(api, unique_email())
+    assert (response.status_code, response.text) == (403, "Magic link is not enabled for this project")
+
+
+def test_send_code_errors(api: Api, user: dict, magic_link: None, project_config) -> None:
+    assert_known_error(send_code(api, unique_email(), "https://evil.example/cb"), "REDIRECT_URL_NOT_WHITELISTED", 400)
+    # a password user whose e-mail is not verified yet
+    assert_known_error(send_code(api, user["email"]), "USER_EMAIL_ALREADY_EXISTS", 409)
+    project_config(sign_up_enabled=False)
+    assert_known_error(send_code(api, unique_email()), "SIGN_UP_NOT_ENABLED", 400)
