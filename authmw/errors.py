@@ -101,6 +101,14 @@ class ServiceUnreachable(NetworkError):
             "AUTHMW_API_URL points to it, and that this machine is online."
         )
 
+    def __reduce__(self) -> Any:
+        fields = ("method", "url", "attempts", "cause", "health", "api_url")
+        return (_rebuild_unreachable, ({name: getattr(self, name) for name in fields},))
+
+
+def _rebuild_unreachable(fields: dict[str, Any]) -> ServiceUnreachable:
+    return ServiceUnreachable(**fields)
+
 
 class HttpStatusError(AuthmwError):
     """A non-2xx answer that is not a known error."""

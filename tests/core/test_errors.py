@@ -139,3 +139,20 @@ def test_docstring_draws_the_tree():
         "ConfigurationError",
     ):
         assert name in errors.__doc__
+
+
+def test_every_error_survives_pickling():
+    samples = [
+        ServiceUnreachable(
+            method="GET", url="http://x/api/v1/y", attempts=5, cause="refused", health="HTTP 200", api_url="http://x"
+        ),
+        HttpStatusError(503, "down", method="GET", url="http://x"),
+        errors.InvalidServerResponse("bad"),
+        errors.InvalidJwt("expired", "The token has expired."),
+        ConfigurationError("missing"),
+        NetworkError("reset"),
+        errors.TeamNotFound(details={"team_id": "t"}),
+    ]
+    for error in samples:
+        again = pickle.loads(pickle.dumps(error))
+        assert type(again) is type(error) and str(again) == str(error)
