@@ -69,10 +69,20 @@ class AuthMiddleware:
 def _session_headers(request: HttpRequest) -> dict[str, Any]:
     meta = request.META
     return {
-        "cookie": meta.get("HTTP_COOKIE"),
+        "cookie": _cookie_header(request),
         "auth_header": meta.get("HTTP_X_STACK_AUTH"),
         "secure": is_secure(request.scheme or "http", meta.get("HTTP_X_FORWARDED_PROTO")),
     }
+
+def _cookie_header(request: HttpRequest) -> str | None:
+    scope = getattr(request, "scope", None)
+    if scope is None:
+        return request.META.get("HTTP_COOKIE")  # type: ignore[no-any-return]
+    # Django's ASGIRequest joins repeated headers with "," (HTTP/2 clients send one Cookie
+    # header per cookie), which would glue a comma to a cookie's value.
+    values = [value.decode("latin-1") for name, value in scope.get("headers", ()) if name == b"cookie" and value]
+    return "; ".join(values) or None
+
 
 def _attach(request: HttpRequest, auth: DjangoAuth, resolved: Resolved) -> None:
     user = resolved.user

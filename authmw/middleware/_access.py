@@ -13,9 +13,10 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
-from authmw._ops import Op
+from authmw._ops import Op, Sleep
 from authmw._transport import Transport
 from authmw.errors import (
     HttpStatusError,
@@ -28,6 +29,7 @@ from authmw.errors import (
 from ._core import Refusal
 
 logger = logging.getLogger("authmw.middleware")
+T = TypeVar("T")
 
 __all__ = [
     "FORBIDDEN",
@@ -87,7 +89,7 @@ def team_refusal(
 
 def _items(transport: Transport, path: str, query: dict[str, object]) -> Op[list[dict[str, object]]]:
     try:
-        body = yield from transport.call_json("GET", path, query=query)
+        body = yield from _at_once(transport.call_json("GET", path, query=query))
     except (NetworkError, HttpStatusError) as exc:
         if isinstance(exc, HttpStatusError) and exc.status < 500:
             raise
@@ -95,3 +97,23 @@ def _items(transport: Transport, path: str, query: dict[str, object]) -> Op[list
         logger.warning("authmw: checking team access failed (%s); answering 503", type(exc).__name__)
         raise Refusal(503, "The authentication service is unavailable; try again shortly.") from None
     return [item for item in body.get("items", ()) if isinstance(item, dict)]
+
+
+def _at_once(op: Op[T]) -> Op[T]:
+    """``op``, failing where it would wait to retry: a guard answers 503 at once rather
+    than hold the request through the transport's backoff."""
+    value: Any = None
+    error: BaseException | None = None
+    while True:
+        try:
+            effect = op.throw(error) if error is not None else op.send(value)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        if isinstance(effect, Sleep):
+            op.close()
+            raise error if error is not None else NetworkError("the service asked to retry later")
+        value, error = None, None
+        try:
+            value = yield effect
+        except BaseException as exc:  # handed to the operation, which decides
+            error = exc

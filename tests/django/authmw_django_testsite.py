@@ -83,6 +83,11 @@ async def team_people(request: HttpRequest, team: str) -> JsonResponse:
     return JsonResponse({"team": team, "may": "read members"})
 
 
+@team_member_required
+def wrong_kwarg(request: HttpRequest, org: str) -> HttpResponse:
+    raise AssertionError("the guard reads team_id, which this view does not get")
+
+
 class DrfMe(APIView):
     permission_classes = (IsSignedIn,)
 
@@ -118,6 +123,7 @@ urlpatterns = [
     path("api/orgs/<str:org>/", org_home),
     path("teams/<str:team_id>/settings", team_settings),
     path("api/teams/<str:team>/people", team_people),
+    path("wrong-kwarg/<str:org>/", wrong_kwarg),
     path("drf/me", DrfMe.as_view()),
     path("drf/teams/<str:team_id>/", DrfTeam.as_view()),
     path("drf/orgs/<str:org>/settings", DrfTeamSettings.as_view()),
