@@ -171,6 +171,11 @@ class _App(_Api):
         timeout: float = 30.0,
         **settings: Any,
     ) -> None:
+        """``config``, or ``AuthConfig`` settings as keywords (the rest from ``AUTHMW_*``).
+
+        ``driver`` shares an existing driver (and its connections) instead of opening one;
+        the app then leaves closing it to its owner. ``timeout`` is in seconds per request.
+        """
         if config is None:
             config = AuthConfig.from_env(**settings)
         elif settings:

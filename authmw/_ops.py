@@ -107,13 +107,12 @@ def _to_response(r: httpx.Response) -> Response:
 
 
 class _Flight:
-    __slots__ = ("done", "error", "future", "result")
+    __slots__ = ("done", "error", "result")
 
     def __init__(self) -> None:
         self.done = threading.Event()
         self.result: Any = None
         self.error: BaseException | None = None
-        self.future: asyncio.Future[Any] | None = None
 
 
 class SyncDriver:
