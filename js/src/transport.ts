@@ -55,6 +55,11 @@ export interface ApiRequest {
   body?: unknown;
   /** Session whose tokens are sent; null for anonymous calls (sign-in, sign-up). */
   session?: TokenProvider | null;
+  /**
+   * "json" (default): a 2xx body must be JSON (empty = null), else InvalidServerResponse.
+   * "text": the body as a string (the few endpoints that answer plain text).
+   */
+  responseType?: "json" | "text";
 }
 
 export interface ApiResponse<T = unknown> {
@@ -156,7 +161,8 @@ export class Transport {
         throw error;
       }
       if (status < 200 || status >= 300) throw new HttpStatusError(status, text, { url, method: req.method });
-      return { status, headers: response.headers, body: parseBody(response, status, text) as T };
+      const body = req.responseType === "text" ? text : parseJsonBody(status, text);
+      return { status, headers: response.headers, body: body as T };
     }
   }
 
@@ -189,7 +195,7 @@ export class Transport {
       throw error;
     }
     if (status < 200 || status >= 300) throw new HttpStatusError(status, text, { url, method: "POST" });
-    const body = parseBody(response, status, text) as { access_token?: unknown } | null;
+    const body = parseJsonBody(status, text) as { access_token?: unknown } | null;
     if (!body || typeof body.access_token !== "string") {
       throw new InvalidServerResponse("the token endpoint answered without access_token", status, text);
     }
@@ -272,12 +278,11 @@ export class Transport {
   }
 }
 
-function parseBody(response: Response, status: number, text: string): unknown {
+function parseJsonBody(status: number, text: string): unknown {
   if (text === "") return null;
-  if (!(response.headers.get("content-type") ?? "").includes("json")) return text;
   try {
     return JSON.parse(text);
   } catch {
-    throw new InvalidServerResponse("the body is not valid JSON", status, text);
+    throw new InvalidServerResponse("expected a JSON body", status, text);
   }
 }

@@ -133,11 +133,16 @@ describe("responses", () => {
     expect(calls).toHaveLength(2); // 5xx is not retried
   });
 
-  it("returns text bodies as strings and empty bodies as null", async () => {
+  it("expects JSON by default (empty = null), text only when asked", async () => {
     const { transport, reply } = setup();
-    reply(new Response("hello", { headers: { "content-type": "text/plain" } }), new Response(null, { status: 200 }));
-    expect((await transport.request({ method: "GET", path: "/a" })).body).toBe("hello");
+    reply(
+      new Response("hello", { headers: { "content-type": "text/plain" } }),
+      new Response(null, { status: 200 }),
+      new Response("<html>not json</html>", { headers: { "content-type": "text/plain" } }),
+    );
+    expect((await transport.request({ method: "GET", path: "/a", responseType: "text" })).body).toBe("hello");
     expect((await transport.request({ method: "GET", path: "/a" })).body).toBeNull();
+    await expect(transport.request({ method: "GET", path: "/a" })).rejects.toBeInstanceOf(InvalidServerResponse);
   });
 });
 
