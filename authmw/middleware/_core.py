@@ -20,12 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from authmw import _ops, errors
 from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._session import refresh_access_token
 from authmw._tokens import Claims, TokenVerifier, token_expiry
-from authmw.errors import ConfigurationError, InvalidAccessToken, KnownError
+from authmw.errors import ConfigurationError, InvalidAccessToken, KnownError, NetworkError
 
 from . import _cookies as c
 
@@ -40,9 +39,6 @@ MAX_TOKEN_LENGTH = 8192
 
 OnRefreshUnavailable = Literal["anonymous", "error"]
 Refresher = Callable[[AuthConfig, str], Op["str | None"]]
-
-_TRANSIENT = (_ops.NetworkError, errors.NetworkError)
-
 
 class Refusal(Exception):
     """Answer the request at once with a JSON error, instead of running (the rest of) the app.
@@ -280,16 +276,18 @@ class Authenticator:
         )
 
     def _unavailable(self, exc: Exception, doing: str) -> Outcome:
-        transient = isinstance(exc, _TRANSIENT) or _status(exc) >= 500
+        status = _status(exc)
+        transient = isinstance(exc, NetworkError) or status >= 500
+        refuse = transient and self.on_refresh_unavailable == "error"
         # Type and status only: messages of some errors quote request details.
         logger.warning(
-            "authmw: %s failed (%s%s); the request continues %s",
+            "authmw: %s failed (%s%s); %s",
             doing,
             type(exc).__name__,
-            f" {_status(exc)}" if _status(exc) else "",
-            "as anonymous" if not (transient and self.on_refresh_unavailable == "error") else "with 503",
+            f" {status}" if status else "",
+            "answering 503" if refuse else "continuing as anonymous",
         )
-        if transient and self.on_refresh_unavailable == "error":
+        if refuse:
             raise Refusal(503, "The authentication service is unavailable; try again shortly.")
         return ANONYMOUS
 
