@@ -33,7 +33,8 @@ Scenarios (N = how many requests misbehave before the server answers normally):
                             (/auth/sessions/current/refresh, /auth/oauth/token) answer
                             {"access_token": <unsigned JWT valid 10 minutes>}
 
-``{prefix}/health`` answers 200 {"status": "ok"} (except in ``down``). Requests are
+``{prefix}/health`` answers 200 {"status": "ok"} (except in ``down``). CORS preflights
+are answered at once and not counted, so browser tests work too. Requests are
 recorded: ``GET /__log/{scenario}/{run}`` returns them as JSON (method, path, headers).
 """
 
@@ -124,6 +125,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _handle(self) -> None:
         length = int(self.headers.get("content-length") or 0)
         body = self.rfile.read(length) if length else b""
+        if self.command == "OPTIONS" and "access-control-request-method" in self.headers:
+            return self._send(204)  # a browser's CORS preflight: answered, not counted
         path = self.path.split("?", 1)[0]
         parts = [p for p in path.split("/") if p]
         if parts[:1] == ["__log"] and len(parts) == 3:

@@ -216,3 +216,11 @@ def test_expired_access_token_is_refreshed_and_the_call_retried(fault, runner, s
     refresh = "/api/v1/auth/sessions/current/refresh" if server_tier else "/api/v1/auth/oauth/token"
     assert paths == ["/api/v1/users/me", refresh, "/api/v1/users/me"]
     assert session.access_token != stale
+
+
+def test_cors_preflight_is_answered_and_not_counted(fault):
+    run = uuid.uuid4().hex
+    url = fault.api_url("drop:1", run) + "/api/v1/users/me"
+    preflight = httpx.options(url, headers={"origin": "http://localhost:3000", "access-control-request-method": "GET"})
+    assert preflight.status_code == 204 and preflight.headers["access-control-allow-origin"] == "*"
+    assert fault.log("drop:1", run) == []
