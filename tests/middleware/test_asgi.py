@@ -389,3 +389,16 @@ def test_server_helpers_without_the_secret_key_explain_it(local_service) -> None
     s = local_service.sign_up()
     r = get(app, "/server-user", cookie=cookie_header(local_service.project_id, s.refresh_token, s.access_token))
     assert r.json() == {"id": s.user_id}
+
+
+def test_no_token_ever_reaches_the_logs(short_service, expiring, caplog) -> None:
+    s = expiring
+    caplog.set_level("DEBUG")
+    cookie = cookie_header(short_service.project_id, s.refresh_token, s.access_token)
+    unreachable = short_service.config.with_(api_url=f"http://127.0.0.1:{closed_port()}")
+    get(make_app(unreachable), "/maybe", cookie=cookie)
+    get(make_app(short_service.config, http=failing_service(500, s.refresh_token.encode())), "/maybe", cookie=cookie)
+    get(make_app(short_service.config), auth='{"accessToken": "' + s.access_token + '"')
+    assert caplog.records, "the failures above are logged"
+    for secret in (s.refresh_token, s.access_token, short_service.config.secret_server_key):
+        assert secret not in caplog.text
