@@ -225,7 +225,8 @@ class Session:
         if left < min_validity_ms:
             raise InvalidServerResponse(
                 f"A freshly refreshed access token is valid for only {left / 1000:.1f} s "
-                f"(wanted {min_validity_ms / 1000:.1f} s). Is this machine's clock right?"
+                f"(wanted {min_validity_ms / 1000:.1f} s). Is this machine's clock right, or does the "
+                "service issue shorter-lived tokens than that? Ask for less with min_validity_ms."
             )
         return new
 
