@@ -115,5 +115,5 @@ def _at_once(op: Op[T]) -> Op[T]:
         value, error = None, None
         try:
             value = yield effect
-        except BaseException as exc:  # handed to the operation, which decides
+        except BaseException as exc:  # noqa: BLE001 - handed to the operation, which decides
             error = exc

@@ -242,7 +242,7 @@ def test_flat_settings_and_env_file(local_service, tmp_path, monkeypatch) -> Non
 @pytest.mark.parametrize(
     "settings, says",
     [
-        ({"AUTHMW": {}}, 'AUTHMW = {"PROJECT_ID"'),
+        ({"AUTHMW": {}}, 'set AUTHMW["PROJECT_ID"]'),
         ({"AUTHMW": {"PROJECT_ID": "internal"}}, 'AUTHMW["SECRET_SERVER_KEY"]'),
         ({"AUTHMW": {"PROJECT_ID": "nope", "SECRET_SERVER_KEY": "k"}}, "is not a UUID"),
         ({"AUTHMW": {"PROJECTID": "internal"}}, "unknown keys ['PROJECTID']"),
