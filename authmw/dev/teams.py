@@ -71,3 +71,66 @@ def create_team(
     if creator_user_id is not None:
         add_member(c, project, team_id, creator_user_id, as_creator=True)
     return team_id
+
+
+def is_member(c: sqlite3.Connection, team_id: str, user_id: str) -> bool:
+    row = c.execute("SELECT 1 FROM team_members WHERE team_id = ? AND user_id = ?", (team_id, user_id)).fetchone()
+    return row is not None
+
+
+def remove_member(c: sqlite3.Connection, team_id: str, user_id: str) -> None:
+    # Permissions go with the membership (ON DELETE CASCADE).
+    c.execute("DELETE FROM team_members WHERE team_id = ? AND user_id = ?", (team_id, user_id))
+    c.execute("UPDATE users SET selected_team_id = NULL WHERE id = ? AND selected_team_id = ?", (user_id, team_id))
+
+
+def delete_team(c: sqlite3.Connection, team_id: str) -> None:
+    c.execute("UPDATE users SET selected_team_id = NULL WHERE selected_team_id = ?", (team_id,))
+    c.execute("DELETE FROM teams WHERE id = ?", (team_id,))
+
+
+def permission_exists(c: sqlite3.Connection, project_id: str, permission_id: str) -> bool:
+    from .projects import SYSTEM_PERMISSIONS
+
+    if permission_id in SYSTEM_PERMISSIONS:
+        return True
+    row = c.execute(
+        "SELECT 1 FROM permission_definitions WHERE project_id = ? AND id = ?", (project_id, permission_id)
+    ).fetchone()
+    return row is not None
+
+
+def contained_permissions(c: sqlite3.Connection, project_id: str) -> dict[str, list[str]]:
+    """Permission id -> the ids it directly contains (system permissions contain nothing)."""
+    return {
+        row["id"]: load(row["contained_permission_ids"])
+        for row in c.execute(
+            "SELECT id, contained_permission_ids FROM permission_definitions WHERE project_id = ?", (project_id,)
+        )
+    }
+
+
+def expand(granted: set[str], contains: dict[str, list[str]]) -> set[str]:
+    """Every permission held through `granted`, transitively."""
+    held: set[str] = set()
+    pending = list(granted)
+    while pending:
+        permission_id = pending.pop()
+        if permission_id not in held:
+            held.add(permission_id)
+            pending.extend(contains.get(permission_id, []))
+    return held
+
+
+def granted_permissions(c: sqlite3.Connection, team_id: str, user_id: str) -> set[str]:
+    return {
+        row["permission_id"]
+        for row in c.execute(
+            "SELECT permission_id FROM team_member_permissions WHERE team_id = ? AND user_id = ?", (team_id, user_id)
+        )
+    }
+
+
+def has_permission(c: sqlite3.Connection, project_id: str, team_id: str, user_id: str, permission_id: str) -> bool:
+    held = expand(granted_permissions(c, team_id, user_id), contained_permissions(c, project_id))
+    return permission_id in held

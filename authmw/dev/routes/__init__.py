@@ -20,6 +20,7 @@ from . import (
     outbox,
     projects,
     sessions,
+    teams,
     users,
 )
 
@@ -36,6 +37,7 @@ ROUTE_MODULES = [
     projects,
     internal,
     users,
+    teams,
     contact_channels,
 ]
 
