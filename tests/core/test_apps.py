@@ -204,7 +204,7 @@ def test_auth_headers_forward_the_session(config):
 
 
 def test_many_open_apps_earn_one_warning(config, caplog, monkeypatch):
-    from authmw import _apps
+    from authmw._apps import _base as _apps
 
     monkeypatch.setattr(_apps, "_warned_open_apps", False)
     monkeypatch.setattr(_apps, "_open_apps", type(_apps._open_apps)())

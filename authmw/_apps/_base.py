@@ -1,0 +1,151 @@
+"""What every app shares: construction, closing, model parsing, calls of every tier."""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+import pydantic
+
+from .._config import AuthConfig
+from .._ops import AsyncDriver, Op, SyncDriver
+from .._transport import Tier, Transport
+from ..errors import InvalidServerResponse
+from ..models import Project, WireModel
+from ._binding import AsyncRunner, SyncRunner, operation
+
+if TYPE_CHECKING:
+    from typing_extensions import Self  # typing.Self from Python 3.11
+
+M = TypeVar("M", bound=WireModel)
+
+#: More open apps than this (each with its own connection pool) earn a warning (spec 9).
+OPEN_APPS_WARNING_THRESHOLD = 10
+
+logger = logging.getLogger("authmw")
+_open_apps: weakref.WeakSet[Any] = weakref.WeakSet()
+_warned_open_apps = False
+
+
+class _Unset:
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+#: "Leave unchanged" in update calls (None means "clear").
+UNSET: Any = _Unset()
+
+
+def parse(model: type[M], body: Any) -> M:
+    """The model of a wire body; a body that does not fit is an invalid server response."""
+    try:
+        return model.model_validate(body)
+    except pydantic.ValidationError as exc:
+        # Field locations and messages only: the input may hold tokens.
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors())
+        raise InvalidServerResponse(f"The service's answer is not a valid {model.__name__} ({problems}).") from None
+
+
+class _Api:
+    """What operations see: the config, the transport and (client apps) the session."""
+
+    config: AuthConfig
+    _transport: Transport
+    _driver: Any
+
+
+class _App(_Api):
+    _tier: ClassVar[Tier]
+    _driver_class: ClassVar[type[SyncDriver | AsyncDriver]]
+
+    def __init__(
+        self,
+        config: AuthConfig | None = None,
+        /,
+        *,
+        driver: SyncDriver | AsyncDriver | None = None,
+        timeout: float = 30.0,
+        **settings: Any,
+    ) -> None:
+        """``config``, or ``AuthConfig`` settings as keywords (the rest from ``AUTHMW_*``).
+
+        ``driver`` shares an existing driver (and its connections) instead of opening one;
+        the app then leaves closing it to its owner. ``timeout`` is in seconds per request.
+        """
+        if config is None:
+            config = AuthConfig.from_env(**settings)
+        elif settings:
+            config = config.with_(**settings)
+        self.config = config
+        self._transport = Transport(config, self._tier)
+        self._owns_driver = driver is None
+        self._driver = driver if driver is not None else self._driver_class(timeout=timeout)
+        if self._owns_driver:
+            _opened(self)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(project_id={self.config.project_id!r}, api_url={self.config.api_url!r})"
+
+
+def _opened(app: _App) -> None:
+    global _warned_open_apps
+    _open_apps.add(app)
+    if len(_open_apps) > OPEN_APPS_WARNING_THRESHOLD and not _warned_open_apps:
+        _warned_open_apps = True
+        logger.warning(
+            "authmw: %d apps are open, each with its own connection pool. Create one app at start-up "
+            "and share it (or close apps with `with` / close()).",
+            len(_open_apps),
+        )
+
+
+class _SyncApp(_App, SyncRunner):
+    _driver_class = SyncDriver
+
+    def close(self) -> None:
+        """Close the HTTP connections (only those the app opened itself)."""
+        if self._owns_driver:
+            _open_apps.discard(self)
+            self._driver.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _AsyncApp(_App, AsyncRunner):
+    _driver_class = AsyncDriver
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections (only those the app opened itself)."""
+        if self._owns_driver:
+            _open_apps.discard(self)
+            await self._driver.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+class _CommonOps(_Api):
+    """Calls every tier has."""
+
+    @operation
+    def get_project(self) -> Op[Project]:
+        """The project's public settings (client view, also for the server tier)."""
+        body = yield from self._transport.call_json("GET", "/projects/current")
+        return parse(Project, body)
+
+
+class _Namespace(_Api):
+    """A group of calls of an app (``server.users``); shares the app's transport and driver."""
+
+    def __init__(self, app: _Api) -> None:
+        self.config = app.config
+        self._transport = app._transport
+        self._driver = app._driver

@@ -1,0 +1,145 @@
+"""The client tier: a user's own view of the project."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .._config import AuthConfig
+from .._ops import Op
+from .._session import Session
+from ..errors import CannotGetOwnUserWithoutUser
+from ..models import SignInResult, User
+from ._base import UNSET, _AsyncApp, _CommonOps, _SyncApp, parse
+from ._binding import operation
+
+__all__ = ["AsyncClientApp", "ClientApp"]
+
+
+class _ClientOps(_CommonOps):
+    session: Session
+
+    def __init__(
+        self,
+        config: AuthConfig | None = None,
+        /,
+        *,
+        access_token: str | None = None,
+        refresh_token: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(config, **kwargs)  # type: ignore[call-arg]
+        self.session = Session(self.config, access_token=access_token, refresh_token=refresh_token)
+
+    def _sign_in(self, body: Any) -> SignInResult:
+        result = parse(SignInResult, body)
+        self.session.set_tokens(result.access_token, result.refresh_token)
+        return result
+
+    @operation
+    def sign_up_with_password(
+        self, email: str, password: str, verification_callback_url: str | None = None
+    ) -> Op[SignInResult]:
+        """Create a user with e-mail and password and sign in as them.
+
+        The service e-mails a verification link to ``verification_callback_url`` (your
+        front end's e-mail verification page). Without one, a link to
+        ``{api_url}{handler_path}/email-verification`` is used, which the service only
+        sends if it trusts that domain.
+        """
+        callback = verification_callback_url or f"{self.config.api_url}{self.config.handler_path}/email-verification"
+        body = yield from self._transport.call_json(
+            "POST",
+            "/auth/password/sign-up",
+            json={"email": email, "password": password, "verification_callback_url": callback},
+        )
+        return self._sign_in(body)
+
+    @operation
+    def sign_in_with_password(self, email: str, password: str) -> Op[SignInResult]:
+        """Sign in; raises ``EmailPasswordMismatch`` for a wrong e-mail or password."""
+        body = yield from self._transport.call_json(
+            "POST", "/auth/password/sign-in", json={"email": email, "password": password}
+        )
+        return self._sign_in(body)
+
+    @operation
+    def sign_out(self) -> Op[None]:
+        """Revoke the session's refresh token and forget both tokens."""
+        yield from self.session.sign_out(self._transport)
+
+    @operation
+    def get_access_token(self) -> Op[str | None]:
+        """An access token valid for at least 20 s (refreshed if needed), or None."""
+        return (yield from self.session.get_access_token())
+
+    @operation
+    def get_auth_headers(self) -> Op[dict[str, str]]:
+        """``{"x-stack-auth": ...}`` to forward this session to your own back end.
+
+        The access token is refreshed first if needed. The authmw middleware (and the
+        official SDKs) read the header; it wins over cookies.
+        """
+        access = yield from self.session.get_access_token()
+        value = {"accessToken": access, "refreshToken": self.session.refresh_token}
+        return {"x-stack-auth": json.dumps(value, separators=(",", ":"))}
+
+    @operation
+    def get_user(self) -> Op[User | None]:
+        """The signed-in user, or None."""
+        if not self.session.is_signed_in:
+            return None
+        try:
+            body = yield from self._transport.call_json("GET", "/users/me", session=self.session)
+        except CannotGetOwnUserWithoutUser:
+            return None
+        return parse(User, body)
+
+    @operation
+    def update_user(
+        self,
+        *,
+        display_name: str | None = UNSET,
+        client_metadata: Any = UNSET,
+        selected_team_id: str | None = UNSET,
+        profile_image_url: str | None = UNSET,
+        otp_auth_enabled: bool = UNSET,
+        passkey_auth_enabled: bool = UNSET,
+        totp_secret_base64: str | None = UNSET,
+    ) -> Op[User]:
+        """Change the fields the client tier may change; pass None to clear a field."""
+        changes = {
+            "display_name": display_name,
+            "client_metadata": client_metadata,
+            "selected_team_id": selected_team_id,
+            "profile_image_url": profile_image_url,
+            "otp_auth_enabled": otp_auth_enabled,
+            "passkey_auth_enabled": passkey_auth_enabled,
+            "totp_secret_base64": totp_secret_base64,
+        }
+        payload = {k: v for k, v in changes.items() if v is not UNSET}
+        body = yield from self._transport.call_json("PATCH", "/users/me", json=payload, session=self.session)
+        return parse(User, body)
+
+    @operation
+    def delete_user(self) -> Op[None]:
+        """Delete the signed-in user (if the project allows it); the session becomes invalid."""
+        yield from self._transport.call("DELETE", "/users/me", json={}, session=self.session)
+        self.session.invalidate()
+
+
+class ClientApp(_ClientOps, _SyncApp):
+    """A user's view of the project: sign up, sign in, the user's own data.
+
+    ``ClientApp(config)``, ``ClientApp(project_id=..., publishable_client_key=...)`` or
+    ``ClientApp()`` to read ``AUTHMW_*`` variables. Pass ``access_token`` and
+    ``refresh_token`` to resume a session; ``app.session`` holds the tokens.
+    """
+
+    _tier = "client"
+
+
+class AsyncClientApp(_ClientOps, _AsyncApp):
+    """:class:`ClientApp` for asyncio: every call returns a coroutine."""
+
+    _tier = "client"
