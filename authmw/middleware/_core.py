@@ -17,8 +17,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
@@ -36,7 +35,13 @@ MIN_VALIDITY = 20.0
 FRESH_CACHE_SIZE = 4096
 #: Longer values are not tokens; they are ignored rather than sent to the service.
 MAX_TOKEN_LENGTH = 8192
+#: Cookie and x-stack-auth values remembered with what was read from them (a client sends
+#: the same ones with every request); each map is emptied when full.
+MEMO_SIZE = 1024
+#: Longer values are read every time, which bounds the memory of each map (about 4 MiB).
+MEMO_MAX_KEY = 4096
 
+T = TypeVar("T")
 OnRefreshUnavailable = Literal["anonymous", "error"]
 Refresher = Callable[[AuthConfig, str], Op["str | None"]]
 
@@ -77,8 +82,7 @@ class Refusal(Exception):
         return headers
 
 
-@dataclass(frozen=True)
-class Tokens:
+class Tokens(NamedTuple):
     access_token: str | None = None
     refresh_token: str | None = None
     #: Cookies are rewritten only when they carried the session (not for x-stack-auth).
@@ -86,8 +90,7 @@ class Tokens:
     secure: bool = False
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     claims: Claims | None = None
     access_token: str | None = None
     refresh_token: str | None = None
@@ -105,7 +108,18 @@ def _token(value: object) -> str | None:
     return value
 
 
-def _from_header(value: str, secure: bool) -> Tokens:
+def _remembered(memo: dict[str, T], key: str, read: Callable[[str], T]) -> T:
+    found = memo.get(key)
+    if found is None:
+        found = read(key)  # a Refusal is not remembered
+        if len(key) <= MEMO_MAX_KEY:
+            if len(memo) >= MEMO_SIZE:
+                memo.clear()
+            memo[key] = found
+    return found
+
+
+def _from_header(value: str) -> Tokens:
     try:
         data = json.loads(value)
     except (ValueError, RecursionError):
@@ -115,7 +129,7 @@ def _from_header(value: str, secure: bool) -> Tokens:
     for key in ("accessToken", "refreshToken"):
         if data.get(key) is not None and not isinstance(data[key], str):
             raise Refusal(400, f"Invalid x-stack-auth header: {key} must be a string or null")
-    return Tokens(_token(data.get("accessToken")), _token(data.get("refreshToken")), False, secure)
+    return Tokens(_token(data.get("accessToken")), _token(data.get("refreshToken")))
 
 
 def is_secure(scheme: str, forwarded_proto: str | None) -> bool:
@@ -160,23 +174,31 @@ class Authenticator:
             {self._refresh_cookie, c.LEGACY_REFRESH_COOKIE, c.ACCESS_COOKIE, c.IS_HTTPS_COOKIE}
         )
         self._fresh: OrderedDict[str, tuple[str, Claims, float]] = OrderedDict()
+        self._cookie_memo: dict[str, tuple[str | None, str | None, bool]] = {}
+        self._header_memo: dict[str, Tokens] = {}
         self._lock = threading.Lock()
 
     # -- reading ---------------------------------------------------------------------
 
     def read(self, *, cookie: str | None, auth_header: str | None, secure: bool) -> Tokens:
         """The request's tokens: ``x-stack-auth`` wins over cookies. Raises :class:`Refusal`."""
-        found = c.parse_cookie_header(cookie, self._wanted) if cookie else {}
-        secure = secure or found.get(c.IS_HTTPS_COOKIE) == "true"
         if auth_header is not None:
-            return _from_header(auth_header, secure)
+            # No cookies are ever written for a header session, so ``secure`` is moot.
+            return _remembered(self._header_memo, auth_header, _from_header)
+        if not cookie:
+            return Tokens(secure=secure)
+        access, refresh, https = _remembered(self._cookie_memo, cookie, self._from_cookies)
+        return Tokens(access, refresh, True, secure or https)
+
+    def _from_cookies(self, cookie: str) -> tuple[str | None, str | None, bool]:
+        found = c.parse_cookie_header(cookie, self._wanted)
         refresh = _token(found.get(self._refresh_cookie))
         if refresh is None:
             refresh = _token(found.get(c.LEGACY_REFRESH_COOKIE))
         access = None
         if refresh is not None and c.ACCESS_COOKIE in found:
             access = _token(c.access_from_cookie(found[c.ACCESS_COOKIE], refresh))
-        return Tokens(access, refresh, True, secure)
+        return access, refresh, found.get(c.IS_HTTPS_COOKIE) == "true"
 
     # -- deciding --------------------------------------------------------------------
 
