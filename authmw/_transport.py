@@ -23,6 +23,7 @@ import datetime as _dt
 import email.utils
 import functools
 import json as _json
+import math
 import random
 import secrets
 import time
@@ -296,7 +297,7 @@ class Transport:
             except ValueError:
                 pass
             else:
-                if seconds == seconds:  # not NaN
+                if not math.isnan(seconds):
                     return _cap(max(0.0, seconds))
             try:
                 when = email.utils.parsedate_to_datetime(value)
