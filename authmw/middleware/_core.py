@@ -23,7 +23,12 @@ from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._session import refresh_access_token
 from authmw._tokens import Claims, TokenVerifier, token_expiry
-from authmw.errors import ConfigurationError, InvalidAccessToken, KnownError, NetworkError
+from authmw.errors import (
+    ConfigurationError,
+    InvalidAccessToken,
+    KnownError,
+    NetworkError,
+)
 
 from . import _cookies as c
 
