@@ -42,8 +42,25 @@ class AdapterSettings:
     api_paths: tuple[str, ...]
 
 
-def read_settings(lookup: Callable[[str], Any], name: Callable[[str], str]) -> AdapterSettings:
-    """Raises :class:`ConfigurationError` naming the setting (``name(key)``) to fix."""
+def read_settings(
+    lookup: Callable[[str], Any], name: Callable[[str], str], *, config: AuthConfig | None = None
+) -> AdapterSettings:
+    """Raises :class:`ConfigurationError` naming the setting (``name(key)``) to fix.
+
+    An explicit ``config`` is used as it is; the other keys are still looked up.
+    """
+    config = config or _config(lookup, name)
+    mode = lookup("ON_REFRESH_UNAVAILABLE") or DEFAULT_ON_REFRESH_UNAVAILABLE
+    if mode not in ("anonymous", "error"):
+        raise ConfigurationError(f'{name("ON_REFRESH_UNAVAILABLE")} must be "anonymous" or "error", not {mode!r}.')
+    api_paths = lookup("API_PATHS")
+    api_paths = DEFAULT_API_PATHS if api_paths is None else api_paths
+    if isinstance(api_paths, str) or not all(isinstance(p, str) and p.startswith("/") for p in api_paths):
+        raise ConfigurationError(f'{name("API_PATHS")} must be a list of path prefixes such as ["/api/"].')
+    return AdapterSettings(config, mode, tuple(api_paths))
+
+
+def _config(lookup: Callable[[str], Any], name: Callable[[str], str]) -> AuthConfig:
     env: dict[str, str] = {}
     env_file = lookup("ENV_FILE") or os.environ.get("AUTHMW_ENV_FILE")
     if env_file:
@@ -71,15 +88,7 @@ def read_settings(lookup: Callable[[str], Any], name: Callable[[str], str]) -> A
             f"{name('PUBLISHABLE_CLIENT_KEY')}), or AUTHMW_SECRET_SERVER_KEY in the environment. "
             "The local service writes both to project.env."
         )
-
-    mode = lookup("ON_REFRESH_UNAVAILABLE") or DEFAULT_ON_REFRESH_UNAVAILABLE
-    if mode not in ("anonymous", "error"):
-        raise ConfigurationError(f'{name("ON_REFRESH_UNAVAILABLE")} must be "anonymous" or "error", not {mode!r}.')
-    api_paths = lookup("API_PATHS")
-    api_paths = DEFAULT_API_PATHS if api_paths is None else api_paths
-    if isinstance(api_paths, str) or not all(isinstance(p, str) and p.startswith("/") for p in api_paths):
-        raise ConfigurationError(f'{name("API_PATHS")} must be a list of path prefixes such as ["/api/"].')
-    return AdapterSettings(config, mode, tuple(api_paths))
+    return config
 
 
 def secret_key_needed(name: Callable[[str], str]) -> str:

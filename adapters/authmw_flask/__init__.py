@@ -1,0 +1,40 @@
+"""Flask: the session's user as ``current_user``, and view guards.
+
+::
+
+    from authmw_flask import AuthMW, current_user, user_required
+
+    app = Flask(__name__)
+    app.config["AUTHMW_ENV_FILE"] = ".authmw/project.env"     # or AUTHMW_PROJECT_ID, ...
+    AuthMW(app)
+
+    @app.get("/api/me")
+    @user_required
+    def me():
+        return {"id": current_user.id}
+"""
+
+from ._decorators import (
+    DEFAULT_TEAM_ARG,
+    EXEMPT_METHODS,
+    Guard,
+    TeamRequirement,
+    team_member_required,
+    team_permission_required,
+    user_required,
+)
+from ._extension import AuthMW, FlaskAuth, current_user, get_user
+
+__all__ = [
+    "DEFAULT_TEAM_ARG",
+    "EXEMPT_METHODS",
+    "AuthMW",
+    "FlaskAuth",
+    "Guard",
+    "TeamRequirement",
+    "current_user",
+    "get_user",
+    "team_member_required",
+    "team_permission_required",
+    "user_required",
+]

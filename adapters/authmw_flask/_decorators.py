@@ -1,0 +1,166 @@
+"""``user_required``, ``team_member_required`` and ``team_permission_required`` for Flask.
+
+One guard factory, as in the Django adapter: a guard looks at the view once and wraps it
+in a sync or an async wrapper. OPTIONS requests pass through, as with flask-login.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar, overload
+
+from flask import abort, redirect, request
+from werkzeug.wrappers import Response
+
+from authmw._ops import Op
+from authmw.errors import ConfigurationError, UserAuthenticationRequired
+from authmw.middleware import AuthUser, Refusal
+from authmw.middleware._access import (
+    forbidden,
+    is_json_request,
+    sign_in_url,
+    team_refusal,
+)
+
+from ._extension import FlaskAuth, get_user, refusal_response, site_auth
+
+V = TypeVar("V", bound=Callable[..., Any])
+#: A team id source: the name of the view argument holding it, or a callable taking the
+#: view's arguments (``**request.view_args``) and returning it.
+TeamSource = str | Callable[..., Any]
+#: Where team guards look for the team id unless told otherwise.
+DEFAULT_TEAM_ARG = "team_id"
+#: Methods let through without a check (CORS preflights carry no credentials).
+EXEMPT_METHODS = frozenset({"OPTIONS"})
+
+
+@dataclass(frozen=True)
+class TeamRequirement:
+    team: TeamSource
+    permission_id: str | None = None
+
+    def team_id(self, view_args: dict[str, Any]) -> Any:
+        if callable(self.team):
+            return self.team(**view_args)
+        if self.team not in view_args:
+            raise ConfigurationError(
+                f"A team guard reads the team id from the view argument {self.team!r}, which this request's "
+                f"view did not get (it got {sorted(view_args)}). Pass team='<argument name>' or team=callable(**view_args)."
+            )
+        return view_args[self.team]
+
+
+class Guard:
+    """A view decorator: the view runs only for a signed-in user passing every requirement.
+
+    Refusals: anonymous users are redirected to ``{handler_path}/sign-in`` (pages) or get
+    ``401 {"code": "USER_AUTHENTICATION_REQUIRED", ...}`` (API views); signed-in users who
+    lack a team membership or permission get ``403`` (``abort(403)`` for pages, the error
+    envelope for API views). ``api`` forces one or the other; by default a request is an
+    API request when its path starts with one of ``AUTHMW_API_PATHS`` or it accepts JSON
+    but not HTML.
+    """
+
+    def __init__(self, *requirements: TeamRequirement, api: bool | None = None) -> None:
+        self.requirements = requirements
+        self.api = api
+
+    def __call__(self, view: V) -> V:
+        if inspect.iscoroutinefunction(view):
+
+            @functools.wraps(view)
+            async def async_guarded(*args: Any, **kwargs: Any) -> Any:
+                user, refusal = self._signed_in()
+                if refusal is None and user is not None and self.requirements:
+                    refusal = await site_auth().resolver.arun(self._teams(user, kwargs))
+                if refusal is not None:
+                    return refusal
+                return await view(*args, **kwargs)
+
+            return async_guarded  # type: ignore[return-value]
+
+        @functools.wraps(view)
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            user, refusal = self._signed_in()
+            if refusal is None and user is not None and self.requirements:
+                refusal = site_auth().resolver.run(self._teams(user, kwargs))
+            if refusal is not None:
+                return refusal
+            return view(*args, **kwargs)
+
+        return guarded  # type: ignore[return-value]
+
+    def __repr__(self) -> str:
+        return f"Guard({', '.join(map(repr, self.requirements))}{', api=' + repr(self.api) if self.api is not None else ''})"
+
+    def _signed_in(self) -> tuple[AuthUser | None, Response | None]:
+        if request.method in EXEMPT_METHODS:
+            return None, None
+        user = get_user()
+        if isinstance(user, AuthUser):
+            return user, None
+        auth = site_auth()
+        if self._is_api(auth):
+            return None, refusal_response(Refusal.of(UserAuthenticationRequired()))
+        query = request.query_string.decode("latin-1")
+        return_to = request.script_root + request.path + (f"?{query}" if query else "")
+        return None, redirect(sign_in_url(auth.config.handler_path, return_to))
+
+    def _teams(self, user: AuthUser, view_args: dict[str, Any]) -> Op[Response | None]:
+        auth = site_auth()
+        transport = auth.team_transport()
+        try:
+            for requirement in self.requirements:
+                team_id = requirement.team_id(view_args)
+                error = yield from team_refusal(transport, user.id, team_id, requirement.permission_id)
+                if error is not None:
+                    if self._is_api(auth):
+                        return refusal_response(forbidden(error))
+                    abort(403, description=error.message)
+        except Refusal as refusal:
+            return refusal_response(refusal)
+        return None
+
+    def _is_api(self, auth: FlaskAuth) -> bool:
+        if self.api is not None:
+            return self.api
+        return is_json_request(request.path, request.headers.get("Accept"), auth.api_paths)
+
+
+@overload
+def user_required(view: V, /) -> V: ...
+@overload
+def user_required(*, api: bool | None = None) -> Callable[[V], V]: ...
+def user_required(view: Any = None, /, *, api: bool | None = None) -> Any:
+    """The view runs for signed-in users; others are sent to sign in (pages) or get a 401."""
+    return _apply(Guard(api=api), view)
+
+
+@overload
+def team_member_required(view: V, /) -> V: ...
+@overload
+def team_member_required(*, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None) -> Callable[[V], V]: ...
+def team_member_required(view: Any = None, /, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None) -> Any:
+    """The view runs for members of the team (by default the view's ``team_id`` argument)."""
+    return _apply(Guard(TeamRequirement(team), api=api), view)
+
+
+def team_permission_required(
+    permission_id: str, /, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None
+) -> Callable[[V], V]:
+    """The view runs for users holding ``permission_id`` in the team, directly or through
+    a permission that contains it."""
+    if not isinstance(permission_id, str):
+        raise TypeError('team_permission_required needs the permission id: @team_permission_required("$update_team")')
+    return Guard(TeamRequirement(team, permission_id), api=api)
+
+
+def _apply(guard: Guard, view: Any) -> Any:
+    if view is None:
+        return guard
+    if not callable(view):
+        raise TypeError(f"Expected a view function, got {view!r}; options are keyword arguments (api=..., team=...).")
+    return guard(view)

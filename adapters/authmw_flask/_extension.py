@@ -1,0 +1,131 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from flask import Flask, Response, current_app, g, request
+from werkzeug.local import LocalProxy
+
+from authmw import AuthConfig
+from authmw._transport import Transport
+from authmw.errors import ConfigurationError
+from authmw.middleware import AnonymousUser, AuthUser, Refusal
+from authmw.middleware._core import OnRefreshUnavailable, is_secure
+from authmw.middleware._resolver import SessionResolver
+from authmw.middleware._settings import read_settings, secret_key_needed
+from authmw.middleware._user import ANONYMOUS
+
+#: Key of the extension's state in ``app.extensions``.
+EXTENSION_KEY = "authmw"
+#: Prefix of the extension's keys in ``app.config`` (``AUTHMW_PROJECT_ID``, ...).
+CONFIG_PREFIX = "AUTHMW_"
+
+
+def setting_name(key: str) -> str:
+    return f'app.config["{CONFIG_PREFIX}{key}"]'
+
+
+@dataclass(frozen=True)
+class FlaskAuth:
+    """One app's state, ``app.extensions["authmw"]``."""
+
+    config: AuthConfig
+    resolver: SessionResolver
+    api_paths: tuple[str, ...]
+
+    def team_transport(self) -> Transport:
+        if not self.config.secret_server_key:
+            raise ConfigurationError(secret_key_needed(setting_name))
+        return self.resolver.server_transport
+
+
+class AuthMW:
+    """Puts the session's user on :data:`current_user`, refreshing the session and
+    rewriting its cookies when needed.
+
+    ``AuthMW(app)`` or ``AuthMW()`` then ``init_app(app)``. Settings come from the
+    arguments, else ``app.config["AUTHMW_*"]`` (``PROJECT_ID``, ``API_URL``,
+    ``PUBLISHABLE_CLIENT_KEY``, ``SECRET_SERVER_KEY``, ``HANDLER_PATH``, ``ENV_FILE``,
+    ``ON_REFRESH_UNAVAILABLE``, ``API_PATHS``), else the environment. ``http`` makes the
+    ``httpx.Client`` for key-set fetches, refreshes and team checks.
+    """
+
+    def __init__(
+        self,
+        app: Flask | None = None,
+        *,
+        config: AuthConfig | None = None,
+        on_refresh_unavailable: OnRefreshUnavailable | None = None,
+        api_paths: tuple[str, ...] | None = None,
+        http: Callable[[], httpx.Client] | None = None,
+    ) -> None:
+        self.config = config
+        self._options = {"ON_REFRESH_UNAVAILABLE": on_refresh_unavailable, "API_PATHS": api_paths}
+        self.http = http
+        if app is not None:
+            self.init_app(app)
+
+    def init_app(self, app: Flask) -> None:
+        def lookup(key: str) -> Any:
+            value = self._options.get(key)
+            return value if value is not None else app.config.get(CONFIG_PREFIX + key)
+
+        site = read_settings(lookup, setting_name, config=self.config)
+        resolver = SessionResolver(site.config, on_refresh_unavailable=site.on_refresh_unavailable, http=self.http)
+        app.extensions[EXTENSION_KEY] = FlaskAuth(site.config, resolver, site.api_paths)
+        app.before_request(_resolve_session)
+        app.after_request(_write_cookies)
+        app.register_error_handler(Refusal, refusal_response)
+
+
+def site_auth(app: Flask | None = None) -> FlaskAuth:
+    app = app or current_app
+    auth = app.extensions.get(EXTENSION_KEY)
+    if auth is None:
+        raise ConfigurationError(
+            f"authmw is not set up on the Flask app {app.name!r}: call AuthMW(app) or auth.init_app(app)."
+        )
+    return auth  # type: ignore[no-any-return]
+
+
+def _resolve_session() -> Response | None:
+    auth = site_auth()
+    try:
+        g._authmw = auth.resolver.resolve(
+            cookie=request.headers.get("Cookie"),
+            auth_header=request.headers.get("X-Stack-Auth"),
+            secure=is_secure(request.scheme, request.headers.get("X-Forwarded-Proto")),
+        )
+    except Refusal as refusal:
+        return refusal_response(refusal)
+    return None
+
+
+def _write_cookies(response: Response) -> Response:
+    resolved = g.get("_authmw")
+    if resolved is not None and resolved.cookies:
+        # A view that set or deleted a session cookie itself (say, signing out) wins.
+        own = {value.split("=", 1)[0] for value in response.headers.getlist("Set-Cookie")}
+        for header in resolved.cookies:
+            if header.split("=", 1)[0] not in own:
+                response.headers.add("Set-Cookie", header)
+    return response
+
+
+def refusal_response(refusal: Refusal) -> Response:
+    return Response(refusal.body, status=refusal.status, headers=refusal.headers)
+
+
+def get_user() -> AuthUser | AnonymousUser:
+    """The current request's user (what :data:`current_user` stands for)."""
+    resolved = g.get("_authmw")
+    if resolved is not None:
+        return resolved.user  # type: ignore[no-any-return]
+    site_auth()  # explains a missing init_app
+    return ANONYMOUS  # the request was answered before the session was read
+
+
+#: The signed-in :class:`AuthUser` of the current request, or :class:`AnonymousUser`.
+current_user: AuthUser | AnonymousUser = LocalProxy(get_user)  # type: ignore[assignment]
