@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.local import LocalProxy
 
 from authmw import AuthConfig
@@ -13,7 +13,7 @@ from authmw._transport import Transport
 from authmw.errors import ConfigurationError
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
 from authmw.middleware._core import OnRefreshUnavailable, is_secure
-from authmw.middleware._resolver import SessionResolver
+from authmw.middleware._resolver import Resolved, SessionResolver
 from authmw.middleware._settings import read_settings, secret_key_needed
 from authmw.middleware._user import ANONYMOUS
 
@@ -90,14 +90,22 @@ def site_auth(app: Flask | None = None) -> FlaskAuth:
     return auth  # type: ignore[no-any-return]
 
 
-def _resolve_session() -> Response | None:
-    auth = site_auth()
-    try:
-        g._authmw = auth.resolver.resolve(
+def _resolved() -> Resolved:
+    # Once per request, whichever comes first: this extension's before_request hook, or an
+    # earlier hook (registered before init_app) reading current_user. May raise Refusal.
+    resolved: Resolved | None = g.get("_authmw")
+    if resolved is None:
+        resolved = g._authmw = site_auth().resolver.resolve(
             cookie=request.headers.get("Cookie"),
             auth_header=request.headers.get("X-Stack-Auth"),
             secure=is_secure(request.scheme, request.headers.get("X-Forwarded-Proto")),
         )
+    return resolved
+
+
+def _resolve_session() -> Response | None:
+    try:
+        _resolved()
     except Refusal as refusal:
         return refusal_response(refusal)
     return None
@@ -120,11 +128,10 @@ def refusal_response(refusal: Refusal) -> Response:
 
 def get_user() -> AuthUser | AnonymousUser:
     """The current request's user (what :data:`current_user` stands for)."""
-    resolved = g.get("_authmw")
-    if resolved is not None:
-        return resolved.user  # type: ignore[no-any-return]
-    site_auth()  # explains a missing init_app
-    return ANONYMOUS  # the request was answered before the session was read
+    if not has_request_context():
+        site_auth()  # explains a missing init_app
+        return ANONYMOUS
+    return _resolved().user
 
 
 #: The signed-in :class:`AuthUser` of the current request, or :class:`AnonymousUser`.

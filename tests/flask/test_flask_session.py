@@ -199,3 +199,25 @@ def test_current_user_without_the_extension_names_the_fix() -> None:
     app = Flask(__name__)
     with app.test_request_context("/"), pytest.raises(ConfigurationError, match=r"AuthMW\(app\)"):
         bool(current_user)
+
+
+def test_hooks_registered_before_the_extension_see_the_user(local_service) -> None:
+    from flask import g, jsonify
+
+    app = Flask(__name__)
+    seen: dict[str, Any] = {}
+
+    @app.before_request
+    def early() -> None:
+        seen["id"] = current_user.id
+
+    AuthMW(app, config=local_service.config)
+
+    @app.get("/")
+    def index() -> Any:
+        return jsonify(id=current_user.id, same=g._authmw.user is current_user._get_current_object())
+
+    s = local_service.sign_up()
+    r = with_cookies(app.test_client(), cookie_header(local_service.project_id, s.refresh_token, s.access_token)).get("/")
+    assert r.json == {"id": s.user_id, "same": True}
+    assert seen == {"id": s.user_id}
