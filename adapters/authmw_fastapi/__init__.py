@@ -15,18 +15,22 @@ from ._guards import (
     CurrentUser,
     Guard,
     OptionalUser,
+    PageUser,
     current_user,
     install,
     optional_user,
     require_user,
+    require_user_page,
 )
 
 __all__ = [
     "CurrentUser",
     "Guard",
     "OptionalUser",
+    "PageUser",
     "current_user",
     "install",
     "optional_user",
     "require_user",
+    "require_user_page",
 ]

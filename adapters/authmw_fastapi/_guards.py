@@ -9,6 +9,7 @@ from starlette.requests import HTTPConnection
 from authmw import AuthConfig
 from authmw.errors import ConfigurationError, UserAuthenticationRequired
 from authmw.middleware import AnonymousUser, AuthMiddleware, AuthUser, Refusal
+from authmw.middleware._access import is_json_request, sign_in_url
 
 #: A guard check: looks at the signed-in user and raises ``Refusal.of(known_error)`` to refuse.
 Check = Callable[[AuthUser, HTTPConnection], Awaitable[None]]
@@ -30,24 +31,42 @@ class Guard:
     ``require_user`` is ``Guard()``; further checks (team membership, permissions) are
     ``Guard(check, ...)``. Refusals are answered by the middleware with the service's error
     envelope, ``{"code", "error", "details"?}``.
+
+    ``api`` says how an anonymous request is refused: True (the default) with 401 JSON,
+    False with a 303 to the sign-in page (coming back afterwards), None by the request: JSON
+    for paths under ``api_paths`` or requests that accept JSON but not HTML.
     """
 
-    def __init__(self, *checks: Check) -> None:
+    def __init__(self, *checks: Check, api: bool | None = True, api_paths: tuple[str, ...] = ("/api/",)) -> None:
         self.checks = checks
+        self.api = api
+        self.api_paths = api_paths
 
     async def __call__(self, conn: HTTPConnection) -> AuthUser:
         user = current_user(conn)
         if not isinstance(user, AuthUser):
-            raise Refusal.of(UserAuthenticationRequired())
+            raise self._unauthenticated(conn)
         for check in self.checks:
             await check(user, conn)
         return user
 
+    def _unauthenticated(self, conn: HTTPConnection) -> Refusal:
+        api = self.api
+        if api is None:
+            api = is_json_request(conn.url.path, conn.headers.get("accept"), self.api_paths)
+        if api:
+            return Refusal.of(UserAuthenticationRequired())
+        config: AuthConfig = conn.scope["authmw.config"]
+        here = conn.url.path + (f"?{conn.url.query}" if conn.url.query else "")
+        return Refusal.redirect(sign_in_url(config.handler_path, here))
+
     def __repr__(self) -> str:
-        return f"Guard({', '.join(map(repr, self.checks))})"
+        return f"Guard({', '.join([*map(repr, self.checks), f'api={self.api!r}'])})"
 
 
 require_user = Guard()
+#: For pages: an anonymous visitor is sent to the sign-in page and comes back afterwards.
+require_user_page = Guard(api=False)
 
 
 async def optional_user(conn: HTTPConnection) -> AuthUser | None:
@@ -56,6 +75,7 @@ async def optional_user(conn: HTTPConnection) -> AuthUser | None:
 
 
 CurrentUser = Annotated[AuthUser, Depends(require_user)]
+PageUser = Annotated[AuthUser, Depends(require_user_page)]
 OptionalUser = Annotated[AuthUser | None, Depends(optional_user)]
 
 

@@ -56,17 +56,30 @@ class Refusal(Exception):
     Raised by the middleware (bad ``x-stack-auth`` header: 400; service unavailable, if so
     configured: 503) and by guards anywhere inside the app. ``Refusal(status, message)``
     answers ``{"error": message}``; ``Refusal.of(known_error)`` answers the service's
-    envelope ``{"code", "error", "details"?}`` with the ``x-stack-known-error`` header.
+    envelope ``{"code", "error", "details"?}`` with the ``x-stack-known-error`` header;
+    ``Refusal.redirect(url)`` answers 303 with a ``location``.
     """
 
     def __init__(
-        self, status: int, message: str, *, code: str | None = None, details: dict[str, Any] | None = None
+        self,
+        status: int,
+        message: str,
+        *,
+        code: str | None = None,
+        details: dict[str, Any] | None = None,
+        location: str | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.code = code
         self.details = details
+        self.location = location
+
+    @classmethod
+    def redirect(cls, location: str, message: str = "Sign in to see this page.") -> Refusal:
+        """A 303 to ``location`` (a page that needs a signed-in user sends them to sign in)."""
+        return cls(303, message, location=location)
 
     @classmethod
     def of(cls, error: KnownError) -> Refusal:
@@ -84,6 +97,8 @@ class Refusal(Exception):
         headers = [("content-type", "application/json"), ("cache-control", "no-store")]
         if self.code:
             headers.append(("x-stack-known-error", self.code))
+        if self.location:
+            headers.append(("location", self.location))
         return headers
 
 

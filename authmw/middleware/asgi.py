@@ -83,6 +83,7 @@ class AuthMiddleware:
             await self.app(scope, receive, send)
             return
 
+        scope["authmw.config"] = self.config  # for guards: the handler path, the project
         cookie, auth_header, forwarded_proto = _read_headers(scope["headers"])
         if cookie is None and auth_header is None:
             scope["user"], scope["auth"] = ANONYMOUS, NO_CREDENTIALS

@@ -58,6 +58,7 @@ class WSGIAuthMiddleware:
         self.server = ServerApp(self.config, driver=self.driver) if self.config.secret_server_key else None
 
     def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
+        environ["authmw.config"] = self.config  # for guards: the handler path, the project
         cookie = environ.get("HTTP_COOKIE")
         auth_header = environ.get("HTTP_X_STACK_AUTH")
         if not cookie and auth_header is None:

@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 import authmw_fastapi
 import pytest
-from authmw_fastapi import CurrentUser, Guard, current_user, install, require_user
+from authmw_fastapi import CurrentUser, Guard, PageUser, current_user, install, require_user
 from fastapi import Depends, FastAPI
 from fastapi.testclient import TestClient
 
@@ -106,3 +106,29 @@ def test_a_refused_signed_in_user_still_gets_the_refreshed_cookies(short_service
         r = client.get("/nobody", headers={"cookie": cookie_header(short_service.project_id, s.refresh_token, s.access_token)})
     assert r.status_code == 403
     assert "stack-access=" in r.headers["set-cookie"]
+
+
+def test_pages_send_anonymous_visitors_to_sign_in_and_back(local_service) -> None:
+    app = FastAPI()
+    install(app, local_service.config.with_(handler_path="/auth"))
+    either = Guard(api=None)
+
+    @app.get("/page")
+    async def page(user: PageUser) -> dict[str, Any]:
+        return {"id": user.id}
+
+    @app.get("/{path:path}")
+    async def anything(path: str, user: AuthUser = Depends(either)) -> dict[str, Any]:  # noqa: B008
+        return {"id": user.id}
+
+    with TestClient(app, follow_redirects=False) as client:
+        r = client.get("/page?x=1")
+        assert r.status_code == 303
+        assert r.headers["location"] == "/auth/sign-in?after_auth_return_to=%2Fpage%3Fx%3D1"
+        html = {"accept": "text/html,application/xhtml+xml"}
+        assert client.get("/other", headers=html).status_code == 303
+        assert client.get("/other", headers={"accept": "application/json"}).status_code == 401
+        assert client.get("/api/other", headers=html).status_code == 401
+        s = local_service.sign_up()
+        cookie = {"cookie": cookie_header(local_service.project_id, s.refresh_token, s.access_token)}
+        assert client.get("/page", headers=cookie).json() == {"id": s.user_id}
