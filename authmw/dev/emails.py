@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from .ids import new_uuid
 from .mail import send_email
 from .projects import Project
 from .urls import is_trusted_url, with_query_param
@@ -12,6 +13,7 @@ from .verification import create_code
 EMAIL_VERIFICATION = "email_verification"
 PASSWORD_RESET = "password_reset"
 MAGIC_LINK = "magic_link"
+TEAM_INVITATION = "team_invitation"
 
 
 def send_verification_email(
@@ -65,3 +67,24 @@ def send_magic_link_email(c: sqlite3.Connection, project: Project, email: str, c
         link=link,
     )
     return code
+
+
+def send_team_invitation_email(
+    c: sqlite3.Connection, project: Project, team_id: str, team_name: str, email: str, callback_url: str
+) -> str:
+    """Mail an invitation link; returns the invitation id (kept in the code's data)."""
+    invitation_id = new_uuid()
+    code = create_code(
+        c, project.id, TEAM_INVITATION, {"invitation_id": invitation_id, "team_id": team_id, "email": email}
+    )
+    link = with_query_param(callback_url, "code", code)
+    send_email(
+        c,
+        project.id,
+        email,
+        TEAM_INVITATION,
+        f"You have been invited to join {team_name}",
+        f"Open this link to join {team_name} on {project.display_name}:\n\n{link}\n",
+        link=link,
+    )
+    return invitation_id

@@ -159,3 +159,94 @@ def test_permission_grants(api: Api, user: dict) -> None:
     assert {p["id"] for p in own} == {"admin"}
     refused = api.call("GET", "/team-permissions", token=user["access_token"])
     assert refused.status_code == 403
+
+
+def invite(api: Api, team_id: str, email: str, token: str | None = None, tier: str = "server"):
+    return api.call(
+        "POST",
+        "/team-invitations/send-code",
+        tier,
+        token=token,
+        json={"team_id": team_id, "email": email, "callback_url": "http://localhost:3000/handler/team-invitation"},
+    )
+
+
+def invitation_code(api: Api, email: str) -> str:
+    from urllib.parse import parse_qs, urlsplit
+
+    mail = api.http.get("/dev/outbox", params={"to": email}).json()["items"][0]
+    assert mail["kind"] == "team_invitation"
+    return parse_qs(urlsplit(mail["link"]).query)["code"][0]
+
+
+def test_invitations_are_sent_listed_and_accepted(api: Api, user: dict) -> None:
+    team = server_team(api, creator_user_id=user["user_id"])
+    invitee = api.sign_up()
+    email = api.call("GET", "/users/me", token=invitee["access_token"]).json()["primary_email"]
+    sent = invite(api, team["id"], email, token=user["access_token"], tier="client")  # creator holds $invite_members
+    assert sent.status_code == 200 and sent.json()["success"] is True
+    listed = api.call("GET", "/team-invitations", token=user["access_token"], params={"team_id": team["id"]}).json()
+    [pending] = listed["items"]
+    assert (pending["id"], pending["team_id"], pending["recipient_email"]) == (sent.json()["id"], team["id"], email)
+
+    code = invitation_code(api, email)
+    assert api.call("POST", "/team-invitations/accept/check-code", json={"code": code}).json() == {
+        "is_code_valid": True
+    }
+    details = api.call("POST", "/team-invitations/accept/details", token=invitee["access_token"], json={"code": code})
+    assert details.json() == {"team_id": team["id"], "team_display_name": "Team"}
+    no_user = api.call("POST", "/team-invitations/accept", json={"code": code})
+    assert_known_error(no_user, "USER_AUTHENTICATION_REQUIRED", 401)
+    accepted = api.call("POST", "/team-invitations/accept", token=invitee["access_token"], json={"code": code})
+    assert accepted.status_code == 200 and accepted.json() == {}
+    mine = api.call("GET", "/teams", token=invitee["access_token"], params={"user_id": "me"}).json()["items"]
+    assert [t["id"] for t in mine] == [team["id"]]
+    assert api.call("GET", "/team-invitations", "server", params={"team_id": team["id"]}).json()["items"] == []
+
+
+def test_invitation_rules(api: Api, user: dict) -> None:
+    team = server_team(api)
+    join(api, team["id"], user["user_id"])  # a member has $invite_members but not $remove_members
+    sent = invite(api, team["id"], "someone@example.com", token=user["access_token"], tier="client").json()
+    revoke = api.call(
+        "DELETE", f"/team-invitations/{sent['id']}", token=user["access_token"], params={"team_id": team["id"]}
+    )
+    assert_known_error(revoke, "TEAM_PERMISSION_REQUIRED", 401)
+    revoked = api.call("DELETE", f"/team-invitations/{sent['id']}", "server", params={"team_id": team["id"]})
+    assert revoked.json() == {"success": True}
+    outsider = api.sign_up()
+    refused = invite(api, team["id"], "x@example.com", token=outsider["access_token"], tier="client")
+    assert_known_error(refused, "TEAM_MEMBERSHIP_NOT_FOUND", 404)
+    untrusted = api.call(
+        "POST",
+        "/team-invitations/send-code",
+        "server",
+        json={"team_id": team["id"], "email": "x@example.com", "callback_url": "https://evil.example/join"},
+    )
+    assert_known_error(untrusted, "REDIRECT_URL_NOT_WHITELISTED", 400)
+    missing_team = api.call("GET", "/team-invitations", "server")
+    assert "query.team_id must be defined" in assert_known_error(missing_team, "SCHEMA_ERROR", 400)["error"]
+
+
+def test_member_profiles_fall_back_to_the_user_and_can_be_edited(api: Api, user: dict) -> None:
+    api.call("PATCH", "/users/me", token=user["access_token"], json={"display_name": "Ada"})
+    team = server_team(api, creator_user_id=user["user_id"])
+    other = api.sign_up()
+    join(api, team["id"], other["user_id"])
+    profiles = api.call(
+        "GET", "/team-member-profiles", token=user["access_token"], params={"team_id": team["id"]}
+    ).json()["items"]
+    assert [(p["user_id"], p["display_name"]) for p in profiles] == [(user["user_id"], "Ada"), (other["user_id"], None)]
+    assert "user" not in profiles[0]
+    server_view = api.call("GET", f"/team-member-profiles/{team['id']}/{user['user_id']}", "server").json()
+    assert server_view["user"]["id"] == user["user_id"]
+    edited = api.call(
+        "PATCH", f"/team-member-profiles/{team['id']}/me", token=user["access_token"], json={"display_name": "Ada L."}
+    )
+    assert edited.json()["display_name"] == "Ada L."
+    others = api.call(
+        "PATCH", f"/team-member-profiles/{team['id']}/{other['user_id']}", token=user["access_token"], json={}
+    )
+    assert (others.status_code, others.text) == (403, "Cannot update another user's profile")
+    no_team = api.call("GET", "/team-member-profiles", token=user["access_token"])
+    assert (no_team.status_code, no_team.text) == (400, "team_id is required for access type client")

@@ -20,6 +20,8 @@ from . import (
     outbox,
     projects,
     sessions,
+    team_invitations,
+    team_member_profiles,
     teams,
     users,
 )
@@ -38,6 +40,8 @@ ROUTE_MODULES = [
     internal,
     users,
     teams,
+    team_member_profiles,
+    team_invitations,
     contact_channels,
 ]
 

@@ -58,32 +58,32 @@ def _team_fields(tier: str, *, creating: bool) -> Obj:
     return Obj(fields, required=True)
 
 
-def _existing_team(ctx: Ctx, team_id: str) -> sqlite3.Row:
+def existing_team(ctx: Ctx, team_id: str) -> sqlite3.Row:
     team = get_team(ctx.c, ctx.project.id, team_id)
     if team is None:
         raise KnownError("TEAM_NOT_FOUND", team_id=team_id)
     return team
 
 
-def _client_user_id(ctx: Ctx) -> str:
+def client_user_id(ctx: Ctx) -> str:
     if ctx.user is None:
         raise KnownError("USER_AUTHENTICATION_REQUIRED")
     return str(ctx.user["id"])
 
 
-def _require_membership(ctx: Ctx, team_id: str, user_id: str) -> None:
+def require_membership(ctx: Ctx, team_id: str, user_id: str) -> None:
     if not is_member(ctx.c, team_id, user_id):
         raise KnownError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=team_id, user_id=user_id)
 
 
-def _require_permission(ctx: Ctx, team_id: str, permission_id: str) -> None:
+def require_permission(ctx: Ctx, team_id: str, permission_id: str) -> None:
     """Client tier only: the current user must hold `permission_id` in the team."""
-    user_id = _client_user_id(ctx)
+    user_id = client_user_id(ctx)
     if not has_permission(ctx.c, ctx.project.id, team_id, user_id, permission_id):
         raise KnownError("TEAM_PERMISSION_REQUIRED", team_id=team_id, user_id=user_id, permission_id=permission_id)
 
 
-def _own_user_only(ctx: Ctx, user_id: str | None, message: str) -> str:
+def own_user_only(ctx: Ctx, user_id: str | None, message: str) -> str:
     """Client filters must name the current user ("me" or its id), else a plain 403."""
     if user_id == "me":
         return ctx.user_id_or_me(user_id)
@@ -96,7 +96,7 @@ def _own_user_only(ctx: Ctx, user_id: str | None, message: str) -> str:
 def list_teams(ctx: Ctx) -> dict[str, Any]:
     user_id = ctx.query.get("user_id")
     if ctx.tier == "client":
-        user_id = _own_user_only(
+        user_id = own_user_only(
             ctx,
             user_id,
             'Client can only list teams for their own user. user_id must be either "me" or the ID of the current user',
@@ -120,7 +120,7 @@ def create(ctx: Ctx) -> Created:
     if creator is not None and add_current is not None:
         raise PlainError(400, "Cannot use both creator_user_id and add_current_user.")
     if ctx.tier == "client":
-        user_id = _client_user_id(ctx)
+        user_id = client_user_id(ctx)
         if not ctx.project.config["client_team_creation_enabled"]:
             raise PlainError(403, "Client team creation is disabled for this project")
         if creator is not None and creator not in ("me", user_id):
@@ -147,36 +147,36 @@ def create(ctx: Ctx) -> Created:
         client_read_only_metadata=body.get("client_read_only_metadata"),
         server_metadata=body.get("server_metadata"),
     )
-    return Created(team_view(_existing_team(ctx, team_id), ctx.tier))
+    return Created(team_view(existing_team(ctx, team_id), ctx.tier))
 
 
 @group.get("/teams/{team_id}", tiers=ANY, query=Obj({}), params=TEAM_PATH)
 def get_one(ctx: Ctx) -> dict[str, Any]:
-    team = _existing_team(ctx, ctx.params["team_id"])
+    team = existing_team(ctx, ctx.params["team_id"])
     if ctx.tier == "client":
-        _require_membership(ctx, team["id"], _client_user_id(ctx))
+        require_membership(ctx, team["id"], client_user_id(ctx))
     return team_view(team, ctx.tier)
 
 
 @group.patch("/teams/{team_id}", tiers=ANY, query=Obj({}), params=TEAM_PATH)
 def update(ctx: Ctx) -> dict[str, Any]:
     body = ctx.validate(_team_fields(ctx.tier, creating=False), ctx.raw_body)
-    team = _existing_team(ctx, ctx.params["team_id"])
+    team = existing_team(ctx, ctx.params["team_id"])
     if ctx.tier == "client":
-        _require_permission(ctx, team["id"], "$update_team")
+        require_permission(ctx, team["id"], "$update_team")
         check_client_image(body.get("profile_image_url"))
     columns = {name: dump(value) if name.endswith("metadata") else value for name, value in body.items()}
     if columns:
         assignments = ", ".join(f"{name} = ?" for name in columns)
         ctx.c.execute(f"UPDATE teams SET {assignments} WHERE id = ?", (*columns.values(), team["id"]))
-    return team_view(_existing_team(ctx, team["id"]), ctx.tier)
+    return team_view(existing_team(ctx, team["id"]), ctx.tier)
 
 
 @group.delete("/teams/{team_id}", tiers=ANY, query=Obj({}), params=TEAM_PATH)
 def delete(ctx: Ctx) -> dict[str, bool]:
-    team = _existing_team(ctx, ctx.params["team_id"])
+    team = existing_team(ctx, ctx.params["team_id"])
     if ctx.tier == "client":
-        _require_permission(ctx, team["id"], "$delete_team")
+        require_permission(ctx, team["id"], "$delete_team")
     delete_team(ctx.c, team["id"])
     return {"success": True}
 
@@ -186,7 +186,7 @@ def add_membership(ctx: Ctx) -> Created:
     team_id, user_id = ctx.params["team_id"], ctx.user_id_or_me(ctx.params["user_id"])
     if get_user(ctx.c, ctx.project.id, user_id) is None:
         raise KnownError("USER_NOT_FOUND")
-    _existing_team(ctx, team_id)
+    existing_team(ctx, team_id)
     if is_member(ctx.c, team_id, user_id):
         raise KnownError("TEAM_MEMBERSHIP_ALREADY_EXISTS")
     add_member(ctx.c, ctx.project, team_id, user_id, as_creator=False)
@@ -196,9 +196,9 @@ def add_membership(ctx: Ctx) -> Created:
 @group.delete("/team-memberships/{team_id}/{user_id}", tiers=ANY, params=MEMBER_PATH)
 def remove_membership(ctx: Ctx) -> dict[str, bool]:
     team_id, user_id = ctx.params["team_id"], ctx.user_id_or_me(ctx.params["user_id"])
-    if ctx.tier == "client" and user_id != _client_user_id(ctx):
-        _require_permission(ctx, team_id, "$remove_members")
-    _require_membership(ctx, team_id, user_id)
+    if ctx.tier == "client" and user_id != client_user_id(ctx):
+        require_permission(ctx, team_id, "$remove_members")
+    require_membership(ctx, team_id, user_id)
     remove_member(ctx.c, team_id, user_id)
     return {"success": True}
 
@@ -212,7 +212,7 @@ def list_permissions(ctx: Ctx) -> dict[str, Any]:
     query = ctx.query
     user_id = query.get("user_id")
     if ctx.tier == "client":
-        user_id = _own_user_only(
+        user_id = own_user_only(
             ctx,
             user_id,
             "Client can only list permissions for their own user."
@@ -276,7 +276,7 @@ def _permission_target(ctx: Ctx) -> tuple[str, str, str]:
     team_id, user_id = ctx.params["team_id"], ctx.user_id_or_me(ctx.params["user_id"])
     if get_user(ctx.c, ctx.project.id, user_id) is None:
         raise KnownError("USER_NOT_FOUND")
-    _require_membership(ctx, team_id, user_id)
+    require_membership(ctx, team_id, user_id)
     return team_id, user_id, ctx.params["permission_id"]
 
 
