@@ -1,6 +1,9 @@
 // Client-tier calls over one transport and one session, plus the signed-in user as observable state.
+import type { AuthCaches } from "./api-context";
+import { createAsyncCache } from "./cache";
+import { createContactChannelsApi, type ContactChannelsApi } from "./contact-channels";
 import type { CookieDocument } from "./cookies";
-import { CannotGetOwnUserWithoutUser, RefreshTokenError } from "./errors";
+import { AuthmwError, CannotGetOwnUserWithoutUser, RefreshTokenError } from "./errors";
 import {
   projectFromWire,
   userFromWire,
@@ -8,10 +11,12 @@ import {
   type CurrentUser,
   type CurrentUserUpdate,
   type Project,
+  type SignInResult,
 } from "./models";
 import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store";
+import { createTeamsApi, type TeamsApi } from "./teams";
 import { Transport, type SessionTokens, type TokenProvider, type TransportOptions } from "./transport";
-import { absoluteUrl, resolveUrls, withReturnTo, type AuthUrlOverrides, type AuthUrls } from "./urls";
+import { absoluteUrl, callbackUrl, resolveUrls, withReturnTo, type AuthUrlOverrides, type AuthUrls } from "./urls";
 import { createStore, type StoreApi } from "./vanilla";
 
 export type UserState =
@@ -26,6 +31,18 @@ export interface SignUpOptions {
   verificationCallbackUrl?: string;
   /** Kept on the verification link so the user comes back to it. */
   afterAuthReturnTo?: string | null;
+}
+
+export interface MagicLinkOptions {
+  /** Absolute URL the e-mail links to; default {handler}/magic-link-callback on this origin. */
+  callbackUrl?: string;
+  /** Kept on the link so the user comes back to it after signing in. */
+  afterAuthReturnTo?: string | null;
+}
+
+export interface CallbackOptions {
+  /** Absolute URL the e-mail links to; default: the matching handler page on this origin. */
+  callbackUrl?: string;
 }
 
 /** What the React layer needs; implemented by AuthClient and by the testing fake. */
@@ -46,6 +63,39 @@ export interface AuthController {
   getProject(): Promise<Project>;
   /** Consumes an e-mail verification code (from the link of the verification e-mail). */
   verifyEmail(code: string): Promise<void>;
+
+  /**
+   * Sends a magic-link / one-time-code e-mail (POST /auth/otp/send-sign-in-code). Returns the nonce
+   * that completes a typed 6-character code. Throws RedirectUrlNotWhitelisted, UserEmailAlreadyExists,
+   * SignUpNotEnabled; a project without magic link answers a plain 403 (HttpStatusError).
+   */
+  sendMagicLinkEmail(email: string, options?: MagicLinkOptions): Promise<{ nonce: string }>;
+  /**
+   * Signs in with the 45-character code of the link, or with the typed 6-character code and the
+   * nonce of sendMagicLinkEmail. Throws VerificationCodeError subclasses, or
+   * MultiFactorAuthenticationRequired (continue with signInWithMfa and its attemptCode).
+   */
+  signInWithMagicLink(code: string, nonce?: string): Promise<SignInResult>;
+  /** Completes a sign-in that needs TOTP (InvalidTotpCode keeps the attempt code usable). */
+  signInWithMfa(attemptCode: string, totp: string): Promise<SignInResult>;
+  /** Sends the password-reset e-mail (always succeeds for unknown addresses, after 2-3 s). */
+  sendForgotPasswordEmail(email: string, options?: CallbackOptions): Promise<void>;
+  /** Checks a reset code without using it (VerificationCodeError subclasses when it is no good). */
+  verifyPasswordResetCode(code: string): Promise<void>;
+  /** Sets a new password with a reset code; every session of that user ends. */
+  resetPassword(options: { code: string; password: string }): Promise<void>;
+  /** Changes the password; this session survives, the user's other sessions end. PasswordConfirmationMismatch = wrong old password. */
+  updatePassword(options: { oldPassword: string; newPassword: string }): Promise<void>;
+  /** Sets a password for a user who has none. */
+  setPassword(options: { password: string }): Promise<void>;
+  /** Sends the verification e-mail of the primary address (EmailAlreadyVerified when it is). */
+  sendVerificationEmail(options?: CallbackOptions): Promise<void>;
+  /** Selects a team (or none) for the user. */
+  selectTeam(teamId: string | null): Promise<CurrentUser>;
+
+  readonly teams: TeamsApi;
+  readonly contactChannels: ContactChannelsApi;
+  readonly caches: AuthCaches;
 }
 
 export interface AuthClientOptions extends Omit<TransportOptions, "baseUrl"> {
@@ -62,6 +112,12 @@ interface SignInResponse {
   access_token: string;
   refresh_token: string;
   user_id: string;
+  is_new_user?: boolean;
+}
+
+/** The 45-character code for a typed one-time code: its 6 characters, lower-cased, + the nonce. */
+export function otpCode(otp: string, nonce: string): string {
+  return otp.replace(/[\s-]/g, "").toLowerCase() + nonce;
 }
 
 export class AuthClient implements AuthController {
@@ -69,6 +125,9 @@ export class AuthClient implements AuthController {
   readonly transport: Transport;
   readonly session: SessionStore;
   readonly userStore: StoreApi<{ value: UserState }>;
+  readonly caches: AuthCaches;
+  readonly teams: TeamsApi;
+  readonly contactChannels: ContactChannelsApi;
   private userLoad: { refreshToken: string; promise: Promise<CurrentUser | null> } | null = null;
   /** Refresh token of the session whose user the user state shows. */
   private shownSession: string | null = null;
@@ -87,9 +146,38 @@ export class AuthClient implements AuthController {
       ? { status: "loading", user: null }
       : { status: "signed-out", user: null };
     this.userStore = createStore<{ value: UserState }>({ value: initial });
+    const ctx = {
+      request: this.transport.request.bind(this.transport),
+      session: this.session,
+      urls: this.urls,
+      reloadUser: () => this.refreshUser(),
+      get caches() {
+        return caches;
+      },
+    };
+    this.teams = createTeamsApi(ctx);
+    this.contactChannels = createContactChannelsApi(ctx);
+    const caches: AuthCaches = {
+      project: createAsyncCache(() => this.getProject()),
+      teams: createAsyncCache(() => this.teams.list()),
+      contactChannels: createAsyncCache(() => this.contactChannels.list()),
+      teamPermissions: createAsyncCache((teamId: string) => this.teams.listPermissions(teamId)),
+      teamMemberProfiles: createAsyncCache((teamId: string) => this.teams.listMemberProfiles(teamId)),
+      teamInvitations: createAsyncCache((teamId: string) => this.teams.listInvitations(teamId)),
+    };
+    this.caches = caches;
     this.session.subscribe((state, previous) => {
-      if (state.refreshToken !== previous.refreshToken) void this.reloadUser().catch(() => {});
+      if (state.refreshToken === previous.refreshToken) return;
+      // Another session (or none): every cached value of the user is someone else's now.
+      for (const [name, cache] of Object.entries(caches)) if (name !== "project") cache.clear();
+      void this.reloadUser().catch(() => {});
     });
+  }
+
+  /** reloadUser, but never sharing a load that started before a change. */
+  private refreshUser(): Promise<CurrentUser | null> {
+    this.userLoad = null;
+    return this.reloadUser();
   }
 
   getUserState = (): UserState => this.userStore.getState().value;
@@ -182,6 +270,82 @@ export class AuthClient implements AuthController {
     return this.reloadUser();
   }
 
+  async sendMagicLinkEmail(email: string, options: MagicLinkOptions = {}): Promise<{ nonce: string }> {
+    const page = withReturnTo(this.urls.magicLinkCallback, options.afterAuthReturnTo ?? null);
+    const callback_url = callbackUrl("sendMagicLinkEmail", page, options.callbackUrl);
+    const { body } = await this.transport.request<{ nonce: string }>({
+      method: "POST",
+      path: "/auth/otp/send-sign-in-code",
+      body: { email, callback_url },
+    });
+    return { nonce: body.nonce };
+  }
+
+  async signInWithMagicLink(code: string, nonce?: string): Promise<SignInResult> {
+    const full = nonce === undefined ? code.trim() : otpCode(code, nonce);
+    const { body } = await this.transport.request<SignInResponse>({
+      method: "POST",
+      path: "/auth/otp/sign-in",
+      body: { code: full },
+    });
+    return { isNewUser: Boolean(body.is_new_user), user: await this.storeSignIn(body) };
+  }
+
+  async signInWithMfa(attemptCode: string, totp: string): Promise<SignInResult> {
+    const { body } = await this.transport.request<SignInResponse>({
+      method: "POST",
+      path: "/auth/mfa/sign-in",
+      body: { code: attemptCode, type: "totp", totp: totp.replace(/\s/g, "") },
+    });
+    return { isNewUser: Boolean(body.is_new_user), user: await this.storeSignIn(body) };
+  }
+
+  async sendForgotPasswordEmail(email: string, options: CallbackOptions = {}): Promise<void> {
+    const callback_url = callbackUrl("sendForgotPasswordEmail", this.urls.passwordReset, options.callbackUrl);
+    await this.transport.request({ method: "POST", path: "/auth/password/send-reset-code", body: { email, callback_url } });
+  }
+
+  async verifyPasswordResetCode(code: string): Promise<void> {
+    await this.transport.request({ method: "POST", path: "/auth/password/reset/check-code", body: { code } });
+  }
+
+  async resetPassword({ code, password }: { code: string; password: string }): Promise<void> {
+    await this.transport.request({ method: "POST", path: "/auth/password/reset", body: { code, password } });
+  }
+
+  async updatePassword({ oldPassword, newPassword }: { oldPassword: string; newPassword: string }): Promise<void> {
+    // The session's x-stack-refresh-token goes with it, so this session is the one that survives.
+    await this.transport.request({
+      method: "POST",
+      path: "/auth/password/update",
+      body: { old_password: oldPassword, new_password: newPassword },
+      session: this.session,
+    });
+  }
+
+  async setPassword({ password }: { password: string }): Promise<void> {
+    await this.transport.request({ method: "POST", path: "/auth/password/set", body: { password }, session: this.session });
+    await this.refreshUser().catch(() => {});
+  }
+
+  async sendVerificationEmail(options: CallbackOptions = {}): Promise<void> {
+    const callback_url = callbackUrl("sendVerificationEmail", this.urls.emailVerification, options.callbackUrl);
+    const state = this.getUserState();
+    const user = state.status === "signed-in" ? state.user : await this.getUser();
+    if (!user) throw new AuthmwError("sendVerificationEmail needs a signed-in user.");
+    if (!user.primaryEmail) throw new AuthmwError("The signed-in user has no primary e-mail to verify.");
+    await this.transport.request({
+      method: "POST",
+      path: "/contact-channels/send-verification-code",
+      body: { email: user.primaryEmail, callback_url },
+      session: this.session,
+    });
+  }
+
+  selectTeam(teamId: string | null): Promise<CurrentUser> {
+    return this.updateUser({ selectedTeamId: teamId });
+  }
+
   /** Ends the session on the service (a refresh-token error is ignored) and always forgets the tokens. */
   async signOut(): Promise<void> {
     const { refreshToken } = this.session.getState();
@@ -238,12 +402,11 @@ export class AuthClient implements AuthController {
 
   async verifyEmail(code: string): Promise<void> {
     await this.transport.request({ method: "POST", path: "/contact-channels/verify", body: { code } });
-    if (this.getUserState().status === "signed-in") {
-      this.userLoad = null;
-      await this.reloadUser().catch(() => {});
-    }
+    this.caches.contactChannels.invalidate();
+    if (this.getUserState().status === "signed-in") await this.refreshUser().catch(() => {});
   }
 
+  /** The project's client view (GET /projects/current); cached in `caches.project`. */
   async getProject(): Promise<Project> {
     const { body } = await this.transport.request<Record<string, unknown>>({ method: "GET", path: "/projects/current" });
     return projectFromWire(body);

@@ -19,13 +19,47 @@ export {
 export type { CookieDocument } from "./cookies";
 export { createStore } from "./vanilla";
 export type { Listener, StoreApi } from "./vanilla";
-export { AuthClient, createAuthClient } from "./client";
-export type { AuthClientOptions, AuthController, AuthStatus, SignUpOptions, UserState } from "./client";
-export type { CurrentUser, CurrentUserUpdate, OAuthProviderLink, Project, ProjectConfig, Team } from "./models";
+export { AuthClient, createAuthClient, otpCode } from "./client";
+export type {
+  AuthClientOptions,
+  AuthController,
+  AuthStatus,
+  CallbackOptions,
+  MagicLinkOptions,
+  SignUpOptions,
+  UserState,
+} from "./client";
+export { CACHE_DROP_AFTER_MS, CACHE_THROTTLE_MS, createAsyncCache } from "./cache";
+export type { AsyncCache, AsyncCacheOptions, CachedState } from "./cache";
+export type { AuthCaches } from "./api-context";
+export type { TeamsApi, InviteOptions } from "./teams";
+export type { ContactChannelsApi } from "./contact-channels";
+export type {
+  ContactChannel,
+  ContactChannelCreate,
+  ContactChannelType,
+  ContactChannelUpdate,
+  CurrentUser,
+  CurrentUserUpdate,
+  OAuthProviderLink,
+  Project,
+  ProjectConfig,
+  SignInResult,
+  Team,
+  TeamCreate,
+  TeamInvitation,
+  TeamInvitationDetails,
+  TeamMemberProfile,
+  TeamMemberProfileUpdate,
+  TeamPermission,
+  TeamUpdate,
+} from "./models";
 export {
   DEFAULT_HANDLER_PATH,
+  MissingCallbackUrlError,
   RETURN_TO_PARAM,
   UntrustedRedirectError,
+  callbackUrl,
   authPageUrl,
   redirectToSignIn,
   resolveUrls,

@@ -135,3 +135,126 @@ export function projectFromWire(w: Wire): Project {
     },
   };
 }
+
+/** A team member's profile (falls back to the user's own name and image). */
+export interface TeamMemberProfile {
+  teamId: string;
+  userId: string;
+  displayName: string | null;
+  profileImageUrl: string | null;
+}
+
+export interface TeamMemberProfileUpdate {
+  displayName?: string;
+  profileImageUrl?: string | null;
+}
+
+/** A pending invitation to a team. */
+export interface TeamInvitation {
+  id: string;
+  teamId: string;
+  recipientEmail: string;
+  expiresAt: Date;
+}
+
+/** What an invitation code leads to (POST /team-invitations/accept/details). */
+export interface TeamInvitationDetails {
+  teamId: string;
+  teamDisplayName: string;
+}
+
+/** A team permission the user holds (directly or, with recursive listing, contained). */
+export interface TeamPermission {
+  id: string;
+}
+
+export interface TeamCreate {
+  displayName: string;
+  /** Client tier: a base64 image (data:image/...;base64,...) or null. */
+  profileImageUrl?: string | null;
+  clientMetadata?: Json;
+}
+
+export interface TeamUpdate {
+  displayName?: string;
+  profileImageUrl?: string | null;
+  clientMetadata?: Json;
+}
+
+export type ContactChannelType = "email";
+
+export interface ContactChannel {
+  id: string;
+  value: string;
+  type: ContactChannelType;
+  isVerified: boolean;
+  isPrimary: boolean;
+  usedForAuth: boolean;
+}
+
+export interface ContactChannelCreate {
+  value: string;
+  type?: ContactChannelType;
+  usedForAuth: boolean;
+  isPrimary?: boolean;
+}
+
+export interface ContactChannelUpdate {
+  value?: string;
+  type?: ContactChannelType;
+  usedForAuth?: boolean;
+  isPrimary?: boolean;
+}
+
+/** Result of a sign-in that may create the user (magic link / OTP, MFA). */
+export interface SignInResult {
+  user: CurrentUser | null;
+  isNewUser: boolean;
+}
+
+export const teamMemberProfileFromWire = (w: Wire): TeamMemberProfile => ({
+  teamId: w.team_id,
+  userId: w.user_id,
+  displayName: w.display_name ?? null,
+  profileImageUrl: w.profile_image_url ?? null,
+});
+
+export const teamInvitationFromWire = (w: Wire): TeamInvitation => ({
+  id: w.id,
+  teamId: w.team_id,
+  recipientEmail: w.recipient_email,
+  expiresAt: new Date(w.expires_at_millis),
+});
+
+export const contactChannelFromWire = (w: Wire): ContactChannel => ({
+  id: w.id,
+  value: w.value,
+  type: w.type,
+  isVerified: Boolean(w.is_verified),
+  isPrimary: Boolean(w.is_primary),
+  usedForAuth: Boolean(w.used_for_auth),
+});
+
+/** camelCase fields -> snake_case wire fields, leaving out undefined ones. */
+export function toWire(fields: Record<string, unknown>, names: Record<string, string>): Wire {
+  const body: Wire = {};
+  for (const [key, wire] of Object.entries(names)) {
+    if (fields[key] !== undefined) body[wire] = fields[key];
+  }
+  return body;
+}
+
+export const TEAM_FIELDS = {
+  displayName: "display_name",
+  profileImageUrl: "profile_image_url",
+  clientMetadata: "client_metadata",
+};
+
+export const CONTACT_CHANNEL_FIELDS = {
+  value: "value",
+  type: "type",
+  usedForAuth: "used_for_auth",
+  isPrimary: "is_primary",
+};
+
+export const MEMBER_PROFILE_FIELDS = { displayName: "display_name", profileImageUrl: "profile_image_url" };

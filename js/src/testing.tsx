@@ -1,10 +1,29 @@
 // Test helpers for apps that use @authmw/react: "@authmw/react/testing".
 import { useState, type ReactNode } from "react";
+import type { AuthCaches } from "./api-context";
+import { createAsyncCache } from "./cache";
 import type { AuthController, UserState } from "./client";
-import type { CurrentUser } from "./models";
+import type { ContactChannelsApi } from "./contact-channels";
+import type { ContactChannel, CurrentUser, Project, ProjectConfig, Team, TeamInvitation, TeamMemberProfile } from "./models";
 import { AuthContext } from "./react/context";
+import type { TeamsApi } from "./teams";
 import { resolveUrls, type AuthUrlOverrides } from "./urls";
 import { createStore } from "./vanilla";
+
+let fakeIds = 0;
+const fakeId = () => `00000000-0000-4000-8000-${String(++fakeIds).padStart(12, "0")}`;
+
+/** A team with harmless defaults. */
+export function fakeTeam(fields: Partial<Team> = {}): Team {
+  return {
+    id: fakeId(),
+    displayName: "Team",
+    profileImageUrl: null,
+    clientMetadata: null,
+    clientReadOnlyMetadata: null,
+    ...fields,
+  };
+}
 
 /** A complete user with harmless defaults; pass the fields your test cares about. */
 export function fakeUser(fields: Partial<CurrentUser> = {}): CurrentUser {
@@ -37,6 +56,14 @@ export interface TestingControllerOptions {
   accessToken?: string;
   handlerPath?: string;
   urls?: AuthUrlOverrides;
+  /** The user's teams (missing fields from fakeTeam). */
+  teams?: Partial<Team>[];
+  /** Permission ids the user holds, per team id. */
+  permissions?: Record<string, string[]>;
+  /** The user's contact channels; by default its primary e-mail. */
+  contactChannels?: Partial<ContactChannel>[];
+  /** Overrides of the project configuration (defaults: sign-up and passwords on, the rest off). */
+  projectConfig?: Partial<ProjectConfig>;
 }
 
 /**
@@ -60,6 +87,105 @@ export function createTestingController(options: TestingControllerOptions = {}):
     const state = store.getState().value;
     if (state.status !== "signed-in") throw new Error("Not signed in (AuthProviderForTesting).");
     return state.user;
+  };
+  const signedIn = () => store.getState().value.status === "signed-in";
+  const setUser = (user: CurrentUser) => {
+    store.setState({ value: { status: "signed-in", user } });
+    return user;
+  };
+
+  // In-memory data behind the teams and contact-channel calls.
+  let teams: Team[] = (options.teams ?? []).map((t) => fakeTeam(t));
+  const permissions: Record<string, string[]> = { ...options.permissions };
+  let channels: ContactChannel[] = (
+    options.contactChannels ??
+    (initial.user?.primaryEmail ? [{ value: initial.user.primaryEmail, isPrimary: true, usedForAuth: true, isVerified: initial.user.primaryEmailVerified }] : [])
+  ).map((c) => ({ id: fakeId(), value: "", type: "email", isVerified: false, isPrimary: false, usedForAuth: false, ...c }));
+  const project: Project = {
+    id: "test-project",
+    displayName: "Test project",
+    config: {
+      signUpEnabled: true,
+      credentialEnabled: true,
+      magicLinkEnabled: false,
+      passkeyEnabled: false,
+      clientTeamCreationEnabled: false,
+      clientUserDeletionEnabled: false,
+      oauthProviders: [],
+      ...options.projectConfig,
+    },
+  };
+  const profile = (teamId: string): TeamMemberProfile => ({
+    teamId,
+    userId: current().id,
+    displayName: current().displayName,
+    profileImageUrl: current().profileImageUrl,
+  });
+  const findTeam = (teamId: string) => {
+    const team = teams.find((t) => t.id === teamId);
+    if (!team) throw new Error(`No team ${teamId} (AuthProviderForTesting).`);
+    return team;
+  };
+  const caches: AuthCaches = {
+    project: createAsyncCache(async () => project),
+    teams: createAsyncCache(async () => (signedIn() ? teams : [])),
+    contactChannels: createAsyncCache(async () => (signedIn() ? channels : [])),
+    teamPermissions: createAsyncCache(async (teamId: string) => (permissions[teamId] ?? []).map((id) => ({ id }))),
+    teamMemberProfiles: createAsyncCache(async (teamId: string) => [profile(teamId)]),
+    teamInvitations: createAsyncCache(async (_teamId: string): Promise<TeamInvitation[]> => []),
+  };
+  const teamsApi: TeamsApi = {
+    list: async () => (signedIn() ? teams : []),
+    get: async (teamId) => findTeam(teamId),
+    async create(data) {
+      const team = fakeTeam({ displayName: data.displayName, profileImageUrl: data.profileImageUrl ?? null, clientMetadata: data.clientMetadata ?? null });
+      teams = [...teams, team];
+      caches.teams.invalidate();
+      return team;
+    },
+    async update(teamId, data) {
+      const team = { ...findTeam(teamId), ...data } as Team;
+      teams = teams.map((t) => (t.id === teamId ? team : t));
+      caches.teams.invalidate();
+      return team;
+    },
+    async delete(teamId) {
+      teams = teams.filter((t) => t.id !== teamId);
+      caches.teams.invalidate();
+    },
+    async leave(teamId) {
+      teams = teams.filter((t) => t.id !== teamId);
+      caches.teams.invalidate();
+    },
+    listMemberProfiles: async (teamId) => [profile(teamId)],
+    getMemberProfile: async (teamId) => profile(teamId),
+    updateMyProfile: async (teamId, update) => ({ ...profile(teamId), ...update }),
+    listPermissions: async (teamId) => (permissions[teamId] ?? []).map((id) => ({ id })),
+    invite: async () => ({ id: fakeId() }),
+    listInvitations: async () => [],
+    revokeInvitation: async () => {},
+    checkInvitationCode: async () => {},
+    getInvitationDetails: async () => ({ teamId: teams[0]?.id ?? fakeId(), teamDisplayName: teams[0]?.displayName ?? "Team" }),
+    acceptInvitation: async () => {},
+  };
+  const contactChannelsApi: ContactChannelsApi = {
+    list: async () => (signedIn() ? channels : []),
+    async create(data) {
+      const channel: ContactChannel = { id: fakeId(), type: "email", isVerified: false, isPrimary: false, ...data };
+      channels = [...channels, channel];
+      caches.contactChannels.invalidate();
+      return channel;
+    },
+    async update(channelId, data) {
+      channels = channels.map((c) => (c.id === channelId ? { ...c, ...data } : c));
+      caches.contactChannels.invalidate();
+      return channels.find((c) => c.id === channelId)!;
+    },
+    async delete(channelId) {
+      channels = channels.filter((c) => c.id !== channelId);
+      caches.contactChannels.invalidate();
+    },
+    sendVerificationEmail: async () => {},
   };
   return {
     urls: resolveUrls(options.handlerPath, options.urls),
@@ -92,19 +218,21 @@ export function createTestingController(options: TestingControllerOptions = {}):
         store.setState({ value: { status: "signed-in", user: { ...state.user, primaryEmailVerified: true } } });
       }
     },
-    getProject: async () => ({
-      id: "test-project",
-      displayName: "Test project",
-      config: {
-        signUpEnabled: true,
-        credentialEnabled: true,
-        magicLinkEnabled: false,
-        passkeyEnabled: false,
-        clientTeamCreationEnabled: false,
-        clientUserDeletionEnabled: false,
-        oauthProviders: [],
-      },
-    }),
+    getProject: async () => project,
+    sendMagicLinkEmail: async () => ({ nonce: "n".repeat(39) }),
+    signInWithMagicLink: async () => ({ user: await signIn(options.user?.primaryEmail ?? "user@example.com"), isNewUser: false }),
+    signInWithMfa: async () => ({ user: await signIn(options.user?.primaryEmail ?? "user@example.com"), isNewUser: false }),
+    sendForgotPasswordEmail: async () => {},
+    verifyPasswordResetCode: async () => {},
+    resetPassword: async () => {},
+    updatePassword: async () => {},
+    setPassword: async () => void setUser({ ...current(), hasPassword: true }),
+    sendVerificationEmail: async () => {},
+    selectTeam: async (teamId) =>
+      setUser({ ...current(), selectedTeamId: teamId, selectedTeam: teamId ? findTeam(teamId) : null }),
+    teams: teamsApi,
+    contactChannels: contactChannelsApi,
+    caches,
   };
 }
 

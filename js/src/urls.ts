@@ -12,6 +12,11 @@ export interface AuthUrls {
   signUp: string;
   signOut: string;
   emailVerification: string;
+  forgotPassword: string;
+  passwordReset: string;
+  magicLinkCallback: string;
+  teamInvitation: string;
+  accountSettings: string;
   error: string;
   afterSignIn: string;
   afterSignUp: string;
@@ -31,6 +36,11 @@ export function resolveUrls(handlerPath: string = DEFAULT_HANDLER_PATH, override
     signUp: overrides.signUp ?? `${handler}/sign-up`,
     signOut: overrides.signOut ?? `${handler}/sign-out`,
     emailVerification: overrides.emailVerification ?? `${handler}/email-verification`,
+    forgotPassword: overrides.forgotPassword ?? `${handler}/forgot-password`,
+    passwordReset: overrides.passwordReset ?? `${handler}/password-reset`,
+    magicLinkCallback: overrides.magicLinkCallback ?? `${handler}/magic-link-callback`,
+    teamInvitation: overrides.teamInvitation ?? `${handler}/team-invitation`,
+    accountSettings: overrides.accountSettings ?? `${handler}/account-settings`,
     error: overrides.error ?? `${handler}/error`,
     afterSignIn,
     afterSignUp: overrides.afterSignUp ?? afterSignIn,
@@ -107,4 +117,32 @@ export function redirectToSignIn(options: { handlerPath?: string; signInUrl?: st
 /** Absolute URL of an app path on the current origin (for callback URLs sent to the service). */
 export function absoluteUrl(path: string, origin: string = window.location.origin): string {
   return new URL(path, origin).toString();
+}
+
+/** Thrown when an e-mail with a link is requested but there is nowhere for the link to point. */
+export class MissingCallbackUrlError extends AuthmwError {
+  constructor(what: string, page: string) {
+    super(
+      `${what} needs a callback URL: pass callbackUrl (an absolute URL of your ${page} page), ` +
+        "or call it from a page, whose origin is then used.",
+    );
+    this.name = "MissingCallbackUrlError";
+  }
+}
+
+/**
+ * The callback URL of an e-mail link (spec 5, "Redirects and callbacks"): the given one (must be
+ * an absolute URL), else `page` on the current page's origin; neither -> MissingCallbackUrlError.
+ */
+export function callbackUrl(what: string, page: string, given?: string | null): string {
+  if (given) {
+    try {
+      return new URL(given).toString();
+    } catch {
+      throw new AuthmwError(`${what}: callbackUrl must be an absolute URL (got ${JSON.stringify(given)}).`);
+    }
+  }
+  const origin = typeof window !== "undefined" && window.location ? window.location.origin : null;
+  if (!origin || origin === "null") throw new MissingCallbackUrlError(what, page);
+  return absoluteUrl(page, origin);
 }

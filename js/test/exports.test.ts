@@ -10,6 +10,8 @@ const CORE = [
   "AuthClient",
   "AuthmwError",
   "BACKOFF_BASE_MS",
+  "CACHE_DROP_AFTER_MS",
+  "CACHE_THROTTLE_MS",
   "COOKIE_POLL_INTERVAL_MS",
   "ConnectionError",
   "DEFAULT_HANDLER_PATH",
@@ -21,17 +23,21 @@ const CORE = [
   "MAX_ATTEMPTS",
   "MAX_MIN_VALIDITY_MS",
   "MAX_WAIT_MS",
+  "MissingCallbackUrlError",
   "RETURN_TO_PARAM",
   "Transport",
   "UntrustedRedirectError",
   "VERSION",
   "authPageUrl",
+  "callbackUrl",
+  "createAsyncCache",
   "createAuthClient",
   "createSessionStore",
   "createStore",
   "decodeJwtClaims",
   "knownErrorClasses",
   "knownErrorFromJson",
+  "otpCode",
   "parseKnownError",
   "randomNonce",
   "readSessionCookies",
@@ -70,6 +76,6 @@ describe("public API", () => {
   });
 
   it("@authmw/react/testing exports the testing helpers", () => {
-    expect(sorted(Object.keys(testing))).toEqual(["AuthProviderForTesting", "createTestingController", "fakeUser"]);
+    expect(sorted(Object.keys(testing))).toEqual(["AuthProviderForTesting", "createTestingController", "fakeTeam", "fakeUser"]);
   });
 });

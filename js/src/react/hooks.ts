@@ -1,6 +1,19 @@
-import { useMemo, useSyncExternalStore } from "react";
-import type { AuthController, AuthStatus, SignUpOptions, UserState } from "../client";
-import type { CurrentUser, CurrentUserUpdate, Project } from "../models";
+import { useCallback, useMemo, useSyncExternalStore } from "react";
+import type { AsyncCache, CachedState } from "../cache";
+import type { AuthController, AuthStatus, CallbackOptions, MagicLinkOptions, SignUpOptions, UserState } from "../client";
+import type { ContactChannelsApi } from "../contact-channels";
+import type {
+  ContactChannel,
+  CurrentUser,
+  CurrentUserUpdate,
+  Project,
+  SignInResult,
+  Team,
+  TeamInvitation,
+  TeamMemberProfile,
+  TeamPermission,
+} from "../models";
+import type { TeamsApi } from "../teams";
 import type { GetAccessTokenOptions } from "../store";
 import { authPageUrl, type AuthUrls } from "../urls";
 import { useAuthController } from "./context";
@@ -34,6 +47,19 @@ export interface UseAuthResult {
   getProject(): Promise<Project>;
   /** Goes to the sign-in page and comes back to the current page afterwards. */
   redirectToSignIn(): void;
+  sendMagicLinkEmail(email: string, options?: MagicLinkOptions): Promise<{ nonce: string }>;
+  signInWithMagicLink(code: string, nonce?: string): Promise<SignInResult>;
+  signInWithMfa(attemptCode: string, totp: string): Promise<SignInResult>;
+  sendForgotPasswordEmail(email: string, options?: CallbackOptions): Promise<void>;
+  verifyPasswordResetCode(code: string): Promise<void>;
+  resetPassword(options: { code: string; password: string }): Promise<void>;
+  updatePassword(options: { oldPassword: string; newPassword: string }): Promise<void>;
+  setPassword(options: { password: string }): Promise<void>;
+  sendVerificationEmail(options?: CallbackOptions): Promise<void>;
+  selectTeam(teamId: string | null): Promise<CurrentUser>;
+  /** Teams, member profiles, permissions and invitations of the signed-in user. */
+  teams: TeamsApi;
+  contactChannels: ContactChannelsApi;
 }
 
 export function useAuth(): UseAuthResult {
@@ -54,7 +80,84 @@ export function useAuth(): UseAuthResult {
       deleteUser: () => controller.deleteUser(),
       getProject: () => controller.getProject(),
       redirectToSignIn: () => window.location.assign(authPageUrl(controller.urls.signIn, window.location)),
+      sendMagicLinkEmail: (email, options) => controller.sendMagicLinkEmail(email, options),
+      signInWithMagicLink: (code, nonce) => controller.signInWithMagicLink(code, nonce),
+      signInWithMfa: (attemptCode, totp) => controller.signInWithMfa(attemptCode, totp),
+      sendForgotPasswordEmail: (email, options) => controller.sendForgotPasswordEmail(email, options),
+      verifyPasswordResetCode: (code) => controller.verifyPasswordResetCode(code),
+      resetPassword: (options) => controller.resetPassword(options),
+      updatePassword: (options) => controller.updatePassword(options),
+      setPassword: (options) => controller.setPassword(options),
+      sendVerificationEmail: (options) => controller.sendVerificationEmail(options),
+      selectTeam: (teamId) => controller.selectTeam(teamId),
+      teams: controller.teams,
+      contactChannels: controller.contactChannels,
     }),
     [controller, state],
   );
+}
+
+const LOADING: CachedState<never> = { status: "loading", value: undefined, error: undefined };
+const noSubscription = () => () => {};
+const loadingSnapshot = () => LOADING;
+
+/** A cached value (spec 4) as a status union; `args` null = nothing to load (stays loading). */
+export function useCachedValue<A extends readonly unknown[], V>(cache: AsyncCache<A, V>, args: A | null): CachedState<V> {
+  const key = args === null ? null : JSON.stringify(args); // args are compared by value
+  const subscribe = useCallback((listener: () => void) => cache.subscribe(args!, listener), [cache, key]);
+  const getSnapshot = useCallback(() => cache.getSnapshot(...args!), [cache, key]);
+  return useSyncExternalStore(
+    key === null ? noSubscription : subscribe,
+    key === null ? loadingSnapshot : getSnapshot,
+    loadingSnapshot,
+  );
+}
+
+/** The signed-in user's teams ([] when signed out); re-fetched after team changes. */
+export function useTeams(): CachedState<Team[]> {
+  return useCachedValue(useAuthController("useTeams").caches.teams, []);
+}
+
+/** The user's selected team: loading while the user loads, null when none (or signed out). */
+export function useSelectedTeam(): CachedState<Team | null> {
+  const state = useUserState(useAuthController("useSelectedTeam"));
+  const team = state.user?.selectedTeam ?? null;
+  return useMemo(
+    () =>
+      state.status === "loading"
+        ? LOADING
+        : { status: "ready", value: state.status === "signed-in" ? team : null, error: undefined },
+    [state.status, team],
+  );
+}
+
+/** The signed-in user's contact channels (e-mails). */
+export function useContactChannels(): CachedState<ContactChannel[]> {
+  return useCachedValue(useAuthController("useContactChannels").caches.contactChannels, []);
+}
+
+/** The signed-in user's permissions in a team, contained ones included; null teamId = loading. */
+export function useTeamPermissions(teamId: string | null): CachedState<TeamPermission[]> {
+  return useCachedValue(useAuthController("useTeamPermissions").caches.teamPermissions, teamId ? [teamId] : null);
+}
+
+/** Whether the user holds `permissionId` in the team: null while loading (or on error). */
+export function usePermission(teamId: string | null, permissionId: string): boolean | null {
+  const permissions = useTeamPermissions(teamId);
+  return permissions.status === "ready" ? permissions.value.some((p) => p.id === permissionId) : null;
+}
+
+/** Profiles of a team's members. */
+export function useTeamMemberProfiles(teamId: string | null): CachedState<TeamMemberProfile[]> {
+  return useCachedValue(useAuthController("useTeamMemberProfiles").caches.teamMemberProfiles, teamId ? [teamId] : null);
+}
+
+/** Pending invitations of a team. */
+export function useTeamInvitations(teamId: string | null): CachedState<TeamInvitation[]> {
+  return useCachedValue(useAuthController("useTeamInvitations").caches.teamInvitations, teamId ? [teamId] : null);
+}
+
+/** The project's client view (configuration flags such as magicLinkEnabled). */
+export function useProject(): CachedState<Project> {
+  return useCachedValue(useAuthController("useProject").caches.project, []);
 }

@@ -1,0 +1,44 @@
+import type { AsyncCache } from "./cache";
+import type {
+  ContactChannel,
+  Project,
+  Team,
+  TeamInvitation,
+  TeamMemberProfile,
+  TeamPermission,
+} from "./models";
+import type { SessionStore } from "./store";
+import type { ApiRequest, ApiResponse } from "./transport";
+import type { AuthUrls } from "./urls";
+
+/** The cached values of a client (spec 4); cleared when the session changes. */
+export interface AuthCaches {
+  project: AsyncCache<[], Project>;
+  /** Teams of the signed-in user ([] when signed out). */
+  teams: AsyncCache<[], Team[]>;
+  contactChannels: AsyncCache<[], ContactChannel[]>;
+  /** The signed-in user's permissions in a team, contained ones included. */
+  teamPermissions: AsyncCache<[teamId: string], TeamPermission[]>;
+  teamMemberProfiles: AsyncCache<[teamId: string], TeamMemberProfile[]>;
+  teamInvitations: AsyncCache<[teamId: string], TeamInvitation[]>;
+}
+
+/** What the per-area API modules (teams, contact channels) share with the client. */
+export interface ApiContext {
+  request<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>>;
+  readonly session: SessionStore;
+  readonly urls: AuthUrls;
+  readonly caches: AuthCaches;
+  /** Re-reads /users/me into the user state (after changes that show in the user). */
+  reloadUser(): Promise<unknown>;
+}
+
+/** `/path?query` with the undefined values left out. */
+export function withQuery(path: string, query: Record<string, string | boolean | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+export const seg = encodeURIComponent;

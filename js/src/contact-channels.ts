@@ -1,0 +1,82 @@
+// Contact channels of the signed-in user (contract 5.7, flow 6.4).
+import type { ApiContext } from "./api-context";
+import { seg } from "./api-context";
+import {
+  CONTACT_CHANNEL_FIELDS,
+  contactChannelFromWire,
+  toWire,
+  type ContactChannel,
+  type ContactChannelCreate,
+  type ContactChannelUpdate,
+} from "./models";
+import { callbackUrl } from "./urls";
+
+type Wire = Record<string, unknown>;
+
+export interface ContactChannelsApi {
+  /** GET /contact-channels?user_id=me, oldest first. */
+  list(): Promise<ContactChannel[]>;
+  /** Adds an e-mail; `usedForAuth: true` fails with ContactChannelAlreadyUsedForAuthBySomeoneElse when taken. */
+  create(data: ContactChannelCreate): Promise<ContactChannel>;
+  /** Changing the value resets its verification. */
+  update(channelId: string, data: ContactChannelUpdate): Promise<ContactChannel>;
+  delete(channelId: string): Promise<void>;
+  /**
+   * Sends the verification e-mail; its link goes to `callbackUrl` (default: {handler}/email-verification
+   * on this origin). Throws EmailAlreadyVerified for a verified channel.
+   */
+  sendVerificationEmail(channelId: string, options?: { callbackUrl?: string }): Promise<void>;
+}
+
+export function createContactChannelsApi(ctx: ApiContext): ContactChannelsApi {
+  const path = (id: string) => `/contact-channels/me/${seg(id)}`;
+  // The primary e-mail and its verified flag are part of the user too.
+  const changed = async () => {
+    ctx.caches.contactChannels.invalidate();
+    await ctx.reloadUser().catch(() => {});
+  };
+  return {
+    async list() {
+      if (!ctx.session.getState().refreshToken) return [];
+      const { body } = await ctx.request<{ items: Wire[] }>({
+        method: "GET",
+        path: "/contact-channels?user_id=me",
+        session: ctx.session,
+      });
+      return body.items.map(contactChannelFromWire);
+    },
+    async create(data) {
+      const { body } = await ctx.request<Wire>({
+        method: "POST",
+        path: "/contact-channels",
+        body: { user_id: "me", ...toWire({ type: "email", ...data }, CONTACT_CHANNEL_FIELDS) },
+        session: ctx.session,
+      });
+      await changed();
+      return contactChannelFromWire(body);
+    },
+    async update(channelId, data) {
+      const { body } = await ctx.request<Wire>({
+        method: "PATCH",
+        path: path(channelId),
+        body: toWire({ ...data }, CONTACT_CHANNEL_FIELDS),
+        session: ctx.session,
+      });
+      await changed();
+      return contactChannelFromWire(body);
+    },
+    async delete(channelId) {
+      await ctx.request({ method: "DELETE", path: path(channelId), session: ctx.session });
+      await changed();
+    },
+    async sendVerificationEmail(channelId, options = {}) {
+      const callback_url = callbackUrl("sendVerificationEmail", ctx.urls.emailVerification, options.callbackUrl);
+      await ctx.request({
+        method: "POST",
+        path: `${path(channelId)}/send-verification-code`,
+        body: { callback_url },
+        session: ctx.session,
+      });
+    },
+  };
+}
