@@ -18,6 +18,7 @@ from . import (
     oauth,
     otp,
     outbox,
+    permission_definitions,
     projects,
     sessions,
     team_invitations,
@@ -42,6 +43,7 @@ ROUTE_MODULES = [
     teams,
     team_member_profiles,
     team_invitations,
+    permission_definitions,
     contact_channels,
 ]
 
