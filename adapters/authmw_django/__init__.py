@@ -22,12 +22,14 @@ from ._decorators import (
     user_required,
 )
 from ._middleware import AuthMiddleware
+from ._settings import get_auth_config
 
 __all__ = [
     "DEFAULT_TEAM_KWARG",
     "AuthMiddleware",
     "Guard",
     "TeamRequirement",
+    "get_auth_config",
     "team_member_required",
     "team_permission_required",
     "user_required",

@@ -14,7 +14,7 @@ from authmw import AuthConfig
 from authmw._transport import Transport
 from authmw.errors import ConfigurationError
 from authmw.middleware._resolver import SessionResolver
-from authmw.middleware._settings import KEYS, read_settings, secret_key_needed
+from authmw.middleware._settings import KEYS, AdapterSettings, read_settings, secret_key_needed
 
 #: Every key ``settings.AUTHMW`` may hold.
 KNOWN_KEYS = frozenset(KEYS) | {"HTTP_CLIENT", "ASYNC_HTTP_CLIENT"}
@@ -40,28 +40,43 @@ class DjangoAuth:
 
 def load() -> DjangoAuth:
     """Read the settings; raises ``ImproperlyConfigured`` naming the setting to fix."""
+    site = _read()
+    resolver = SessionResolver(
+        site.config,
+        on_refresh_unavailable=site.on_refresh_unavailable,
+        http=_factory(_lookup("HTTP_CLIENT"), "HTTP_CLIENT"),
+        async_http=_factory(_lookup("ASYNC_HTTP_CLIENT"), "ASYNC_HTTP_CLIENT"),
+    )
+    return DjangoAuth(site.config, resolver, site.api_paths)
+
+
+def get_auth_config() -> AuthConfig:
+    """The :class:`AuthConfig` the settings describe (to show the browser its public part,
+    or to make a :class:`authmw.ServerApp`)."""
+    return _read().config
+
+
+def _options() -> Mapping[str, Any]:
     options = getattr(settings, "AUTHMW", None) or {}
     if not isinstance(options, Mapping):
         raise ImproperlyConfigured('settings.AUTHMW must be a dict, e.g. AUTHMW = {"PROJECT_ID": "...", "SECRET_SERVER_KEY": "..."}.')
     unknown = sorted(set(options) - KNOWN_KEYS)
     if unknown:
         raise ImproperlyConfigured(f"settings.AUTHMW has unknown keys {unknown}; known keys are {sorted(KNOWN_KEYS)}.")
+    return options
 
-    def lookup(key: str) -> Any:
-        value = options.get(key)
-        return value if value is not None else getattr(settings, f"AUTHMW_{key}", None)
 
+def _lookup(key: str) -> Any:
+    value = _options().get(key)
+    return value if value is not None else getattr(settings, f"AUTHMW_{key}", None)
+
+
+def _read() -> AdapterSettings:
+    _options()
     try:
-        site = read_settings(lookup, setting_name)
+        return read_settings(_lookup, setting_name)
     except ConfigurationError as exc:
         raise ImproperlyConfigured(str(exc)) from None
-    resolver = SessionResolver(
-        site.config,
-        on_refresh_unavailable=site.on_refresh_unavailable,
-        http=_factory(lookup("HTTP_CLIENT"), "HTTP_CLIENT"),
-        async_http=_factory(lookup("ASYNC_HTTP_CLIENT"), "ASYNC_HTTP_CLIENT"),
-    )
-    return DjangoAuth(site.config, resolver, site.api_paths)
 
 
 def _factory(value: Any, key: str) -> Callable[[], Any] | None:
