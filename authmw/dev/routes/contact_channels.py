@@ -1,21 +1,191 @@
-"""Contact channels: e-mail verification by code (contract 5.7, flow 6.4).
-
-The channel CRUD routes belong here too when they are added.
-"""
+"""Contact channels (contract 5.7) and e-mail verification by code (flow 6.4)."""
 
 from __future__ import annotations
 
-from ..emails import EMAIL_VERIFICATION
+import sqlite3
+from typing import Any
+
+from ..emails import EMAIL_VERIFICATION, send_verification_email
 from ..endpoint import ANY, Ctx, EndpointGroup
-from ..schema import Obj, Str
+from ..errors import KnownError, PlainError
+from ..responses import Created
+from ..schema import Bool, Obj, Str, Uuid
+from ..urls import is_trusted_url
+from ..users import add_contact_channel, email_used_for_auth, get_user, primary_email_channel
 from ..verification import CODE_LENGTH, find_code
 
 group = EndpointGroup()
 CODE_BODY = Obj({"code": Str(required=True, min_length=CODE_LENGTH, max_length=CODE_LENGTH)}, required=True)
+CHANNEL_PATH = Obj({"user_id": Uuid(required=True, allow_me=True), "contact_channel_id": Uuid(required=True)})
+
+
+def channel_view(row: sqlite3.Row) -> dict[str, Any]:
+    return {
+        "user_id": row["user_id"],
+        "id": row["id"],
+        "value": row["value"],
+        "type": row["type"],
+        "used_for_auth": bool(row["used_for_auth"]),
+        "is_verified": bool(row["is_verified"]),
+        "is_primary": bool(row["is_primary"]),
+    }
+
+
+def _user_id(ctx: Ctx, value: str, client_message: str, status: int = 403) -> str:
+    """Resolve "me"; the client tier may only name its own user."""
+    user_id = ctx.user_id_or_me(value)
+    if ctx.tier == "client" and (ctx.user is None or user_id != ctx.user["id"]):
+        raise PlainError(status, client_message)
+    return user_id
+
+
+def _channel(ctx: Ctx, user_id: str, channel_id: str, missing: PlainError) -> sqlite3.Row:
+    row = ctx.c.execute(
+        "SELECT * FROM contact_channels WHERE id = ? AND user_id = ? AND project_id = ?",
+        (channel_id, user_id, ctx.project.id),
+    ).fetchone()
+    if row is None:
+        raise missing
+    return row
+
+
+def _fields(tier: str, *, creating: bool) -> Obj:
+    fields: dict[str, Any] = {
+        "type": Str(required=creating, one_of=("email",)),
+        "value": Str(required=creating, email=True),
+        "used_for_auth": Bool(required=creating),
+        "is_primary": Bool(),
+    }
+    if creating:
+        fields = {"user_id": Uuid(required=True, allow_me=True), **fields}
+    if tier != "client":
+        fields["is_verified"] = Bool()
+    return Obj(fields, required=True)
+
+
+@group.post("/contact-channels", tiers=ANY)
+def create(ctx: Ctx) -> Created:
+    body = ctx.validate(_fields(ctx.tier, creating=True), ctx.raw_body)
+    user_id = _user_id(ctx, body["user_id"], "Client can only create contact channels for their own user.")
+    if get_user(ctx.c, ctx.project.id, user_id) is None:
+        raise KnownError("USER_NOT_FOUND")
+    if body["used_for_auth"] and email_used_for_auth(ctx.c, ctx.project.id, body["value"]):
+        raise KnownError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", type="email")
+    if ctx.c.execute(
+        "SELECT 1 FROM contact_channels WHERE user_id = ? AND type = 'email' AND value = ?", (user_id, body["value"])
+    ).fetchone():
+        raise PlainError(400, "Contact channel already exists")
+    channel_id = add_contact_channel(
+        ctx.c,
+        ctx.project.id,
+        user_id,
+        body["value"],
+        is_primary=bool(body.get("is_primary")),
+        is_verified=bool(body.get("is_verified")),
+        used_for_auth=body["used_for_auth"],
+    )
+    missing = PlainError(404, "Contact channel not found.")
+    return Created(channel_view(_channel(ctx, user_id, channel_id, missing)))
+
+
+@group.get("/contact-channels", tiers=ANY, query=Obj({"user_id": Uuid(allow_me=True), "contact_channel_id": Uuid()}))
+def list_channels(ctx: Ctx) -> dict[str, Any]:
+    user_id = ctx.query.get("user_id")
+    if ctx.tier == "client":
+        if user_id is None:
+            raise PlainError(403, "Client can only list contact channels for their own user.")
+        user_id = _user_id(ctx, user_id, "Client can only list contact channels for their own user.")
+    elif user_id is not None:
+        user_id = ctx.user_id_or_me(user_id)
+    sql = "SELECT * FROM contact_channels WHERE project_id = ?"
+    args: list[Any] = [ctx.project.id]
+    for column, value in (("user_id", user_id), ("id", ctx.query.get("contact_channel_id"))):
+        if value is not None:
+            sql += f" AND {column} = ?"
+            args.append(value)
+    rows = ctx.c.execute(sql + " ORDER BY created_at_millis, rowid", args).fetchall()
+    return {"items": [channel_view(row) for row in rows], "is_paginated": False}
+
+
+@group.get("/contact-channels/{user_id}/{contact_channel_id}", tiers=ANY, params=CHANNEL_PATH)
+def get_one(ctx: Ctx) -> dict[str, Any]:
+    user_id = _user_id(ctx, ctx.params["user_id"], "Client can only read contact channels of their own user.")
+    missing = PlainError(404, "Contact channel not found.")
+    return channel_view(_channel(ctx, user_id, ctx.params["contact_channel_id"], missing))
+
+
+@group.patch("/contact-channels/{user_id}/{contact_channel_id}", tiers=ANY, params=CHANNEL_PATH)
+def update(ctx: Ctx) -> dict[str, Any]:
+    body = ctx.validate(_fields(ctx.tier, creating=False), ctx.raw_body)
+    user_id = _user_id(ctx, ctx.params["user_id"], "Client can only update contact channels of their own user.")
+    row = _channel(ctx, user_id, ctx.params["contact_channel_id"], PlainError(400, "Contact channel not found"))
+    value = body.get("value", row["value"])
+    used_for_auth = body.get("used_for_auth", bool(row["used_for_auth"]))
+    if used_for_auth and email_used_for_auth(ctx.c, ctx.project.id, value, except_user=user_id):
+        raise KnownError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", type="email")
+    is_verified = body.get("is_verified", bool(row["is_verified"]) and value == row["value"])
+    if body.get("is_primary"):
+        ctx.c.execute("UPDATE contact_channels SET is_primary = 0 WHERE user_id = ?", (user_id,))
+    ctx.c.execute(
+        "UPDATE contact_channels SET value = ?, used_for_auth = ?, is_verified = ?, is_primary = ? WHERE id = ?",
+        (value, int(used_for_auth), int(is_verified), int(body.get("is_primary", row["is_primary"])), row["id"]),
+    )
+    return channel_view(_channel(ctx, user_id, row["id"], PlainError(400, "Contact channel not found")))
+
+
+@group.delete("/contact-channels/{user_id}/{contact_channel_id}", tiers=ANY, params=CHANNEL_PATH)
+def delete(ctx: Ctx) -> dict[str, bool]:
+    user_id = _user_id(ctx, ctx.params["user_id"], "Client can only delete contact channels of their own user.")
+    row = _channel(ctx, user_id, ctx.params["contact_channel_id"], PlainError(400, "Contact channel not found"))
+    ctx.c.execute("DELETE FROM contact_channels WHERE id = ?", (row["id"],))
+    return {"success": True}
+
+
+@group.post(
+    "/contact-channels/{user_id}/{contact_channel_id}/send-verification-code",
+    tiers=ANY,
+    params=CHANNEL_PATH,
+    body=Obj({"callback_url": Str(required=True, url=True)}, required=True),
+)
+def send_channel_verification(ctx: Ctx) -> dict[str, bool]:
+    user_id = _user_id(
+        ctx, ctx.params["user_id"], "Client can only send verification codes for their own user.", status=400
+    )
+    if ctx.tier != "client" and get_user(ctx.c, ctx.project.id, user_id) is None:
+        raise KnownError("USER_ID_DOES_NOT_EXIST", user_id=user_id)
+    row = _channel(ctx, user_id, ctx.params["contact_channel_id"], PlainError(404, "Contact channel not found"))
+    _send(ctx, user_id, row, ctx.body["callback_url"])
+    return {"success": True}
+
+
+@group.post(
+    "/contact-channels/send-verification-code",
+    tiers=ANY,
+    needs_user="schema",
+    body=Obj(
+        {"email": Str(required=True, strict_email=True), "callback_url": Str(required=True, url=True)}, required=True
+    ),
+)
+def send_primary_verification(ctx: Ctx) -> dict[str, bool]:
+    user = ctx.signed_in_user
+    channel = primary_email_channel(ctx.c, user["id"])
+    primary = channel["value"] if channel else None
+    if channel is None or ctx.body["email"] != primary:
+        raise KnownError("EMAIL_IS_NOT_PRIMARY_EMAIL", email=ctx.body["email"], primary_email=primary)
+    _send(ctx, user["id"], channel, ctx.body["callback_url"])
+    return {"success": True}
+
+
+def _send(ctx: Ctx, user_id: str, channel: sqlite3.Row, callback_url: str) -> None:
+    if channel["is_verified"]:
+        raise KnownError("EMAIL_ALREADY_VERIFIED")
+    if not is_trusted_url(ctx.project, callback_url):
+        raise KnownError("REDIRECT_URL_NOT_WHITELISTED")
+    send_verification_email(ctx.c, ctx.project, user_id, channel["value"], callback_url)
 
 
 @group.post("/contact-channels/verify", tiers=ANY, body=CODE_BODY)
-def verify(ctx: Ctx) -> dict:
+def verify(ctx: Ctx) -> dict[str, bool]:
     found = find_code(ctx, EMAIL_VERIFICATION, ctx.body["code"])
     found.consume()
     ctx.c.execute(
@@ -26,7 +196,7 @@ def verify(ctx: Ctx) -> dict:
 
 
 @group.post("/contact-channels/verify/check-code", tiers=ANY, body=CODE_BODY)
-def check_code(ctx: Ctx) -> dict:
+def check_code(ctx: Ctx) -> dict[str, bool]:
     find_code(ctx, EMAIL_VERIFICATION, ctx.body["code"])
     return {"is_code_valid": True}
 

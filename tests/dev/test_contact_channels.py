@@ -1,0 +1,130 @@
+"""Contact channels: contract 5.7."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+from .conftest import Api, assert_known_error, unique_email
+
+CALLBACK = "http://localhost:3000/handler/email-verification"
+
+
+def add(api: Api, token: str, value: str, **fields):
+    body = {"user_id": "me", "type": "email", "value": value, "used_for_auth": False, **fields}
+    return api.call("POST", "/contact-channels", token=token, json=body)
+
+
+def test_client_adds_lists_updates_and_deletes_its_channels(api: Api, user: dict) -> None:
+    value = unique_email()
+    created = add(api, user["access_token"], value)
+    assert created.status_code == 201, created.text
+    channel = created.json()
+    assert channel == {
+        "user_id": user["user_id"],
+        "id": channel["id"],
+        "value": value,
+        "type": "email",
+        "used_for_auth": False,
+        "is_verified": False,
+        "is_primary": False,
+    }
+    listed = api.call("GET", "/contact-channels", token=user["access_token"], params={"user_id": "me"}).json()
+    assert [c["value"] for c in listed["items"]] == [user["email"], value]  # oldest first
+    path = f"/contact-channels/me/{channel['id']}"
+    primary = api.call("PATCH", path, token=user["access_token"], json={"is_primary": True}).json()
+    assert primary["is_primary"] is True
+    me = api.call("GET", "/users/me", token=user["access_token"]).json()
+    assert me["primary_email"] == value
+    assert api.call("DELETE", path, token=user["access_token"]).json() == {"success": True}
+    gone = api.call("GET", path, token=user["access_token"])
+    assert (gone.status_code, gone.text) == (404, "Contact channel not found.")
+
+
+def test_channel_errors(api: Api, user: dict) -> None:
+    value = unique_email()
+    assert add(api, user["access_token"], value).status_code == 201
+    duplicate = add(api, user["access_token"], value)
+    assert (duplicate.status_code, duplicate.text) == (400, "Contact channel already exists")
+    taken = add(api, user["access_token"], user["email"] + ".other", used_for_auth=True)
+    assert taken.status_code == 201
+    other = api.sign_up()
+    clash = add(api, other["access_token"], user["email"], used_for_auth=True)
+    assert assert_known_error(clash, "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", 409)["details"] == {
+        "type": "email"
+    }
+    foreign = api.call(
+        "POST",
+        "/contact-channels",
+        token=other["access_token"],
+        json={"user_id": user["user_id"], "type": "email", "value": unique_email(), "used_for_auth": False},
+    )
+    assert (foreign.status_code, foreign.text) == (403, "Client can only create contact channels for their own user.")
+    client_verified = add(api, user["access_token"], unique_email(), is_verified=True)
+    assert_known_error(client_verified, "SCHEMA_ERROR", 400)
+    listing = api.call("GET", "/contact-channels", token=user["access_token"])
+    assert listing.status_code == 403
+
+
+def test_verification_code_for_a_channel(api: Api, user: dict) -> None:
+    value = unique_email()
+    channel = add(api, user["access_token"], value).json()
+    sent = api.call(
+        "POST",
+        f"/contact-channels/me/{channel['id']}/send-verification-code",
+        token=user["access_token"],
+        json={"callback_url": CALLBACK},
+    )
+    assert sent.json() == {"success": True}
+    mail = api.http.get("/dev/outbox", params={"to": value}).json()["items"][0]
+    code = parse_qs(urlsplit(mail["link"]).query)["code"][0]
+    assert api.call("POST", "/contact-channels/verify", json={"code": code}).json() == {"success": True}
+    again = api.call(
+        "POST",
+        f"/contact-channels/me/{channel['id']}/send-verification-code",
+        token=user["access_token"],
+        json={"callback_url": CALLBACK},
+    )
+    assert_known_error(again, "EMAIL_ALREADY_VERIFIED", 409)
+
+
+def test_deprecated_send_needs_the_primary_email(api: Api, user: dict) -> None:
+    def send(email: str, token: str | None = user["access_token"]):
+        return api.call(
+            "POST",
+            "/contact-channels/send-verification-code",
+            token=token,
+            json={"email": email, "callback_url": CALLBACK},
+        )
+
+    wrong = send("other@example.com")
+    body = assert_known_error(wrong, "EMAIL_IS_NOT_PRIMARY_EMAIL", 400)
+    assert body["details"] == {"email": "other@example.com", "primary_email": user["email"]}
+    assert send(user["email"]).json() == {"success": True}
+    assert "auth.user must be defined" in assert_known_error(send(user["email"], None), "SCHEMA_ERROR", 400)["error"]
+
+
+def test_server_manages_channels_of_any_user(api: Api, user: dict) -> None:
+    created = api.call(
+        "POST",
+        "/contact-channels",
+        "server",
+        json={
+            "user_id": user["user_id"],
+            "type": "email",
+            "value": unique_email(),
+            "used_for_auth": False,
+            "is_verified": True,
+        },
+    )
+    assert created.status_code == 201 and created.json()["is_verified"] is True
+    changed = api.call(
+        "PATCH", f"/contact-channels/{user['user_id']}/{created.json()['id']}", "server", json={"value": unique_email()}
+    )
+    assert changed.json()["is_verified"] is False  # a new value resets verification
+    unknown = api.call(
+        "POST",
+        "/contact-channels/00000000-0000-4000-8000-000000000000/00000000-0000-4000-8000-000000000001/send-verification-code",
+        "server",
+        json={"callback_url": CALLBACK},
+    )
+    assert_known_error(unknown, "USER_ID_DOES_NOT_EXIST", 400)
