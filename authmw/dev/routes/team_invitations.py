@@ -10,10 +10,10 @@ from ..endpoint import ANY, Ctx, EndpointGroup
 from ..errors import KnownError, PlainError
 from ..ids import now_millis
 from ..schema import Obj, Str, Uuid
+from ..team_access import client_user_id, existing_team, require_membership, require_permission
 from ..teams import add_member, is_member
 from ..urls import is_trusted_url
 from ..verification import CODE_LENGTH, find_code
-from .teams import client_user_id, existing_team, require_membership, require_permission
 
 group = EndpointGroup()
 CODE_BODY = Obj({"code": Str(required=True, min_length=CODE_LENGTH, max_length=CODE_LENGTH)}, required=True)

@@ -8,9 +8,9 @@ from typing import Any
 from ..endpoint import ANY, Ctx, EndpointGroup
 from ..errors import KnownError, PlainError
 from ..schema import Obj, Str, Uuid
+from ..team_access import client_user_id, existing_team, require_membership, require_permission
 from ..user_updates import MAX_IMAGE_URL_LENGTH
 from ..users import get_user, user_view
-from .teams import client_user_id, existing_team, require_membership, require_permission
 
 group = EndpointGroup()
 MEMBER_PATH = Obj({"team_id": Uuid(required=True), "user_id": Uuid(required=True, allow_me=True)})

@@ -6,7 +6,6 @@ server and admin requests may do anything within the project.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from ..db import dump
@@ -14,14 +13,13 @@ from ..endpoint import ANY, SERVER_OR_ADMIN, Ctx, EndpointGroup
 from ..errors import KnownError, PlainError
 from ..responses import Created
 from ..schema import Bool, Json, Obj, Str, Uuid
+from ..team_access import client_user_id, existing_team, own_user_only, require_membership, require_permission
 from ..teams import (
     add_member,
     contained_permissions,
     create_team,
     delete_team,
     expand,
-    get_team,
-    has_permission,
     is_member,
     permission_exists,
     remove_member,
@@ -56,40 +54,6 @@ def _team_fields(tier: str, *, creating: bool) -> Obj:
     if creating:
         fields["creator_user_id"] = Uuid(allow_me=True)
     return Obj(fields, required=True)
-
-
-def existing_team(ctx: Ctx, team_id: str) -> sqlite3.Row:
-    team = get_team(ctx.c, ctx.project.id, team_id)
-    if team is None:
-        raise KnownError("TEAM_NOT_FOUND", team_id=team_id)
-    return team
-
-
-def client_user_id(ctx: Ctx) -> str:
-    if ctx.user is None:
-        raise KnownError("USER_AUTHENTICATION_REQUIRED")
-    return str(ctx.user["id"])
-
-
-def require_membership(ctx: Ctx, team_id: str, user_id: str) -> None:
-    if not is_member(ctx.c, team_id, user_id):
-        raise KnownError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=team_id, user_id=user_id)
-
-
-def require_permission(ctx: Ctx, team_id: str, permission_id: str) -> None:
-    """Client tier only: the current user must hold `permission_id` in the team."""
-    user_id = client_user_id(ctx)
-    if not has_permission(ctx.c, ctx.project.id, team_id, user_id, permission_id):
-        raise KnownError("TEAM_PERMISSION_REQUIRED", team_id=team_id, user_id=user_id, permission_id=permission_id)
-
-
-def own_user_only(ctx: Ctx, user_id: str | None, message: str) -> str:
-    """Client filters must name the current user ("me" or its id), else a plain 403."""
-    if user_id == "me":
-        return ctx.user_id_or_me(user_id)
-    if user_id is None or ctx.user is None or user_id != ctx.user["id"]:
-        raise PlainError(403, message)
-    return user_id
 
 
 @group.get("/teams", tiers=ANY, query=Obj({"user_id": Uuid(allow_me=True)}))
