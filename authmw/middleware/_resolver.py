@@ -91,13 +91,12 @@ class SessionResolver:
         return self._resolved(self.core.quick(tokens) or self.driver.run(self.core.authenticate(tokens)))
 
     async def aresolve(self, *, cookie: str | None, auth_header: str | None, secure: bool) -> Resolved:
+        # The loop serving requests gets its driver now, so that arun() uses it later.
+        driver = self._loop_driver()
         if not cookie and auth_header is None:
             return NOBODY
         tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure)
-        outcome = self.core.quick(tokens)
-        if outcome is None:
-            outcome = await self._loop_driver().run(self.core.authenticate(tokens))
-        return self._resolved(outcome)
+        return self._resolved(self.core.quick(tokens) or await driver.run(self.core.authenticate(tokens)))
 
     def _resolved(self, outcome: Outcome) -> Resolved:
         if outcome.claims is None or outcome.access_token is None:
@@ -123,10 +122,10 @@ class SessionResolver:
         return self.driver.run(op)
 
     async def arun(self, op: Op[T]) -> T:
-        """Run on this loop's driver if sessions were resolved on this loop, else in a thread.
+        """Run on this loop's driver if :meth:`aresolve` ran on this loop, else in a thread.
 
-        A loop without a driver is typically a throwaway one (an async view served under
-        WSGI); its connections would outlive it.
+        A loop without a driver is typically a throwaway one (Django runs an async view
+        served under WSGI in a loop of its own); connections made there would outlive it.
         """
         driver = self._loops.get(asyncio.get_running_loop())
         if driver is not None:

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from authmw_django import team_permission_required, user_required
 from django.core.exceptions import ImproperlyConfigured
-from middleware.support import cookie_header
+from middleware.support import CountingSyncTransport, CountingTransport, cookie_header
 from service_teams import teams_or_xfail
 
 
@@ -238,3 +238,17 @@ def test_drf_team_permission(site, local_service, teams) -> None:
     teams.grant(team, s.user_id, "$update_team")
     assert site.client().get(f"/drf/orgs/{team}/settings", headers=headers).json()["may"] == "update"
     assert site.client().get(f"/drf/orgs/{team}/settings").status_code == 401
+
+
+async def test_team_checks_under_asgi_run_on_the_driver_of_the_views_kind(site, local_service, teams) -> None:
+    counting, counting_sync = CountingTransport(), CountingSyncTransport()
+    client = site.async_client(
+        ASYNC_HTTP_CLIENT=lambda: httpx.AsyncClient(transport=counting),
+        HTTP_CLIENT=lambda: httpx.Client(transport=counting_sync),
+    )
+    _, headers = signed_in(local_service)
+    team = teams.create()
+    for path in (f"/api/orgs/{team}/", f"/teams/{team}/settings"):  # an async view, then a sync one
+        assert (await client.get(path, headers={**headers, "accept": "application/json"})).status_code == 403
+    assert counting.paths["/api/v1/teams"] == 1  # on the event loop
+    assert counting_sync.paths["/api/v1/team-permissions"] == 1  # in the sync view's thread
