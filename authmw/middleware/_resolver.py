@@ -96,7 +96,10 @@ class SessionResolver:
         if not cookie and auth_header is None:
             return NOBODY
         tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure)
-        return self._resolved(self.core.quick(tokens) or await driver.run(self.core.authenticate(tokens)))
+        outcome = self.core.quick(tokens)
+        if outcome is None:
+            outcome = await driver.run(self.core.authenticate(tokens))
+        return self._resolved(outcome)
 
     def _resolved(self, outcome: Outcome) -> Resolved:
         if outcome.claims is None or outcome.access_token is None:
