@@ -2,12 +2,31 @@
 export * from "./core";
 export { AuthProvider } from "./react/provider";
 export type { AuthProviderProps } from "./react/provider";
-export { useAuth, useUser } from "./react/hooks";
+export {
+  useAuth,
+  useCachedValue,
+  useContactChannels,
+  usePermission,
+  useProject,
+  useSelectedTeam,
+  useTeamInvitations,
+  useTeamMemberProfiles,
+  useTeamPermissions,
+  useTeams,
+  useUser,
+} from "./react/hooks";
 export type { UseAuthResult } from "./react/hooks";
 export { AuthHandler } from "./react/handler";
 export { SignIn } from "./react/pages/sign-in";
 export { SignUp } from "./react/pages/sign-up";
 export { SignOut } from "./react/pages/sign-out";
 export { EmailVerification } from "./react/pages/email-verification";
+export { ForgotPassword } from "./react/pages/forgot-password";
+export { PasswordReset } from "./react/pages/password-reset";
+export { MagicLinkCallback } from "./react/pages/magic-link-callback";
+export { MagicLinkSignIn } from "./react/pages/magic-link-sign-in";
+export { MfaPrompt } from "./react/pages/mfa";
+export { TeamInvitation } from "./react/pages/team-invitation";
+export { AccountSettings } from "./react/pages/account-settings";
 export { HandlerError, HandlerNotFound } from "./react/pages/error";
 export { describeError } from "./react/messages";

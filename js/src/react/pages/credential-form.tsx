@@ -1,15 +1,21 @@
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router";
+import { MultiFactorAuthenticationRequired } from "../../errors";
 import type { CurrentUser } from "../../models";
 import { withReturnTo } from "../../urls";
 import { useAuth } from "../hooks";
 import { describeError } from "../messages";
 import { AuthPage, Field, FormError, formStyle, useReturnTo } from "./layout";
+import { MfaPrompt } from "./mfa";
 
 interface CredentialPageProps {
   mode: "sign-in" | "sign-up";
   submit(email: string, password: string, returnTo: string | null): Promise<CurrentUser | null>;
   afterUrl: string;
+  /** Other ways to sign in (e.g. magic link), offered as tabs next to the password form. */
+  alternatives?: { id: string; label: string; content: ReactNode }[];
+  /** False when the project has password sign-in off (only the alternatives are shown). */
+  passwordEnabled?: boolean;
 }
 
 const TEXT = {
@@ -30,12 +36,15 @@ const TEXT = {
 } as const;
 
 /** Shared e-mail + password form of the sign-in and sign-up pages. */
-export function CredentialPage({ mode, submit, afterUrl }: CredentialPageProps) {
+export function CredentialPage({ mode, submit, afterUrl, alternatives = [], passwordEnabled = true }: CredentialPageProps) {
   const auth = useAuth();
   const navigate = useNavigate();
   const returnTo = useReturnTo();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const [attemptCode, setAttemptCode] = useState<string | null>(null);
+  const [tab, setTab] = useState<string>("password");
+  const tabsId = useId();
   const finished = useRef(false);
   const errorId = useId();
   const describedBy = error ? errorId : undefined;
@@ -52,9 +61,24 @@ export function CredentialPage({ mode, submit, afterUrl }: CredentialPageProps) 
       finished.current = true;
       navigate(returnTo ?? afterUrl, { replace: true });
     } catch (err) {
-      setError(describeError(err));
+      if (err instanceof MultiFactorAuthenticationRequired && err.attemptCode) setAttemptCode(err.attemptCode);
+      else setError(describeError(err));
       setPending(false);
     }
+  }
+
+  if (attemptCode) {
+    return (
+      <AuthPage title={text.title}>
+        <MfaPrompt
+          attemptCode={attemptCode}
+          onSignedIn={() => {
+            finished.current = true;
+            navigate(returnTo ?? afterUrl, { replace: true });
+          }}
+        />
+      </AuthPage>
+    );
   }
 
   if (auth.user && !pending && !finished.current) {
@@ -70,16 +94,51 @@ export function CredentialPage({ mode, submit, afterUrl }: CredentialPageProps) 
     );
   }
 
+  const passwordForm = (
+    <form onSubmit={onSubmit} style={formStyle} aria-busy={pending} data-testid={`${mode}-form`}>
+      <Field label="E-mail" name="email" type="email" autoComplete="email" errorId={describedBy} />
+      <Field label="Password" name="password" type="password" autoComplete={text.password} errorId={describedBy} />
+      <FormError id={errorId} message={error} />
+      <button type="submit" disabled={pending}>
+        {pending ? text.pending : text.button}
+      </button>
+      {mode === "sign-in" && (
+        <Link to={auth.urls.forgotPassword} data-testid="forgot-password-link">
+          Forgot your password?
+        </Link>
+      )}
+    </form>
+  );
+  const panels = [...(passwordEnabled ? [{ id: "password", label: "Password", content: passwordForm }] : []), ...alternatives];
+  const current = panels.find((p) => p.id === tab) ?? panels[0];
+
   return (
     <AuthPage title={text.title}>
-      <form onSubmit={onSubmit} style={formStyle} aria-busy={pending} data-testid={`${mode}-form`}>
-        <Field label="E-mail" name="email" type="email" autoComplete="email" errorId={describedBy} />
-        <Field label="Password" name="password" type="password" autoComplete={text.password} errorId={describedBy} />
-        <FormError id={errorId} message={error} />
-        <button type="submit" disabled={pending}>
-          {pending ? text.pending : text.button}
-        </button>
-      </form>
+      {panels.length > 1 && (
+        <div role="tablist" aria-label="How to sign in" style={{ display: "flex", gap: "0.5rem", marginBottom: "1rem" }}>
+          {panels.map((panel) => (
+            <button
+              key={panel.id}
+              type="button"
+              role="tab"
+              id={`${tabsId}-${panel.id}-tab`}
+              aria-selected={panel === current}
+              aria-controls={`${tabsId}-panel`}
+              data-testid={`sign-in-tab-${panel.id}`}
+              onClick={() => setTab(panel.id)}
+            >
+              {panel.label}
+            </button>
+          ))}
+        </div>
+      )}
+      <div
+        id={`${tabsId}-panel`}
+        role={panels.length > 1 ? "tabpanel" : undefined}
+        aria-labelledby={panels.length > 1 && current ? `${tabsId}-${current.id}-tab` : undefined}
+      >
+        {current?.content}
+      </div>
       <p>
         {text.other.prompt} <Link to={otherUrl}>{text.other.link}</Link>
       </p>

@@ -1,0 +1,66 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { MultiFactorAuthenticationRequired, VerificationCodeError } from "../../errors";
+import type { SignInResult } from "../../models";
+import { useAuth } from "../hooks";
+import { describeError, verificationCodeMessage } from "../messages";
+import { AuthPage, useReturnTo } from "./layout";
+import { MfaPrompt } from "./mfa";
+
+type Step =
+  | { step: "signing-in" }
+  | { step: "mfa"; attemptCode: string }
+  | { step: "failed"; message: string };
+
+/** The page after a sign-in that may have created the user: after_auth_return_to, else after-sign-up / after-sign-in. */
+export function useFinishSignIn() {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const returnTo = useReturnTo();
+  return (result: SignInResult) =>
+    navigate(returnTo ?? (result.isNewUser ? auth.urls.afterSignUp : auth.urls.afterSignIn), { replace: true });
+}
+
+/** {handler}/magic-link-callback?code=...: signs in with the code of the magic-link e-mail. */
+export function MagicLinkCallback() {
+  const auth = useAuth();
+  const [params] = useSearchParams();
+  const code = params.get("code");
+  const finish = useFinishSignIn();
+  const [state, setState] = useState<Step>(
+    code ? { step: "signing-in" } : { step: "failed", message: "This sign-in link is incomplete (no code)." },
+  );
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (!code || started.current) return;
+    started.current = true; // the code is used by the first attempt; StrictMode runs effects twice
+    auth.signInWithMagicLink(code).then(finish, (error: unknown) => {
+      if (error instanceof MultiFactorAuthenticationRequired && error.attemptCode) {
+        setState({ step: "mfa", attemptCode: error.attemptCode });
+      } else {
+        setState({
+          step: "failed",
+          message: error instanceof VerificationCodeError ? verificationCodeMessage(error, "sign-in link") : describeError(error),
+        });
+      }
+    });
+  }, [auth, code, finish]);
+
+  return (
+    <AuthPage title="Signing in">
+      {state.step === "signing-in" && <p role="status">Signing you in…</p>}
+      {state.step === "mfa" && <MfaPrompt attemptCode={state.attemptCode} onSignedIn={finish} />}
+      {state.step === "failed" && (
+        <>
+          <p role="alert" className="authmw-error" data-testid="auth-error">
+            {state.message}
+          </p>
+          <p>
+            <Link to={auth.urls.signIn}>Sign in again</Link>
+          </p>
+        </>
+      )}
+    </AuthPage>
+  );
+}
