@@ -170,6 +170,16 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX sent_emails_by_recipient ON sent_emails(recipient, sent_at_millis);
     """,
+    # 4: custom e-mail templates (contract 5.10)
+    """
+    CREATE TABLE email_templates (
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        type TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        content TEXT NOT NULL,
+        PRIMARY KEY (project_id, type)
+    );
+    """,
 ]
 
 

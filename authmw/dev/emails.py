@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from .email_templates import rendered_subject
 from .ids import new_uuid
 from .mail import send_email
 from .projects import Project
@@ -29,7 +30,7 @@ def send_verification_email(
         project.id,
         email,
         EMAIL_VERIFICATION,
-        f"Verify your email at {project.display_name}",
+        rendered_subject(c, project.id, EMAIL_VERIFICATION, {"projectDisplayName": project.display_name}),
         f"Please verify your e-mail address by opening this link:\n\n{link}\n",
         link=link,
     )
@@ -46,7 +47,7 @@ def send_password_reset_email(
         project.id,
         email,
         PASSWORD_RESET,
-        f"Reset your password at {project.display_name}",
+        rendered_subject(c, project.id, PASSWORD_RESET, {"projectDisplayName": project.display_name}),
         f"Open this link to choose a new password:\n\n{link}\n",
         link=link,
     )
@@ -62,7 +63,7 @@ def send_magic_link_email(c: sqlite3.Connection, project: Project, email: str, c
         project.id,
         email,
         MAGIC_LINK,
-        f"Sign in to {project.display_name}: Your code is {otp}",
+        rendered_subject(c, project.id, MAGIC_LINK, {"projectDisplayName": project.display_name, "otp": otp}),
         f"Your sign-in code is {otp}, or open this link:\n\n{link}\n",
         link=link,
     )
@@ -83,7 +84,9 @@ def send_team_invitation_email(
         project.id,
         email,
         TEAM_INVITATION,
-        f"You have been invited to join {team_name}",
+        rendered_subject(
+            c, project.id, TEAM_INVITATION, {"projectDisplayName": project.display_name, "teamDisplayName": team_name}
+        ),
         f"Open this link to join {team_name} on {project.display_name}:\n\n{link}\n",
         link=link,
     )

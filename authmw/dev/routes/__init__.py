@@ -11,6 +11,7 @@ from starlette.routing import BaseRoute
 from . import (
     auth_password,
     contact_channels,
+    email_templates,
     internal,
     jwks,
     mfa,
@@ -44,6 +45,7 @@ ROUTE_MODULES = [
     team_member_profiles,
     team_invitations,
     permission_definitions,
+    email_templates,
     contact_channels,
 ]
 
