@@ -12,7 +12,14 @@ Errors live in :mod:`authmw.errors`, wire models in :mod:`authmw.models`.
 from typing import TYPE_CHECKING, Any
 
 from . import errors, models
-from ._apps import AsyncClientApp, AsyncServerApp, ClientApp, ServerApp
+from ._apps import (
+    AdminApp,
+    AsyncAdminApp,
+    AsyncClientApp,
+    AsyncServerApp,
+    ClientApp,
+    ServerApp,
+)
 from ._config import VERSION as __version__
 from ._config import AuthConfig
 from ._session import Session
@@ -39,6 +46,8 @@ def __getattr__(name: str) -> Any:
 # --- end of middleware re-exports -----------------------------------------------------------
 
 __all__ = [
+    "AdminApp",
+    "AsyncAdminApp",
     "AsyncClientApp",
     "AsyncServerApp",
     "AuthConfig",

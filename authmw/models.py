@@ -9,19 +9,35 @@ service may add some), missing optional ones get defaults, ``*_millis`` times be
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Annotated, Any
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    model_validator,
+)
 
 __all__ = [
+    "ContactChannel",
     "OAuthProvider",
+    "Page",
+    "PermissionDefinition",
     "Project",
     "ProjectConfig",
     "ProjectOAuthProvider",
     "ServerTeam",
+    "ServerTeamMemberProfile",
     "ServerUser",
     "SignInResult",
     "Team",
+    "TeamInvitation",
+    "TeamInvitationDetails",
+    "TeamMemberProfile",
+    "TeamMembership",
+    "TeamPermission",
     "TokenPair",
     "User",
 ]
@@ -141,3 +157,81 @@ class Project(WireModel):
     id: str
     display_name: str = ""
     config: ProjectConfig = Field(default_factory=ProjectConfig)
+
+
+ItemT = TypeVar("ItemT")
+
+
+class Page(WireModel, Generic[ItemT]):
+    """One page of a list: ``items`` and the cursor of the next page (None on the last)."""
+
+    items: list[ItemT] = Field(default_factory=list)
+    next_cursor: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _flatten_pagination(cls, data: Any) -> Any:
+        # Wire: {"items", "is_paginated", "pagination"?: {"next_cursor"}}
+        if isinstance(data, dict) and isinstance(data.get("pagination"), dict) and "next_cursor" not in data:
+            return {**data, "next_cursor": data["pagination"].get("next_cursor")}
+        return data
+
+
+class TeamMembership(WireModel):
+    team_id: str
+    user_id: str
+
+
+class TeamMemberProfile(WireModel):
+    """A member as the team sees them; name and image fall back to the user's own."""
+
+    team_id: str
+    user_id: str
+    display_name: str | None = None
+    profile_image_url: str | None = None
+
+
+class ServerTeamMemberProfile(TeamMemberProfile):
+    user: ServerUser | None = None
+
+
+class TeamPermission(WireModel):
+    """A permission a user holds in a team (granted, or contained in a granted one)."""
+
+    id: str
+    team_id: str
+    user_id: str
+
+
+class PermissionDefinition(WireModel):
+    id: str
+    description: str = ""
+    contained_permission_ids: list[str] = Field(default_factory=list)
+
+
+class TeamInvitation(WireModel):
+    """A pending invitation (``GET /team-invitations``)."""
+
+    id: str
+    team_id: str
+    recipient_email: str | None = None
+    expires_at: Millis | None = Field(None, validation_alias=_wire("expires_at_millis", "expires_at"))
+
+
+class TeamInvitationDetails(WireModel):
+    """What an invitation code leads to (``POST /team-invitations/accept/details``)."""
+
+    team_id: str
+    team_display_name: str = ""
+
+
+class ContactChannel(WireModel):
+    """An e-mail address of a user; ``used_for_auth`` lets it sign in."""
+
+    id: str
+    user_id: str | None = None
+    value: str
+    type: str = "email"
+    is_verified: bool = False
+    is_primary: bool = False
+    used_for_auth: bool = False

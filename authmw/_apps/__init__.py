@@ -13,18 +13,27 @@ result; on an async app it returns a coroutine that runs it under the async driv
     class ClientApp(_ClientOps, SyncRunner): ...          # app.get_project()
     class AsyncClientApp(_ClientOps, AsyncRunner): ...    # await app.get_project()
 
-Namespaces (``server.users``) are built the same way, so later calls slot in as
-operations of a namespace class.
+Namespaces (``server.users``) are built the same way: a class of operations per resource,
+with a sync and an async twin, attached to the app with ``namespace(...)``. A list that
+pages by cursor gets an iterator with ``iter = paginated(list)``: a sync iterator on sync
+objects, an async one on async objects, from the same page operation.
 
-Layout: ``_binding`` (``@operation``, the runners), ``_base`` (construction, closing,
-calls of every tier), ``_client`` and ``_server`` (one module per tier).
+Layout: ``_binding`` (``@operation``, ``paginated``, the runners), ``_base``
+(construction, closing, namespaces, calls of every tier), one module per resource
+(``_users``, ``_teams``, ``_team_members``, ``_invitations``, ``_contact_channels``,
+``_connected_accounts``, ``_client_flows``) and one per tier (``_client``, ``_server``,
+``_admin``).
 """
 
-from ._binding import AsyncRunner, SyncRunner, operation
+from ._admin import AdminApp, AsyncAdminApp
+from ._binding import AsyncRunner, SyncRunner, operation, paginated
 from ._client import AsyncClientApp, ClientApp
-from ._server import AsyncServerApp, AsyncServerUsers, ServerApp, ServerUsers
+from ._server import AsyncServerApp, ServerApp
+from ._users import AsyncServerUsers, ServerUsers
 
 __all__ = [
+    "AdminApp",
+    "AsyncAdminApp",
     "AsyncClientApp",
     "AsyncRunner",
     "AsyncServerApp",
@@ -34,4 +43,5 @@ __all__ = [
     "ServerUsers",
     "SyncRunner",
     "operation",
+    "paginated",
 ]

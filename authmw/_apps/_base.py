@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import logging
 import weakref
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, overload
+from urllib.parse import urlsplit
 
 import pydantic
 
 from .._config import AuthConfig
 from .._ops import AsyncDriver, Op, SyncDriver
+from .._session import Session
 from .._transport import Tier, Transport
 from ..errors import InvalidServerResponse
-from ..models import Project, WireModel
+from ..models import Page, Project, WireModel
 from ._binding import AsyncRunner, SyncRunner, operation
 
 if TYPE_CHECKING:
     from typing_extensions import Self  # typing.Self from Python 3.11
 
 M = TypeVar("M", bound=WireModel)
+N = TypeVar("N", bound="_Namespace")
 
 #: More open apps than this (each with its own connection pool) earn a warning (spec 9).
 OPEN_APPS_WARNING_THRESHOLD = 10
@@ -37,6 +40,11 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
+def changes(**fields: Any) -> dict[str, Any]:
+    """The fields that were given (not UNSET): the body of an update call."""
+    return {name: value for name, value in fields.items() if value is not UNSET}
+
+
 def parse(model: type[M], body: Any) -> M:
     """The model of a wire body; a body that does not fit is an invalid server response."""
     try:
@@ -47,12 +55,39 @@ def parse(model: type[M], body: Any) -> M:
         raise InvalidServerResponse(f"The service's answer is not a valid {model.__name__} ({problems}).") from None
 
 
+def require_callback_url(url: Any, parameter: str = "callback_url", page: str = "") -> str:
+    """``url`` if it is an absolute http(s) URL, else a ValueError naming the parameter.
+
+    E-mailed links point at ``url`` with ``?code=...`` appended. A browser SDK would fall
+    back to the current page; a back end has none, so the URL must be given.
+    """
+    example = f"https://app.example.com/handler/{page}" if page else "https://app.example.com/handler/..."
+    if not url:
+        raise ValueError(
+            f"{parameter} is required: the absolute URL of your page that receives the e-mailed code "
+            f"(for example {example}). There is no current page to fall back to on a server."
+        )
+    if not isinstance(url, str):
+        raise TypeError(f"{parameter} must be a string, not {type(url).__name__}.")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{parameter} must be an absolute http(s) URL such as {example}, got {url!r}.")
+    return url
+
+
+def parse_items(model: type[M], body: Any) -> list[M]:
+    """The items of a list answer (``{"items": [...], "is_paginated": ...}``)."""
+    return parse(Page[model], body).items  # type: ignore[valid-type]
+
+
 class _Api:
     """What operations see: the config, the transport and (client apps) the session."""
 
     config: AuthConfig
     _transport: Transport
     _driver: Any
+    #: The user's session on client apps (sent with every call), None on other tiers.
+    _session: Session | None = None
 
 
 class _App(_Api):
@@ -149,3 +184,29 @@ class _Namespace(_Api):
         self.config = app.config
         self._transport = app._transport
         self._driver = app._driver
+        self._session = app._session
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of project {self.config.project_id!r}>"
+
+
+class namespace(Generic[N]):  # lower case: used like a property
+    """A group of calls on an app (``users = namespace(ServerUsers)``), made on first use."""
+
+    def __init__(self, cls: type[N]) -> None:
+        self.cls = cls
+        self.__doc__ = cls.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> namespace[N]: ...
+    @overload
+    def __get__(self, obj: _Api, owner: type | None = None) -> N: ...
+    def __get__(self, obj: _Api | None, owner: type | None = None) -> namespace[N] | N:
+        if obj is None:
+            return self
+        group = self.cls(obj)
+        obj.__dict__[self.name] = group  # later lookups find it without the descriptor
+        return group

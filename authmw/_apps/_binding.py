@@ -1,15 +1,17 @@
-"""Binding operations to a driver: ``@operation`` and the sync and async runners."""
+"""Binding operations to a driver: ``@operation``, ``paginated`` and the sync and async runners."""
 
 from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from .._ops import AsyncDriver, Op, SyncDriver
+from ..errors import InvalidServerResponse
+from ..models import Page
 
-__all__ = ["AsyncRunner", "SyncRunner", "operation"]
+__all__ = ["AsyncRunner", "SyncRunner", "operation", "paginated"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -29,6 +31,20 @@ class SyncRunner:
 
         return op.describe(call)
 
+    def _bind_pages(self, op: operation[..., Page[T]], defaults: dict[str, Any]) -> Callable[..., Iterator[T]]:
+        fn = op.fn
+
+        def iterate(*args: Any, cursor: str | None = None, **kwargs: Any) -> Iterator[T]:
+            kwargs = {**defaults, **kwargs}
+            while True:
+                page = self._driver.run(fn(self, *args, cursor=cursor, **kwargs))
+                yield from page.items
+                cursor = _next_cursor(page, cursor)
+                if cursor is None:
+                    return
+
+        return iterate
+
 
 class AsyncRunner:
     """Runs operations on the event loop."""
@@ -42,6 +58,27 @@ class AsyncRunner:
             return await self._driver.run(fn(self, *args, **kwargs))
 
         return op.describe(call)
+
+    def _bind_pages(self, op: operation[..., Page[T]], defaults: dict[str, Any]) -> Callable[..., AsyncIterator[T]]:
+        fn = op.fn
+
+        async def iterate(*args: Any, cursor: str | None = None, **kwargs: Any) -> AsyncIterator[T]:
+            kwargs = {**defaults, **kwargs}
+            while True:
+                page = await self._driver.run(fn(self, *args, cursor=cursor, **kwargs))
+                for item in page.items:
+                    yield item
+                cursor = _next_cursor(page, cursor)
+                if cursor is None:
+                    return
+
+        return iterate
+
+
+def _next_cursor(page: Page[Any], cursor: str | None) -> str | None:
+    if page.next_cursor is not None and page.next_cursor == cursor:
+        raise InvalidServerResponse(f"The service returned the same page cursor twice ({cursor!r}).")
+    return page.next_cursor
 
 
 class operation(Generic[P, T]):  # lower case: used as a decorator
@@ -76,3 +113,34 @@ class operation(Generic[P, T]):  # lower case: used as a decorator
     def op(self, obj: Any, *args: P.args, **kwargs: P.kwargs) -> Op[T]:
         """The bare operation, for composing inside another operation."""
         return self.fn(obj, *args, **kwargs)
+
+
+class paginated(Generic[P, T]):  # lower case: used like a decorator
+    """Every item of every page of a list operation, fetched page by page by cursor.
+
+    ``iter = paginated(list, limit=100)`` where ``list`` is an ``@operation`` that takes
+    ``cursor=`` and returns a :class:`~authmw.models.Page`; keywords are defaults for the
+    list's arguments. On a sync object ``iter(...)`` is an iterator, on an async one an
+    async iterator; both take the list's arguments.
+    """
+
+    def __init__(self, page_op: operation[P, Page[T]], **defaults: Any) -> None:
+        self.page_op = page_op
+        self.defaults = defaults
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> paginated[P, T]: ...
+    @overload
+    def __get__(self, obj: SyncRunner, owner: type | None = None) -> Callable[P, Iterator[T]]: ...
+    @overload
+    def __get__(self, obj: AsyncRunner, owner: type | None = None) -> Callable[P, AsyncIterator[T]]: ...
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        iterate = obj._bind_pages(self.page_op, self.defaults)
+        iterate.__name__ = iterate.__qualname__ = getattr(self, "name", "iter")
+        iterate.__doc__ = f"Every item of ``{self.page_op.fn.__name__}(...)``, page after page (by cursor)."
+        return iterate

@@ -10,15 +10,23 @@ from .._ops import Op
 from .._session import Session
 from ..errors import CannotGetOwnUserWithoutUser
 from ..models import SignInResult, User
-from ._base import UNSET, _AsyncApp, _CommonOps, _SyncApp, parse
+from ._base import UNSET, _AsyncApp, _SyncApp, changes, namespace, parse
 from ._binding import operation
+from ._client_flows import _ClientFlows
+from ._contact_channels import AsyncClientContactChannels, ClientContactChannels
+from ._invitations import AsyncClientTeamInvitations, ClientTeamInvitations
+from ._team_members import (
+    AsyncClientTeamMemberProfiles,
+    AsyncClientTeamPermissions,
+    ClientTeamMemberProfiles,
+    ClientTeamPermissions,
+)
+from ._teams import AsyncClientTeams, ClientTeams
 
 __all__ = ["AsyncClientApp", "ClientApp"]
 
 
-class _ClientOps(_CommonOps):
-    session: Session
-
+class _ClientOps(_ClientFlows):
     def __init__(
         self,
         config: AuthConfig | None = None,
@@ -30,11 +38,7 @@ class _ClientOps(_CommonOps):
     ) -> None:
         super().__init__(config, **kwargs)  # type: ignore[call-arg]
         self.session = Session(self.config, access_token=access_token, refresh_token=refresh_token)
-
-    def _sign_in(self, body: Any) -> SignInResult:
-        result = parse(SignInResult, body)
-        self.session.set_tokens(result.access_token, result.refresh_token)
-        return result
+        self._session = self.session
 
     @operation
     def sign_up_with_password(
@@ -107,19 +111,29 @@ class _ClientOps(_CommonOps):
         passkey_auth_enabled: bool = UNSET,
         totp_secret_base64: str | None = UNSET,
     ) -> Op[User]:
-        """Change the fields the client tier may change; pass None to clear a field."""
-        changes = {
-            "display_name": display_name,
-            "client_metadata": client_metadata,
-            "selected_team_id": selected_team_id,
-            "profile_image_url": profile_image_url,
-            "otp_auth_enabled": otp_auth_enabled,
-            "passkey_auth_enabled": passkey_auth_enabled,
-            "totp_secret_base64": totp_secret_base64,
-        }
-        payload = {k: v for k, v in changes.items() if v is not UNSET}
+        """Change the fields the client tier may change; pass None to clear a field.
+
+        Only ``client_metadata`` is writable here; client-read-only and server metadata are
+        changed by your back end (``server.users.update``). ``profile_image_url`` must be a
+        base64 image (``data:image/png;base64,...``). ``totp_secret_base64`` turns
+        multi-factor sign-in on (None: off).
+        """
+        payload = changes(
+            display_name=display_name,
+            client_metadata=client_metadata,
+            selected_team_id=selected_team_id,
+            profile_image_url=profile_image_url,
+            otp_auth_enabled=otp_auth_enabled,
+            passkey_auth_enabled=passkey_auth_enabled,
+            totp_secret_base64=totp_secret_base64,
+        )
         body = yield from self._transport.call_json("PATCH", "/users/me", json=payload, session=self.session)
         return parse(User, body)
+
+    @operation
+    def select_team(self, team_id: str | None) -> Op[User]:
+        """Make one of the user's teams the selected team (None: no team selected)."""
+        return (yield from _ClientOps.update_user.op(self, selected_team_id=team_id))
 
     @operation
     def delete_user(self) -> Op[None]:
@@ -137,9 +151,19 @@ class ClientApp(_ClientOps, _SyncApp):
     """
 
     _tier = "client"
+    contact_channels = namespace(ClientContactChannels)
+    team_invitations = namespace(ClientTeamInvitations)
+    team_member_profiles = namespace(ClientTeamMemberProfiles)
+    team_permissions = namespace(ClientTeamPermissions)
+    teams = namespace(ClientTeams)
 
 
 class AsyncClientApp(_ClientOps, _AsyncApp):
     """:class:`ClientApp` for asyncio: every call returns a coroutine."""
 
     _tier = "client"
+    contact_channels = namespace(AsyncClientContactChannels)
+    team_invitations = namespace(AsyncClientTeamInvitations)
+    team_member_profiles = namespace(AsyncClientTeamMemberProfiles)
+    team_permissions = namespace(AsyncClientTeamPermissions)
+    teams = namespace(AsyncClientTeams)

@@ -2,49 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from .._config import AuthConfig
 from .._ops import Op
 from .._tokens import Claims, TokenVerifier
-from .._transport import segment
-from ..errors import UserNotFound
 from ..models import ServerUser, TokenPair
-from ._base import _AsyncApp, _CommonOps, _Namespace, _SyncApp, parse
-from ._binding import AsyncRunner, SyncRunner, operation
+from ._base import _AsyncApp, _CommonOps, _SyncApp, namespace
+from ._binding import operation
+from ._connected_accounts import AsyncServerConnectedAccounts, ServerConnectedAccounts
+from ._contact_channels import AsyncServerContactChannels, ServerContactChannels
+from ._team_members import (
+    AsyncServerTeamMemberProfiles,
+    AsyncServerTeamPermissions,
+    ServerTeamMemberProfiles,
+    ServerTeamPermissions,
+)
+from ._teams import AsyncServerTeams, ServerTeams
+from ._users import (
+    DEFAULT_SESSION_MILLIS,
+    AsyncServerSessions,
+    AsyncServerUsers,
+    ServerSessions,
+    ServerUsers,
+    _ServerSessionsOps,
+    _ServerUsersOps,
+)
 
-__all__ = ["AsyncServerApp", "AsyncServerUsers", "ServerApp", "ServerUsers"]
-
-#: Default lifetime of a server-created session (spec section 9).
-DEFAULT_SESSION_MILLIS = 31_536_000_000
-
-
-class _ServerUsersOps(_Namespace):
-    @operation
-    def get(self, user_id: str) -> Op[ServerUser | None]:
-        """The user with this id, or None."""
-        try:
-            body = yield from self._transport.call_json("GET", f"/users/{segment(user_id)}")
-        except UserNotFound:
-            return None
-        return parse(ServerUser, body)
-
-
-class ServerUsers(_ServerUsersOps, SyncRunner):
-    pass
-
-
-class AsyncServerUsers(_ServerUsersOps, AsyncRunner):
-    pass
+__all__ = ["AsyncServerApp", "ServerApp"]
 
 
 class _ServerOps(_CommonOps):
-    _users_class: ClassVar[type[_ServerUsersOps]]
     _verifier: TokenVerifier | None = None
-
-    def __init__(self, config: AuthConfig | None = None, /, **kwargs: Any) -> None:
-        super().__init__(config, **kwargs)  # type: ignore[call-arg]
-        self.users = self._users_class(self)
 
     @property
     def token_verifier(self) -> TokenVerifier:
@@ -60,11 +46,8 @@ class _ServerOps(_CommonOps):
 
     @operation
     def create_session(self, user_id: str, expires_in_millis: int = DEFAULT_SESSION_MILLIS) -> Op[TokenPair]:
-        """Mint a session for a user (e.g. to sign them in after your own checks)."""
-        body = yield from self._transport.call_json(
-            "POST", "/auth/sessions", json={"user_id": user_id, "expires_in_millis": expires_in_millis}
-        )
-        return parse(TokenPair, body)
+        """Mint a session for a user (same as ``sessions.create``)."""
+        return (yield from _ServerSessionsOps.create.op(self, user_id, expires_in_millis))
 
     @operation
     def verify_access_token(self, access_token: str) -> Op[Claims]:
@@ -73,16 +56,31 @@ class _ServerOps(_CommonOps):
 
 
 class ServerApp(_ServerOps, _SyncApp):
-    """Trusted back-end access with the secret server key: any user, sessions, the project."""
+    """Trusted back-end access with the secret server key: any user, team, session.
+
+    Calls are grouped by resource: ``users``, ``sessions``, ``teams``,
+    ``team_member_profiles``, ``team_permissions``, ``contact_channels``,
+    ``connected_accounts``.
+    """
 
     _tier = "server"
-    _users_class = ServerUsers
-    users: ServerUsers
+    connected_accounts = namespace(ServerConnectedAccounts)
+    contact_channels = namespace(ServerContactChannels)
+    sessions = namespace(ServerSessions)
+    team_member_profiles = namespace(ServerTeamMemberProfiles)
+    team_permissions = namespace(ServerTeamPermissions)
+    teams = namespace(ServerTeams)
+    users = namespace(ServerUsers)
 
 
 class AsyncServerApp(_ServerOps, _AsyncApp):
     """:class:`ServerApp` for asyncio: every call returns a coroutine."""
 
     _tier = "server"
-    _users_class = AsyncServerUsers
-    users: AsyncServerUsers
+    connected_accounts = namespace(AsyncServerConnectedAccounts)
+    contact_channels = namespace(AsyncServerContactChannels)
+    sessions = namespace(AsyncServerSessions)
+    team_member_profiles = namespace(AsyncServerTeamMemberProfiles)
+    team_permissions = namespace(AsyncServerTeamPermissions)
+    teams = namespace(AsyncServerTeams)
+    users = namespace(AsyncServerUsers)

@@ -1,0 +1,45 @@
+"""Provider access tokens of connected OAuth accounts (contract 5.4.7, flow 6.6)."""
+
+from __future__ import annotations
+
+from .._ops import Op
+from .._transport import segment
+from ..errors import (
+    InvalidServerResponse,
+    OAuthConnectionDoesNotHaveRequiredScope,
+    OAuthConnectionNotConnectedToUser,
+)
+from ._base import _Namespace
+from ._binding import AsyncRunner, SyncRunner, operation
+
+__all__ = ["AsyncServerConnectedAccounts", "ServerConnectedAccounts"]
+
+
+class _ConnectedAccountsOps(_Namespace):
+    @operation
+    def get_access_token(self, user_id: str, provider: str, scope: str | None = None) -> Op[str | None]:
+        """An access token for the provider API on behalf of the user, or None.
+
+        None when the user has no account of that provider or it was not granted ``scope``
+        (space-separated provider scopes): the user must connect it first. Raises
+        ``OAuthProviderNotFoundOrNotEnabled`` or
+        ``OAuthAccessTokenNotAvailableWithSharedOAuthKeys`` for project set-up problems.
+        """
+        path = f"/connected-accounts/{segment(user_id)}/{segment(provider.lower())}/access-token"
+        body = {} if scope is None else {"scope": scope}
+        try:
+            answer = yield from self._transport.call_json("POST", path, json=body)
+        except (OAuthConnectionNotConnectedToUser, OAuthConnectionDoesNotHaveRequiredScope):
+            return None
+        token = answer.get("access_token") if isinstance(answer, dict) else None
+        if not isinstance(token, str):
+            raise InvalidServerResponse("The connected-account answer has no access_token.")
+        return token
+
+
+class ServerConnectedAccounts(_ConnectedAccountsOps, SyncRunner):
+    """``server.connected_accounts``: provider access tokens of any user."""
+
+
+class AsyncServerConnectedAccounts(_ConnectedAccountsOps, AsyncRunner):
+    """``server.connected_accounts`` of an async app."""

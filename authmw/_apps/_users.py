@@ -1,0 +1,202 @@
+"""Server tier: users (contract 5.5) and server-created sessions (5.4.5)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from .._ops import Op
+from .._transport import segment
+from ..errors import UserNotFound
+from ..models import Page, ServerUser, TokenPair
+from ._base import UNSET, _Namespace, changes, parse
+from ._binding import AsyncRunner, SyncRunner, operation, paginated
+
+__all__ = [
+    "DEFAULT_SESSION_MILLIS",
+    "ITER_PAGE_SIZE",
+    "AsyncServerSessions",
+    "AsyncServerUsers",
+    "ServerSessions",
+    "ServerUsers",
+]
+
+#: Default lifetime of a server-created session (spec section 9).
+DEFAULT_SESSION_MILLIS = 31_536_000_000
+#: Page size of ``users.iter()`` unless a ``limit`` is given.
+ITER_PAGE_SIZE = 100
+
+
+class _ServerUsersOps(_Namespace):
+    @operation
+    def create(
+        self,
+        *,
+        primary_email: str | None = UNSET,
+        primary_email_verified: bool = UNSET,
+        primary_email_auth_enabled: bool = UNSET,
+        password: str | None = UNSET,
+        password_hash: str = UNSET,
+        display_name: str | None = UNSET,
+        profile_image_url: str | None = UNSET,
+        client_metadata: Any = UNSET,
+        client_read_only_metadata: Any = UNSET,
+        server_metadata: Any = UNSET,
+        otp_auth_enabled: bool = UNSET,
+        passkey_auth_enabled: bool = UNSET,
+        totp_secret_base64: str | None = UNSET,
+        oauth_providers: Sequence[Mapping[str, Any]] = UNSET,
+    ) -> Op[ServerUser]:
+        """Create a user; every field is optional.
+
+        ``primary_email_auth_enabled`` lets the user sign in with that address (raises
+        ``UserEmailAlreadyExists`` if another user does). ``password`` has no minimum
+        length here; ``password_hash`` imports a bcrypt hash instead. ``oauth_providers``
+        pre-links provider accounts (``{"id", "account_id", "email"?}``).
+        """
+        body = changes(
+            primary_email=primary_email,
+            primary_email_verified=primary_email_verified,
+            primary_email_auth_enabled=primary_email_auth_enabled,
+            password=password,
+            password_hash=password_hash,
+            display_name=display_name,
+            profile_image_url=profile_image_url,
+            client_metadata=client_metadata,
+            client_read_only_metadata=client_read_only_metadata,
+            server_metadata=server_metadata,
+            otp_auth_enabled=otp_auth_enabled,
+            passkey_auth_enabled=passkey_auth_enabled,
+            totp_secret_base64=totp_secret_base64,
+        )
+        if oauth_providers is not UNSET:
+            body["oauth_providers"] = [dict(provider) for provider in oauth_providers]
+        answer = yield from self._transport.call_json("POST", "/users", json=body)
+        return parse(ServerUser, answer)
+
+    @operation
+    def get(self, user_id: str) -> Op[ServerUser | None]:
+        """The user with this id, or None."""
+        try:
+            body = yield from self._transport.call_json("GET", f"/users/{segment(user_id)}")
+        except UserNotFound:
+            return None
+        return parse(ServerUser, body)
+
+    @operation
+    def update(
+        self,
+        user_id: str,
+        *,
+        primary_email: str | None = UNSET,
+        primary_email_verified: bool = UNSET,
+        primary_email_auth_enabled: bool = UNSET,
+        password: str | None = UNSET,
+        password_hash: str = UNSET,
+        display_name: str | None = UNSET,
+        profile_image_url: str | None = UNSET,
+        client_metadata: Any = UNSET,
+        client_read_only_metadata: Any = UNSET,
+        server_metadata: Any = UNSET,
+        selected_team_id: str | None = UNSET,
+        otp_auth_enabled: bool = UNSET,
+        passkey_auth_enabled: bool = UNSET,
+        totp_secret_base64: str | None = UNSET,
+    ) -> Op[ServerUser]:
+        """Change the given fields; None clears a field. Raises ``UserNotFound``.
+
+        ``password=None`` removes the password; a new password (or hash) signs the user
+        out everywhere. ``primary_email=None`` removes the primary address; a new one keeps
+        the old verified flag unless ``primary_email_verified`` is given.
+        ``primary_email_auth_enabled`` only takes effect together with ``primary_email``.
+        ``selected_team_id`` must be a team the user belongs to
+        (``TeamMembershipNotFound``). ``totp_secret_base64`` turns multi-factor sign-in on
+        (None: off); ``passkey_auth_enabled=False`` deletes the passkey.
+        """
+        body = changes(
+            primary_email=primary_email,
+            primary_email_verified=primary_email_verified,
+            primary_email_auth_enabled=primary_email_auth_enabled,
+            password=password,
+            password_hash=password_hash,
+            display_name=display_name,
+            profile_image_url=profile_image_url,
+            client_metadata=client_metadata,
+            client_read_only_metadata=client_read_only_metadata,
+            server_metadata=server_metadata,
+            selected_team_id=selected_team_id,
+            otp_auth_enabled=otp_auth_enabled,
+            passkey_auth_enabled=passkey_auth_enabled,
+            totp_secret_base64=totp_secret_base64,
+        )
+        answer = yield from self._transport.call_json("PATCH", f"/users/{segment(user_id)}", json=body)
+        return parse(ServerUser, answer)
+
+    @operation
+    def delete(self, user_id: str) -> Op[None]:
+        """Delete the user (raises ``UserNotFound``)."""
+        yield from self._transport.call("DELETE", f"/users/{segment(user_id)}")
+
+    # list last: below it, "list" in this class body would name the method.
+    @operation
+    def list(
+        self,
+        *,
+        cursor: str | None = None,
+        limit: int | None = None,
+        desc: bool = False,
+        order_by: Literal["signed_up_at"] = "signed_up_at",
+        query: str | None = None,
+        team_id: str | None = None,
+    ) -> Op[Page[ServerUser]]:
+        """One page of users, oldest first (``desc=True``: newest first).
+
+        ``limit`` is the page size (without it the service returns every user at once);
+        pass the page's ``next_cursor`` as ``cursor`` for the next page. ``query`` matches a
+        user id exactly, or part of a display name or e-mail address (case-insensitive).
+        ``team_id`` keeps the members of a team.
+        """
+        if limit is not None and limit < 1:
+            raise ValueError(f"limit must be at least 1, got {limit}.")
+        params = {
+            "cursor": cursor,
+            "limit": limit,
+            "desc": desc or None,
+            "order_by": order_by,
+            "query": query,
+            "team_id": team_id,
+        }
+        body = yield from self._transport.call_json("GET", "/users", query=params)
+        return parse(Page[ServerUser], body)
+
+    #: Every user matching the filters, page after page (``limit`` = page size, default 100).
+    iter = paginated(list, limit=ITER_PAGE_SIZE)
+
+
+class ServerUsers(_ServerUsersOps, SyncRunner):
+    """``server.users``: create, read, update, delete and list users."""
+
+
+class AsyncServerUsers(_ServerUsersOps, AsyncRunner):
+    """``server.users`` of an async app: every call returns a coroutine."""
+
+
+class _ServerSessionsOps(_Namespace):
+    @operation
+    def create(self, user_id: str, expires_in_millis: int = DEFAULT_SESSION_MILLIS) -> Op[TokenPair]:
+        """Mint a session for a user (for example after your own checks); the token pair.
+
+        Raises ``UserIdDoesNotExist`` for an unknown user.
+        """
+        body = yield from self._transport.call_json(
+            "POST", "/auth/sessions", json={"user_id": user_id, "expires_in_millis": expires_in_millis}
+        )
+        return parse(TokenPair, body)
+
+
+class ServerSessions(_ServerSessionsOps, SyncRunner):
+    """``server.sessions``: mint sessions for users."""
+
+
+class AsyncServerSessions(_ServerSessionsOps, AsyncRunner):
+    """``server.sessions`` of an async app."""
