@@ -8,6 +8,9 @@ from authmw_django import team_member_required, team_permission_required, user_r
 from authmw_django.rest_framework import HasTeamPermission, IsSignedIn, IsTeamMember
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
+from django.utils.decorators import method_decorator
+from django.views import View
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -88,11 +91,24 @@ def wrong_kwarg(request: HttpRequest, org: str) -> HttpResponse:
     raise AssertionError("the guard reads team_id, which this view does not get")
 
 
+@method_decorator(user_required(api=True), name="dispatch")
+class AccountView(View):
+    def get(self, request: HttpRequest) -> JsonResponse:
+        return JsonResponse(_view(request.user))
+
+
 class DrfMe(APIView):
     permission_classes = (IsSignedIn,)
 
     def get(self, request: Any) -> Response:
         return Response({"id": request.user.id, "sub": request.auth.sub})
+
+
+class DrfIsAuthenticated(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    def get(self, request: Any) -> Response:
+        return Response({"id": request.user.id})
 
 
 class DrfTeam(APIView):
@@ -124,7 +140,9 @@ urlpatterns = [
     path("teams/<str:team_id>/settings", team_settings),
     path("api/teams/<str:team>/people", team_people),
     path("wrong-kwarg/<str:org>/", wrong_kwarg),
+    path("class-view", AccountView.as_view()),
     path("drf/me", DrfMe.as_view()),
+    path("drf/is-authenticated", DrfIsAuthenticated.as_view()),
     path("drf/teams/<str:team_id>/", DrfTeam.as_view()),
     path("drf/orgs/<str:org>/settings", DrfTeamSettings.as_view()),
 ]

@@ -9,6 +9,7 @@ import httpx
 import pytest
 from authmw_django import team_permission_required, user_required
 from django.core.exceptions import ImproperlyConfigured
+from django.test import override_settings
 from middleware.support import CountingSyncTransport, CountingTransport, cookie_header
 from service_teams import teams_or_xfail
 
@@ -96,6 +97,12 @@ def test_decorators_keep_the_views_identity_and_kind() -> None:
 
     assert page.__name__ == "page" and not inspect.iscoroutinefunction(page)
     assert async_me.__name__ == "async_me" and inspect.iscoroutinefunction(async_me)
+
+
+def test_class_based_view_through_method_decorator(site, local_service) -> None:
+    s, headers = signed_in(local_service)
+    assert_envelope(site.client().get("/class-view"), 401, "USER_AUTHENTICATION_REQUIRED")
+    assert site.client().get("/class-view", headers=headers).json()["id"] == s.user_id
 
 
 def test_decorator_misuse_is_explained() -> None:
@@ -213,6 +220,23 @@ def test_drf_anonymous_is_a_401_envelope(site) -> None:
     r = site.client().get("/drf/me")
     assert r.status_code == 401
     assert r.json() == {"code": "USER_AUTHENTICATION_REQUIRED", "error": "User authentication required for this endpoint."}
+
+
+def test_drfs_own_is_authenticated_answers_401(site, local_service) -> None:
+    r = site.client().get("/drf/is-authenticated")
+    assert r.status_code == 401 and r.headers["WWW-Authenticate"] == 'StackAuth realm="api"'
+    s, headers = signed_in(local_service)
+    assert site.client().get("/drf/is-authenticated", headers=headers).json() == {"id": s.user_id}
+
+
+def test_drf_without_the_middleware_names_it(local_service) -> None:
+    from django.test import Client
+
+    client = Client()
+    with override_settings(MIDDLEWARE=[]):
+        client.handler.load_middleware()
+    with pytest.raises(ImproperlyConfigured, match="authmw_django.AuthMiddleware"):
+        client.get("/drf/me", headers=signed_in(local_service)[1])
 
 
 def test_drf_signed_in_user_and_claims(site, local_service) -> None:
