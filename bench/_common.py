@@ -291,7 +291,7 @@ def served(server: str, app: str, env: dict[str, str] | None = None, *, threads:
     proc = subprocess.Popen(
         server_command(server, app, port, threads=threads),
         env={**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"},
-        cwd=str(ROOT),
+        cwd=str(BENCH),  # not the repository root, so PYTHONPATH can point at another authmw
         start_new_session=True,
     )
     try:

@@ -25,6 +25,7 @@ print('  ' + ', '.join(f'{n} {v(n)}' for n in ('authmw', 'starlette', 'uvicorn',
 echo "  load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 "$PY" bench/inprocess.py
+"$PY" bench/hot_path.py
 "$PY" bench/keyset.py
 "$PY" bench/refresh_storm.py
 "$PY" bench/http_overhead.py "$@"
