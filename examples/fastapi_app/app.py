@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+from html import escape
 from pathlib import Path
 from typing import Any
 
-from authmw_fastapi import CurrentUser, install
+from authmw_fastapi import CurrentUser, PageUser, install
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
@@ -76,6 +77,11 @@ def create_app(config: AuthConfig | None = None, *, web_dist: Path = WEB_DIST) -
         if view is None:
             return JSONResponse(UserAuthenticationRequired().to_body(), status_code=401)
         return JSONResponse(view)
+
+    @app.get("/account", response_class=HTMLResponse)
+    async def account(user: PageUser) -> str:
+        """A server-rendered page: anonymous visitors are sent to sign in, then back here."""
+        return f'<p data-testid="account">Signed in as {escape(user.id)}</p>'
 
     @app.api_route("/api/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     async def api_not_found(path: str) -> Response:

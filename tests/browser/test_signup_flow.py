@@ -64,6 +64,27 @@ def test_sign_up_see_the_user_server_side_then_sign_out(local_service, example_a
     assert r.json()["code"] == "USER_AUTHENTICATION_REQUIRED"
 
 
+def test_a_guarded_page_sends_the_browser_to_sign_in_and_back(local_service, example_app, context) -> None:
+    base = example_app(local_service.config)
+    page = context.new_page()
+    email = sign_up(page, base)
+    user_id = page.get_by_test_id("user-id").inner_text()
+    page.goto(f"{base}/account")
+    expect(page.get_by_test_id("account")).to_have_text(f"Signed in as {user_id}")
+
+    page.goto(f"{base}/handler/sign-out")
+    page.wait_for_url(f"{base}/")
+    page.goto(f"{base}/account?tab=1")
+    page.wait_for_url(f"{base}/handler/sign-in?after_auth_return_to=%2Faccount%3Ftab%3D1")
+    page.get_by_label("E-mail").fill(email)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{base}/account?tab=1")
+    # The React page goes back with a client-side navigation; load the server's page for real.
+    page.reload()
+    expect(page.get_by_test_id("account")).to_have_text(f"Signed in as {user_id}")
+
+
 def test_react_uses_the_cookies_the_middleware_rewrote(local_service, example_app, context) -> None:
     """The middleware refreshes (the access cookie is gone) and writes both cookies; the
     React store then signs in with exactly that access token, without refreshing itself."""
