@@ -35,6 +35,8 @@ V = TypeVar("V", bound=Callable[..., Any])
 TeamSource = str | Callable[..., Any]
 #: Where team guards look for the team id unless told otherwise.
 DEFAULT_TEAM_KWARG = "team_id"
+#: Named in configuration errors.
+NAME = "authmw's view decorators"
 
 
 @dataclass(frozen=True)
@@ -127,9 +129,6 @@ class Guard:
         if self.api is not None:
             return self.api
         return is_json_request(request.path, request.headers.get("Accept"), auth.api_paths)
-
-
-NAME = "authmw's view decorators"
 
 
 @overload

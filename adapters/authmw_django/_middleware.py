@@ -18,6 +18,7 @@ from ._settings import DjangoAuth
 
 MIDDLEWARE_PATH = "authmw_django.AuthMiddleware"
 
+
 class AuthMiddleware:
     """Puts the session's user on ``request.user`` (and ``await request.auser()``),
     refreshing the session and rewriting its cookies when needed.
@@ -66,6 +67,7 @@ class AuthMiddleware:
             return refusal_response(exception)
         return None
 
+
 def _session_headers(request: HttpRequest) -> dict[str, Any]:
     meta = request.META
     return {
@@ -73,6 +75,7 @@ def _session_headers(request: HttpRequest) -> dict[str, Any]:
         "auth_header": meta.get("HTTP_X_STACK_AUTH"),
         "secure": is_secure(request.scheme or "http", meta.get("HTTP_X_FORWARDED_PROTO")),
     }
+
 
 def _cookie_header(request: HttpRequest) -> str | None:
     scope = getattr(request, "scope", None)
@@ -94,6 +97,7 @@ def _attach(request: HttpRequest, auth: DjangoAuth, resolved: Resolved) -> None:
     request.user = SimpleLazyObject(lambda: user)  # type: ignore[assignment]
     request.auser = auser  # type: ignore[attr-defined]
 
+
 def _add_cookies(response: HttpResponseBase, cookies: tuple[str, ...]) -> None:
     for header in cookies:
         jar: SimpleCookie = SimpleCookie()
@@ -103,8 +107,10 @@ def _add_cookies(response: HttpResponseBase, cookies: tuple[str, ...]) -> None:
             if name not in response.cookies:
                 response.cookies[name] = morsel
 
+
 def refusal_response(refusal: Refusal) -> HttpResponse:
     return HttpResponse(refusal.body, status=refusal.status, headers=dict(refusal.headers))
+
 
 def site_auth(request: Any, needed_by: str) -> DjangoAuth:
     """The middleware's settings for this request; explains the fix when it did not run."""
@@ -114,6 +120,7 @@ def site_auth(request: Any, needed_by: str) -> DjangoAuth:
             f"{needed_by} needs authmw's middleware: add {MIDDLEWARE_PATH!r} to settings.MIDDLEWARE."
         )
     return auth  # type: ignore[no-any-return]
+
 
 def request_user(request: Any, needed_by: str) -> AuthUser | AnonymousUser:
     site_auth(request, needed_by)

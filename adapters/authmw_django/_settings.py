@@ -14,7 +14,12 @@ from authmw import AuthConfig
 from authmw._transport import Transport
 from authmw.errors import ConfigurationError
 from authmw.middleware._resolver import SessionResolver
-from authmw.middleware._settings import KEYS, AdapterSettings, read_settings, secret_key_needed
+from authmw.middleware._settings import (
+    KEYS,
+    AdapterSettings,
+    read_settings,
+    secret_key_needed,
+)
 
 #: Every key ``settings.AUTHMW`` may hold.
 KNOWN_KEYS = frozenset(KEYS) | {"HTTP_CLIENT", "ASYNC_HTTP_CLIENT"}

@@ -143,7 +143,6 @@ def test_flask_example_reads_the_browser_session(local_service, web_dist, contex
         check_the_user_server_side(local_service, context, base)
 
 
-
 def sign_in_through_a_guarded_page(local_service: Any, context: Any, base: str) -> None:
     page = context.new_page()
     email = sign_up(page, base)
