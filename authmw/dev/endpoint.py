@@ -29,7 +29,7 @@ from starlette.routing import Route
 
 from .auth import TIERS, Auth, resolve
 from .errors import KnownError, ServiceError, schema_error
-from .responses import Created, json_response
+from .responses import AfterCommit, Created, json_response
 from .schema import MISSING, Obj, Spec
 from .service import Service
 
@@ -141,6 +141,8 @@ class Endpoint:
             raise
         if ctx.response_delay > 0:
             time.sleep(ctx.response_delay)
+        if isinstance(result, AfterCommit):
+            result = result.fn()
         return _render(result, indent="text/html" in request.headers.get("accept", ""))
 
     def _check_tier(self, auth: Auth | None) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from starlette.responses import Response
@@ -27,5 +27,11 @@ class Created:
         self.body = body
 
 
-def success() -> dict[str, bool]:
-    return {"success": True}
+class AfterCommit:
+    """Return `AfterCommit(fn)` from a handler to answer with `fn()`, run once the request's
+    transaction is over (for slow work such as network calls that must not hold the database)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        self.fn = fn

@@ -9,6 +9,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute
 
 from . import (
+    admin_tools,
     auth_password,
     contact_channels,
     email_templates,
@@ -46,6 +47,7 @@ ROUTE_MODULES = [
     team_invitations,
     permission_definitions,
     email_templates,
+    admin_tools,
     contact_channels,
 ]
 
