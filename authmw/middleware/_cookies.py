@@ -73,3 +73,22 @@ def set_cookie(name: str, value: str, max_age: int, *, now: float, secure: bool)
 def delete_cookie(name: str, *, secure: bool) -> str:
     header = f"{name}=; Path=/; Max-Age=0; Expires={_EXPIRED}"
     return header + "; Secure" if secure else header
+
+
+def with_session_cookies(headers: list[tuple[str, str]], cookies: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Response ``headers`` plus the session's ``Set-Cookie`` values.
+
+    A cookie the app sets itself (a sign-out route deleting the session, say) wins over the
+    middleware's. A response carrying session tokens must not be kept by shared caches, so
+    its ``Cache-Control`` becomes ``no-store``.
+    """
+    taken = {_name(value) for key, value in headers if key.lower() == "set-cookie"}
+    mine = [value for value in cookies if _name(value) not in taken]
+    if not mine:
+        return headers
+    kept = [(key, value) for key, value in headers if key.lower() != "cache-control"]
+    return [*kept, ("cache-control", "no-store"), *(("set-cookie", value) for value in mine)]
+
+
+def _name(set_cookie: str) -> str:
+    return set_cookie.split("=", 1)[0].strip()

@@ -13,6 +13,7 @@ from authmw._config import AuthConfig
 from authmw._ops import AsyncDriver
 from authmw._tokens import TokenVerifier
 
+from ._cookies import with_session_cookies
 from ._core import (
     Authenticator,
     OnRefreshUnavailable,
@@ -150,15 +151,16 @@ def _read_headers(raw: Any) -> tuple[str | None, str | None, str | None]:
 
 async def _run(app: ASGIApp, scope: Scope, receive: Receive, send: Send, cookies: tuple[str, ...]) -> None:
     """Run the app, adding ``cookies`` to its response and answering a guard's Refusal."""
-    extra = [(b"set-cookie", value.encode("latin-1")) for value in cookies]
     started = False
 
     async def sending(message: Message) -> None:
         nonlocal started
         if message["type"] == "http.response.start":
             started = True
-            if extra:
-                message["headers"] = [*message.get("headers", ()), *extra]
+            if cookies:
+                headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in message.get("headers", ())]
+                merged = with_session_cookies(headers, cookies)
+                message["headers"] = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in merged]
         await send(message)
 
     try:

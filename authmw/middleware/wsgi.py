@@ -12,6 +12,7 @@ from authmw._config import AuthConfig
 from authmw._ops import SyncDriver
 from authmw._tokens import TokenVerifier
 
+from ._cookies import with_session_cookies
 from ._core import (
     Authenticator,
     OnRefreshUnavailable,
@@ -97,7 +98,7 @@ def _run(app: WSGIApp, environ: Environ, start_response: StartResponse, cookies:
         nonlocal started
         started = True
         if cookies:
-            headers = [*headers, *(("Set-Cookie", value) for value in cookies)]
+            headers = with_session_cookies(headers, cookies)
         return start_response(status, headers, exc_info)
 
     try:

@@ -402,3 +402,25 @@ def test_no_token_ever_reaches_the_logs(short_service, expiring, caplog) -> None
     assert caplog.records, "the failures above are logged"
     for secret in (s.refresh_token, s.access_token, short_service.config.secret_server_key):
         assert secret not in caplog.text
+
+
+def test_the_apps_own_session_cookies_win_and_refreshed_responses_are_not_cached(short_service, expiring) -> None:
+    from fastapi.responses import JSONResponse
+
+    pid = short_service.project_id
+    app = make_app(short_service.config)
+
+    @app.post("/sign-out")
+    async def sign_out() -> JSONResponse:
+        response = JSONResponse({"ok": True}, headers={"cache-control": "public, max-age=600"})
+        response.delete_cookie(f"stack-refresh-{pid}")
+        response.delete_cookie("stack-access")
+        return response
+
+    s = expiring
+    with TestClient(app) as client:
+        r = client.post("/sign-out", headers={"cookie": cookie_header(pid, s.refresh_token, s.access_token)})
+    cookies = r.headers.get_list("set-cookie")
+    assert [v.split("=")[0] for v in cookies] == [f"stack-refresh-{pid}", "stack-access", "stack-refresh"]
+    assert all("Max-Age=0" in v or "max-age=0" in v for v in cookies)
+    assert r.headers["cache-control"] == "no-store"

@@ -54,3 +54,20 @@ def test_delete_cookie_format() -> None:
     assert c.delete_cookie("stack-refresh", secure=False) == (
         "stack-refresh=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT"
     )
+
+
+def test_session_cookies_join_the_response_headers() -> None:
+    ours = ("stack-access=new; Path=/", "stack-refresh=; Max-Age=0")
+    headers = [("Content-Type", "text/plain"), ("Cache-Control", "public, max-age=60")]
+    assert c.with_session_cookies(headers, ours) == [
+        ("Content-Type", "text/plain"),
+        ("cache-control", "no-store"),
+        ("set-cookie", "stack-access=new; Path=/"),
+        ("set-cookie", "stack-refresh=; Max-Age=0"),
+    ]
+
+
+def test_a_cookie_the_app_sets_itself_wins() -> None:
+    ours = ("stack-access=new; Path=/",)
+    headers = [("Set-Cookie", "stack-access=; Max-Age=0"), ("cache-control", "max-age=5")]
+    assert c.with_session_cookies(headers, ours) == headers
