@@ -29,13 +29,24 @@ function Where() {
   return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
 }
 
+const PROJECT = {
+  id: PROJECT_ID,
+  display_name: "Demo",
+  config: { sign_up_enabled: true, credential_enabled: true, magic_link_enabled: false, enabled_oauth_providers: [] },
+};
+
 function makeClient(initialTokens?: { refreshToken: string; accessToken?: string }) {
   const f = fakeFetch();
+  // The sign-in page reads the project's configuration; that call never takes a queued reply.
+  const fetch: typeof globalThis.fetch = (input, init) =>
+    String(input) === `${BASE_URL}/api/v1/projects/current`
+      ? Promise.resolve(jsonResponse(PROJECT))
+      : f.fetch(input, init);
   const client = new AuthClient({
     projectId: PROJECT_ID,
     publishableClientKey: PCK,
     baseUrl: BASE_URL,
-    fetch: f.fetch,
+    fetch,
     sleep: recordingSleep().sleep,
     cookies: null,
     initialTokens,

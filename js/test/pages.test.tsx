@@ -1,0 +1,615 @@
+// The e-mail flow, invitation and account-settings pages, and the cached-value hooks (jsdom).
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { StrictMode, type ReactNode } from "react";
+import { MemoryRouter, Route, Routes, useLocation } from "react-router";
+import { afterEach, describe, expect, it } from "vitest";
+import { AuthClient } from "../src/client";
+import {
+  AuthHandler,
+  AuthProvider,
+  useAuth,
+  usePermission,
+  useSelectedTeam,
+  useTeamPermissions,
+  useTeams,
+} from "../src/index";
+import { AuthProviderForTesting } from "../src/testing";
+import type { AuthUrlOverrides } from "../src/urls";
+import {
+  BASE_URL,
+  fakeFetch,
+  jsonResponse,
+  knownErrorResponse,
+  PCK,
+  PROJECT_ID,
+  recordingSleep,
+  tokenValidFor,
+  userWire,
+  type RecordedCall,
+} from "./helpers";
+
+afterEach(cleanup);
+
+const CODE = "k".repeat(45);
+const ORIGIN = window.location.origin;
+
+type Answer = Response | ((call: RecordedCall) => Response);
+
+/** A fake service answering by "METHOD /path?query" (or "METHOD /path"); the last answer of a route repeats. */
+function fakeService() {
+  const routes = new Map<string, Answer[]>();
+  const f = fakeFetch((call) => {
+    const path = call.url.replace(`${BASE_URL}/api/v1`, "");
+    const key = routes.has(`${call.method} ${path}`) ? `${call.method} ${path}` : `${call.method} ${path.split("?")[0]}`;
+    const answers = routes.get(key);
+    if (!answers?.length) throw new Error(`unexpected ${call.method} ${path}`);
+    const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+    return typeof answer === "function" ? answer(call) : answer.clone();
+  });
+  const on = (key: string, ...answers: Answer[]) => void routes.set(key, answers);
+  on("GET /projects/current", jsonResponse(projectWire()));
+  const paths = () => f.calls.map((c) => `${c.method} ${c.url.replace(`${BASE_URL}/api/v1`, "")}`);
+  const bodyOf = (key: string) => {
+    const call = f.calls.find((c) => {
+      const full = `${c.method} ${c.url.replace(`${BASE_URL}/api/v1`, "")}`;
+      return full === key || full.split("?")[0] === key;
+    });
+    return call?.body === undefined ? undefined : JSON.parse(call.body);
+  };
+  return { ...f, on, paths, bodyOf };
+}
+
+function projectWire(config: Record<string, unknown> = {}) {
+  return {
+    id: PROJECT_ID,
+    display_name: "Demo",
+    config: {
+      sign_up_enabled: true,
+      credential_enabled: true,
+      magic_link_enabled: false,
+      passkey_enabled: false,
+      client_team_creation_enabled: false,
+      client_user_deletion_enabled: false,
+      enabled_oauth_providers: [],
+      ...config,
+    },
+  };
+}
+
+function Where() {
+  const location = useLocation();
+  return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
+}
+
+function renderPage(path: string, options: { signedIn?: boolean; urls?: AuthUrlOverrides; strict?: boolean } = {}) {
+  const service = fakeService();
+  const client = new AuthClient({
+    projectId: PROJECT_ID,
+    publishableClientKey: PCK,
+    baseUrl: BASE_URL,
+    fetch: service.fetch,
+    sleep: recordingSleep().sleep,
+    cookies: null,
+    urls: options.urls,
+    initialTokens: options.signedIn ? { refreshToken: "rt", accessToken: tokenValidFor(600) } : undefined,
+  });
+  const tree = (
+    <MemoryRouter initialEntries={[path]}>
+      <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client}>
+        <Routes>
+          <Route path="/handler/*" element={<AuthHandler />} />
+          <Route path="*" element={<p>app page</p>} />
+        </Routes>
+        <Where />
+      </AuthProvider>
+    </MemoryRouter>
+  );
+  const view = () => render(options.strict ? <StrictMode>{tree}</StrictMode> : tree);
+  return { service, client, view };
+}
+
+const where = () => screen.getByTestId("where").textContent;
+const type = (label: string | RegExp, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const submitForm = (testId: string) => fireEvent.submit(screen.getByTestId(testId));
+const signInBody = (isNew: boolean) => ({ access_token: tokenValidFor(600), refresh_token: "rt-new", user_id: "u", is_new_user: isNew });
+
+describe("forgot-password page", () => {
+  it("sends the reset link to {handler}/password-reset and says to check the inbox", async () => {
+    const { service, view } = renderPage("/handler/forgot-password");
+    service.on("POST /auth/password/send-reset-code", jsonResponse({ success: "maybe, only if user with e-mail exists" }));
+    view();
+    type("E-mail", "ada@example.com");
+    submitForm("forgot-password-form");
+    expect((await screen.findByTestId("forgot-password-sent")).textContent).toContain("ada@example.com");
+    expect(service.bodyOf("POST /auth/password/send-reset-code")).toEqual({
+      email: "ada@example.com",
+      callback_url: `${ORIGIN}/handler/password-reset`,
+    });
+    expect(screen.getByRole("link", { name: "Back to sign in" }).getAttribute("href")).toBe("/handler/sign-in");
+  });
+
+  it("is linked from the sign-in page", () => {
+    renderPage("/handler/sign-in").view();
+    expect(screen.getByTestId("forgot-password-link").getAttribute("href")).toBe("/handler/forgot-password");
+  });
+});
+
+describe("password-reset page", () => {
+  it("checks the code first, then sets the new password and leads to sign-in", async () => {
+    const { service, view } = renderPage(`/handler/password-reset?code=${CODE}`, { strict: true });
+    service.on("POST /auth/password/reset/check-code", jsonResponse({ is_code_valid: true }));
+    service.on("POST /auth/password/reset", jsonResponse({ success: true }));
+    view();
+    expect(screen.getByRole("status").textContent).toBe("Checking your link…");
+    await screen.findByTestId("password-reset-form");
+    expect(service.paths()).toEqual(["POST /auth/password/reset/check-code"]); // once, even in StrictMode
+
+    type("New password", "new password 1");
+    type("Repeat new password", "new password 2");
+    submitForm("password-reset-form");
+    expect((await screen.findByRole("alert")).textContent).toBe("Passwords do not match.");
+    expect(service.paths()).toHaveLength(1);
+
+    type("Repeat new password", "new password 1");
+    submitForm("password-reset-form");
+    await screen.findByTestId("password-reset-done");
+    expect(service.bodyOf("POST /auth/password/reset")).toEqual({ code: CODE, password: "new password 1" });
+    expect(screen.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/handler/sign-in");
+  });
+
+  it.each([
+    ["VERIFICATION_CODE_EXPIRED", 400, "This password reset link has expired."],
+    ["VERIFICATION_CODE_ALREADY_USED", 409, "This password reset link has already been used."],
+    ["VERIFICATION_CODE_NOT_FOUND", 404, "This password reset link is not valid."],
+    ["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED", 400, "This password reset link was tried too many times."],
+  ])("explains %s and offers a new link", async (code, status, message) => {
+    const { service, view } = renderPage(`/handler/password-reset?code=${CODE}`);
+    service.on("POST /auth/password/reset/check-code", knownErrorResponse(code, status));
+    view();
+    expect((await screen.findByRole("alert")).textContent).toBe(message);
+    expect(screen.getByTestId("request-new-link").getAttribute("href")).toBe("/handler/forgot-password");
+    expect(screen.queryByTestId("password-reset-form")).toBeNull();
+  });
+
+  it("keeps the form for a too-short password", async () => {
+    const { service, view } = renderPage(`/handler/password-reset?code=${CODE}`);
+    service.on("POST /auth/password/reset/check-code", jsonResponse({ is_code_valid: true }));
+    service.on("POST /auth/password/reset", knownErrorResponse("PASSWORD_TOO_SHORT", 400, "short", { min_length: 8 }));
+    view();
+    await screen.findByTestId("password-reset-form");
+    type("New password", "short");
+    type("Repeat new password", "short");
+    submitForm("password-reset-form");
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toBe("Password too short. Minimum length is 8.");
+    expect(screen.getByLabelText("New password").getAttribute("aria-describedby")).toContain(alert.id);
+  });
+
+  it("a link without a code says so, without a call", () => {
+    const { service, view } = renderPage("/handler/password-reset");
+    view();
+    expect(screen.getByRole("alert").textContent).toContain("no code");
+    expect(service.calls).toHaveLength(0);
+  });
+});
+
+describe("magic-link-callback page", () => {
+  it.each([
+    [true, "/welcome"],
+    [false, "/dashboard"],
+  ])("signs in once (is_new_user %s) and goes to %s", async (isNew, target) => {
+    const { service, client, view } = renderPage(`/handler/magic-link-callback?code=${CODE}`, {
+      strict: true,
+      urls: { afterSignIn: "/dashboard", afterSignUp: "/welcome" },
+    });
+    service.on("POST /auth/otp/sign-in", jsonResponse(signInBody(isNew)));
+    service.on("GET /users/me", jsonResponse(userWire()));
+    view();
+    await waitFor(() => expect(where()).toBe(target));
+    expect(service.paths().filter((p) => p === "POST /auth/otp/sign-in")).toHaveLength(1);
+    expect(service.bodyOf("POST /auth/otp/sign-in")).toEqual({ code: CODE });
+    expect(client.session.getState().refreshToken).toBe("rt-new");
+  });
+
+  it("honours a relative after_auth_return_to", async () => {
+    const { service, view } = renderPage(`/handler/magic-link-callback?code=${CODE}&after_auth_return_to=%2Forders`);
+    service.on("POST /auth/otp/sign-in", jsonResponse(signInBody(true)));
+    service.on("GET /users/me", jsonResponse(userWire()));
+    view();
+    await waitFor(() => expect(where()).toBe("/orders"));
+  });
+
+  it.each([
+    ["VERIFICATION_CODE_ALREADY_USED", 409, "This sign-in link has already been used."],
+    ["VERIFICATION_CODE_EXPIRED", 400, "This sign-in link has expired."],
+  ])("explains %s and links to sign-in", async (code, status, message) => {
+    const { service, view } = renderPage(`/handler/magic-link-callback?code=${CODE}`);
+    service.on("POST /auth/otp/sign-in", knownErrorResponse(code, status));
+    view();
+    expect((await screen.findByRole("alert")).textContent).toBe(message);
+    expect(screen.getByRole("link", { name: "Sign in again" }).getAttribute("href")).toBe("/handler/sign-in");
+  });
+
+  it("asks for the TOTP code when multi-factor is required; a wrong code can be retried", async () => {
+    const attempt = "a".repeat(45);
+    const { service, view } = renderPage(`/handler/magic-link-callback?code=${CODE}`);
+    service.on(
+      "POST /auth/otp/sign-in",
+      knownErrorResponse("MULTI_FACTOR_AUTHENTICATION_REQUIRED", 400, "mfa", { attempt_code: attempt }),
+    );
+    service.on(
+      "POST /auth/mfa/sign-in",
+      knownErrorResponse("INVALID_TOTP_CODE", 400),
+      jsonResponse(signInBody(false)),
+    );
+    service.on("GET /users/me", jsonResponse(userWire()));
+    view();
+    await screen.findByTestId("mfa-prompt");
+    const input = screen.getByLabelText("Authentication code");
+    expect(input.getAttribute("autocomplete")).toBe("one-time-code");
+    expect(input.getAttribute("inputmode")).toBe("numeric");
+    type("Authentication code", "000000");
+    submitForm("mfa-form");
+    expect((await screen.findByRole("alert")).textContent).toBe("The TOTP code is invalid. Please try again.");
+    type("Authentication code", "123456");
+    submitForm("mfa-form");
+    await waitFor(() => expect(where()).toBe("/"));
+    expect(service.bodyOf("POST /auth/mfa/sign-in")).toEqual({ code: attempt, type: "totp", totp: "000000" });
+    expect(service.calls.filter((c) => c.url.endsWith("/auth/mfa/sign-in")).map((c) => JSON.parse(c.body!).totp)).toEqual([
+      "000000",
+      "123456",
+    ]);
+  });
+});
+
+describe("sign-in page with magic link", () => {
+  it("offers the e-mail link when the project has it, then takes the 6-character code", async () => {
+    const { service, view } = renderPage("/handler/sign-in?after_auth_return_to=%2Forders");
+    service.on("GET /projects/current", jsonResponse(projectWire({ magic_link_enabled: true })));
+    service.on("POST /auth/otp/send-sign-in-code", jsonResponse({ nonce: "n".repeat(39) }));
+    service.on("POST /auth/otp/sign-in", jsonResponse(signInBody(false)));
+    service.on("GET /users/me", jsonResponse(userWire()));
+    view();
+    fireEvent.click(await screen.findByRole("tab", { name: "E-mail link" }));
+    expect(screen.getByRole("tab", { name: "E-mail link" }).getAttribute("aria-selected")).toBe("true");
+    expect(screen.queryByLabelText("Password")).toBeNull();
+    type("E-mail", "ada@example.com");
+    submitForm("magic-link-form");
+    const sent = await screen.findByTestId("magic-link-sent");
+    expect(within(sent).getByRole("status").textContent).toContain("Check your inbox");
+    expect(service.bodyOf("POST /auth/otp/send-sign-in-code")).toEqual({
+      email: "ada@example.com",
+      callback_url: `${ORIGIN}/handler/magic-link-callback?after_auth_return_to=%2Forders`,
+    });
+    type("Code from the e-mail", "AB12CD");
+    submitForm("magic-link-code-form");
+    await waitFor(() => expect(where()).toBe("/orders"));
+    expect(service.bodyOf("POST /auth/otp/sign-in")).toEqual({ code: `ab12cd${"n".repeat(39)}` });
+  });
+
+  it("shows the service's refusal when magic link is off on the service", async () => {
+    const { service, view } = renderPage("/handler/sign-in");
+    service.on("GET /projects/current", jsonResponse(projectWire({ magic_link_enabled: true })));
+    service.on(
+      "POST /auth/otp/send-sign-in-code",
+      new Response("Magic link is not enabled for this project", {
+        status: 200,
+        headers: { "x-stack-actual-status": "403", "content-type": "text/plain" },
+      }),
+    );
+    view();
+    fireEvent.click(await screen.findByRole("tab", { name: "E-mail link" }));
+    type("E-mail", "ada@example.com");
+    submitForm("magic-link-form");
+    expect((await screen.findByRole("alert")).textContent).toBe("Magic link is not enabled for this project");
+  });
+
+  it("has no tabs when the project has magic link off", async () => {
+    const { service, view } = renderPage("/handler/sign-in");
+    view();
+    await waitFor(() => expect(service.paths()).toContain("GET /projects/current"));
+    expect(screen.queryByRole("tab")).toBeNull();
+  });
+
+  it("asks for the TOTP code after a password sign-in that needs it", async () => {
+    const { service, view } = renderPage("/handler/sign-in");
+    service.on(
+      "POST /auth/password/sign-in",
+      knownErrorResponse("MULTI_FACTOR_AUTHENTICATION_REQUIRED", 400, "mfa", { attempt_code: "a".repeat(45) }),
+    );
+    service.on("POST /auth/mfa/sign-in", jsonResponse(signInBody(false)));
+    service.on("GET /users/me", jsonResponse(userWire()));
+    view();
+    type("E-mail", "ada@example.com");
+    type("Password", "pw");
+    submitForm("sign-in-form");
+    await screen.findByTestId("mfa-prompt");
+    type("Authentication code", "123456");
+    submitForm("mfa-form");
+    await waitFor(() => expect(where()).toBe("/"));
+  });
+});
+
+describe("team-invitation page", () => {
+  it("signed out: checks the code and sends to sign-in, coming back here", async () => {
+    const { service, view } = renderPage(`/handler/team-invitation?code=${CODE}`);
+    service.on("POST /team-invitations/accept/check-code", jsonResponse({ is_code_valid: true }));
+    view();
+    const link = await screen.findByTestId("invitation-sign-in-link");
+    expect(link.getAttribute("href")).toBe(
+      `/handler/sign-in?after_auth_return_to=${encodeURIComponent(`/handler/team-invitation?code=${CODE}`)}`,
+    );
+    expect(service.paths()).toEqual(["POST /team-invitations/accept/check-code"]);
+  });
+
+  it("signed in: shows 'Join <team>?' and accepts", async () => {
+    const { service, view } = renderPage(`/handler/team-invitation?code=${CODE}`, { signedIn: true, strict: true });
+    service.on("GET /users/me", jsonResponse(userWire()));
+    service.on("POST /team-invitations/accept/details", jsonResponse({ team_id: "t1", team_display_name: "Team One" }));
+    service.on("POST /team-invitations/accept", jsonResponse({}));
+    view();
+    expect((await screen.findByTestId("invitation-team")).textContent).toBe("Team One");
+    expect(screen.getByTestId("invitation-confirm").textContent).toContain("Join Team One?");
+    fireEvent.click(screen.getByTestId("invitation-accept"));
+    expect((await screen.findByTestId("invitation-joined")).textContent).toBe("You joined Team One.");
+    expect(service.paths().filter((p) => p.startsWith("POST /team-invitations/accept"))).toEqual([
+      "POST /team-invitations/accept/details",
+      "POST /team-invitations/accept",
+    ]);
+  });
+
+  it.each([
+    [false, "VERIFICATION_CODE_NOT_FOUND", 404, "This invitation link is not valid."],
+    [true, "VERIFICATION_CODE_EXPIRED", 400, "This invitation link has expired."],
+  ])("signed in %s: explains %s", async (signedIn, code, status, message) => {
+    const { service, view } = renderPage(`/handler/team-invitation?code=${CODE}`, { signedIn });
+    service.on("GET /users/me", jsonResponse(userWire()));
+    service.on("POST /team-invitations/accept/check-code", knownErrorResponse(code, status));
+    service.on("POST /team-invitations/accept/details", knownErrorResponse(code, status));
+    view();
+    expect((await screen.findByRole("alert")).textContent).toBe(message);
+  });
+
+  it("an already used code at accept time is explained", async () => {
+    const { service, view } = renderPage(`/handler/team-invitation?code=${CODE}`, { signedIn: true });
+    service.on("GET /users/me", jsonResponse(userWire()));
+    service.on("POST /team-invitations/accept/details", jsonResponse({ team_id: "t1", team_display_name: "Team One" }));
+    service.on("POST /team-invitations/accept", knownErrorResponse("VERIFICATION_CODE_ALREADY_USED", 409));
+    view();
+    fireEvent.click(await screen.findByTestId("invitation-accept"));
+    expect((await screen.findByRole("alert")).textContent).toBe("This invitation link has already been used.");
+  });
+});
+
+describe("email-verification page", () => {
+  it("offers to try again after a network failure (the code was not used)", async () => {
+    const { service, view } = renderPage(`/handler/email-verification?code=${CODE}`);
+    service.on(
+      "POST /contact-channels/verify",
+      () => {
+        throw new TypeError("Failed to fetch");
+      },
+      jsonResponse({ success: true }),
+    );
+    view();
+    expect((await screen.findByRole("alert")).textContent).toContain("Could not reach the authentication service");
+    fireEvent.click(screen.getByRole("button", { name: "Try again" }));
+    await screen.findByTestId("email-verified");
+  });
+
+  it("signed in with an unverified e-mail: an unusable link offers a new e-mail", async () => {
+    const { service, view } = renderPage(`/handler/email-verification?code=${CODE}`, { signedIn: true });
+    service.on("GET /users/me", jsonResponse(userWire({ primary_email_verified: false })));
+    service.on("POST /contact-channels/verify", knownErrorResponse("VERIFICATION_CODE_EXPIRED", 400));
+    service.on("POST /contact-channels/send-verification-code", jsonResponse({ success: true }));
+    view();
+    fireEvent.click(await screen.findByTestId("resend-verification"));
+    expect((await screen.findByRole("status")).textContent).toContain("We sent a new verification e-mail");
+    expect(service.bodyOf("POST /contact-channels/send-verification-code")).toEqual({
+      email: "ada@example.com",
+      callback_url: `${ORIGIN}/handler/email-verification`,
+    });
+  });
+});
+
+describe("account-settings page", () => {
+  const channel = (id: string, value: string, fields: Record<string, unknown> = {}) => ({
+    user_id: "u",
+    id,
+    value,
+    type: "email",
+    used_for_auth: false,
+    is_verified: false,
+    is_primary: false,
+    ...fields,
+  });
+  const team = (id: string, name: string) => ({ id, display_name: name, profile_image_url: null, client_metadata: null, client_read_only_metadata: null });
+
+  function signedInSettings(project: Record<string, unknown> = {}) {
+    const page = renderPage("/handler/account-settings", { signedIn: true });
+    const { service } = page;
+    service.on("GET /projects/current", jsonResponse(projectWire(project)));
+    service.on("GET /users/me", jsonResponse(userWire({ display_name: "Ada", primary_email_verified: true })));
+    service.on(
+      "GET /contact-channels?user_id=me",
+      jsonResponse({
+        items: [
+          channel("c1", "ada@example.com", { is_primary: true, is_verified: true, used_for_auth: true }),
+          channel("c2", "work@example.com"),
+        ],
+      }),
+    );
+    service.on("GET /teams?user_id=me", jsonResponse({ items: [team("t1", "Team One")] }));
+    service.on("GET /team-permissions?team_id=t1&user_id=me&recursive=true", jsonResponse({ items: [{ id: "$invite_members", team_id: "t1", user_id: "u" }] }));
+    return page;
+  }
+
+  it("signed out: asks to sign in and come back", () => {
+    const { view } = renderPage("/handler/account-settings");
+    view();
+    expect(screen.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe(
+      "/handler/sign-in?after_auth_return_to=%2Fhandler%2Faccount-settings",
+    );
+  });
+
+  it("shows the profile, e-mails with their state, and sends a verification e-mail", async () => {
+    const { service, view } = signedInSettings();
+    service.on("POST /contact-channels/me/c2/send-verification-code", jsonResponse({ success: true }));
+    view();
+    expect(((await screen.findByLabelText("Display name")) as HTMLInputElement).value).toBe("Ada");
+    const rows = await screen.findAllByTestId("contact-channel");
+    expect(rows.map((r) => r.getAttribute("data-value"))).toEqual(["ada@example.com", "work@example.com"]);
+    expect(within(rows[0]!).getByTestId("contact-channel-verified").textContent).toBe("verified");
+    fireEvent.click(within(rows[1]!).getByRole("button", { name: "Send verification e-mail" }));
+    expect((await screen.findByTestId("emails-status")).textContent).toBe("We sent a verification e-mail to work@example.com.");
+  });
+
+  it("adds an e-mail and the list is fetched again", async () => {
+    const { service, view } = signedInSettings();
+    service.on("POST /contact-channels", jsonResponse(channel("c3", "new@example.com"), { status: 201 }));
+    view();
+    await screen.findAllByTestId("contact-channel");
+    service.on(
+      "GET /contact-channels?user_id=me",
+      jsonResponse({ items: [channel("c1", "ada@example.com", { is_primary: true, is_verified: true }), channel("c3", "new@example.com")] }),
+    );
+    type("Add an e-mail address", "new@example.com");
+    submitForm("add-email-form");
+    await waitFor(
+      () =>
+        expect(screen.getAllByTestId("contact-channel").map((r) => r.getAttribute("data-value"))).toEqual([
+          "ada@example.com",
+          "new@example.com",
+        ]),
+      { timeout: 2000 },
+    );
+    expect(service.bodyOf("POST /contact-channels")).toEqual({ user_id: "me", type: "email", value: "new@example.com", used_for_auth: false });
+  });
+
+  it("changes the password; a mismatch of the repeat is caught before any call", async () => {
+    const { service, view } = signedInSettings();
+    service.on("POST /auth/password/update", knownErrorResponse("PASSWORD_CONFIRMATION_MISMATCH", 400), jsonResponse({ success: true }));
+    view();
+    await screen.findByTestId("password-form");
+    const form = within(screen.getByTestId("password-form"));
+    fireEvent.change(form.getByLabelText("Current password"), { target: { value: "old" } });
+    fireEvent.change(form.getByLabelText("New password"), { target: { value: "new password" } });
+    fireEvent.change(form.getByLabelText("Repeat new password"), { target: { value: "other" } });
+    submitForm("password-form");
+    expect((await form.findByRole("alert")).textContent).toBe("Passwords do not match.");
+    expect(service.paths()).not.toContain("POST /auth/password/update");
+    fireEvent.change(form.getByLabelText("Repeat new password"), { target: { value: "new password" } });
+    submitForm("password-form");
+    await waitFor(() => expect(service.paths()).toContain("POST /auth/password/update"));
+    expect((await form.findByRole("alert")).textContent).toBe("Passwords do not match."); // wrong current password
+    submitForm("password-form");
+    expect((await form.findByRole("status")).textContent).toContain("Your password has been changed");
+  });
+
+  it("lists teams, invites when allowed, creates teams only when the project allows it", async () => {
+    const { service, view } = signedInSettings({ client_team_creation_enabled: true, client_user_deletion_enabled: true });
+    service.on("POST /team-invitations/send-code", jsonResponse({ success: true, id: "i1" }));
+    service.on("POST /teams", jsonResponse(team("t2", "Team Two"), { status: 201 }));
+    view();
+    const row = await screen.findByTestId("team");
+    expect(row.getAttribute("data-team-name")).toBe("Team One");
+    const invite = await within(row).findByTestId("invite-form");
+    fireEvent.change(within(invite).getByLabelText(/Invite to Team One/), { target: { value: "bob@example.com" } });
+    fireEvent.submit(invite);
+    expect((await within(row).findByTestId("invite-status")).textContent).toBe("Invitation sent to bob@example.com.");
+    expect(service.bodyOf("POST /team-invitations/send-code")).toEqual({
+      email: "bob@example.com",
+      team_id: "t1",
+      callback_url: `${ORIGIN}/handler/team-invitation`,
+    });
+    type("New team name", "Team Two");
+    submitForm("create-team-form");
+    await waitFor(() => expect(service.bodyOf("POST /teams")).toEqual({ display_name: "Team Two", creator_user_id: "me" }));
+    expect(screen.getByTestId("delete-account")).toBeTruthy();
+  });
+
+  it("hides team creation and account deletion when the project does not allow them", async () => {
+    const { service, view } = signedInSettings();
+    view();
+    await screen.findByTestId("team");
+    await waitFor(() => expect(service.paths()).toContain("GET /projects/current"));
+    expect(screen.queryByTestId("create-team-form")).toBeNull();
+    expect(screen.queryByTestId("delete-account")).toBeNull();
+  });
+
+  it("deletes the account after confirmation and signs out", async () => {
+    const { service, client, view } = signedInSettings({ client_user_deletion_enabled: true });
+    service.on("DELETE /users/me", jsonResponse({ success: true }));
+    view();
+    fireEvent.click(await screen.findByTestId("delete-account"));
+    fireEvent.click(screen.getByTestId("delete-account-confirm"));
+    await waitFor(() => expect(where()).toBe("/"));
+    expect(client.session.getState().refreshToken).toBeNull();
+  });
+});
+
+describe("cached-value hooks", () => {
+  function Teams() {
+    const teams = useTeams();
+    const selected = useSelectedTeam();
+    const perms = useTeamPermissions("t1");
+    const canInvite = usePermission("t1", "$invite_members");
+    const canDelete = usePermission("t1", "$delete_team");
+    const auth = useAuth();
+    return (
+      <div>
+        <p data-testid="teams">{teams.status === "ready" ? teams.value.map((t) => t.displayName).join(",") : teams.status}</p>
+        <p data-testid="selected">{selected.status === "ready" ? (selected.value?.displayName ?? "none") : selected.status}</p>
+        <p data-testid="perms">{perms.status === "ready" ? perms.value.map((p) => p.id).join(",") : perms.status}</p>
+        <p data-testid="can">{`${canInvite}/${canDelete}`}</p>
+        <button type="button" onClick={() => void auth.teams.create({ displayName: "Two" })}>
+          create
+        </button>
+        <button type="button" onClick={() => void auth.selectTeam("t1")}>
+          select
+        </button>
+      </div>
+    );
+  }
+
+  const wrap = (children: ReactNode) => (
+    <AuthProviderForTesting
+      user={{}}
+      teams={[{ id: "t1", displayName: "One" }]}
+      permissions={{ t1: ["$invite_members", "member"] }}
+    >
+      {children}
+    </AuthProviderForTesting>
+  );
+
+  it("load, re-fetch after a mutation, and follow the selected team", async () => {
+    render(wrap(<Teams />));
+    expect(screen.getByTestId("teams").textContent).toBe("loading");
+    expect(screen.getByTestId("can").textContent).toBe("null/null");
+    await waitFor(() => expect(screen.getByTestId("teams").textContent).toBe("One"));
+    expect(screen.getByTestId("perms").textContent).toBe("$invite_members,member");
+    expect(screen.getByTestId("can").textContent).toBe("true/false");
+    expect(screen.getByTestId("selected").textContent).toBe("none");
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "create" })));
+    await waitFor(() => expect(screen.getByTestId("teams").textContent).toBe("One,Two"), { timeout: 2000 });
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "select" })));
+    expect(screen.getByTestId("selected").textContent).toBe("One");
+  });
+
+  it("signed in the real client: teams come from GET /teams?user_id=me and are forgotten on sign-out", async () => {
+    const { service, client } = renderPage("/", { signedIn: true });
+    service.on("GET /users/me", jsonResponse(userWire()));
+    service.on("GET /teams?user_id=me", jsonResponse({ items: [{ id: "t1", display_name: "One" }] }));
+    service.on("DELETE /auth/sessions/current", jsonResponse({ success: true }));
+    render(
+      <MemoryRouter>
+        <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client}>
+          <Teams />
+        </AuthProvider>
+      </MemoryRouter>,
+    );
+    await waitFor(() => expect(screen.getByTestId("teams").textContent).toBe("One"));
+    await act(() => client.signOut());
+    await waitFor(() => expect(screen.getByTestId("teams").textContent).toBe(""));
+  });
+});
