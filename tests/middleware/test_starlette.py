@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 from starlette.applications import Starlette
 from starlette.authentication import requires
@@ -111,3 +112,47 @@ async def test_raw_asgi_scope_gets_user_and_auth(local_service) -> None:
     assert repr(seen["user"]) == f"AuthUser(id={s.user_id!r})"
     assert s.access_token not in repr(seen["user"])
     assert sent[0]["status"] == 200
+
+
+async def test_split_cookie_headers_are_read_together(local_service) -> None:
+    s = local_service.sign_up()
+    refresh_part, access_part = cookie_header(local_service.project_id, s.refresh_token, s.access_token).split("; ")
+    seen: dict[str, Any] = {}
+
+    async def inner(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        seen["user"] = scope["user"]
+        await PlainTextResponse("ok")(scope, receive, send)
+
+    async def send(message: dict[str, Any]) -> None:
+        pass
+
+    middleware = AuthMiddleware(inner, local_service.config)
+    headers = [(b"cookie", refresh_part.encode()), (b"accept", b"*/*"), (b"cookie", access_part.encode())]
+    await middleware({"type": "http", "method": "GET", "path": "/", "headers": headers, "scheme": "http"}, None, send)
+    await middleware.aclose()
+    assert seen["user"].id == s.user_id
+
+
+def test_lifespan_shutdown_closes_the_middlewares_http_client(local_service) -> None:
+    clients: list[httpx.AsyncClient] = []
+
+    def http() -> httpx.AsyncClient:
+        clients.append(httpx.AsyncClient())
+        return clients[-1]
+
+    s = local_service.sign_up()
+    app = Starlette(routes=[Route("/private", private)], middleware=[Middleware(AuthMiddleware, config=local_service.config, http=http)])
+    with TestClient(app) as client:
+        cookie = cookie_header(local_service.project_id, s.refresh_token, s.access_token)
+        assert client.get("/private", headers={"cookie": cookie}).status_code == 200
+        assert len(clients) == 1 and not clients[0].is_closed
+    assert clients[0].is_closed
+
+
+def test_https_requests_get_secure_cookies(short_service, expiring) -> None:
+    s = expiring
+    app = Starlette(routes=[Route("/private", private)], middleware=[Middleware(AuthMiddleware, config=short_service.config)])
+    with TestClient(app, base_url="https://testserver") as client:
+        r = client.get("/private", headers={"cookie": cookie_header(short_service.project_id, s.refresh_token, s.access_token)})
+    assert r.status_code == 200
+    assert all(v.endswith("; Secure") for v in r.headers.get_list("set-cookie"))
