@@ -424,3 +424,14 @@ def test_the_apps_own_session_cookies_win_and_refreshed_responses_are_not_cached
     assert [v.split("=")[0] for v in cookies] == [f"stack-refresh-{pid}", "stack-access", "stack-refresh"]
     assert all("Max-Age=0" in v or "max-age=0" in v for v in cookies)
     assert r.headers["cache-control"] == "no-store"
+
+
+def test_without_the_secret_key_the_refresh_uses_the_oauth_grant(short_service, expiring) -> None:
+    s = expiring
+    counting = CountingTransport()
+    config = short_service.config.with_(secret_server_key=None)
+    app = make_app(config, http=lambda: httpx.AsyncClient(transport=counting))
+    r = get(app, cookie=cookie_header(short_service.project_id, s.refresh_token, s.access_token))
+    assert r.json()["id"] == s.user_id
+    assert counting.paths["/api/v1/auth/oauth/token"] == 1
+    assert json.loads(cookie_value(set_cookies(r)["stack-access"]))[0] == s.refresh_token
