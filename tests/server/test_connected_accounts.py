@@ -1,0 +1,39 @@
+"""server.connected_accounts (contract 5.4.7): no OAuth provider is configured locally."""
+
+from __future__ import annotations
+
+import pytest
+
+from authmw.errors import OAuthProviderNotFoundOrNotEnabled
+
+
+def test_a_provider_that_is_not_enabled_is_a_known_error(flavour, apps):
+    apps.live.require("POST", "/connected-accounts/me/github/access-token", "5.4.7")
+    user = apps.new_user()
+    with pytest.raises(OAuthProviderNotFoundOrNotEnabled):
+        flavour(apps.server.connected_accounts.get_access_token(user.id, "github", scope="repo"))
+
+
+@pytest.mark.parametrize(
+    "code", ["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER", "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"]
+)
+def test_no_connection_or_scope_is_none(code, live):
+    # The local service has no OAuth providers, so these answers come from a stand-in.
+    import httpx
+
+    from authmw import ServerApp
+    from authmw._ops import SyncDriver
+
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        headers = {"x-stack-known-error": code, "x-stack-actual-status": "400"}
+        return httpx.Response(200, json={"code": code, "error": "no"}, headers=headers)
+
+    driver = SyncDriver(httpx.Client(transport=httpx.MockTransport(answer)))
+    with ServerApp(live.config, driver=driver) as server:
+        assert server.connected_accounts.get_access_token("u1", "GitHub", scope="repo") is None
+    assert seen[0].url.path.endswith("/connected-accounts/u1/github/access-token")
+    assert seen[0].content == b'{"scope":"repo"}'
+    driver.close()
