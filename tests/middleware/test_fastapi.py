@@ -6,7 +6,14 @@ from typing import Any, ClassVar
 
 import authmw_fastapi
 import pytest
-from authmw_fastapi import CurrentUser, Guard, PageUser, current_user, install, require_user
+from authmw_fastapi import (
+    CurrentUser,
+    Guard,
+    PageUser,
+    current_user,
+    install,
+    require_user,
+)
 from fastapi import Depends, FastAPI
 from fastapi.testclient import TestClient
 
