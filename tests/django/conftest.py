@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import django
 import pytest
 from django.conf import settings
 from django.test import AsyncClient, Client, override_settings
+from service_support import BriefService, brief_service
 
 from authmw import AuthConfig
 
@@ -73,3 +75,9 @@ def short_site(short_service: Any) -> Site:
 @pytest.fixture
 def make_site() -> type[Site]:
     return Site
+
+
+@pytest.fixture(scope="session")
+def brief(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BriefService]:
+    """A local service whose access tokens expire a second after issue."""
+    yield from brief_service(tmp_path_factory.mktemp("brief-service"))

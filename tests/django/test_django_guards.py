@@ -11,7 +11,7 @@ from authmw_django import team_permission_required, user_required
 from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 from middleware.support import CountingSyncTransport, CountingTransport, cookie_header
-from service_teams import teams_or_xfail
+from service_support import teams_or_xfail
 
 
 @pytest.fixture

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
-from flask_testapp import make_app, service_teams
+from flask_testapp import make_app, service_support
 
 
 @pytest.fixture
@@ -27,4 +27,10 @@ def app_factory() -> Callable[..., Flask]:
 
 @pytest.fixture
 def teams(local_service: Any) -> Any:
-    return service_teams.teams_or_xfail(local_service)
+    return service_support.teams_or_xfail(local_service)
+
+
+@pytest.fixture(scope="session")
+def brief(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A local service whose access tokens expire a second after issue."""
+    yield from service_support.brief_service(tmp_path_factory.mktemp("brief-service"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,18 +21,19 @@ from authmw.errors import UserNotFound
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
 
 
-def _load_service_teams() -> Any:
+def _load_service_support() -> Any:
     # Shared with tests/django, which is not a package (a package named "django" would
     # shadow Django itself).
-    path = Path(__file__).resolve().parent.parent / "django" / "service_teams.py"
-    spec = importlib.util.spec_from_file_location("authmw_service_teams", path)
+    path = Path(__file__).resolve().parent.parent / "django" / "service_support.py"
+    spec = importlib.util.spec_from_file_location("authmw_service_support", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
 
-service_teams = _load_service_teams()
+service_support = _load_service_support()
 
 
 def _view(user: Any) -> dict[str, Any]:

@@ -76,6 +76,16 @@ def test_expired_access_token_is_refreshed_and_both_cookies_rewritten(short_app,
     assert "Max-Age=0" in cookies["stack-refresh"]
 
 
+def test_expired_access_token_is_refreshed(app_factory, brief) -> None:
+    user_id, refresh, access = brief.expired_session()
+    client = with_cookies(app_factory(brief.config).test_client(), cookie_header(brief.project_id, refresh, access))
+    r = client.get("/whoami")
+    assert r.json == {"id": user_id, "authenticated": True}
+    cookies = session_cookies(r)
+    assert set(cookies) == {f"stack-refresh-{brief.project_id}", "stack-access", "stack-refresh"}
+    assert json.loads(value_of(cookies["stack-access"]))[1] != access
+
+
 def test_refreshed_cookies_reach_the_test_clients_jar(short_app, short_service, expiring) -> None:
     s, pid = expiring, short_service.project_id
     client = with_cookies(short_app.test_client(), cookie_header(pid, s.refresh_token, s.access_token))

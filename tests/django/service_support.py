@@ -1,15 +1,24 @@
-"""Teams, memberships and permissions made over the local service's server API.
-
-Shared by the Django and Flask suites (the Flask conftest loads this file by path).
+"""Helpers over the local service shared by the Django and Flask suites (the Flask
+conftest loads this file by path): teams made over the server API, and sessions whose
+access token has already expired.
 """
 
 from __future__ import annotations
 
+import time
 import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+
+from authmw import AuthConfig, ClientApp, token_expiry
+
+#: Lifetime of the access tokens of :func:`brief_service`, in seconds.
+BRIEF_TTL = 1.0
 
 #: Calls the team guards make, and calls the tests need to set up teams.
 NEEDED = (
@@ -65,3 +74,34 @@ def teams_or_xfail(service: Any) -> Teams:
     if not _available[service.url]:
         pytest.xfail("the local service has no team endpoints yet; team guards need: " + ", ".join(NEEDED))
     return teams
+
+
+@dataclass(frozen=True)
+class BriefService:
+    """A local service whose access tokens expire a second after they are issued."""
+
+    url: str
+    config: AuthConfig
+
+    @property
+    def project_id(self) -> str:
+        return self.config.project_id
+
+    def expired_session(self) -> tuple[str, str, str]:
+        """(user id, refresh token, access token) with the access token past its expiry."""
+        with ClientApp(self.config) as app:
+            result = app.sign_up_with_password(f"user-{uuid.uuid4().hex[:12]}@example.com", "correct horse battery")
+        exp = token_expiry(result.access_token)
+        assert exp is not None
+        time.sleep(max(0.0, exp - time.time() + 0.05))
+        return result.user_id, result.refresh_token, result.access_token
+
+
+def brief_service(data_dir: Path) -> Iterator[BriefService]:
+    from authmw.dev import LocalService
+
+    service = LocalService(data_dir, port=0, quiet=True, access_token_ttl=BRIEF_TTL).start()
+    try:
+        yield BriefService(service.url, AuthConfig.from_env_file(service.env_file, api_url=service.url))
+    finally:
+        service.stop()
