@@ -20,7 +20,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from authmw import AuthConfig
 from authmw.errors import UserAuthenticationRequired
-from authmw.middleware import AuthUser
+from authmw.middleware import AuthUser, Refusal
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Where `npm run build:example` (in js/) puts the React app.
@@ -50,13 +50,13 @@ def browser_config_script(config: AuthConfig) -> str:
     return f"<script>window.__AUTHMW_CONFIG__ = {text}</script>"
 
 
-async def user_view(user: AuthUser) -> dict[str, Any] | None:
+async def user_view(user: AuthUser) -> dict[str, Any]:
     """The user as the API shows it: the server's view when the secret key is configured."""
-    if user.server is None:
+    if user.server is None:  # only what the token says
         return {"id": user.id, "primary_email": None, "display_name": None}
     full = await user.get_server_user()
     if full is None:  # deleted since the token was issued
-        return None
+        raise Refusal.of(UserAuthenticationRequired())
     return {"id": full.id, "primary_email": full.primary_email, "display_name": full.display_name}
 
 
@@ -72,11 +72,8 @@ def create_app(config: AuthConfig | None = None, *, web_dist: Path = WEB_DIST) -
     install(app, config)
 
     @app.get("/api/me")
-    async def me(user: CurrentUser) -> Response:
-        view = await user_view(user)
-        if view is None:
-            return JSONResponse(UserAuthenticationRequired().to_body(), status_code=401)
-        return JSONResponse(view)
+    async def me(user: CurrentUser) -> dict[str, Any]:
+        return await user_view(user)
 
     @app.get("/account", response_class=HTMLResponse)
     async def account(user: PageUser) -> str:

@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -57,3 +58,19 @@ def test_api_me(client, local_service) -> None:
     header = json.dumps({"accessToken": s.access_token, "refreshToken": s.refresh_token})
     r = client.get("/api/me", headers={"x-stack-auth": header})
     assert r.json() == {"id": s.user_id, "primary_email": s.email, "display_name": None}
+
+
+def test_api_me_of_a_user_deleted_since_sign_in_is_a_401(client, local_service) -> None:
+    s = local_service.sign_up()
+    deleted = httpx.delete(
+        f"{local_service.url}/api/v1/users/{s.user_id}",
+        headers={
+            "x-stack-project-id": local_service.project_id,
+            "x-stack-access-type": "server",
+            "x-stack-secret-server-key": local_service.config.secret_server_key,
+        },
+    )
+    assert deleted.status_code == 200, deleted.text
+    header = json.dumps({"accessToken": s.access_token, "refreshToken": s.refresh_token})
+    r = client.get("/api/me", headers={"x-stack-auth": header})
+    assert (r.status_code, r.json()["code"]) == (401, "USER_AUTHENTICATION_REQUIRED")
