@@ -91,7 +91,8 @@ def _attach(request: HttpRequest, auth: DjangoAuth, resolved: Resolved) -> None:
     user = resolved.user
 
     async def auser() -> AuthUser | AnonymousUser:
-        return user
+        # The same user; its server calls are awaitable, on the running loop's connections.
+        return auth.resolver.async_user(user)
 
     request._authmw = auth  # type: ignore[attr-defined]
     request.user = SimpleLazyObject(lambda: user)  # type: ignore[assignment]

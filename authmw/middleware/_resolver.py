@@ -24,7 +24,7 @@ from typing import TypeVar
 
 import httpx
 
-from authmw._apps import ServerApp
+from authmw._apps import AsyncServerApp, ServerApp
 from authmw._config import AuthConfig
 from authmw._ops import AsyncDriver, Op, SyncDriver
 from authmw._tokens import TokenVerifier
@@ -52,8 +52,9 @@ class SessionResolver:
     """Reads one request's session, refreshing it when needed. Raises ``Refusal`` (400/503).
 
     ``user.server`` is a synchronous :class:`ServerApp` on the resolver's own driver (None
-    without the secret server key). ``run`` and ``arun`` run further operations (team
-    checks) on the resolver's drivers.
+    without the secret server key); :meth:`async_user` gives the same user with an
+    :class:`AsyncServerApp`. ``run`` and ``arun`` run further operations (team checks) on
+    the resolver's drivers.
     """
 
     def __init__(
@@ -78,6 +79,10 @@ class SessionResolver:
         self.driver = SyncDriver(http() if http else None)
         self.server = ServerApp(config, driver=self.driver) if config.secret_server_key else None
         self._async_http = async_http
+        self._in_threads = _InThreads(self.driver)
+        self._async_servers: weakref.WeakKeyDictionary[AsyncDriver | _InThreads, AsyncServerApp] = (
+            weakref.WeakKeyDictionary()
+        )
         # httpx connection pools belong to one event loop.
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncDriver] = weakref.WeakKeyDictionary()
         self._server_transport: Transport | None = None
@@ -125,15 +130,27 @@ class SessionResolver:
         return self.driver.run(op)
 
     async def arun(self, op: Op[T]) -> T:
-        """Run on this loop's driver if :meth:`aresolve` ran on this loop, else in a thread.
+        """Run on this loop's driver if :meth:`aresolve` ran on this loop, else on the sync
+        driver in a worker thread.
 
         A loop without a driver is typically a throwaway one (Django runs an async view
         served under WSGI in a loop of its own); connections made there would outlive it.
         """
-        driver = self._loops.get(asyncio.get_running_loop())
-        if driver is not None:
-            return await driver.run(op)
-        return await asyncio.to_thread(self.driver.run, op)
+        return await self._async_driver().run(op)
+
+    def async_user(self, user: AuthUser | AnonymousUser) -> AuthUser | AnonymousUser:
+        """``user`` for async code on the running loop: its ``server`` is an
+        :class:`AsyncServerApp` on the driver :meth:`arun` uses."""
+        if not isinstance(user, AuthUser) or self.server is None:
+            return user
+        driver = self._async_driver()
+        server = self._async_servers.get(driver)
+        if server is None:
+            server = self._async_servers[driver] = AsyncServerApp(self.config, driver=driver)  # type: ignore[arg-type]
+        return AuthUser(user.claims, user.access_token, user.refresh_token, server=server)
+
+    def _async_driver(self) -> AsyncDriver | _InThreads:
+        return self._loops.get(asyncio.get_running_loop()) or self._in_threads
 
     def _loop_driver(self) -> AsyncDriver:
         loop = asyncio.get_running_loop()
@@ -149,3 +166,17 @@ class SessionResolver:
         driver = self._loops.pop(asyncio.get_running_loop(), None)
         if driver is not None:
             await driver.aclose()
+
+
+class _InThreads:
+    """Runs operations on a sync driver in worker threads, for event loops that do not live
+    long enough to own connections."""
+
+    def __init__(self, driver: SyncDriver) -> None:
+        self._driver = driver
+
+    async def run(self, op: Op[T]) -> T:
+        return await asyncio.to_thread(self._driver.run, op)
+
+    async def aclose(self) -> None:
+        pass  # the sync driver's connections belong to it

@@ -47,6 +47,12 @@ def server_email(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"email": full.primary_email})
 
 
+async def aserver_email(request: HttpRequest) -> JsonResponse:
+    user = await request.auser()  # type: ignore[attr-defined]
+    full = await user.get_server_user()
+    return JsonResponse({"email": full.primary_email})
+
+
 def refuses(request: HttpRequest) -> HttpResponse:
     raise Refusal.of(UserNotFound())
 
@@ -131,6 +137,7 @@ urlpatterns = [
     path("async/whoami", awhoami),
     path("sets-cookie", sets_cookie),
     path("server-email", server_email),
+    path("async/server-email", aserver_email),
     path("refuses", refuses),
     path("page", page),
     path("api/me", api_me),

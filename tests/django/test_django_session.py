@@ -12,7 +12,7 @@ import httpx
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client, override_settings
-from middleware.support import CountingSyncTransport, cookie_header
+from middleware.support import CountingSyncTransport, CountingTransport, cookie_header
 
 from authmw.middleware import AuthUser
 
@@ -153,6 +153,22 @@ def test_request_user_offers_the_server_view(site, local_service) -> None:
     s = local_service.sign_up()
     r = site.client().get("/server-email", headers={"cookie": cookie_header(local_service.project_id, s.refresh_token, s.access_token)})
     assert r.json() == {"email": s.email}
+
+
+def test_auser_offers_awaitable_server_calls_under_wsgi(site, local_service) -> None:
+    # Django runs the async view in a loop of its own; the calls go through a worker thread.
+    s = local_service.sign_up()
+    r = site.client().get("/async/server-email", headers={"cookie": cookie_header(local_service.project_id, s.refresh_token, s.access_token)})
+    assert r.json() == {"email": s.email}
+
+
+async def test_auser_offers_awaitable_server_calls_under_asgi(site, local_service) -> None:
+    s = local_service.sign_up()
+    counting = CountingTransport()
+    client = site.async_client(ASYNC_HTTP_CLIENT=lambda: httpx.AsyncClient(transport=counting))
+    r = await client.get("/async/server-email", headers={"cookie": cookie_header(local_service.project_id, s.refresh_token, s.access_token)})
+    assert r.json() == {"email": s.email}
+    assert counting.paths[f"/api/v1/users/{s.user_id}"] == 1  # on the event loop's connections
 
 
 def test_a_view_raising_refusal_gets_the_service_envelope(site) -> None:
