@@ -66,9 +66,12 @@ class FoundCode:
         self.ctx.keep_on_error(mark_used)
 
 
-def find_code(ctx: Ctx, code_type: str, submitted: str) -> FoundCode:
-    """Count the attempt, then check in the order not found, expired, used, too many attempts."""
-    project_id = ctx.project.id
+def find_code(ctx: Ctx, code_type: str, submitted: str, *, project_id: str | None = None) -> FoundCode:
+    """Count the attempt, then check in the order not found, expired, used, too many attempts.
+
+    The code belongs to the request's project unless `project_id` says otherwise (browser
+    redirects such as the OAuth callback carry no project headers)."""
+    project_id = project_id or ctx.project.id
     code = submitted.lower()
     nonce = code[-NONCE_LENGTH:]
     ctx.keep_on_error(

@@ -1,18 +1,23 @@
-"""The OAuth token endpoint (contract 3.5 and 5.4.6): refresh grant; code exchange pending."""
+"""The OAuth token endpoint (contract 3.5 and 5.4.6): refresh grant and code exchange."""
 
 from __future__ import annotations
 
 import base64
 import binascii
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from ..endpoint import Ctx, EndpointGroup
 from ..errors import KnownError, OAuthError
-from ..projects import get_project, key_is_valid
+from ..oauth_flow import AUTHORIZATION_CODE, pkce_matches
+from ..projects import Project, get_project, key_is_valid
 from ..responses import json_response
 from ..schema import Obj, Str
+from ..sign_in import finish_sign_in
 from ..tokens import find_refresh_token_user
+from ..urls import is_trusted_url
+from ..users import get_user
+from ..verification import find_code
 
 #: What the OAuth library reports as `expires_in`, whatever the JWT's real lifetime.
 REPORTED_EXPIRES_IN = 3599
@@ -36,11 +41,7 @@ def token(ctx: Ctx) -> Any:
     if project is None or not key_is_valid(ctx.c, project.id, "client", client_secret):
         raise KnownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", client_id=client_id)
     if params["grant_type"] == "authorization_code":
-        # TODO(oauth): code exchange arrives with the OAuth authorize/callback routes.
-        for name in ("code", "redirect_uri", "code_verifier"):
-            if not params.get(name):
-                raise OAuthError("invalid_request", f"Missing parameter: `{name}`")
-        raise KnownError("INVALID_AUTHORIZATION_CODE")
+        return _exchange_code(ctx, project, params)
     refresh_token = params.get("refresh_token")
     if not isinstance(refresh_token, str) or not refresh_token:
         raise OAuthError("invalid_request", "Missing parameter: `refresh_token`")
@@ -50,6 +51,40 @@ def token(ctx: Ctx) -> Any:
         "token_type": "Bearer",
         "expires_in": REPORTED_EXPIRES_IN,
         "scope": "legacy",
+    }
+    return json_response(body, headers={"pragma": "no-cache"})
+
+
+def _exchange_code(ctx: Ctx, project: Project, params: dict[str, Any]) -> Any:
+    for name in ("code", "redirect_uri", "code_verifier"):
+        if not isinstance(params.get(name), str) or not params[name]:
+            raise OAuthError("invalid_request", f"Missing parameter: `{name}`")
+    try:
+        found = find_code(ctx, AUTHORIZATION_CODE, params["code"], project_id=project.id)
+    except KnownError:
+        raise KnownError("INVALID_AUTHORIZATION_CODE") from None
+    data = found.data
+    found.consume()  # single use, whatever happens next
+    if not pkce_matches(params["code_verifier"], data["code_challenge"], data["code_challenge_method"]):
+        raise KnownError("INVALID_AUTHORIZATION_CODE")
+    redirect_uri = urlunsplit(urlsplit(params["redirect_uri"])._replace(fragment=""))
+    if redirect_uri != data["redirect_uri"] or not is_trusted_url(project, redirect_uri):
+        raise KnownError("REDIRECT_URL_NOT_WHITELISTED")
+    user = get_user(ctx.c, project.id, data["user_id"])
+    if user is None:
+        raise KnownError("INVALID_AUTHORIZATION_CODE")
+    tokens = finish_sign_in(ctx, user, is_new_user=data["is_new_user"], project=project)
+    after = data.get("after_callback_redirect_url")
+    body = {
+        "access_token": tokens["access_token"],
+        "token_type": "Bearer",
+        "expires_in": REPORTED_EXPIRES_IN,
+        "refresh_token": tokens["refresh_token"],
+        "scope": "legacy",
+        "is_new_user": data["is_new_user"],
+        "newUser": data["is_new_user"],
+        "after_callback_redirect_url": after,
+        "afterCallbackRedirectUrl": after,
     }
     return json_response(body, headers={"pragma": "no-cache"})
 

@@ -1,0 +1,36 @@
+"""OAuth sign-in through the local mock provider (contract 5.4.6).
+
+No real provider is reachable from a development machine, so every enabled provider is served
+by a built-in mock: `/auth/oauth/authorize/{provider}` redirects to `/dev/oauth/{provider}`, a
+small page that asks for an e-mail address and returns to the callback with it as the code.
+Everything the client sees (redirects, cookies, codes, PKCE, errors) follows the contract.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from typing import Any
+
+#: Verification-code types of the flow.
+OUTER_FLOW = "oauth_outer_flow"
+AUTHORIZATION_CODE = "oauth_authorization_code"
+
+OUTER_FLOW_LIFETIME_MILLIS = 10 * 60 * 1000
+AUTHORIZATION_CODE_LIFETIME_MILLIS = 300 * 1000
+INNER_COOKIE_MAX_AGE = 600
+INNER_COOKIE_PREFIX = "stack-oauth-inner-"
+
+
+def pkce_matches(verifier: str, challenge: str, method: str) -> bool:
+    if method == "plain":
+        return hmac.compare_digest(verifier, challenge)
+    digest = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    return hmac.compare_digest(digest, challenge)
+
+
+def mock_account(code: str) -> dict[str, Any]:
+    """The provider account behind a mock authorization code (the e-mail the user typed)."""
+    email = code.strip().lower()
+    return {"account_id": hashlib.sha256(email.encode()).hexdigest()[:20], "email": email, "email_verified": True}

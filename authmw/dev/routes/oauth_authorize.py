@@ -1,0 +1,255 @@
+"""OAuth authorize and callback with the local mock provider (contract 5.4.6); see oauth_flow.py."""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from ..endpoint import Ctx, EndpointGroup
+from ..errors import KnownError, PlainError
+from ..ids import now_millis, sha256_hex
+from ..oauth_flow import (
+    AUTHORIZATION_CODE,
+    AUTHORIZATION_CODE_LIFETIME_MILLIS,
+    INNER_COOKIE_MAX_AGE,
+    INNER_COOKIE_PREFIX,
+    OUTER_FLOW,
+    OUTER_FLOW_LIFETIME_MILLIS,
+    mock_account,
+)
+from ..projects import Project, get_project, key_is_valid
+from ..schema import Obj, Str
+from ..teams import create_team
+from ..tokens import verify_access_token
+from ..urls import is_trusted_url, with_query_param
+from ..users import create_user, email_used_for_auth
+from ..verification import create_code, find_code
+
+group = EndpointGroup()
+
+AUTHORIZE_QUERY = Obj(
+    {
+        "client_id": Str(required=True),
+        "client_secret": Str(required=True),
+        "redirect_uri": Str(required=True, url=True),
+        "scope": Str(required=True),
+        "state": Str(required=True),
+        "grant_type": Str(required=True, one_of=("authorization_code",)),
+        "code_challenge": Str(required=True),
+        "code_challenge_method": Str(required=True, one_of=("S256", "plain")),
+        "response_type": Str(required=True, one_of=("code",)),
+        "type": Str(one_of=("authenticate", "link")),
+        "token": Str(),
+        "provider_scope": Str(),
+        "error_redirect_uri": Str(url=True),
+        "error_redirect_url": Str(url=True),
+        "after_callback_redirect_url": Str(),
+    }
+)
+
+
+def _enabled_provider(project: Any, provider_id: str) -> dict[str, Any]:
+    for provider in project.config["oauth_providers"]:
+        if provider["id"] == provider_id and provider.get("enabled"):
+            return provider
+    raise KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED")
+
+
+@group.get("/auth/oauth/authorize/{provider_id}", tiers=None, query=AUTHORIZE_QUERY)
+def authorize(ctx: Ctx) -> Response:
+    q = ctx.query
+    provider_id = ctx.params["provider_id"].lower()
+    project = get_project(ctx.c, q["client_id"])
+    if project is None:
+        raise KnownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", client_id=q["client_id"])
+    if not key_is_valid(ctx.c, project.id, "client", q["client_secret"]):
+        raise KnownError("INVALID_PUBLISHABLE_CLIENT_KEY", project_id=project.id)
+    provider = _enabled_provider(project, provider_id)
+    link_user_id = None
+    if q.get("type", "authenticate") == "link":
+        try:
+            claims = verify_access_token(
+                ctx.service.keys, q.get("token", ""), project.id, lambda pid: get_project(ctx.c, pid) is not None
+            )
+        except KnownError as error:
+            if error.code == "INVALID_PROJECT_FOR_ACCESS_TOKEN":
+                raise PlainError(403, "The access token is not valid for this project.") from None
+            raise
+        link_user_id = claims.user_id
+    if q.get("provider_scope") and provider.get("type") == "shared":
+        raise KnownError("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS")
+    redirect_uri = urlunsplit(urlsplit(q["redirect_uri"])._replace(fragment=""))
+    flow = {
+        "project_id": project.id,
+        "provider_id": provider_id,
+        "redirect_uri": redirect_uri,
+        "scope": q["scope"],
+        "state": q["state"],
+        "code_challenge": q["code_challenge"],
+        "code_challenge_method": q["code_challenge_method"],
+        "type": q.get("type", "authenticate"),
+        "link_user_id": link_user_id,
+        "error_redirect_uri": q.get("error_redirect_uri") or q.get("error_redirect_url"),
+        "after_callback_redirect_url": q.get("after_callback_redirect_url"),
+        "started_at_millis": now_millis(),
+    }
+    inner_state = create_code(ctx.c, project.id, OUTER_FLOW, flow, OUTER_FLOW_LIFETIME_MILLIS)
+    callback = f"{_base_url(ctx.request)}/api/v1/auth/oauth/callback/{provider_id}"
+    mock_page = f"{_base_url(ctx.request)}/dev/oauth/{provider_id}?" + urlencode(
+        {"state": inner_state, "redirect_uri": callback}
+    )
+    response = RedirectResponse(mock_page, status_code=307)
+    response.set_cookie(
+        INNER_COOKIE_PREFIX + inner_state,
+        "true",
+        max_age=INNER_COOKIE_MAX_AGE,
+        path="/",
+        httponly=True,
+        secure=ctx.request.url.scheme == "https",
+    )
+    return response
+
+
+def _base_url(request: Request) -> str:
+    return f"{request.url.scheme}://{request.url.netloc}"
+
+
+def callback(ctx: Ctx) -> Response:
+    params = {**dict(ctx.request.query_params), **(ctx.raw_body if isinstance(ctx.raw_body, dict) else {})}
+    inner_state = str(params.get("state", "")).lower()
+    if not inner_state or ctx.request.cookies.get(INNER_COOKIE_PREFIX + inner_state) is None:
+        raise PlainError(
+            400,
+            "OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in"
+            " process. Please try signing in again",
+        )
+    row = ctx.c.execute(
+        "SELECT project_id FROM verification_codes WHERE code_hash = ? AND type = ?",
+        (sha256_hex(inner_state), OUTER_FLOW),
+    ).fetchone()
+    project = None if row is None else get_project(ctx.c, row["project_id"])
+    if project is None:
+        raise PlainError(400, "Invalid OAuth cookie. Please try signing in again.")
+    found = find_code(ctx, OUTER_FLOW, inner_state, project_id=project.id)
+    flow = found.data
+    try:
+        location = _finish_callback(ctx, project, flow, params)
+    except KnownError as error:
+        target = flow.get("error_redirect_uri")
+        if not target or not is_trusted_url(project, target):
+            raise
+        location = f"{target}{'&' if urlsplit(target).query else '?'}" + urlencode(
+            {"errorCode": error.code, "message": error.message, "details": json.dumps(error.details)}
+        )
+    found.consume()
+    response = RedirectResponse(location, status_code=307)
+    response.delete_cookie(INNER_COOKIE_PREFIX + inner_state, path="/")
+    return response
+
+
+def _finish_callback(ctx: Ctx, project: Project, flow: dict[str, Any], params: dict[str, Any]) -> str:
+    if now_millis() - flow["started_at_millis"] > 10 * 60 * 1000:
+        raise KnownError("OUTER_OAUTH_TIMEOUT")
+    _enabled_provider(project, flow["provider_id"])
+    if params.get("error"):
+        raise KnownError("OAUTH_PROVIDER_ACCESS_DENIED")
+    if not params.get("code"):
+        raise PlainError(400, "Inner OAuth callback failed due to invalid grant. Please try again.")
+    if flow["scope"] != "legacy":
+        raise KnownError("INVALID_SCOPE", scope=flow["scope"])
+    if not is_trusted_url(project, flow["redirect_uri"]):
+        raise KnownError("REDIRECT_URL_NOT_WHITELISTED")
+    account = mock_account(str(params["code"]))
+    user_id, is_new_user = _account_user(ctx, project, flow, account)
+    code = create_code(
+        ctx.c,
+        project.id,
+        AUTHORIZATION_CODE,
+        {
+            "user_id": user_id,
+            "is_new_user": is_new_user,
+            "redirect_uri": flow["redirect_uri"],
+            "code_challenge": flow["code_challenge"],
+            "code_challenge_method": flow["code_challenge_method"],
+            "after_callback_redirect_url": flow["after_callback_redirect_url"],
+        },
+        AUTHORIZATION_CODE_LIFETIME_MILLIS,
+    )
+    location = with_query_param(flow["redirect_uri"], "code", code)
+    return with_query_param(location, "state", flow["state"])
+
+
+def _account_user(ctx: Ctx, project: Project, flow: dict[str, Any], account: dict[str, Any]) -> tuple[str, bool]:
+    provider_id = flow["provider_id"]
+    row = ctx.c.execute(
+        "SELECT user_id FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?",
+        (project.id, provider_id, account["account_id"]),
+    ).fetchone()
+    if flow["type"] == "link":
+        user_id = flow["link_user_id"]
+        if row is not None and row["user_id"] != user_id:
+            raise KnownError("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER")
+        other = ctx.c.execute(
+            "SELECT account_id FROM oauth_accounts WHERE user_id = ? AND provider_id = ?", (user_id, provider_id)
+        ).fetchone()
+        if other is not None and other["account_id"] != account["account_id"]:
+            raise KnownError("USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION")
+        if row is None:
+            _link(ctx, project.id, provider_id, account, user_id)
+        return user_id, False
+    if row is not None:
+        return row["user_id"], False
+    if not project.config["sign_up_enabled"]:
+        raise KnownError("SIGN_UP_NOT_ENABLED")
+    email = account["email"]
+    user_id = create_user(
+        ctx.c,
+        project.id,
+        primary_email=email,
+        primary_email_verified=account["email_verified"],
+        primary_email_auth_enabled=not email_used_for_auth(ctx.c, project.id, email),
+    )
+    _link(ctx, project.id, provider_id, account, user_id)
+    if project.config["create_team_on_sign_up"]:
+        create_team(ctx.c, project, f"{email}'s Team", creator_user_id=user_id)
+    return user_id, True
+
+
+def _link(ctx: Ctx, project_id: str, provider_id: str, account: dict[str, Any], user_id: str) -> None:
+    ctx.c.execute(
+        "INSERT INTO oauth_accounts (project_id, provider_id, account_id, user_id, email, created_at_millis)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (project_id, provider_id, account["account_id"], user_id, account["email"], now_millis()),
+    )
+
+
+for method in ("GET", "POST"):
+    group.route(method, "/auth/oauth/callback/{provider_id}", tiers=None)(callback)
+
+
+async def mock_provider_page(request: Request) -> Response:
+    """The mock provider's sign-in page: one e-mail field, then back to the service's callback."""
+    provider_id = html.escape(request.path_params["provider_id"])
+    state = html.escape(request.query_params.get("state", ""))
+    redirect_uri = html.escape(request.query_params.get("redirect_uri", ""))
+    page = f"""<!doctype html>
+<html><head><meta charset="utf-8"><title>Sign in with {provider_id} (local mock)</title></head>
+<body style="font-family: sans-serif; max-width: 28rem; margin: 4rem auto">
+<h1>Sign in with {provider_id}</h1>
+<p>This is the authmw local service's stand-in for {provider_id}. Any e-mail address works.</p>
+<form method="get" action="{redirect_uri}">
+  <input type="hidden" name="state" value="{state}">
+  <label>E-mail <input type="email" name="code" required autofocus></label>
+  <button type="submit">Continue</button>
+</form>
+</body></html>"""
+    return HTMLResponse(page)
+
+
+routes = [*group.routes, Route("/dev/oauth/{provider_id}", mock_provider_page, methods=["GET"])]
