@@ -17,7 +17,15 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from authmw import AdminApp, AsyncAdminApp, AsyncClientApp, AsyncServerApp, AuthConfig, ClientApp, ServerApp
+from authmw import (
+    AdminApp,
+    AsyncAdminApp,
+    AsyncClientApp,
+    AsyncServerApp,
+    AuthConfig,
+    ClientApp,
+    ServerApp,
+)
 
 dev = pytest.importorskip("authmw.dev")
 
