@@ -12,25 +12,26 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
+from authmw.dev import LocalService
+
 from .conftest import Api, assert_known_error, unique_email
 
 REDIRECT_URI = "http://localhost:3000/handler/oauth-callback"
 
 
-@pytest.fixture
-def github(api: Api) -> Iterator[None]:
-    def providers(enabled: bool) -> None:
-        response = api.call(
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    """A service of its own: configured OAuth providers can be disabled but never removed."""
+    with LocalService(tmp_path_factory.mktemp("oauth"), quiet=True) as service:
+        own = Api.of(service)
+        response = own.call(
             "PATCH",
             "/projects/current",
             "admin",
-            json={"config": {"oauth_providers": [{"id": "github", "type": "shared", "enabled": enabled}]}},
+            json={"config": {"oauth_providers": [{"id": "github", "type": "shared", "enabled": True}]}},
         )
         assert response.status_code == 200, response.text
-
-    providers(True)
-    yield
-    providers(False)  # configured providers cannot be removed, only disabled
+        yield own
 
 
 @dataclass
@@ -106,7 +107,7 @@ def sign_in(api: Api, email: str) -> dict:
     return response.json()
 
 
-def test_first_sign_in_creates_the_user_then_signs_in_again(api: Api, github: None) -> None:
+def test_first_sign_in_creates_the_user_then_signs_in_again(api: Api) -> None:
     email = unique_email()
     first = sign_in(api, email)
     assert set(first) == {
@@ -127,7 +128,7 @@ def test_first_sign_in_creates_the_user_then_signs_in_again(api: Api, github: No
     assert api.call("GET", "/users/me", token=second["access_token"]).json()["id"] == me["id"]
 
 
-def test_authorization_codes_are_single_use_and_bound_to_the_verifier(api: Api, github: None) -> None:
+def test_authorization_codes_are_single_use_and_bound_to_the_verifier(api: Api) -> None:
     flow = start(api)
     back = through_mock_provider(flow, unique_email())
     code = parse_qs(urlsplit(back.headers["location"]).query)["code"][0]
@@ -135,7 +136,7 @@ def test_authorization_codes_are_single_use_and_bound_to_the_verifier(api: Api, 
     assert_known_error(exchange(api, code, flow.verifier), "INVALID_AUTHORIZATION_CODE", 400)  # used up
 
 
-def test_callback_without_the_inner_cookie_is_refused(api: Api, github: None) -> None:
+def test_callback_without_the_inner_cookie_is_refused(api: Api) -> None:
     flow = start(api)
     inner_state = parse_qs(urlsplit(flow.authorize.headers["location"]).query)["state"][0]
     other_browser = httpx.Client(base_url=api.url)
@@ -144,7 +145,7 @@ def test_callback_without_the_inner_cookie_is_refused(api: Api, github: None) ->
     assert response.text.startswith("OAuth cookie not found.")
 
 
-def test_authorize_errors(api: Api, github: None) -> None:
+def test_authorize_errors(api: Api) -> None:
     disabled = start(api, provider="google").authorize
     assert_known_error(disabled, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400)
     wrong_key = start(api, client_secret="pck_wrong").authorize
@@ -155,7 +156,7 @@ def test_authorize_errors(api: Api, github: None) -> None:
     assert "query contains unknown properties: unexpected" in assert_known_error(extra, "SCHEMA_ERROR", 400)["error"]
 
 
-def test_callback_errors_go_to_a_trusted_error_url(api: Api, github: None) -> None:
+def test_callback_errors_go_to_a_trusted_error_url(api: Api) -> None:
     flow = start(
         api, redirect_uri="https://untrusted.example/cb", error_redirect_uri="http://localhost:3000/handler/error"
     )
