@@ -143,4 +143,5 @@ class paginated(Generic[P, T]):  # lower case: used like a decorator
         iterate = obj._bind_pages(self.page_op, self.defaults)
         iterate.__name__ = iterate.__qualname__ = getattr(self, "name", "iter")
         iterate.__doc__ = f"Every item of ``{self.page_op.fn.__name__}(...)``, page after page (by cursor)."
+        iterate.__signature__ = self.page_op.signature  # the list's parameters
         return iterate
