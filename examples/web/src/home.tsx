@@ -51,9 +51,15 @@ export function Home() {
         </p>
         <nav>
           {user.status === "signed-in" ? (
-            <Link to={urls.signOut} data-testid="sign-out-link">
-              Sign out
-            </Link>
+            <>
+              <Link to={urls.accountSettings} data-testid="account-settings-link">
+                Account settings
+              </Link>{" "}
+              ·{" "}
+              <Link to={urls.signOut} data-testid="sign-out-link">
+                Sign out
+              </Link>
+            </>
           ) : (
             <>
               <Link to={urls.signIn} data-testid="sign-in-link">

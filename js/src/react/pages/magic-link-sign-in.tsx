@@ -1,9 +1,16 @@
 import { useState, type FormEvent } from "react";
-import { MultiFactorAuthenticationRequired } from "../../errors";
+import { MultiFactorAuthenticationRequired, UserEmailAlreadyExists } from "../../errors";
 import { useAuth } from "../hooks";
+import { describeError } from "../messages";
 import { Field, FormError, formStyle, formValue, Status, useReturnTo, useSubmit } from "./layout";
 import { useFinishSignIn } from "./magic-link-callback";
 import { MfaPrompt } from "./mfa";
+
+// The service refuses magic links for an address a password account uses but has not verified.
+const sendMessage = (error: unknown) =>
+  error instanceof UserEmailAlreadyExists
+    ? "An account with this e-mail address exists, but the address is not verified yet: sign in with your password."
+    : describeError(error);
 
 type Step = { step: "email" } | { step: "code"; email: string; nonce: string } | { step: "mfa"; attemptCode: string };
 
@@ -16,7 +23,7 @@ export function MagicLinkSignIn() {
   const returnTo = useReturnTo();
   const finish = useFinishSignIn();
   const [state, setState] = useState<Step>({ step: "email" });
-  const send = useSubmit();
+  const send = useSubmit(sendMessage);
   const verify = useSubmit();
 
   async function onSend(event: FormEvent<HTMLFormElement>) {

@@ -1,0 +1,235 @@
+"""E-mail flows of the React pages in Chromium, with links read from the local service's outbox:
+forgot password then reset, magic-link sign-in (link and typed code), team invitation."""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from authmw import AuthConfig
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "correct horse battery"
+NEW_PASSWORD = "a brand new password"
+
+
+class MailService:
+    """A local service of its own (magic link and client team creation on), with its outbox."""
+
+    def __init__(self, service: Any) -> None:
+        self.service = service
+        self.url: str = service.url
+        self.config = AuthConfig(
+            project_id=service.project_id,
+            api_url=service.url,
+            publishable_client_key=service.publishable_client_key,
+        )
+        self._client_headers = {
+            "x-stack-project-id": service.project_id,
+            "x-stack-access-type": "client",
+            "x-stack-publishable-client-key": service.publishable_client_key,
+        }
+
+    def configure(self, **config: bool) -> None:
+        r = httpx.patch(
+            f"{self.url}/api/v1/projects/current",
+            headers={
+                "x-stack-project-id": self.service.project_id,
+                "x-stack-access-type": "admin",
+                "x-stack-super-secret-admin-key": self.service.super_secret_admin_key,
+            },
+            json={"config": config},
+        )
+        assert r.status_code == 200, r.text
+
+    def sign_up(self) -> str:
+        email = f"mail-{uuid.uuid4().hex[:12]}@example.com"
+        r = httpx.post(
+            f"{self.url}/api/v1/auth/password/sign-up",
+            headers=self._client_headers,
+            json={"email": email, "password": PASSWORD, "verification_callback_url": "http://localhost/verify"},
+        )
+        assert r.status_code == 200, r.text
+        return email
+
+    def mail(self, to: str, kind: str, *, after: float = 0.0, timeout: float = 10.0) -> dict[str, Any]:
+        """The newest e-mail of `kind` to `to` sent after `after` (epoch seconds), waiting for it."""
+        deadline = time.monotonic() + timeout
+        seen: list[Any] = []
+        while time.monotonic() < deadline:
+            r = httpx.get(f"{self.url}/dev/outbox", params={"to": to})
+            assert r.status_code == 200, f"GET /dev/outbox answered {r.status_code}: {r.text[:300]}"
+            seen = r.json()["items"]
+            for item in seen:  # newest first
+                if item["kind"] == kind and item["sent_at_millis"] >= after * 1000 - 1000:
+                    assert item["link"], f"the {kind} e-mail to {to} has no link: {item}"
+                    return item
+            time.sleep(0.2)
+        raise AssertionError(f"no {kind} e-mail to {to} in the outbox within {timeout} s; it holds {seen}")
+
+
+@pytest.fixture(scope="module")
+def mail_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailService]:
+    from authmw.dev import LocalService
+
+    service = LocalService(tmp_path_factory.mktemp("mail-service"), port=0, quiet=True).start()
+    try:
+        mail = MailService(service)
+        mail.configure(magic_link_enabled=True, client_team_creation_enabled=True)
+        yield mail
+    finally:
+        service.stop()
+
+
+def sign_in(page: Any, base: str, email: str, password: str, *, from_page: bool = False) -> None:
+    if not from_page:
+        page.goto(f"{base}/handler/sign-in")
+    form = page.get_by_test_id("sign-in-form")
+    form.get_by_label("E-mail").fill(email)
+    form.get_by_label("Password", exact=True).fill(password)
+    form.get_by_role("button", name="Sign in").click()
+
+
+def test_forgot_password_then_reset_through_the_mailbox_then_sign_in(mail_service, example_app, context) -> None:
+    base = example_app(mail_service.config)
+    email = mail_service.sign_up()
+    page = context.new_page()
+
+    page.goto(f"{base}/handler/sign-in")
+    page.get_by_test_id("forgot-password-link").click()
+    page.wait_for_url(f"{base}/handler/forgot-password")
+    started = time.time()
+    page.get_by_test_id("forgot-password-form").get_by_label("E-mail").fill(email)
+    page.get_by_role("button", name="Send reset link").click()
+    expect(page.get_by_test_id("forgot-password-sent")).to_contain_text(email)
+
+    link = mail_service.mail(email, "password_reset", after=started)["link"]
+    assert link.startswith(f"{base}/handler/password-reset?") and "code=" in link
+    page.goto(link)
+    form = page.get_by_test_id("password-reset-form")
+    form.get_by_label("New password", exact=True).fill(NEW_PASSWORD)
+    form.get_by_label("Repeat new password").fill(NEW_PASSWORD)
+    form.get_by_role("button", name="Set new password").click()
+    expect(page.get_by_test_id("password-reset-done")).to_be_visible()
+
+    # The link is single use.
+    page.goto(link)
+    expect(page.get_by_test_id("auth-error")).to_have_text("This password reset link has already been used.")
+    expect(page.get_by_test_id("request-new-link")).to_have_attribute("href", "/handler/forgot-password")
+
+    sign_in(page, base, email, PASSWORD)
+    expect(page.get_by_test_id("auth-error")).to_have_text("Wrong e-mail or password.")
+    sign_in(page, base, email, NEW_PASSWORD, from_page=True)
+    page.wait_for_url(f"{base}/")
+    expect(page.get_by_test_id("user-email")).to_have_text(email)
+
+
+def test_magic_link_sign_in_through_the_mailbox(mail_service, example_app, context) -> None:
+    """A new address: the link from the e-mail signs the new user up and in."""
+    base = example_app(mail_service.config)
+    email = f"magic-{uuid.uuid4().hex[:12]}@example.com"
+    page = context.new_page()
+
+    page.goto(f"{base}/handler/sign-in")
+    page.get_by_role("tab", name="E-mail link").click()
+    started = time.time()
+    page.get_by_test_id("magic-link-form").get_by_label("E-mail").fill(email)
+    page.get_by_role("button", name="Send sign-in link").click()
+    expect(page.get_by_test_id("magic-link-sent")).to_contain_text("Check your inbox")
+
+    link = mail_service.mail(email, "magic_link", after=started)["link"]
+    assert link.startswith(f"{base}/handler/magic-link-callback?") and "code=" in link
+    page.goto(link)
+    page.wait_for_url(f"{base}/")
+    expect(page.get_by_test_id("user-email")).to_have_text(email)
+
+    # Used once: opening it again explains and leads back to sign-in.
+    page.goto(link)
+    expect(page.get_by_test_id("auth-error")).to_have_text("This sign-in link has already been used.")
+
+
+def test_magic_link_typed_code_through_the_mailbox(mail_service, example_app, context) -> None:
+    """The 6-character code of the e-mail, typed on the sign-in page, signs in (and returns)."""
+    base = example_app(mail_service.config)
+    email = f"code-{uuid.uuid4().hex[:12]}@example.com"
+    page = context.new_page()
+
+    page.goto(f"{base}/handler/sign-in?after_auth_return_to=%2F%3Ffrom%3Dcode")
+    page.get_by_role("tab", name="E-mail link").click()
+    started = time.time()
+    page.get_by_test_id("magic-link-form").get_by_label("E-mail").fill(email)
+    page.get_by_role("button", name="Send sign-in link").click()
+    expect(page.get_by_test_id("magic-link-sent")).to_be_visible()
+
+    mail = mail_service.mail(email, "magic_link", after=started)
+    match = re.search(r"\b([A-Z0-9]{6})\b", mail["subject"])
+    assert match, f"no 6-character code in the subject {mail['subject']!r}"
+    page.get_by_test_id("magic-link-code-form").get_by_label("Code from the e-mail").fill(match.group(1))
+    page.get_by_role("button", name="Sign in with code").click()
+    page.wait_for_url(f"{base}/?from=code")
+    expect(page.get_by_test_id("user-email")).to_have_text(email)
+
+
+def test_magic_link_for_an_unverified_password_account_is_refused_clearly(mail_service, example_app, context) -> None:
+    base = example_app(mail_service.config)
+    email = mail_service.sign_up()  # password account, e-mail not verified
+    page = context.new_page()
+    page.goto(f"{base}/handler/sign-in")
+    page.get_by_role("tab", name="E-mail link").click()
+    page.get_by_test_id("magic-link-form").get_by_label("E-mail").fill(email)
+    page.get_by_role("button", name="Send sign-in link").click()
+    expect(page.get_by_test_id("auth-error")).to_contain_text("sign in with your password")
+
+
+def test_invite_a_second_user_who_accepts_through_the_mailbox_link(mail_service, example_app, browser) -> None:
+    base = example_app(mail_service.config)
+    owner, guest = mail_service.sign_up(), mail_service.sign_up()
+    team_name = f"Team {uuid.uuid4().hex[:6]}"
+    owner_context, guest_context = browser.new_context(), browser.new_context()
+    try:
+        for ctx in (owner_context, guest_context):
+            ctx.set_default_timeout(15_000)
+
+        # The owner creates a team and invites the guest from the account settings.
+        page = owner_context.new_page()
+        sign_in(page, base, owner, PASSWORD)
+        page.wait_for_url(f"{base}/")
+        page.get_by_test_id("account-settings-link").click()
+        page.wait_for_url(f"{base}/handler/account-settings")
+        page.get_by_test_id("create-team-form").get_by_label("New team name").fill(team_name)
+        page.get_by_role("button", name="Create team").click()
+        team = page.locator(f'[data-testid=team][data-team-name="{team_name}"]')
+        expect(team).to_be_visible()
+        started = time.time()
+        invite = team.get_by_test_id("invite-form")
+        invite.get_by_label(f"Invite to {team_name} (e-mail)").fill(guest)
+        invite.get_by_role("button", name="Send invitation").click()
+        expect(team.get_by_test_id("invite-status")).to_have_text(f"Invitation sent to {guest}.")
+
+        link = mail_service.mail(guest, "team_invitation", after=started)["link"]
+        assert link.startswith(f"{base}/handler/team-invitation?") and "code=" in link
+
+        # The guest opens the link signed out, signs in, comes back to it and joins.
+        page = guest_context.new_page()
+        page.goto(link)
+        page.get_by_test_id("invitation-sign-in-link").click()
+        page.wait_for_url(re.compile(r".*/handler/sign-in\?after_auth_return_to=.*"))
+        sign_in(page, base, guest, PASSWORD, from_page=True)
+        page.wait_for_url(link)
+        expect(page.get_by_test_id("invitation-team")).to_have_text(team_name)
+        page.get_by_test_id("invitation-accept").click()
+        expect(page.get_by_test_id("invitation-joined")).to_have_text(f"You joined {team_name}.")
+
+        page.goto(f"{base}/handler/account-settings")
+        expect(page.locator(f'[data-testid=team][data-team-name="{team_name}"]')).to_be_visible()
+    finally:
+        owner_context.close()
+        guest_context.close()
