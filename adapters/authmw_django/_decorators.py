@@ -112,11 +112,11 @@ class Guard:
         self, request: HttpRequest, user: AuthUser, args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Op[HttpResponseBase | None]:
         auth = site_auth(request, NAME)
-        transport = auth.team_transport()
+        server = auth.team_server()
         try:
             for requirement in self.requirements:
                 team_id = requirement.team_id(request, args, kwargs)
-                error = yield from team_refusal(transport, user.id, team_id, requirement.permission_id)
+                error = yield from team_refusal(server, user.id, team_id, requirement.permission_id)
                 if error is not None:
                     if self._is_api(request, auth):
                         return refusal_response(forbidden(error))

@@ -11,7 +11,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.module_loading import import_string
 
 from authmw import AuthConfig
-from authmw._transport import Transport
+from authmw._apps import ServerApp
 from authmw.errors import ConfigurationError
 from authmw.middleware._resolver import SessionResolver
 from authmw.middleware._settings import (
@@ -37,10 +37,11 @@ class DjangoAuth:
     resolver: SessionResolver
     api_paths: tuple[str, ...]
 
-    def team_transport(self) -> Transport:
-        if not self.config.secret_server_key:
+    def team_server(self) -> ServerApp:
+        """The server app team guards ask; raises ImproperlyConfigured without the secret key."""
+        if self.resolver.server is None:
             raise ImproperlyConfigured(secret_key_needed(setting_name))
-        return self.resolver.server_transport
+        return self.resolver.server
 
 
 def load() -> DjangoAuth:

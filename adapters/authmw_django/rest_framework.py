@@ -96,7 +96,7 @@ class IsTeamMember(IsSignedIn):
         auth = site_auth(request._request, NAME)
         team_id = self._team_id(request, view)
         try:
-            error = auth.resolver.run(team_refusal(auth.team_transport(), request.user.id, team_id, self.permission_id))
+            error = auth.resolver.run(team_refusal(auth.team_server(), request.user.id, team_id, self.permission_id))
         except Refusal as refusal:
             raise RefusalError(refusal) from None
         if error is not None:

@@ -111,11 +111,11 @@ class Guard:
 
     def _teams(self, user: AuthUser, view_args: dict[str, Any]) -> Op[Response | None]:
         auth = site_auth()
-        transport = auth.team_transport()
+        server = auth.team_server()
         try:
             for requirement in self.requirements:
                 team_id = requirement.team_id(view_args)
-                error = yield from team_refusal(transport, user.id, team_id, requirement.permission_id)
+                error = yield from team_refusal(server, user.id, team_id, requirement.permission_id)
                 if error is not None:
                     if self._is_api(auth):
                         return refusal_response(forbidden(error))

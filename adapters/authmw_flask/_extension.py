@@ -9,7 +9,7 @@ from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.local import LocalProxy
 
 from authmw import AuthConfig
-from authmw._transport import Transport
+from authmw._apps import ServerApp
 from authmw.errors import ConfigurationError
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
 from authmw.middleware._core import OnRefreshUnavailable, is_secure
@@ -35,10 +35,11 @@ class FlaskAuth:
     resolver: SessionResolver
     api_paths: tuple[str, ...]
 
-    def team_transport(self) -> Transport:
-        if not self.config.secret_server_key:
+    def team_server(self) -> ServerApp:
+        """The server app team guards ask; raises ConfigurationError without the secret key."""
+        if self.resolver.server is None:
             raise ConfigurationError(secret_key_needed(setting_name))
-        return self.resolver.server_transport
+        return self.resolver.server
 
 
 class AuthMW:

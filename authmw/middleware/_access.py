@@ -4,8 +4,8 @@ A guard refuses an anonymous user with :class:`UserAuthenticationRequired` (401 
 redirect to :func:`sign_in_url` for pages) and a signed-in user who lacks a team
 membership or permission with the error :func:`team_refusal` returns (403).
 
-The two team calls go through the server transport for now; once :class:`ServerApp` has
-its team calls (list a user's teams, list team permissions) they become one line each.
+Team checks are the server app's own calls (``teams.list(user_id=...)`` and
+``team_permissions.has(...)``), run by whichever driver the guard uses.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
+from authmw._apps import AsyncServerApp, ServerApp
 from authmw._ops import Op, Sleep
-from authmw._transport import Transport
 from authmw.errors import (
     HttpStatusError,
     KnownError,
@@ -66,11 +66,13 @@ def forbidden(error: KnownError) -> Refusal:
 
 
 def team_refusal(
-    transport: Transport, user_id: str, team_id: object, permission_id: str | None = None
+    server: ServerApp | AsyncServerApp, user_id: str, team_id: object, permission_id: str | None = None
 ) -> Op[KnownError | None]:
     """None when the user is a member of the team (holding ``permission_id``, directly or
     through contained permissions), else the error to answer with (see :func:`forbidden`).
-    Raises :class:`Refusal` (503) when the service cannot be asked."""
+
+    The server app's own operations, run by the caller's driver. Raises :class:`Refusal`
+    (503) when the service cannot be asked."""
     details = {"team_id": str(team_id), "user_id": user_id}
     if permission_id is None:
         refused: KnownError = TeamMembershipNotFound(details=details)
@@ -78,25 +80,21 @@ def team_refusal(
         refused = TeamPermissionRequired(details={**details, "permission_id": permission_id})
     if not isinstance(team_id, str) or not _UUID.match(team_id):
         return refused
-    if permission_id is None:
-        items = yield from _items(transport, "/teams", {"user_id": user_id})
-        found = any(team.get("id") == team_id for team in items)
-    else:
-        items = yield from _items(transport, "/team-permissions", {"team_id": team_id, "user_id": user_id, "recursive": True})
-        found = any(item.get("id") == permission_id for item in items)
-    return None if found else refused
-
-
-def _items(transport: Transport, path: str, query: dict[str, object]) -> Op[list[dict[str, object]]]:
     try:
-        body = yield from _at_once(transport.call_json("GET", path, query=query))
+        if permission_id is None:
+            teams = server.teams
+            listed = yield from _at_once(type(teams).list.op(teams, user_id=user_id))
+            found = any(team.id == team_id for team in listed)
+        else:
+            permissions = server.team_permissions
+            found = yield from _at_once(type(permissions).has.op(permissions, team_id, user_id, permission_id))
     except (NetworkError, HttpStatusError) as exc:
         if isinstance(exc, HttpStatusError) and exc.status < 500:
             raise
         # Type and status only: messages quote request details.
         logger.warning("authmw: checking team access failed (%s); answering 503", type(exc).__name__)
         raise Refusal(503, "The authentication service is unavailable; try again shortly.") from None
-    return [item for item in body.get("items", ()) if isinstance(item, dict)]
+    return None if found else refused
 
 
 def _at_once(op: Op[T]) -> Op[T]:

@@ -28,8 +28,6 @@ from authmw._apps import AsyncServerApp, ServerApp
 from authmw._config import AuthConfig
 from authmw._ops import AsyncDriver, Op, SyncDriver
 from authmw._tokens import TokenVerifier
-from authmw._transport import Transport
-from authmw.errors import ConfigurationError
 
 from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher
 from ._user import ANONYMOUS, AnonymousUser, AuthUser
@@ -85,7 +83,6 @@ class SessionResolver:
         )
         # httpx connection pools belong to one event loop.
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncDriver] = weakref.WeakKeyDictionary()
-        self._server_transport: Transport | None = None
 
     # -- sessions ------------------------------------------------------------------------
 
@@ -113,18 +110,6 @@ class SessionResolver:
         return Resolved(user, outcome.cookies)
 
     # -- further operations ------------------------------------------------------------
-
-    @property
-    def server_transport(self) -> Transport:
-        """Server-tier calls (team checks). Raises ``ConfigurationError`` without the key."""
-        if self._server_transport is None:
-            if not self.config.secret_server_key:
-                raise ConfigurationError(
-                    "Team checks ask the service with the secret server key, which is not configured "
-                    "(AUTHMW_SECRET_SERVER_KEY; the local service writes it to project.env)."
-                )
-            self._server_transport = Transport(self.config, "server", diagnose=False)
-        return self._server_transport
 
     def run(self, op: Op[T]) -> T:
         return self.driver.run(op)
