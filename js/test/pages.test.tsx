@@ -270,8 +270,9 @@ describe("sign-in page with magic link", () => {
     service.on("POST /auth/otp/sign-in", jsonResponse(signInBody(false)));
     service.on("GET /users/me", jsonResponse(userWire()));
     view();
-    fireEvent.click(await screen.findByRole("tab", { name: "E-mail link" }));
+    fireEvent.keyDown(await screen.findByRole("tab", { name: "Password" }), { key: "ArrowRight" });
     expect(screen.getByRole("tab", { name: "E-mail link" }).getAttribute("aria-selected")).toBe("true");
+    expect(document.activeElement).toBe(screen.getByRole("tab", { name: "E-mail link" }));
     expect(screen.queryByLabelText("Password")).toBeNull();
     type("E-mail", "ada@example.com");
     submitForm("magic-link-form");

@@ -124,8 +124,18 @@ export function CredentialPage({ mode, submit, afterUrl, alternatives = [], pass
               id={`${tabsId}-${panel.id}-tab`}
               aria-selected={panel === current}
               aria-controls={`${tabsId}-panel`}
+              tabIndex={panel === current ? 0 : -1}
               data-testid={`sign-in-tab-${panel.id}`}
               onClick={() => setTab(panel.id)}
+              onKeyDown={(event) => {
+                // Arrow keys move between tabs (WAI-ARIA tabs pattern).
+                const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+                if (!step) return;
+                event.preventDefault();
+                const next = panels[(panels.indexOf(panel) + step + panels.length) % panels.length]!;
+                setTab(next.id);
+                document.getElementById(`${tabsId}-${next.id}-tab`)?.focus();
+              }}
             >
               {panel.label}
             </button>
