@@ -18,6 +18,16 @@ from authmw.errors import UserNotFound
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
 
 
+def replaces_user(get_response: Any) -> Any:
+    """A middleware standing for django.contrib.auth's, placed after authmw's."""
+
+    def middleware(request: HttpRequest) -> Any:
+        request.user = object()  # type: ignore[assignment]
+        return get_response(request)
+
+    return middleware
+
+
 def _view(user: Any) -> dict[str, Any]:
     assert isinstance(user, (AuthUser, AnonymousUser))
     return {"id": user.id, "authenticated": user.is_authenticated}

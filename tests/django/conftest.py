@@ -49,9 +49,10 @@ class Site:
     def __init__(self, config: AuthConfig) -> None:
         self.config = config
 
-    def client(self, **options: Any) -> Client:
+    def client(self, middleware: list[str] | None = None, **options: Any) -> Client:
         client = Client()
-        with override_settings(AUTHMW=authmw_settings(self.config, **options)):
+        extra = {} if middleware is None else {"MIDDLEWARE": middleware}
+        with override_settings(AUTHMW=authmw_settings(self.config, **options), **extra):
             client.handler.load_middleware()
         return client
 

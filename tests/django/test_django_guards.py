@@ -9,7 +9,6 @@ import httpx
 import pytest
 from authmw_django import team_permission_required, user_required
 from django.core.exceptions import ImproperlyConfigured
-from django.test import override_settings
 from middleware.support import CountingSyncTransport, CountingTransport, cookie_header
 from service_support import teams_or_xfail
 
@@ -103,6 +102,12 @@ def test_class_based_view_through_method_decorator(site, local_service) -> None:
     s, headers = signed_in(local_service)
     assert_envelope(site.client().get("/class-view"), 401, "USER_AUTHENTICATION_REQUIRED")
     assert site.client().get("/class-view", headers=headers).json()["id"] == s.user_id
+
+
+def test_a_user_replaced_by_a_later_middleware_is_explained(site) -> None:
+    client = site.client(middleware=["authmw_django.AuthMiddleware", "authmw_django_testsite.replaces_user"])
+    with pytest.raises(ImproperlyConfigured, match="after 'django.contrib.auth.middleware.AuthenticationMiddleware'"):
+        client.get("/api/me")
 
 
 def test_decorator_misuse_is_explained() -> None:
@@ -229,12 +234,8 @@ def test_drfs_own_is_authenticated_answers_401(site, local_service) -> None:
     assert site.client().get("/drf/is-authenticated", headers=headers).json() == {"id": s.user_id}
 
 
-def test_drf_without_the_middleware_names_it(local_service) -> None:
-    from django.test import Client
-
-    client = Client()
-    with override_settings(MIDDLEWARE=[]):
-        client.handler.load_middleware()
+def test_drf_without_the_middleware_names_it(site, local_service) -> None:
+    client = site.client(middleware=[])
     with pytest.raises(ImproperlyConfigured, match="authmw_django.AuthMiddleware"):
         client.get("/drf/me", headers=signed_in(local_service)[1])
 
