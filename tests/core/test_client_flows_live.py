@@ -402,3 +402,20 @@ def test_revoke_and_invitation_errors(flow, live):
     outsider, _ = flow.signed_in()
     with pytest.raises(TeamMembershipNotFound):
         flow(outsider.team_invitations.send(team.id, new_email(), HANDLER + "/team-invitation"))
+
+
+def test_a_code_is_dead_after_twenty_wrong_tries_of_its_nonce(flow, live):
+    from authmw.errors import VerificationCodeMaxAttemptsReached
+
+    email = new_email()
+    app = flow.client()
+    nonce = flow(app.send_magic_link_email(email, HANDLER + "/magic-link-callback"))
+    code = live.code(email, "magic_link")
+    wrong = "zzzzzz" if not code.startswith("zzzzzz") else "yyyyyy"
+    for _ in range(20):
+        with pytest.raises(VerificationCodeNotFound):
+            flow(app.sign_in_with_magic_link(wrong, nonce=nonce))
+    with pytest.raises(VerificationCodeMaxAttemptsReached) as info:
+        flow(app.sign_in_with_magic_link(code))
+    assert isinstance(info.value, VerificationCodeError) and info.value.status == 400
+    assert not app.session.is_signed_in
