@@ -180,6 +180,10 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (project_id, type)
     );
     """,
+    # 5: provider scopes granted to the (mock) provider accounts, for connected-account tokens
+    """
+    ALTER TABLE oauth_accounts ADD COLUMN granted_scopes TEXT NOT NULL DEFAULT ''
+    """,
 ]
 
 

@@ -28,7 +28,14 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
             "PATCH",
             "/projects/current",
             "admin",
-            json={"config": {"oauth_providers": [{"id": "github", "type": "shared", "enabled": True}]}},
+            json={
+                "config": {
+                    "oauth_providers": [
+                        {"id": "github", "type": "shared", "enabled": True},
+                        {"id": "gitlab", "type": "standard", "enabled": True, "client_id": "id", "client_secret": "s"},
+                    ]
+                }
+            },
         )
         assert response.status_code == 200, response.text
         yield own
@@ -69,7 +76,7 @@ def through_mock_provider(flow: Flow, email: str) -> httpx.Response:
     authorize = flow.authorize
     assert authorize.status_code == 307, authorize.text
     mock_page = urlsplit(authorize.headers["location"])
-    assert mock_page.path == "/dev/oauth/github"
+    assert mock_page.path.startswith("/dev/oauth/")
     query = parse_qs(mock_page.query)
     inner_state = query["state"][0]
     assert f"stack-oauth-inner-{inner_state}" in authorize.headers["set-cookie"]
@@ -94,8 +101,8 @@ def exchange(api: Api, code: str, verifier: str, redirect_uri: str = REDIRECT_UR
     )
 
 
-def sign_in(api: Api, email: str) -> dict:
-    flow = start(api)
+def sign_in(api: Api, email: str, provider: str = "github", **extra: str) -> dict:
+    flow = start(api, provider, **extra)
     back = through_mock_provider(flow, email)
     assert back.status_code == 307, back.text
     target = urlsplit(back.headers["location"])
@@ -166,3 +173,41 @@ def test_callback_errors_go_to_a_trusted_error_url(api: Api) -> None:
     assert target.path == "/handler/error"
     query = parse_qs(target.query)
     assert query["errorCode"] == ["REDIRECT_URL_NOT_WHITELISTED"] and query["details"] == ["{}"]
+
+
+def test_connected_account_tokens_need_own_keys_and_granted_scopes(api: Api) -> None:
+    email = unique_email()
+    tokens = sign_in(api, email, "gitlab")
+
+    def connected(provider: str, scope: str = ""):
+        return api.call(
+            "POST",
+            f"/connected-accounts/me/{provider}/access-token",
+            token=tokens["access_token"],
+            json={"scope": scope} if scope else {},
+        )
+
+    first = connected("gitlab")
+    assert first.status_code == 201 and first.json()["access_token"].startswith("mock_gitlab_")
+    assert_known_error(connected("gitlab", "read_repository"), "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE", 400)
+    assert_known_error(connected("github"), "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS", 400)
+    assert_known_error(connected("google"), "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400)
+
+    # the link flow asks the provider for more scopes
+    sign_in(api, email, "gitlab", type="link", token=tokens["access_token"], provider_scope="read_repository")
+    assert connected("gitlab", "read_repository").status_code == 201
+
+    other = api.sign_up()
+    not_connected = api.call("POST", "/connected-accounts/me/gitlab/access-token", token=other["access_token"], json={})
+    assert_known_error(not_connected, "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER", 400)
+    someone_else = api.call(
+        "POST",
+        f"/connected-accounts/{tokens_user(api, tokens)}/gitlab/access-token",
+        token=other["access_token"],
+        json={},
+    )
+    assert (someone_else.status_code, someone_else.text) == (403, "Client can only access its own connected accounts")
+
+
+def tokens_user(api: Api, tokens: dict) -> str:
+    return api.call("GET", "/users/me", token=tokens["access_token"]).json()["id"]

@@ -11,6 +11,7 @@ from starlette.routing import BaseRoute
 from . import (
     admin_tools,
     auth_password,
+    connected_accounts,
     contact_channels,
     email_templates,
     internal,
@@ -41,6 +42,7 @@ ROUTE_MODULES = [
     sessions,
     oauth,
     oauth_authorize,
+    connected_accounts,
     projects,
     internal,
     users,

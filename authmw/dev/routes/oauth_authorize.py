@@ -97,6 +97,7 @@ def authorize(ctx: Ctx) -> Response:
         "link_user_id": link_user_id,
         "error_redirect_uri": q.get("error_redirect_uri") or q.get("error_redirect_url"),
         "after_callback_redirect_url": q.get("after_callback_redirect_url"),
+        "provider_scope": q.get("provider_scope") or "",
         "started_at_millis": now_millis(),
     }
     inner_state = create_code(ctx.c, project.id, OUTER_FLOW, flow, OUTER_FLOW_LIFETIME_MILLIS)
@@ -167,6 +168,7 @@ def _finish_callback(ctx: Ctx, project: Project, flow: dict[str, Any], params: d
         raise KnownError("REDIRECT_URL_NOT_WHITELISTED")
     account = mock_account(str(params["code"]))
     user_id, is_new_user = _account_user(ctx, project, flow, account)
+    _grant_scopes(ctx, project.id, flow["provider_id"], account["account_id"], flow.get("provider_scope", ""))
     code = create_code(
         ctx.c,
         project.id,
@@ -226,6 +228,19 @@ def _link(ctx: Ctx, project_id: str, provider_id: str, account: dict[str, Any], 
         "INSERT INTO oauth_accounts (project_id, provider_id, account_id, user_id, email, created_at_millis)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         (project_id, provider_id, account["account_id"], user_id, account["email"], now_millis()),
+    )
+
+
+def _grant_scopes(ctx: Ctx, project_id: str, provider_id: str, account_id: str, provider_scope: str) -> None:
+    """The mock provider grants every scope asked for; remember them for connected-account tokens."""
+    key = (project_id, provider_id, account_id)
+    row = ctx.c.execute(
+        "SELECT granted_scopes FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?", key
+    ).fetchone()
+    scopes = set(row["granted_scopes"].split()) | set(provider_scope.split())
+    ctx.c.execute(
+        "UPDATE oauth_accounts SET granted_scopes = ? WHERE project_id = ? AND provider_id = ? AND account_id = ?",
+        (" ".join(sorted(scopes)), *key),
     )
 
 
