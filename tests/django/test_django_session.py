@@ -88,6 +88,14 @@ async def test_async_expired_access_token_is_refreshed(make_site, brief) -> None
     assert set(session_cookies(r)) == {f"stack-refresh-{brief.project_id}", "stack-access", "stack-refresh"}
 
 
+def test_a_header_session_is_refreshed_without_cookies(short_site, expiring) -> None:
+    s = expiring
+    header = json.dumps({"accessToken": s.access_token, "refreshToken": s.refresh_token})
+    r = short_site.client().get("/whoami", headers={"x-stack-auth": header})
+    assert r.json()["id"] == s.user_id
+    assert session_cookies(r) == {}
+
+
 def test_refreshed_cookies_are_secure_behind_an_https_proxy(short_site, short_service, expiring) -> None:
     s = expiring
     cookie = cookie_header(short_service.project_id, s.refresh_token, s.access_token)

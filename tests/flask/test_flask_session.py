@@ -86,6 +86,14 @@ def test_expired_access_token_is_refreshed(app_factory, brief) -> None:
     assert json.loads(value_of(cookies["stack-access"]))[1] != access
 
 
+def test_a_header_session_is_refreshed_without_cookies(short_app, expiring) -> None:
+    s = expiring
+    header = json.dumps({"accessToken": s.access_token, "refreshToken": s.refresh_token})
+    r = short_app.test_client().get("/whoami", headers={"x-stack-auth": header})
+    assert r.json["id"] == s.user_id
+    assert session_cookies(r) == {}
+
+
 def test_refreshed_cookies_reach_the_test_clients_jar(short_app, short_service, expiring) -> None:
     s, pid = expiring, short_service.project_id
     client = with_cookies(short_app.test_client(), cookie_header(pid, s.refresh_token, s.access_token))
