@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 from concurrent.futures import ThreadPoolExecutor
@@ -238,6 +239,17 @@ async def test_async_revoked_refresh_token_clears_cookies(short_site, short_serv
     r = await short_site.async_client().get("/async/whoami", headers={"cookie": cookie_header(short_service.project_id, s.refresh_token, s.access_token)})
     assert r.json()["authenticated"] is False
     assert all(m["max-age"] == "0" for m in session_cookies(r).values()) and session_cookies(r)
+
+
+async def test_async_concurrent_requests_share_one_refresh(short_site, short_service, expiring) -> None:
+    s = expiring
+    counting = CountingTransport()
+    client = short_site.async_client(ASYNC_HTTP_CLIENT=lambda: httpx.AsyncClient(transport=counting))
+    cookie = cookie_header(short_service.project_id, s.refresh_token, s.access_token)
+    responses = await asyncio.gather(*(client.get("/async/whoami", headers={"cookie": cookie}) for _ in range(20)))
+    assert {r.json()["id"] for r in responses} == {s.user_id}
+    assert all(len(session_cookies(r)) == 3 for r in responses)
+    assert counting.refreshes == 1
 
 
 @pytest.mark.parametrize("mode, status", [("anonymous", 200), ("error", 503)])
