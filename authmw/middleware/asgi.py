@@ -49,7 +49,10 @@ class AuthMiddleware:
     """Puts the session's user on ``scope["user"]``, refreshing and rewriting cookies.
 
     ``scope["user"]`` is an :class:`AuthUser` or :class:`AnonymousUser`; ``scope["auth"]``
-    has ``scopes == ["authenticated"]`` for a signed-in user.
+    has ``scopes == ["authenticated"]`` for a signed-in user. A :class:`Refusal` raised
+    inside the app is answered here. ``on_refresh_unavailable``: "anonymous" (default) or
+    "error" (503) when the service cannot be reached; ``http``: a factory of the
+    ``httpx.AsyncClient`` to use (one per event loop). See docs/middleware.md.
     """
 
     def __init__(
