@@ -529,6 +529,23 @@ describe("account-settings page", () => {
     expect(screen.getByTestId("delete-account")).toBeTruthy();
   });
 
+  it("lists pending invitations with the permissions for it, and revokes one", async () => {
+    const { service, view } = signedInSettings();
+    service.on(
+      "GET /team-permissions?team_id=t1&user_id=me&recursive=true",
+      jsonResponse({ items: ["$invite_members", "$read_members", "$remove_members"].map((id) => ({ id, team_id: "t1", user_id: "u" })) }),
+    );
+    const pending = { id: "i1", team_id: "t1", recipient_email: "bob@example.com", expires_at_millis: 1800000000000 };
+    service.on("GET /team-invitations?team_id=t1", jsonResponse({ items: [pending] }), jsonResponse({ items: [] }));
+    service.on("DELETE /team-invitations/i1?team_id=t1", jsonResponse({ success: true }));
+    view();
+    const row = await screen.findByTestId("pending-invitation");
+    expect(row.getAttribute("data-email")).toBe("bob@example.com");
+    fireEvent.click(within(row).getByRole("button", { name: "Revoke the invitation of bob@example.com" }));
+    await waitFor(() => expect(screen.queryByTestId("pending-invitations")).toBeNull(), { timeout: 2000 });
+    expect(service.paths()).toContain("DELETE /team-invitations/i1?team_id=t1");
+  });
+
   it("hides team creation and account deletion when the project does not allow them", async () => {
     const { service, view } = signedInSettings();
     view();

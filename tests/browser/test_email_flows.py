@@ -272,6 +272,9 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(
         expect(team.get_by_test_id("invite-status")).to_have_text(
             f"Invitation sent to {guest}."
         )
+        expect(
+            team.locator(f'[data-testid=pending-invitation][data-email="{guest}"]')
+        ).to_be_visible()
 
         link = mail_service.mail(guest, "team_invitation", after=started)["link"]
         assert link.startswith(f"{base}/handler/team-invitation?") and "code=" in link

@@ -3,7 +3,7 @@ import { Link, useLocation, useNavigate } from "react-router";
 import { PasswordConfirmationMismatch } from "../../errors";
 import type { ContactChannel, CurrentUser, Team } from "../../models";
 import { withReturnTo } from "../../urls";
-import { useAuth, useContactChannels, usePermission, useProject, useTeams } from "../hooks";
+import { useAuth, useContactChannels, usePermission, useProject, useTeamInvitations, useTeams } from "../hooks";
 import { AuthPage, Field, FormError, formStyle, formValue, Status, useSubmit } from "./layout";
 
 const sectionStyle = { borderTop: "1px solid #ddd", paddingTop: "0.5rem", marginTop: "1.5rem" } as const;
@@ -267,7 +267,11 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
   const { team } = props;
   const auth = useAuth();
   const canInvite = usePermission(team.id, "$invite_members");
+  const canListInvitations = usePermission(team.id, "$read_members") && canInvite;
+  const canRevoke = usePermission(team.id, "$remove_members");
+  const invitations = useTeamInvitations(canListInvitations ? team.id : null);
   const invite = useSubmit();
+  const revoke = useSubmit();
   const [sent, setSent] = useState<string | null>(null);
 
   async function onInvite(event: FormEvent<HTMLFormElement>) {
@@ -305,6 +309,31 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
             Send invitation
           </button>
         </form>
+      )}
+      {invitations.status === "ready" && invitations.value.length > 0 && (
+        <div data-testid="pending-invitations">
+          <h3 style={{ fontSize: "1rem" }}>Pending invitations</h3>
+          <ul>
+            {invitations.value.map((invitation) => (
+              <li key={invitation.id} style={rowStyle} data-testid="pending-invitation" data-email={invitation.recipientEmail}>
+                <span>
+                  {invitation.recipientEmail} (until {invitation.expiresAt.toLocaleDateString()})
+                </span>
+                {canRevoke && (
+                  <button
+                    type="button"
+                    disabled={revoke.pending}
+                    aria-label={`Revoke the invitation of ${invitation.recipientEmail}`}
+                    onClick={() => revoke.run(() => auth.teams.revokeInvitation(team.id, invitation.id))}
+                  >
+                    Revoke
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+          <FormError message={revoke.error} />
+        </div>
       )}
     </li>
   );
