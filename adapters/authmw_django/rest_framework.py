@@ -16,9 +16,11 @@ Refusals use the service's error envelope: 401 ``USER_AUTHENTICATION_REQUIRED`` 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import ImproperlyConfigured
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import BasePermission
@@ -43,10 +45,7 @@ class RefusalError(exceptions.APIException):
     """A :class:`Refusal` as DRF renders errors: the same status and body."""
 
     def __init__(self, refusal: Refusal) -> None:
-        body: dict[str, Any] = {"code": refusal.code, "error": refusal.message} if refusal.code else {"error": refusal.message}
-        if refusal.details:
-            body["details"] = refusal.details
-        super().__init__(body)
+        super().__init__(json.loads(refusal.body))
         self.status_code = refusal.status
 
 
@@ -106,7 +105,13 @@ class IsTeamMember(IsSignedIn):
     def _team_id(self, request: Any, view: Any) -> Any:
         if callable(self.team):
             return self.team(request, view)
-        return view.kwargs.get(self.team)
+        if self.team not in view.kwargs:
+            raise ImproperlyConfigured(
+                f"{type(self).__name__} reads the team id from the URL's keyword argument {self.team!r}, which "
+                f"{type(view).__name__} did not get (it got {sorted(view.kwargs)}). Pass team='<argument name>' "
+                "or team=callable(request, view) to .of()."
+            )
+        return view.kwargs[self.team]
 
 
 class HasTeamPermission(IsTeamMember):

@@ -134,6 +134,13 @@ class DrfTeam(APIView):
         return Response({"team": team_id})
 
 
+class DrfWrongKwarg(APIView):
+    permission_classes = (IsTeamMember,)
+
+    def get(self, request: Any, org: str) -> Response:
+        raise AssertionError("the permission reads team_id, which this view does not get")
+
+
 class DrfTeamSettings(APIView):
     permission_classes = (HasTeamPermission.of("$update_team", team=lambda request, view: view.kwargs["org"]),)
 
@@ -162,4 +169,5 @@ urlpatterns = [
     path("drf/is-authenticated", DrfIsAuthenticated.as_view()),
     path("drf/teams/<str:team_id>/", DrfTeam.as_view()),
     path("drf/orgs/<str:org>/settings", DrfTeamSettings.as_view()),
+    path("drf/wrong-kwarg/<str:org>/", DrfWrongKwarg.as_view()),
 ]

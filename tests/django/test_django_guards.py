@@ -240,6 +240,11 @@ def test_drf_without_the_middleware_names_it(site, local_service) -> None:
         client.get("/drf/me", headers=signed_in(local_service)[1])
 
 
+def test_drf_team_kwarg_the_view_does_not_get_is_explained(site, local_service) -> None:
+    with pytest.raises(ImproperlyConfigured, match=r"IsTeamMember reads .*'team_id'.*got \['org'\]"):
+        site.client().get("/drf/wrong-kwarg/x/", headers=signed_in(local_service)[1])
+
+
 def test_drf_signed_in_user_and_claims(site, local_service) -> None:
     s, headers = signed_in(local_service)
     assert site.client().get("/drf/me", headers=headers).json() == {"id": s.user_id, "sub": s.user_id}
