@@ -6,7 +6,12 @@ same concurrency and duration. The bare app receives the same Cookie header as t
 protected one, so only the middleware differs. Also: requests without any cookie
 (anonymous) against both.
 
-    .venv/bin/python bench/http_overhead.py [--duration 10] [--threads 2] [--connections 32] [--rounds 2]
+Server CPU time per request (from /proc, all of the server's processes) is printed too:
+unlike requests per second it barely moves when other programs load the machine. Last, a
+short run with timing layers around the middleware inside the server (bench/apps.py,
+BENCH_PROBE=1) gives the middleware's own time per request under real traffic.
+
+    .venv/bin/python bench/http_overhead.py [--duration 10] [--threads 2] [--connections 32] [--rounds 2] [--probe 4]
 """
 
 from __future__ import annotations
@@ -59,6 +64,18 @@ def measure(server: str, app: str, env: dict[str, str], cookie: str, args: argpa
         return {"cookie": load(srv, cookie, args.duration, args), "anonymous": load(srv, None, args.duration, args)}
 
 
+def probe(server: str, app: str, env: dict[str, str], cookie: str, args: argparse.Namespace) -> dict[str, dict[str, float]]:
+    """The middleware's own time per request, measured inside the server (apps.py, BENCH_PROBE)."""
+    with served(server, app, {**env, "BENCH_PROBE": "1"}, threads=args.gthreads) as srv:
+        out = {}
+        for case, headers in (("cookie", {"cookie": cookie}), ("anonymous", None)):
+            wrk(srv.url + "/", headers=headers, threads=args.threads, connections=args.connections, duration=1)
+            get(srv.url + "/__probe")
+            wrk(srv.url + "/", headers=headers, threads=args.threads, connections=args.connections, duration=args.probe)
+            out[case] = get(srv.url + "/__probe").json()
+        return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=float, default=10.0, help="seconds of each wrk run (default 10)")
@@ -67,6 +84,7 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32, help="wrk connections (default 32)")
     parser.add_argument("--rounds", type=int, default=2, help="bare/protected pairs per framework, order alternating (default 2)")
     parser.add_argument("--gthreads", type=int, default=8, help="gunicorn gthread threads of the one Flask worker (default 8)")
+    parser.add_argument("--probe", type=float, default=4.0, help="seconds of load for the in-server timing; 0 skips it (default 4)")
     parser.add_argument("--only", choices=sorted(FRAMEWORKS), help="one framework only")
     args = parser.parse_args()
 
@@ -112,6 +130,21 @@ def main() -> None:
                 row("mean latency bare / authmw", f"{statistics.median(r.latency_ms for r in bare):9.2f} ms / {statistics.median(r.latency_ms for r in auth):.2f} ms")
                 if errors:
                     row("errors (socket or non-2xx)", str(errors))
+            if args.probe:
+                bare_p = probe(server, bare_app, stack.env, cookie, args)
+                auth_p = probe(server, auth_app, stack.env, cookie, args)
+                print("  -- inside the server: time between timing layers around the middleware, minus the same without it")
+                for case, label in (("cookie", "signed in"), ("anonymous", "anonymous")):
+                    b, a = bare_p[case], auth_p[case]
+                    if not (a.get("n") and b.get("n")):
+                        row(f"{label}: middleware time per request", "n/a (no samples)")
+                        continue
+                    row(
+                        f"{label}: middleware time p50 / mean ({a['n']} requests)",
+                        f"{a['total_p50_us'] - b['total_p50_us']:9.2f} us / {a['total_mean_us'] - b['total_mean_us']:.2f} us"
+                        f"   ({100 * (a['total_mean_us'] - b['total_mean_us']) / statistics.median(r[case].cpu_us for r in runs['bare']):.1f}% of the bare CPU per request)",
+                    )
+                    row(f"{label}: of which before the app runs (p50)", f"{a['before_p50_us'] - b['before_p50_us']:9.2f} us")
             row("key-set fetches by the protected servers", f"{fetches} (one per server process started: {args.rounds})")
             row("refresh calls", str(refreshes))
             time.sleep(0.2)
