@@ -278,6 +278,14 @@ def test_settings_from_the_authmw_dict(local_service) -> None:
     assert auth.api_paths == ("/v1/",)
 
 
+def test_http_client_by_dotted_path(local_service) -> None:
+    config = local_service.config
+    auth = load(AUTHMW={"PROJECT_ID": config.project_id, "SECRET_SERVER_KEY": "k", "HTTP_CLIENT": "httpx.Client"})
+    assert type(auth.resolver.driver.http) is httpx.Client
+    with pytest.raises(ImproperlyConfigured, match=r'AUTHMW\["HTTP_CLIENT"\] must be a callable'):
+        load(AUTHMW={"PROJECT_ID": config.project_id, "SECRET_SERVER_KEY": "k", "HTTP_CLIENT": 3})
+
+
 def test_flat_settings_and_env_file(local_service, tmp_path, monkeypatch) -> None:
     for name in ("AUTHMW_PROJECT_ID", "AUTHMW_SECRET_SERVER_KEY", "AUTHMW_PUBLISHABLE_CLIENT_KEY", "AUTHMW_API_URL"):
         monkeypatch.delenv(name, raising=False)
