@@ -29,7 +29,8 @@ let url = "";
 function startFaultServer(): Promise<string> {
   if (!existsSync(PYTHON)) {
     throw new Error(
-      `The fault-injection test needs the project's Python at ${PYTHON} (create it: python3 -m venv .venv && .venv/bin/pip install -e '.[dev]').`,
+      `The fault-injection test runs tests/faultserver.py with the project's Python at ${PYTHON}, which is missing: ` +
+        "run bash scripts/test.sh once (it creates .venv), or python3 -m venv .venv in the repository root.",
     );
   }
   if (!existsSync(SCRIPT)) throw new Error(`The fault-injection server is missing: ${SCRIPT}`);
