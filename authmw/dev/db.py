@@ -184,6 +184,19 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE oauth_accounts ADD COLUMN granted_scopes TEXT NOT NULL DEFAULT ''
     """,
+    # 6: passkeys, one per user (contract 5.4.4)
+    """
+    CREATE TABLE passkeys (
+        user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        project_id TEXT NOT NULL,
+        credential_id TEXT NOT NULL,
+        public_key BLOB NOT NULL,
+        sign_count INTEGER NOT NULL,
+        rp_id TEXT NOT NULL,
+        created_at_millis INTEGER NOT NULL,
+        UNIQUE (project_id, credential_id)
+    );
+    """,
 ]
 
 

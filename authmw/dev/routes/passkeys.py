@@ -1,0 +1,175 @@
+"""Passkeys: registration and sign-in (contract 5.4.4, 6.7, 7.6)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from ..endpoint import ANY, Ctx, EndpointGroup
+from ..errors import KnownError
+from ..ids import now_millis
+from ..schema import Json, Obj, Str
+from ..sign_in import finish_sign_in
+from ..users import get_user, primary_email_channel
+from ..verification import CHALLENGE_LIFETIME_MILLIS, CODE_LENGTH, create_code, find_code
+from ..webauthn import (
+    RP_PLACEHOLDER,
+    AuthenticatorData,
+    WebAuthnError,
+    attestation_auth_data,
+    b64url,
+    b64url_decode,
+    client_data,
+    expected_rp_id,
+    verify_signature,
+)
+
+REGISTRATION = "passkey_registration_challenge"
+AUTHENTICATION = "passkey_authentication_challenge"
+
+group = EndpointGroup()
+CODE = Str(required=True, min_length=CODE_LENGTH, max_length=CODE_LENGTH)
+
+
+def _require_enabled(ctx: Ctx) -> None:
+    if not ctx.project.config["passkey_enabled"]:
+        raise KnownError("PASSKEY_AUTHENTICATION_NOT_ENABLED")
+
+
+def _challenge(ctx: Ctx, code_type: str, data: dict[str, Any]) -> tuple[str, str]:
+    challenge = b64url(secrets.token_bytes(32))
+    code = create_code(ctx.c, ctx.project.id, code_type, {**data, "challenge": challenge}, CHALLENGE_LIFETIME_MILLIS)
+    return challenge, code
+
+
+@group.post("/auth/passkey/initiate-passkey-registration", tiers=ANY, needs_user="schema", body=Json())
+def initiate_registration(ctx: Ctx) -> dict[str, Any]:
+    _require_enabled(ctx)
+    user = ctx.signed_in_user
+    challenge, code = _challenge(ctx, REGISTRATION, {"user_id": user["id"]})
+    channel = primary_email_channel(ctx.c, user["id"])
+    name = user["display_name"] or (channel["value"] if channel else None) or "Stack Auth User"
+    options = {
+        "challenge": challenge,
+        "rp": {"name": ctx.project.display_name, "id": RP_PLACEHOLDER},
+        "user": {"id": b64url(user["id"].encode()), "name": name, "displayName": name},
+        "pubKeyCredParams": [
+            {"alg": -8, "type": "public-key"},
+            {"alg": -7, "type": "public-key"},
+            {"alg": -257, "type": "public-key"},
+        ],
+        "timeout": 60000,
+        "attestation": "none",
+        "excludeCredentials": [],
+        "authenticatorSelection": {
+            "residentKey": "required",
+            "userVerification": "preferred",
+            "requireResidentKey": True,
+        },
+        "extensions": {"credProps": True},
+    }
+    return {"options_json": options, "code": code}
+
+
+@group.post(
+    "/auth/passkey/register",
+    tiers=ANY,
+    needs_user="schema",
+    body=Obj({"credential": Json(required=True), "code": CODE}, required=True),
+)
+def register(ctx: Ctx) -> dict[str, Any]:
+    found = find_code(ctx, REGISTRATION, ctx.body["code"])
+    found.consume()
+    _require_enabled(ctx)
+    credential = ctx.body["credential"]
+    try:
+        response = credential["response"]
+        data = client_data(response["clientDataJSON"], "webauthn.create", found.data["challenge"])
+    except (KeyError, TypeError):
+        raise _registration_failed() from None
+    except WebAuthnError:
+        raise _registration_failed() from None
+    try:
+        rp_id = expected_rp_id(ctx.project, str(data.get("origin", "")))
+    except WebAuthnError as error:
+        raise KnownError(
+            "PASSKEY_AUTHENTICATION_FAILED", message=f"Passkey registration failed because {error}"
+        ) from None
+    try:
+        auth_data = attestation_auth_data(response["attestationObject"])
+        auth_data.check(rp_id)
+    except (KeyError, TypeError, WebAuthnError):
+        raise _registration_failed() from None
+    assert auth_data.credential_id is not None and auth_data.public_key is not None
+    credential_id = b64url(auth_data.credential_id)
+    user_id = ctx.signed_in_user["id"]
+    ctx.c.execute(
+        "DELETE FROM passkeys WHERE user_id = ? OR (project_id = ? AND credential_id = ?)",
+        (user_id, ctx.project.id, credential_id),
+    )
+    ctx.c.execute(
+        "INSERT INTO passkeys (user_id, project_id, credential_id, public_key, sign_count, rp_id, created_at_millis)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (user_id, ctx.project.id, credential_id, auth_data.public_key, auth_data.sign_count, rp_id, now_millis()),
+    )
+    return {"user_handle": credential_id}
+
+
+def _registration_failed() -> KnownError:
+    return KnownError(
+        "PASSKEY_REGISTRATION_FAILED",
+        message="Passkey registration failed because the verification response is invalid",
+    )
+
+
+@group.post("/auth/passkey/initiate-passkey-authentication", tiers=ANY, body=Json())
+def initiate_authentication(ctx: Ctx) -> dict[str, Any]:
+    _require_enabled(ctx)
+    challenge, code = _challenge(ctx, AUTHENTICATION, {})
+    options = {
+        "challenge": challenge,
+        "timeout": 60000,
+        "rpId": RP_PLACEHOLDER,
+        "allowCredentials": [],
+        "userVerification": "preferred",
+    }
+    return {"options_json": options, "code": code}
+
+
+@group.post(
+    "/auth/passkey/sign-in",
+    tiers=ANY,
+    body=Obj({"authentication_response": Json(required=True), "code": CODE}, required=True),
+)
+def sign_in(ctx: Ctx) -> dict[str, Any]:
+    found = find_code(ctx, AUTHENTICATION, ctx.body["code"])
+    found.consume()
+    _require_enabled(ctx)
+    answer = ctx.body["authentication_response"]
+    try:
+        credential_id = str(answer["id"])
+        response = answer["response"]
+        passkey = ctx.c.execute(
+            "SELECT * FROM passkeys WHERE project_id = ? AND credential_id = ?", (ctx.project.id, credential_id)
+        ).fetchone()
+        if passkey is None:
+            raise WebAuthnError("Passkey not found")
+        data = client_data(response["clientDataJSON"], "webauthn.get", found.data["challenge"])
+        rp_id = expected_rp_id(ctx.project, str(data.get("origin", "")))
+        auth_data = AuthenticatorData.parse(b64url_decode(response["authenticatorData"]), with_credential=False)
+        auth_data.check(rp_id)
+        signed = auth_data.raw + hashlib.sha256(b64url_decode(response["clientDataJSON"])).digest()
+        verify_signature(passkey["public_key"], b64url_decode(response["signature"]), signed)
+    except (KeyError, TypeError, ValueError) as error:
+        text = str(error) if isinstance(error, WebAuthnError) else "the authentication response is malformed"
+        if text != "Passkey not found":
+            text = f"Passkey authentication failed because {text}"
+        raise KnownError("PASSKEY_AUTHENTICATION_FAILED", message=text) from None
+    ctx.c.execute("UPDATE passkeys SET sign_count = ? WHERE user_id = ?", (auth_data.sign_count, passkey["user_id"]))
+    user = get_user(ctx.c, ctx.project.id, passkey["user_id"])
+    assert user is not None
+    return finish_sign_in(ctx, user, is_new_user=False)
+
+
+routes = group.routes

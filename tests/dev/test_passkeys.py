@@ -1,0 +1,160 @@
+"""Passkeys with a software authenticator: contract 5.4.4, 6.7 and 7.6."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from .conftest import Api, assert_known_error
+
+ORIGIN = "http://localhost:3000"
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def cbor(value: Any) -> bytes:
+    """A tiny CBOR encoder for the authenticator side of the test."""
+
+    def head(major: int, n: int) -> bytes:
+        if n < 24:
+            return bytes([major << 5 | n])
+        for info, size in ((24, 1), (25, 2), (26, 4), (27, 8)):
+            if n < 256**size:
+                return bytes([major << 5 | info]) + n.to_bytes(size, "big")
+        raise ValueError(n)
+
+    if isinstance(value, int):
+        return head(0, value) if value >= 0 else head(1, -1 - value)
+    if isinstance(value, bytes):
+        return head(2, len(value)) + value
+    if isinstance(value, str):
+        return head(3, len(value.encode())) + value.encode()
+    if isinstance(value, dict):
+        return head(5, len(value)) + b"".join(cbor(k) + cbor(v) for k, v in value.items())
+    raise TypeError(value)
+
+
+@dataclass
+class Authenticator:
+    """A platform authenticator holding one ES256 credential."""
+
+    key: ec.EllipticCurvePrivateKey = field(default_factory=lambda: ec.generate_private_key(ec.SECP256R1()))
+    credential_id: bytes = field(default_factory=lambda: os.urandom(16))
+    sign_count: int = 0
+
+    def auth_data(self, rp_id: str, *, attested: bool) -> bytes:
+        self.sign_count += 1
+        flags = 0x01 | 0x04 | (0x40 if attested else 0)
+        data = hashlib.sha256(rp_id.encode()).digest() + bytes([flags]) + self.sign_count.to_bytes(4, "big")
+        if attested:
+            numbers = self.key.public_key().public_numbers()
+            cose = cbor({1: 2, 3: -7, -1: 1, -2: numbers.x.to_bytes(32, "big"), -3: numbers.y.to_bytes(32, "big")})
+            data += bytes(16) + len(self.credential_id).to_bytes(2, "big") + self.credential_id + cose
+        return data
+
+    def create(self, options: dict, origin: str = ORIGIN, rp_id: str = "localhost") -> dict:
+        client = json.dumps({"type": "webauthn.create", "challenge": options["challenge"], "origin": origin}).encode()
+        attestation = cbor({"fmt": "none", "attStmt": {}, "authData": self.auth_data(rp_id, attested=True)})
+        return {
+            "id": b64url(self.credential_id),
+            "rawId": b64url(self.credential_id),
+            "type": "public-key",
+            "response": {"clientDataJSON": b64url(client), "attestationObject": b64url(attestation)},
+            "clientExtensionResults": {},
+        }
+
+    def get(self, options: dict, origin: str = ORIGIN, rp_id: str = "localhost") -> dict:
+        client = json.dumps({"type": "webauthn.get", "challenge": options["challenge"], "origin": origin}).encode()
+        auth_data = self.auth_data(rp_id, attested=False)
+        signature = self.key.sign(auth_data + hashlib.sha256(client).digest(), ec.ECDSA(hashes.SHA256()))
+        return {
+            "id": b64url(self.credential_id),
+            "rawId": b64url(self.credential_id),
+            "type": "public-key",
+            "response": {
+                "clientDataJSON": b64url(client),
+                "authenticatorData": b64url(auth_data),
+                "signature": b64url(signature),
+            },
+            "clientExtensionResults": {},
+        }
+
+
+@pytest.fixture
+def passkeys_on(project_config) -> None:
+    project_config(passkey_enabled=True)
+
+
+def register(api: Api, token: str, authenticator: Authenticator, **kw: str):
+    started = api.call("POST", "/auth/passkey/initiate-passkey-registration", token=token, json={}).json()
+    credential = authenticator.create(started["options_json"], **kw)
+    return api.call(
+        "POST", "/auth/passkey/register", token=token, json={"credential": credential, "code": started["code"]}
+    )
+
+
+def authenticate(api: Api, authenticator: Authenticator, **kw: str):
+    started = api.call("POST", "/auth/passkey/initiate-passkey-authentication", json={}).json()
+    assert started["options_json"]["rpId"] == "THIS_VALUE_WILL_BE_REPLACED.example.com"
+    answer = authenticator.get(started["options_json"], **kw)
+    return api.call("POST", "/auth/passkey/sign-in", json={"authentication_response": answer, "code": started["code"]})
+
+
+def test_register_then_sign_in_with_the_passkey(api: Api, user: dict, passkeys_on: None) -> None:
+    started = api.call(
+        "POST", "/auth/passkey/initiate-passkey-registration", token=user["access_token"], json={}
+    ).json()
+    options = started["options_json"]
+    assert options["rp"]["id"] == "THIS_VALUE_WILL_BE_REPLACED.example.com"
+    assert base64.urlsafe_b64decode(options["user"]["id"] + "==").decode() == user["user_id"]
+    assert [p["alg"] for p in options["pubKeyCredParams"]] == [-8, -7, -257]
+    authenticator = Authenticator()
+    registered = register(api, user["access_token"], authenticator)
+    assert registered.status_code == 200, registered.text
+    assert registered.json() == {"user_handle": b64url(authenticator.credential_id)}
+    me = api.call("GET", "/users/me", token=user["access_token"]).json()
+    assert me["passkey_auth_enabled"] is True
+
+    signed_in = authenticate(api, authenticator)
+    assert signed_in.status_code == 200, signed_in.text
+    body = signed_in.json()
+    assert (body["user_id"], body["is_new_user"]) == (user["user_id"], False)
+
+
+def test_a_wrong_signature_or_unknown_passkey_fails(api: Api, user: dict, passkeys_on: None) -> None:
+    authenticator = Authenticator()
+    assert register(api, user["access_token"], authenticator).status_code == 200
+    impostor = Authenticator(credential_id=authenticator.credential_id)  # same id, other key
+    body = assert_known_error(authenticate(api, impostor), "PASSKEY_AUTHENTICATION_FAILED", 400)
+    assert body["error"] == "Passkey authentication failed because the signature could not be verified"
+    unknown = assert_known_error(authenticate(api, Authenticator()), "PASSKEY_AUTHENTICATION_FAILED", 400)
+    assert unknown["error"] == "Passkey not found"
+
+
+def test_origins_must_be_allowed(api: Api, user: dict, passkeys_on: None) -> None:
+    response = register(api, user["access_token"], Authenticator(), origin="https://evil.example", rp_id="evil.example")
+    body = assert_known_error(response, "PASSKEY_AUTHENTICATION_FAILED", 400)
+    assert body["error"] == "Passkey registration failed because the origin is not allowed"
+
+
+def test_passkeys_need_the_project_flag(api: Api, user: dict) -> None:
+    response = api.call("POST", "/auth/passkey/initiate-passkey-authentication", json={})
+    assert_known_error(response, "PASSKEY_AUTHENTICATION_NOT_ENABLED", 400)
+
+
+def test_disabling_passkey_auth_deletes_the_passkey(api: Api, user: dict, passkeys_on: None) -> None:
+    authenticator = Authenticator()
+    assert register(api, user["access_token"], authenticator).status_code == 200
+    off = api.call("PATCH", "/users/me", token=user["access_token"], json={"passkey_auth_enabled": False}).json()
+    assert off["passkey_auth_enabled"] is False
+    assert_known_error(authenticate(api, authenticator), "PASSKEY_AUTHENTICATION_FAILED", 400)
