@@ -117,3 +117,22 @@ def test_member_profile_filters_of_unknown_things(flavour, apps):
         flavour(profiles.list(str(uuid.uuid4())))
     with pytest.raises(UserNotFound):
         flavour(profiles.list(user_id=str(uuid.uuid4())))
+
+
+def test_create_team_on_sign_up_gives_new_users_a_personal_team(flavour, apps):
+    live = apps.live
+    live.set_project_config(create_team_on_sign_up=True)
+    try:
+        named = apps.new_user(display_name="Ada")
+        by_email = apps.new_user(primary_email="grace@example.com")
+        nameless = apps.new_user()
+    finally:
+        live.set_project_config(create_team_on_sign_up=False)
+    for user, name in ((named, "Ada's Team"), (by_email, "grace@example.com's Team"), (nameless, "Personal Team")):
+        [team] = flavour(apps.server.teams.list(user_id=user.id))
+        assert team.display_name == name
+        assert {p.id for p in flavour(apps.server.team_permissions.list(team.id, user.id, recursive=False))} == {
+            "admin"
+        }
+        assert flavour(apps.server.users.get(user.id)).selected_team_id is None  # not auto-selected
+    assert flavour(apps.server.teams.list(user_id=apps.new_user().id)) == []  # off again
