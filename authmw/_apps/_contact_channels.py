@@ -14,6 +14,7 @@ from ..errors import HttpStatusError
 from ..models import ContactChannel
 from ._base import UNSET, _Namespace, changes, parse, parse_items, require_callback_url
 from ._binding import AsyncRunner, SyncRunner, operation
+from ._client_flows import _ClientFlows
 
 __all__ = ["AsyncClientContactChannels", "AsyncServerContactChannels", "ClientContactChannels", "ServerContactChannels"]
 
@@ -95,6 +96,11 @@ class _ClientChannelsOps(_ChannelsOps):
         the service does not trust ``callback_url``. The page calls ``verify_email(code)``.
         """
         yield from self._send_code("me", channel_id, callback_url)
+
+    @operation
+    def verify(self, code: str) -> Op[None]:
+        """Mark the address of an e-mailed code verified (the same call as ``verify_email``)."""
+        yield from _ClientFlows.verify_email.op(self, code)
 
     @operation
     def list(self) -> Op[list[ContactChannel]]:

@@ -283,7 +283,7 @@ def test_contact_channels_of_the_signed_in_user(flow, live):
     assert [c.id for c in flow(channels.list())] == [primary.id, channel.id]
     assert flow(channels.get(channel.id)) == channel
     flow(channels.send_verification_code(channel.id, HANDLER + "/email-verification"))
-    flow(app.verify_email(live.code(extra, "email_verification")))
+    flow(channels.verify(live.code(extra, "email_verification")))
     assert flow(channels.get(channel.id)).is_verified
     with pytest.raises(EmailAlreadyVerified):
         flow(channels.send_verification_code(channel.id, HANDLER + "/email-verification"))
