@@ -8,9 +8,8 @@ does the same for iterators.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -48,10 +47,6 @@ class Sync:
     def collect(self, items: Iterable[Any]) -> list[Any]:
         return list(items)
 
-    def many(self, calls: list[Callable[[], Any]]) -> list[Any]:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
-            return list(pool.map(lambda call: call(), calls))
-
     def close(self, app: Any) -> None:
         app.close()
 
@@ -71,12 +66,6 @@ class Async:
             return [item async for item in items]
 
         return self(drain())
-
-    def many(self, calls: list[Callable[[], Any]]) -> list[Any]:
-        async def together() -> list[Any]:
-            return list(await asyncio.gather(*(call() for call in calls)))
-
-        return self(together())
 
     def close(self, app: Any) -> None:
         self(app.aclose())
