@@ -1,4 +1,4 @@
-"""server.connected_accounts (contract 5.4.7): no OAuth provider is configured locally."""
+"""server.connected_accounts (contract 5.4.7), with the local service's mock provider."""
 
 from __future__ import annotations
 
@@ -6,9 +6,30 @@ import pytest
 
 from authmw.errors import OAuthProviderNotFoundOrNotEnabled
 
+#: A provider with the project's own keys (tokens are only available with those).
+GITLAB = {"id": "gitlab", "type": "standard", "enabled": True, "client_id": "id", "client_secret": "secret"}
 
-def test_a_provider_that_is_not_enabled_is_a_known_error(flavour, apps):
-    apps.live.require("POST", "/connected-accounts/me/github/access-token", "5.4.7")
+
+@pytest.fixture
+def gitlab(apps):
+    apps.live.require("POST", "/connected-accounts/me/gitlab/access-token", "5.4.7")
+    apps.live.set_project_config(oauth_providers=[GITLAB])
+
+
+def test_a_linked_account_gives_a_provider_token(flavour, apps, gitlab):
+    user = apps.new_user(oauth_providers=[{"id": "gitlab", "account_id": "42", "email": None}])
+    token = flavour(apps.server.connected_accounts.get_access_token(user.id, "GitLab"))
+    assert isinstance(token, str) and token
+
+
+def test_no_linked_account_or_no_granted_scope_is_none(flavour, apps, gitlab):
+    linked = apps.new_user(oauth_providers=[{"id": "gitlab", "account_id": "43", "email": None}])
+    accounts = apps.server.connected_accounts
+    assert flavour(accounts.get_access_token(linked.id, "gitlab", scope="read_repository")) is None
+    assert flavour(accounts.get_access_token(apps.new_user().id, "gitlab")) is None
+
+
+def test_a_provider_that_is_not_enabled_is_a_known_error(flavour, apps, gitlab):
     user = apps.new_user()
     with pytest.raises(OAuthProviderNotFoundOrNotEnabled):
         flavour(apps.server.connected_accounts.get_access_token(user.id, "github", scope="repo"))
