@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from authmw.errors import OAuthProviderNotFoundOrNotEnabled
@@ -17,13 +19,13 @@ def gitlab(apps):
 
 
 def test_a_linked_account_gives_a_provider_token(flavour, apps, gitlab):
-    user = apps.new_user(oauth_providers=[{"id": "gitlab", "account_id": "42", "email": None}])
+    user = apps.new_user(oauth_providers=[{"id": "gitlab", "account_id": uuid.uuid4().hex, "email": None}])
     token = flavour(apps.server.connected_accounts.get_access_token(user.id, "GitLab"))
     assert isinstance(token, str) and token
 
 
 def test_no_linked_account_or_no_granted_scope_is_none(flavour, apps, gitlab):
-    linked = apps.new_user(oauth_providers=[{"id": "gitlab", "account_id": "43", "email": None}])
+    linked = apps.new_user(oauth_providers=[{"id": "gitlab", "account_id": uuid.uuid4().hex, "email": None}])
     accounts = apps.server.connected_accounts
     assert flavour(accounts.get_access_token(linked.id, "gitlab", scope="read_repository")) is None
     assert flavour(accounts.get_access_token(apps.new_user().id, "gitlab")) is None
