@@ -148,6 +148,11 @@ class ClientApp(_ClientOps, _SyncApp):
     ``ClientApp(config)``, ``ClientApp(project_id=..., publishable_client_key=...)`` or
     ``ClientApp()`` to read ``AUTHMW_*`` variables. Pass ``access_token`` and
     ``refresh_token`` to resume a session; ``app.session`` holds the tokens.
+
+    E-mailed-code flows (magic link, password reset, e-mail verification) are methods of
+    the app; the user's teams and addresses are grouped: ``teams``,
+    ``team_member_profiles``, ``team_permissions``, ``team_invitations``,
+    ``contact_channels``.
     """
 
     _tier = "client"
