@@ -72,6 +72,8 @@ class CountingProxy:
     def __init__(self, upstream: str) -> None:
         self.upstream = upstream
         self.paths: Counter[str] = Counter()
+        #: How long each refresh call took at the service, as seen from the proxy.
+        self.refresh_ms: list[float] = []
         self._lock = threading.Lock()
         self._client: httpx.AsyncClient | None = None
         self._sock = _listening_socket()
@@ -96,7 +98,11 @@ class CountingProxy:
             self._client = httpx.AsyncClient(base_url=self.upstream, timeout=30)
         headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"] if k not in (b"host", b"content-length")]
         url = scope["path"] + (("?" + scope["query_string"].decode()) if scope["query_string"] else "")
+        start = time.perf_counter()
         r = await self._client.request(scope["method"], url, headers=headers, content=body)
+        if scope["path"].endswith(REFRESH_PATHS):
+            with self._lock:
+                self.refresh_ms.append((time.perf_counter() - start) * 1e3)
         out = [
             (k.encode("latin-1"), v.encode("latin-1"))
             for k, v in r.headers.multi_items()
@@ -123,6 +129,7 @@ class CountingProxy:
     def reset(self) -> None:
         with self._lock:
             self.paths.clear()
+            self.refresh_ms.clear()
 
     @property
     def refreshes(self) -> int:

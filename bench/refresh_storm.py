@@ -97,12 +97,20 @@ def main() -> None:
                 port = int(srv.url.rsplit(":", 1)[1])
                 get(srv.url + "/whoami", {"cookie": stack.cookie(warm)})  # key set fetched, client pooled
                 heading(f"Refresh storm: {kind} ({server}{f', 1 gthread worker x{threads}' if server == 'gunicorn' else ', 1 worker'})")
+                # The same burst with a valid token: what the queueing alone costs.
+                base = asyncio.run(storm(port, stack.cookie(warm), args.concurrency))
+                base_in, _, base_lat = summarize(base, warm)
+                row(
+                    f"baseline: {args.concurrency} concurrent, valid token: p50 / p99",
+                    f"{percentile(base_lat, 50):.1f} / {percentile(base_lat, 99):.1f} ms   (signed in {base_in}/{len(base)})",
+                )
                 all_latencies: list[float] = []
                 for i, session in enumerate(sessions[kind], 1):
                     cookie = stack.cookie(session)
                     stack.proxy.reset()
                     replies = asyncio.run(storm(port, cookie, args.concurrency))
                     refreshes = stack.proxy.refreshes
+                    refresh_ms = list(stack.proxy.refresh_ms)
                     signed_in, with_cookies, latencies = summarize(replies, session)
                     all_latencies += latencies
                     late = asyncio.run(storm(port, cookie, args.late)) if args.late else []
@@ -112,6 +120,8 @@ def main() -> None:
                         f"storm {i}: refresh calls that reached the service",
                         f"{refreshes}   (target 1){'' if refreshes == 1 else '  <-- MISSED'}",
                     )
+                    if refresh_ms:
+                        row(f"storm {i}: the refresh call itself (at the service)", " / ".join(f"{ms:.1f} ms" for ms in refresh_ms))
                     row(f"storm {i}: signed in / with Set-Cookie", f"{signed_in}/{len(replies)} / {with_cookies}/{len(replies)}")
                     row(f"storm {i}: latency p50 / p99 / max", f"{percentile(latencies, 50):.1f} / {percentile(latencies, 99):.1f} / {max(latencies):.1f} ms")
                     if args.late:
