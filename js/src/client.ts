@@ -14,7 +14,16 @@ import {
   type SignInResult,
 } from "./models";
 import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store";
-import { createTeamsApi, type TeamsApi } from "./teams";
+import {
+  createTeamInvitationsApi,
+  createTeamMemberProfilesApi,
+  createTeamPermissionsApi,
+  createTeamsApi,
+  type TeamInvitationsApi,
+  type TeamMemberProfilesApi,
+  type TeamPermissionsApi,
+  type TeamsApi,
+} from "./teams";
 import { Transport, type SessionTokens, type TokenProvider, type TransportOptions } from "./transport";
 import { absoluteUrl, callbackUrl, resolveUrls, withReturnTo, type AuthUrlOverrides, type AuthUrls } from "./urls";
 import { createStore, type StoreApi } from "./vanilla";
@@ -94,6 +103,9 @@ export interface AuthController {
   selectTeam(teamId: string | null): Promise<CurrentUser>;
 
   readonly teams: TeamsApi;
+  readonly teamMemberProfiles: TeamMemberProfilesApi;
+  readonly teamPermissions: TeamPermissionsApi;
+  readonly teamInvitations: TeamInvitationsApi;
   readonly contactChannels: ContactChannelsApi;
   readonly caches: AuthCaches;
 }
@@ -127,6 +139,9 @@ export class AuthClient implements AuthController {
   readonly userStore: StoreApi<{ value: UserState }>;
   readonly caches: AuthCaches;
   readonly teams: TeamsApi;
+  readonly teamMemberProfiles: TeamMemberProfilesApi;
+  readonly teamPermissions: TeamPermissionsApi;
+  readonly teamInvitations: TeamInvitationsApi;
   readonly contactChannels: ContactChannelsApi;
   private userLoad: { refreshToken: string; promise: Promise<CurrentUser | null> } | null = null;
   /** Refresh token of the session whose user the user state shows. */
@@ -156,14 +171,17 @@ export class AuthClient implements AuthController {
       },
     };
     this.teams = createTeamsApi(ctx);
+    this.teamMemberProfiles = createTeamMemberProfilesApi(ctx);
+    this.teamPermissions = createTeamPermissionsApi(ctx);
+    this.teamInvitations = createTeamInvitationsApi(ctx);
     this.contactChannels = createContactChannelsApi(ctx);
     const caches: AuthCaches = {
       project: createAsyncCache(() => this.getProject()),
       teams: createAsyncCache(() => this.teams.list()),
       contactChannels: createAsyncCache(() => this.contactChannels.list()),
-      teamPermissions: createAsyncCache((teamId: string) => this.teams.listPermissions(teamId)),
-      teamMemberProfiles: createAsyncCache((teamId: string) => this.teams.listMemberProfiles(teamId)),
-      teamInvitations: createAsyncCache((teamId: string) => this.teams.listInvitations(teamId)),
+      teamPermissions: createAsyncCache((teamId: string) => this.teamPermissions.list(teamId)),
+      teamMemberProfiles: createAsyncCache((teamId: string) => this.teamMemberProfiles.list(teamId)),
+      teamInvitations: createAsyncCache((teamId: string) => this.teamInvitations.list(teamId)),
     };
     this.caches = caches;
     this.session.subscribe((state, previous) => {

@@ -9,13 +9,16 @@ import {
   type ContactChannelCreate,
   type ContactChannelUpdate,
 } from "./models";
+import { HttpStatusError } from "./errors";
 import { callbackUrl } from "./urls";
 
 type Wire = Record<string, unknown>;
 
 export interface ContactChannelsApi {
-  /** GET /contact-channels?user_id=me, oldest first. */
+  /** GET /contact-channels?user_id=me, oldest first ([] when signed out, without a call). */
   list(): Promise<ContactChannel[]>;
+  /** One of the user's addresses, or null. */
+  get(channelId: string): Promise<ContactChannel | null>;
   /** Adds an e-mail; `usedForAuth: true` fails with ContactChannelAlreadyUsedForAuthBySomeoneElse when taken. */
   create(data: ContactChannelCreate): Promise<ContactChannel>;
   /** Changing the value resets its verification. */
@@ -44,6 +47,14 @@ export function createContactChannelsApi(ctx: ApiContext): ContactChannelsApi {
         session: ctx.session,
       });
       return body.items.map(contactChannelFromWire);
+    },
+    async get(channelId) {
+      try {
+        return contactChannelFromWire((await ctx.request<Wire>({ method: "GET", path: path(channelId), session: ctx.session })).body);
+      } catch (error) {
+        if (error instanceof HttpStatusError && error.status === 404) return null; // plain "Contact channel not found."
+        throw error;
+      }
     },
     async create(data) {
       const { body } = await ctx.request<Wire>({

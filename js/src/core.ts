@@ -32,7 +32,7 @@ export type {
 export { CACHE_DROP_AFTER_MS, CACHE_THROTTLE_MS, createAsyncCache } from "./cache";
 export type { AsyncCache, AsyncCacheOptions, CachedState } from "./cache";
 export type { AuthCaches } from "./api-context";
-export type { TeamsApi, InviteOptions } from "./teams";
+export type { InviteOptions, TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 export type { ContactChannelsApi } from "./contact-channels";
 export type {
   ContactChannel,

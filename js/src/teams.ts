@@ -1,5 +1,7 @@
-// Teams of the signed-in user: teams, member profiles, permissions, invitations (contract 5.6, flow 6.9).
+// Teams of the signed-in user (contract 5.6, flow 6.9), as four namespaces like the Python
+// client's: teams, teamMemberProfiles, teamPermissions, teamInvitations.
 import { seg, withQuery, type ApiContext } from "./api-context";
+import { TeamMembershipNotFound, TeamNotFound } from "./errors";
 import {
   MEMBER_PROFILE_FIELDS,
   TEAM_FIELDS,
@@ -16,9 +18,43 @@ import {
   type TeamPermission,
   type TeamUpdate,
 } from "./models";
+import type { HttpMethod } from "./transport";
 import { callbackUrl } from "./urls";
 
 type Wire = Record<string, any>;
+
+export interface TeamsApi {
+  /** The user's teams, oldest first ([] when signed out, without a call). */
+  list(): Promise<Team[]>;
+  /** A team the user belongs to; null when there is no such team (TeamMembershipNotFound for others' teams). */
+  get(teamId: string): Promise<Team | null>;
+  /** Creates a team with the user as creator; the project must allow client team creation (else HttpStatusError 403). */
+  create(data: TeamCreate): Promise<Team>;
+  /** Needs $update_team (TeamPermissionRequired). */
+  update(teamId: string, data: TeamUpdate): Promise<Team>;
+  /** Needs $delete_team. */
+  delete(teamId: string): Promise<void>;
+  /** Leaves the team (DELETE /team-memberships/{team}/me). */
+  leave(teamId: string): Promise<void>;
+  /** Removes another member (needs $remove_members; TeamMembershipNotFound when not a member). */
+  removeMember(teamId: string, userId: string): Promise<void>;
+}
+
+export interface TeamMemberProfilesApi {
+  /** Profiles of the team's members (others than yourself need $read_members). */
+  list(teamId: string): Promise<TeamMemberProfile[]>;
+  /** One member's profile (`userId` defaults to "me"); null when the user is not a member. */
+  get(teamId: string, userId?: string): Promise<TeamMemberProfile | null>;
+  /** Edits your own profile in the team. */
+  update(teamId: string, update: TeamMemberProfileUpdate): Promise<TeamMemberProfile>;
+}
+
+export interface TeamPermissionsApi {
+  /** Your permissions in the team, contained ones included unless `recursive: false`. */
+  list(teamId: string, options?: { recursive?: boolean }): Promise<TeamPermission[]>;
+  /** Whether you hold `permissionId` in the team (directly or contained). */
+  has(teamId: string, permissionId: string): Promise<boolean>;
+}
 
 export interface InviteOptions {
   teamId: string;
@@ -27,49 +63,46 @@ export interface InviteOptions {
   callbackUrl?: string;
 }
 
-export interface TeamsApi {
-  /** The user's teams, oldest first ([] when signed out). */
-  list(): Promise<Team[]>;
-  /** A team the user belongs to (TeamMembershipNotFound otherwise). */
-  get(teamId: string): Promise<Team>;
-  /** Creates a team with the user as creator; the project must allow client team creation. */
-  create(data: TeamCreate): Promise<Team>;
-  /** Needs $update_team (TeamPermissionRequired). */
-  update(teamId: string, data: TeamUpdate): Promise<Team>;
-  /** Needs $delete_team. */
-  delete(teamId: string): Promise<void>;
-  /** Leaves the team (DELETE /team-memberships/{team}/me). */
-  leave(teamId: string): Promise<void>;
-
-  /** Profiles of the team's members (needs $read_members for others than yourself). */
-  listMemberProfiles(teamId: string): Promise<TeamMemberProfile[]>;
-  /** One member's profile; `userId` defaults to "me". */
-  getMemberProfile(teamId: string, userId?: string): Promise<TeamMemberProfile>;
-  /** Edits your own profile in the team. */
-  updateMyProfile(teamId: string, update: TeamMemberProfileUpdate): Promise<TeamMemberProfile>;
-
-  /** Your permissions in the team, contained ones included (recursive=true, as the SDK). */
-  listPermissions(teamId: string, options?: { recursive?: boolean }): Promise<TeamPermission[]>;
-
+export interface TeamInvitationsApi {
   /** Sends an invitation e-mail (needs $invite_members); returns the invitation id. */
-  invite(options: InviteOptions): Promise<{ id: string }>;
+  send(options: InviteOptions): Promise<{ id: string }>;
   /** Pending invitations of the team (needs $read_members and $invite_members). */
-  listInvitations(teamId: string): Promise<TeamInvitation[]>;
+  list(teamId: string): Promise<TeamInvitation[]>;
   /** Revokes an invitation (needs $remove_members). */
-  revokeInvitation(teamId: string, invitationId: string): Promise<void>;
-  /** Checks an invitation code without a user and without using it (VerificationCodeError subclasses). */
-  checkInvitationCode(code: string): Promise<void>;
-  /** The team an invitation code leads to (needs a signed-in user; does not use the code). */
-  getInvitationDetails(code: string): Promise<TeamInvitationDetails>;
+  revoke(teamId: string, invitationId: string): Promise<void>;
+  /** Checks a code without a user and without using it (VerificationCodeError subclasses). */
+  checkCode(code: string): Promise<void>;
+  /** The team a code leads to (needs a signed-in user; does not use the code). */
+  getDetails(code: string): Promise<TeamInvitationDetails>;
   /** Joins the team of the invitation (needs a signed-in user; uses the code). */
-  acceptInvitation(code: string): Promise<void>;
+  accept(code: string): Promise<void>;
+}
+
+const teamPath = (teamId: string) => `/teams/${seg(teamId)}`;
+const profilePath = (teamId: string, userId: string) => `/team-member-profiles/${seg(teamId)}/${seg(userId)}`;
+
+function jsonCaller(ctx: ApiContext) {
+  return async <T = Wire>(method: HttpMethod, path: string, body?: unknown) =>
+    (await ctx.request<T>({ method, path, body, session: ctx.session })).body;
+}
+
+async function nullWhen<T>(errorClass: abstract new (...args: never[]) => Error, run: () => Promise<T>): Promise<T | null> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof errorClass) return null;
+    throw error;
+  }
 }
 
 export function createTeamsApi(ctx: ApiContext): TeamsApi {
-  const session = ctx.session;
-  const json = async <T = Wire>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown) =>
-    (await ctx.request<T>({ method, path, body, session })).body;
-  const teamsChanged = (teamId?: string) => {
+  const json = jsonCaller(ctx);
+  // The user carries its selected team, which may be the one that changed.
+  const reloadUser = () => ctx.reloadUser().then(
+    () => {},
+    () => {},
+  );
+  const changed = (teamId?: string) => {
     ctx.caches.teams.invalidate();
     if (teamId) {
       ctx.caches.teamPermissions.invalidate(teamId);
@@ -77,82 +110,95 @@ export function createTeamsApi(ctx: ApiContext): TeamsApi {
       ctx.caches.teamInvitations.invalidate(teamId);
     }
   };
-  // The user carries its selected team, which may be the one that changed.
-  const reloadUser = () => ctx.reloadUser().then(
-    () => {},
-    () => {},
-  );
-
   return {
     async list() {
-      if (!session.getState().refreshToken) return [];
+      if (!ctx.session.getState().refreshToken) return [];
       return (await json<{ items: Wire[] }>("GET", "/teams?user_id=me")).items.map(teamFromWire);
     },
-    async get(teamId) {
-      return teamFromWire(await json("GET", `/teams/${seg(teamId)}`));
-    },
+    get: (teamId) => nullWhen(TeamNotFound, async () => teamFromWire(await json("GET", teamPath(teamId)))),
     async create(data) {
       const team = teamFromWire(await json("POST", "/teams", { ...toWire({ ...data }, TEAM_FIELDS), creator_user_id: "me" }));
-      teamsChanged();
+      changed();
       return team;
     },
     async update(teamId, data) {
-      const team = teamFromWire(await json("PATCH", `/teams/${seg(teamId)}`, toWire({ ...data }, TEAM_FIELDS)));
-      teamsChanged();
+      const team = teamFromWire(await json("PATCH", teamPath(teamId), toWire({ ...data }, TEAM_FIELDS)));
+      changed();
       await reloadUser();
       return team;
     },
     async delete(teamId) {
-      await json("DELETE", `/teams/${seg(teamId)}`);
-      teamsChanged(teamId);
+      await json("DELETE", teamPath(teamId));
+      changed(teamId);
       await reloadUser();
     },
     async leave(teamId) {
       await json("DELETE", `/team-memberships/${seg(teamId)}/me`);
-      teamsChanged(teamId);
+      changed(teamId);
       await reloadUser();
     },
+    async removeMember(teamId, userId) {
+      await json("DELETE", `/team-memberships/${seg(teamId)}/${seg(userId)}`);
+      ctx.caches.teamMemberProfiles.invalidate(teamId);
+    },
+  };
+}
 
-    async listMemberProfiles(teamId) {
+export function createTeamMemberProfilesApi(ctx: ApiContext): TeamMemberProfilesApi {
+  const json = jsonCaller(ctx);
+  return {
+    async list(teamId) {
       const body = await json<{ items: Wire[] }>("GET", withQuery("/team-member-profiles", { team_id: teamId }));
       return body.items.map(teamMemberProfileFromWire);
     },
-    async getMemberProfile(teamId, userId = "me") {
-      return teamMemberProfileFromWire(await json("GET", `/team-member-profiles/${seg(teamId)}/${seg(userId)}`));
-    },
-    async updateMyProfile(teamId, update) {
-      const body = await json("PATCH", `/team-member-profiles/${seg(teamId)}/me`, toWire({ ...update }, MEMBER_PROFILE_FIELDS));
+    get: (teamId, userId = "me") =>
+      nullWhen(TeamMembershipNotFound, async () => teamMemberProfileFromWire(await json("GET", profilePath(teamId, userId)))),
+    async update(teamId, update) {
+      const body = await json("PATCH", profilePath(teamId, "me"), toWire({ ...update }, MEMBER_PROFILE_FIELDS));
       ctx.caches.teamMemberProfiles.invalidate(teamId);
       return teamMemberProfileFromWire(body);
     },
+  };
+}
 
-    async listPermissions(teamId, { recursive = true } = {}) {
-      const path = withQuery("/team-permissions", { team_id: teamId, user_id: "me", recursive });
-      return (await json<{ items: Wire[] }>("GET", path)).items.map((p) => ({ id: p.id }));
-    },
+export function createTeamPermissionsApi(ctx: ApiContext): TeamPermissionsApi {
+  const json = jsonCaller(ctx);
+  const list = async (teamId: string, { recursive = true }: { recursive?: boolean } = {}) => {
+    const path = withQuery("/team-permissions", { team_id: teamId, user_id: "me", recursive });
+    return (await json<{ items: Wire[] }>("GET", path)).items.map((p): TeamPermission => ({ id: p.id }));
+  };
+  return {
+    list,
+    has: async (teamId, permissionId) => (await list(teamId)).some((p) => p.id === permissionId),
+  };
+}
 
-    async invite({ teamId, email, callbackUrl: given }) {
-      const callback_url = callbackUrl("invite", ctx.urls.teamInvitation, given);
+export function createTeamInvitationsApi(ctx: ApiContext): TeamInvitationsApi {
+  const json = jsonCaller(ctx);
+  return {
+    async send({ teamId, email, callbackUrl: given }) {
+      const callback_url = callbackUrl("teamInvitations.send", ctx.urls.teamInvitation, given);
       const body = await json("POST", "/team-invitations/send-code", { email, team_id: teamId, callback_url });
       ctx.caches.teamInvitations.invalidate(teamId);
       return { id: body.id };
     },
-    async listInvitations(teamId) {
+    async list(teamId) {
       const body = await json<{ items: Wire[] }>("GET", withQuery("/team-invitations", { team_id: teamId }));
       return body.items.map(teamInvitationFromWire);
     },
-    async revokeInvitation(teamId, invitationId) {
+    async revoke(teamId, invitationId) {
       await json("DELETE", withQuery(`/team-invitations/${seg(invitationId)}`, { team_id: teamId }));
       ctx.caches.teamInvitations.invalidate(teamId);
     },
-    async checkInvitationCode(code) {
+    async checkCode(code) {
+      // No user needed: sent without the session, so it works signed out.
       await ctx.request({ method: "POST", path: "/team-invitations/accept/check-code", body: { code } });
     },
-    async getInvitationDetails(code) {
+    async getDetails(code) {
       const body = await json("POST", "/team-invitations/accept/details", { code });
       return { teamId: body.team_id, teamDisplayName: body.team_display_name };
     },
-    async acceptInvitation(code) {
+    async accept(code) {
       await json("POST", "/team-invitations/accept", { code });
       ctx.caches.teams.invalidate();
     },

@@ -6,7 +6,7 @@ import type { AuthController, UserState } from "./client";
 import type { ContactChannelsApi } from "./contact-channels";
 import type { ContactChannel, CurrentUser, Project, ProjectConfig, Team, TeamInvitation, TeamMemberProfile } from "./models";
 import { AuthContext } from "./react/context";
-import type { TeamsApi } from "./teams";
+import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 import { resolveUrls, type AuthUrlOverrides } from "./urls";
 import { createStore } from "./vanilla";
 
@@ -136,7 +136,7 @@ export function createTestingController(options: TestingControllerOptions = {}):
   };
   const teamsApi: TeamsApi = {
     list: async () => (signedIn() ? teams : []),
-    get: async (teamId) => findTeam(teamId),
+    get: async (teamId) => teams.find((t) => t.id === teamId) ?? null,
     async create(data) {
       const team = fakeTeam({ displayName: data.displayName, profileImageUrl: data.profileImageUrl ?? null, clientMetadata: data.clientMetadata ?? null });
       teams = [...teams, team];
@@ -157,19 +157,28 @@ export function createTestingController(options: TestingControllerOptions = {}):
       teams = teams.filter((t) => t.id !== teamId);
       caches.teams.invalidate();
     },
-    listMemberProfiles: async (teamId) => [profile(teamId)],
-    getMemberProfile: async (teamId) => profile(teamId),
-    updateMyProfile: async (teamId, update) => ({ ...profile(teamId), ...update }),
-    listPermissions: async (teamId) => (permissions[teamId] ?? []).map((id) => ({ id })),
-    invite: async () => ({ id: fakeId() }),
-    listInvitations: async () => [],
-    revokeInvitation: async () => {},
-    checkInvitationCode: async () => {},
-    getInvitationDetails: async () => ({ teamId: teams[0]?.id ?? fakeId(), teamDisplayName: teams[0]?.displayName ?? "Team" }),
-    acceptInvitation: async () => {},
+    removeMember: async () => {},
+  };
+  const teamMemberProfilesApi: TeamMemberProfilesApi = {
+    list: async (teamId) => [profile(teamId)],
+    get: async (teamId) => profile(teamId),
+    update: async (teamId, update) => ({ ...profile(teamId), ...update }),
+  };
+  const teamPermissionsApi: TeamPermissionsApi = {
+    list: async (teamId) => (permissions[teamId] ?? []).map((id) => ({ id })),
+    has: async (teamId, permissionId) => (permissions[teamId] ?? []).includes(permissionId),
+  };
+  const teamInvitationsApi: TeamInvitationsApi = {
+    send: async () => ({ id: fakeId() }),
+    list: async () => [],
+    revoke: async () => {},
+    checkCode: async () => {},
+    getDetails: async () => ({ teamId: teams[0]?.id ?? fakeId(), teamDisplayName: teams[0]?.displayName ?? "Team" }),
+    accept: async () => {},
   };
   const contactChannelsApi: ContactChannelsApi = {
     list: async () => (signedIn() ? channels : []),
+    get: async (channelId) => channels.find((c) => c.id === channelId) ?? null,
     async create(data) {
       const channel: ContactChannel = { id: fakeId(), type: "email", isVerified: false, isPrimary: false, ...data };
       channels = [...channels, channel];
@@ -231,6 +240,9 @@ export function createTestingController(options: TestingControllerOptions = {}):
     selectTeam: async (teamId) =>
       setUser({ ...current(), selectedTeamId: teamId, selectedTeam: teamId ? findTeam(teamId) : null }),
     teams: teamsApi,
+    teamMemberProfiles: teamMemberProfilesApi,
+    teamPermissions: teamPermissionsApi,
+    teamInvitations: teamInvitationsApi,
     contactChannels: contactChannelsApi,
     caches,
   };

@@ -248,17 +248,37 @@ describe("teams", () => {
     const { client, reply, shape } = setup();
     const profile = { team_id: "t1", user_id: "u1", display_name: "Ada", profile_image_url: null };
     reply(jsonResponse({ items: [profile] }), jsonResponse(profile), jsonResponse({ ...profile, display_name: "A" }));
-    expect(await client.teams.listMemberProfiles("t1")).toEqual([{ teamId: "t1", userId: "u1", displayName: "Ada", profileImageUrl: null }]);
-    await client.teams.getMemberProfile("t1");
-    await client.teams.updateMyProfile("t1", { displayName: "A" });
+    expect(await client.teamMemberProfiles.list("t1")).toEqual([{ teamId: "t1", userId: "u1", displayName: "Ada", profileImageUrl: null }]);
+    await client.teamMemberProfiles.get("t1");
+    await client.teamMemberProfiles.update("t1", { displayName: "A" });
     expect([shape(0), shape(1), shape(2)]).toEqual([
       { method: "GET", path: "/team-member-profiles?team_id=t1", body: undefined },
       { method: "GET", path: "/team-member-profiles/t1/me", body: undefined },
       { method: "PATCH", path: "/team-member-profiles/t1/me", body: { display_name: "A" } },
     ]);
     reply(jsonResponse({ items: [{ id: "$read_members", team_id: "t1", user_id: "u1" }, { id: "member", team_id: "t1", user_id: "u1" }] }));
-    expect(await client.teams.listPermissions("t1")).toEqual([{ id: "$read_members" }, { id: "member" }]);
+    expect(await client.teamPermissions.list("t1")).toEqual([{ id: "$read_members" }, { id: "member" }]);
     expect(shape(3)).toEqual({ method: "GET", path: "/team-permissions?team_id=t1&user_id=me&recursive=true", body: undefined });
+  });
+
+  it("get returns null for a missing team, profile or contact channel; has() checks a permission", async () => {
+    const { client, reply } = setup();
+    reply(
+      knownErrorResponse("TEAM_NOT_FOUND", 404),
+      knownErrorResponse("TEAM_MEMBERSHIP_NOT_FOUND", 404),
+      new Response("Contact channel not found.", { headers: { "x-stack-actual-status": "404", "content-type": "text/plain" } }),
+      jsonResponse({ items: [{ id: "member", team_id: "t1", user_id: "u1" }] }),
+      jsonResponse({ items: [{ id: "member", team_id: "t1", user_id: "u1" }] }),
+      jsonResponse({ success: true }),
+    );
+    expect(await client.teams.get("t9")).toBeNull();
+    expect(await client.teamMemberProfiles.get("t9", "u2")).toBeNull();
+    expect(await client.contactChannels.get("c9")).toBeNull();
+    expect(await client.teamPermissions.has("t1", "member")).toBe(true);
+    expect(await client.teamPermissions.has("t1", "$delete_team")).toBe(false);
+    await client.teams.removeMember("t1", "u2");
+    reply(knownErrorResponse("TEAM_MEMBERSHIP_NOT_FOUND", 404));
+    await expect(client.teams.get("t1")).rejects.toMatchObject({ code: "TEAM_MEMBERSHIP_NOT_FOUND" });
   });
 
   it("invitations: send with the team-invitation callback, list, revoke, check, details, accept", async () => {
@@ -271,13 +291,13 @@ describe("teams", () => {
       jsonResponse({ team_id: "t1", team_display_name: "Team One" }),
       jsonResponse({}),
     );
-    expect(await client.teams.invite({ teamId: "t1", email: "b@example.com" })).toEqual({ id: "i1" });
-    const [invitation] = await client.teams.listInvitations("t1");
+    expect(await client.teamInvitations.send({ teamId: "t1", email: "b@example.com" })).toEqual({ id: "i1" });
+    const [invitation] = await client.teamInvitations.list("t1");
     expect(invitation).toEqual({ id: "i1", teamId: "t1", recipientEmail: "b@example.com", expiresAt: new Date(1800000000000) });
-    await client.teams.revokeInvitation("t1", "i1");
-    await client.teams.checkInvitationCode(CODE);
-    expect(await client.teams.getInvitationDetails(CODE)).toEqual({ teamId: "t1", teamDisplayName: "Team One" });
-    await client.teams.acceptInvitation(CODE);
+    await client.teamInvitations.revoke("t1", "i1");
+    await client.teamInvitations.checkCode(CODE);
+    expect(await client.teamInvitations.getDetails(CODE)).toEqual({ teamId: "t1", teamDisplayName: "Team One" });
+    await client.teamInvitations.accept(CODE);
     expect([0, 1, 2, 3, 4, 5].map(shape)).toEqual([
       {
         method: "POST",
@@ -293,7 +313,7 @@ describe("teams", () => {
     expect(calls[3]!.headers).not.toHaveProperty("x-stack-refresh-token"); // check-code needs no user
     expect(calls[5]!.headers["x-stack-refresh-token"]).toBe("rt");
     reply(knownErrorResponse("VERIFICATION_CODE_ALREADY_USED", 409));
-    await expect(client.teams.acceptInvitation(CODE)).rejects.toMatchObject({ code: "VERIFICATION_CODE_ALREADY_USED" });
+    await expect(client.teamInvitations.accept(CODE)).rejects.toMatchObject({ code: "VERIFICATION_CODE_ALREADY_USED" });
   });
 });
 

@@ -13,7 +13,7 @@ import type {
   TeamMemberProfile,
   TeamPermission,
 } from "../models";
-import type { TeamsApi } from "../teams";
+import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "../teams";
 import type { GetAccessTokenOptions } from "../store";
 import { authPageUrl, type AuthUrls } from "../urls";
 import { useAuthController } from "./context";
@@ -57,8 +57,10 @@ export interface UseAuthResult {
   setPassword(options: { password: string }): Promise<void>;
   sendVerificationEmail(options?: CallbackOptions): Promise<void>;
   selectTeam(teamId: string | null): Promise<CurrentUser>;
-  /** Teams, member profiles, permissions and invitations of the signed-in user. */
   teams: TeamsApi;
+  teamMemberProfiles: TeamMemberProfilesApi;
+  teamPermissions: TeamPermissionsApi;
+  teamInvitations: TeamInvitationsApi;
   contactChannels: ContactChannelsApi;
 }
 
@@ -91,6 +93,9 @@ export function useAuth(): UseAuthResult {
       sendVerificationEmail: (options) => controller.sendVerificationEmail(options),
       selectTeam: (teamId) => controller.selectTeam(teamId),
       teams: controller.teams,
+      teamMemberProfiles: controller.teamMemberProfiles,
+      teamPermissions: controller.teamPermissions,
+      teamInvitations: controller.teamInvitations,
       contactChannels: controller.contactChannels,
     }),
     [controller, state],

@@ -279,7 +279,7 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
     const form = event.currentTarget;
     const email = formValue(form, "email");
     setSent(null);
-    if ((await invite.run(() => auth.teams.invite({ teamId: team.id, email }))).ok) {
+    if ((await invite.run(() => auth.teamInvitations.send({ teamId: team.id, email }))).ok) {
       form.reset();
       setSent(`Invitation sent to ${email}.`);
     }
@@ -324,7 +324,7 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
                     type="button"
                     disabled={revoke.pending}
                     aria-label={`Revoke the invitation of ${invitation.recipientEmail}`}
-                    onClick={() => revoke.run(() => auth.teams.revokeInvitation(team.id, invitation.id))}
+                    onClick={() => revoke.run(() => auth.teamInvitations.revoke(team.id, invitation.id))}
                   >
                     Revoke
                   </button>

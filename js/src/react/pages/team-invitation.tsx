@@ -41,16 +41,16 @@ export function TeamInvitation() {
     setState({ step: "loading" });
     const fail = (error: unknown) => setState({ step: "failed", message: invitationMessage(error) });
     if (auth.status === "signed-out") {
-      auth.teams.checkInvitationCode(code).then(() => setState({ step: "sign-in" }), fail);
+      auth.teamInvitations.checkCode(code).then(() => setState({ step: "sign-in" }), fail);
     } else {
-      auth.teams.getInvitationDetails(code).then((details) => setState({ step: "confirm", details }), fail);
+      auth.teamInvitations.getDetails(code).then((details) => setState({ step: "confirm", details }), fail);
     }
   }, [auth, code]);
 
   const here = `${location.pathname}${location.search}`;
 
   async function join(details: TeamInvitationDetails) {
-    const outcome = await accept.run(() => auth.teams.acceptInvitation(code!));
+    const outcome = await accept.run(() => auth.teamInvitations.accept(code!));
     if (outcome.ok) setState({ step: "joined", details });
     else if (outcome.error instanceof VerificationCodeError) setState({ step: "failed", message: invitationMessage(outcome.error) });
   }
