@@ -127,9 +127,16 @@ interface SignInResponse {
   is_new_user?: boolean;
 }
 
+/** Length of the one-time code shown in magic-link e-mails. */
+const OTP_LENGTH = 6;
+
 /** The 45-character code for a typed one-time code: its 6 characters, lower-cased, + the nonce. */
 export function otpCode(otp: string, nonce: string): string {
-  return otp.replace(/[\s-]/g, "").toLowerCase() + nonce;
+  const typed = otp.replace(/[\s-]/g, "").toLowerCase();
+  if (typed.length !== OTP_LENGTH) {
+    throw new AuthmwError(`With a nonce, the code must be the ${OTP_LENGTH}-character code from the e-mail.`);
+  }
+  return typed + nonce;
 }
 
 export class AuthClient implements AuthController {

@@ -73,6 +73,7 @@ describe("magic link", () => {
 
   it("a typed 6-character code is lower-cased and completed with the nonce", async () => {
     expect(otpCode(" AB12-CD ", "n".repeat(39))).toBe(`ab12cd${"n".repeat(39)}`);
+    expect(() => otpCode("ABC", "n".repeat(39))).toThrow("the code must be the 6-character code");
     const { client, reply, shape } = setup(false);
     reply(jsonResponse(signInBody(false)), jsonResponse(userWire()));
     await client.signInWithMagicLink("XYZ123", "n".repeat(39));
