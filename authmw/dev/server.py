@@ -59,12 +59,16 @@ class LocalService:
         self.port: int = self._sock.getsockname()[1]
         url_host = f"[{host}]" if ":" in host else host
         self.url = f"http://{url_host}:{self.port}"
-        self.app = create_app(
-            self.data_dir,
-            access_token_ttl,
-            api_url=self.url,
-            on_first_start=None if quiet else print_bootstrap,
-        )
+        try:
+            self.app = create_app(
+                self.data_dir,
+                access_token_ttl,
+                api_url=self.url,
+                on_first_start=None if quiet else print_bootstrap,
+            )
+        except BaseException:
+            self._sock.close()
+            raise
         self.bootstrap: Bootstrap = self.app.state.bootstrap
         config = uvicorn.Config(self.app, log_level="warning", lifespan="off", access_log=False)
         self._server = uvicorn.Server(config)
