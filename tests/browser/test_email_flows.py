@@ -36,6 +36,7 @@ class MailService:
             publishable_client_key=service.publishable_client_key,
         )
         self.access_tokens: dict[str, str] = {}
+        self.refresh_tokens: dict[str, str] = {}
         self._client_headers = {
             "x-stack-project-id": service.project_id,
             "x-stack-access-type": "client",
@@ -67,7 +68,18 @@ class MailService:
         )
         assert r.status_code == 200, r.text
         self.access_tokens[email] = r.json()["access_token"]
+        self.refresh_tokens[email] = r.json()["refresh_token"]
         return email
+
+    def refresh_works(self, email: str) -> bool:
+        r = httpx.post(
+            f"{self.url}/api/v1/auth/sessions/current/refresh",
+            headers={
+                **self._client_headers,
+                "x-stack-refresh-token": self.refresh_tokens[email],
+            },
+        )
+        return r.status_code == 200
 
     def update_me(self, email: str, **fields: Any) -> None:
         r = httpx.patch(
@@ -361,4 +373,30 @@ def test_password_sign_in_with_totp_asks_for_the_code(
     prompt.get_by_label("Authentication code").fill(totp(secret))
     prompt.get_by_role("button", name="Verify").click()
     page.wait_for_url(f"{base}/")
+    expect(page.get_by_test_id("user-email")).to_have_text(email)
+
+
+def test_changing_the_password_keeps_this_session_and_ends_the_others(
+    mail_service, example_app, context
+) -> None:
+    base = example_app(mail_service.config)
+    email = mail_service.sign_up()  # a first session, outside the browser
+    assert mail_service.refresh_works(email)
+    page = context.new_page()
+    sign_in(page, base, email, PASSWORD)
+    page.wait_for_url(f"{base}/")
+    page.goto(f"{base}/handler/account-settings")
+
+    form = page.get_by_test_id("password-form")
+    form.get_by_label("Current password").fill(PASSWORD)
+    form.get_by_label("New password", exact=True).fill(NEW_PASSWORD)
+    form.get_by_label("Repeat new password").fill(NEW_PASSWORD)
+    form.get_by_role("button", name="Change password").click()
+    expect(form.get_by_role("status")).to_contain_text("Your password has been changed")
+
+    assert not mail_service.refresh_works(email), "the other session should have ended"
+    context.clear_cookies(
+        name="stack-access"
+    )  # force a refresh with this session's refresh token
+    page.goto(base)
     expect(page.get_by_test_id("user-email")).to_have_text(email)
