@@ -168,20 +168,7 @@ export class AuthClient implements AuthController {
       ? { status: "loading", user: null }
       : { status: "signed-out", user: null };
     this.userStore = createStore<{ value: UserState }>({ value: initial });
-    const ctx = {
-      request: this.transport.request.bind(this.transport),
-      session: this.session,
-      urls: this.urls,
-      reloadUser: () => this.refreshUser(),
-      get caches() {
-        return caches;
-      },
-    };
-    this.teams = createTeamsApi(ctx);
-    this.teamMemberProfiles = createTeamMemberProfilesApi(ctx);
-    this.teamPermissions = createTeamPermissionsApi(ctx);
-    this.teamInvitations = createTeamInvitationsApi(ctx);
-    this.contactChannels = createContactChannelsApi(ctx);
+    // The fetchers call the namespaces below, which in turn invalidate these caches.
     const caches: AuthCaches = {
       project: createAsyncCache(() => this.getProject()),
       teams: createAsyncCache(() => this.teams.list()),
@@ -191,6 +178,18 @@ export class AuthClient implements AuthController {
       teamInvitations: createAsyncCache((teamId: string) => this.teamInvitations.list(teamId)),
     };
     this.caches = caches;
+    const ctx = {
+      request: this.transport.request.bind(this.transport),
+      session: this.session,
+      urls: this.urls,
+      caches,
+      reloadUser: () => this.refreshUser(),
+    };
+    this.teams = createTeamsApi(ctx);
+    this.teamMemberProfiles = createTeamMemberProfilesApi(ctx);
+    this.teamPermissions = createTeamPermissionsApi(ctx);
+    this.teamInvitations = createTeamInvitationsApi(ctx);
+    this.contactChannels = createContactChannelsApi(ctx);
     this.session.subscribe((state, previous) => {
       if (state.refreshToken === previous.refreshToken) return;
       // Another session (or none): every cached value of the user is someone else's now.
