@@ -14,7 +14,7 @@ from typing import Any, TypeVar, overload
 
 from asgiref.sync import iscoroutinefunction
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
-from django.http import HttpRequest, HttpResponseBase, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponseBase
 
 from authmw._ops import Op
 from authmw.errors import UserAuthenticationRequired
@@ -59,7 +59,7 @@ class TeamRequirement:
 class Guard:
     """A view decorator: the view runs only for a signed-in user passing every requirement.
 
-    Refusals: anonymous users are redirected to ``{handler_path}/sign-in`` (pages) or get
+    Refusals: anonymous users are redirected (303) to ``{handler_path}/sign-in`` (pages) or get
     ``401 {"code": "USER_AUTHENTICATION_REQUIRED", ...}`` (API views); signed-in users who
     lack a team membership or permission get ``403`` (``PermissionDenied`` for pages, the
     error envelope for API views). ``api`` forces one or the other; by default a request
@@ -106,7 +106,7 @@ class Guard:
         auth = site_auth(request, NAME)
         if self._is_api(request, auth):
             return None, refusal_response(Refusal.of(UserAuthenticationRequired()))
-        return None, HttpResponseRedirect(sign_in_url(auth.config.handler_path, request.get_full_path()))
+        return None, refusal_response(Refusal.redirect(sign_in_url(auth.config.handler_path, request.get_full_path())))
 
     def _teams(
         self, request: HttpRequest, user: AuthUser, args: tuple[Any, ...], kwargs: dict[str, Any]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar, overload
 
-from flask import abort, redirect, request
+from flask import abort, request
 from werkzeug.wrappers import Response
 
 from authmw._ops import Op
@@ -56,7 +56,7 @@ class TeamRequirement:
 class Guard:
     """A view decorator: the view runs only for a signed-in user passing every requirement.
 
-    Refusals: anonymous users are redirected to ``{handler_path}/sign-in`` (pages) or get
+    Refusals: anonymous users are redirected (303) to ``{handler_path}/sign-in`` (pages) or get
     ``401 {"code": "USER_AUTHENTICATION_REQUIRED", ...}`` (API views); signed-in users who
     lack a team membership or permission get ``403`` (``abort(403)`` for pages, the error
     envelope for API views). ``api`` forces one or the other; by default a request is an
@@ -107,7 +107,7 @@ class Guard:
             return None, refusal_response(Refusal.of(UserAuthenticationRequired()))
         query = request.query_string.decode("latin-1")
         return_to = request.script_root + request.path + (f"?{query}" if query else "")
-        return None, redirect(sign_in_url(auth.config.handler_path, return_to))
+        return None, refusal_response(Refusal.redirect(sign_in_url(auth.config.handler_path, return_to)))
 
     def _teams(self, user: AuthUser, view_args: dict[str, Any]) -> Op[Response | None]:
         auth = site_auth()

@@ -35,7 +35,7 @@ def assert_envelope(r: Any, status: int, code: str) -> None:
 
 def test_page_redirects_anonymous_users_to_sign_in_with_the_way_back(site) -> None:
     r = site.client().get("/page?tab=2&x=a b")
-    assert r.status_code == 302
+    assert r.status_code == 303
     url = urlsplit(r["Location"])
     assert url.path == "/handler/sign-in"
     assert parse_qs(url.query) == {"after_auth_return_to": ["/page?tab=2&x=a%20b"]}
@@ -64,7 +64,7 @@ def test_page_asked_for_json_gets_401_json(site) -> None:
 
 
 def test_api_paths_are_configurable(site) -> None:
-    assert site.client(API_PATHS=["/v2/"]).get("/api/me").status_code == 302
+    assert site.client(API_PATHS=["/v2/"]).get("/api/me").status_code == 303
 
 
 def test_api_true_forces_json(site) -> None:
@@ -81,7 +81,7 @@ async def test_async_view_guard_under_asgi(site, local_service) -> None:
     client = site.async_client()
     assert_envelope(await client.get("/async/me"), 401, "USER_AUTHENTICATION_REQUIRED")
     assert (await client.get("/async/me", headers=headers)).json()["id"] == s.user_id
-    assert (await client.get("/page")).status_code == 302
+    assert (await client.get("/page")).status_code == 303
 
 
 def test_async_view_guard_under_wsgi(site, local_service) -> None:
@@ -122,7 +122,7 @@ def test_decorator_misuse_is_explained() -> None:
 
 def test_team_guards_refuse_anonymous_users_before_asking_the_service(site) -> None:
     team = "00000000-0000-4000-8000-000000000000"
-    assert site.client().get(f"/teams/{team}/").status_code == 302
+    assert site.client().get(f"/teams/{team}/").status_code == 303
     assert_envelope(site.client().get(f"/api/orgs/{team}/"), 401, "USER_AUTHENTICATION_REQUIRED")
 
 

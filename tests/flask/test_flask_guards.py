@@ -32,7 +32,7 @@ TEAM = "00000000-0000-4000-8000-000000000000"
 
 def test_page_redirects_anonymous_users_to_sign_in_with_the_way_back(app) -> None:
     r = app.test_client().get("/page?tab=2&x=a%20b")
-    assert r.status_code == 302
+    assert r.status_code == 303
     url = urlsplit(r.headers["Location"])
     assert url.path == "/handler/sign-in"
     assert parse_qs(url.query) == {"after_auth_return_to": ["/page?tab=2&x=a%20b"]}
@@ -60,7 +60,7 @@ def test_page_asked_for_json_gets_401_json(app) -> None:
 
 def test_api_paths_are_configurable(app_factory, local_service) -> None:
     app = app_factory(local_service.config, api_paths=("/v2/",))
-    assert app.test_client().get("/api/me").status_code == 302
+    assert app.test_client().get("/api/me").status_code == 303
 
 
 def test_options_pass_through(app) -> None:
@@ -84,7 +84,7 @@ def test_decorator_misuse_is_explained() -> None:
 
 
 def test_team_guards_refuse_anonymous_users_first(app) -> None:
-    assert app.test_client().get(f"/teams/{TEAM}/").status_code == 302
+    assert app.test_client().get(f"/teams/{TEAM}/").status_code == 303
     assert_envelope(app.test_client().get(f"/api/orgs/{TEAM}/"), 401, "USER_AUTHENTICATION_REQUIRED")
 
 
