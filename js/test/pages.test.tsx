@@ -546,6 +546,32 @@ describe("account-settings page", () => {
     expect(service.paths()).toContain("DELETE /team-invitations/i1?team_id=t1");
   });
 
+  it("shows the members and edits my name in the team", async () => {
+    const { service, view } = signedInSettings();
+    service.on(
+      "GET /team-permissions?team_id=t1&user_id=me&recursive=true",
+      jsonResponse({ items: [{ id: "$read_members", team_id: "t1", user_id: "u" }] }),
+    );
+    const me = userWire().id;
+    service.on(
+      "GET /team-member-profiles?team_id=t1",
+      jsonResponse({
+        items: [
+          { team_id: "t1", user_id: me, display_name: "Ada", profile_image_url: null },
+          { team_id: "t1", user_id: "other", display_name: null, profile_image_url: null },
+        ],
+      }),
+    );
+    service.on(`PATCH /team-member-profiles/t1/me`, jsonResponse({ team_id: "t1", user_id: me, display_name: "Countess", profile_image_url: null }));
+    view();
+    expect((await screen.findByTestId("team-members")).textContent).toBe("Members: Ada (you), (no name)");
+    const form = screen.getByTestId("member-name-form");
+    fireEvent.change(within(form).getByLabelText("Your name in Team One"), { target: { value: "Countess" } });
+    fireEvent.submit(form);
+    expect((await within(form).findByRole("status")).textContent).toBe("Saved.");
+    expect(service.bodyOf("PATCH /team-member-profiles/t1/me")).toEqual({ display_name: "Countess" });
+  });
+
   it("hides team creation and account deletion when the project does not allow them", async () => {
     const { service, view } = signedInSettings();
     view();

@@ -3,7 +3,15 @@ import { Link, useLocation, useNavigate } from "react-router";
 import { PasswordConfirmationMismatch } from "../../errors";
 import type { ContactChannel, CurrentUser, Team } from "../../models";
 import { withReturnTo } from "../../urls";
-import { useAuth, useContactChannels, usePermission, useProject, useTeamInvitations, useTeams } from "../hooks";
+import {
+  useAuth,
+  useContactChannels,
+  usePermission,
+  useProject,
+  useTeamInvitations,
+  useTeamMemberProfiles,
+  useTeams,
+} from "../hooks";
 import { AuthPage, Field, FormError, formStyle, formValue, Status, useSubmit } from "./layout";
 
 const sectionStyle = { borderTop: "1px solid #ddd", paddingTop: "0.5rem", marginTop: "1.5rem" } as const;
@@ -269,7 +277,13 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
   const canInvite = usePermission(team.id, "$invite_members");
   const canListInvitations = usePermission(team.id, "$read_members") && canInvite;
   const canRevoke = usePermission(team.id, "$remove_members");
+  const canReadMembers = usePermission(team.id, "$read_members");
   const invitations = useTeamInvitations(canListInvitations ? team.id : null);
+  const members = useTeamMemberProfiles(canReadMembers ? team.id : null);
+  const myId = auth.user?.id;
+  const mine = members.status === "ready" ? members.value.find((m) => m.userId === myId) : undefined;
+  const rename = useSubmit();
+  const [renamed, setRenamed] = useState(false);
   const invite = useSubmit();
   const revoke = useSubmit();
   const [sent, setSent] = useState<string | null>(null);
@@ -283,6 +297,13 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
       form.reset();
       setSent(`Invitation sent to ${email}.`);
     }
+  }
+
+  async function onRename(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const displayName = formValue(event.currentTarget, "memberName").trim();
+    setRenamed(false);
+    if ((await rename.run(() => auth.teamMemberProfiles.update(team.id, { displayName }))).ok) setRenamed(true);
   }
 
   return (
@@ -300,6 +321,29 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
           Leave
         </button>
       </div>
+      {members.status === "ready" && (
+        <p data-testid="team-members">
+          Members:{" "}
+          {members.value.map((m) => (m.userId === myId ? `${m.displayName ?? "(no name)"} (you)` : (m.displayName ?? "(no name)"))).join(", ")}
+        </p>
+      )}
+      {mine && (
+        <form onSubmit={onRename} style={{ ...formStyle, marginTop: "0.5rem" }} aria-busy={rename.pending} data-testid="member-name-form">
+          <Field
+            label={`Your name in ${team.displayName}`}
+            name="memberName"
+            type="text"
+            autoComplete="nickname"
+            defaultValue={mine.displayName ?? ""}
+            errorId={rename.errorId}
+          />
+          <FormError id={rename.formErrorId} message={rename.error} />
+          <Status message={renamed ? "Saved." : null} />
+          <button type="submit" disabled={rename.pending}>
+            Save name
+          </button>
+        </form>
+      )}
       {canInvite && (
         <form onSubmit={onInvite} style={{ ...formStyle, marginTop: "0.5rem" }} aria-busy={invite.pending} data-testid="invite-form">
           <Field label={`Invite to ${team.displayName} (e-mail)`} name="email" type="email" autoComplete="off" errorId={invite.errorId} />
