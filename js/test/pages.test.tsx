@@ -640,6 +640,29 @@ describe("cached-value hooks", () => {
     expect(screen.getByTestId("selected").textContent).toBe("One");
   });
 
+  it("StrictMode's double subscription still makes one request; null args stay loading without one", async () => {
+    const { service, client } = renderPage("/", { signedIn: true });
+    service.on("GET /users/me", jsonResponse(userWire()));
+    service.on("GET /teams?user_id=me", jsonResponse({ items: [{ id: "t1", display_name: "One" }] }));
+    function Perms() {
+      const perms = useTeamPermissions(null);
+      return <p data-testid="null-perms">{perms.status}</p>;
+    }
+    render(
+      <StrictMode>
+        <MemoryRouter>
+          <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client}>
+            <Teams />
+            <Perms />
+          </AuthProvider>
+        </MemoryRouter>
+      </StrictMode>,
+    );
+    await waitFor(() => expect(screen.getByTestId("teams").textContent).toBe("One"));
+    expect(service.paths().filter((p) => p === "GET /teams?user_id=me")).toHaveLength(1);
+    expect(screen.getByTestId("null-perms").textContent).toBe("loading");
+  });
+
   it("signed in the real client: teams come from GET /teams?user_id=me and are forgotten on sign-out", async () => {
     const { service, client } = renderPage("/", { signedIn: true });
     service.on("GET /users/me", jsonResponse(userWire()));
