@@ -173,3 +173,39 @@ def test_django_page_guard_sends_the_browser_to_sign_in_and_back(local_service, 
 def test_flask_page_guard_sends_the_browser_to_sign_in_and_back(local_service, web_dist, context) -> None:
     with flask_example(local_service.config, web_dist) as base:
         sign_in_through_a_guarded_page(local_service, context, base)
+
+
+def react_takes_the_cookies_the_back_end_rewrote(local_service: Any, context: Any, base: str) -> None:
+    """Without its access cookie the back end refreshes and writes both cookies (Django
+    through its own cookie jar); the React store then uses that access token as it is."""
+    pid = local_service.project_id
+    page = context.new_page()
+    email = sign_up(page, base)
+    page.close()
+    refresh, _ = session_cookies(context, pid)
+    context.clear_cookies(name="stack-access")
+
+    assert api_me(context, base).status == 200
+    kept, (owner, access) = session_cookies(context, pid)
+    assert kept == owner == refresh
+
+    sent: list[tuple[str, str | None]] = []
+    page = context.new_page()
+    page.on("request", lambda req: sent.append((req.url, req.headers.get("x-stack-access-token"))))
+    page.goto(base)
+    expect(page.get_by_test_id("user-email")).to_have_text(email)
+    expect(page.get_by_test_id("api-me")).to_have_attribute("data-status", "200")
+    to_service = [(url, token) for url, token in sent if url.startswith(local_service.url)]
+    assert to_service and not [url for url, _ in to_service if "/refresh" in url or "/oauth/token" in url]
+    assert {token for _, token in to_service if token is not None} <= {access}
+
+
+@pytest.mark.parametrize("server", ["wsgi", "asgi"])
+def test_react_takes_the_cookies_django_rewrote(local_service, web_dist, context, server: str) -> None:
+    with django_example(local_service.config, web_dist, server) as base:
+        react_takes_the_cookies_the_back_end_rewrote(local_service, context, base)
+
+
+def test_react_takes_the_cookies_flask_rewrote(local_service, web_dist, context) -> None:
+    with flask_example(local_service.config, web_dist) as base:
+        react_takes_the_cookies_the_back_end_rewrote(local_service, context, base)
