@@ -25,7 +25,15 @@ import {
   type TeamsApi,
 } from "./teams";
 import { Transport, type SessionTokens, type TokenProvider, type TransportOptions } from "./transport";
-import { absoluteUrl, callbackUrl, resolveUrls, withReturnTo, type AuthUrlOverrides, type AuthUrls } from "./urls";
+import {
+  absoluteUrl,
+  callbackUrl,
+  resolveUrls,
+  toRelativeUrl,
+  withReturnTo,
+  type AuthUrlOverrides,
+  type AuthUrls,
+} from "./urls";
 import { createStore, type StoreApi } from "./vanilla";
 
 export type UserState =
@@ -126,6 +134,9 @@ interface SignInResponse {
   user_id: string;
   is_new_user?: boolean;
 }
+
+/** A return-to URL put on an e-mail link: relative only (UntrustedRedirectError otherwise). */
+const relativeReturnTo = (url: string | null | undefined) => (url ? toRelativeUrl(url) : null);
 
 /** Length of the one-time code shown in magic-link e-mails. */
 const OTP_LENGTH = 6;
@@ -280,7 +291,7 @@ export class AuthClient implements AuthController {
   async signUpWithCredential(email: string, password: string, options: SignUpOptions = {}): Promise<CurrentUser | null> {
     const callback =
       options.verificationCallbackUrl ??
-      absoluteUrl(withReturnTo(this.urls.emailVerification, options.afterAuthReturnTo ?? null));
+      absoluteUrl(withReturnTo(this.urls.emailVerification, relativeReturnTo(options.afterAuthReturnTo)));
     const { body } = await this.transport.request<SignInResponse>({
       method: "POST",
       path: "/auth/password/sign-up",
@@ -295,7 +306,7 @@ export class AuthClient implements AuthController {
   }
 
   async sendMagicLinkEmail(email: string, options: MagicLinkOptions = {}): Promise<{ nonce: string }> {
-    const page = withReturnTo(this.urls.magicLinkCallback, options.afterAuthReturnTo ?? null);
+    const page = withReturnTo(this.urls.magicLinkCallback, relativeReturnTo(options.afterAuthReturnTo));
     const callback_url = callbackUrl("sendMagicLinkEmail", page, options.callbackUrl);
     const { body } = await this.transport.request<{ nonce: string }>({
       method: "POST",

@@ -9,7 +9,7 @@ import {
   VerificationCodeExpired,
   VerificationCodeNotFound,
 } from "../src/errors";
-import { MissingCallbackUrlError, callbackUrl } from "../src/urls";
+import { MissingCallbackUrlError, UntrustedRedirectError, callbackUrl } from "../src/urls";
 import { BASE_URL, fakeFetch, jsonResponse, knownErrorResponse, PCK, PROJECT_ID, recordingSleep, tokenValidFor, userWire } from "./helpers";
 
 const CODE = "c".repeat(45);
@@ -47,6 +47,17 @@ describe("magic link", () => {
       body: { email: "ada@example.com", callback_url: `${ORIGIN}/handler/magic-link-callback?after_auth_return_to=%2Forders` },
     });
     expect(calls[0]!.headers).not.toHaveProperty("x-stack-refresh-token");
+  });
+
+  it("refuses an absolute after_auth_return_to before any call", async () => {
+    const { client, calls } = setup(false);
+    await expect(client.sendMagicLinkEmail("a@b.co", { afterAuthReturnTo: "https://evil.example/" })).rejects.toBeInstanceOf(
+      UntrustedRedirectError,
+    );
+    await expect(client.signUpWithCredential("a@b.co", "pw", { afterAuthReturnTo: "//evil.example/" })).rejects.toBeInstanceOf(
+      UntrustedRedirectError,
+    );
+    expect(calls).toHaveLength(0);
   });
 
   it("raises RedirectUrlNotWhitelisted for an untrusted callback", async () => {
