@@ -592,6 +592,38 @@ describe("account-settings page", () => {
   });
 });
 
+describe("AuthProviderForTesting with the account pages", () => {
+  it("serves account settings from memory: the primary e-mail, teams, team creation and leaving", async () => {
+    render(
+      <MemoryRouter initialEntries={["/handler/account-settings"]}>
+        <AuthProviderForTesting
+          user={{ primaryEmail: "grace@example.com", displayName: "Grace" }}
+          teams={[{ id: "t1", displayName: "Navy" }]}
+          permissions={{ t1: ["$invite_members"] }}
+          projectConfig={{ clientTeamCreationEnabled: true }}
+        >
+          <Routes>
+            <Route path="/handler/*" element={<AuthHandler />} />
+          </Routes>
+        </AuthProviderForTesting>
+      </MemoryRouter>,
+    );
+    const channel = await screen.findByTestId("contact-channel");
+    expect(channel.getAttribute("data-value")).toBe("grace@example.com");
+    expect((await screen.findByTestId("team")).getAttribute("data-team-name")).toBe("Navy");
+    expect(await screen.findByTestId("invite-form")).toBeTruthy();
+    type("New team name", "Harvard");
+    submitForm("create-team-form");
+    await waitFor(() => expect(screen.getAllByTestId("team").map((t) => t.getAttribute("data-team-name"))).toEqual(["Navy", "Harvard"]), {
+      timeout: 2000,
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Leave Navy" }));
+    await waitFor(() => expect(screen.getAllByTestId("team").map((t) => t.getAttribute("data-team-name"))).toEqual(["Harvard"]), {
+      timeout: 2000,
+    });
+  });
+});
+
 describe("cached-value hooks", () => {
   function Teams() {
     const teams = useTeams();
