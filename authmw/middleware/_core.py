@@ -283,6 +283,11 @@ class Authenticator:
         return exp is None or exp - self._clock() >= MIN_VALIDITY
 
     def _refresh(self, refresh_token: str) -> Op[tuple[str, Claims] | None]:
+        # A caller that missed the fresh token just before another caller's refresh landed
+        # leads a new flight; it must not refresh the same session twice.
+        fresh = self._fresh_token(refresh_token, self._clock())
+        if fresh is not None:
+            return fresh
         access = yield from self._refresher(self.config, refresh_token)
         if access is None:
             with self._lock:

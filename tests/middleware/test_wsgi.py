@@ -131,3 +131,29 @@ def test_a_refusal_raised_by_the_app_is_answered(local_service) -> None:
         r = c.get("http://testserver/")
     assert r.status_code == 401
     assert r.json()["code"] == "USER_AUTHENTICATION_REQUIRED"
+
+
+def test_a_caller_that_leads_right_after_a_refresh_landed_reuses_it(short_service, expiring) -> None:
+    from authmw._ops import Shared, SyncDriver
+    from authmw._session import refresh_access_token
+    from authmw.middleware._core import Authenticator
+
+    calls = []
+
+    def counting(config: AuthConfig, refresh_token: str) -> Any:
+        calls.append(refresh_token)
+        return (yield from refresh_access_token(config, refresh_token))
+
+    s = expiring
+    core = Authenticator(short_service.config, refresher=counting)
+    tokens = core.read(cookie=cookie_header(short_service.project_id, s.refresh_token, s.access_token), auth_header=None, secure=False)
+    driver = SyncDriver()
+    late = core.authenticate(tokens)
+    effect = next(late)  # found no fresh token and is about to lead a refresh flight...
+    assert isinstance(effect, Shared)
+    first = driver.run(core.authenticate(tokens))  # ...while another caller's refresh lands
+    with pytest.raises(StopIteration) as done:
+        late.send(driver.run(effect.make_op()))  # the late caller now leads its own flight
+    assert done.value.value.access_token == first.access_token
+    assert len(calls) == 1
+    driver.close()
