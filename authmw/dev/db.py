@@ -197,6 +197,10 @@ MIGRATIONS: list[str] = [
         UNIQUE (project_id, credential_id)
     );
     """,
+    # 7: how each outbox e-mail was delivered (outbox-only, pending, sent, failed: <category>)
+    """
+    ALTER TABLE sent_emails ADD COLUMN delivery TEXT NOT NULL DEFAULT 'outbox-only'
+    """,
 ]
 
 

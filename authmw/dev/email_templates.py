@@ -1,12 +1,18 @@
-"""E-mail templates (contract 5.10): defaults, custom overrides, and `{{ variable }}` rendering."""
+"""E-mail templates (contract 5.10): defaults, custom overrides, and rendering a mail from them.
+
+`render_email(c, project_id, "password_reset", {"projectDisplayName": ..., "passwordResetLink": ...})`
+gives the subject and the text and HTML bodies (email_documents.py reads the editor document).
+"""
 
 from __future__ import annotations
 
-import re
 import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .db import dump, load
+from .email_documents import fill, render_document
 
 #: Template types in list order, with their default subjects.
 DEFAULT_SUBJECTS: dict[str, str] = {
@@ -15,19 +21,43 @@ DEFAULT_SUBJECTS: dict[str, str] = {
     "magic_link": "Sign in to {{ projectDisplayName }}: Your code is {{ otp }}",
     "team_invitation": "You have been invited to join {{ teamDisplayName }}",
 }
-_DEFAULT_TEXT = {
-    "email_verification": "Please verify your e-mail address: {{ emailVerificationLink }}",
-    "password_reset": "Choose a new password: {{ passwordResetLink }}",
-    "magic_link": "Your sign-in code is {{ otp }}, or open {{ magicLink }}",
-    "team_invitation": "Join {{ teamDisplayName }}: {{ teamInvitationLink }}",
+#: Paragraphs of the default content of each type.
+_DEFAULT_PARAGRAPHS: dict[str, tuple[str, ...]] = {
+    "email_verification": (
+        "Please verify your e-mail address for {{ projectDisplayName }} by opening this link:",
+        "{{ emailVerificationLink }}",
+        "If you did not sign up, you can ignore this e-mail.",
+    ),
+    "password_reset": (
+        "Open this link to choose a new password for {{ projectDisplayName }}:",
+        "{{ passwordResetLink }}",
+        "If you did not ask for a new password, you can ignore this e-mail.",
+    ),
+    "magic_link": (
+        "Your sign-in code for {{ projectDisplayName }} is {{ otp }}. Or open this link to sign in:",
+        "{{ magicLink }}",
+    ),
+    "team_invitation": (
+        "You have been invited to join {{ teamDisplayName }} on {{ projectDisplayName }}. Open this link to accept:",
+        "{{ teamInvitationLink }}",
+    ),
 }
-_VARIABLE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
+
+
+@dataclass(frozen=True)
+class RenderedEmail:
+    subject: str
+    text: str
+    html: str
 
 
 def default_content(template_type: str) -> dict[str, Any]:
-    """A minimal editor document: one paragraph of text."""
-    paragraph = {"type": "paragraph", "content": [{"type": "text", "text": _DEFAULT_TEXT[template_type]}]}
-    return {"type": "doc", "content": [paragraph]}
+    """An editor document (ProseMirror shape) with one paragraph per line of the default text."""
+    paragraphs = [
+        {"type": "paragraph", "content": [{"type": "text", "text": text}]}
+        for text in _DEFAULT_PARAGRAPHS[template_type]
+    ]
+    return {"type": "doc", "content": paragraphs}
 
 
 def template(c: sqlite3.Connection, project_id: str, template_type: str) -> dict[str, Any]:
@@ -52,9 +82,14 @@ def save_template(c: sqlite3.Connection, project_id: str, template_type: str, su
     )
 
 
-def render(text: str, variables: dict[str, str]) -> str:
-    return _VARIABLE.sub(lambda m: variables.get(m.group(1), m.group(0)), text)
+def render_email(
+    c: sqlite3.Connection, project_id: str, template_type: str, variables: Mapping[str, str | None]
+) -> RenderedEmail:
+    """The project's template for this type (custom, else default) with the variables filled in.
 
-
-def rendered_subject(c: sqlite3.Connection, project_id: str, template_type: str, variables: dict[str, str]) -> str:
-    return render(template(c, project_id, template_type)["subject"], variables)
+    A variable without a value (e.g. `userDisplayName` of a user without a display name) is empty."""
+    values = {name: value or "" for name, value in variables.items()}
+    chosen = template(c, project_id, template_type)
+    body = render_document(chosen["content"], values)
+    subject = " ".join(fill(chosen["subject"], values).split())  # one header line, whatever the names hold
+    return RenderedEmail(subject=subject, text=body.text, html=body.html)

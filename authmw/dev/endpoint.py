@@ -54,6 +54,7 @@ class Ctx:
     params: dict[str, Any] = field(default_factory=dict)
     headers: Mapping[str, str] = field(default_factory=dict)
     kept_on_error: list[Callable[[sqlite3.Connection], object]] = field(default_factory=list)
+    committed_callbacks: list[Callable[[], object]] = field(default_factory=list)
     #: Seconds to wait before answering, after the transaction (so no lock is held meanwhile).
     response_delay: float = 0.0
 
@@ -84,6 +85,13 @@ class Ctx:
         of verification codes, contract 5.3)."""
         write(self.c)
         self.kept_on_error.append(write)
+
+    def on_commit(self, callback: Callable[[], object]) -> None:
+        """Run `callback` once the request's transaction has committed (never if the request fails).
+
+        For quick hand-offs of slow work that must not hold the database, e.g. queueing an
+        e-mail for SMTP delivery (mail.py)."""
+        self.committed_callbacks.append(callback)
 
     def validate(self, spec: Spec, value: Any, where: str = "body") -> Any:
         """Validate inside a handler (for schemas that depend on the tier)."""
@@ -139,6 +147,8 @@ class Endpoint:
                     for write in ctx.kept_on_error:
                         write(c)
             raise
+        for callback in ctx.committed_callbacks:
+            callback()
         if ctx.response_delay > 0:
             time.sleep(ctx.response_delay)
         if isinstance(result, AfterCommit):

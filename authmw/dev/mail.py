@@ -1,57 +1,113 @@
-"""E-mail of the local service: nothing leaves the machine.
+"""E-mail of the local service: every mail goes to the outbox, some also to an SMTP server.
 
-Mails go to the `sent_emails` table, readable at `GET /dev/outbox` (see routes/outbox.py), and
-one log line on the `authmw.dev.mail` logger names the recipient and kind (never the link).
+Each mail is a row of `sent_emails`, listed at `GET /dev/outbox` (JSON) and `GET /dev/mailbox`
+(HTML). When the project's e-mail config is `standard` (its own SMTP server), the mail is also
+handed to delivery.py once the request's transaction commits; the row's `delivery` tells how
+that went:
+
+    outbox-only            shared config: the mail stays in the outbox
+    pending                waiting for the SMTP server
+    sent                   the SMTP server accepted it
+    failed: <category>     it did not (categories of smtp.py, e.g. "cannot connect")
+
+One log line on the `authmw.dev.mail` logger names the recipient and kind (never the link).
 """
 
 from __future__ import annotations
 
 import logging
 import sqlite3
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
 from typing import Any
 
+from . import delivery
+from .delivery import OUTBOX_ONLY, PENDING
+from .endpoint import Ctx
 from .ids import new_uuid, now_millis
+from .smtp import SmtpSettings
 
 logger = logging.getLogger("authmw.dev.mail")
 
 
-def send_email(
-    c: sqlite3.Connection,
-    project_id: str,
-    recipient: str,
-    kind: str,
-    subject: str,
-    body: str,
-    *,
-    link: str | None = None,
-) -> str:
+@dataclass(frozen=True)
+class Mail:
+    to: str
+    kind: str
+    subject: str
+    text: str
+    html: str | None = None
+    link: str | None = None
+
+    def message(self, settings: SmtpSettings) -> EmailMessage:
+        """The MIME message sent over SMTP: plain text, plus the HTML alternative when there is one."""
+        message = EmailMessage()
+        message["Subject"] = self.subject
+        message["From"] = settings.sender
+        message["To"] = self.to
+        message["Date"] = formatdate(localtime=False)
+        message["Message-ID"] = make_msgid(domain=settings.sender_email.rpartition("@")[2] or None)
+        message.set_content(self.text)
+        if self.html:
+            message.add_alternative(self.html, subtype="html")
+        return message
+
+
+def send_email(ctx: Ctx, mail: Mail) -> str:
+    """Keep `mail` in the outbox of the request's project and, with a `standard` e-mail config,
+    deliver it through that SMTP server after the transaction commits. Returns the outbox id."""
+    settings = SmtpSettings.from_config(ctx.project.config["email_config"])
     email_id = new_uuid()
-    c.execute(
-        "INSERT INTO sent_emails (id, project_id, recipient, kind, subject, body, link, sent_at_millis)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (email_id, project_id, recipient, kind, subject, body, link, now_millis()),
+    ctx.c.execute(
+        "INSERT INTO sent_emails (id, project_id, recipient, kind, subject, body, link, sent_at_millis, delivery)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            email_id,
+            ctx.project.id,
+            mail.to,
+            mail.kind,
+            mail.subject,
+            mail.text,
+            mail.link,
+            now_millis(),
+            OUTBOX_ONLY if settings is None else PENDING,
+        ),
     )
-    logger.info("e-mail %r to %s kept in the outbox (GET /dev/outbox)", kind, recipient)
+    if settings is None:
+        logger.info("e-mail %r to %s kept in the outbox (GET /dev/mailbox)", mail.kind, mail.to)
+    else:
+        db = ctx.service.db
+        ctx.on_commit(lambda: delivery.submit(db, email_id, settings, lambda: mail.message(settings)))
+        logger.info("e-mail %r to %s kept in the outbox and queued for %s", mail.kind, mail.to, settings.address)
     return email_id
 
 
 def outbox(c: sqlite3.Connection, recipient: str | None = None) -> list[dict[str, Any]]:
+    """The outbox, newest first (optionally only the mails to one address)."""
     sql = "SELECT * FROM sent_emails"
     args: tuple[str, ...] = ()
     if recipient is not None:
         sql += " WHERE recipient = ?"
         args = (recipient,)
     rows = c.execute(sql + " ORDER BY sent_at_millis DESC, rowid DESC", args).fetchall()
-    return [
-        {
-            "id": row["id"],
-            "project_id": row["project_id"],
-            "to": row["recipient"],
-            "kind": row["kind"],
-            "subject": row["subject"],
-            "body": row["body"],
-            "link": row["link"],
-            "sent_at_millis": row["sent_at_millis"],
-        }
-        for row in rows
-    ]
+    return [_item(row) for row in rows]
+
+
+def outbox_item(c: sqlite3.Connection, email_id: str) -> dict[str, Any] | None:
+    row = c.execute("SELECT * FROM sent_emails WHERE id = ?", (email_id,)).fetchone()
+    return None if row is None else _item(row)
+
+
+def _item(row: sqlite3.Row) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "project_id": row["project_id"],
+        "to": row["recipient"],
+        "kind": row["kind"],
+        "subject": row["subject"],
+        "body": row["body"],
+        "link": row["link"],
+        "sent_at_millis": row["sent_at_millis"],
+        "delivery": row["delivery"],
+    }

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import smtplib
-import ssl
 from email.message import EmailMessage
 from typing import Any
 
@@ -12,11 +10,11 @@ from ..endpoint import ADMIN, Ctx, EndpointGroup
 from ..ids import random_code
 from ..responses import AfterCommit, Created
 from ..schema import Num, Obj, Str
+from ..smtp import SmtpFailure, SmtpSettings, deliver
 from ..users import user_view
 
 group = EndpointGroup()
 DAYS = 31
-SMTP_TIMEOUT_SECONDS = 10
 
 
 @group.post("/webhooks/svix-token", tiers=ADMIN, body=Obj({}, required=True))
@@ -97,40 +95,16 @@ def send_test_email(ctx: Ctx) -> AfterCommit:
 
 
 def _try_smtp(recipient: str, config: dict[str, Any]) -> dict[str, Any]:
+    settings = SmtpSettings.of(config)
     message = EmailMessage()
     message["Subject"] = "Test Email from Stack Auth"
-    message["From"] = f"{config['sender_name']} <{config['sender_email']}>"
     message["To"] = recipient
     message.set_content("This is a test e-mail from the authmw local service.")
-    port = int(config["port"])
     try:
-        smtp_class = smtplib.SMTP_SSL if port == 465 else smtplib.SMTP
-        with smtp_class(config["host"], port, timeout=SMTP_TIMEOUT_SECONDS) as smtp:
-            if port != 465 and smtp.has_extn("starttls"):
-                smtp.starttls(context=ssl.create_default_context())
-            smtp.login(config["username"], config["password"])
-            smtp.send_message(message)
-    except smtplib.SMTPAuthenticationError:
-        return _failed("Authentication failed: check the username and password.")
-    except smtplib.SMTPRecipientsRefused:
-        return _failed("The recipient address was rejected.")
-    except smtplib.SMTPSenderRefused:
-        return _failed("The sender address was rejected.")
-    except smtplib.SMTPServerDisconnected:
-        return _failed("The connection to the server was lost.")
-    except smtplib.SMTPResponseException as error:
-        if 400 <= error.smtp_code < 500:
-            return _failed("Temporary error on the e-mail server; try again later.")
-        return _failed("The e-mail server rejected the message.")
-    except TimeoutError:
-        return _failed("Timed out while talking to the e-mail server.")
-    except (OSError, smtplib.SMTPException):
-        return _failed("Could not connect to the e-mail server: check the host and port.")
+        deliver(settings, message)
+    except SmtpFailure as failure:
+        return {"success": False, "error_message": failure.message}
     return {"success": True}
-
-
-def _failed(message: str) -> dict[str, Any]:
-    return {"success": False, "error_message": message}
 
 
 routes = group.routes

@@ -51,7 +51,7 @@ def sign_up(ctx: Ctx) -> dict:
     )
     if project.config["create_team_on_sign_up"]:
         create_team(ctx.c, project, f"{email}'s Team", creator_user_id=user_id)
-    send_verification_email(ctx.c, project, user_id, email, ctx.body["verification_callback_url"])
+    send_verification_email(ctx, user_id, email, ctx.body["verification_callback_url"])
     return {**ctx.service.new_session(ctx.c, project.id, user_id), "user_id": user_id}
 
 
@@ -128,7 +128,7 @@ def send_reset_code(ctx: Ctx) -> dict:
     else:
         if not is_trusted_url(project, ctx.body["callback_url"]):
             raise KnownError("REDIRECT_URL_NOT_WHITELISTED")
-        send_password_reset_email(ctx.c, project, user["id"], ctx.body["email"], ctx.body["callback_url"])
+        send_password_reset_email(ctx, user["id"], ctx.body["email"], ctx.body["callback_url"])
     return {"success": "maybe, only if user with e-mail exists"}
 
 

@@ -181,7 +181,7 @@ def _send(ctx: Ctx, user_id: str, channel: sqlite3.Row, callback_url: str) -> No
         raise KnownError("EMAIL_ALREADY_VERIFIED")
     if not is_trusted_url(ctx.project, callback_url):
         raise KnownError("REDIRECT_URL_NOT_WHITELISTED")
-    send_verification_email(ctx.c, ctx.project, user_id, channel["value"], callback_url)
+    send_verification_email(ctx, user_id, channel["value"], callback_url)
 
 
 @group.post("/contact-channels/verify", tiers=ANY, body=CODE_BODY)

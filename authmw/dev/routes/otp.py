@@ -39,7 +39,7 @@ def send_sign_in_code(ctx: Ctx) -> dict[str, Any]:
         channel = primary_email_channel(ctx.c, user["id"])
         if channel is None or channel["value"] != email or not channel["is_verified"]:
             raise KnownError("USER_EMAIL_ALREADY_EXISTS")
-    code = send_magic_link_email(ctx.c, project, email, ctx.body["callback_url"])
+    code = send_magic_link_email(ctx, email, ctx.body["callback_url"])
     return {"nonce": code[-NONCE_LENGTH:]}
 
 

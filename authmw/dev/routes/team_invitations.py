@@ -41,7 +41,7 @@ def send_code(ctx: Ctx) -> dict[str, Any]:
     if not is_trusted_url(ctx.project, ctx.body["callback_url"]):
         raise KnownError("REDIRECT_URL_NOT_WHITELISTED")
     invitation_id = send_team_invitation_email(
-        ctx.c, ctx.project, team_id, team["display_name"], ctx.body["email"], ctx.body["callback_url"]
+        ctx, team_id, team["display_name"], ctx.body["email"], ctx.body["callback_url"]
     )
     return {"success": True, "id": invitation_id}
 

@@ -1,0 +1,70 @@
+"""Background SMTP delivery of outbox e-mails (see mail.py).
+
+`submit` returns at once: a small thread pool talks to the SMTP server (each socket operation
+bounded by smtp.TIMEOUT_SECONDS) and then records the outcome on the outbox row, in a
+transaction of its own. Nothing here raises into a request, and nothing logs the password.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from email.message import EmailMessage
+
+from .db import Database
+from .smtp import UNKNOWN, SmtpSettings, classify, deliver
+
+logger = logging.getLogger("authmw.dev.mail")
+
+WORKERS = 4
+
+#: Values of `sent_emails.delivery`.
+OUTBOX_ONLY = "outbox-only"
+PENDING = "pending"
+SENT = "sent"
+FAILED_PREFIX = "failed: "
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def submit(db: Database, email_id: str, settings: SmtpSettings, build: Callable[[], EmailMessage]) -> None:
+    """Deliver the message `build()` gives through `settings` in the background."""
+    try:
+        _executor().submit(_deliver, db, email_id, settings, build)
+    except RuntimeError:  # the interpreter is shutting down
+        _record(db, email_id, FAILED_PREFIX + UNKNOWN[0])
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="authmw-mail")
+        return _pool
+
+
+def _deliver(db: Database, email_id: str, settings: SmtpSettings, build: Callable[[], EmailMessage]) -> None:
+    try:
+        message = build()
+        deliver(settings, message)
+    except Exception as error:  # noqa: BLE001 - a delivery failure is recorded, never raised
+        failure = classify(error)
+        logger.warning(
+            "e-mail %s not delivered through %s: %s (%s)", email_id, settings.address, failure.category, failure.cause
+        )
+        _record(db, email_id, FAILED_PREFIX + failure.category)
+        return
+    logger.info("e-mail %s to %s delivered through %s", email_id, message["To"], settings.address)
+    _record(db, email_id, SENT)
+
+
+def _record(db: Database, email_id: str, status: str) -> None:
+    try:
+        with db.tx() as c:
+            c.execute("UPDATE sent_emails SET delivery = ? WHERE id = ?", (status, email_id))
+    except sqlite3.ProgrammingError:  # the service stopped (database closed) meanwhile
+        logger.debug("e-mail %s: delivery %r not recorded, the database is closed", email_id, status)
