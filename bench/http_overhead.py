@@ -11,7 +11,7 @@ unlike requests per second it barely moves when other programs load the machine.
 short run with timing layers around the middleware inside the server (bench/apps.py,
 BENCH_PROBE=1) gives the middleware's own time per request under real traffic.
 
-    .venv/bin/python bench/http_overhead.py [--duration 10] [--threads 2] [--connections 32] [--rounds 2] [--probe 4]
+    .venv/bin/python bench/http_overhead.py [--duration 10] [--threads 2] [--connections 32] [--rounds 2] [--probe 3]
 """
 
 from __future__ import annotations
@@ -79,12 +79,12 @@ def probe(server: str, app: str, env: dict[str, str], cookie: str, args: argpars
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=float, default=10.0, help="seconds of each wrk run (default 10)")
-    parser.add_argument("--warmup", type=float, default=2.0, help="seconds of wrk before measuring (default 2)")
+    parser.add_argument("--warmup", type=float, default=1.0, help="seconds of wrk before measuring (default 1)")
     parser.add_argument("--threads", type=int, default=2, help="wrk threads (default 2)")
     parser.add_argument("--connections", type=int, default=32, help="wrk connections (default 32)")
     parser.add_argument("--rounds", type=int, default=2, help="bare/protected pairs per framework, order alternating (default 2)")
     parser.add_argument("--gthreads", type=int, default=8, help="gunicorn gthread threads of the one Flask worker (default 8)")
-    parser.add_argument("--probe", type=float, default=4.0, help="seconds of load for the in-server timing; 0 skips it (default 4)")
+    parser.add_argument("--probe", type=float, default=3.0, help="seconds of load for the in-server timing; 0 skips it (default 3)")
     parser.add_argument("--only", choices=sorted(FRAMEWORKS), help="one framework only")
     args = parser.parse_args()
 
@@ -142,7 +142,7 @@ def main() -> None:
                     row(
                         f"{label}: middleware time p50 / mean ({a['n']} requests)",
                         f"{a['total_p50_us'] - b['total_p50_us']:9.2f} us / {a['total_mean_us'] - b['total_mean_us']:.2f} us"
-                        f"   ({100 * (a['total_mean_us'] - b['total_mean_us']) / statistics.median(r[case].cpu_us for r in runs['bare']):.1f}% of the bare CPU per request)",
+                        f"   (p50 = {100 * (a['total_p50_us'] - b['total_p50_us']) / statistics.median(r[case].cpu_us for r in runs['bare']):.1f}% of the bare CPU per request)",
                     )
                     row(f"{label}: of which before the app runs (p50)", f"{a['before_p50_us'] - b['before_p50_us']:9.2f} us")
             row("key-set fetches by the protected servers", f"{fetches} (one per server process started: {args.rounds})")
