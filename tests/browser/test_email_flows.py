@@ -308,7 +308,7 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(
         team = page.locator(f'[data-testid=team][data-team-name="{team_name}"]')
         expect(team).to_be_visible()
         members = team.get_by_test_id("team-members")
-        expect(members).to_contain_text("(you)")
+        expect(members).to_contain_text("you")
         expect(members).to_contain_text(", ")  # the owner and the guest
     finally:
         owner_context.close()

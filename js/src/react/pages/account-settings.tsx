@@ -324,7 +324,9 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
       {members.status === "ready" && (
         <p data-testid="team-members">
           Members:{" "}
-          {members.value.map((m) => (m.userId === myId ? `${m.displayName ?? "(no name)"} (you)` : (m.displayName ?? "(no name)"))).join(", ")}
+          {members.value
+            .map((m) => (m.userId === myId ? (m.displayName ? `${m.displayName} (you)` : "you") : (m.displayName ?? "(no name)")))
+            .join(", ")}
         </p>
       )}
       {mine && (

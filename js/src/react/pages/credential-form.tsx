@@ -126,6 +126,7 @@ export function CredentialPage({ mode, submit, afterUrl, alternatives = [], pass
               aria-controls={`${tabsId}-panel`}
               tabIndex={panel === current ? 0 : -1}
               data-testid={`sign-in-tab-${panel.id}`}
+              style={panel === current ? { fontWeight: "bold", borderBottom: "2px solid currentColor" } : undefined}
               onClick={() => setTab(panel.id)}
               onKeyDown={(event) => {
                 // Arrow keys move between tabs (WAI-ARIA tabs pattern).
