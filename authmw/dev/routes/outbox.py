@@ -1,6 +1,8 @@
-"""`GET /dev/outbox[?to=<address>]`: the e-mails the local service would have sent, newest first.
+"""`GET /dev/outbox[?to=<address>]`: the e-mails the local service sent, newest first, as JSON.
 
-Not part of the service API (it lives outside /api); examples and tests read links from it.
+`{"items": [{"id", "project_id", "to", "kind", "subject", "body", "link", "sent_at_millis",
+"delivery"}]}` (`delivery`: see mail.py). Not part of the service API (it lives outside /api);
+examples and tests read links from it. People read the same mails at `GET /dev/mailbox`.
 """
 
 from __future__ import annotations
