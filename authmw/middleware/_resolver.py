@@ -77,12 +77,8 @@ class SessionResolver:
         self.driver = SyncDriver(http() if http else None)
         self.server = ServerApp(config, driver=self.driver) if config.secret_server_key else None
         self._async_http = async_http
-        self._in_threads = _InThreads(self.driver)
-        self._async_servers: weakref.WeakKeyDictionary[AsyncDriver | _InThreads, AsyncServerApp] = (
-            weakref.WeakKeyDictionary()
-        )
-        # httpx connection pools belong to one event loop.
-        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncDriver] = weakref.WeakKeyDictionary()
+        self._in_threads = _AsyncSide(self.config, _InThreads(self.driver))
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _AsyncSide] = weakref.WeakKeyDictionary()
 
     # -- sessions ------------------------------------------------------------------------
 
@@ -94,7 +90,7 @@ class SessionResolver:
 
     async def aresolve(self, *, cookie: str | None, auth_header: str | None, secure: bool) -> Resolved:
         # The loop serving requests gets its driver now, so that arun() uses it later.
-        driver = self._loop_driver()
+        driver = self._loop_side().driver
         if not cookie and auth_header is None:
             return NOBODY
         tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure)
@@ -121,36 +117,49 @@ class SessionResolver:
         A loop without a driver is typically a throwaway one (Django runs an async view
         served under WSGI in a loop of its own); connections made there would outlive it.
         """
-        return await self._async_driver().run(op)
+        return await self._async_side().driver.run(op)
 
     def async_user(self, user: AuthUser | AnonymousUser) -> AuthUser | AnonymousUser:
         """``user`` for async code on the running loop: its ``server`` is an
         :class:`AsyncServerApp` on the driver :meth:`arun` uses."""
         if not isinstance(user, AuthUser) or self.server is None:
             return user
-        driver = self._async_driver()
-        server = self._async_servers.get(driver)
-        if server is None:
-            server = self._async_servers[driver] = AsyncServerApp(self.config, driver=driver)  # type: ignore[arg-type]
-        return AuthUser(user.claims, user.access_token, user.refresh_token, server=server)
+        return AuthUser(user.claims, user.access_token, user.refresh_token, server=self._async_side().server)
 
-    def _async_driver(self) -> AsyncDriver | _InThreads:
+    def _async_side(self) -> _AsyncSide:
         return self._loops.get(asyncio.get_running_loop()) or self._in_threads
 
-    def _loop_driver(self) -> AsyncDriver:
+    def _loop_side(self) -> _AsyncSide:
         loop = asyncio.get_running_loop()
-        driver = self._loops.get(loop)
-        if driver is None:
-            driver = self._loops[loop] = AsyncDriver(self._async_http() if self._async_http else None)
-        return driver
+        side = self._loops.get(loop)
+        if side is None:
+            side = self._loops[loop] = _AsyncSide(self.config, AsyncDriver(self._async_http() if self._async_http else None))
+        return side
 
     def close(self) -> None:
         self.driver.close()
 
     async def aclose(self) -> None:
-        driver = self._loops.pop(asyncio.get_running_loop(), None)
-        if driver is not None:
-            await driver.aclose()
+        side = self._loops.pop(asyncio.get_running_loop(), None)
+        if side is not None:
+            await side.driver.aclose()
+
+
+class _AsyncSide:
+    """An async driver and the server app on it (made on first use)."""
+
+    __slots__ = ("_server", "config", "driver")
+
+    def __init__(self, config: AuthConfig, driver: AsyncDriver | _InThreads) -> None:
+        self.config = config
+        self.driver = driver
+        self._server: AsyncServerApp | None = None
+
+    @property
+    def server(self) -> AsyncServerApp:
+        if self._server is None:
+            self._server = AsyncServerApp(self.config, driver=self.driver)  # type: ignore[arg-type]
+        return self._server
 
 
 class _InThreads:
