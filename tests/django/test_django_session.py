@@ -187,6 +187,11 @@ def test_a_view_raising_refusal_gets_the_service_envelope(site) -> None:
     assert r.headers["x-stack-known-error"] == "USER_NOT_FOUND"
 
 
+async def test_a_view_raising_refusal_under_asgi(site) -> None:
+    r = await site.async_client().get("/refuses")
+    assert r.status_code == 404 and r.json()["code"] == "USER_NOT_FOUND"
+
+
 def test_request_user_is_lazy_and_typed(site, local_service) -> None:
     from authmw_django import AuthMiddleware
     from django.test import RequestFactory
