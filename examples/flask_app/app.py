@@ -12,13 +12,13 @@ import json
 import os
 from pathlib import Path
 
-from authmw_flask import AuthMW, current_user, user_required
+from authmw_flask import AuthMW, current_user, get_user, user_required
 from flask import Flask, Response, jsonify, send_from_directory
 from markupsafe import escape
 
 from authmw import AuthConfig
 from authmw.errors import UserAuthenticationRequired
-from authmw.middleware import Refusal
+from authmw.middleware import AuthUser, Refusal
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Where `npm run build:example` (in js/) puts the React app.
@@ -54,7 +54,8 @@ def create_app(config: AuthConfig | None = None, *, web_dist: Path = WEB_DIST) -
     @app.get("/api/me")
     @user_required
     def me() -> Response:
-        user = current_user
+        user = get_user()
+        assert isinstance(user, AuthUser)  # user_required lets only signed-in users through
         if user.server is None:  # no secret server key: only what the token says
             return jsonify(id=user.id, primary_email=None, display_name=None)
         full = user.get_server_user()
