@@ -118,7 +118,8 @@ def classify(error: BaseException) -> SmtpFailure:
     elif isinstance(error, smtplib.SMTPSenderRefused):
         kind = SENDER_REFUSED
     elif isinstance(error, smtplib.SMTPServerDisconnected):
-        kind = CONNECTION_LOST
+        # smtplib reports a reply that never came as a disconnection; the timeout is its context.
+        kind = TIMEOUT if isinstance(error.__context__, TimeoutError) else CONNECTION_LOST
     elif isinstance(error, smtplib.SMTPNotSupportedError):
         kind = AUTHENTICATION  # login asked for, but the server offers no AUTH
     elif isinstance(error, smtplib.SMTPResponseException):

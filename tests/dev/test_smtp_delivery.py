@@ -1,0 +1,282 @@
+"""Delivery through the project's own SMTP server (email_config `standard`), to a real local SMTP
+server (aiosmtpd) over real sockets, with a local service of this module's own."""
+
+from __future__ import annotations
+
+import asyncio
+import email
+import email.policy
+import logging
+import socket
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
+
+from authmw.dev import LocalService
+
+from .conftest import Api, unique_email
+
+USERNAME = "mailer"
+PASSWORD = "smtp-Pa55word-never-logged"
+SENDER = ("Acme Sign-in", "auth@acme.example")
+PROJECT_NAME = "authmw local project"
+
+
+@dataclass
+class Received:
+    sender: str
+    recipients: list[str]
+    message: EmailMessage
+
+
+@dataclass
+class Inbox:
+    """The aiosmtpd handler: keeps what arrives; `delay` slows every DATA down."""
+
+    received: list[Received] = field(default_factory=list)
+    logins: list[tuple[bytes, bytes]] = field(default_factory=list)
+    delay: float = 0.0
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        await asyncio.sleep(self.delay)
+        content = envelope.original_content or b""
+        message = email.message_from_bytes(content, policy=email.policy.default)
+        assert isinstance(message, EmailMessage)
+        self.received.append(Received(envelope.mail_from or "", list(envelope.rcpt_tos), message))
+        return "250 OK"
+
+    def authenticate(self, server: SMTP, session: Session, envelope: Envelope, mechanism: str, data: Any) -> AuthResult:
+        if isinstance(data, LoginPassword):
+            self.logins.append((data.login, data.password))
+            valid = (data.login, data.password) == (USERNAME.encode(), PASSWORD.encode())
+            return AuthResult(success=valid, handled=False)  # not handled: aiosmtpd answers 235 / 535
+        return AuthResult(success=False, handled=False)
+
+    def wait_for(self, recipient: str, timeout: float = 10.0) -> Received:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for item in self.received:
+                if recipient in item.recipients:
+                    return item
+            time.sleep(0.02)
+        raise AssertionError(f"no message to {recipient} reached the SMTP server within {timeout} s")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def smtp_server() -> Iterator[tuple[Inbox, int]]:
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(
+        inbox, hostname="127.0.0.1", port=port, authenticator=inbox.authenticate, auth_require_tls=False
+    )
+    controller.start()
+    try:
+        yield inbox, port
+    finally:
+        controller.stop()
+
+
+@pytest.fixture(scope="module")
+def mail_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    with LocalService(tmp_path_factory.mktemp("authmw-smtp"), quiet=True) as service:
+        yield Api.of(service)
+
+
+@pytest.fixture
+def inbox(smtp_server: tuple[Inbox, int], mail_api: Api) -> Iterator[Inbox]:
+    """The project delivers through the test SMTP server during the test, then shares again."""
+    inbox, port = smtp_server
+    inbox.delay = 0.0
+    use_smtp(mail_api, port)
+    yield inbox
+    mail_api.set_config(email_config={"type": "shared"})
+
+
+def email_config(port: int, password: str = PASSWORD) -> dict[str, Any]:
+    return {
+        "type": "standard",
+        "host": "127.0.0.1",
+        "port": port,
+        "username": USERNAME,
+        "password": password,
+        "sender_name": SENDER[0],
+        "sender_email": SENDER[1],
+    }
+
+
+def use_smtp(api: Api, port: int, password: str = PASSWORD) -> None:
+    api.set_config(email_config=email_config(port, password))
+
+
+def outbox_mail(api: Api, email_address: str, kind: str | None = None) -> dict[str, Any]:
+    items = api.http.get("/dev/outbox", params={"to": email_address}).json()["items"]
+    return next(item for item in items if kind is None or item["kind"] == kind)
+
+
+def settled(api: Api, email_address: str, kind: str | None = None, timeout: float = 15.0) -> dict[str, Any]:
+    """The outbox row once its delivery is no longer pending."""
+    deadline = time.monotonic() + timeout
+    while True:
+        mail = outbox_mail(api, email_address, kind)
+        if mail["delivery"] != "pending" or time.monotonic() > deadline:
+            return mail
+        time.sleep(0.05)
+
+
+def parts(message: EmailMessage) -> tuple[str, str]:
+    text = message.get_body(("plain",))
+    markup = message.get_body(("html",))
+    assert text is not None and markup is not None
+    return text.get_content().replace("\r\n", "\n"), markup.get_content().replace("\r\n", "\n")
+
+
+def test_a_sign_up_mail_reaches_the_smtp_server(mail_api: Api, inbox: Inbox) -> None:
+    address = unique_email()
+    mail_api.sign_up(address)
+    received = inbox.wait_for(address)
+    mail = settled(mail_api, address)
+    assert mail["delivery"] == "sent"
+    assert received.recipients == [address]
+    assert received.sender == SENDER[1]
+    message = received.message
+    assert message["Subject"] == f"Verify your email at {PROJECT_NAME}"
+    assert message["To"] == address
+    assert message["From"].addresses[0].display_name == SENDER[0]
+    assert message["From"].addresses[0].addr_spec == SENDER[1]
+    assert message["Message-ID"] and message["Date"]
+    text, markup = parts(message)
+    assert mail["link"] in text and text.strip() == mail["body"].strip()
+    assert f'href="{mail["link"]}"' in markup.replace("&amp;", "&")
+    assert (USERNAME.encode(), PASSWORD.encode()) in inbox.logins
+
+
+def test_a_magic_link_mail_is_delivered_with_its_code(mail_api: Api, inbox: Inbox) -> None:
+    mail_api.set_config(magic_link_enabled=True)
+    try:
+        address = unique_email()
+        sent = mail_api.call(
+            "POST", "/auth/otp/send-sign-in-code", json={"email": address, "callback_url": "http://localhost:3000/m"}
+        )
+        assert sent.status_code == 200, sent.text
+        received = inbox.wait_for(address)
+        otp = outbox_mail(mail_api, address)["subject"].rsplit(" ", 1)[1]
+        assert received.message["Subject"] == f"Sign in to {PROJECT_NAME}: Your code is {otp}"
+        assert otp in parts(received.message)[0]
+    finally:
+        mail_api.set_config(magic_link_enabled=False)
+
+
+def test_the_api_call_does_not_wait_for_the_smtp_server(mail_api: Api, inbox: Inbox) -> None:
+    inbox.delay = 2.0
+    address = unique_email()
+    started = time.monotonic()
+    mail_api.sign_up(address)
+    assert time.monotonic() - started < 1.5
+    assert outbox_mail(mail_api, address)["delivery"] == "pending"
+    assert "sending" in mail_api.http.get("/dev/mailbox", params={"to": address}).text
+    inbox.wait_for(address)
+    assert settled(mail_api, address)["delivery"] == "sent"
+
+
+def test_an_unreachable_server_leaves_the_call_successful_and_the_mail_marked_failed(
+    mail_api: Api, inbox: Inbox, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="authmw")
+    use_smtp(mail_api, free_port())  # nothing listens there
+    address = unique_email()
+    mail_api.sign_up(address)  # asserts 200
+    mail = settled(mail_api, address)
+    assert mail["delivery"] == "failed: cannot connect"
+    page = mail_api.http.get("/dev/mailbox", params={"to": address}).text
+    assert "SMTP failed: cannot connect" in page and mail["link"].replace("&", "&amp;") in page
+    assert PASSWORD not in page
+    assert any("cannot connect" in record.getMessage() for record in caplog.records)
+    assert all(PASSWORD not in record.getMessage() for record in caplog.records)
+
+
+def test_wrong_credentials_are_an_authentication_failure(
+    mail_api: Api, smtp_server: tuple[Inbox, int], inbox: Inbox, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="authmw")
+    wrong = "not-the-password"
+    use_smtp(mail_api, smtp_server[1], password=wrong)
+    address = unique_email()
+    mail_api.sign_up(address)
+    assert settled(mail_api, address)["delivery"] == "failed: authentication failed"
+    assert all(wrong not in record.getMessage() for record in caplog.records)
+    assert not any(address in item.recipients for item in inbox.received)
+
+
+def test_the_shared_config_keeps_mail_in_the_outbox_only(mail_api: Api, inbox: Inbox) -> None:
+    mail_api.set_config(email_config={"type": "shared"})
+    address = unique_email()
+    mail_api.sign_up(address)
+    time.sleep(0.3)
+    assert outbox_mail(mail_api, address)["delivery"] == "outbox-only"
+    assert not any(address in item.recipients for item in inbox.received)
+
+
+def test_a_custom_template_is_what_the_smtp_server_receives(mail_api: Api, inbox: Inbox) -> None:
+    path = "/email-templates/password_reset"
+    content = {
+        "type": "doc",
+        "content": [
+            {"type": "heading", "attrs": {"level": 2}, "content": [{"type": "text", "text": "{{ projectDisplayName }}"}]},
+            {"type": "paragraph", "content": [{"type": "text", "text": "Hello {{ userDisplayName }},"}]},
+            {
+                "type": "paragraph",
+                "content": [
+                    {
+                        "type": "text",
+                        "text": "Choose a new password",
+                        "marks": [{"type": "link", "attrs": {"href": "{{ passwordResetLink }}"}}],
+                    }
+                ],
+            },
+        ],
+    }
+    subject = "Reset for {{ userDisplayName }} at {{ projectDisplayName }}"
+    saved = mail_api.call("PATCH", path, "admin", json={"subject": subject, "content": content})
+    assert saved.status_code == 200, saved.text
+    try:
+        address = unique_email()
+        tokens = mail_api.sign_up(address)
+        name = "<b>Mallory</b> & co"
+        renamed = mail_api.call("PATCH", "/users/me", token=tokens["access_token"], json={"display_name": name})
+        assert renamed.status_code == 200, renamed.text
+        mail_api.call(
+            "POST", "/auth/password/send-reset-code", json={"email": address, "callback_url": "http://localhost:3000/r"}
+        )
+        mail = settled(mail_api, address, "password_reset")
+        assert mail["subject"] == f"Reset for {name} at {PROJECT_NAME}"
+        received = next(item for item in inbox.received if item.message["Subject"] == mail["subject"])
+        text, markup = parts(received.message)
+        assert text == f"{PROJECT_NAME}\n\nHello {name},\n\nChoose a new password ({mail['link']})\n"
+        assert mail["body"] == text
+        assert "Hello &lt;b&gt;Mallory&lt;/b&gt; &amp; co," in markup and "<b>" not in markup
+        assert f'<a href="{mail["link"]}">Choose a new password</a>' in markup.replace("&amp;", "&")
+    finally:
+        mail_api.call("DELETE", path, "admin")
+
+
+def test_send_test_email_talks_to_the_same_server(mail_api: Api, smtp_server: tuple[Inbox, int]) -> None:
+    inbox, port = smtp_server
+    address = unique_email()
+    config = {key: value for key, value in email_config(port).items() if key != "type"}
+    response = mail_api.call(
+        "POST", "/internal/send-test-email", "admin", json={"recipient_email": address, "email_config": config}
+    )
+    assert response.json() == {"success": True}
+    assert inbox.wait_for(address).message["Subject"] == "Test Email from Stack Auth"
