@@ -5,6 +5,7 @@ from http.cookies import SimpleCookie
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.functional import SimpleLazyObject
@@ -17,6 +18,8 @@ from . import _settings
 from ._settings import DjangoAuth
 
 MIDDLEWARE_PATH = "authmw_django.AuthMiddleware"
+#: Sets request.user too: it must run first, or it replaces authmw's user.
+DJANGO_AUTH_MIDDLEWARE = "django.contrib.auth.middleware.AuthenticationMiddleware"
 
 
 class AuthMiddleware:
@@ -33,6 +36,7 @@ class AuthMiddleware:
     async_capable = True
 
     def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        _check_order(settings.MIDDLEWARE)
         self.get_response = get_response
         self.auth = _settings.load()
         self.is_async = iscoroutinefunction(get_response)
@@ -66,6 +70,16 @@ class AuthMiddleware:
         if isinstance(exception, Refusal):
             return refusal_response(exception)
         return None
+
+
+def _check_order(middleware: list[str]) -> None:
+    names = list(middleware)
+    both = MIDDLEWARE_PATH in names and DJANGO_AUTH_MIDDLEWARE in names
+    if both and names.index(DJANGO_AUTH_MIDDLEWARE) > names.index(MIDDLEWARE_PATH):
+        raise ImproperlyConfigured(
+            f"{DJANGO_AUTH_MIDDLEWARE!r} comes after {MIDDLEWARE_PATH!r} in settings.MIDDLEWARE and would "
+            "replace authmw's request.user; move authmw's middleware after it."
+        )
 
 
 def _session_headers(request: HttpRequest) -> dict[str, Any]:
@@ -130,6 +144,6 @@ def request_user(request: Any, needed_by: str) -> AuthUser | AnonymousUser:
         raise ImproperlyConfigured(
             f"{needed_by} found a request.user that is not authmw's ({type(user).__name__}): another "
             "middleware replaced it. Put "
-            f"{MIDDLEWARE_PATH!r} after 'django.contrib.auth.middleware.AuthenticationMiddleware' in settings.MIDDLEWARE."
+            f"{MIDDLEWARE_PATH!r} after {DJANGO_AUTH_MIDDLEWARE!r} in settings.MIDDLEWARE."
         )
     return user

@@ -69,6 +69,9 @@ class AuthMW:
             self.init_app(app)
 
     def init_app(self, app: Flask) -> None:
+        if EXTENSION_KEY in app.extensions:
+            raise ConfigurationError(f"authmw is already set up on the Flask app {app.name!r} (init_app called twice).")
+
         def lookup(key: str) -> Any:
             value = self._options.get(key)
             return value if value is not None else app.config.get(CONFIG_PREFIX + key)

@@ -327,6 +327,14 @@ def test_missing_or_bad_settings_name_the_fix(monkeypatch, settings: dict[str, A
     assert says in str(raised.value)
 
 
+def test_djangos_auth_middleware_after_authmws_is_refused_at_startup() -> None:
+    from authmw_django import AuthMiddleware
+
+    order = ["authmw_django.AuthMiddleware", "django.contrib.auth.middleware.AuthenticationMiddleware"]
+    with override_settings(MIDDLEWARE=order), pytest.raises(ImproperlyConfigured, match="move authmw's middleware after it"):
+        AuthMiddleware(lambda request: None)
+
+
 def test_decorators_without_the_middleware_name_it() -> None:
     from authmw_django import user_required
     from django.test import RequestFactory

@@ -182,6 +182,13 @@ def test_init_app_later_and_app_config(local_service) -> None:
     assert auth.config.project_id == config.project_id and auth.api_paths == ("/v2/",)
 
 
+def test_init_app_twice_is_refused(local_service) -> None:
+    app = Flask(__name__)
+    extension = AuthMW(app, config=local_service.config)
+    with pytest.raises(ConfigurationError, match="init_app called twice"):
+        extension.init_app(app)
+
+
 def test_env_file(local_service, tmp_path, monkeypatch) -> None:
     for name in ("AUTHMW_PROJECT_ID", "AUTHMW_SECRET_SERVER_KEY", "AUTHMW_PUBLISHABLE_CLIENT_KEY", "AUTHMW_API_URL"):
         monkeypatch.delenv(name, raising=False)
