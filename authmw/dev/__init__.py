@@ -14,7 +14,9 @@ Adding endpoints: write ``routes/<area>.py`` with an ``EndpointGroup`` (see endp
 declare each endpoint's tiers, user requirement and request schemas (schema.py), raise
 ``KnownError(code, **args)`` / ``PlainError(status, text)`` (errors.py), expose
 ``routes = group.routes`` and add the module to ``routes.ROUTE_MODULES``. New tables are a
-new script at the end of ``db.MIGRATIONS``. Codes sent by e-mail: verification.py and mail.py.
+new script at the end of ``db.MIGRATIONS``. Codes sent by e-mail: verification.py and emails.py
+(rendered by email_templates.py; kept in the outbox and handed to SMTP by mail.py, delivery.py,
+smtp.py; shown at ``/dev/outbox`` and ``/dev/mailbox``). User documentation: docs/local-service.md.
 """
 
 from .app import create_app
