@@ -35,7 +35,8 @@ def submit(db: Database, email_id: str, settings: SmtpSettings, build: Callable[
     """Deliver the message `build()` gives through `settings` in the background."""
     try:
         _executor().submit(_deliver, db, email_id, settings, build)
-    except RuntimeError:  # the interpreter is shutting down
+    except Exception as error:  # noqa: BLE001 - e.g. the interpreter shutting down; never fail the request
+        logger.warning("e-mail %s not queued for %s (%s)", email_id, settings.address, type(error).__name__)
         _record(db, email_id, FAILED_PREFIX + UNKNOWN[0])
 
 
@@ -66,5 +67,5 @@ def _record(db: Database, email_id: str, status: str) -> None:
     try:
         with db.tx() as c:
             c.execute("UPDATE sent_emails SET delivery = ? WHERE id = ?", (status, email_id))
-    except sqlite3.ProgrammingError:  # the service stopped (database closed) meanwhile
-        logger.debug("e-mail %s: delivery %r not recorded, the database is closed", email_id, status)
+    except sqlite3.Error as error:  # e.g. the service stopped (database closed) meanwhile
+        logger.debug("e-mail %s: delivery %r not recorded (%s)", email_id, status, type(error).__name__)

@@ -83,15 +83,22 @@ def send_email(ctx: Ctx, mail: Mail) -> str:
     return email_id
 
 
-def outbox(c: sqlite3.Connection, recipient: str | None = None) -> list[dict[str, Any]]:
-    """The outbox, newest first (optionally only the mails to one address)."""
-    sql = "SELECT * FROM sent_emails"
-    args: tuple[str, ...] = ()
-    if recipient is not None:
-        sql += " WHERE recipient = ?"
-        args = (recipient,)
-    rows = c.execute(sql + " ORDER BY sent_at_millis DESC, rowid DESC", args).fetchall()
+def outbox(c: sqlite3.Connection, recipient: str | None = None, *, limit: int = -1) -> list[dict[str, Any]]:
+    """The outbox, newest first (optionally only the mails to one address; at most `limit`)."""
+    where, args = _where(recipient)
+    rows = c.execute(
+        f"SELECT * FROM sent_emails{where} ORDER BY sent_at_millis DESC, rowid DESC LIMIT ?", (*args, limit)
+    ).fetchall()
     return [_item(row) for row in rows]
+
+
+def outbox_count(c: sqlite3.Connection, recipient: str | None = None) -> int:
+    where, args = _where(recipient)
+    return c.execute(f"SELECT COUNT(*) FROM sent_emails{where}", args).fetchone()[0]
+
+
+def _where(recipient: str | None) -> tuple[str, tuple[str, ...]]:
+    return ("", ()) if recipient is None else (" WHERE recipient = ?", (recipient,))
 
 
 def outbox_item(c: sqlite3.Connection, email_id: str) -> dict[str, Any] | None:

@@ -58,17 +58,15 @@ dd { margin: 0; overflow-wrap: anywhere; }
 """
 
 
-def list_page(items: list[dict[str, Any]], recipient: str | None, limit: int) -> str:
-    """All messages (newest first), or those to `recipient`; at most `limit` are shown."""
-    shown = items[:limit]
+def list_page(items: list[dict[str, Any]], recipient: str | None, total: int) -> str:
+    """The newest messages (all, or those to `recipient`), out of `total`."""
+    summary = f"{total} e-mail{'s' if total != 1 else ''}"
     if recipient:
-        summary = f"{len(items)} e-mail{'s' if len(items) != 1 else ''} to <b>{escape(recipient)}</b>"
-    else:
-        summary = f"{len(items)} e-mail{'s' if len(items) != 1 else ''}"
-    if len(items) > limit:
-        summary += f", the newest {limit} shown"
+        summary += f" to <b>{escape(recipient)}</b>"
+    if total > len(items):
+        summary += f", the newest {len(items)} shown"
     back = f"?{urlencode({'to': recipient})}" if recipient else ""
-    articles = "\n".join(_article(item, back) for item in shown) or _empty(recipient)
+    articles = "\n".join(_article(item, back) for item in items) or _empty(recipient)
     content = f"""<h1>Mailbox</h1>
 <p class="muted">E-mails sent by the authmw local service, newest first. {summary}.
 <a href="/dev/mailbox{escape(back)}">Refresh</a> &middot; JSON: <a href="/dev/outbox{escape(back)}">/dev/outbox</a></p>

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
+import pytest
+
+from authmw.dev.routes import mailbox as mailbox_routes
+
 from .conftest import Api, unique_email
 
 HOSTILE_NAME = '<script>alert("team")</script><img src=x onerror=alert(1)>'
@@ -70,6 +74,16 @@ def test_newest_first(api: Api) -> None:
     assert newest["kind"] == "password_reset"
     ids = mailbox(api, to=email).article_ids
     assert ids == [newest["id"], older["id"]]
+
+
+def test_the_page_shows_the_newest_messages_only(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mailbox_routes, "PAGE_LIMIT", 1)  # the service runs in this process
+    email = unique_email()
+    api.sign_up(email)
+    api.call("POST", "/auth/password/send-reset-code", json={"email": email, "callback_url": "http://localhost:3000/r"})
+    page = mailbox(api, to=email)
+    assert page.article_ids == [outbox(api, email)[0]["id"]]
+    assert f"2 e-mails to {email}, the newest 1 shown" in " ".join(page.text.split())
 
 
 def test_the_recipient_filter(api: Api) -> None:

@@ -253,7 +253,7 @@ def test_a_custom_template_is_what_the_smtp_server_receives(mail_api: Api, inbox
     try:
         address = unique_email()
         tokens = mail_api.sign_up(address)
-        name = "<b>Mallory</b> & co"
+        name = "<b>Mällory</b> & co \u2615"  # markup, an ampersand and non-ASCII characters
         renamed = mail_api.call("PATCH", "/users/me", token=tokens["access_token"], json={"display_name": name})
         assert renamed.status_code == 200, renamed.text
         mail_api.call(
@@ -265,7 +265,7 @@ def test_a_custom_template_is_what_the_smtp_server_receives(mail_api: Api, inbox
         text, markup = parts(received.message)
         assert text == f"{PROJECT_NAME}\n\nHello {name},\n\nChoose a new password ({mail['link']})\n"
         assert mail["body"] == text
-        assert "Hello &lt;b&gt;Mallory&lt;/b&gt; &amp; co," in markup and "<b>" not in markup
+        assert "Hello &lt;b&gt;Mällory&lt;/b&gt; &amp; co \u2615," in markup and "<b>" not in markup
         assert f'<a href="{mail["link"]}">Choose a new password</a>' in markup.replace("&amp;", "&")
     finally:
         mail_api.call("DELETE", path, "admin")

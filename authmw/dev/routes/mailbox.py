@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from ..mail import outbox, outbox_item
+from ..mail import outbox, outbox_count, outbox_item
 from ..mailbox_page import list_page, message_page, not_found_page
 from ..service import Service
 
@@ -38,12 +38,12 @@ async def mailbox(request: Request) -> Response:
     service: Service = request.app.state.service
     recipient = _recipient(request)
 
-    def read() -> list[dict]:
+    def read() -> tuple[list[dict], int]:
         with service.db.tx() as c:
-            return outbox(c, recipient)
+            return outbox(c, recipient, limit=PAGE_LIMIT), outbox_count(c, recipient)
 
-    items = await run_in_threadpool(read)
-    return HTMLResponse(list_page(items, recipient, PAGE_LIMIT), headers=HEADERS)
+    items, total = await run_in_threadpool(read)
+    return HTMLResponse(list_page(items, recipient, total), headers=HEADERS)
 
 
 async def mailbox_message(request: Request) -> Response:
