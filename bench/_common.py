@@ -96,7 +96,11 @@ class CountingProxy:
                 break
         if self._client is None:
             self._client = httpx.AsyncClient(base_url=self.upstream, timeout=30)
-        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"] if k not in (b"host", b"content-length")]
+        headers = [
+            (k.decode("latin-1"), v.decode("latin-1"))
+            for k, v in scope["headers"]
+            if k not in (b"host", b"content-length")
+        ]
         url = scope["path"] + (("?" + scope["query_string"].decode()) if scope["query_string"] else "")
         start = time.perf_counter()
         r = await self._client.request(scope["method"], url, headers=headers, content=body)
@@ -228,7 +232,7 @@ class Stack:
         self.service.stop()
         self._tmp.cleanup()
 
-    def __enter__(self) -> Stack:
+    def __enter__(self) -> Stack:  # noqa: PYI034 (Python 3.10 has no typing.Self)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -255,16 +259,47 @@ def server_command(server: str, app: str, port: int, *, threads: int = 8) -> lis
     """``server`` is uvicorn (ASGI, app = factory name) or gunicorn (WSGI, gthread)."""
     if server == "uvicorn":
         return [
-            PYTHON, "-m", "uvicorn", f"apps:{app}", "--factory", "--app-dir", str(BENCH),
-            "--host", HOST, "--port", str(port), "--workers", "1",
-            "--log-level", "warning", "--no-access-log", "--lifespan", "on",
+            PYTHON,
+            "-m",
+            "uvicorn",
+            f"apps:{app}",
+            "--factory",
+            "--app-dir",
+            str(BENCH),
+            "--host",
+            HOST,
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+            "--log-level",
+            "warning",
+            "--no-access-log",
+            "--lifespan",
+            "on",
         ]
     if server == "gunicorn":
         return [
-            PYTHON, "-m", "gunicorn", f"apps:{app}()", "--chdir", str(BENCH),
-            "--bind", f"{HOST}:{port}", "--workers", "1", "--worker-class", "gthread",
-            "--threads", str(threads), "--keep-alive", "30", "--backlog", "2048",
-            "--log-level", "warning",
+            PYTHON,
+            "-m",
+            "gunicorn",
+            f"apps:{app}()",
+            "--chdir",
+            str(BENCH),
+            "--bind",
+            f"{HOST}:{port}",
+            "--workers",
+            "1",
+            "--worker-class",
+            "gthread",
+            "--threads",
+            str(threads),
+            "--keep-alive",
+            "30",
+            "--backlog",
+            "2048",
+            "--log-level",
+            "warning",
         ]
     raise ValueError(server)
 
@@ -343,13 +378,19 @@ def _ms(text: str) -> float:
     return float(m.group(1)) * _UNITS[m.group(2)] if m else float("nan")
 
 
-def wrk(url: str, *, headers: dict[str, str] | None = None, threads: int, connections: int, duration: float) -> WrkResult:
+def wrk(
+    url: str, *, headers: dict[str, str] | None = None, threads: int, connections: int, duration: float
+) -> WrkResult:
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is missing: apt-get install -y wrk")
-    cmd = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration:g}s", "--timeout", "10s"]
+    seconds = max(1, round(duration))  # wrk takes whole seconds
+    cmd = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s"]
     for name, value in (headers or {}).items():
         cmd += ["-H", f"{name}: {value}"]
-    out = subprocess.run(cmd + [url], capture_output=True, text=True, timeout=duration + 60, check=True).stdout
+    done = subprocess.run(cmd + [url], capture_output=True, text=True, timeout=seconds + 60, check=False)
+    if done.returncode != 0:  # the command line holds session tokens: not repeated here
+        raise RuntimeError(f"wrk failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
+    out = done.stdout
     m = re.search(r"(\d+) requests in ([\d.]+)(ms|s|m)", out)
     if not m:
         raise RuntimeError(f"cannot read wrk's output:\n{out}")
@@ -357,7 +398,10 @@ def wrk(url: str, *, headers: dict[str, str] | None = None, threads: int, connec
     seconds = _ms(m.group(2) + m.group(3)) / 1e3
     lat = re.search(r"Latency\s+(\S+)", out)
     errors = 0
-    for pattern in (r"Non-2xx or 3xx responses: (\d+)", r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)"):
+    for pattern in (
+        r"Non-2xx or 3xx responses: (\d+)",
+        r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)",
+    ):
         e = re.search(pattern, out)
         if e:
             errors += sum(int(g) for g in e.groups())
@@ -393,14 +437,25 @@ def machine() -> dict[str, str]:
     except OSError:
         pass
     versions = []
-    for name in ("authmw", "starlette", "uvicorn", "h11", "httpx", "PyJWT", "cryptography", "Flask", "Werkzeug", "gunicorn"):
+    for name in (
+        "authmw",
+        "starlette",
+        "uvicorn",
+        "h11",
+        "httpx",
+        "PyJWT",
+        "cryptography",
+        "Flask",
+        "Werkzeug",
+        "gunicorn",
+    ):
         try:
             versions.append(f"{name} {metadata.version(name)}")
         except metadata.PackageNotFoundError:
             pass
     wrk_version = "missing"
     if shutil.which("wrk"):
-        done = subprocess.run(["wrk", "-v"], capture_output=True, text=True)
+        done = subprocess.run(["wrk", "-v"], check=False, capture_output=True, text=True)
         wrk_version = (done.stdout or done.stderr).splitlines()[0] if (done.stdout or done.stderr) else "wrk"
     return {
         "cores": str(os.cpu_count()),

@@ -63,8 +63,15 @@ def main() -> None:
         tokens = core.read(cookie=cookie, auth_header=None, secure=False)
         outcome = core.quick(tokens)
         env: dict[str, Any] = {
-            "core": core, "cookie": cookie, "tokens": tokens, "outcome": outcome, "headers": headers,
-            "c": cookies_module, "asgi": asgi_module, "mw": mw, "loop": loop,
+            "core": core,
+            "cookie": cookie,
+            "tokens": tokens,
+            "outcome": outcome,
+            "headers": headers,
+            "c": cookies_module,
+            "asgi": asgi_module,
+            "mw": mw,
+            "loop": loop,
         }
 
         def best(stmt: str, n: int | None = None) -> str:
@@ -79,9 +86,15 @@ def main() -> None:
         steps = [
             ("whole middleware call minus the bare app", None),
             ("  _read_headers (scan the ASGI header list)", "asgi._read_headers(headers)"),
-            ("  core.read (cookies -> Tokens; memoized per Cookie value)", "core.read(cookie=cookie, auth_header=None, secure=False)"),
+            (
+                "  core.read (cookies -> Tokens; memoized per Cookie value)",
+                "core.read(cookie=cookie, auth_header=None, secure=False)",
+            ),
             ("    on a miss: parse_cookie_header (split, unquote)", "c.parse_cookie_header(cookie, core._wanted)"),
-            ("    on a miss: + access_from_cookie (json.loads)", "c.access_from_cookie(c.parse_cookie_header(cookie, core._wanted)['stack-access'], tokens.refresh_token)"),
+            (
+                "    on a miss: + access_from_cookie (json.loads)",
+                "c.access_from_cookie(c.parse_cookie_header(cookie, core._wanted)['stack-access'], tokens.refresh_token)",
+            ),
             ("      ... json.loads alone", None),
             ("  core.quick (verified-token cache, Outcome)", "core.quick(tokens)"),
             ("    verifier.verify_cached", "core.verifier.verify_cached(tokens.access_token)"),
@@ -89,8 +102,16 @@ def main() -> None:
             ("  _user (AuthUser)", "asgi._user(outcome, None)"),
         ]
         n = args.iterations // 5
-        whole = min(timeit.repeat(lambda: loop.run_until_complete(many(mw, n)), number=1, repeat=args.repeat, timer=time.thread_time))
-        bare = min(timeit.repeat(lambda: loop.run_until_complete(many(inner, n)), number=1, repeat=args.repeat, timer=time.thread_time))
+        whole = min(
+            timeit.repeat(
+                lambda: loop.run_until_complete(many(mw, n)), number=1, repeat=args.repeat, timer=time.thread_time
+            )
+        )
+        bare = min(
+            timeit.repeat(
+                lambda: loop.run_until_complete(many(inner, n)), number=1, repeat=args.repeat, timer=time.thread_time
+            )
+        )
         results = {}
         for label, stmt in steps:
             if stmt is not None:
@@ -112,7 +133,14 @@ def main() -> None:
                         mw._bound()
 
                 try:
-                    t = min(timeit.repeat(lambda: loop.run_until_complete(bound_many()), number=1, repeat=args.repeat, timer=time.thread_time))
+                    t = min(
+                        timeit.repeat(
+                            lambda: loop.run_until_complete(bound_many()),
+                            number=1,
+                            repeat=args.repeat,
+                            timer=time.thread_time,
+                        )
+                    )
                     row(label, f"{t / n * 1e6:7.2f} us")
                 except AttributeError as exc:
                     row(label, f"    n/a ({exc})")
@@ -127,7 +155,7 @@ def main() -> None:
         out = io.StringIO()
         pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(args.profile_top)
         text = out.getvalue()
-        body = text[text.find("   ncalls"):]
+        body = text[text.find("   ncalls") :]
         for line in body.rstrip().splitlines():
             print("  " + line.replace(str(stack.data_dir), "").replace("/work/main/", ""))
         loop.run_until_complete(mw.aclose())

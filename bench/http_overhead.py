@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-
 from dataclasses import dataclass
 
 from _common import Server, Stack, get, heading, row, served, wrk
@@ -53,7 +52,9 @@ def load(server: Server, cookie: str | None, duration: float, args: argparse.Nam
     return Run(result.rps, 1e6 * cpu / max(result.requests, 1), result.latency_avg_ms, result.errors)
 
 
-def measure(server: str, app: str, env: dict[str, str], cookie: str, args: argparse.Namespace, expect_id: str | None) -> dict[str, Run]:
+def measure(
+    server: str, app: str, env: dict[str, str], cookie: str, args: argparse.Namespace, expect_id: str | None
+) -> dict[str, Run]:
     """One server process: warm up, then wrk with the session cookie and without any cookie."""
     with served(server, app, env, threads=args.gthreads) as srv:
         if expect_id is not None:
@@ -64,7 +65,9 @@ def measure(server: str, app: str, env: dict[str, str], cookie: str, args: argpa
         return {"cookie": load(srv, cookie, args.duration, args), "anonymous": load(srv, None, args.duration, args)}
 
 
-def probe(server: str, app: str, env: dict[str, str], cookie: str, args: argparse.Namespace) -> dict[str, dict[str, float]]:
+def probe(
+    server: str, app: str, env: dict[str, str], cookie: str, args: argparse.Namespace
+) -> dict[str, dict[str, float]]:
     """The middleware's own time per request, measured inside the server (apps.py, BENCH_PROBE)."""
     with served(server, app, {**env, "BENCH_PROBE": "1"}, threads=args.gthreads) as srv:
         out = {}
@@ -82,9 +85,15 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=1.0, help="seconds of wrk before measuring (default 1)")
     parser.add_argument("--threads", type=int, default=2, help="wrk threads (default 2)")
     parser.add_argument("--connections", type=int, default=32, help="wrk connections (default 32)")
-    parser.add_argument("--rounds", type=int, default=2, help="bare/protected pairs per framework, order alternating (default 2)")
-    parser.add_argument("--gthreads", type=int, default=8, help="gunicorn gthread threads of the one Flask worker (default 8)")
-    parser.add_argument("--probe", type=float, default=3.0, help="seconds of load for the in-server timing; 0 skips it (default 3)")
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="bare/protected pairs per framework, order alternating (default 2)"
+    )
+    parser.add_argument(
+        "--gthreads", type=int, default=8, help="gunicorn gthread threads of the one Flask worker (default 8)"
+    )
+    parser.add_argument(
+        "--probe", type=float, default=3.0, help="seconds of load for the in-server timing; 0 skips it (default 3)"
+    )
     parser.add_argument("--only", choices=sorted(FRAMEWORKS), help="one framework only")
     args = parser.parse_args()
 
@@ -108,7 +117,9 @@ def main() -> None:
             fetches = stack.proxy.jwks_fetches
             refreshes = stack.proxy.refreshes
 
-            heading(f"HTTP overhead: {name} ({server}, 1 worker{', gthread x%d' % args.gthreads if server == 'gunicorn' else ''})")
+            heading(
+                f"HTTP overhead: {name} ({server}, 1 worker{f', gthread x{args.gthreads}' if server == 'gunicorn' else ''})"
+            )
             for label, case, what in (
                 ("signed in (valid session cookie)", "cookie", "authenticated"),
                 ("anonymous (no cookie at all)", "anonymous", "anonymous"),
@@ -122,18 +133,35 @@ def main() -> None:
                 errors = sum(r.errors for r in bare + auth)
                 print(f"  -- {label}")
                 row("bare req/s (median; each round)", f"{bare_rps:9.0f}   ({', '.join(f'{r.rps:.0f}' for r in bare)})")
-                row("behind authmw req/s (median; each round)", f"{auth_rps:9.0f}   ({', '.join(f'{r.rps:.0f}' for r in auth)})")
-                row(f"throughput ratio {what}/bare", f"{auth_rps / bare_rps:9.3f}   (overhead {100 * (1 - auth_rps / bare_rps):+.1f}%; target <= 5%)")
+                row(
+                    "behind authmw req/s (median; each round)",
+                    f"{auth_rps:9.0f}   ({', '.join(f'{r.rps:.0f}' for r in auth)})",
+                )
+                row(
+                    f"throughput ratio {what}/bare",
+                    f"{auth_rps / bare_rps:9.3f}   (overhead {100 * (1 - auth_rps / bare_rps):+.1f}%; target <= 5%)",
+                )
                 row("added per request, from 1/req/s", f"{1e6 / auth_rps - 1e6 / bare_rps:9.1f} us")
-                row("server CPU per request bare / authmw", f"{bare_cpu:9.1f} us / {auth_cpu:.1f} us   (each round: {', '.join(f'{r.cpu_us:.0f}' for r in bare)} / {', '.join(f'{r.cpu_us:.0f}' for r in auth)})")
-                row("added server CPU per request", f"{auth_cpu - bare_cpu:9.1f} us   (overhead {100 * (1 - bare_cpu / auth_cpu):+.1f}% of throughput at full CPU)")
-                row("mean latency bare / authmw", f"{statistics.median(r.latency_ms for r in bare):9.2f} ms / {statistics.median(r.latency_ms for r in auth):.2f} ms")
+                row(
+                    "server CPU per request bare / authmw",
+                    f"{bare_cpu:9.1f} us / {auth_cpu:.1f} us   (each round: {', '.join(f'{r.cpu_us:.0f}' for r in bare)} / {', '.join(f'{r.cpu_us:.0f}' for r in auth)})",
+                )
+                row(
+                    "added server CPU per request",
+                    f"{auth_cpu - bare_cpu:9.1f} us   (overhead {100 * (1 - bare_cpu / auth_cpu):+.1f}% of throughput at full CPU)",
+                )
+                row(
+                    "mean latency bare / authmw",
+                    f"{statistics.median(r.latency_ms for r in bare):9.2f} ms / {statistics.median(r.latency_ms for r in auth):.2f} ms",
+                )
                 if errors:
                     row("errors (socket or non-2xx)", str(errors))
             if args.probe:
                 bare_p = probe(server, bare_app, stack.env, cookie, args)
                 auth_p = probe(server, auth_app, stack.env, cookie, args)
-                print("  -- inside the server: time between timing layers around the middleware, minus the same without it")
+                print(
+                    "  -- inside the server: time between timing layers around the middleware, minus the same without it"
+                )
                 for case, label in (("cookie", "signed in"), ("anonymous", "anonymous")):
                     b, a = bare_p[case], auth_p[case]
                     if not (a.get("n") and b.get("n")):
@@ -144,8 +172,13 @@ def main() -> None:
                         f"{a['total_p50_us'] - b['total_p50_us']:9.2f} us / {a['total_mean_us'] - b['total_mean_us']:.2f} us"
                         f"   (p50 = {100 * (a['total_p50_us'] - b['total_p50_us']) / statistics.median(r[case].cpu_us for r in runs['bare']):.1f}% of the bare CPU per request)",
                     )
-                    row(f"{label}: of which before the app runs (p50)", f"{a['before_p50_us'] - b['before_p50_us']:9.2f} us")
-            row("key-set fetches by the protected servers", f"{fetches} (one per server process started: {args.rounds})")
+                    row(
+                        f"{label}: of which before the app runs (p50)",
+                        f"{a['before_p50_us'] - b['before_p50_us']:9.2f} us",
+                    )
+            row(
+                "key-set fetches by the protected servers", f"{fetches} (one per server process started: {args.rounds})"
+            )
             row("refresh calls", str(refreshes))
             time.sleep(0.2)
 

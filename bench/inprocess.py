@@ -72,9 +72,15 @@ def scope_headers(cookie: str | None = None, auth: str | None = None) -> list[tu
 
 def environ_for(cookie: str | None = None, auth: str | None = None) -> dict[str, Any]:
     environ = {
-        "REQUEST_METHOD": "GET", "PATH_INFO": "/", "QUERY_STRING": "", "SERVER_NAME": "127.0.0.1",
-        "SERVER_PORT": "8000", "wsgi.url_scheme": "http", "HTTP_HOST": "127.0.0.1:8000",
-        "HTTP_USER_AGENT": "bench", "HTTP_ACCEPT": "*/*",
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": "/",
+        "QUERY_STRING": "",
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "8000",
+        "wsgi.url_scheme": "http",
+        "HTTP_HOST": "127.0.0.1:8000",
+        "HTTP_USER_AGENT": "bench",
+        "HTTP_ACCEPT": "*/*",
     }
     if cookie is not None:
         environ["HTTP_COOKIE"] = cookie
@@ -101,7 +107,13 @@ class Timer:
             try:
                 start = time.thread_time()
                 for i in range(n):
-                    scope = {"type": "http", "method": "GET", "scheme": "http", "path": "/", "headers": header_sets[i % k]}
+                    scope = {
+                        "type": "http",
+                        "method": "GET",
+                        "scheme": "http",
+                        "path": "/",
+                        "headers": header_sets[i % k],
+                    }
                     await target(scope, receive, send)
                 return time.thread_time() - start
             finally:
@@ -119,7 +131,9 @@ class Timer:
         n, k = self.iterations, len(environs)
         # A server decodes its header strings afresh for every request; a string object used
         # again would carry its cached hash and flatter every dictionary lookup keyed by it.
-        raw = [{name: value.encode("latin-1") for name, value in e.items() if name.startswith("HTTP_")} for e in environs]
+        raw = [
+            {name: value.encode("latin-1") for name, value in e.items() if name.startswith("HTTP_")} for e in environs
+        ]
 
         def many(target: Any) -> float:
             gc.disable()
@@ -199,7 +213,10 @@ def main() -> None:
         verify_timer = Timer(slow, args.repeat)
         verifying = verify_timer.asgi(forgetful, two)
         verify_timer.close()
-        row("token not in the verified cache (ES256 check): added", f"{verifying:7.2f} us   (verifier cache of 1, 2 tokens alternating)")
+        row(
+            "token not in the verified cache (ES256 check): added",
+            f"{verifying:7.2f} us   (verifier cache of 1, 2 tokens alternating)",
+        )
         firsts = timer.first_seen_asgi(
             lambda: AuthMiddleware(inner, config=config), [scope_headers(stack.cookie(s)) for s in sessions]
         )
@@ -218,7 +235,10 @@ def main() -> None:
             "unrelated cookies only": [environ_for(UNRELATED)],
             "x-stack-auth header": [environ_for(auth=header)],
         }
-        row("bare app alone (over an empty function)", f"{timer.wsgi(inner_wsgi, [environ_for()], base=_nothing_wsgi):7.2f} us per request")
+        row(
+            "bare app alone (over an empty function)",
+            f"{timer.wsgi(inner_wsgi, [environ_for()], base=_nothing_wsgi):7.2f} us per request",
+        )
         for name, label in (
             ("no cookie", "anonymous, no cookie: added"),
             ("unrelated cookies only", "anonymous, unrelated cookies only: added"),
@@ -233,7 +253,10 @@ def main() -> None:
         wmw.close()
         wforgetful.close()
         timer.close()
-        row("key-set fetches / refresh calls, all of the above", f"{stack.proxy.jwks_fetches} (one per middleware: 5) / {stack.proxy.refreshes}")
+        row(
+            "key-set fetches / refresh calls, all of the above",
+            f"{stack.proxy.jwks_fetches} (one per middleware: 5) / {stack.proxy.refreshes}",
+        )
 
 
 if __name__ == "__main__":

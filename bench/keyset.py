@@ -23,9 +23,8 @@ from typing import Any
 
 import httpx
 import jwt
-from cryptography.hazmat.primitives.asymmetric import ec
-
 from _common import Stack, heading, row
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from authmw._tokens import ACCESS_TOKEN_ISSUER, TokenVerifier
 from authmw.middleware import AuthMiddleware, WSGIAuthMiddleware
@@ -78,7 +77,14 @@ def scope(cookie: str | None = None, auth: str | None = None) -> dict[str, Any]:
 def forged(project_id: str, key: ec.EllipticCurvePrivateKey, kid: str | None = None) -> str:
     """A well-formed access token of this project, signed by a key the project does not have."""
     now = int(time.time())
-    claims = {"sub": "forged-user", "branchId": "main", "iss": ACCESS_TOKEN_ISSUER, "iat": now, "aud": project_id, "exp": now + 600}
+    claims = {
+        "sub": "forged-user",
+        "branchId": "main",
+        "iss": ACCESS_TOKEN_ISSUER,
+        "iat": now,
+        "aud": project_id,
+        "exp": now + 600,
+    }
     return jwt.encode(claims, key, algorithm="ES256", headers={"kid": kid or secrets.token_hex(16)})
 
 
@@ -88,9 +94,13 @@ def header(access_token: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--requests", type=int, default=10_000, help="authenticated requests in steady state (default 10000)")
+    parser.add_argument(
+        "--requests", type=int, default=10_000, help="authenticated requests in steady state (default 10000)"
+    )
     parser.add_argument("--users", type=int, default=20, help="distinct users (tokens) they cycle through (default 20)")
-    parser.add_argument("--flood", type=int, default=1_000, help="tokens with unknown key ids in a flood (default 1000)")
+    parser.add_argument(
+        "--flood", type=int, default=1_000, help="tokens with unknown key ids in a flood (default 1000)"
+    )
     args = parser.parse_args()
     foreign = ec.generate_private_key(ec.SECP256R1())
 
@@ -99,7 +109,9 @@ def main() -> None:
         project = config.project_id
         proxy = stack.proxy
         cookies = [stack.cookie(stack.sign_up()) for _ in range(args.users)]
-        real_kid = json.loads(httpx.get(f"{stack.service.url}/api/v1/projects/{project}/.well-known/jwks.json").content)["keys"][0]["kid"]
+        real_kid = json.loads(
+            httpx.get(f"{stack.service.url}/api/v1/projects/{project}/.well-known/jwks.json").content
+        )["keys"][0]["kid"]
         loop = asyncio.new_event_loop()
 
         def serve(app: Any, scopes: list[dict[str, Any]], concurrently: bool = False) -> None:
@@ -119,7 +131,10 @@ def main() -> None:
         heading(f"Key-set fetches in steady state: {args.requests} authenticated requests, {args.users} users")
         for label, make_verifier in (
             ("default middleware (verified-token cache)", lambda: None),
-            ("verifier cache of 1 token: every request checks a signature", lambda: TokenVerifier(config, cache_size=1)),
+            (
+                "verifier cache of 1 token: every request checks a signature",
+                lambda: TokenVerifier(config, cache_size=1),
+            ),
         ):
             recorder = Recorder()
             mw = AuthMiddleware(recorder, config=config, verifier=make_verifier())
@@ -127,8 +142,14 @@ def main() -> None:
             start = time.perf_counter()
             serve(mw, [scope(cookies[i % len(cookies)]) for i in range(args.requests)])
             seconds = time.perf_counter() - start
-            row(f"{label}: JWKS fetches", f"{proxy.jwks_fetches}   (target 1){'' if proxy.jwks_fetches == 1 else '  <-- MISSED'}")
-            row("   signed in / anonymous; time", f"{recorder.seen['signed in']} / {recorder.seen['anonymous']}; {seconds:.2f} s")
+            row(
+                f"{label}: JWKS fetches",
+                f"{proxy.jwks_fetches}   (target 1){'' if proxy.jwks_fetches == 1 else '  <-- MISSED'}",
+            )
+            row(
+                "   signed in / anonymous; time",
+                f"{recorder.seen['signed in']} / {recorder.seen['anonymous']}; {seconds:.2f} s",
+            )
             loop.run_until_complete(mw.aclose())
 
         # -- unknown key ids, ASGI -------------------------------------------------------
@@ -142,7 +163,10 @@ def main() -> None:
         row("first valid request: fetches", str(proxy.jwks_fetches))
         base = proxy.jwks_fetches
         serve(mw, [scope(auth=header(forged(project, foreign, kid=real_kid)))])
-        row("foreign key under the project's own kid: fetches", f"{proxy.jwks_fetches - base}   (a bad signature, no fetch needed)")
+        row(
+            "foreign key under the project's own kid: fetches",
+            f"{proxy.jwks_fetches - base}   (a bad signature, no fetch needed)",
+        )
         clock.offset += 11  # past the 10 s minimum between refetches
         base = proxy.jwks_fetches
         serve(mw, [scope(auth=header(forged(project, foreign)))])
@@ -151,11 +175,17 @@ def main() -> None:
         base = proxy.jwks_fetches
         start = time.perf_counter()
         serve(mw, flood, concurrently=True)
-        row(f"flood of {args.flood} unknown kids right after, concurrent: fetches", f"{proxy.jwks_fetches - base}   ({time.perf_counter() - start:.2f} s)")
+        row(
+            f"flood of {args.flood} unknown kids right after, concurrent: fetches",
+            f"{proxy.jwks_fetches - base}   ({time.perf_counter() - start:.2f} s)",
+        )
         clock.offset += 11
         base = proxy.jwks_fetches
         serve(mw, flood, concurrently=True)
-        row(f"flood of {args.flood} concurrent, 11 s later: fetches", f"{proxy.jwks_fetches - base}   (target 1: shared)")
+        row(
+            f"flood of {args.flood} concurrent, 11 s later: fetches",
+            f"{proxy.jwks_fetches - base}   (target 1: shared)",
+        )
         base = proxy.jwks_fetches
         step = 0.1
 
@@ -186,7 +216,10 @@ def main() -> None:
         wmw({"HTTP_COOKIE": cookies[0], "wsgi.url_scheme": "http"}, lambda *a: None)
         wclock.offset += 11
         base = proxy.jwks_fetches
-        environs = [{"HTTP_X_STACK_AUTH": header(forged(project, foreign)), "wsgi.url_scheme": "http"} for _ in range(args.flood)]
+        environs = [
+            {"HTTP_X_STACK_AUTH": header(forged(project, foreign)), "wsgi.url_scheme": "http"}
+            for _ in range(args.flood)
+        ]
         with ThreadPoolExecutor(32) as pool:
             list(pool.map(lambda e: wmw(e, lambda *a: None), environs))
         row("first valid request: fetches", str(base))

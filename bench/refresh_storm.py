@@ -35,7 +35,9 @@ class Reply:
     seconds: float
 
 
-async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes, go: asyncio.Event) -> Reply:
+async def _exchange(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes, go: asyncio.Event
+) -> Reply:
     await go.wait()
     start = time.perf_counter()
     writer.write(request)
@@ -59,9 +61,9 @@ async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, 
 
 async def storm(port: int, cookie: str, concurrency: int) -> list[Reply]:
     """Open ``concurrency`` connections, then send one request on each at the same moment."""
-    request = (
-        f"GET /whoami HTTP/1.1\r\nHost: {HOST}:{port}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n"
-    ).encode("latin-1")
+    request = (f"GET /whoami HTTP/1.1\r\nHost: {HOST}:{port}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n").encode(
+        "latin-1"
+    )
     connections = [await asyncio.open_connection(HOST, port) for _ in range(concurrency)]
     go = asyncio.Event()
     tasks = [asyncio.create_task(_exchange(r, w, request, go)) for r, w in connections]
@@ -79,8 +81,12 @@ def summarize(replies: list[Reply], session: Session) -> tuple[int, int, list[fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--concurrency", type=int, default=200, help="concurrent requests per storm (default 200)")
-    parser.add_argument("--storms", type=int, default=3, help="storms per server, each with its own session (default 3)")
-    parser.add_argument("--late", type=int, default=50, help="requests still carrying the old cookies after each storm (default 50)")
+    parser.add_argument(
+        "--storms", type=int, default=3, help="storms per server, each with its own session (default 3)"
+    )
+    parser.add_argument(
+        "--late", type=int, default=50, help="requests still carrying the old cookies after each storm (default 50)"
+    )
     args = parser.parse_args()
 
     with Stack(access_token_ttl=1) as stack:
@@ -89,14 +95,18 @@ def main() -> None:
         stack.restart(access_token_ttl=600)
         warm = Session(warm.user_id, *_refreshed(stack, warm))  # a valid token to warm each server with
         time.sleep(1.1)  # every one-second token signed up above has now expired
-        print(f"{args.concurrency} concurrent requests per storm, {args.storms} storms per server, each with its own session")
+        print(
+            f"{args.concurrency} concurrent requests per storm, {args.storms} storms per server, each with its own session"
+        )
 
         for kind, (server, app) in SERVERS.items():
             threads = args.concurrency if server == "gunicorn" else 8
             with served(server, app, stack.env, threads=threads) as srv:
                 port = int(srv.url.rsplit(":", 1)[1])
                 get(srv.url + "/whoami", {"cookie": stack.cookie(warm)})  # key set fetched, client pooled
-                heading(f"Refresh storm: {kind} ({server}{f', 1 gthread worker x{threads}' if server == 'gunicorn' else ', 1 worker'})")
+                heading(
+                    f"Refresh storm: {kind} ({server}{f', 1 gthread worker x{threads}' if server == 'gunicorn' else ', 1 worker'})"
+                )
                 # The same burst with a valid token: what the queueing alone costs.
                 base = asyncio.run(storm(port, stack.cookie(warm), args.concurrency))
                 base_in, _, base_lat = summarize(base, warm)
@@ -121,13 +131,28 @@ def main() -> None:
                         f"{refreshes}   (target 1){'' if refreshes == 1 else '  <-- MISSED'}",
                     )
                     if refresh_ms:
-                        row(f"storm {i}: the refresh call itself (at the service)", " / ".join(f"{ms:.1f} ms" for ms in refresh_ms))
-                    row(f"storm {i}: signed in / with Set-Cookie", f"{signed_in}/{len(replies)} / {with_cookies}/{len(replies)}")
-                    row(f"storm {i}: latency p50 / p99 / max", f"{percentile(latencies, 50):.1f} / {percentile(latencies, 99):.1f} / {max(latencies):.1f} ms")
+                        row(
+                            f"storm {i}: the refresh call itself (at the service)",
+                            " / ".join(f"{ms:.1f} ms" for ms in refresh_ms),
+                        )
+                    row(
+                        f"storm {i}: signed in / with Set-Cookie",
+                        f"{signed_in}/{len(replies)} / {with_cookies}/{len(replies)}",
+                    )
+                    row(
+                        f"storm {i}: latency p50 / p99 / max",
+                        f"{percentile(latencies, 50):.1f} / {percentile(latencies, 99):.1f} / {max(latencies):.1f} ms",
+                    )
                     if args.late:
-                        row(f"storm {i}: {args.late} late requests, old cookies: refreshes, signed in", f"{late_refreshes}, {late_in}/{len(late)}")
+                        row(
+                            f"storm {i}: {args.late} late requests, old cookies: refreshes, signed in",
+                            f"{late_refreshes}, {late_in}/{len(late)}",
+                        )
                     row(f"storm {i}: key-set fetches", str(stack.proxy.jwks_fetches))
-                row("all storms: latency p50 / p99", f"{percentile(all_latencies, 50):.1f} / {percentile(all_latencies, 99):.1f} ms")
+                row(
+                    "all storms: latency p50 / p99",
+                    f"{percentile(all_latencies, 50):.1f} / {percentile(all_latencies, 99):.1f} ms",
+                )
 
 
 def _refreshed(stack: Stack, session: Session) -> tuple[str, str]:
