@@ -4,21 +4,29 @@ server (aiosmtpd) over real sockets, with a local service of this module's own."
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import email
 import email.policy
+import ipaddress
 import logging
 import socket
+import ssl
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from pathlib import Path
 from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from authmw.dev import LocalService
+from authmw.dev import LocalService, smtp
 
 from .conftest import Api, unique_email
 
@@ -280,3 +288,118 @@ def test_send_test_email_talks_to_the_same_server(mail_api: Api, smtp_server: tu
     )
     assert response.json() == {"success": True}
     assert inbox.wait_for(address).message["Subject"] == "Test Email from Stack Auth"
+
+
+def test_starttls_is_used_when_the_server_offers_it(
+    mail_api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server that accepts AUTH only over TLS: the client upgrades with STARTTLS and verifies
+    the certificate (trusted here through SSL_CERT_FILE, as a system trust store would)."""
+    caplog.set_level(logging.DEBUG, logger="authmw")
+    ca_file, server_context = certificates(tmp_path)
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(
+        inbox,
+        hostname="127.0.0.1",
+        port=port,
+        authenticator=inbox.authenticate,
+        tls_context=server_context,
+        require_starttls=True,
+    )
+    controller.start()
+    try:
+        monkeypatch.setenv("SSL_CERT_FILE", str(ca_file))
+        use_smtp(mail_api, port)
+        address = unique_email()
+        mail_api.sign_up(address)
+        mail = settled(mail_api, address)
+        assert mail["delivery"] == "sent", [record.getMessage() for record in caplog.records]
+        assert inbox.wait_for(address).message["Subject"] == f"Verify your email at {PROJECT_NAME}"
+        monkeypatch.delenv("SSL_CERT_FILE")  # an untrusted certificate is refused
+        other = unique_email()
+        mail_api.sign_up(other)
+        assert settled(mail_api, other)["delivery"] == "failed: cannot connect"
+    finally:
+        controller.stop()
+        mail_api.set_config(email_config={"type": "shared"})
+
+
+
+def test_port_465_means_implicit_tls(
+    mail_api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The server speaks TLS from the first byte (SMTPS); the test port stands in for 465."""
+    caplog.set_level(logging.DEBUG, logger="authmw")
+    ca_file, server_context = certificates(tmp_path)
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(
+        inbox,
+        hostname="127.0.0.1",
+        port=port,
+        authenticator=inbox.authenticate,
+        ssl_context=server_context,
+        auth_require_tls=False,  # aiosmtpd counts only STARTTLS as TLS; this connection is TLS throughout
+    )
+    controller.start()
+    try:
+        monkeypatch.setenv("SSL_CERT_FILE", str(ca_file))
+        monkeypatch.setattr(smtp, "IMPLICIT_TLS_PORT", port)
+        use_smtp(mail_api, port)
+        address = unique_email()
+        mail_api.sign_up(address)
+        mail = settled(mail_api, address)
+        assert mail["delivery"] == "sent", [record.getMessage() for record in caplog.records]
+        assert inbox.wait_for(address).recipients == [address]
+    finally:
+        controller.stop()
+        mail_api.set_config(email_config={"type": "shared"})
+
+def certificates(folder: Path) -> tuple[Path, ssl.SSLContext]:
+    """A CA certificate file and a server context whose certificate for 127.0.0.1 it signed."""
+    now = dt.datetime.now(dt.timezone.utc)
+    ca_key, leaf_key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "authmw test CA")])
+    ca_cert = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(
+            x509.KeyUsage(False, False, False, False, False, True, True, False, False), critical=True
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    leaf_cert = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")]))
+        .issuer_name(ca_name)
+        .public_key(leaf_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    ca_file, cert_file, key_file = folder / "ca.pem", folder / "server.pem", folder / "server.key"
+    ca_file.write_bytes(ca_cert.public_bytes(serialization.Encoding.PEM))
+    cert_file.write_bytes(leaf_cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        leaf_key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert_file, key_file)
+    return ca_file, context
