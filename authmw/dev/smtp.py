@@ -72,7 +72,7 @@ class SmtpFailure(Exception):
 
 
 def deliver(settings: SmtpSettings, message: EmailMessage, *, timeout: float = TIMEOUT_SECONDS) -> None:
-    """Send `message` (its From is set here) or raise SmtpFailure."""
+    """Send `message` (From defaults to the configured sender) or raise SmtpFailure."""
     if "From" not in message:
         message["From"] = settings.sender
     try:
