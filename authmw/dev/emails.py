@@ -58,14 +58,10 @@ def send_team_invitation_email(ctx: Ctx, team_id: str, team_name: str, email: st
     return invitation_id
 
 
-def _send(
-    ctx: Ctx, kind: str, to: str, link: str, variables: dict[str, str], user_display_name: str | None
-) -> None:
+def _send(ctx: Ctx, kind: str, to: str, link: str, variables: dict[str, str], user_display_name: str | None) -> None:
     common = {"userDisplayName": user_display_name, "projectDisplayName": ctx.project.display_name}
     rendered = render_email(ctx.c, ctx.project.id, kind, {**common, **variables})
-    send_email(
-        ctx, Mail(to=to, kind=kind, subject=rendered.subject, text=rendered.text, html=rendered.html, link=link)
-    )
+    send_email(ctx, Mail(to=to, kind=kind, subject=rendered.subject, text=rendered.text, html=rendered.html, link=link))
 
 
 def _display_name(ctx: Ctx, user_id: str) -> str | None:

@@ -119,7 +119,9 @@ def _page(title: str, content: str) -> str:
 
 def _article(item: dict[str, Any], back: str, *, details: str = "") -> str:
     href = f"/dev/mailbox/{quote(item['id'], safe='')}{back}"
-    open_link = f'<p><a class="button" href="{escape(item["link"])}">Open link</a></p>' if _is_safe(item["link"]) else ""
+    open_link = (
+        f'<p><a class="button" href="{escape(item["link"])}">Open link</a></p>' if _is_safe(item["link"]) else ""
+    )
     return f"""<article data-email-id="{escape(item["id"])}">
   <div class="meta">
     <span>To <b>{escape(item["to"])}</b></span>

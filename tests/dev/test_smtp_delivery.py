@@ -241,7 +241,11 @@ def test_a_custom_template_is_what_the_smtp_server_receives(mail_api: Api, inbox
     content = {
         "type": "doc",
         "content": [
-            {"type": "heading", "attrs": {"level": 2}, "content": [{"type": "text", "text": "{{ projectDisplayName }}"}]},
+            {
+                "type": "heading",
+                "attrs": {"level": 2},
+                "content": [{"type": "text", "text": "{{ projectDisplayName }}"}],
+            },
             {"type": "paragraph", "content": [{"type": "text", "text": "Hello {{ userDisplayName }},"}]},
             {
                 "type": "paragraph",
@@ -325,7 +329,6 @@ def test_starttls_is_used_when_the_server_offers_it(
         mail_api.set_config(email_config={"type": "shared"})
 
 
-
 def test_port_465_means_implicit_tls(
     mail_api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -356,6 +359,7 @@ def test_port_465_means_implicit_tls(
         controller.stop()
         mail_api.set_config(email_config={"type": "shared"})
 
+
 def certificates(folder: Path) -> tuple[Path, ssl.SSLContext]:
     """A CA certificate file and a server context whose certificate for 127.0.0.1 it signed."""
     now = dt.datetime.now(dt.timezone.utc)
@@ -370,9 +374,7 @@ def certificates(folder: Path) -> tuple[Path, ssl.SSLContext]:
         .not_valid_before(now - dt.timedelta(minutes=5))
         .not_valid_after(now + dt.timedelta(days=1))
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .add_extension(
-            x509.KeyUsage(False, False, False, False, False, True, True, False, False), critical=True
-        )
+        .add_extension(x509.KeyUsage(False, False, False, False, False, True, True, False, False), critical=True)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
         .sign(ca_key, hashes.SHA256())
     )
@@ -387,9 +389,7 @@ def certificates(folder: Path) -> tuple[Path, ssl.SSLContext]:
         .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
         .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-        .add_extension(
-            x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False
-        )
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
         .sign(ca_key, hashes.SHA256())
     )
     ca_file, cert_file, key_file = folder / "ca.pem", folder / "server.pem", folder / "server.key"
