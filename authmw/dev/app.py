@@ -13,6 +13,7 @@ from starlette.responses import PlainTextResponse, Response
 
 from .bootstrap import Bootstrap, ensure_projects, env_values, write_env_file
 from .db import Database
+from .delivery import mark_interrupted
 from .keys import KeyStore
 from .middleware import ServiceHeadersMiddleware
 from .routes import all_routes
@@ -54,6 +55,7 @@ def create_app(
     """
     db = Database.in_dir(data_dir)
     bootstrap = ensure_projects(db)
+    mark_interrupted(db)
     if bootstrap.created and on_first_start is not None:
         on_first_start(bootstrap)
     if api_url is not None:

@@ -26,6 +26,8 @@ OUTBOX_ONLY = "outbox-only"
 PENDING = "pending"
 SENT = "sent"
 FAILED_PREFIX = "failed: "
+#: A delivery the previous run of the service did not finish before it stopped.
+INTERRUPTED = FAILED_PREFIX + "interrupted"
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -69,3 +71,9 @@ def _record(db: Database, email_id: str, status: str) -> None:
             c.execute("UPDATE sent_emails SET delivery = ? WHERE id = ?", (status, email_id))
     except sqlite3.Error as error:  # e.g. the service stopped (database closed) meanwhile
         logger.debug("e-mail %s: delivery %r not recorded (%s)", email_id, status, type(error).__name__)
+
+
+def mark_interrupted(db: Database) -> int:
+    """On start: deliveries still pending belong to a previous run that stopped first."""
+    with db.tx() as c:
+        return c.execute("UPDATE sent_emails SET delivery = ? WHERE delivery = ?", (INTERRUPTED, PENDING)).rowcount

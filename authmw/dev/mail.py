@@ -8,7 +8,8 @@ that went:
     outbox-only            shared config: the mail stays in the outbox
     pending                waiting for the SMTP server
     sent                   the SMTP server accepted it
-    failed: <category>     it did not (categories of smtp.py, e.g. "cannot connect")
+    failed: <category>     it did not (categories of smtp.py, e.g. "cannot connect"), or
+                           "failed: interrupted" when the service stopped before it finished
 
 One log line on the `authmw.dev.mail` logger names the recipient and kind (never the link).
 """

@@ -294,6 +294,24 @@ def test_send_test_email_talks_to_the_same_server(mail_api: Api, smtp_server: tu
     assert inbox.wait_for(address).message["Subject"] == "Test Email from Stack Auth"
 
 
+def test_a_delivery_cut_short_by_a_stop_is_marked_interrupted_on_the_next_start(
+    smtp_server: tuple[Inbox, int], tmp_path: Path
+) -> None:
+    inbox, port = smtp_server
+    inbox.delay = 2.0
+    try:
+        with LocalService(tmp_path, quiet=True) as first:
+            api = Api.of(first)
+            use_smtp(api, port)
+            address = unique_email()
+            api.sign_up(address)
+            assert outbox_mail(api, address)["delivery"] == "pending"
+        with LocalService(tmp_path, quiet=True) as second:
+            assert outbox_mail(Api.of(second), address)["delivery"] == "failed: interrupted"
+    finally:
+        inbox.delay = 0.0
+
+
 def test_starttls_is_used_when_the_server_offers_it(
     mail_api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
