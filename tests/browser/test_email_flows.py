@@ -92,40 +92,27 @@ class MailService:
         )
         assert r.status_code == 200, r.text
 
-    def mail(
-        self, to: str, kind: str, *, after: float = 0.0, timeout: float = 10.0
-    ) -> dict[str, Any]:
+    def mail(self, to: str, kind: str, *, after: float = 0.0, timeout: float = 10.0) -> dict[str, Any]:
         """The newest e-mail of `kind` to `to` sent after `after` (epoch seconds), waiting for it."""
         deadline = time.monotonic() + timeout
         seen: list[Any] = []
         while time.monotonic() < deadline:
             r = httpx.get(f"{self.url}/dev/outbox", params={"to": to})
-            assert r.status_code == 200, (
-                f"GET /dev/outbox answered {r.status_code}: {r.text[:300]}"
-            )
+            assert r.status_code == 200, f"GET /dev/outbox answered {r.status_code}: {r.text[:300]}"
             seen = r.json()["items"]
             for item in seen:  # newest first
-                if (
-                    item["kind"] == kind
-                    and item["sent_at_millis"] >= after * 1000 - 1000
-                ):
-                    assert item["link"], (
-                        f"the {kind} e-mail to {to} has no link: {item}"
-                    )
+                if item["kind"] == kind and item["sent_at_millis"] >= after * 1000 - 1000:
+                    assert item["link"], f"the {kind} e-mail to {to} has no link: {item}"
                     return item
             time.sleep(0.2)
-        raise AssertionError(
-            f"no {kind} e-mail to {to} in the outbox within {timeout} s; it holds {seen}"
-        )
+        raise AssertionError(f"no {kind} e-mail to {to} in the outbox within {timeout} s; it holds {seen}")
 
 
 @pytest.fixture(scope="module")
 def mail_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailService]:
     from authmw.dev import LocalService
 
-    service = LocalService(
-        tmp_path_factory.mktemp("mail-service"), port=0, quiet=True
-    ).start()
+    service = LocalService(tmp_path_factory.mktemp("mail-service"), port=0, quiet=True).start()
     try:
         mail = MailService(service)
         mail.configure(magic_link_enabled=True, client_team_creation_enabled=True)
@@ -134,9 +121,7 @@ def mail_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailServi
         service.stop()
 
 
-def sign_in(
-    page: Any, base: str, email: str, password: str, *, from_page: bool = False
-) -> None:
+def sign_in(page: Any, base: str, email: str, password: str, *, from_page: bool = False) -> None:
     if not from_page:
         page.goto(f"{base}/handler/sign-in")
     form = page.get_by_test_id("sign-in-form")
@@ -145,9 +130,7 @@ def sign_in(
     form.get_by_role("button", name="Sign in").click()
 
 
-def test_forgot_password_then_reset_through_the_mailbox_then_sign_in(
-    mail_service, example_app, context
-) -> None:
+def test_forgot_password_then_reset_through_the_mailbox_then_sign_in(mail_service, example_app, context) -> None:
     base = example_app(mail_service.config)
     email = mail_service.sign_up()
     page = context.new_page()
@@ -171,12 +154,8 @@ def test_forgot_password_then_reset_through_the_mailbox_then_sign_in(
 
     # The link is single use.
     page.goto(link)
-    expect(page.get_by_test_id("auth-error")).to_have_text(
-        "This password reset link has already been used."
-    )
-    expect(page.get_by_test_id("request-new-link")).to_have_attribute(
-        "href", "/handler/forgot-password"
-    )
+    expect(page.get_by_test_id("auth-error")).to_have_text("This password reset link has already been used.")
+    expect(page.get_by_test_id("request-new-link")).to_have_attribute("href", "/handler/forgot-password")
 
     sign_in(page, base, email, PASSWORD)
     expect(page.get_by_test_id("auth-error")).to_have_text("Wrong e-mail or password.")
@@ -185,9 +164,7 @@ def test_forgot_password_then_reset_through_the_mailbox_then_sign_in(
     expect(page.get_by_test_id("user-email")).to_have_text(email)
 
 
-def test_magic_link_sign_in_through_the_mailbox(
-    mail_service, example_app, context
-) -> None:
+def test_magic_link_sign_in_through_the_mailbox(mail_service, example_app, context) -> None:
     """A new address: the link from the e-mail signs the new user up and in."""
     base = example_app(mail_service.config)
     email = f"magic-{uuid.uuid4().hex[:12]}@example.com"
@@ -208,14 +185,10 @@ def test_magic_link_sign_in_through_the_mailbox(
 
     # Used once: opening it again explains and leads back to sign-in.
     page.goto(link)
-    expect(page.get_by_test_id("auth-error")).to_have_text(
-        "This sign-in link has already been used."
-    )
+    expect(page.get_by_test_id("auth-error")).to_have_text("This sign-in link has already been used.")
 
 
-def test_magic_link_typed_code_through_the_mailbox(
-    mail_service, example_app, context
-) -> None:
+def test_magic_link_typed_code_through_the_mailbox(mail_service, example_app, context) -> None:
     """The 6-character code of the e-mail, typed on the sign-in page, signs in (and returns)."""
     base = example_app(mail_service.config)
     email = f"code-{uuid.uuid4().hex[:12]}@example.com"
@@ -231,17 +204,13 @@ def test_magic_link_typed_code_through_the_mailbox(
     mail = mail_service.mail(email, "magic_link", after=started)
     match = re.search(r"\b([A-Z0-9]{6})\b", mail["subject"])
     assert match, f"no 6-character code in the subject {mail['subject']!r}"
-    page.get_by_test_id("magic-link-code-form").get_by_label(
-        "Code from the e-mail"
-    ).fill(match.group(1))
+    page.get_by_test_id("magic-link-code-form").get_by_label("Code from the e-mail").fill(match.group(1))
     page.get_by_role("button", name="Sign in with code").click()
     page.wait_for_url(f"{base}/?from=code")
     expect(page.get_by_test_id("user-email")).to_have_text(email)
 
 
-def test_magic_link_for_an_unverified_password_account_is_refused_clearly(
-    mail_service, example_app, context
-) -> None:
+def test_magic_link_for_an_unverified_password_account_is_refused_clearly(mail_service, example_app, context) -> None:
     base = example_app(mail_service.config)
     email = mail_service.sign_up()  # password account, e-mail not verified
     page = context.new_page()
@@ -249,14 +218,10 @@ def test_magic_link_for_an_unverified_password_account_is_refused_clearly(
     page.get_by_role("tab", name="E-mail link").click()
     page.get_by_test_id("magic-link-form").get_by_label("E-mail").fill(email)
     page.get_by_role("button", name="Send sign-in link").click()
-    expect(page.get_by_test_id("auth-error")).to_contain_text(
-        "sign in with your password"
-    )
+    expect(page.get_by_test_id("auth-error")).to_contain_text("sign in with your password")
 
 
-def test_invite_a_second_user_who_accepts_through_the_mailbox_link(
-    mail_service, example_app, browser
-) -> None:
+def test_invite_a_second_user_who_accepts_through_the_mailbox_link(mail_service, example_app, browser) -> None:
     base = example_app(mail_service.config)
     owner, guest = mail_service.sign_up(), mail_service.sign_up()
     team_name = f"Team {uuid.uuid4().hex[:6]}"
@@ -271,9 +236,7 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(
         page.wait_for_url(f"{base}/")
         page.get_by_test_id("account-settings-link").click()
         page.wait_for_url(f"{base}/handler/account-settings")
-        page.get_by_test_id("create-team-form").get_by_label("New team name").fill(
-            team_name
-        )
+        page.get_by_test_id("create-team-form").get_by_label("New team name").fill(team_name)
         page.get_by_role("button", name="Create team").click()
         team = page.locator(f'[data-testid=team][data-team-name="{team_name}"]')
         expect(team).to_be_visible()
@@ -281,12 +244,8 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(
         invite = team.get_by_test_id("invite-form")
         invite.get_by_label(f"Invite to {team_name} (e-mail)").fill(guest)
         invite.get_by_role("button", name="Send invitation").click()
-        expect(team.get_by_test_id("invite-status")).to_have_text(
-            f"Invitation sent to {guest}."
-        )
-        expect(
-            team.locator(f'[data-testid=pending-invitation][data-email="{guest}"]')
-        ).to_be_visible()
+        expect(team.get_by_test_id("invite-status")).to_have_text(f"Invitation sent to {guest}.")
+        expect(team.locator(f'[data-testid=pending-invitation][data-email="{guest}"]')).to_be_visible()
 
         link = mail_service.mail(guest, "team_invitation", after=started)["link"]
         assert link.startswith(f"{base}/handler/team-invitation?") and "code=" in link
@@ -300,9 +259,7 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(
         page.wait_for_url(link)
         expect(page.get_by_test_id("invitation-team")).to_have_text(team_name)
         page.get_by_test_id("invitation-accept").click()
-        expect(page.get_by_test_id("invitation-joined")).to_have_text(
-            f"You joined {team_name}."
-        )
+        expect(page.get_by_test_id("invitation-joined")).to_have_text(f"You joined {team_name}.")
 
         page.goto(f"{base}/handler/account-settings")
         team = page.locator(f'[data-testid=team][data-team-name="{team_name}"]')
@@ -315,9 +272,7 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(
         guest_context.close()
 
 
-def test_add_an_email_in_account_settings_and_verify_it_through_the_mailbox(
-    mail_service, example_app, context
-) -> None:
+def test_add_an_email_in_account_settings_and_verify_it_through_the_mailbox(mail_service, example_app, context) -> None:
     base = example_app(mail_service.config)
     email = mail_service.sign_up()
     extra = f"extra-{uuid.uuid4().hex[:12]}@example.com"
@@ -326,33 +281,23 @@ def test_add_an_email_in_account_settings_and_verify_it_through_the_mailbox(
     page.wait_for_url(f"{base}/")
     page.goto(f"{base}/handler/account-settings")
 
-    page.get_by_test_id("add-email-form").get_by_label("Add an e-mail address").fill(
-        extra
-    )
+    page.get_by_test_id("add-email-form").get_by_label("Add an e-mail address").fill(extra)
     page.get_by_role("button", name="Add e-mail").click()
     row = page.locator(f'[data-testid=contact-channel][data-value="{extra}"]')
-    expect(row.get_by_test_id("contact-channel-verified")).to_have_attribute(
-        "data-verified", "false"
-    )
+    expect(row.get_by_test_id("contact-channel-verified")).to_have_attribute("data-verified", "false")
     started = time.time()
     row.get_by_role("button", name="Send verification e-mail").click()
-    expect(page.get_by_test_id("emails-status")).to_have_text(
-        f"We sent a verification e-mail to {extra}."
-    )
+    expect(page.get_by_test_id("emails-status")).to_have_text(f"We sent a verification e-mail to {extra}.")
 
     link = mail_service.mail(extra, "email_verification", after=started)["link"]
     assert link.startswith(f"{base}/handler/email-verification?") and "code=" in link
     page.goto(link)
     expect(page.get_by_test_id("email-verified")).to_be_visible()
     page.goto(f"{base}/handler/account-settings")
-    expect(row.get_by_test_id("contact-channel-verified")).to_have_attribute(
-        "data-verified", "true"
-    )
+    expect(row.get_by_test_id("contact-channel-verified")).to_have_attribute("data-verified", "true")
 
 
-def test_password_sign_in_with_totp_asks_for_the_code(
-    mail_service, example_app, context
-) -> None:
+def test_password_sign_in_with_totp_asks_for_the_code(mail_service, example_app, context) -> None:
     base = example_app(mail_service.config)
     email = mail_service.sign_up()
     secret = os.urandom(20)
@@ -362,13 +307,9 @@ def test_password_sign_in_with_totp_asks_for_the_code(
     prompt = page.get_by_test_id("mfa-prompt")
     expect(prompt).to_be_visible()
 
-    prompt.get_by_label("Authentication code").fill(
-        "000000" if totp(secret) != "000000" else "111111"
-    )
+    prompt.get_by_label("Authentication code").fill("000000" if totp(secret) != "000000" else "111111")
     prompt.get_by_role("button", name="Verify").click()
-    expect(prompt.get_by_role("alert")).to_have_text(
-        "The TOTP code is invalid. Please try again."
-    )
+    expect(prompt.get_by_role("alert")).to_have_text("The TOTP code is invalid. Please try again.")
 
     if STEP_SECONDS - time.time() % STEP_SECONDS < 3:  # only the current step counts
         time.sleep(STEP_SECONDS - time.time() % STEP_SECONDS + 0.1)
@@ -378,9 +319,7 @@ def test_password_sign_in_with_totp_asks_for_the_code(
     expect(page.get_by_test_id("user-email")).to_have_text(email)
 
 
-def test_changing_the_password_keeps_this_session_and_ends_the_others(
-    mail_service, example_app, context
-) -> None:
+def test_changing_the_password_keeps_this_session_and_ends_the_others(mail_service, example_app, context) -> None:
     base = example_app(mail_service.config)
     email = mail_service.sign_up()  # a first session, outside the browser
     assert mail_service.refresh_works(email)
@@ -397,8 +336,6 @@ def test_changing_the_password_keeps_this_session_and_ends_the_others(
     expect(form.get_by_role("status")).to_contain_text("Your password has been changed")
 
     assert not mail_service.refresh_works(email), "the other session should have ended"
-    context.clear_cookies(
-        name="stack-access"
-    )  # force a refresh with this session's refresh token
+    context.clear_cookies(name="stack-access")  # force a refresh with this session's refresh token
     page.goto(base)
     expect(page.get_by_test_id("user-email")).to_have_text(email)
