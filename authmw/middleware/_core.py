@@ -3,8 +3,10 @@
 The ASGI and WSGI middlewares hand over the request's ``Cookie``, ``x-stack-auth`` and
 scheme, then run :meth:`Authenticator.authenticate` with their driver::
 
+    outcome = core.steady(cookie)                                   # a repeated session cookie
     tokens = core.read(cookie=..., auth_header=..., secure=...)    # may raise Refusal (400)
     outcome = core.quick(tokens) or driver.run(core.authenticate(tokens))  # may raise Refusal (503)
+    core.remember(cookie, outcome)
 
 Only key-set fetches and refresh calls do I/O, as effects yielded to the driver.
 """
@@ -196,6 +198,7 @@ class Authenticator:
         self._fresh: OrderedDict[str, tuple[str, Claims, float]] = OrderedDict()
         self._cookie_memo: dict[str, tuple[str | None, str | None, bool]] = {}
         self._header_memo: dict[str, Tokens] = {}
+        self._steady: dict[str, tuple[Outcome, float]] = {}
         self._lock = threading.Lock()
 
     # -- reading ---------------------------------------------------------------------
@@ -219,6 +222,24 @@ class Authenticator:
         if refresh is not None and c.ACCESS_COOKIE in found:
             access = _token(c.access_from_cookie(found[c.ACCESS_COOKIE], refresh))
         return access, refresh, found.get(c.IS_HTTPS_COOKIE) == "true"
+
+    # -- the steady state: a Cookie value seen signed in, its token still fresh --------
+
+    def steady(self, cookie: str) -> Outcome | None:
+        """The signed-in outcome last decided for this Cookie value, while its access token
+        has at least MIN_VALIDITY left (exactly what :meth:`quick` would decide), else None."""
+        hit = self._steady.get(cookie)
+        if hit is not None and self._clock() < hit[1]:
+            return hit[0]
+        return None
+
+    def remember(self, cookie: str, outcome: Outcome) -> None:
+        """Keep a signed-in outcome without cookies to write for :meth:`steady`."""
+        if outcome.claims is None or outcome.cookies or len(cookie) > MEMO_MAX_KEY:
+            return
+        if len(self._steady) >= MEMO_SIZE:
+            self._steady.clear()
+        self._steady[cookie] = (outcome, outcome.claims.exp - MIN_VALIDITY)
 
     # -- deciding --------------------------------------------------------------------
 

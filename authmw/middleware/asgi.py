@@ -17,12 +17,11 @@ from ._cookies import with_session_cookies
 from ._core import (
     Authenticator,
     OnRefreshUnavailable,
-    Outcome,
     Refresher,
     Refusal,
     is_secure,
 )
-from ._user import ANONYMOUS, AnonymousUser, AuthCredentials, AuthUser
+from ._user import ANONYMOUS, AuthCredentials, AuthUser
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -78,6 +77,8 @@ class AuthMiddleware:
         self._http = http
         # httpx connection pools belong to one event loop; tests may run several.
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _PerLoop] = weakref.WeakKeyDictionary()
+        # Nearly always the same loop: skip the weak-dictionary lookup for it.
+        self._last: tuple[asyncio.AbstractEventLoop | None, _PerLoop | None] = (None, None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -94,32 +95,47 @@ class AuthMiddleware:
             await _run(self.app, scope, receive, send, ())
             return
 
-        bound = self._bound()
-        try:
-            tokens = self.core.read(
-                cookie=cookie,
-                auth_header=auth_header,
-                secure=is_secure(scope.get("scheme", "http"), forwarded_proto),
-            )
-            outcome = self.core.quick(tokens)
-            if outcome is None:
-                outcome = await bound.driver.run(self.core.authenticate(tokens))
-        except Refusal as refusal:
-            await _answer(scope, send, refusal)
-            return
+        outcome = self.core.steady(cookie) if cookie is not None and auth_header is None else None
+        if outcome is None:
+            try:
+                tokens = self.core.read(
+                    cookie=cookie,
+                    auth_header=auth_header,
+                    secure=is_secure(scope.get("scheme", "http"), forwarded_proto),
+                )
+                outcome = self.core.quick(tokens)
+                if outcome is None:
+                    outcome = await self._bound().driver.run(self.core.authenticate(tokens))
+            except Refusal as refusal:
+                await _answer(scope, send, refusal)
+                return
+            if tokens.from_cookies and cookie is not None:
+                self.core.remember(cookie, outcome)
 
-        scope["user"], scope["auth"] = _user(outcome, bound.server)
+        if outcome.claims is None or outcome.access_token is None:
+            scope["user"], scope["auth"] = ANONYMOUS, NO_CREDENTIALS
+        else:
+            server = self._bound().server
+            scope["user"] = AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, server=server)
+            scope["auth"] = SIGNED_IN
         await _run(self.app, scope, receive, send, outcome.cookies if kind == "http" else ())
 
     def _bound(self) -> _PerLoop:
         loop = asyncio.get_running_loop()
+        last_loop, last = self._last
+        if loop is last_loop and last is not None:
+            return last
         bound = self._loops.get(loop)
         if bound is None:
             bound = self._loops[loop] = _PerLoop(self.config, AsyncDriver(self._http() if self._http else None))
+        self._last = (loop, bound)
         return bound
 
     async def aclose(self) -> None:
-        bound = self._loops.pop(asyncio.get_running_loop(), None)
+        loop = asyncio.get_running_loop()
+        if self._last[0] is loop:
+            self._last = (None, None)
+        bound = self._loops.pop(loop, None)
         if bound is not None:
             await bound.driver.aclose()
 
@@ -131,12 +147,6 @@ class AuthMiddleware:
             return message
 
         return wrapped
-
-
-def _user(outcome: Outcome, server: AsyncServerApp | None) -> tuple[AuthUser | AnonymousUser, AuthCredentials]:
-    if outcome.claims is None or outcome.access_token is None:
-        return ANONYMOUS, NO_CREDENTIALS
-    return AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, server=server), SIGNED_IN
 
 
 def _read_headers(raw: Any) -> tuple[str | None, str | None, str | None]:

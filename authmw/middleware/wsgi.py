@@ -66,17 +66,21 @@ class WSGIAuthMiddleware:
             environ["authmw.user"] = ANONYMOUS
             return _run(self.app, environ, start_response, ())
 
-        try:
-            tokens = self.core.read(
-                cookie=cookie,
-                auth_header=auth_header,
-                secure=is_secure(environ.get("wsgi.url_scheme", "http"), environ.get("HTTP_X_FORWARDED_PROTO")),
-            )
-            outcome = self.core.quick(tokens)
-            if outcome is None:
-                outcome = self.driver.run(self.core.authenticate(tokens))
-        except Refusal as refusal:
-            return _answer(start_response, refusal)
+        outcome = self.core.steady(cookie) if cookie and auth_header is None else None
+        if outcome is None:
+            try:
+                tokens = self.core.read(
+                    cookie=cookie,
+                    auth_header=auth_header,
+                    secure=is_secure(environ.get("wsgi.url_scheme", "http"), environ.get("HTTP_X_FORWARDED_PROTO")),
+                )
+                outcome = self.core.quick(tokens)
+                if outcome is None:
+                    outcome = self.driver.run(self.core.authenticate(tokens))
+            except Refusal as refusal:
+                return _answer(start_response, refusal)
+            if tokens.from_cookies and cookie:
+                self.core.remember(cookie, outcome)
 
         environ["authmw.user"] = self._user(outcome)
         return _run(self.app, environ, start_response, outcome.cookies)

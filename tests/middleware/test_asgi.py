@@ -435,3 +435,26 @@ def test_without_the_secret_key_the_refresh_uses_the_oauth_grant(short_service, 
     assert r.json()["id"] == s.user_id
     assert counting.paths["/api/v1/auth/oauth/token"] == 1
     assert json.loads(cookie_value(set_cookies(r)["stack-access"]))[0] == s.refresh_token
+
+
+def test_a_repeated_cookie_is_decided_once_until_its_token_needs_refreshing(local_service, monkeypatch) -> None:
+    from authmw.middleware._core import Authenticator
+
+    reads = []
+    real_read = Authenticator.read
+    monkeypatch.setattr(Authenticator, "read", lambda self, **kw: reads.append(1) or real_read(self, **kw))
+    now = [time.time()]
+    counting = CountingTransport()
+    app = make_app(local_service.config, clock=lambda: now[0], http=lambda: httpx.AsyncClient(transport=counting))
+    s = local_service.sign_up()
+    cookie = cookie_header(local_service.project_id, s.refresh_token, s.access_token)
+    with TestClient(app) as client:
+        for _ in range(3):
+            r = client.get("/me", headers={"cookie": cookie})
+            assert r.json()["id"] == s.user_id and "set-cookie" not in r.headers
+        assert len(reads) == 1
+        now[0] += 585  # 15 s of validity left: the remembered decision no longer holds
+        r = client.get("/me", headers={"cookie": cookie})
+    assert r.json()["id"] == s.user_id
+    assert "stack-access=" in r.headers["set-cookie"]
+    assert (len(reads), counting.refreshes) == (2, 1)

@@ -140,3 +140,27 @@ def test_repeated_values_are_read_once_and_the_memo_stays_bounded(core: Authenti
     for _ in range(2):  # a refusal is not remembered
         with pytest.raises(Refusal):
             core.read(cookie=None, auth_header="nope", secure=False)
+
+
+def test_only_plain_signed_in_outcomes_are_remembered_and_the_map_is_bounded(core: Authenticator, monkeypatch) -> None:
+    import dataclasses
+    import time
+
+    import authmw.middleware._core as core_module
+    from authmw._tokens import Claims
+    from authmw.middleware._core import Outcome
+
+    monkeypatch.setattr(core_module, "MEMO_SIZE", 2)
+    claims = Claims(sub="u", aud=PID, iss="i", iat=None, exp=time.time() + 600, raw={})
+    signed_in = Outcome(claims, "a", "r")
+    core.remember("c1", signed_in)
+    assert core.steady("c1") is signed_in
+    core.remember("c2", Outcome())  # anonymous
+    core.remember("c3", signed_in._replace(cookies=("stack-access=...",)))  # cookies to write
+    core.remember("x" * 5000, signed_in)  # too long to keep
+    assert [core.steady(k) for k in ("c2", "c3", "x" * 5000)] == [None, None, None]
+    core.remember("c4", signed_in)
+    core.remember("c5", signed_in)
+    assert len(core._steady) <= 2
+    core.remember("c6", Outcome(dataclasses.replace(claims, exp=time.time() + 19), "a", "r"))
+    assert core.steady("c6") is None  # under the 20 s margin: quick() would refresh it
