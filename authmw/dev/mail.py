@@ -84,11 +84,12 @@ def send_email(ctx: Ctx, mail: Mail) -> str:
     return email_id
 
 
-def outbox(c: sqlite3.Connection, recipient: str | None = None, *, limit: int = -1) -> list[dict[str, Any]]:
-    """The outbox, newest first (optionally only the mails to one address; at most `limit`)."""
+def outbox(c: sqlite3.Connection, recipient: str | None = None, *, limit: int | None = None) -> list[dict[str, Any]]:
+    """The outbox, newest first (optionally only the mails to one address, at most `limit`)."""
     where, args = _where(recipient)
     rows = c.execute(
-        f"SELECT * FROM sent_emails{where} ORDER BY sent_at_millis DESC, rowid DESC LIMIT ?", (*args, limit)
+        f"SELECT * FROM sent_emails{where} ORDER BY sent_at_millis DESC, rowid DESC LIMIT ?",
+        (*args, -1 if limit is None else limit),  # LIMIT -1: no limit
     ).fetchall()
     return [_item(row) for row in rows]
 
