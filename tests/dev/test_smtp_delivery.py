@@ -27,6 +27,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from authmw.dev import LocalService, smtp
+from authmw.dev.endpoint import ANY, Ctx, EndpointGroup
+from authmw.dev.errors import KnownError
+from authmw.dev.mail import Mail, send_email
 
 from .conftest import Api, unique_email
 
@@ -310,6 +313,33 @@ def test_a_delivery_cut_short_by_a_stop_is_marked_interrupted_on_the_next_start(
             assert outbox_mail(Api.of(second), address)["delivery"] == "failed: interrupted"
     finally:
         inbox.delay = 0.0
+
+
+def test_mail_of_a_failed_request_is_neither_kept_nor_sent(smtp_server: tuple[Inbox, int], tmp_path: Path) -> None:
+    """Delivery waits for the commit: a request that fails after sending rolls the mail back."""
+    inbox, port = smtp_server
+    group = EndpointGroup()
+
+    @group.post("/test/mail/{outcome}", tiers=ANY)
+    def mail_then(ctx: Ctx) -> dict[str, bool]:
+        to = ctx.request.query_params["to"]
+        send_email(ctx, Mail(to=to, kind="test", subject="A test", text="Hello\n"))
+        if ctx.params["outcome"] == "fail":
+            raise KnownError("USER_NOT_FOUND")
+        return {"success": True}
+
+    service = LocalService(tmp_path, quiet=True)
+    service.app.router.routes.extend(group.routes)
+    with service:
+        api = Api.of(service)
+        use_smtp(api, port)
+        failed, kept = unique_email(), unique_email()
+        assert api.call("POST", "/test/mail/fail", params={"to": failed}).status_code == 404
+        assert api.call("POST", "/test/mail/succeed", params={"to": kept}).status_code == 200
+        assert inbox.wait_for(kept).message["Subject"] == "A test"
+        assert settled(api, kept)["delivery"] == "sent"
+        assert api.http.get("/dev/outbox", params={"to": failed}).json()["items"] == []
+        assert not any(failed in item.recipients for item in inbox.received)
 
 
 def test_starttls_is_used_when_the_server_offers_it(
