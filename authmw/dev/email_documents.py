@@ -27,6 +27,10 @@ _VARIABLE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 _SAFE_HREF = re.compile(r"^(https?://|mailto:)", re.IGNORECASE)
 _BLOCK_LIMIT = 2000  # nodes; a document is small, this only bounds hostile input
 _HEADING_TAGS = {1: "h1", 2: "h2", 3: "h3"}
+_BUTTON_STYLE = (
+    "display: inline-block; padding: 10px 18px; border-radius: 6px; background: #2f5bd3;"
+    " color: #ffffff; text-decoration: none; font-weight: 600;"
+)
 
 
 @dataclass(frozen=True)
@@ -216,7 +220,8 @@ def _to_html(blocks: list[_Block]) -> str:
         if block.kind == "hr":
             parts.append("<hr>")
             continue
-        inner = "".join(_html_span(span) for span in block.spans).strip()
+        style = _BUTTON_STYLE if block.kind == "button" else ""
+        inner = "".join(_html_span(span, style) for span in block.spans).strip()
         tag = {"li": "p", "quote": "blockquote", "button": "p"}.get(block.kind, block.kind)
         prefix = "&bull; " if block.kind == "li" else ""
         parts.append(f"<{tag}>{prefix}{inner}</{tag}>")
@@ -228,8 +233,9 @@ def _to_html(blocks: list[_Block]) -> str:
     )
 
 
-def _html_span(span: _Span) -> str:
+def _html_span(span: _Span, style: str = "") -> str:
     text = html.escape(span.text).replace("\n", "<br>")
     if span.href is None or not _SAFE_HREF.match(span.href.strip()) or not span.text:
         return text
-    return f'<a href="{html.escape(span.href.strip(), quote=True)}">{text}</a>'
+    style_attribute = f' style="{style}"' if style else ""
+    return f'<a href="{html.escape(span.href.strip(), quote=True)}"{style_attribute}>{text}</a>'

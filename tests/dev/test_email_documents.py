@@ -74,6 +74,7 @@ def test_the_dashboard_email_builder_shape() -> None:
     body = render_document(document, VARIABLES)
     assert body.text == f"Hi Team & Co\n\nYour code: ABC123\n\nSign in ({LINK})\n"
     assert "<h2>Hi Team &amp; Co</h2>" in body.html
+    assert f'<a href="{LINK.replace("&", "&amp;")}" style="display: inline-block;' in body.html  # a button
 
 
 def test_only_web_links_become_anchors_and_unknown_variables_stay() -> None:
