@@ -29,7 +29,7 @@ from authmw._config import AuthConfig
 from authmw._ops import AsyncDriver, Op, SyncDriver
 from authmw._tokens import Claims, TokenVerifier
 
-from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher
+from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher, Tokens
 from ._user import ANONYMOUS, AnonymousUser, AuthUser
 
 T = TypeVar("T")
@@ -85,19 +85,33 @@ class SessionResolver:
     def resolve(self, *, cookie: str | None, auth_header: str | None, secure: bool) -> Resolved:
         if not cookie and auth_header is None:
             return NOBODY
-        tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure)
-        return self._resolved(self.core.quick(tokens) or self.driver.run(self.core.authenticate(tokens)))
+        outcome = self.core.steady(cookie) if cookie and auth_header is None else None
+        if outcome is None:
+            tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure)
+            outcome = self.core.quick(tokens)
+            if outcome is None:
+                outcome = self.driver.run(self.core.authenticate(tokens))
+            self._remember(cookie, tokens, outcome)
+        return self._resolved(outcome)
 
     async def aresolve(self, *, cookie: str | None, auth_header: str | None, secure: bool) -> Resolved:
         # The loop serving requests gets its driver now, so that arun() uses it later.
         driver = self._loop_side().driver
         if not cookie and auth_header is None:
             return NOBODY
-        tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure)
-        outcome = self.core.quick(tokens)
+        outcome = self.core.steady(cookie) if cookie and auth_header is None else None
         if outcome is None:
-            outcome = await driver.run(self.core.authenticate(tokens))
+            tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure)
+            outcome = self.core.quick(tokens)
+            if outcome is None:
+                outcome = await driver.run(self.core.authenticate(tokens))
+            self._remember(cookie, tokens, outcome)
         return self._resolved(outcome)
+
+    def _remember(self, cookie: str | None, tokens: Tokens, outcome: Outcome) -> None:
+        # The next request with the same Cookie value skips reading it (see Authenticator.steady).
+        if cookie and tokens.from_cookies:
+            self.core.remember(cookie, outcome)
 
     def _resolved(self, outcome: Outcome) -> Resolved:
         if outcome.claims is None or outcome.access_token is None:
