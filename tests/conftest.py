@@ -82,7 +82,9 @@ class Service:
         r = httpx.request(
             "DELETE",
             f"{self.url}/api/v1/auth/sessions/current",
-            headers=self._headers(**{"x-stack-refresh-token": session.refresh_token, "content-type": "application/json"}),
+            headers=self._headers(
+                **{"x-stack-refresh-token": session.refresh_token, "content-type": "application/json"}
+            ),
             content=b"{}",
         )
         assert r.status_code == 200, r.text
@@ -168,7 +170,9 @@ def web_dist() -> Path:
         return WEB_DIST
     npm = shutil.which("npm")
     if npm is None:
-        pytest.fail(f"{WEB_DIST}/index.html is missing and npm is not installed to build it (js/: npm run build:example)")
+        pytest.fail(
+            f"{WEB_DIST}/index.html is missing and npm is not installed to build it (js/: npm run build:example)"
+        )
     js = ROOT / "js"
     steps = ([[npm, "ci", "--no-audit", "--no-fund"]] if not (js / "node_modules").is_dir() else []) + [
         [npm, "run", "build"],

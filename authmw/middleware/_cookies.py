@@ -52,20 +52,14 @@ def access_from_cookie(value: str, refresh_token: str | None) -> str | None:
         pair = json.loads(value)
     except (ValueError, RecursionError):  # deep nesting in a cookie is not an error of ours
         return None
-    if (
-        isinstance(pair, list)
-        and len(pair) == 2
-        and pair[0] == refresh_token
-        and isinstance(pair[1], str)
-    ):
+    if isinstance(pair, list) and len(pair) == 2 and pair[0] == refresh_token and isinstance(pair[1], str):
         return pair[1]
     return None
 
 
 def set_cookie(name: str, value: str, max_age: int, *, now: float, secure: bool) -> str:
     header = (
-        f"{name}={quote(value, safe='')}; Path=/; Max-Age={max_age}; "
-        f"Expires={formatdate(now + max_age, usegmt=True)}"
+        f"{name}={quote(value, safe='')}; Path=/; Max-Age={max_age}; Expires={formatdate(now + max_age, usegmt=True)}"
     )
     return header + "; Secure" if secure else header
 

@@ -52,6 +52,7 @@ T = TypeVar("T")
 OnRefreshUnavailable = Literal["anonymous", "error"]
 Refresher = Callable[[AuthConfig, str], Op["str | None"]]
 
+
 class Refusal(Exception):
     """Answer the request at once with a JSON error, instead of running (the rest of) the app.
 
@@ -192,9 +193,7 @@ class Authenticator:
         self._refresher = refresher or refresh_access_token
         self._clock = clock
         self._refresh_cookie = c.refresh_cookie_name(config.project_id)
-        self._wanted = frozenset(
-            {self._refresh_cookie, c.LEGACY_REFRESH_COOKIE, c.ACCESS_COOKIE, c.IS_HTTPS_COOKIE}
-        )
+        self._wanted = frozenset({self._refresh_cookie, c.LEGACY_REFRESH_COOKIE, c.ACCESS_COOKIE, c.IS_HTTPS_COOKIE})
         self._fresh: OrderedDict[str, tuple[str, Claims, float]] = OrderedDict()
         self._cookie_memo: dict[str, tuple[str | None, str | None, bool]] = {}
         self._header_memo: dict[str, Tokens] = {}
@@ -289,7 +288,9 @@ class Authenticator:
             # An access token that is short of the margin but unexpired still holds.
             held = self.verifier.verify_cached(access) if access is not None else None
             if held is not None and held.exp > self._clock():
-                logger.warning("authmw: refreshing the session failed (%s); using the current access token", type(exc).__name__)
+                logger.warning(
+                    "authmw: refreshing the session failed (%s); using the current access token", type(exc).__name__
+                )
                 return Outcome(held, access, refresh)
             return self._unavailable(exc, "refreshing the session")
         if fresh is None:
@@ -326,7 +327,13 @@ class Authenticator:
             now, secure = self._clock(), tokens.secure
             cookies = (
                 c.set_cookie(self._refresh_cookie, refresh, c.REFRESH_COOKIE_MAX_AGE, now=now, secure=secure),
-                c.set_cookie(c.ACCESS_COOKIE, c.access_cookie_value(refresh, access), c.ACCESS_COOKIE_MAX_AGE, now=now, secure=secure),
+                c.set_cookie(
+                    c.ACCESS_COOKIE,
+                    c.access_cookie_value(refresh, access),
+                    c.ACCESS_COOKIE_MAX_AGE,
+                    now=now,
+                    secure=secure,
+                ),
                 c.delete_cookie(c.LEGACY_REFRESH_COOKIE, secure=secure),
             )
         return Outcome(claims, access, refresh, cookies)

@@ -64,7 +64,9 @@ def tampered(token: str) -> str:
 
 def test_valid_cookies_sign_the_user_in_without_writing_cookies(local_service) -> None:
     s = local_service.sign_up()
-    r = get(make_app(local_service.config), cookie=cookie_header(local_service.project_id, s.refresh_token, s.access_token))
+    r = get(
+        make_app(local_service.config), cookie=cookie_header(local_service.project_id, s.refresh_token, s.access_token)
+    )
     assert r.status_code == 200, r.text
     assert r.json() == {"id": s.user_id, "sub": s.user_id}
     assert "set-cookie" not in r.headers
@@ -128,7 +130,10 @@ def test_no_cookie_is_anonymous_and_require_user_answers_401_json(local_service)
     app = make_app(local_service.config)
     r = get(app)
     assert r.status_code == 401
-    assert r.json() == {"code": "USER_AUTHENTICATION_REQUIRED", "error": "User authentication required for this endpoint."}
+    assert r.json() == {
+        "code": "USER_AUTHENTICATION_REQUIRED",
+        "error": "User authentication required for this endpoint.",
+    }
     assert r.headers["x-stack-known-error"] == "USER_AUTHENTICATION_REQUIRED"
     assert get(app, "/maybe").json()["id"] is None
 
@@ -245,7 +250,10 @@ def test_cookies_are_secure_behind_an_https_proxy(short_service, expiring) -> No
 
 def test_legacy_refresh_cookie_is_read(local_service) -> None:
     s = local_service.sign_up()
-    r = get(make_app(local_service.config), cookie=cookie_header(local_service.project_id, s.refresh_token, s.access_token, legacy=True))
+    r = get(
+        make_app(local_service.config),
+        cookie=cookie_header(local_service.project_id, s.refresh_token, s.access_token, legacy=True),
+    )
     assert r.json()["id"] == s.user_id
     assert "set-cookie" not in r.headers
 
@@ -293,7 +301,9 @@ def test_service_unreachable_answers_503_when_configured(short_service, expiring
 
 def failing_service(status: int, body: bytes = b"boom", headers: dict[str, str] | None = None):
     """An http factory whose every answer is ``status`` (faults the local service never makes)."""
-    return lambda: httpx.AsyncClient(transport=httpx.MockTransport(lambda request: httpx.Response(status, content=body, headers=headers)))
+    return lambda: httpx.AsyncClient(
+        transport=httpx.MockTransport(lambda request: httpx.Response(status, content=body, headers=headers))
+    )
 
 
 @pytest.mark.parametrize("mode, status", [("anonymous", 200), ("error", 503)])

@@ -9,7 +9,7 @@ PID = "2c4a3e8e-9b57-4a43-9d39-1e4a6b0f6b1a"
 
 
 def test_parse_reads_only_wanted_names_and_percent_decodes() -> None:
-    header = f'other=1; stack-refresh-{PID}=abc%2Fdef; stack-access=%5B%22r%22%2C%22a%22%5D'
+    header = f"other=1; stack-refresh-{PID}=abc%2Fdef; stack-access=%5B%22r%22%2C%22a%22%5D"
     found = c.parse_cookie_header(header, frozenset({f"stack-refresh-{PID}", "stack-access"}))
     assert found == {f"stack-refresh-{PID}": "abc/def", "stack-access": '["r","a"]'}
 

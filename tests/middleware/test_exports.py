@@ -4,7 +4,14 @@ import authmw.middleware
 def test_exported_members() -> None:
     exported = authmw.middleware.__all__
     assert exported == sorted(exported)
-    assert set(exported) == {"AnonymousUser", "AuthCredentials", "AuthMiddleware", "AuthUser", "Refusal", "WSGIAuthMiddleware"}
+    assert set(exported) == {
+        "AnonymousUser",
+        "AuthCredentials",
+        "AuthMiddleware",
+        "AuthUser",
+        "Refusal",
+        "WSGIAuthMiddleware",
+    }
     for name in exported:
         assert getattr(authmw.middleware, name).__module__.startswith("authmw.middleware")
 

@@ -54,7 +54,10 @@ def test_require_user_with_depends_in_a_sync_route(local_service) -> None:
         assert client.get("/me", headers={"cookie": cookie}).json() == {"id": s.user_id}
         r = client.get("/me")
         assert r.status_code == 401
-        assert r.json() == {"code": "USER_AUTHENTICATION_REQUIRED", "error": "User authentication required for this endpoint."}
+        assert r.json() == {
+            "code": "USER_AUTHENTICATION_REQUIRED",
+            "error": "User authentication required for this endpoint.",
+        }
 
 
 class NotTheUser(KnownError):
@@ -110,7 +113,9 @@ def test_a_refused_signed_in_user_still_gets_the_refreshed_cookies(short_service
 
     s = expiring
     with TestClient(app) as client:
-        r = client.get("/nobody", headers={"cookie": cookie_header(short_service.project_id, s.refresh_token, s.access_token)})
+        r = client.get(
+            "/nobody", headers={"cookie": cookie_header(short_service.project_id, s.refresh_token, s.access_token)}
+        )
     assert r.status_code == 403
     assert "stack-access=" in r.headers["set-cookie"]
 

@@ -99,7 +99,19 @@ def test_secure_detection(core: Authenticator) -> None:
     assert core.read(cookie="stack-is-https=true", auth_header=None, secure=False).secure
 
 
-_PIECES = [f"stack-refresh-{PID}=", "stack-refresh=", "stack-access=", '["', '",', "%", "%5B%22", '"', ";", "=", "undefined"]
+_PIECES = [
+    f"stack-refresh-{PID}=",
+    "stack-refresh=",
+    "stack-access=",
+    '["',
+    '",',
+    "%",
+    "%5B%22",
+    '"',
+    ";",
+    "=",
+    "undefined",
+]
 cookies = st.lists(st.sampled_from(_PIECES) | st.text(max_size=5)).map("".join)
 json_values = st.recursive(
     st.none() | st.text() | st.integers(),

@@ -141,7 +141,10 @@ def test_lifespan_shutdown_closes_the_middlewares_http_client(local_service) -> 
         return clients[-1]
 
     s = local_service.sign_up()
-    app = Starlette(routes=[Route("/private", private)], middleware=[Middleware(AuthMiddleware, config=local_service.config, http=http)])
+    app = Starlette(
+        routes=[Route("/private", private)],
+        middleware=[Middleware(AuthMiddleware, config=local_service.config, http=http)],
+    )
     with TestClient(app) as client:
         cookie = cookie_header(local_service.project_id, s.refresh_token, s.access_token)
         assert client.get("/private", headers={"cookie": cookie}).status_code == 200
@@ -151,8 +154,12 @@ def test_lifespan_shutdown_closes_the_middlewares_http_client(local_service) -> 
 
 def test_https_requests_get_secure_cookies(short_service, expiring) -> None:
     s = expiring
-    app = Starlette(routes=[Route("/private", private)], middleware=[Middleware(AuthMiddleware, config=short_service.config)])
+    app = Starlette(
+        routes=[Route("/private", private)], middleware=[Middleware(AuthMiddleware, config=short_service.config)]
+    )
     with TestClient(app, base_url="https://testserver") as client:
-        r = client.get("/private", headers={"cookie": cookie_header(short_service.project_id, s.refresh_token, s.access_token)})
+        r = client.get(
+            "/private", headers={"cookie": cookie_header(short_service.project_id, s.refresh_token, s.access_token)}
+        )
     assert r.status_code == 200
     assert all(v.endswith("; Secure") for v in r.headers.get_list("set-cookie"))

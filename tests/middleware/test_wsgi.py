@@ -88,7 +88,9 @@ def test_service_unreachable(short_service, expiring, mode: str, status: int) ->
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     config = short_service.config.with_(api_url=f"http://127.0.0.1:{port}")
-    r = get(config, cookie_header(short_service.project_id, s.refresh_token, s.access_token), on_refresh_unavailable=mode)
+    r = get(
+        config, cookie_header(short_service.project_id, s.refresh_token, s.access_token), on_refresh_unavailable=mode
+    )
     assert r.status_code == status
     assert set(set_cookies(r)) <= {"app"}
 
@@ -146,7 +148,9 @@ def test_a_caller_that_leads_right_after_a_refresh_landed_reuses_it(short_servic
 
     s = expiring
     core = Authenticator(short_service.config, refresher=counting)
-    tokens = core.read(cookie=cookie_header(short_service.project_id, s.refresh_token, s.access_token), auth_header=None, secure=False)
+    tokens = core.read(
+        cookie=cookie_header(short_service.project_id, s.refresh_token, s.access_token), auth_header=None, secure=False
+    )
     driver = SyncDriver()
     late = core.authenticate(tokens)
     effect = next(late)  # found no fresh token and is about to lead a refresh flight...
