@@ -120,7 +120,9 @@ class _ClientFlows(_CommonOps):
         if not email:
             raise ValueError("The signed-in user has no primary e-mail address to verify.")
         body = {"email": email, "callback_url": callback_url}
-        yield from self._transport.call("POST", "/contact-channels/send-verification-code", json=body, session=self.session)
+        yield from self._transport.call(
+            "POST", "/contact-channels/send-verification-code", json=body, session=self.session
+        )
 
     @operation
     def verify_email(self, code: str) -> Op[None]:

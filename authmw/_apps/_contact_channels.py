@@ -25,7 +25,13 @@ def _path(user_id: str, channel_id: str) -> str:
 
 class _ChannelsOps(_Namespace):
     def _create(self, user_id: str, value: str, used_for_auth: bool, **fields: Any) -> Op[ContactChannel]:
-        body = {"user_id": user_id, "type": "email", "value": value, "used_for_auth": used_for_auth, **changes(**fields)}
+        body = {
+            "user_id": user_id,
+            "type": "email",
+            "value": value,
+            "used_for_auth": used_for_auth,
+            **changes(**fields),
+        }
         answer = yield from self._transport.call_json("POST", "/contact-channels", json=body, session=self._session)
         return parse(ContactChannel, answer)
 

@@ -27,9 +27,7 @@ class _TeamsOps(_Namespace, Generic[TeamT]):
         return cast(TeamT, parse(self._model, body))
 
     def _teams(self, user_id: str | None) -> Op[list[TeamT]]:
-        body = yield from self._transport.call_json(
-            "GET", "/teams", query={"user_id": user_id}, session=self._session
-        )
+        body = yield from self._transport.call_json("GET", "/teams", query={"user_id": user_id}, session=self._session)
         return cast("list[TeamT]", parse_items(self._model, body))
 
     def _create(self, body: dict[str, Any]) -> Op[TeamT]:

@@ -170,7 +170,9 @@ class Apps:
     def signed_in(self, email: str | None = None) -> tuple[Any, str]:
         """A client app signed in as a new password user, and that user's id."""
         app = self.client()
-        result = self.flavour(app.sign_up_with_password(email or new_email(), PASSWORD, CALLBACK + "/email-verification"))
+        result = self.flavour(
+            app.sign_up_with_password(email or new_email(), PASSWORD, CALLBACK + "/email-verification")
+        )
         return app, result.user_id
 
     def new_user(self, **fields: Any) -> Any:

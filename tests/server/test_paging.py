@@ -23,9 +23,7 @@ def crowded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServ
 
         async def create_all() -> list[str]:
             async with AsyncServerApp(live.config) as server:
-                users = await asyncio.gather(
-                    *(server.users.create(display_name=f"Paged {i:03}") for i in range(USERS))
-                )
+                users = await asyncio.gather(*(server.users.create(display_name=f"Paged {i:03}") for i in range(USERS)))
             return [user.id for user in users]
 
         yield live, asyncio.run(create_all())

@@ -28,7 +28,11 @@ def test_create_read_update_delete(flavour, apps):
     )
     assert isinstance(team, ServerTeam) and team.created_at is not None
     assert (team.display_name, team.profile_image_url) == ("Engineering", "https://example.com/eng.png")
-    assert (team.client_metadata, team.client_read_only_metadata, team.server_metadata) == ({"c": 1}, {"r": 1}, {"s": 1})
+    assert (team.client_metadata, team.client_read_only_metadata, team.server_metadata) == (
+        {"c": 1},
+        {"r": 1},
+        {"s": 1},
+    )
     assert flavour(teams.get(team.id)) == team
     updated = flavour(teams.update(team.id, display_name="Eng", server_metadata={"s": 2}, profile_image_url=None))
     assert (updated.display_name, updated.server_metadata, updated.client_metadata) == ("Eng", {"s": 2}, {"c": 1})
