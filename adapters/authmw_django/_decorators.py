@@ -155,7 +155,7 @@ def team_permission_required(
     """The view runs for users holding ``permission_id`` in the team, directly or through
     a permission that contains it."""
     if not isinstance(permission_id, str):
-        raise TypeError("team_permission_required needs the permission id: @team_permission_required(\"$update_team\")")
+        raise TypeError('team_permission_required needs the permission id: @team_permission_required("$update_team")')
     return Guard(TeamRequirement(team, permission_id), api=api)
 
 

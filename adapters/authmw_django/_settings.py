@@ -65,7 +65,9 @@ def get_auth_config() -> AuthConfig:
 def _options() -> Mapping[str, Any]:
     options = getattr(settings, "AUTHMW", None) or {}
     if not isinstance(options, Mapping):
-        raise ImproperlyConfigured('settings.AUTHMW must be a dict, e.g. AUTHMW = {"PROJECT_ID": "...", "SECRET_SERVER_KEY": "..."}.')
+        raise ImproperlyConfigured(
+            'settings.AUTHMW must be a dict, e.g. AUTHMW = {"PROJECT_ID": "...", "SECRET_SERVER_KEY": "..."}.'
+        )
     unknown = sorted(set(options) - KNOWN_KEYS)
     if unknown:
         raise ImproperlyConfigured(f"settings.AUTHMW has unknown keys {unknown}; known keys are {sorted(KNOWN_KEYS)}.")

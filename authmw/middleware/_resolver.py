@@ -147,7 +147,9 @@ class SessionResolver:
         loop = asyncio.get_running_loop()
         side = self._loops.get(loop)
         if side is None:
-            side = self._loops[loop] = _AsyncSide(self.config, AsyncDriver(self._async_http() if self._async_http else None))
+            side = self._loops[loop] = _AsyncSide(
+                self.config, AsyncDriver(self._async_http() if self._async_http else None)
+            )
         return side
 
     def close(self) -> None:

@@ -67,8 +67,20 @@ def django_example(config: AuthConfig, web_dist: Path, server: str) -> Iterator[
     if server == "wsgi":
         command = [sys.executable, str(DJANGO_APP / "manage.py"), "runserver", "--noreload", f"127.0.0.1:{port}"]
     else:
-        command = [sys.executable, "-m", "uvicorn", "--app-dir", str(DJANGO_APP), "example_site.asgi:application",
-                   "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+        command = [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--app-dir",
+            str(DJANGO_APP),
+            "example_site.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ]
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         base = f"http://localhost:{port}"

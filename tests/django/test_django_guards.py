@@ -55,7 +55,10 @@ def test_page_served_to_signed_in_users(site, local_service) -> None:
 def test_api_path_gets_401_json(site) -> None:
     r = site.client().get("/api/me")
     assert_envelope(r, 401, "USER_AUTHENTICATION_REQUIRED")
-    assert r.json() == {"code": "USER_AUTHENTICATION_REQUIRED", "error": "User authentication required for this endpoint."}
+    assert r.json() == {
+        "code": "USER_AUTHENTICATION_REQUIRED",
+        "error": "User authentication required for this endpoint.",
+    }
 
 
 def test_page_asked_for_json_gets_401_json(site) -> None:
@@ -132,7 +135,11 @@ def test_team_member_required(site, local_service, teams) -> None:
     client = site.client()
     # Not a member: a page answers Django's 403, an API the envelope.
     assert client.get(f"/teams/{team}/", headers=headers).status_code == 403
-    assert_envelope(client.get(f"/teams/{team}/", headers={**headers, "accept": "application/json"}), 403, "TEAM_MEMBERSHIP_NOT_FOUND")
+    assert_envelope(
+        client.get(f"/teams/{team}/", headers={**headers, "accept": "application/json"}),
+        403,
+        "TEAM_MEMBERSHIP_NOT_FOUND",
+    )
     teams.add_member(team, s.user_id)
     assert client.get(f"/teams/{team}/", headers=headers).json() == {"team": team}
 
@@ -224,7 +231,10 @@ def test_a_team_kwarg_the_view_does_not_get_is_explained(site, local_service) ->
 def test_drf_anonymous_is_a_401_envelope(site) -> None:
     r = site.client().get("/drf/me")
     assert r.status_code == 401
-    assert r.json() == {"code": "USER_AUTHENTICATION_REQUIRED", "error": "User authentication required for this endpoint."}
+    assert r.json() == {
+        "code": "USER_AUTHENTICATION_REQUIRED",
+        "error": "User authentication required for this endpoint.",
+    }
 
 
 def test_drfs_own_is_authenticated_answers_401(site, local_service) -> None:

@@ -39,7 +39,9 @@ def test_anonymous_without_cookies(site) -> None:
 
 def test_signed_in_with_cookies(site, local_service) -> None:
     s = local_service.sign_up()
-    r = site.client().get("/whoami", headers={"cookie": cookie_header(local_service.project_id, s.refresh_token, s.access_token)})
+    r = site.client().get(
+        "/whoami", headers={"cookie": cookie_header(local_service.project_id, s.refresh_token, s.access_token)}
+    )
     assert r.json() == {"id": s.user_id, "authenticated": True}
     assert session_cookies(r) == {}
 
@@ -75,7 +77,11 @@ def test_expired_access_token_is_refreshed_and_both_cookies_rewritten(short_site
 
 def test_expired_access_token_is_refreshed(make_site, brief) -> None:
     user_id, refresh, access = brief.expired_session()
-    r = make_site(brief.config).client().get("/whoami", headers={"cookie": cookie_header(brief.project_id, refresh, access)})
+    r = (
+        make_site(brief.config)
+        .client()
+        .get("/whoami", headers={"cookie": cookie_header(brief.project_id, refresh, access)})
+    )
     assert r.json() == {"id": user_id, "authenticated": True}
     assert set(session_cookies(r)) == {f"stack-refresh-{brief.project_id}", "stack-access", "stack-refresh"}
     assert json.loads(unquote(session_cookies(r)["stack-access"].value))[1] != access
@@ -106,7 +112,9 @@ def test_refreshed_cookies_are_secure_behind_an_https_proxy(short_site, short_se
 
 def test_cookies_the_view_set_itself_win(short_site, short_service, expiring) -> None:
     s = expiring
-    r = short_site.client().get("/sets-cookie", headers={"cookie": cookie_header(short_service.project_id, s.refresh_token, s.access_token)})
+    r = short_site.client().get(
+        "/sets-cookie", headers={"cookie": cookie_header(short_service.project_id, s.refresh_token, s.access_token)}
+    )
     assert r.json()["id"] == s.user_id
     assert r.cookies["app"].value == "1"
     assert r.cookies["stack-access"].value == "" and r.cookies["stack-access"]["max-age"] == 0
@@ -116,7 +124,9 @@ def test_cookies_the_view_set_itself_win(short_site, short_service, expiring) ->
 def test_revoked_refresh_token_clears_cookies_and_user_is_anonymous(short_site, short_service, expiring) -> None:
     s = expiring
     short_service.sign_out(s)
-    r = short_site.client().get("/whoami", headers={"cookie": cookie_header(short_service.project_id, s.refresh_token, s.access_token)})
+    r = short_site.client().get(
+        "/whoami", headers={"cookie": cookie_header(short_service.project_id, s.refresh_token, s.access_token)}
+    )
     assert r.json() == {"id": None, "authenticated": False}
     cookies = session_cookies(r)
     assert set(cookies) == {f"stack-refresh-{short_service.project_id}", "stack-access", "stack-refresh"}
@@ -154,20 +164,28 @@ def test_threads_needing_the_same_refresh_make_one_call(short_site, short_servic
     with ThreadPoolExecutor(max_workers=16) as pool:
         results = list(pool.map(request, range(32)))
     assert {user_id for user_id, _ in results} == {s.user_id}
-    assert all(cookies == {f"stack-refresh-{short_service.project_id}", "stack-access", "stack-refresh"} for _, cookies in results)
+    assert all(
+        cookies == {f"stack-refresh-{short_service.project_id}", "stack-access", "stack-refresh"}
+        for _, cookies in results
+    )
     assert counting.refreshes == 1
 
 
 def test_request_user_offers_the_server_view(site, local_service) -> None:
     s = local_service.sign_up()
-    r = site.client().get("/server-email", headers={"cookie": cookie_header(local_service.project_id, s.refresh_token, s.access_token)})
+    r = site.client().get(
+        "/server-email", headers={"cookie": cookie_header(local_service.project_id, s.refresh_token, s.access_token)}
+    )
     assert r.json() == {"email": s.email}
 
 
 def test_auser_offers_awaitable_server_calls_under_wsgi(site, local_service) -> None:
     # Django runs the async view in a loop of its own; the calls go through a worker thread.
     s = local_service.sign_up()
-    r = site.client().get("/async/server-email", headers={"cookie": cookie_header(local_service.project_id, s.refresh_token, s.access_token)})
+    r = site.client().get(
+        "/async/server-email",
+        headers={"cookie": cookie_header(local_service.project_id, s.refresh_token, s.access_token)},
+    )
     assert r.json() == {"email": s.email}
 
 
@@ -175,7 +193,10 @@ async def test_auser_offers_awaitable_server_calls_under_asgi(site, local_servic
     s = local_service.sign_up()
     counting = CountingTransport()
     client = site.async_client(ASYNC_HTTP_CLIENT=lambda: httpx.AsyncClient(transport=counting))
-    r = await client.get("/async/server-email", headers={"cookie": cookie_header(local_service.project_id, s.refresh_token, s.access_token)})
+    r = await client.get(
+        "/async/server-email",
+        headers={"cookie": cookie_header(local_service.project_id, s.refresh_token, s.access_token)},
+    )
     assert r.json() == {"email": s.email}
     assert counting.paths[f"/api/v1/users/{s.user_id}"] == 1  # on the event loop's connections
 
@@ -206,9 +227,17 @@ def test_request_user_is_lazy_and_typed(site, local_service) -> None:
 
         return HttpResponse()
 
-    with override_settings(AUTHMW={"PROJECT_ID": local_service.project_id, "API_URL": local_service.url, "SECRET_SERVER_KEY": local_service.config.secret_server_key}):
+    with override_settings(
+        AUTHMW={
+            "PROJECT_ID": local_service.project_id,
+            "API_URL": local_service.url,
+            "SECRET_SERVER_KEY": local_service.config.secret_server_key,
+        }
+    ):
         middleware = AuthMiddleware(view)
-    request = RequestFactory().get("/", headers={"cookie": cookie_header(local_service.project_id, s.refresh_token, s.access_token)})
+    request = RequestFactory().get(
+        "/", headers={"cookie": cookie_header(local_service.project_id, s.refresh_token, s.access_token)}
+    )
     middleware(request)
     assert isinstance(seen["user"], SimpleLazyObject)
     assert isinstance(seen["user"], AuthUser) and seen["user"].id == s.user_id
@@ -233,7 +262,9 @@ async def test_async_signed_in_sync_and_async_views(site, local_service) -> None
 
 async def test_async_refresh_rewrites_cookies(short_site, short_service, expiring) -> None:
     s, pid = expiring, short_service.project_id
-    r = await short_site.async_client().get("/async/whoami", headers={"cookie": cookie_header(pid, s.refresh_token, s.access_token)})
+    r = await short_site.async_client().get(
+        "/async/whoami", headers={"cookie": cookie_header(pid, s.refresh_token, s.access_token)}
+    )
     assert r.json()["id"] == s.user_id
     assert set(session_cookies(r)) == {f"stack-refresh-{pid}", "stack-access", "stack-refresh"}
 
@@ -241,7 +272,9 @@ async def test_async_refresh_rewrites_cookies(short_site, short_service, expirin
 async def test_async_revoked_refresh_token_clears_cookies(short_site, short_service, expiring) -> None:
     s = expiring
     short_service.sign_out(s)
-    r = await short_site.async_client().get("/async/whoami", headers={"cookie": cookie_header(short_service.project_id, s.refresh_token, s.access_token)})
+    r = await short_site.async_client().get(
+        "/async/whoami", headers={"cookie": cookie_header(short_service.project_id, s.refresh_token, s.access_token)}
+    )
     assert r.json()["authenticated"] is False
     assert all(m["max-age"] == "0" for m in session_cookies(r).values()) and session_cookies(r)
 
@@ -295,7 +328,9 @@ def test_flat_settings_and_env_file(local_service, tmp_path, monkeypatch) -> Non
     for name in ("AUTHMW_PROJECT_ID", "AUTHMW_SECRET_SERVER_KEY", "AUTHMW_PUBLISHABLE_CLIENT_KEY", "AUTHMW_API_URL"):
         monkeypatch.delenv(name, raising=False)
     env = tmp_path / "project.env"
-    env.write_text(f"AUTHMW_PROJECT_ID={local_service.project_id}\nAUTHMW_PUBLISHABLE_CLIENT_KEY=pck\nAUTHMW_API_URL=http://127.0.0.1:1\n")
+    env.write_text(
+        f"AUTHMW_PROJECT_ID={local_service.project_id}\nAUTHMW_PUBLISHABLE_CLIENT_KEY=pck\nAUTHMW_API_URL=http://127.0.0.1:1\n"
+    )
     auth = load(AUTHMW={"ENV_FILE": str(env)}, AUTHMW_SECRET_SERVER_KEY="ssk")
     assert (auth.config.project_id, auth.config.publishable_client_key, auth.config.secret_server_key) == (
         local_service.project_id,
@@ -313,14 +348,25 @@ def test_flat_settings_and_env_file(local_service, tmp_path, monkeypatch) -> Non
         ({"AUTHMW": {"PROJECT_ID": "nope", "SECRET_SERVER_KEY": "k"}}, "is not a UUID"),
         ({"AUTHMW": {"PROJECTID": "internal"}}, "unknown keys ['PROJECTID']"),
         ({"AUTHMW": {"ENV_FILE": "/nonexistent/project.env"}}, 'AUTHMW["ENV_FILE"]'),
-        ({"AUTHMW": {"PROJECT_ID": "internal", "SECRET_SERVER_KEY": "k", "ON_REFRESH_UNAVAILABLE": "x"}}, "ON_REFRESH_UNAVAILABLE"),
+        (
+            {"AUTHMW": {"PROJECT_ID": "internal", "SECRET_SERVER_KEY": "k", "ON_REFRESH_UNAVAILABLE": "x"}},
+            "ON_REFRESH_UNAVAILABLE",
+        ),
         ({"AUTHMW": ["PROJECT_ID"]}, "settings.AUTHMW must be a dict"),
     ],
 )
 def test_missing_or_bad_settings_name_the_fix(monkeypatch, settings: dict[str, Any], says: str) -> None:
-    for name in ("AUTHMW_PROJECT_ID", "STACK_PROJECT_ID", "NEXT_PUBLIC_STACK_PROJECT_ID", "AUTHMW_ENV_FILE",
-                 "AUTHMW_SECRET_SERVER_KEY", "STACK_SECRET_SERVER_KEY", "AUTHMW_PUBLISHABLE_CLIENT_KEY",
-                 "STACK_PUBLISHABLE_CLIENT_KEY", "NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY"):
+    for name in (
+        "AUTHMW_PROJECT_ID",
+        "STACK_PROJECT_ID",
+        "NEXT_PUBLIC_STACK_PROJECT_ID",
+        "AUTHMW_ENV_FILE",
+        "AUTHMW_SECRET_SERVER_KEY",
+        "STACK_SECRET_SERVER_KEY",
+        "AUTHMW_PUBLISHABLE_CLIENT_KEY",
+        "STACK_PUBLISHABLE_CLIENT_KEY",
+        "NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY",
+    ):
         monkeypatch.delenv(name, raising=False)
     with pytest.raises(ImproperlyConfigured) as raised:
         load(**settings)
@@ -331,7 +377,10 @@ def test_djangos_auth_middleware_after_authmws_is_refused_at_startup() -> None:
     from authmw_django import AuthMiddleware
 
     order = ["authmw_django.AuthMiddleware", "django.contrib.auth.middleware.AuthenticationMiddleware"]
-    with override_settings(MIDDLEWARE=order), pytest.raises(ImproperlyConfigured, match="move authmw's middleware after it"):
+    with (
+        override_settings(MIDDLEWARE=order),
+        pytest.raises(ImproperlyConfigured, match="move authmw's middleware after it"),
+    ):
         AuthMiddleware(lambda request: None)
 
 

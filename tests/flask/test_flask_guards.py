@@ -51,11 +51,16 @@ def test_page_served_to_signed_in_users(app, local_service) -> None:
 def test_api_path_gets_401_json(app) -> None:
     r = app.test_client().get("/api/me")
     assert_envelope(r, 401, "USER_AUTHENTICATION_REQUIRED")
-    assert r.json == {"code": "USER_AUTHENTICATION_REQUIRED", "error": "User authentication required for this endpoint."}
+    assert r.json == {
+        "code": "USER_AUTHENTICATION_REQUIRED",
+        "error": "User authentication required for this endpoint.",
+    }
 
 
 def test_page_asked_for_json_gets_401_json(app) -> None:
-    assert_envelope(app.test_client().get("/page", headers={"Accept": "application/json"}), 401, "USER_AUTHENTICATION_REQUIRED")
+    assert_envelope(
+        app.test_client().get("/page", headers={"Accept": "application/json"}), 401, "USER_AUTHENTICATION_REQUIRED"
+    )
 
 
 def test_api_paths_are_configurable(app_factory, local_service) -> None:
@@ -92,7 +97,9 @@ def test_team_member_required(app, local_service, teams) -> None:
     s, client = signed_in(app, local_service)
     team = teams.create()
     assert client.get(f"/teams/{team}/").status_code == 403
-    assert_envelope(client.get(f"/teams/{team}/", headers={"Accept": "application/json"}), 403, "TEAM_MEMBERSHIP_NOT_FOUND")
+    assert_envelope(
+        client.get(f"/teams/{team}/", headers={"Accept": "application/json"}), 403, "TEAM_MEMBERSHIP_NOT_FOUND"
+    )
     teams.add_member(team, s.user_id)
     assert client.get(f"/teams/{team}/").json == {"team": team}
 

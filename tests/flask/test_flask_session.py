@@ -46,7 +46,9 @@ def test_anonymous_without_cookies(app) -> None:
 
 def test_signed_in_with_cookies(app, local_service) -> None:
     s = local_service.sign_up()
-    r = with_cookies(app.test_client(), cookie_header(local_service.project_id, s.refresh_token, s.access_token)).get("/whoami")
+    r = with_cookies(app.test_client(), cookie_header(local_service.project_id, s.refresh_token, s.access_token)).get(
+        "/whoami"
+    )
     assert r.json == {"id": s.user_id, "authenticated": True}
     assert session_cookies(r) == {}
 
@@ -116,7 +118,9 @@ def test_cookies_the_view_set_itself_win(short_app, short_service, expiring) -> 
 def test_revoked_refresh_token_clears_cookies_and_user_is_anonymous(short_app, short_service, expiring) -> None:
     s = expiring
     short_service.sign_out(s)
-    r = with_cookies(short_app.test_client(), cookie_header(short_service.project_id, s.refresh_token, s.access_token)).get("/whoami")
+    r = with_cookies(
+        short_app.test_client(), cookie_header(short_service.project_id, s.refresh_token, s.access_token)
+    ).get("/whoami")
     assert r.json == {"id": None, "authenticated": False}
     cookies = session_cookies(r)
     assert set(cookies) == {f"stack-refresh-{short_service.project_id}", "stack-access", "stack-refresh"}
@@ -127,7 +131,9 @@ def test_revoked_refresh_token_clears_cookies_and_user_is_anonymous(short_app, s
 def test_service_unreachable_during_refresh(app_factory, short_service, expiring, mode: str, status: int) -> None:
     s = expiring
     app = app_factory(short_service.config.with_(api_url=unreachable()), on_refresh_unavailable=mode)
-    r = with_cookies(app.test_client(), cookie_header(short_service.project_id, s.refresh_token, s.access_token)).get("/whoami")
+    r = with_cookies(app.test_client(), cookie_header(short_service.project_id, s.refresh_token, s.access_token)).get(
+        "/whoami"
+    )
     assert r.status_code == status
     if status == 200:
         assert r.json == {"id": None, "authenticated": False}
@@ -154,7 +160,9 @@ def test_threads_needing_the_same_refresh_make_one_call(app_factory, short_servi
 
 def test_current_user_offers_the_server_view(app, local_service) -> None:
     s = local_service.sign_up()
-    r = with_cookies(app.test_client(), cookie_header(local_service.project_id, s.refresh_token, s.access_token)).get("/server-email")
+    r = with_cookies(app.test_client(), cookie_header(local_service.project_id, s.refresh_token, s.access_token)).get(
+        "/server-email"
+    )
     assert r.json == {"email": s.email}
 
 
@@ -205,13 +213,24 @@ def test_env_file(local_service, tmp_path, monkeypatch) -> None:
     [
         ({}, 'app.config["AUTHMW_PROJECT_ID"]'),
         ({"AUTHMW_PROJECT_ID": "internal"}, 'app.config["AUTHMW_SECRET_SERVER_KEY"]'),
-        ({"AUTHMW_PROJECT_ID": "internal", "AUTHMW_SECRET_SERVER_KEY": "k", "AUTHMW_ON_REFRESH_UNAVAILABLE": "no"}, "AUTHMW_ON_REFRESH_UNAVAILABLE"),
+        (
+            {"AUTHMW_PROJECT_ID": "internal", "AUTHMW_SECRET_SERVER_KEY": "k", "AUTHMW_ON_REFRESH_UNAVAILABLE": "no"},
+            "AUTHMW_ON_REFRESH_UNAVAILABLE",
+        ),
     ],
 )
 def test_missing_settings_name_the_fix(monkeypatch, config: dict[str, Any], says: str) -> None:
-    for name in ("AUTHMW_PROJECT_ID", "STACK_PROJECT_ID", "NEXT_PUBLIC_STACK_PROJECT_ID", "AUTHMW_ENV_FILE",
-                 "AUTHMW_SECRET_SERVER_KEY", "STACK_SECRET_SERVER_KEY", "AUTHMW_PUBLISHABLE_CLIENT_KEY",
-                 "STACK_PUBLISHABLE_CLIENT_KEY", "NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY"):
+    for name in (
+        "AUTHMW_PROJECT_ID",
+        "STACK_PROJECT_ID",
+        "NEXT_PUBLIC_STACK_PROJECT_ID",
+        "AUTHMW_ENV_FILE",
+        "AUTHMW_SECRET_SERVER_KEY",
+        "STACK_SECRET_SERVER_KEY",
+        "AUTHMW_PUBLISHABLE_CLIENT_KEY",
+        "STACK_PUBLISHABLE_CLIENT_KEY",
+        "NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY",
+    ):
         monkeypatch.delenv(name, raising=False)
     app = Flask(__name__)
     app.config.update(config)
@@ -243,6 +262,8 @@ def test_hooks_registered_before_the_extension_see_the_user(local_service) -> No
         return jsonify(id=current_user.id, same=g._authmw.user is current_user._get_current_object())
 
     s = local_service.sign_up()
-    r = with_cookies(app.test_client(), cookie_header(local_service.project_id, s.refresh_token, s.access_token)).get("/")
+    r = with_cookies(app.test_client(), cookie_header(local_service.project_id, s.refresh_token, s.access_token)).get(
+        "/"
+    )
     assert r.json == {"id": s.user_id, "same": True}
     assert seen == {"id": s.user_id}
