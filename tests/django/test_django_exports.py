@@ -1,0 +1,28 @@
+import authmw_django
+import authmw_django.rest_framework
+
+
+def test_exported_members() -> None:
+    for module, expected in (
+        (
+            authmw_django,
+            {
+                "AuthMiddleware",
+                "DEFAULT_TEAM_KWARG",
+                "Guard",
+                "TeamRequirement",
+                "get_auth_config",
+                "team_member_required",
+                "team_permission_required",
+                "user_required",
+            },
+        ),
+        (
+            authmw_django.rest_framework,
+            {"AuthMWAuthentication", "HasTeamPermission", "IsSignedIn", "IsTeamMember", "RefusalError"},
+        ),
+    ):
+        exported = module.__all__  # order: ruff (RUF022)
+        assert set(exported) == expected
+        for name in exported:
+            assert hasattr(module, name)

@@ -1,0 +1,20 @@
+import authmw_flask
+
+
+def test_exported_members() -> None:
+    exported = authmw_flask.__all__  # order: ruff (RUF022)
+    assert set(exported) == {
+        "AuthMW",
+        "DEFAULT_TEAM_ARG",
+        "EXEMPT_METHODS",
+        "FlaskAuth",
+        "Guard",
+        "TeamRequirement",
+        "current_user",
+        "get_user",
+        "team_member_required",
+        "team_permission_required",
+        "user_required",
+    }
+    for name in exported:
+        assert hasattr(authmw_flask, name)
