@@ -131,20 +131,21 @@ class _Malformed(Exception):
         self.kind = kind
 
 
-def _strict_b64url(segment: str) -> bytes:
-    """PyJWT's strict base64url decoding of a segment (2.15: up to two '=' when the length
-    is a multiple of 4, the URL-safe alphabet only, canonical trailing bits)."""
+_B64URL_VALUE = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")}
+
+
+def _strict_b64url(segment: str) -> str:
+    """PyJWT's strict base64url check of a segment (2.15: up to two '=' when the length is
+    a multiple of 4, the URL-safe alphabet only, canonical: the bits after the last whole
+    byte are zero). Returns the segment without its padding."""
     stripped = segment.rstrip("=")
     padding = len(segment) - len(stripped)
-    if padding > 2 or (padding and len(segment) % 4) or len(stripped) % 4 == 1:
+    if padding > 2 or (padding and len(segment) % 4) or not _BASE64URL.fullmatch(stripped):
         raise _Malformed("DecodeError")
-    if not _BASE64URL.fullmatch(stripped):
+    rest = len(stripped) % 4
+    if rest == 1 or (rest and _B64URL_VALUE[stripped[-1]] & (0x0F if rest == 2 else 0x03)):
         raise _Malformed("DecodeError")
-    raw = stripped.encode("ascii")
-    decoded = base64.urlsafe_b64decode(raw + b"=" * (-len(raw) % 4))
-    if base64.urlsafe_b64encode(decoded).rstrip(b"=") != raw:
-        raise _Malformed("DecodeError")
-    return decoded
+    return stripped
 
 
 def _ec_verify(parsed: _Parsed, key: Any, alg: str) -> bool:
@@ -160,7 +161,8 @@ def _ec_verify(parsed: _Parsed, key: Any, alg: str) -> bool:
     if header.get("b64", True) is False:
         raise _Malformed("DecodeError")  # PyJWT wants an empty payload segment (and then a detached payload)
     _strict_b64url(parsed.payload_segment)
-    signature = _strict_b64url(parsed.signature_segment)
+    stripped = _strict_b64url(parsed.signature_segment)
+    signature = base64.urlsafe_b64decode(stripped + "=" * (-len(stripped) % 4))
     if "kid" in header and not isinstance(header["kid"], str):
         raise _Malformed("InvalidTokenError")
     if "crit" in header:
