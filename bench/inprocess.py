@@ -7,24 +7,36 @@ baseline, timed in alternation with it. Times are this thread's CPU time
 best of several repeats with the garbage collector paused, as timeit does, in
 microseconds per request.
 
-Cases: a repeated token (the steady state), a first-seen token (signature check over the
-cached key set), no cookie at all, unrelated cookies only, and the x-stack-auth header.
+Cases: a repeated token (the steady state), no cookie at all, unrelated cookies only, the
+x-stack-auth header, and a first-seen token. A first-seen token is one the middleware has
+never seen: a pool of real sessions is minted by the local service (``POST /auth/sessions``
+with the server key), every request of a pass carries another one (so another Cookie value:
+no per-Cookie memo, no steady-state outcome, no verified token to reuse), and every pass
+runs against a new middleware whose key set was fetched by an untimed request first. The
+verifier alone and the bare ES256 check of ``cryptography`` are timed over the same pool.
 
-    .venv/bin/python bench/inprocess.py [--iterations 20000] [--repeat 7] [--fresh 32]
+    .venv/bin/python bench/inprocess.py [--iterations 20000] [--repeat 7] [--fresh 256]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import gc
 import json
 import time
 from collections.abc import Callable
 from typing import Any
 
+import httpx
+import jwt
 from _common import Stack, heading, percentile, row
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
+from authmw._ops import SyncDriver
 from authmw._tokens import TokenVerifier
 from authmw.middleware import AuthMiddleware, WSGIAuthMiddleware
 
@@ -152,47 +164,130 @@ class Timer:
         timed = [(many(base), many(app)) for _ in range(self.repeat)]
         return (min(t for _, t in timed) - min(b for b, _ in timed)) / n * 1e6
 
-    def first_seen_asgi(self, make: Callable[[], Any], header_sets: list[list[tuple[bytes, bytes]]]) -> list[float]:
-        """µs of the first request of each token to a middleware whose key set is already cached."""
-        app = make()
-        times = []
+    def first_seen_asgi(
+        self, make: Callable[[], Any], warm: list[tuple[bytes, bytes]], header_sets: list[list[tuple[bytes, bytes]]]
+    ) -> tuple[float, list[float]]:
+        """µs added per request when every request carries a token the middleware never saw.
 
-        async def run() -> None:
-            # A request without a session would not fetch the key set: warm it with a token
-            # that is not measured.
-            await app({"type": "http", "scheme": "http", "path": "/", "headers": header_sets[0]}, receive, send)
-            for headers in header_sets[1:]:
+        Each pass runs over a new middleware (``make()``) whose key set an untimed request
+        with the ``warm`` headers fetched first; the bare app runs over the same requests in
+        alternation. Returns the best pass's µs per request and, from the last pass, each
+        request's own thread time (whole call, bare app included).
+        """
+        each: list[float] = []
+
+        async def many(target: Any, record: bool) -> float:
+            gc.disable()
+            try:
                 start = time.thread_time()
-                await app({"type": "http", "scheme": "http", "path": "/", "headers": headers}, receive, send)
-                times.append((time.thread_time() - start) * 1e6)
+                for headers in header_sets:
+                    t0 = time.thread_time() if record else 0.0
+                    await target({"type": "http", "scheme": "http", "path": "/", "headers": headers}, receive, send)
+                    if record:
+                        each.append((time.thread_time() - t0) * 1e6)
+                return time.thread_time() - start
+            finally:
+                gc.enable()
 
-        self.loop.run_until_complete(run())
-        return times
+        async def one_pass(record: bool) -> tuple[float, float]:
+            app = make()
+            await app({"type": "http", "scheme": "http", "path": "/", "headers": warm}, receive, send)
+            base = await many(inner, False)
+            timed = await many(app, record)
+            await app.aclose()
+            return base, timed
+
+        run = self.loop.run_until_complete
+        run(one_pass(False))  # warm-up of the code paths
+        timed = [run(one_pass(False)) for _ in range(self.repeat)]
+        run(one_pass(True))
+        n = len(header_sets)
+        return (min(t for _, t in timed) - min(b for b, _ in timed)) / n * 1e6, each
+
+    def first_seen_wsgi(self, make: Callable[[], Any], warm: dict[str, Any], environs: list[dict[str, Any]]) -> float:
+        """As first_seen_asgi, for the WSGI middleware."""
+
+        def many(target: Any) -> float:
+            fresh = [dict(e) for e in environs]
+            gc.disable()
+            try:
+                start = time.thread_time()
+                for environ in fresh:
+                    target(environ, start_response)
+                return time.thread_time() - start
+            finally:
+                gc.enable()
+
+        def one_pass() -> tuple[float, float]:
+            app = make()
+            app(dict(warm), start_response)
+            base, timed = many(inner_wsgi), many(app)
+            app.close()
+            return base, timed
+
+        one_pass()
+        timed = [one_pass() for _ in range(self.repeat)]
+        return (min(t for _, t in timed) - min(b for b, _ in timed)) / len(environs) * 1e6
 
     def close(self) -> None:
         self.loop.close()
+
+
+def time_verifier(config: Any, tokens: list[str], repeat: int) -> tuple[float, float]:
+    """µs of TokenVerifier.verify per token it never saw (key set fetched before), and of the
+    ES256 check alone (``cryptography``, signature converted to DER beforehand)."""
+    driver = SyncDriver()
+    best = float("inf")
+    for _ in range(repeat + 1):
+        verifier = TokenVerifier(config)
+        driver.run(verifier.verify(tokens[0]))  # fetches the key set
+        gc.disable()
+        try:
+            start = time.thread_time()
+            for token in tokens[1:]:
+                driver.run(verifier.verify(token))
+            best = min(best, time.thread_time() - start)
+        finally:
+            gc.enable()
+    driver.close()
+    # The same signatures, checked by cryptography alone.
+    key = jwt.PyJWK(httpx.get(config.jwks_url, timeout=10).json()["keys"][0]).key
+    checks = []
+    for token in tokens:
+        signing_input, _, sig = token.rpartition(".")
+        raw = base64.urlsafe_b64decode(sig + "=" * (-len(sig) % 4))
+        der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+        checks.append((der, signing_input.encode()))
+    algorithm = ec.ECDSA(hashes.SHA256())
+    best_sig = float("inf")
+    for _ in range(repeat):
+        start = time.thread_time()
+        for der, data in checks:
+            key.verify(der, data, algorithm)
+        best_sig = min(best_sig, time.thread_time() - start)
+    return best / (len(tokens) - 1) * 1e6, best_sig / len(checks) * 1e6
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--iterations", type=int, default=20_000, help="requests per timed run (default 20000)")
     parser.add_argument("--repeat", type=int, default=7, help="timed runs per case; the best counts (default 7)")
-    parser.add_argument("--fresh", type=int, default=32, help="users signed up for first-seen tokens (default 32)")
+    parser.add_argument(
+        "--fresh", type=int, default=256, help="sessions minted for first-seen tokens, one per request (default 256)"
+    )
     args = parser.parse_args()
     timer = Timer(args.iterations, args.repeat)
 
     with Stack() as stack:
         config = stack.config
-        sessions = [stack.sign_up() for _ in range(max(2, args.fresh) + 1)]
-        first = sessions[0]
+        first = stack.sign_up()
+        # Real sessions of one user, each with its own access token: first-seen tokens.
+        pool = stack.mint(max(2, args.fresh), first.user_id)
         cookie = stack.cookie(first)
         header = json.dumps({"accessToken": first.access_token, "refreshToken": first.refresh_token})
 
         # -- ASGI ---------------------------------------------------------------------
         mw = AuthMiddleware(inner, config=config)
-        # A verifier that remembers one token: cycling two tokens makes every request a
-        # signature check over the cached key set, the path of a first-seen token.
-        forgetful = AuthMiddleware(inner, config=config, verifier=TokenVerifier(config, cache_size=1))
         cases = {
             "no cookie": [scope_headers()],
             "session cookie": [scope_headers(cookie)],
@@ -208,26 +303,24 @@ def main() -> None:
         row("repeated token, session cookie: added", f"{results['session cookie']:7.2f} us   (target <= 10 us)")
         row("repeated token, + unrelated cookies: added", f"{results['unrelated cookies + session cookie']:7.2f} us")
         row("repeated token, x-stack-auth header: added", f"{results['x-stack-auth header']:7.2f} us")
-        two = [scope_headers(stack.cookie(s)) for s in sessions[:2]]
-        slow = max(200, args.iterations // 20)
-        verify_timer = Timer(slow, args.repeat)
-        verifying = verify_timer.asgi(forgetful, two)
-        verify_timer.close()
-        row(
-            "token not in the verified cache (ES256 check): added",
-            f"{verifying:7.2f} us   (verifier cache of 1, 2 tokens alternating)",
-        )
-        firsts = timer.first_seen_asgi(
-            lambda: AuthMiddleware(inner, config=config), [scope_headers(stack.cookie(s)) for s in sessions]
+        fresh_headers = [scope_headers(stack.cookie(s)) for s in pool]
+        added, each = timer.first_seen_asgi(
+            lambda: AuthMiddleware(inner, config=config), scope_headers(stack.cookie(first)), fresh_headers
         )
         row(
-            f"first-seen token, {len(firsts)} users: median / p90",
-            f"{percentile(firsts, 50):7.2f} us / {percentile(firsts, 90):.2f} us   (whole call, bare app included)",
+            f"first-seen token, session cookie: added ({len(pool)} tokens)",
+            f"{added:7.2f} us   (a new token per request: cookie parse + ES256 check)",
         )
+        row(
+            "first-seen token, one request: median / p90",
+            f"{percentile(each, 50):7.2f} us / {percentile(each, 90):.2f} us   (whole call, bare app included)",
+        )
+        verifier_us, signature_us = time_verifier(config, [s.access_token for s in pool], args.repeat)
+        row("  of which TokenVerifier.verify, cached key set", f"{verifier_us:7.2f} us per new token")
+        row("  of which the ES256 check alone (cryptography)", f"{signature_us:7.2f} us")
 
         # -- WSGI ---------------------------------------------------------------------
         wmw = WSGIAuthMiddleware(inner_wsgi, config)
-        wforgetful = WSGIAuthMiddleware(inner_wsgi, config, verifier=TokenVerifier(config, cache_size=1))
         heading(f"In-process cost, WSGI (WSGIAuthMiddleware): best of {args.repeat} x {args.iterations} requests")
         wcases = {
             "no cookie": [environ_for()],
@@ -247,15 +340,17 @@ def main() -> None:
         ):
             extra = "   (target <= 10 us)" if name == "session cookie" else ""
             row(label, f"{timer.wsgi(wmw, wcases[name]):7.2f} us{extra}")
-        wtwo = [environ_for(stack.cookie(s)) for s in sessions[:2]]
-        wt = Timer(slow, args.repeat)
-        row("token not in the verified cache (ES256 check): added", f"{wt.wsgi(wforgetful, wtwo):7.2f} us")
+        wadded = timer.first_seen_wsgi(
+            lambda: WSGIAuthMiddleware(inner_wsgi, config),
+            environ_for(stack.cookie(first)),
+            [environ_for(stack.cookie(s)) for s in pool],
+        )
+        row(f"first-seen token, session cookie: added ({len(pool)} tokens)", f"{wadded:7.2f} us")
         wmw.close()
-        wforgetful.close()
         timer.close()
         row(
             "key-set fetches / refresh calls, all of the above",
-            f"{stack.proxy.jwks_fetches} (one per middleware: 5) / {stack.proxy.refreshes}",
+            f"{stack.proxy.jwks_fetches} (one per middleware and per first-seen pass) / {stack.proxy.refreshes}",
         )
 
 
