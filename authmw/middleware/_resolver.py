@@ -27,7 +27,7 @@ import httpx
 from authmw._apps import AsyncServerApp, ServerApp
 from authmw._config import AuthConfig
 from authmw._ops import AsyncDriver, Op, SyncDriver
-from authmw._tokens import Claims, TokenVerifier
+from authmw._tokens import TokenVerifier
 
 from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher, Tokens
 from ._user import ANONYMOUS, AnonymousUser, AuthUser
@@ -67,7 +67,7 @@ class SessionResolver:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.config = config
-        self.core = _Authenticator(
+        self.core = Authenticator(
             config,
             verifier=verifier,
             refresher=refresher,
@@ -190,18 +190,3 @@ class _InThreads:
 
     async def aclose(self) -> None:
         pass  # the sync driver's connections belong to it
-
-
-class _Authenticator(Authenticator):
-    """Closes a window between threads: a thread that found no fresh token just before
-    another finished refreshing the same session would start a second refresh call.
-
-    Stopgap until the same check lands in ``Authenticator._refresh`` itself (where the
-    WSGI middleware's threads need it too).
-    """
-
-    def _refresh(self, refresh_token: str) -> Op[tuple[str, Claims] | None]:
-        fresh = self._fresh_token(refresh_token, self._clock())
-        if fresh is not None:
-            return fresh
-        return (yield from super()._refresh(refresh_token))
