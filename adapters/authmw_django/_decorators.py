@@ -8,9 +8,8 @@ parentheses (``team_permission_required`` always names its permission).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar, overload
+from typing import Any
 
 from asgiref.sync import iscoroutinefunction
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
@@ -20,7 +19,11 @@ from authmw._ops import Op
 from authmw.errors import UserAuthenticationRequired
 from authmw.middleware import AuthUser, Refusal
 from authmw.middleware._access import (
+    DEFAULT_TEAM_ARG,
+    TeamSource,
+    V,
     forbidden,
+    guard_decorators,
     is_json_request,
     sign_in_url,
     team_refusal,
@@ -29,12 +32,9 @@ from authmw.middleware._access import (
 from ._middleware import refusal_response, request_user, site_auth
 from ._settings import DjangoAuth
 
-V = TypeVar("V", bound=Callable[..., Any])
-#: A team id, the name of the view keyword argument holding it, or a callable taking the
-#: view's arguments ``(request, *args, **kwargs)`` and returning it.
-TeamSource = str | Callable[..., Any]
-#: Where team guards look for the team id unless told otherwise.
-DEFAULT_TEAM_KWARG = "team_id"
+#: The view keyword argument team guards read the team id from unless told otherwise; a
+#: ``team=`` callable instead takes the view's arguments ``(request, *args, **kwargs)``.
+DEFAULT_TEAM_KWARG = DEFAULT_TEAM_ARG
 #: Named in configuration errors.
 NAME = "authmw's view decorators"
 
@@ -131,37 +131,4 @@ class Guard:
         return is_json_request(request.path, request.headers.get("Accept"), auth.api_paths)
 
 
-@overload
-def user_required(view: V, /) -> V: ...
-@overload
-def user_required(*, api: bool | None = None) -> Callable[[V], V]: ...
-def user_required(view: Any = None, /, *, api: bool | None = None) -> Any:
-    """The view runs for signed-in users; others are sent to sign in (pages) or get a 401."""
-    return _apply(Guard(api=api), view)
-
-
-@overload
-def team_member_required(view: V, /) -> V: ...
-@overload
-def team_member_required(*, team: TeamSource = DEFAULT_TEAM_KWARG, api: bool | None = None) -> Callable[[V], V]: ...
-def team_member_required(view: Any = None, /, *, team: TeamSource = DEFAULT_TEAM_KWARG, api: bool | None = None) -> Any:
-    """The view runs for members of the team (by default the view's ``team_id`` argument)."""
-    return _apply(Guard(TeamRequirement(team), api=api), view)
-
-
-def team_permission_required(
-    permission_id: str, /, *, team: TeamSource = DEFAULT_TEAM_KWARG, api: bool | None = None
-) -> Callable[[V], V]:
-    """The view runs for users holding ``permission_id`` in the team, directly or through
-    a permission that contains it."""
-    if not isinstance(permission_id, str):
-        raise TypeError('team_permission_required needs the permission id: @team_permission_required("$update_team")')
-    return Guard(TeamRequirement(team, permission_id), api=api)
-
-
-def _apply(guard: Guard, view: Any) -> Any:
-    if view is None:
-        return guard
-    if not callable(view):
-        raise TypeError(f"Expected a view function, got {view!r}; options are keyword arguments (api=..., team=...).")
-    return guard(view)
+user_required, team_member_required, team_permission_required = guard_decorators(Guard, TeamRequirement)

@@ -14,8 +14,9 @@
         return {"id": current_user.id}
 """
 
+from authmw.middleware._access import DEFAULT_TEAM_ARG
+
 from ._decorators import (
-    DEFAULT_TEAM_ARG,
     EXEMPT_METHODS,
     Guard,
     TeamRequirement,

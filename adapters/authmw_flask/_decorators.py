@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar, overload
+from typing import Any
 
 from flask import abort, request
 from werkzeug.wrappers import Response
@@ -19,7 +18,10 @@ from authmw._ops import Op
 from authmw.errors import ConfigurationError, UserAuthenticationRequired
 from authmw.middleware import AuthUser, Refusal
 from authmw.middleware._access import (
+    TeamSource,
+    V,
     forbidden,
+    guard_decorators,
     is_json_request,
     sign_in_url,
     team_refusal,
@@ -27,12 +29,6 @@ from authmw.middleware._access import (
 
 from ._extension import FlaskAuth, get_user, refusal_response, site_auth
 
-V = TypeVar("V", bound=Callable[..., Any])
-#: A team id source: the name of the view argument holding it, or a callable taking the
-#: view's arguments (``**request.view_args``) and returning it.
-TeamSource = str | Callable[..., Any]
-#: Where team guards look for the team id unless told otherwise.
-DEFAULT_TEAM_ARG = "team_id"
 #: Methods let through without a check (CORS preflights carry no credentials).
 EXEMPT_METHODS = frozenset({"OPTIONS"})
 
@@ -130,37 +126,4 @@ class Guard:
         return is_json_request(request.path, request.headers.get("Accept"), auth.api_paths)
 
 
-@overload
-def user_required(view: V, /) -> V: ...
-@overload
-def user_required(*, api: bool | None = None) -> Callable[[V], V]: ...
-def user_required(view: Any = None, /, *, api: bool | None = None) -> Any:
-    """The view runs for signed-in users; others are sent to sign in (pages) or get a 401."""
-    return _apply(Guard(api=api), view)
-
-
-@overload
-def team_member_required(view: V, /) -> V: ...
-@overload
-def team_member_required(*, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None) -> Callable[[V], V]: ...
-def team_member_required(view: Any = None, /, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None) -> Any:
-    """The view runs for members of the team (by default the view's ``team_id`` argument)."""
-    return _apply(Guard(TeamRequirement(team), api=api), view)
-
-
-def team_permission_required(
-    permission_id: str, /, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None
-) -> Callable[[V], V]:
-    """The view runs for users holding ``permission_id`` in the team, directly or through
-    a permission that contains it."""
-    if not isinstance(permission_id, str):
-        raise TypeError('team_permission_required needs the permission id: @team_permission_required("$update_team")')
-    return Guard(TeamRequirement(team, permission_id), api=api)
-
-
-def _apply(guard: Guard, view: Any) -> Any:
-    if view is None:
-        return guard
-    if not callable(view):
-        raise TypeError(f"Expected a view function, got {view!r}; options are keyword arguments (api=..., team=...).")
-    return guard(view)
+user_required, team_member_required, team_permission_required = guard_decorators(Guard, TeamRequirement)

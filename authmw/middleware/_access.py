@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol, TypeVar, overload
 from urllib.parse import urlencode
 
 from authmw._apps import AsyncServerApp, ServerApp
@@ -32,8 +32,11 @@ logger = logging.getLogger("authmw.middleware")
 T = TypeVar("T")
 
 __all__ = [
+    "DEFAULT_TEAM_ARG",
     "FORBIDDEN",
+    "TeamSource",
     "forbidden",
+    "guard_decorators",
     "is_json_request",
     "sign_in_url",
     "team_refusal",
@@ -115,3 +118,76 @@ def _at_once(op: Op[T]) -> Op[T]:
             value = yield effect
         except BaseException as exc:  # noqa: BLE001 - handed to the operation, which decides
             error = exc
+
+
+# -- the decorators every adapter offers, built once over the adapter's own Guard --------------
+
+V = TypeVar("V", bound=Callable[..., Any])
+#: A team id source: the name of the view argument holding it, or a callable taking the
+#: view's arguments and returning it.
+TeamSource = str | Callable[..., Any]
+#: Where team guards look for the team id unless told otherwise.
+DEFAULT_TEAM_ARG = "team_id"
+
+
+class UserRequiredDecorator(Protocol):
+    @overload
+    def __call__(self, view: V, /) -> V: ...
+    @overload
+    def __call__(self, *, api: bool | None = None) -> Callable[[V], V]: ...
+
+
+class TeamMemberRequiredDecorator(Protocol):
+    @overload
+    def __call__(self, view: V, /) -> V: ...
+    @overload
+    def __call__(self, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None) -> Callable[[V], V]: ...
+
+
+class TeamPermissionRequiredDecorator(Protocol):
+    def __call__(
+        self, permission_id: str, /, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None
+    ) -> Callable[[V], V]: ...
+
+
+def guard_decorators(
+    make_guard: Callable[..., Callable[[Any], Any]],
+    make_requirement: Callable[[TeamSource, str | None], Any],
+) -> tuple[UserRequiredDecorator, TeamMemberRequiredDecorator, TeamPermissionRequiredDecorator]:
+    """``user_required``, ``team_member_required`` and ``team_permission_required`` over an
+    adapter's ``Guard(*requirements, api=...)`` and ``TeamRequirement(team, permission_id)``.
+
+    The first two work with and without parentheses; the permission guard always names its
+    permission."""
+
+    def apply(guard: Callable[[Any], Any], view: Any) -> Any:
+        if view is None:
+            return guard
+        if not callable(view):
+            raise TypeError(
+                f"Expected a view function, got {view!r}; options are keyword arguments (api=..., team=...)."
+            )
+        return guard(view)
+
+    def user_required(view: Any = None, /, *, api: bool | None = None) -> Any:
+        """The view runs for signed-in users; others are sent to sign in (pages) or get a 401."""
+        return apply(make_guard(api=api), view)
+
+    def team_member_required(
+        view: Any = None, /, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None
+    ) -> Any:
+        """The view runs for members of the team (by default the view's ``team_id`` argument)."""
+        return apply(make_guard(make_requirement(team, None), api=api), view)
+
+    def team_permission_required(
+        permission_id: str, /, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None
+    ) -> Any:
+        """The view runs for users holding ``permission_id`` in the team, directly or through
+        a permission that contains it."""
+        if not isinstance(permission_id, str):
+            raise TypeError(
+                'team_permission_required needs the permission id: @team_permission_required("$update_team")'
+            )
+        return make_guard(make_requirement(team, permission_id), api=api)
+
+    return user_required, team_member_required, team_permission_required
