@@ -22,15 +22,20 @@ from ._guards import (
     require_user,
     require_user_page,
 )
+from ._teams import TeamCheck, TeamSource, require_team_member, require_team_permission
 
 __all__ = [
     "CurrentUser",
     "Guard",
     "OptionalUser",
     "PageUser",
+    "TeamCheck",
+    "TeamSource",
     "current_user",
     "install",
     "optional_user",
+    "require_team_member",
+    "require_team_permission",
     "require_user",
     "require_user_page",
 ]

@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from authmw._apps._base import UNSET
 from authmw.errors import ConfigurationError
+
+from ._access import team_refusal
 
 if TYPE_CHECKING:
     from authmw._apps import AsyncServerApp, ServerApp
@@ -71,11 +74,51 @@ class AuthUser:
     def __repr__(self) -> str:  # never the tokens
         return f"AuthUser(id={self.id!r})"
 
-    # -- server tier (teams, permissions and metadata updates slot in here) -------------
+    # -- server tier: the full user, its teams and permissions, metadata updates ---------
+    # Each goes through ``server``: a value under WSGI, an awaitable under ASGI.
 
     def get_server_user(self) -> Any:
         """The full user as the server sees it (``ServerUser``; None if since deleted)."""
         return self._server().get_user(self.id)
+
+    def list_teams(self) -> Any:
+        """The user's teams (``list[ServerTeam]``), oldest first."""
+        return self._server().teams.list(user_id=self.id)
+
+    def list_permissions(self, team_id: str, *, recursive: bool = True) -> Any:
+        """The user's permissions in a team (``list[TeamPermission]``), contained ones included."""
+        return self._server().team_permissions.list(team_id, self.id, recursive=recursive)
+
+    def has_permission(self, team_id: str, permission_id: str) -> Any:
+        """Whether the user holds ``permission_id`` in the team, directly or contained (bool)."""
+        return self._server().team_permissions.has(team_id, self.id, permission_id)
+
+    def update(self, **fields: Any) -> Any:
+        """Change the user: the fields of ``server.users.update``; the updated ``ServerUser``."""
+        return self._server().users.update(self.id, **fields)
+
+    def update_metadata(
+        self,
+        *,
+        client_metadata: Any = UNSET,
+        client_read_only_metadata: Any = UNSET,
+        server_metadata: Any = UNSET,
+    ) -> Any:
+        """Replace the given metadata (None clears it); the updated ``ServerUser``.
+
+        ``client_metadata`` is also writable by the user's browser; the other two only here.
+        """
+        return self.update(
+            client_metadata=client_metadata,
+            client_read_only_metadata=client_read_only_metadata,
+            server_metadata=server_metadata,
+        )
+
+    def team_refusal(self, team_id: object, permission_id: str | None = None) -> Any:
+        """For guards: None if the user is a member of the team (holding ``permission_id``),
+        else the error to refuse with; answers 503 at once when the service cannot be asked."""
+        server = self._server()
+        return server._driver.run(team_refusal(server, self.id, team_id, permission_id))
 
     def _server(self) -> ServerApp | AsyncServerApp:
         if self.server is None:

@@ -1,0 +1,75 @@
+"""Team guards for FastAPI: membership of a team, a permission in a team.
+
+::
+
+    @app.get("/teams/{team_id}/reports")
+    async def reports(user: AuthUser = Depends(require_team_permission("read_reports"))): ...
+
+The team comes from a path parameter (``team="team_id"``, the default) or a callable
+taking the connection (sync or async). An anonymous visitor gets 401 (or the sign-in page
+with ``api=False``), a signed-in user without the membership or permission 403 with the
+service's envelope (``TEAM_MEMBERSHIP_NOT_FOUND`` / ``TEAM_PERMISSION_REQUIRED``).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import HTTPConnection
+
+from authmw.errors import ConfigurationError
+from authmw.middleware import AuthUser
+from authmw.middleware._access import DEFAULT_TEAM_ARG, forbidden
+
+from ._guards import Guard
+
+#: The path parameter team guards read unless told otherwise.
+DEFAULT_TEAM_PARAM = DEFAULT_TEAM_ARG
+#: Where a team guard finds the team id: a path parameter's name, or a callable taking the
+#: connection (``Request`` or ``WebSocket``) and returning the id or an awaitable of it.
+TeamSource = str | Callable[[HTTPConnection], Any]
+
+
+def require_team_member(team: TeamSource = DEFAULT_TEAM_PARAM, *, api: bool | None = True) -> Guard:
+    """A guard: the signed-in user must be a member of the team."""
+    return Guard(TeamCheck(team), api=api)
+
+
+def require_team_permission(
+    permission_id: str, team: TeamSource = DEFAULT_TEAM_PARAM, *, api: bool | None = True
+) -> Guard:
+    """A guard: the signed-in user must hold ``permission_id`` in the team (directly or
+    through a permission containing it)."""
+    if not permission_id:
+        raise ValueError("require_team_permission needs a permission id, e.g. require_team_permission('$update_team').")
+    return Guard(TeamCheck(team, permission_id), api=api)
+
+
+@dataclass(frozen=True)
+class TeamCheck:
+    """The check of a team guard; usable in ``Guard(TeamCheck(...), your_check)``."""
+
+    team: TeamSource = DEFAULT_TEAM_PARAM
+    permission_id: str | None = None
+
+    async def __call__(self, user: AuthUser, conn: HTTPConnection) -> None:
+        team_id = await _team_id(self.team, conn)
+        error = await user.team_refusal(team_id, self.permission_id)
+        if error is not None:
+            raise forbidden(error)
+
+
+async def _team_id(team: TeamSource, conn: HTTPConnection) -> Any:
+    if callable(team):
+        value = team(conn)
+        return await value if inspect.isawaitable(value) else value
+    params = conn.path_params
+    if team not in params:
+        raise ConfigurationError(
+            f"A team guard reads the team id from the path parameter {team!r}, which this route does not "
+            f"have (it has {sorted(params)}). Pass team='<parameter name>' or team=callable(connection)."
+        )
+    return params[team]
