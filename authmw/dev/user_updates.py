@@ -103,6 +103,21 @@ def _password_hash_of(project: Project, fields: dict[str, Any]) -> tuple[bool, s
     return False, None
 
 
+def _check_oauth_accounts_free(c: sqlite3.Connection, project_id: str, providers: list[dict[str, Any]]) -> None:
+    # The service leaves this undocumented field's conflicts to a database error; a known
+    # error says what is wrong instead of a 500.
+    seen: set[tuple[str, str]] = set()
+    for provider in providers:
+        key = (provider["id"], provider["account_id"])
+        taken = c.execute(
+            "SELECT 1 FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?",
+            (project_id, *key),
+        ).fetchone()
+        if taken is not None or key in seen:
+            raise KnownError("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER")
+        seen.add(key)
+
+
 def server_create_user(c: sqlite3.Connection, project: Project, fields: dict[str, Any]) -> str:
     email = fields.get("primary_email")
     if email is None and ("primary_email_verified" in fields or "primary_email_auth_enabled" in fields):
@@ -111,6 +126,7 @@ def server_create_user(c: sqlite3.Connection, project: Project, fields: dict[str
         raise KnownError("USER_EMAIL_ALREADY_EXISTS")
     if fields.get("otp_auth_enabled") and not project.config["magic_link_enabled"]:
         raise PlainError(400, "OTP auth not enabled in the project")
+    _check_oauth_accounts_free(c, project.id, fields.get("oauth_providers", []))
     _, password_hash = _password_hash_of(project, fields)
     user_id = create_user(
         c,

@@ -30,6 +30,17 @@ def test_create_user_with_a_taken_auth_email_conflicts(api: Api, user: dict) -> 
     assert_known_error(response, "USER_EMAIL_ALREADY_EXISTS", 409)
 
 
+def test_create_user_with_an_oauth_account_linked_elsewhere_conflicts_without_creating_a_user(api: Api) -> None:
+    account = {"id": "github", "account_id": f"gh-{unique_email()}", "email": None}
+    create(api, display_name="First", oauth_providers=[account])
+    before = api.call("GET", "/users", "server").json()["items"]
+    response = api.call("POST", "/users", "server", json={"display_name": "Second", "oauth_providers": [account]})
+    assert_known_error(response, "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER", 409)
+    twice = api.call("POST", "/users", "server", json={"oauth_providers": [{**account, "account_id": "x"}] * 2})
+    assert_known_error(twice, "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER", 409)
+    assert len(api.call("GET", "/users", "server").json()["items"]) == len(before)
+
+
 def test_create_user_with_a_password_can_sign_in_without_minimum_length(api: Api) -> None:
     email = unique_email()
     create(api, primary_email=email, primary_email_auth_enabled=True, password="short")
