@@ -119,6 +119,37 @@ def starlette_bare() -> Any:
     return _starlette(auth=False)
 
 
+class _Noop:
+    """A pass-through ASGI middleware (bench/attribution.py)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self.app(scope, receive, send)
+
+
+def starlette_noop() -> Any:
+    from starlette.middleware import Middleware
+
+    app = _starlette(auth=False)
+    app.user_middleware.insert(0, Middleware(_Noop))
+    return app
+
+
+#: Kept alive by starlette_imported, never called.
+_UNUSED: list[Any] = []
+
+
+def starlette_imported() -> Any:
+    from authmw import AuthConfig
+    from authmw.middleware import AuthMiddleware
+
+    app = _starlette(auth=False)
+    _UNUSED.append(AuthMiddleware(app, config=AuthConfig.from_env()))
+    return app
+
+
 def starlette_auth() -> Any:
     return _starlette(auth=True)
 
