@@ -262,10 +262,16 @@ def verify_jwt(
     string equal to ``issuer``; ``aud`` a string or list of strings containing ``audience``.
     Raises :class:`authmw.errors.InvalidJwt` with a ``reason``.
     """
+    global _last_parsed
     try:
         parsed = _parse(token)
     except ValueError as exc:
         raise InvalidJwt("malformed", f"Not a JWT: {exc}.") from None
+    last = _last_parsed
+    if last is not None and last[1] is parsed:
+        # Used up: the payload returned below shares its nested values with this parse,
+        # so a caller changing them must not change what the next call reads.
+        _last_parsed = None
     header = parsed.header
     alg = header.get("alg")
     if not isinstance(alg, str) or alg not in algorithms or alg.lower() == "none":

@@ -192,6 +192,14 @@ def test_returned_payload_is_the_callers_own(token, public):
     assert token_expiry(token) != 0
 
 
+def test_nested_claims_changed_by_a_caller_do_not_leak_into_the_next_call(key, public):
+    token = signed(key, {"alg": "ES256"}, {"sub": "u", "aud": ["a", "b"], "exp": 4102444800})
+    token_expiry(token)
+    first = verify_jwt(token, public, algorithms=("ES256",), audience="a")
+    first["aud"].clear()
+    assert verify_jwt(token, public, algorithms=("ES256",), audience="a")["aud"] == ["a", "b"]
+
+
 # -- access tokens: malformed signatures are unparsable ------------------------------------
 
 
@@ -268,10 +276,10 @@ def test_expiry_then_verification_parse_the_token_once(config, mint, jwks_server
     real = tokens._b64url_json
     monkeypatch.setattr(tokens, "_b64url_json", lambda segment: parses.append(segment) or real(segment))
     token = mint()
-    assert token_expiry(token) > time.time()
+    exp = token_expiry(token)
     claims = run(verifier, jwks_server, token)
-    assert claims.exp == token_expiry(token)
     assert len(parses) == 2  # header and payload, once
+    assert claims.exp == exp > time.time()
     assert verifier.signature_checks == 2
 
 
