@@ -2,6 +2,7 @@
 export * from "./core";
 export { AuthProvider } from "./react/provider";
 export type { AuthProviderProps } from "./react/provider";
+export type { RedirectMethod } from "./react/redirect";
 export {
   useAuth,
   useCachedValue,

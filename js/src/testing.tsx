@@ -1,4 +1,5 @@
 // Test helpers for apps that use @authmw/react: "@authmw/react/testing".
+import { RedirectMethodContext, type RedirectMethod } from "./react/redirect";
 import { useState, type ReactNode } from "react";
 import type { AuthCaches } from "./api-context";
 import { createAsyncCache } from "./cache";
@@ -249,11 +250,17 @@ export function createTestingController(options: TestingControllerOptions = {}):
 }
 
 export interface AuthProviderForTestingProps extends TestingControllerOptions {
+  /** How handler pages leave after auth; "router" (default here) stays inside the test's router. */
+  redirectMethod?: RedirectMethod;
   children?: ReactNode;
 }
 
 /** Renders its children as if `user` were signed in (or signed out with `user={null}`). */
-export function AuthProviderForTesting({ children, ...options }: AuthProviderForTestingProps) {
+export function AuthProviderForTesting({ children, redirectMethod = "router", ...options }: AuthProviderForTestingProps) {
   const [controller] = useState(() => createTestingController(options));
-  return <AuthContext.Provider value={controller}>{children}</AuthContext.Provider>;
+  return (
+    <AuthContext.Provider value={controller}>
+      <RedirectMethodContext.Provider value={redirectMethod}>{children}</RedirectMethodContext.Provider>
+    </AuthContext.Provider>
+  );
 }

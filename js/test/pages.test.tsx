@@ -95,7 +95,7 @@ function renderPage(path: string, options: { signedIn?: boolean; urls?: AuthUrlO
   });
   const tree = (
     <MemoryRouter initialEntries={[path]}>
-      <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client}>
+      <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client} redirectMethod="router">
         <Routes>
           <Route path="/handler/*" element={<AuthHandler />} />
           <Route path="*" element={<p>app page</p>} />
@@ -683,7 +683,7 @@ describe("cached-value hooks", () => {
     render(
       <StrictMode>
         <MemoryRouter>
-          <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client}>
+          <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client} redirectMethod="router">
             <Teams />
             <Perms />
           </AuthProvider>
@@ -702,7 +702,7 @@ describe("cached-value hooks", () => {
     service.on("DELETE /auth/sessions/current", jsonResponse({ success: true }));
     render(
       <MemoryRouter>
-        <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client}>
+        <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client} redirectMethod="router">
           <Teams />
         </AuthProvider>
       </MemoryRouter>,

@@ -57,7 +57,7 @@ function makeClient(initialTokens?: { refreshToken: string; accessToken?: string
 function renderApp(client: AuthClient, path: string, extra?: ReactNode) {
   return render(
     <MemoryRouter initialEntries={[path]}>
-      <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client}>
+      <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client} redirectMethod="router">
         <Routes>
           <Route path="/handler/*" element={<AuthHandler />} />
           <Route path="*" element={<WhoAmI />} />
@@ -244,6 +244,28 @@ describe("sign-out page and fallback", () => {
     expect(calls.some((c) => c.method === "DELETE" && c.url.endsWith("/auth/sessions/current"))).toBe(true);
     expect(client.session.getState().refreshToken).toBeNull();
     await waitFor(() => expect(screen.getByTestId("who").textContent).toBe("signed-out"));
+  });
+
+  it("leaves with a full page load by default, so server-rendered pages see the new session", async () => {
+    const { client, reply } = makeClient({ refreshToken: "rt", accessToken: tokenValidFor(600) });
+    reply(jsonResponse(userWire()), jsonResponse({ success: true }));
+    const replace = vi.fn();
+    const original = window.location;
+    Object.defineProperty(window, "location", { configurable: true, value: { ...original, replace } });
+    try {
+      render(
+        <MemoryRouter initialEntries={["/handler/sign-out"]}>
+          <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client}>
+            <Routes>
+              <Route path="/handler/*" element={<AuthHandler />} />
+            </Routes>
+          </AuthProvider>
+        </MemoryRouter>,
+      );
+      await waitFor(() => expect(replace).toHaveBeenCalledWith("/"));
+    } finally {
+      Object.defineProperty(window, "location", { configurable: true, value: original });
+    }
   });
 
   it("renders a not-found page for other handler paths", () => {

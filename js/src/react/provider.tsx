@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { createAuthClient, type AuthController } from "../client";
 import type { AuthUrlOverrides } from "../urls";
 import { AuthContext } from "./context";
+import { RedirectMethodContext, type RedirectMethod } from "./redirect";
 
 export interface AuthProviderProps {
   projectId: string;
@@ -11,6 +12,11 @@ export interface AuthProviderProps {
   /** Where <AuthHandler> is mounted; default "/handler". */
   handlerPath?: string;
   urls?: AuthUrlOverrides;
+  /**
+   * How handler pages leave after signing in, up or out: "window" (default) loads the target
+   * page, so server-rendered pages see the new session; "router" navigates inside the app.
+   */
+  redirectMethod?: RedirectMethod;
   /** Use this controller instead of creating one (advanced; see also AuthProviderForTesting). */
   client?: AuthController;
   children?: ReactNode;
@@ -20,8 +26,12 @@ export interface AuthProviderProps {
  * Holds one auth client for the tree below. The client is created once, on first render; later
  * changes of the configuration props are ignored (remount the provider to switch projects).
  */
-export function AuthProvider({ client, children, ...config }: AuthProviderProps) {
+export function AuthProvider({ client, children, redirectMethod = "window", ...config }: AuthProviderProps) {
   const [controller] = useState<AuthController>(() => client ?? createAuthClient(config));
   useEffect(() => controller.start(), [controller]);
-  return <AuthContext.Provider value={controller}>{children}</AuthContext.Provider>;
+  return (
+    <AuthContext.Provider value={controller}>
+      <RedirectMethodContext.Provider value={redirectMethod}>{children}</RedirectMethodContext.Provider>
+    </AuthContext.Provider>
+  );
 }

@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from "react";
-import { Link, useLocation, useNavigate } from "react-router";
+import { useAuthRedirect } from "../redirect";
+import { Link, useLocation } from "react-router";
 import { PasswordConfirmationMismatch } from "../../errors";
 import type { ContactChannel, CurrentUser, Team } from "../../models";
 import { withReturnTo } from "../../urls";
@@ -388,7 +389,7 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
 function DeleteAccountSection() {
   const auth = useAuth();
   const project = useProject();
-  const navigate = useNavigate();
+  const leave = useAuthRedirect();
   const submit = useSubmit();
   const [confirming, setConfirming] = useState(false);
   if (project.status !== "ready" || !project.value.config.clientUserDeletionEnabled) return null;
@@ -402,7 +403,7 @@ function DeleteAccountSection() {
             disabled={submit.pending}
             data-testid="delete-account-confirm"
             onClick={async () => {
-              if ((await submit.run(() => auth.deleteUser())).ok) navigate(auth.urls.afterSignOut, { replace: true });
+              if ((await submit.run(() => auth.deleteUser())).ok) leave(auth.urls.afterSignOut);
             }}
           >
             Yes, delete my account

@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { Link, useNavigate } from "react-router";
+import { useAuthRedirect } from "../redirect";
+import { Link } from "react-router";
 import { MultiFactorAuthenticationRequired } from "../../errors";
 import type { CurrentUser } from "../../models";
 import { withReturnTo } from "../../urls";
@@ -38,7 +39,7 @@ const TEXT = {
 /** Shared e-mail + password form of the sign-in and sign-up pages. */
 export function CredentialPage({ mode, submit, afterUrl, alternatives = [], passwordEnabled = true }: CredentialPageProps) {
   const auth = useAuth();
-  const navigate = useNavigate();
+  const leave = useAuthRedirect();
   const returnTo = useReturnTo();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -59,7 +60,7 @@ export function CredentialPage({ mode, submit, afterUrl, alternatives = [], pass
     try {
       await submit(String(form.get("email") ?? ""), String(form.get("password") ?? ""), returnTo);
       finished.current = true;
-      navigate(returnTo ?? afterUrl, { replace: true });
+      leave(returnTo ?? afterUrl);
     } catch (err) {
       if (err instanceof MultiFactorAuthenticationRequired && err.attemptCode) setAttemptCode(err.attemptCode);
       else setError(describeError(err));
@@ -74,7 +75,7 @@ export function CredentialPage({ mode, submit, afterUrl, alternatives = [], pass
           attemptCode={attemptCode}
           onSignedIn={() => {
             finished.current = true;
-            navigate(returnTo ?? afterUrl, { replace: true });
+            leave(returnTo ?? afterUrl);
           }}
         />
       </AuthPage>

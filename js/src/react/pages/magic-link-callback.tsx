@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { useAuthRedirect } from "../redirect";
+import { Link, useSearchParams } from "react-router";
 import { MultiFactorAuthenticationRequired, VerificationCodeError } from "../../errors";
 import type { SignInResult } from "../../models";
 import { useAuth } from "../hooks";
@@ -15,10 +16,10 @@ type Step =
 /** The page after a sign-in that may have created the user: after_auth_return_to, else after-sign-up / after-sign-in. */
 export function useFinishSignIn() {
   const auth = useAuth();
-  const navigate = useNavigate();
+  const leave = useAuthRedirect();
   const returnTo = useReturnTo();
   return (result: SignInResult) =>
-    navigate(returnTo ?? (result.isNewUser ? auth.urls.afterSignUp : auth.urls.afterSignIn), { replace: true });
+    leave(returnTo ?? (result.isNewUser ? auth.urls.afterSignUp : auth.urls.afterSignIn));
 }
 
 /** {handler}/magic-link-callback?code=...: signs in with the code of the magic-link e-mail. */

@@ -1,12 +1,12 @@
 import { useEffect, useRef } from "react";
-import { useNavigate } from "react-router";
+import { useAuthRedirect } from "../redirect";
 import { useAuth } from "../hooks";
 import { AuthPage } from "./layout";
 
 /** Signs out on arrival, then goes to the after-sign-out URL (local tokens are cleared even on errors). */
 export function SignOut() {
   const auth = useAuth();
-  const navigate = useNavigate();
+  const leave = useAuthRedirect();
   const started = useRef(false);
   useEffect(() => {
     if (started.current) return;
@@ -14,8 +14,8 @@ export function SignOut() {
     auth
       .signOut()
       .catch((error: unknown) => console.warn("Sign-out call failed; the local session was cleared anyway.", error))
-      .finally(() => navigate(auth.urls.afterSignOut, { replace: true }));
-  }, [auth, navigate]);
+      .finally(() => leave(auth.urls.afterSignOut));
+  }, [auth, leave]);
   return (
     <AuthPage title="Signing out">
       <p role="status">Signing you out…</p>
