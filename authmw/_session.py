@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -22,6 +23,8 @@ from ._ops import Op, Request, Shared
 from ._tokens import token_expiry
 from ._transport import Transport, parse_json
 from .errors import ConfigurationError, InvalidServerResponse, RefreshTokenError, UnparsableAccessToken
+
+logger = logging.getLogger("authmw.session")
 
 __all__ = [
     "MAX_MIN_VALIDITY_MS",
@@ -117,6 +120,7 @@ class Session:
         self._known_invalid = self._access_token is None and self._refresh_token is None
         self._listeners: list[Listener] = []
         self._lock = threading.Lock()
+        self._warned_short_lived = False
 
     def __repr__(self) -> str:
         state = "invalid" if self._known_invalid else ("signed in" if self._refresh_token else "no refresh token")
@@ -222,11 +226,16 @@ class Session:
                 self._access_token = new
             self._changed()
         left = self.remaining_ms(new)
-        if left < min_validity_ms:
-            raise InvalidServerResponse(
-                f"A freshly refreshed access token is valid for only {left / 1000:.1f} s "
-                f"(wanted {min_validity_ms / 1000:.1f} s). Is this machine's clock right, or does the "
-                "service issue shorter-lived tokens than that? Ask for less with min_validity_ms."
+        if left < min_validity_ms and not self._warned_short_lived:
+            # The official SDK asserts here. A fresh token is still the best there is (a short
+            # development TTL, or a skewed clock), so it is used, with one warning, exactly as
+            # the React package does.
+            self._warned_short_lived = True
+            logger.warning(
+                "The service issued an access token valid for only %.1f s (wanted %.1f s); check this "
+                "machine's clock (or the service's token lifetime). Tokens will be refreshed on every call.",
+                left / 1000,
+                min_validity_ms / 1000,
             )
         return new
 
