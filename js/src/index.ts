@@ -18,6 +18,8 @@ export {
 } from "./react/hooks";
 export type { UseAuthResult } from "./react/hooks";
 export { AuthHandler } from "./react/handler";
+export type { AuthHandlerProps } from "./react/handler";
+export { AuthStyles, DEFAULT_STYLES } from "./react/styles";
 export { SignIn } from "./react/pages/sign-in";
 export { SignUp } from "./react/pages/sign-up";
 export { SignOut } from "./react/pages/sign-out";

@@ -53,6 +53,8 @@ const REACT = [
   "AccountSettings",
   "AuthHandler",
   "AuthProvider",
+  "AuthStyles",
+  "DEFAULT_STYLES",
   "EmailVerification",
   "ForgotPassword",
   "HandlerError",

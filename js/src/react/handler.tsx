@@ -9,14 +9,22 @@ import { SignIn } from "./pages/sign-in";
 import { SignOut } from "./pages/sign-out";
 import { SignUp } from "./pages/sign-up";
 import { TeamInvitation } from "./pages/team-invitation";
+import { AuthStyles } from "./styles";
+
+export interface AuthHandlerProps {
+  /** Render the default stylesheet (see DEFAULT_STYLES); false leaves all styling to the app. */
+  defaultStyles?: boolean;
+}
 
 /**
  * The handler pages. Mount under the handler path given to <AuthProvider>:
  * `<Route path="/handler/*" element={<AuthHandler />} />`.
  */
-export function AuthHandler() {
+export function AuthHandler({ defaultStyles = true }: AuthHandlerProps) {
   return (
-    <Routes>
+    <>
+      {defaultStyles && <AuthStyles />}
+      <Routes>
       <Route path="sign-in" element={<SignIn />} />
       <Route path="sign-up" element={<SignUp />} />
       <Route path="sign-out" element={<SignOut />} />
@@ -28,6 +36,7 @@ export function AuthHandler() {
       <Route path="account-settings" element={<AccountSettings />} />
       <Route path="error" element={<HandlerError />} />
       <Route path="*" element={<HandlerNotFound />} />
-    </Routes>
+      </Routes>
+    </>
   );
 }

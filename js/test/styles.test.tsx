@@ -1,0 +1,42 @@
+// Its own file: React keeps a hoisted stylesheet for the document's life, and each test file
+// gets a fresh document.
+import { cleanup, render } from "@testing-library/react";
+import { MemoryRouter, Route, Routes } from "react-router";
+import { afterEach, describe, expect, it } from "vitest";
+import { AuthHandler, DEFAULT_STYLES } from "../src/index";
+import { AuthProviderForTesting } from "../src/testing";
+
+const SHEET = 'style[data-href="authmw-default-styles"], style[href="authmw-default-styles"]';
+
+function renderHandler(path: string, defaultStyles?: boolean) {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <AuthProviderForTesting user={null}>
+        <Routes>
+          <Route path="/handler/*" element={<AuthHandler defaultStyles={defaultStyles} />} />
+        </Routes>
+      </AuthProviderForTesting>
+    </MemoryRouter>,
+  );
+}
+
+afterEach(cleanup);
+
+describe("default styles of the handler pages", () => {
+  it("are left out with defaultStyles={false}", () => {
+    renderHandler("/handler/sign-in", false);
+    expect(document.querySelectorAll(SHEET).length).toBe(0);
+  });
+
+  it("are rendered once however many pages use them, scoped with zero specificity", () => {
+    renderHandler("/handler/sign-in");
+    renderHandler("/handler/sign-up");
+    const sheets = document.querySelectorAll(SHEET);
+    expect(sheets.length).toBe(1);
+    expect(sheets[0].textContent).toBe(DEFAULT_STYLES);
+    const selectors = DEFAULT_STYLES.split("}")
+      .map((rule) => rule.split("{")[0].trim())
+      .filter((selector) => selector && !selector.startsWith("@media"));
+    for (const selector of selectors) expect(selector.startsWith(":where(.authmw-page)")).toBe(true);
+  });
+});
