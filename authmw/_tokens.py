@@ -228,6 +228,80 @@ class Claims:
     def expires_at(self) -> _dt.datetime:
         return _dt.datetime.fromtimestamp(self.exp, tz=_dt.timezone.utc)
 
+    # The claims below are issued by services of the official SDK's 2.8 generation (and by
+    # the local service); 2.7 tokens lack them, so each is None when absent or mistyped.
+
+    @property
+    def project_id(self) -> str | None:
+        return _typed(self.raw, "project_id", str) or _typed(self.raw, "projectId", str)
+
+    @property
+    def branch_id(self) -> str | None:
+        return _typed(self.raw, "branch_id", str) or _typed(self.raw, "branchId", str)
+
+    @property
+    def refresh_token_id(self) -> str | None:
+        """The id of the session (refresh token) the token was minted for."""
+        return _typed(self.raw, "refresh_token_id", str)
+
+    @property
+    def role(self) -> str | None:
+        return _typed(self.raw, "role", str)
+
+    @property
+    def name(self) -> str | None:
+        """The user's display name when the token was minted."""
+        return _typed(self.raw, "name", str)
+
+    @property
+    def email(self) -> str | None:
+        """The user's primary e-mail when the token was minted."""
+        return _typed(self.raw, "email", str)
+
+    @property
+    def email_verified(self) -> bool | None:
+        return _typed(self.raw, "email_verified", bool)
+
+    @property
+    def selected_team_id(self) -> str | None:
+        return _typed(self.raw, "selected_team_id", str)
+
+    @property
+    def signed_up_at(self) -> _dt.datetime | None:
+        millis = self.raw.get("signed_up_at")
+        if not _is_number(millis) or not _MIN_MILLIS <= millis <= _MAX_MILLIS:
+            return None
+        return _dt.datetime.fromtimestamp(millis / 1000, tz=_dt.timezone.utc)
+
+    @property
+    def is_anonymous(self) -> bool | None:
+        return _typed(self.raw, "is_anonymous", bool)
+
+    @property
+    def is_restricted(self) -> bool | None:
+        return _typed(self.raw, "is_restricted", bool)
+
+    @property
+    def restricted_reason(self) -> str | None:
+        """The `type` of the `restricted_reason` claim, when the user is restricted."""
+        reason = self.raw.get("restricted_reason")
+        return _typed(reason, "type", str) if isinstance(reason, Mapping) else None
+
+    @property
+    def requires_totp_mfa(self) -> bool | None:
+        return _typed(self.raw, "requires_totp_mfa", bool)
+
+
+#: signed_up_at outside years 1970..9999 is not a date (and would overflow datetime).
+_MIN_MILLIS, _MAX_MILLIS = 0, 253_402_300_799_999
+
+
+def _typed(claims: Mapping[str, Any], name: str, kind: type) -> Any:
+    value = claims.get(name)
+    if kind is not bool and isinstance(value, bool):
+        return None
+    return value if isinstance(value, kind) else None
+
 
 def _check_key(key: Any, alg: str) -> None:
     if alg.startswith(("RS", "PS")):

@@ -201,6 +201,12 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE sent_emails ADD COLUMN delivery TEXT NOT NULL DEFAULT 'outbox-only'
     """,
+    # 8: a session id per refresh token (the `refresh_token_id` access-token claim of 2.8 clients)
+    """
+    ALTER TABLE refresh_tokens ADD COLUMN id TEXT;
+    UPDATE refresh_tokens SET id = substr(token_hash, 1, 32) WHERE id IS NULL;
+    CREATE UNIQUE INDEX refresh_tokens_by_id ON refresh_tokens(id)
+    """,
 ]
 
 

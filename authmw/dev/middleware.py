@@ -5,6 +5,7 @@
 - methods outside GET, POST, PUT, PATCH, DELETE, OPTIONS get a plain 405;
 - `x-stack-override-error-status` turns 4xx/5xx into 200 plus `x-stack-actual-status`;
 - one trailing slash of an API path is ignored;
+- `x-hexclave-*` request headers (official SDK 2.8.108) are read as their `x-stack-*` twins;
 - an unexpected exception becomes a plain 500 without internals (logged server-side).
 """
 
@@ -23,16 +24,40 @@ logger = logging.getLogger("authmw.dev")
 
 ALLOWED_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
+#: The service's own request headers (contract 1.2, plus the 2.8 SDK's anonymous-user flag).
+STACK_REQUEST_HEADERS = (
+    "x-stack-project-id",
+    "x-stack-override-error-status",
+    "x-stack-random-nonce",
+    "x-stack-client-version",
+    "x-stack-disable-artificial-development-delay",
+    "x-stack-access-type",
+    "x-stack-publishable-client-key",
+    "x-stack-secret-server-key",
+    "x-stack-super-secret-admin-key",
+    "x-stack-admin-access-token",
+    "x-stack-refresh-token",
+    "x-stack-access-token",
+    "x-stack-allow-anonymous-user",
+)
+#: The official SDK's 2.8.108 sends each `x-stack-*` header as `x-hexclave-*`.
+_HEXCLAVE_PREFIX, _STACK_PREFIX = b"x-hexclave-", b"x-stack-"
+
 API_CORS_HEADERS = [
     (b"access-control-allow-origin", b"*"),
     (b"access-control-allow-methods", b"GET, POST, PUT, PATCH, DELETE, OPTIONS"),
     (
         b"access-control-allow-headers",
-        b"content-type, authorization, x-stack-project-id, x-stack-override-error-status, "
-        b"x-stack-random-nonce, x-stack-client-version, x-stack-disable-artificial-development-delay, "
-        b"x-stack-access-type, x-stack-publishable-client-key, x-stack-secret-server-key, "
-        b"x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-refresh-token, "
-        b"x-stack-access-token, baggage, sentry-trace",
+        ", ".join(
+            [
+                "content-type",
+                "authorization",
+                *STACK_REQUEST_HEADERS,
+                *(name.replace("x-stack-", "x-hexclave-", 1) for name in STACK_REQUEST_HEADERS),
+                "baggage",
+                "sentry-trace",
+            ]
+        ).encode(),
     ),
     (b"access-control-expose-headers", b"content-type, x-stack-actual-status, x-stack-known-error"),
     (b"access-control-max-age", b"86400"),
@@ -65,7 +90,16 @@ class ServiceHeadersMiddleware:
             path = path[:-1]
             scope = {**scope, "path": path, "raw_path": path.encode()}
         method: str = scope["method"]
-        request_headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        raw_headers = scope.get("headers", [])
+        request_headers = {k.lower(): v for k, v in raw_headers}
+        if any(k.startswith(_HEXCLAVE_PREFIX) for k in request_headers):
+            twins = [
+                (_STACK_PREFIX + k[len(_HEXCLAVE_PREFIX) :], v)
+                for k, v in request_headers.items()
+                if k.startswith(_HEXCLAVE_PREFIX) and _STACK_PREFIX + k[len(_HEXCLAVE_PREFIX) :] not in request_headers
+            ]
+            request_headers.update(twins)
+            scope = {**scope, "headers": [*raw_headers, *twins]}
         override = b"x-stack-override-error-status" in request_headers
         if path == "/api" or path.startswith("/api/"):
             extra = API_CORS_HEADERS

@@ -10,11 +10,25 @@ from dataclasses import dataclass
 import jwt
 
 from .errors import KnownError, expired_error
-from .ids import now_millis, random_code, sha256_hex
+from .ids import new_uuid, now_millis, random_code, sha256_hex
 from .keys import ISSUER, KeyStore
 
 #: Refresh-token lifetime of sign-in style endpoints: 365 days.
 REFRESH_TOKEN_LIFETIME_MILLIS = 365 * 24 * 3600 * 1000
+
+
+@dataclass(frozen=True)
+class AccessTokenSubject:
+    """What an access token says about its session and user."""
+
+    user_id: str
+    refresh_token_id: str
+    name: str | None
+    email: str | None
+    email_verified: bool
+    selected_team_id: str | None
+    signed_up_at_millis: int
+    requires_totp_mfa: bool
 
 
 @dataclass(frozen=True)
@@ -24,15 +38,31 @@ class AccessTokenClaims:
     exp: int
 
 
-def issue_access_token(keys: KeyStore, project_id: str, user_id: str, ttl_seconds: float) -> str:
-    iat = int(time.time())
+def issue_access_token(
+    keys: KeyStore, project_id: str, session: AccessTokenSubject, ttl_seconds: float, *, now: float | None = None
+) -> str:
+    """An access token with the 2.7 claims plus every claim the official 2.8 SDK requires."""
+    iat = int(time.time() if now is None else now)
     claims = {
-        "sub": user_id,
+        "sub": session.user_id,
         "branchId": "main",
         "iss": ISSUER,
         "iat": iat,
         "aud": project_id,
         "exp": iat + max(1, int(round(ttl_seconds))),
+        "project_id": project_id,
+        "branch_id": "main",
+        "refresh_token_id": session.refresh_token_id,
+        "role": "authenticated",
+        "name": session.name,
+        "email": session.email,
+        "email_verified": session.email_verified,
+        "selected_team_id": session.selected_team_id,
+        "signed_up_at": session.signed_up_at_millis,
+        "is_anonymous": False,
+        "is_restricted": False,
+        "restricted_reason": None,
+        "requires_totp_mfa": session.requires_totp_mfa,
     }
     return keys.for_project(project_id).sign(claims)
 
@@ -85,26 +115,34 @@ def verify_access_token(
 
 def create_refresh_token(
     c: sqlite3.Connection, project_id: str, user_id: str, lifetime_millis: int = REFRESH_TOKEN_LIFETIME_MILLIS
-) -> str:
+) -> tuple[str, str]:
+    """A new refresh token and its session id."""
     token = random_code()
+    session_id = new_uuid()
     now = now_millis()
     c.execute(
-        "INSERT INTO refresh_tokens (token_hash, project_id, user_id, created_at_millis, expires_at_millis)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (sha256_hex(token), project_id, user_id, now, now + lifetime_millis),
+        "INSERT INTO refresh_tokens (id, token_hash, project_id, user_id, created_at_millis, expires_at_millis)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (session_id, sha256_hex(token), project_id, user_id, now, now + lifetime_millis),
     )
-    return token
+    return token, session_id
 
 
-def find_refresh_token_user(c: sqlite3.Connection, project_id: str, token: str) -> str:
-    """The user id of a live refresh token of this project, else REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED."""
+@dataclass(frozen=True)
+class RefreshSession:
+    id: str
+    user_id: str
+
+
+def find_refresh_session(c: sqlite3.Connection, project_id: str, token: str) -> RefreshSession:
+    """The live session of a refresh token of this project, else REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED."""
     row = c.execute(
-        "SELECT user_id, expires_at_millis FROM refresh_tokens WHERE token_hash = ? AND project_id = ?",
+        "SELECT id, user_id, expires_at_millis FROM refresh_tokens WHERE token_hash = ? AND project_id = ?",
         (sha256_hex(token), project_id),
     ).fetchone()
     if row is None or row["expires_at_millis"] <= now_millis():
         raise KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED")
-    return row["user_id"]
+    return RefreshSession(id=row["id"], user_id=row["user_id"])
 
 
 def delete_refresh_token(c: sqlite3.Connection, project_id: str, token: str) -> bool:

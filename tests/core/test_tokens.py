@@ -103,6 +103,49 @@ def test_valid_token_verifies_and_gives_claims(config, mint, jwks_server):
     assert not [h for h in request.headers if h.startswith("x-stack")]
 
 
+def test_2_8_claims_are_typed_and_absent_ones_are_none(config, mint, jwks_server):
+    session = str(uuid.uuid4())
+    token = mint(
+        project_id=config.project_id,
+        branch_id="main",
+        refresh_token_id=session,
+        role="authenticated",
+        name="Ada",
+        email="ada@example.com",
+        email_verified=True,
+        selected_team_id=None,
+        signed_up_at=1_700_000_000_123,
+        is_anonymous=False,
+        is_restricted=True,
+        restricted_reason={"type": "email_not_verified"},
+        requires_totp_mfa=False,
+    )
+    claims = run(TokenVerifier(config), jwks_server, token)
+    assert (claims.project_id, claims.branch_id, claims.refresh_token_id) == (config.project_id, "main", session)
+    assert (claims.role, claims.name, claims.email, claims.email_verified) == (
+        "authenticated",
+        "Ada",
+        "ada@example.com",
+        True,
+    )
+    assert claims.selected_team_id is None
+    assert claims.signed_up_at is not None and claims.signed_up_at.timestamp() == 1_700_000_000.123
+    assert (claims.is_anonymous, claims.is_restricted, claims.requires_totp_mfa) == (False, True, False)
+    assert claims.restricted_reason == "email_not_verified"
+
+    plain = run(TokenVerifier(config), jwks_server, mint())  # a 2.7 token: none of them
+    assert plain.branch_id == "main" and plain.refresh_token_id is None and plain.email is None
+    assert plain.email_verified is None and plain.signed_up_at is None and plain.restricted_reason is None
+
+    odd = run(
+        TokenVerifier(config),
+        jwks_server,
+        mint(email_verified=1, name=5, signed_up_at=10**30, is_anonymous="no", restricted_reason="x", email=True),
+    )
+    assert (odd.email_verified, odd.name, odd.signed_up_at, odd.is_anonymous) == (None, None, None, None)
+    assert (odd.restricted_reason, odd.email) == (None, None)
+
+
 def test_repeated_token_is_served_from_cache_without_io(config, mint, jwks_server):
     verifier = TokenVerifier(config)
     token = mint()

@@ -71,6 +71,35 @@ def test_preflight_answers_at_once_with_the_cors_headers(api: Api) -> None:
     )
 
 
+def test_preflight_allows_the_2_8_sdk_headers_and_their_hexclave_names(api: Api) -> None:
+    response = api.http.options(
+        "/api/v1/users/me",
+        headers={
+            "origin": "http://localhost:3000",
+            "access-control-request-method": "GET",
+            "access-control-request-headers": "x-stack-allow-anonymous-user, x-hexclave-project-id",
+        },
+    )
+    allowed = {h.strip() for h in response.headers["access-control-allow-headers"].split(",")}
+    assert {"x-stack-allow-anonymous-user", "x-hexclave-allow-anonymous-user"} <= allowed
+    for name in ("project-id", "access-type", "publishable-client-key", "access-token", "refresh-token"):
+        assert {f"x-stack-{name}", f"x-hexclave-{name}"} <= allowed
+
+
+def test_hexclave_request_headers_are_read_as_their_stack_twins(api: Api) -> None:
+    user = api.sign_up()
+    hexclave = {
+        name.replace("x-stack-", "x-hexclave-"): value
+        for name, value in api.headers("client", access_token=user["access_token"]).items()
+    }
+    response = api.http.get("/api/v1/users/me", headers={**hexclave, "x-hexclave-allow-anonymous-user": "true"})
+    assert response.status_code == 200, response.text
+    assert response.json()["id"] == user["user_id"]
+    # The x-stack-* name wins where a request carries both.
+    mixed = {**hexclave, "x-stack-access-type": "nonsense"}
+    assert api.http.get("/api/v1/users/me", headers=mixed).json()["code"] == "INVALID_ACCESS_TYPE"
+
+
 def test_api_responses_carry_cors_headers(api: Api) -> None:
     response = api.call("GET", "/projects/current")
     assert response.headers["access-control-allow-origin"] == "*"

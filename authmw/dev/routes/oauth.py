@@ -14,7 +14,7 @@ from ..projects import Project, get_project, key_is_valid
 from ..responses import json_response
 from ..schema import Obj, Str
 from ..sign_in import finish_sign_in
-from ..tokens import find_refresh_token_user
+from ..tokens import find_refresh_session
 from ..urls import is_trusted_url
 from ..users import get_user
 from ..verification import find_code
@@ -45,9 +45,9 @@ def token(ctx: Ctx) -> Any:
     refresh_token = params.get("refresh_token")
     if not isinstance(refresh_token, str) or not refresh_token:
         raise OAuthError("invalid_request", "Missing parameter: `refresh_token`")
-    user_id = find_refresh_token_user(ctx.c, project.id, refresh_token)
+    session = find_refresh_session(ctx.c, project.id, refresh_token)
     body = {
-        "access_token": ctx.service.access_token(ctx.c, project.id, user_id),
+        "access_token": ctx.service.access_token(ctx.c, project.id, session),
         "token_type": "Bearer",
         "expires_in": REPORTED_EXPIRES_IN,
         "scope": "legacy",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..endpoint import ANY, SERVER_OR_ADMIN, Ctx, EndpointGroup
 from ..errors import KnownError
 from ..schema import Num, Obj, Str, Uuid
-from ..tokens import REFRESH_TOKEN_LIFETIME_MILLIS, delete_refresh_token, find_refresh_token_user
+from ..tokens import REFRESH_TOKEN_LIFETIME_MILLIS, delete_refresh_token, find_refresh_session
 from ..users import get_user
 
 #: Upper bound of `expires_in_millis` on POST /auth/sessions: 367 days.
@@ -37,8 +37,8 @@ def create_session(ctx: Ctx) -> dict:
 
 @group.post("/auth/sessions/current/refresh", tiers=ANY, headers=refresh_header)
 def refresh(ctx: Ctx) -> dict:
-    user_id = find_refresh_token_user(ctx.c, ctx.project.id, ctx.headers["x-stack-refresh-token"])
-    return {"access_token": ctx.service.access_token(ctx.c, ctx.project.id, user_id)}
+    session = find_refresh_session(ctx.c, ctx.project.id, ctx.headers["x-stack-refresh-token"])
+    return {"access_token": ctx.service.access_token(ctx.c, ctx.project.id, session)}
 
 
 @group.delete("/auth/sessions/current", tiers=ANY, headers=refresh_header)
