@@ -1,8 +1,9 @@
 """OAuth sign-in through the local mock provider (contract 5.4.6).
 
 No real provider is reachable from a development machine, so every enabled provider is served
-by a built-in mock: `/auth/oauth/authorize/{provider}` redirects to `/dev/oauth/{provider}`, a
-small page that asks for an e-mail address and returns to the callback with it as the code.
+by a built-in mock: `/auth/oauth/authorize/{provider}` redirects to `/dev/oauth/{provider}`
+(mock_provider.py), a page that asks for an e-mail address and returns to the callback with a
+code standing for that provider account (or with `error=access_denied`).
 Everything the client sees (redirects, cookies, codes, PKCE, errors) follows the contract.
 """
 
@@ -11,14 +12,16 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from typing import Any
 
 #: Verification-code types of the flow.
 OUTER_FLOW = "oauth_outer_flow"
 AUTHORIZATION_CODE = "oauth_authorization_code"
+#: What the mock provider hands back to the service's callback.
+PROVIDER_CODE = "oauth_mock_provider_code"
 
 OUTER_FLOW_LIFETIME_MILLIS = 10 * 60 * 1000
 AUTHORIZATION_CODE_LIFETIME_MILLIS = 300 * 1000
+PROVIDER_CODE_LIFETIME_MILLIS = 300 * 1000
 INNER_COOKIE_MAX_AGE = 600
 INNER_COOKIE_PREFIX = "stack-oauth-inner-"
 
@@ -28,9 +31,3 @@ def pkce_matches(verifier: str, challenge: str, method: str) -> bool:
         return hmac.compare_digest(verifier, challenge)
     digest = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
     return hmac.compare_digest(digest, challenge)
-
-
-def mock_account(code: str) -> dict[str, Any]:
-    """The provider account behind a mock authorization code (the e-mail the user typed)."""
-    email = code.strip().lower()
-    return {"account_id": hashlib.sha256(email.encode()).hexdigest()[:20], "email": email, "email_verified": True}

@@ -72,7 +72,7 @@ def start(api: Api, provider: str = "github", **extra: str) -> Flow:
     return Flow(browser, response, verifier, state)
 
 
-def through_mock_provider(flow: Flow, email: str) -> httpx.Response:
+def through_mock_provider(flow: Flow, email: str, **form: str) -> httpx.Response:
     authorize = flow.authorize
     assert authorize.status_code == 307, authorize.text
     mock_page = urlsplit(authorize.headers["location"])
@@ -83,8 +83,17 @@ def through_mock_provider(flow: Flow, email: str) -> httpx.Response:
     assert "HttpOnly" in authorize.headers["set-cookie"]
     page = flow.browser.get(authorize.headers["location"])
     assert page.status_code == 200 and "<form" in page.text
-    # what submitting the mock provider's form does; the browser sends the inner cookie
-    return flow.browser.get(query["redirect_uri"][0], params={"state": inner_state, "code": email})
+    return submit_mock_page(flow.browser, authorize.headers["location"], email=email, **form)
+
+
+def submit_mock_page(browser: httpx.Client, page_url: str, **form: str) -> httpx.Response:
+    """Submit the mock provider's form (Authorize unless action=deny), then follow its redirect
+    to the service's callback, as a browser does; the browser sends the inner cookie."""
+    query = parse_qs(urlsplit(page_url).query)
+    fields = {"state": query["state"][0], "redirect_uri": query["redirect_uri"][0], "action": "authorize", **form}
+    posted = browser.post(urlsplit(page_url).path, data=fields)
+    assert posted.status_code == 303, posted.text
+    return browser.get(posted.headers["location"])
 
 
 def exchange(api: Api, code: str, verifier: str, redirect_uri: str = REDIRECT_URI) -> httpx.Response:
@@ -101,9 +110,11 @@ def exchange(api: Api, code: str, verifier: str, redirect_uri: str = REDIRECT_UR
     )
 
 
-def sign_in(api: Api, email: str, provider: str = "github", **extra: str) -> dict:
+def sign_in(
+    api: Api, email: str, provider: str = "github", *, form: dict[str, str] | None = None, **extra: str
+) -> dict:
     flow = start(api, provider, **extra)
-    back = through_mock_provider(flow, email)
+    back = through_mock_provider(flow, email, **(form or {}))
     assert back.status_code == 307, back.text
     target = urlsplit(back.headers["location"])
     assert f"{target.scheme}://{target.netloc}{target.path}" == REDIRECT_URI
@@ -211,3 +222,119 @@ def test_connected_account_tokens_need_own_keys_and_granted_scopes(api: Api) -> 
 
 def tokens_user(api: Api, tokens: dict) -> str:
     return api.call("GET", "/users/me", token=tokens["access_token"]).json()["id"]
+
+
+# -- the mock provider's page -------------------------------------------------------------
+
+
+def _page_url(flow: Flow) -> str:
+    assert flow.authorize.status_code == 307, flow.authorize.text
+    return flow.authorize.headers["location"]
+
+
+def test_mock_page_names_the_provider_and_offers_authorize_and_deny(api: Api) -> None:
+    flow = start(api)
+    page = flow.browser.get(_page_url(flow))
+    assert page.status_code == 200
+    assert "<h1>Sign in to GitHub</h1>" in page.text
+    assert 'type="email" name="email"' in page.text
+    assert ">Authorize</button>" in page.text and ">Deny</button>" in page.text
+    assert "form-action 'self'" in page.headers["content-security-policy"]
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "javascript:alert(document.domain)",
+        "https://evil.example/api/v1/auth/oauth/callback/github",
+        "http://evil.example\\@localhost/api/v1/auth/oauth/callback/github",
+        "",
+    ],
+)
+def test_mock_page_only_returns_to_the_registered_redirect_uri(api: Api, hostile: str) -> None:
+    flow = start(api)
+    registered = parse_qs(urlsplit(_page_url(flow)).query)["redirect_uri"][0]
+    inner_state = parse_qs(urlsplit(_page_url(flow)).query)["state"][0]
+    page = flow.browser.get("/dev/oauth/github", params={"state": inner_state, "redirect_uri": hostile})
+    assert page.status_code == 400
+    assert "<form" not in page.text and "not the one registered" in page.text
+    if hostile:
+        assert hostile not in page.text and "javascript:" not in page.text
+    posted = flow.browser.post(
+        "/dev/oauth/github",
+        data={"state": inner_state, "redirect_uri": hostile, "email": "a@b.co", "action": "authorize"},
+    )
+    assert posted.status_code == 400 and "location" not in posted.headers
+    # the registered one still works afterwards
+    ok = flow.browser.post(
+        "/dev/oauth/github",
+        data={"state": inner_state, "redirect_uri": registered, "email": "a@b.co", "action": "authorize"},
+    )
+    assert ok.status_code == 303 and ok.headers["location"].startswith(registered + "?")
+
+
+def test_mock_page_refuses_unknown_state_and_another_provider(api: Api) -> None:
+    browser = httpx.Client(base_url=api.url)
+    unknown = browser.get("/dev/oauth/github", params={"state": "0" * 45, "redirect_uri": "x"})
+    assert unknown.status_code == 400 and "unknown or has expired" in unknown.text
+    flow = start(api)
+    query = parse_qs(urlsplit(_page_url(flow)).query)
+    other = flow.browser.get("/dev/oauth/gitlab", params={k: v[0] for k, v in query.items()})
+    assert other.status_code == 400 and "<form" not in other.text
+
+
+def test_deny_returns_access_denied_to_the_error_url(api: Api) -> None:
+    flow = start(api, error_redirect_url="http://localhost:3000/handler/error")
+    back = submit_mock_page(flow.browser, _page_url(flow), action="deny")
+    assert back.status_code == 307
+    target = urlsplit(back.headers["location"])
+    assert target.path == "/handler/error"
+    assert parse_qs(target.query)["errorCode"] == ["OAUTH_PROVIDER_ACCESS_DENIED"]
+
+
+def test_deny_sends_error_access_denied_to_the_callback(api: Api) -> None:
+    flow = start(api)
+    posted = flow.browser.post(
+        "/dev/oauth/github",
+        data={**{k: v[0] for k, v in parse_qs(urlsplit(_page_url(flow)).query).items()}, "action": "deny"},
+    )
+    assert posted.status_code == 303
+    query = parse_qs(urlsplit(posted.headers["location"]).query)
+    assert query["error"] == ["access_denied"] and "code" not in query
+
+
+def test_a_bad_email_shows_the_form_again(api: Api) -> None:
+    flow = start(api)
+    query = {k: v[0] for k, v in parse_qs(urlsplit(_page_url(flow)).query).items()}
+    posted = flow.browser.post("/dev/oauth/github", data={**query, "email": "not-an-address", "action": "authorize"})
+    assert posted.status_code == 400 and "Enter a valid e-mail address." in posted.text and "<form" in posted.text
+
+
+def test_provider_account_id_signs_the_same_person_in_under_another_address(api: Api) -> None:
+    account = f"acct-{secrets.token_hex(6)}"
+    first = sign_in(api, unique_email(), form={"account_id": account})
+    assert first["is_new_user"] is True
+    again = sign_in(api, unique_email(), form={"account_id": account})
+    assert again["is_new_user"] is False
+    me = api.call("GET", "/users/me", token=first["access_token"]).json()
+    assert api.call("GET", "/users/me", token=again["access_token"]).json()["id"] == me["id"]
+    assert [p["account_id"] for p in me["oauth_providers"]] == [account]
+
+
+def test_a_provider_code_is_single_use_and_bound_to_its_flow(api: Api) -> None:
+    flow = start(api)
+    page = _page_url(flow)
+    query = {k: v[0] for k, v in parse_qs(urlsplit(page).query).items()}
+    posted = flow.browser.post("/dev/oauth/github", data={**query, "email": unique_email(), "action": "authorize"})
+    callback = posted.headers["location"]
+    assert flow.browser.get(callback).status_code == 307
+    # a second flow cannot use the first flow's provider code
+    other = start(api)
+    other_state = parse_qs(urlsplit(_page_url(other)).query)["state"][0]
+    code = parse_qs(urlsplit(callback).query)["code"][0]
+    stolen = other.browser.get(urlsplit(callback).path, params={"state": other_state, "code": code})
+    assert stolen.status_code == 400 and "invalid grant" in stolen.text
+    made_up = start(api)
+    made_up_state = parse_qs(urlsplit(_page_url(made_up)).query)["state"][0]
+    forged = made_up.browser.get(urlsplit(callback).path, params={"state": made_up_state, "code": "a@b.co"})
+    assert forged.status_code == 400 and "invalid grant" in forged.text

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import html
 import json
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
-from starlette.routing import Route
+from starlette.responses import RedirectResponse, Response
 
+from .. import mock_provider
 from ..endpoint import Ctx, EndpointGroup
 from ..errors import KnownError, PlainError
 from ..ids import now_millis, sha256_hex
@@ -21,7 +20,7 @@ from ..oauth_flow import (
     INNER_COOKIE_PREFIX,
     OUTER_FLOW,
     OUTER_FLOW_LIFETIME_MILLIS,
-    mock_account,
+    PROVIDER_CODE,
 )
 from ..projects import Project, get_project, key_is_valid
 from ..schema import Obj, Str
@@ -85,6 +84,7 @@ def authorize(ctx: Ctx) -> Response:
     if q.get("provider_scope") and provider.get("type") == "shared":
         raise KnownError("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS")
     redirect_uri = urlunsplit(urlsplit(q["redirect_uri"])._replace(fragment=""))
+    callback = f"{_base_url(ctx.request)}/api/v1/auth/oauth/callback/{provider_id}"
     flow = {
         "project_id": project.id,
         "provider_id": provider_id,
@@ -99,9 +99,10 @@ def authorize(ctx: Ctx) -> Response:
         "after_callback_redirect_url": q.get("after_callback_redirect_url"),
         "provider_scope": q.get("provider_scope") or "",
         "started_at_millis": now_millis(),
+        # the one address the mock provider may send the browser back to
+        "provider_redirect_uri": callback,
     }
     inner_state = create_code(ctx.c, project.id, OUTER_FLOW, flow, OUTER_FLOW_LIFETIME_MILLIS)
-    callback = f"{_base_url(ctx.request)}/api/v1/auth/oauth/callback/{provider_id}"
     mock_page = f"{_base_url(ctx.request)}/dev/oauth/{provider_id}?" + urlencode(
         {"state": inner_state, "redirect_uri": callback}
     )
@@ -166,7 +167,7 @@ def _finish_callback(ctx: Ctx, project: Project, flow: dict[str, Any], params: d
         raise KnownError("INVALID_SCOPE", scope=flow["scope"])
     if not is_trusted_url(project, flow["redirect_uri"]):
         raise KnownError("REDIRECT_URL_NOT_WHITELISTED")
-    account = mock_account(str(params["code"]))
+    account = _provider_account(ctx, project, params)
     user_id, is_new_user = _account_user(ctx, project, flow, account)
     _grant_scopes(ctx, project.id, flow["provider_id"], account["account_id"], flow.get("provider_scope", ""))
     code = create_code(
@@ -185,6 +186,19 @@ def _finish_callback(ctx: Ctx, project: Project, flow: dict[str, Any], params: d
     )
     location = with_query_param(flow["redirect_uri"], "code", code)
     return with_query_param(location, "state", flow["state"])
+
+
+def _provider_account(ctx: Ctx, project: Project, params: dict[str, Any]) -> dict[str, Any]:
+    """The account the mock provider's code stands for; it must have been issued for this flow."""
+    invalid = PlainError(400, "Inner OAuth callback failed due to invalid grant. Please try again.")
+    try:
+        found = find_code(ctx, PROVIDER_CODE, str(params["code"]), project_id=project.id)
+    except KnownError:
+        raise invalid from None
+    found.consume()
+    if found.data["inner_state_hash"] != sha256_hex(str(params.get("state", "")).lower()):
+        raise invalid
+    return dict(found.data["account"])
 
 
 def _account_user(ctx: Ctx, project: Project, flow: dict[str, Any], account: dict[str, Any]) -> tuple[str, bool]:
@@ -248,23 +262,4 @@ for method in ("GET", "POST"):
     group.route(method, "/auth/oauth/callback/{provider_id}", tiers=None)(callback)
 
 
-async def mock_provider_page(request: Request) -> Response:
-    """The mock provider's sign-in page: one e-mail field, then back to the service's callback."""
-    provider_id = html.escape(request.path_params["provider_id"])
-    state = html.escape(request.query_params.get("state", ""))
-    redirect_uri = html.escape(request.query_params.get("redirect_uri", ""))
-    page = f"""<!doctype html>
-<html><head><meta charset="utf-8"><title>Sign in with {provider_id} (local mock)</title></head>
-<body style="font-family: sans-serif; max-width: 28rem; margin: 4rem auto">
-<h1>Sign in with {provider_id}</h1>
-<p>This is the authmw local service's stand-in for {provider_id}. Any e-mail address works.</p>
-<form method="get" action="{redirect_uri}">
-  <input type="hidden" name="state" value="{state}">
-  <label>E-mail <input type="email" name="code" required autofocus></label>
-  <button type="submit">Continue</button>
-</form>
-</body></html>"""
-    return HTMLResponse(page)
-
-
-routes = [*group.routes, Route("/dev/oauth/{provider_id}", mock_provider_page, methods=["GET"])]
+routes = [*group.routes, *mock_provider.routes]
