@@ -22,6 +22,7 @@ from ._apps import (
 )
 from ._config import VERSION as __version__
 from ._config import AuthConfig
+from ._production import ProductionModeError, production_mode_errors
 from ._session import Session
 from ._tokens import Claims, TokenVerifier, token_expiry, verify_jwt
 from .errors import AuthmwError, ConfigurationError, KnownError
@@ -57,6 +58,7 @@ __all__ = [
     "ClientApp",
     "ConfigurationError",
     "KnownError",
+    "ProductionModeError",
     "ServerApp",
     "Session",
     "TokenVerifier",
@@ -64,6 +66,7 @@ __all__ = [
     "__version__",
     "errors",
     "models",
+    "production_mode_errors",
     "token_expiry",
     "verify_jwt",
 ]

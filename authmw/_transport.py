@@ -124,6 +124,7 @@ class Transport:
         clock: Callable[[], float] = time.time,
         require_key: bool = True,
         diagnose: bool = True,
+        admin_session: SessionLike | None = None,
     ) -> None:
         if tier not in _TIER_KEYS:
             raise ConfigurationError(f"Access tier must be 'client', 'server' or 'admin', not {tier!r}.")
@@ -140,6 +141,8 @@ class Transport:
         self._uniform = uniform
         self._clock = clock
         self._diagnose = diagnose
+        #: A project owner's session (internal project), sent on every call in place of a key.
+        self.admin_session = admin_session
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(project_id={self.config.project_id!r}, tier={self.tier!r})"
@@ -215,10 +218,11 @@ class Transport:
         """Send one API call and return its successful response, retrying as described above.
 
         ``session`` supplies ``x-stack-access-token`` (fresh for at least 20 s) and, with
-        ``send_refresh_token``, ``x-stack-refresh-token``. ``admin_session`` supplies
-        ``x-stack-admin-access-token`` for project owners.
+        ``send_refresh_token``, ``x-stack-refresh-token``. ``admin_session`` (default: the
+        transport's own) supplies ``x-stack-admin-access-token`` for project owners.
         """
         method = method.upper()
+        admin_session = admin_session or self.admin_session
         refreshed = False
         while True:
             tokens: dict[str, str | None] = {}

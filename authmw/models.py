@@ -9,7 +9,7 @@ service may add some), missing optional ones get defaults, ``*_millis`` times be
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import (
     AliasChoices,
@@ -21,12 +21,26 @@ from pydantic import (
 )
 
 __all__ = [
+    "AdminOAuthProvider",
+    "AdminProject",
+    "AdminProjectConfig",
+    "AdminProjectConfigUpdate",
+    "AdminProjectUpdate",
+    "ApiKey",
     "ContactChannel",
+    "DailyActivity",
+    "EmailConfig",
+    "EmailTemplate",
+    "LoginMethodCount",
+    "Metrics",
+    "NewApiKey",
     "OAuthProvider",
     "Page",
     "PermissionDefinition",
+    "PermissionRef",
     "Project",
     "ProjectConfig",
+    "ProjectDomain",
     "ProjectOAuthProvider",
     "ServerTeam",
     "ServerTeamMemberProfile",
@@ -38,6 +52,7 @@ __all__ = [
     "TeamMemberProfile",
     "TeamMembership",
     "TeamPermission",
+    "TestEmailResult",
     "TokenPair",
     "User",
 ]
@@ -235,3 +250,222 @@ class ContactChannel(WireModel):
     is_verified: bool = False
     is_primary: bool = False
     used_for_auth: bool = False
+
+
+# -- admin tier (contract 5.2, 5.8-5.12) ---------------------------------------------------
+
+
+class AdminOAuthProvider(WireModel):
+    """An OAuth provider of the project: shared (the service's keys) or standard (yours)."""
+
+    id: str
+    enabled: bool = False
+    type: Literal["shared", "standard"] = "shared"
+    client_id: str | None = None
+    client_secret: str | None = Field(None, repr=False)
+    facebook_config_id: str | None = None
+    microsoft_tenant_id: str | None = None
+
+
+class EmailConfig(WireModel):
+    """How the project sends e-mail: the service's shared sender, or your SMTP server."""
+
+    type: Literal["shared", "standard"] = "shared"
+    host: str | None = None
+    port: int | None = None
+    username: str | None = None
+    password: str | None = Field(None, repr=False)
+    sender_name: str | None = None
+    sender_email: str | None = None
+
+
+class ProjectDomain(WireModel):
+    """A trusted domain (``https://app.example.com``) and its handler path."""
+
+    domain: str
+    handler_path: str = "/handler"
+
+
+class PermissionRef(WireModel):
+    id: str
+
+
+class AdminProjectConfig(ProjectConfig):
+    """The project's settings as the admin tier sees them."""
+
+    id: str | None = None
+    allow_localhost: bool = True
+    legacy_global_jwt_signing: bool = False
+    create_team_on_sign_up: bool = False
+    oauth_providers: list[AdminOAuthProvider] = Field(default_factory=list)  # type: ignore[assignment]
+    enabled_oauth_providers: list[ProjectOAuthProvider] = Field(default_factory=list)
+    domains: list[ProjectDomain] = Field(default_factory=list)
+    email_config: EmailConfig = Field(default_factory=EmailConfig)
+    team_creator_default_permissions: list[PermissionRef] = Field(default_factory=list)
+    team_member_default_permissions: list[PermissionRef] = Field(default_factory=list)
+
+
+class AdminProject(Project):
+    """The project as the admin tier sees it (``GET /projects/current``, ``/internal/projects``).
+
+    Secrets (OAuth client secrets, the SMTP password) are kept out of ``repr``.
+    """
+
+    description: str = ""
+    created_at: Millis | None = Field(None, validation_alias=_wire("created_at_millis", "created_at"))
+    user_count: int = 0
+    is_production_mode: bool = False
+    config: AdminProjectConfig = Field(default_factory=AdminProjectConfig)  # type: ignore[assignment]
+
+
+class _Update(BaseModel):
+    # Input, not wire answers: an unknown field is a mistake to report, not to drop.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class AdminProjectConfigUpdate(_Update):
+    """Settings to change with ``update_project(config=...)``; fields left out stay as they are.
+
+    ``domains`` and ``oauth_providers`` replace the whole list (``oauth_providers`` must
+    name every provider already configured).
+    """
+
+    sign_up_enabled: bool | None = None
+    credential_enabled: bool | None = None
+    magic_link_enabled: bool | None = None
+    passkey_enabled: bool | None = None
+    client_team_creation_enabled: bool | None = None
+    client_user_deletion_enabled: bool | None = None
+    allow_localhost: bool | None = None
+    create_team_on_sign_up: bool | None = None
+    legacy_global_jwt_signing: Literal[False] | None = None
+    domains: list[ProjectDomain] | None = None
+    oauth_providers: list[AdminOAuthProvider] | None = None
+    email_config: EmailConfig | None = None
+    team_creator_default_permissions: list[PermissionRef] | None = None
+    team_member_default_permissions: list[PermissionRef] | None = None
+
+
+class AdminProjectUpdate(_Update):
+    """A project change (``PATCH /projects/current``); the same fields create a project."""
+
+    display_name: str | None = None
+    description: str | None = None
+    is_production_mode: bool | None = None
+    config: AdminProjectConfigUpdate | None = None
+
+    def wire(self) -> dict[str, Any]:
+        """The request body: only the fields that were set (``description=None`` clears it).
+
+        Domains, providers and the e-mail config are sent whole (defaults included, unset
+        optional fields left out), as the service expects.
+        """
+        body = {name: getattr(self, name) for name in self.model_fields_set if name != "config"}
+        if self.config is not None:
+            body["config"] = {name: _whole(getattr(self.config, name)) for name in self.config.model_fields_set}
+        return body
+
+
+def _whole(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", exclude_none=True)
+    if isinstance(value, list):
+        return [_whole(item) for item in value]
+    return value
+
+
+_KEY_FIELDS = ("publishable_client_key", "secret_server_key", "super_secret_admin_key")
+
+
+class ApiKey(WireModel):
+    """A set of API keys as listed: only the last four characters of each key.
+
+    Valid while not expired and not revoked; ``why_invalid()`` says which.
+    """
+
+    id: str
+    description: str = ""
+    created_at: Millis | None = Field(None, validation_alias=_wire("created_at_millis", "created_at"))
+    expires_at: Millis | None = Field(None, validation_alias=_wire("expires_at_millis", "expires_at"))
+    manually_revoked_at: Millis | None = Field(
+        None, validation_alias=_wire("manually_revoked_at_millis", "manually_revoked_at")
+    )
+    publishable_client_key_last_four: str | None = None
+    secret_server_key_last_four: str | None = None
+    super_secret_admin_key_last_four: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _last_fours(cls, data: Any) -> Any:
+        # Wire: {"secret_server_key": {"last_four": "abcd"}}, or the full key once at creation.
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for name in _KEY_FIELDS:
+            value = data.get(name)
+            if isinstance(value, dict):
+                data.setdefault(f"{name}_last_four", value.get("last_four"))
+                del data[name]
+            elif isinstance(value, str):
+                data.setdefault(f"{name}_last_four", value[-4:])
+        return data
+
+    def why_invalid(self, now: _dt.datetime | None = None) -> Literal["expired", "manually-revoked"] | None:
+        """``"expired"``, ``"manually-revoked"``, or None while the keys work."""
+        now = now or _dt.datetime.now(_dt.timezone.utc)
+        if self.expires_at is not None and self.expires_at < now:
+            return "expired"
+        if self.manually_revoked_at is not None:
+            return "manually-revoked"
+        return None
+
+    def is_valid(self, now: _dt.datetime | None = None) -> bool:
+        return self.why_invalid(now) is None
+
+
+class NewApiKey(ApiKey):
+    """A just-created key set with the full key values: the only time they are shown."""
+
+    publishable_client_key: str | None = Field(None, repr=False)
+    secret_server_key: str | None = Field(None, repr=False)
+    super_secret_admin_key: str | None = Field(None, repr=False)
+
+
+class EmailTemplate(WireModel):
+    """An e-mail template; ``content`` is the editor document, ``is_default`` until changed."""
+
+    type: Literal["email_verification", "password_reset", "magic_link", "team_invitation"]
+    subject: str = ""
+    content: Json = None
+    is_default: bool = False
+
+
+class TestEmailResult(WireModel):
+    """The answer of ``send_test_email``: ``error_message`` says what failed."""
+
+    __test__ = False  # not a pytest test class
+
+    success: bool
+    error_message: str | None = None
+
+
+class DailyActivity(WireModel):
+    date: _dt.date
+    activity: int = 0
+
+
+class LoginMethodCount(WireModel):
+    method: str
+    count: int = 0
+
+
+class Metrics(WireModel):
+    """Usage figures of the project (``GET /internal/metrics``)."""
+
+    total_users: int = 0
+    daily_users: list[DailyActivity] = Field(default_factory=list)
+    daily_active_users: list[DailyActivity] = Field(default_factory=list)
+    users_by_country: dict[str, int] = Field(default_factory=dict)
+    recently_registered: list[ServerUser] = Field(default_factory=list)
+    recently_active: list[ServerUser] = Field(default_factory=list)
+    login_methods: list[LoginMethodCount] = Field(default_factory=list)

@@ -1,18 +1,83 @@
-"""The admin tier (project owners, super secret admin key): for now the team permission
-definitions (contract 5.11) on top of everything the server tier does."""
+"""The admin tier (project owners): project settings, API keys, e-mail templates, team
+permission definitions, metrics, the webhook token and the test e-mail (spec section 6), on
+top of everything the server tier does.
+
+An admin app authenticates with the super secret admin key, or (``owner_session=``) with
+the admin access token of a project owner signed in on the ``internal`` project; see
+``ClientApp.admin_app``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+import pydantic
+
+from .._config import AuthConfig
 from .._ops import Op
-from .._transport import segment
-from ..models import PermissionDefinition
-from ._base import UNSET, _Namespace, changes, namespace, parse, parse_items
+from .._production import DEFAULT_DASHBOARD_URL, ProductionModeError, production_mode_errors
+from .._session import Session
+from .._transport import Transport, segment
+from ..errors import InvalidServerResponse
+from ..models import (
+    AdminProject,
+    AdminProjectConfigUpdate,
+    AdminProjectUpdate,
+    EmailConfig,
+    Metrics,
+    PermissionDefinition,
+    TestEmailResult,
+)
+from ._api_keys import AdminApiKeys, AsyncAdminApiKeys
+from ._base import UNSET, _Api, _Namespace, changes, namespace, parse, parse_items
 from ._binding import AsyncRunner, SyncRunner, operation
+from ._email_templates import AdminEmailTemplates, AsyncAdminEmailTemplates
 from ._server import AsyncServerApp, ServerApp
 
-__all__ = ["AdminApp", "AdminPermissionDefinitions", "AsyncAdminApp", "AsyncAdminPermissionDefinitions"]
+__all__ = [
+    "AdminApp",
+    "AdminPermissionDefinitions",
+    "AsyncAdminApp",
+    "AsyncAdminPermissionDefinitions",
+    "project_update_body",
+]
+
+_SMTP_FIELDS = ("host", "port", "username", "password", "sender_name", "sender_email")
+
+
+def project_update_body(update: AdminProjectUpdate | Mapping[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+    """The PATCH/POST body of a project change: a model, a dict, or keywords (UNSET left out).
+
+    Every input goes through :class:`AdminProjectUpdate`, so a misspelt setting is an error
+    naming it, not a change silently dropped.
+    """
+    given = {name: value for name, value in fields.items() if value is not UNSET}
+    if isinstance(update, AdminProjectUpdate):
+        data: dict[str, Any] = {name: getattr(update, name) for name in update.model_fields_set}
+    elif update is None:
+        data = {}
+    elif isinstance(update, Mapping):
+        data = dict(update)
+    else:
+        raise TypeError(f"update must be an AdminProjectUpdate or a dict, not {type(update).__name__}.")
+    data.update(given)
+    if isinstance(data.get("config"), AdminProjectConfigUpdate):
+        config = data["config"]
+        data["config"] = {name: getattr(config, name) for name in config.model_fields_set}
+    try:
+        return AdminProjectUpdate.model_validate(data).wire()
+    except pydantic.ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise ValueError(f"Invalid project settings ({problems}).") from None
+
+
+def _smtp_body(email_config: EmailConfig | Mapping[str, Any]) -> dict[str, Any]:
+    values = email_config.model_dump() if isinstance(email_config, EmailConfig) else dict(email_config)
+    missing = [name for name in _SMTP_FIELDS if values.get(name) in (None, "")]
+    if missing:
+        raise ValueError(f"email_config needs {', '.join(missing)} (an SMTP server: {', '.join(_SMTP_FIELDS)}).")
+    return {name: values[name] for name in _SMTP_FIELDS}
 
 
 class _PermissionDefinitionsOps(_Namespace):
@@ -68,18 +133,107 @@ class AsyncAdminPermissionDefinitions(_PermissionDefinitionsOps, AsyncRunner):
     """``admin.permission_definitions`` of an async app."""
 
 
-class AdminApp(ServerApp):
-    """A project owner's access with the super secret admin key.
+class _AdminOps(_Api):
+    _owner_session: Session | None = None
 
-    Everything :class:`ServerApp` does, plus ``permission_definitions``.
+    def __init__(self, config: AuthConfig | None = None, /, *, owner_session: Session | None = None, **kwargs: Any):
+        self._owner_session = owner_session
+        super().__init__(config, **kwargs)  # type: ignore[call-arg]
+
+    def _new_transport(self, config: AuthConfig) -> Transport:
+        if self._owner_session is None:
+            return Transport(config, "admin")
+        # A project owner: the admin access token replaces the key (refreshed and retried when refused).
+        return Transport(config, "admin", require_key=False, admin_session=self._owner_session)
+
+    @operation
+    def get_project(self) -> Op[AdminProject]:
+        """The project with every setting (the admin view)."""
+        body = yield from self._transport.call_json("GET", "/projects/current")
+        return parse(AdminProject, body)
+
+    @operation
+    def update_project(
+        self,
+        update: AdminProjectUpdate | Mapping[str, Any] | None = None,
+        /,
+        *,
+        display_name: str = UNSET,
+        description: str | None = UNSET,
+        is_production_mode: bool = UNSET,
+        config: AdminProjectConfigUpdate | Mapping[str, Any] = UNSET,
+    ) -> Op[AdminProject]:
+        """Change the project: an :class:`AdminProjectUpdate`, a dict of the same fields, or keywords.
+
+        ``config`` changes only the settings it names; ``domains`` and ``oauth_providers``
+        replace their whole list. The service does not run the production checks when
+        ``is_production_mode`` is switched on: see :meth:`production_mode_errors`.
+        """
+        body = project_update_body(
+            update,
+            display_name=display_name,
+            description=description,
+            is_production_mode=is_production_mode,
+            config=config,
+        )
+        answer = yield from self._transport.call_json("PATCH", "/projects/current", json=body)
+        return parse(AdminProject, answer)
+
+    @operation
+    def delete_project(self) -> Op[None]:
+        """Delete the project and all its data (users, teams, keys). There is no undo."""
+        yield from self._transport.call("DELETE", "/projects/current")
+
+    @operation
+    def production_mode_errors(self, *, dashboard_url: str = DEFAULT_DASHBOARD_URL) -> Op[list[ProductionModeError]]:
+        """What stands between the project and production mode (spec section 5); empty when ready."""
+        project = yield from _AdminOps.get_project.op(self)
+        return production_mode_errors(project, dashboard_url=dashboard_url)
+
+    @operation
+    def send_test_email(
+        self, *, recipient_email: str, email_config: EmailConfig | Mapping[str, Any]
+    ) -> Op[TestEmailResult]:
+        """Send a test e-mail through an SMTP server; ``success`` False with ``error_message`` when it fails."""
+        body = {"recipient_email": recipient_email, "email_config": _smtp_body(email_config)}
+        answer = yield from self._transport.call_json("POST", "/internal/send-test-email", json=body)
+        return parse(TestEmailResult, answer)
+
+    @operation
+    def get_metrics(self) -> Op[Metrics]:
+        """User counts, daily sign-ups and activity, recent users, sign-in methods."""
+        answer = yield from self._transport.call_json("GET", "/internal/metrics")
+        return parse(Metrics, answer)
+
+    @operation
+    def create_svix_token(self) -> Op[str]:
+        """A token for the webhook provider's app portal (the project id is the app id)."""
+        answer = yield from self._transport.call_json("POST", "/webhooks/svix-token", json={})
+        token = answer.get("token") if isinstance(answer, dict) else None
+        if not isinstance(token, str) or not token:
+            raise InvalidServerResponse("The webhook token answer has no token.")
+        return token
+
+
+class AdminApp(_AdminOps, ServerApp):
+    """A project owner's access: the super secret admin key, or an owner's session.
+
+    Everything :class:`ServerApp` does, plus the project's settings (``get_project``,
+    ``update_project``, ``delete_project``, ``production_mode_errors``), ``api_keys``,
+    ``email_templates``, ``permission_definitions``, ``get_metrics``, ``send_test_email``
+    and ``create_svix_token``.
     """
 
     _tier = "admin"
+    api_keys = namespace(AdminApiKeys)
+    email_templates = namespace(AdminEmailTemplates)
     permission_definitions = namespace(AdminPermissionDefinitions)
 
 
-class AsyncAdminApp(AsyncServerApp):
+class AsyncAdminApp(_AdminOps, AsyncServerApp):
     """:class:`AdminApp` for asyncio: every call returns a coroutine."""
 
     _tier = "admin"
+    api_keys = namespace(AsyncAdminApiKeys)
+    email_templates = namespace(AsyncAdminEmailTemplates)
     permission_definitions = namespace(AsyncAdminPermissionDefinitions)

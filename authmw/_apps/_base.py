@@ -113,11 +113,14 @@ class _App(_Api):
         elif settings:
             config = config.with_(**settings)
         self.config = config
-        self._transport = Transport(config, self._tier)
+        self._transport = self._new_transport(config)
         self._owns_driver = driver is None
         self._driver = driver if driver is not None else self._driver_class(timeout=timeout)
         if self._owns_driver:
             _opened(self)
+
+    def _new_transport(self, config: AuthConfig) -> Transport:
+        return Transport(config, self._tier)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(project_id={self.config.project_id!r}, api_url={self.config.api_url!r})"

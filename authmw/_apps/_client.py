@@ -15,6 +15,7 @@ from ._binding import operation
 from ._client_flows import _ClientFlows
 from ._contact_channels import AsyncClientContactChannels, ClientContactChannels
 from ._invitations import AsyncClientTeamInvitations, ClientTeamInvitations
+from ._owned_projects import _OwnedProjectsOps
 from ._team_members import (
     AsyncClientTeamMemberProfiles,
     AsyncClientTeamPermissions,
@@ -26,7 +27,7 @@ from ._teams import AsyncClientTeams, ClientTeams
 __all__ = ["AsyncClientApp", "ClientApp"]
 
 
-class _ClientOps(_ClientFlows):
+class _ClientOps(_ClientFlows, _OwnedProjectsOps):
     def __init__(
         self,
         config: AuthConfig | None = None,

@@ -88,7 +88,9 @@ def test_the_expected_namespaces():
         "teams",
         "users",
     ]
-    assert namespaces(AdminApp) == sorted([*namespaces(ServerApp), "permission_definitions"])
+    assert namespaces(AdminApp) == sorted(
+        [*namespaces(ServerApp), "api_keys", "email_templates", "permission_definitions"]
+    )
 
 
 def test_namespaces_are_made_once_and_share_the_apps_driver():
