@@ -28,7 +28,11 @@ _ENV_NAMES: dict[str, tuple[str, ...]] = {
     "secret_server_key": ("AUTHMW_SECRET_SERVER_KEY", "STACK_SECRET_SERVER_KEY"),
     "super_secret_admin_key": ("AUTHMW_SUPER_SECRET_ADMIN_KEY", "STACK_SUPER_SECRET_ADMIN_KEY"),
     "handler_path": ("AUTHMW_HANDLER_PATH",),
+    "cookie_format": ("AUTHMW_COOKIE_FORMAT",),
 }
+#: How session cookies are written: "2.7" (default; read by every official SDK generation)
+#: or "2.8" (the structured refresh cookie of the official SDK's 2.8 releases).
+COOKIE_FORMATS = ("2.7", "2.8")
 
 _PROJECT_ID = re.compile(r"^(internal|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$")
 
@@ -41,6 +45,7 @@ class AuthConfig:
     secret_server_key: str | None = field(default=None, repr=False)
     super_secret_admin_key: str | None = field(default=None, repr=False)
     handler_path: str = DEFAULT_HANDLER_PATH
+    cookie_format: str = "2.7"
 
     def __post_init__(self) -> None:
         if not self.project_id:
@@ -64,6 +69,11 @@ class AuthConfig:
         if not self.handler_path.startswith("/"):
             raise ConfigurationError(f"Handler path {self.handler_path!r} must start with '/'.")
         object.__setattr__(self, "handler_path", self.handler_path.rstrip("/") or "/")
+        if self.cookie_format not in COOKIE_FORMATS:
+            raise ConfigurationError(
+                f"Cookie format {self.cookie_format!r} is not one of {', '.join(COOKIE_FORMATS)} "
+                "(AUTHMW_COOKIE_FORMAT): 2.7 writes stack-refresh-{projectId}, 2.8 the structured cookie."
+            )
 
     @property
     def api_base(self) -> str:

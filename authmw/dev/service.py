@@ -6,8 +6,8 @@ import sqlite3
 from dataclasses import dataclass
 
 from .db import Database
-from .keys import KeyStore
 from .errors import KnownError
+from .keys import KeyStore
 from .tokens import (
     REFRESH_TOKEN_LIFETIME_MILLIS,
     AccessTokenSubject,

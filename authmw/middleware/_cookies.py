@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import math
+from dataclasses import dataclass
 from email.utils import formatdate
+from typing import Literal
 from urllib.parse import quote, unquote
 
 #: Lifetime of the refresh-token cookie, in seconds (one year).
@@ -20,8 +24,140 @@ IS_HTTPS_COOKIE = "stack-is-https"
 _EXPIRED = "Thu, 01 Jan 1970 00:00:00 GMT"
 
 
+#: ``hexclave-access``: the access cookie of the official SDK from 2.8.108 on (same value).
+HEXCLAVE_ACCESS_COOKIE = "hexclave-access"
+#: How authmw writes the refresh cookie: "2.7" (the raw ``stack-refresh-{projectId}``, read
+#: by every SDK generation) or "2.8" (the structured ``stack-refresh-{projectId}--default``,
+#: ``__Host-`` prefixed over https).
+CookieFormat = Literal["2.7", "2.8"]
+COOKIE_FORMATS: tuple[CookieFormat, ...] = ("2.7", "2.8")
+
+
 def refresh_cookie_name(project_id: str) -> str:
     return f"stack-refresh-{project_id}"
+
+
+def structured_refresh_cookie_name(project_id: str, *, secure: bool) -> str:
+    """The name the official 2.8 SDK writes its own-host refresh cookie under."""
+    return f"{'__Host-' if secure else ''}stack-refresh-{project_id}--default"
+
+
+@dataclass(frozen=True)
+class StoredSession:
+    """The session a request's cookies hold, read the way every SDK generation writes it.
+
+    ``refresh_cookies`` lists each recognised refresh cookie as (name, refresh token), so
+    that a refused token's cookies can be deleted without touching other sessions.
+    """
+
+    refresh_token: str | None = None
+    access_token: str | None = None
+    https: bool = False
+    refresh_cookies: tuple[tuple[str, str], ...] = ()
+
+
+class SessionCookieReader:
+    """Reads one project's session from a ``Cookie`` header, every generation at once.
+
+    Order of precedence (the newest official SDK's, so both sides pick the same session):
+    1. the newest structured ``hexclave-refresh-{id}--*`` / ``__Host-hexclave-refresh-{id}--*``;
+    2. the raw ``stack-refresh-{id}``, then the raw legacy ``stack-refresh``;
+    3. the newest structured ``stack-refresh-{id}--*`` / ``__Host-stack-refresh-{id}--*``.
+    A structured value is JSON ``{"refresh_token": str, "updated_at_millis": number|null}``
+    (null is oldest); values that do not parse are skipped. The access token comes from
+    ``stack-access`` or ``hexclave-access`` only when its refresh half is the chosen token.
+    """
+
+    def __init__(self, project_id: str) -> None:
+        self.raw_name = refresh_cookie_name(project_id)
+        self._hexclave = (f"hexclave-refresh-{project_id}--", f"__Host-hexclave-refresh-{project_id}--")
+        self._stack = (f"stack-refresh-{project_id}--", f"__Host-stack-refresh-{project_id}--")
+        self._structured = self._hexclave + self._stack
+        self._exact = frozenset({self.raw_name, LEGACY_REFRESH_COOKIE, ACCESS_COOKIE, HEXCLAVE_ACCESS_COOKIE})
+
+    def read(self, header: str) -> StoredSession:
+        exact: dict[str, str] = {}
+        hexclave: list[tuple[float, str, str]] = []
+        stack: list[tuple[float, str, str]] = []
+        https = False
+        for chunk in header.split(";"):
+            name, sep, value = chunk.partition("=")
+            name = name.strip()
+            if not sep:
+                continue
+            if name in self._exact:
+                if name not in exact:
+                    exact[name] = _cookie_value(value)
+            elif name == IS_HTTPS_COOKIE:
+                https = https or _cookie_value(value) == "true"
+            elif name.startswith(self._structured):
+                parsed = _structured(_cookie_value(value))
+                if parsed is not None:
+                    (hexclave if name.startswith(self._hexclave) else stack).append((parsed[1], name, parsed[0]))
+        raw = [(n, t) for n in (self.raw_name, LEGACY_REFRESH_COOKIE) if (t := _token(exact.get(n))) is not None]
+        ranked = [*_newest_first(hexclave), *raw, *_newest_first(stack)]
+        if not ranked:
+            return StoredSession(https=https)
+        refresh = ranked[0][1]
+        access = None
+        for name in (ACCESS_COOKIE, HEXCLAVE_ACCESS_COOKIE):
+            if name in exact:
+                access = _token(access_from_cookie(exact[name], refresh))
+                if access is not None:
+                    break
+        return StoredSession(refresh, access, https, tuple(ranked))
+
+
+def _cookie_value(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        value = value[1:-1]
+    return unquote(value) if "%" in value else value
+
+
+def _token(value: str | None) -> str | None:
+    return value if value and value != "undefined" else None
+
+
+def _structured(value: str) -> tuple[str, float] | None:
+    """(refresh token, updated-at millis; -inf for null) of a structured cookie value."""
+    if not value.startswith("{"):
+        return None
+    try:
+        data = json.loads(value)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    token, updated = data.get("refresh_token"), data.get("updated_at_millis")
+    if not isinstance(token, str) or not _token(token):
+        return None
+    if updated is None:
+        return token, -math.inf
+    if isinstance(updated, bool) or not isinstance(updated, (int, float)) or not math.isfinite(updated):
+        return None
+    return token, float(updated)
+
+
+def _newest_first(found: list[tuple[float, str, str]]) -> list[tuple[str, str]]:
+    # Stable: of equally new cookies the first in the header wins.
+    return [(name, token) for _, name, token in sorted(found, key=lambda item: -item[0])]
+
+
+def structured_refresh_value(refresh_token: str, updated_at_millis: int) -> str:
+    return json.dumps({"refresh_token": refresh_token, "updated_at_millis": updated_at_millis}, separators=(",", ":"))
+
+
+def cookie_domain(name: str) -> str | None:
+    """The ``Domain`` a ``...--custom-{base32(domain)}`` cookie was written with, else None."""
+    _, sep, encoded = name.rpartition("--custom-")
+    if not sep or not encoded:
+        return None
+    try:
+        domain = base64.b32decode(encoded.upper() + "=" * (-len(encoded) % 8)).decode("ascii")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return domain if domain and all(ch.isalnum() or ch in ".-" for ch in domain) else None
 
 
 def parse_cookie_header(header: str, wanted: frozenset[str]) -> dict[str, str]:
@@ -66,7 +202,61 @@ def set_cookie(name: str, value: str, max_age: int, *, now: float, secure: bool)
 
 def delete_cookie(name: str, *, secure: bool) -> str:
     header = f"{name}=; Path=/; Max-Age=0; Expires={_EXPIRED}"
-    return header + "; Secure" if secure else header
+    domain = cookie_domain(name)
+    if domain is not None:
+        header += f"; Domain={domain}"
+    # A __Host- cookie is only replaced (here: expired) by a Secure one.
+    return header + "; Secure" if secure or name.startswith("__Host-") else header
+
+
+def session_cookie_writes(
+    project_id: str,
+    refresh_token: str,
+    access_token: str,
+    *,
+    now: float,
+    secure: bool,
+    cookie_format: CookieFormat = "2.7",
+    stored: tuple[tuple[str, str], ...] = (),
+) -> tuple[str, ...]:
+    """``Set-Cookie`` values that store a refreshed session read from ``stored`` cookies.
+
+    The session is the one the request carried, so cookies of other generations holding
+    another (possibly newer) session are left alone; the legacy ``stack-refresh`` is always
+    retired, and in the "2.8" format the raw 2.7 cookie of this same session too.
+    """
+    if cookie_format == "2.8":
+        refresh = set_cookie(
+            structured_refresh_cookie_name(project_id, secure=secure),
+            structured_refresh_value(refresh_token, int(now * 1000)),
+            REFRESH_COOKIE_MAX_AGE,
+            now=now,
+            secure=secure,
+        )
+        retired = {LEGACY_REFRESH_COOKIE} | {
+            name for name, token in stored if name == refresh_cookie_name(project_id) and token == refresh_token
+        }
+    else:
+        refresh = set_cookie(
+            refresh_cookie_name(project_id), refresh_token, REFRESH_COOKIE_MAX_AGE, now=now, secure=secure
+        )
+        retired = {LEGACY_REFRESH_COOKIE}
+    access = set_cookie(
+        ACCESS_COOKIE, access_cookie_value(refresh_token, access_token), ACCESS_COOKIE_MAX_AGE, now=now, secure=secure
+    )
+    return (refresh, access, *(delete_cookie(name, secure=secure) for name in sorted(retired)))
+
+
+def session_cookie_deletions(
+    project_id: str, refresh_token: str | None, *, secure: bool, stored: tuple[tuple[str, str], ...] = ()
+) -> tuple[str, ...]:
+    """``Set-Cookie`` values that end a refused session: every cookie that held its refresh
+    token (whatever its generation), the access cookie, and the 2.7 names unless they hold
+    another session."""
+    other_sessions = {name for name, token in stored if token != refresh_token}
+    names = {ACCESS_COOKIE} | ({refresh_cookie_name(project_id), LEGACY_REFRESH_COOKIE} - other_sessions)
+    names.update(name for name, token in stored if token == refresh_token)
+    return tuple(delete_cookie(name, secure=secure) for name in sorted(names))
 
 
 def with_session_cookies(headers: list[tuple[str, str]], cookies: tuple[str, ...]) -> list[tuple[str, str]]:

@@ -111,6 +111,8 @@ class Tokens(NamedTuple):
     #: Cookies are rewritten only when they carried the session (not for x-stack-auth).
     from_cookies: bool = False
     secure: bool = False
+    #: Every recognised refresh cookie of the request as (name, token), any generation.
+    stored: tuple[tuple[str, str], ...] = ()
 
 
 class Outcome(NamedTuple):
@@ -192,10 +194,9 @@ class Authenticator:
         self.on_refresh_unavailable = on_refresh_unavailable
         self._refresher = refresher or refresh_access_token
         self._clock = clock
-        self._refresh_cookie = c.refresh_cookie_name(config.project_id)
-        self._wanted = frozenset({self._refresh_cookie, c.LEGACY_REFRESH_COOKIE, c.ACCESS_COOKIE, c.IS_HTTPS_COOKIE})
+        self._cookies = c.SessionCookieReader(config.project_id)
         self._fresh: OrderedDict[str, tuple[str, Claims, float]] = OrderedDict()
-        self._cookie_memo: dict[str, tuple[str | None, str | None, bool]] = {}
+        self._cookie_memo: dict[str, c.StoredSession] = {}
         self._header_memo: dict[str, Tokens] = {}
         self._steady: dict[str, tuple[Outcome, float]] = {}
         self._lock = threading.Lock()
@@ -209,18 +210,10 @@ class Authenticator:
             return _remembered(self._header_memo, auth_header, _from_header)
         if not cookie:
             return Tokens(secure=secure)
-        access, refresh, https = _remembered(self._cookie_memo, cookie, self._from_cookies)
-        return Tokens(access, refresh, True, secure or https)
-
-    def _from_cookies(self, cookie: str) -> tuple[str | None, str | None, bool]:
-        found = c.parse_cookie_header(cookie, self._wanted)
-        refresh = _token(found.get(self._refresh_cookie))
-        if refresh is None:
-            refresh = _token(found.get(c.LEGACY_REFRESH_COOKIE))
-        access = None
-        if refresh is not None and c.ACCESS_COOKIE in found:
-            access = _token(c.access_from_cookie(found[c.ACCESS_COOKIE], refresh))
-        return access, refresh, found.get(c.IS_HTTPS_COOKIE) == "true"
+        stored = _remembered(self._cookie_memo, cookie, self._cookies.read)
+        refresh = _token(stored.refresh_token)
+        access = _token(stored.access_token) if refresh is not None else None
+        return Tokens(access, refresh, True, secure or stored.https, stored.refresh_cookies)
 
     # -- the steady state: a Cookie value seen signed in, its token still fresh --------
 
@@ -324,29 +317,23 @@ class Authenticator:
         assert refresh is not None
         cookies: tuple[str, ...] = ()
         if tokens.from_cookies:
-            now, secure = self._clock(), tokens.secure
-            cookies = (
-                c.set_cookie(self._refresh_cookie, refresh, c.REFRESH_COOKIE_MAX_AGE, now=now, secure=secure),
-                c.set_cookie(
-                    c.ACCESS_COOKIE,
-                    c.access_cookie_value(refresh, access),
-                    c.ACCESS_COOKIE_MAX_AGE,
-                    now=now,
-                    secure=secure,
-                ),
-                c.delete_cookie(c.LEGACY_REFRESH_COOKIE, secure=secure),
+            cookies = c.session_cookie_writes(
+                self.config.project_id,
+                refresh,
+                access,
+                now=self._clock(),
+                secure=tokens.secure,
+                cookie_format=self.config.cookie_format,  # type: ignore[arg-type]
+                stored=tokens.stored,
             )
         return Outcome(claims, access, refresh, cookies)
 
     def _signed_out(self, tokens: Tokens) -> Outcome:
         if not tokens.from_cookies:
             return ANONYMOUS
-        secure = tokens.secure
         return Outcome(
-            cookies=(
-                c.delete_cookie(self._refresh_cookie, secure=secure),
-                c.delete_cookie(c.ACCESS_COOKIE, secure=secure),
-                c.delete_cookie(c.LEGACY_REFRESH_COOKIE, secure=secure),
+            cookies=c.session_cookie_deletions(
+                self.config.project_id, tokens.refresh_token, secure=tokens.secure, stored=tokens.stored
             )
         )
 
