@@ -2,7 +2,7 @@
 import type { AuthCaches } from "./api-context";
 import { createAsyncCache } from "./cache";
 import { createContactChannelsApi, type ContactChannelsApi } from "./contact-channels";
-import type { CookieDocument } from "./cookies";
+import type { CookieDocument, CookieFormat } from "./cookies";
 import { AuthmwError, CannotGetOwnUserWithoutUser, RefreshTokenError } from "./errors";
 import {
   projectFromWire,
@@ -125,6 +125,8 @@ export interface AuthClientOptions extends Omit<TransportOptions, "baseUrl"> {
   urls?: AuthUrlOverrides;
   /** Cookie holder; `document` by default, null for memory-only sessions. */
   cookies?: CookieDocument | null;
+  /** How the refresh cookie is written: "2.7" (default, read by every SDK) or "2.8" (structured). */
+  cookieFormat?: CookieFormat;
   initialTokens?: Partial<SessionTokens>;
 }
 
@@ -172,6 +174,7 @@ export class AuthClient implements AuthController {
       projectId: options.projectId,
       refresh: (refreshToken) => this.transport.refreshAccessToken(refreshToken),
       cookies: options.cookies,
+      cookieFormat: options.cookieFormat,
       now: options.now,
       initialTokens: options.initialTokens,
     });

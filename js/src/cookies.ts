@@ -41,25 +41,84 @@ export function parseCookieHeader(header: string): Map<string, string> {
   return cookies;
 }
 
-/** Reads the session from a cookie header (`document.cookie` or a request's Cookie header). */
-export function readSessionCookies(header: string, projectId: string): SessionTokens {
+export const HEXCLAVE_ACCESS_COOKIE = "hexclave-access";
+/** How the refresh cookie is written: "2.7" (raw, read by every SDK generation) or "2.8" (structured). */
+export type CookieFormat = "2.7" | "2.8";
+export const structuredRefreshCookieName = (projectId: string, secure: boolean) =>
+  `${secure ? "__Host-" : ""}stack-refresh-${projectId}--default`;
+
+/** A session read from cookies, with every recognised refresh cookie as [name, token], best first. */
+export interface StoredSession extends SessionTokens {
+  refreshCookies: Array<[string, string]>;
+}
+
+function structuredToken(value: string): [string, number] | null {
+  if (!value.startsWith("{")) return null;
+  try {
+    const data: unknown = JSON.parse(value);
+    if (!data || typeof data !== "object" || Array.isArray(data)) return null;
+    const { refresh_token: token, updated_at_millis: updated } = data as Record<string, unknown>;
+    if (typeof token !== "string" || !token || token === "undefined") return null;
+    if (updated === null || updated === undefined) return [token, -Infinity];
+    return typeof updated === "number" && Number.isFinite(updated) ? [token, updated] : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads one project's session from a cookie header, every generation at once, in the newest
+ * official SDK's order: the newest structured `hexclave-refresh-{id}--*`, the raw
+ * `stack-refresh-{id}`, the legacy `stack-refresh`, the newest structured `stack-refresh-{id}--*`
+ * (`__Host-` variants included; null `updated_at_millis` is oldest; unparsable values skipped).
+ * The access token is taken from `stack-access` or `hexclave-access` only when its refresh half matches.
+ */
+export function readStoredSession(header: string, projectId: string): StoredSession {
   const cookies = parseCookieHeader(header);
   const value = (name: string) => {
     const raw = cookies.get(name);
     return raw ? decodeCookieValue(raw) : null;
   };
-  const refreshToken = value(refreshCookieName(projectId)) ?? value(LEGACY_REFRESH_COOKIE);
+  const hexclave = [`hexclave-refresh-${projectId}--`, `__Host-hexclave-refresh-${projectId}--`];
+  const stack = [`stack-refresh-${projectId}--`, `__Host-stack-refresh-${projectId}--`];
+  const found = { hexclave: [] as Array<[number, string, string]>, stack: [] as Array<[number, string, string]> };
+  for (const [name, raw] of cookies) {
+    const family = hexclave.some((p) => name.startsWith(p)) ? "hexclave" : stack.some((p) => name.startsWith(p)) ? "stack" : null;
+    if (!family) continue;
+    const parsed = structuredToken(decodeCookieValue(raw));
+    if (parsed) found[family].push([parsed[1], name, parsed[0]]);
+  }
+  // Stable sort: of equally new cookies the first in the header wins.
+  const newestFirst = (list: Array<[number, string, string]>) =>
+    [...list].sort((a, b) => (b[0] === a[0] ? 0 : b[0] > a[0] ? 1 : -1)).map(([, n, t]): [string, string] => [n, t]);
+  const raw: Array<[string, string]> = [];
+  for (const name of [refreshCookieName(projectId), LEGACY_REFRESH_COOKIE]) {
+    const token = normalizeTokens({ refreshToken: value(name) }).refreshToken;
+    if (token) raw.push([name, token]);
+  }
+  const refreshCookies = [...newestFirst(found.hexclave), ...raw, ...newestFirst(found.stack)];
+  const refreshToken = refreshCookies[0]?.[1] ?? null;
   let accessToken: string | null = null;
-  const access = value(ACCESS_COOKIE);
-  if (refreshToken && access?.startsWith('["')) {
+  for (const name of [ACCESS_COOKIE, HEXCLAVE_ACCESS_COOKIE]) {
+    const access = value(name);
+    if (!refreshToken || !access?.startsWith('["')) continue;
     try {
       const pair: unknown = JSON.parse(access);
-      if (Array.isArray(pair) && pair[0] === refreshToken && typeof pair[1] === "string") accessToken = pair[1];
+      if (Array.isArray(pair) && pair.length === 2 && pair[0] === refreshToken && typeof pair[1] === "string") {
+        accessToken = pair[1];
+        break;
+      }
     } catch {
-      // not a JSON array: no access token
+      // not a JSON array: no access token here
     }
   }
-  return normalizeTokens({ refreshToken, accessToken });
+  return { ...normalizeTokens({ refreshToken, accessToken }), refreshCookies };
+}
+
+/** Reads the session from a cookie header (`document.cookie` or a request's Cookie header). */
+export function readSessionCookies(header: string, projectId: string): SessionTokens {
+  const { refreshToken, accessToken } = readStoredSession(header, projectId);
+  return { refreshToken, accessToken };
 }
 
 export interface CookieWriteOptions {
@@ -72,20 +131,75 @@ export function setCookieString(name: string, value: string, maxAgeS: number, op
   return `${name}=${encodeURIComponent(value)}; path=/; max-age=${maxAgeS}; expires=${expires}${options.secure ? "; secure" : ""}`;
 }
 
-export function deleteCookieString(name: string, options: Pick<CookieWriteOptions, "secure">): string {
-  return `${name}=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT${options.secure ? "; secure" : ""}`;
+const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+
+/** The `Domain` a `...--custom-{base32(domain)}` cookie was written with, else null. */
+export function cookieDomain(name: string): string | null {
+  const at = name.lastIndexOf("--custom-");
+  if (at < 0) return null;
+  const encoded = name.slice(at + "--custom-".length).toLowerCase();
+  let bits = 0;
+  let buffer = 0;
+  let domain = "";
+  for (const ch of encoded) {
+    const index = BASE32.indexOf(ch);
+    if (index < 0) return null;
+    buffer = (buffer << 5) | index;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      domain += String.fromCharCode((buffer >> bits) & 0xff);
+    }
+  }
+  return domain && /^[a-z0-9.-]+$/i.test(domain) ? domain : null;
 }
 
-/** The `document.cookie` assignments that store `tokens`, in order. */
-export function sessionCookieWrites(tokens: SessionTokens, projectId: string, options: CookieWriteOptions): string[] {
+export function deleteCookieString(name: string, options: Pick<CookieWriteOptions, "secure">): string {
+  const domain = cookieDomain(name);
+  // A __Host- cookie is only replaced (here: expired) by a secure one.
+  const secure = options.secure || name.startsWith("__Host-");
+  return `${name}=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT${domain ? `; domain=${domain}` : ""}${secure ? "; secure" : ""}`;
+}
+
+export interface SessionCookieWriteOptions extends CookieWriteOptions {
+  /** Default "2.7". */
+  format?: CookieFormat;
+  /** The refresh cookies the page holds now ({@link readStoredSession}). */
+  stored?: Array<[string, string]>;
+}
+
+/**
+ * The `document.cookie` assignments that store `tokens`, in order. A new session (another
+ * refresh token than the cookies' best one) is the newest, so it retires every other refresh
+ * cookie, as the official SDK does; the same session keeps other generations' cookies; no
+ * session deletes them all.
+ */
+export function sessionCookieWrites(tokens: SessionTokens, projectId: string, options: SessionCookieWriteOptions): string[] {
   const { refreshToken, accessToken } = normalizeTokens(tokens);
-  return [
-    refreshToken
-      ? setCookieString(refreshCookieName(projectId), refreshToken, REFRESH_COOKIE_MAX_AGE_S, options)
-      : deleteCookieString(refreshCookieName(projectId), options),
-    deleteCookieString(LEGACY_REFRESH_COOKIE, options),
+  const stored = options.stored ?? [];
+  const raw = refreshCookieName(projectId);
+  const writes: string[] = [];
+  const retired = new Set<string>(refreshToken ? [LEGACY_REFRESH_COOKIE] : [raw, LEGACY_REFRESH_COOKIE]);
+  if (!refreshToken) {
+    for (const [name] of stored) retired.add(name);
+  } else {
+    const sameSession = stored[0]?.[1] === refreshToken;
+    for (const [name, token] of stored) if (!sameSession || (token === refreshToken && options.format === "2.8")) retired.add(name);
+    if (options.format === "2.8") {
+      const name = structuredRefreshCookieName(projectId, options.secure);
+      const value = JSON.stringify({ refresh_token: refreshToken, updated_at_millis: options.now });
+      writes.push(setCookieString(name, value, REFRESH_COOKIE_MAX_AGE_S, options));
+      retired.delete(name);
+    } else {
+      writes.push(setCookieString(raw, refreshToken, REFRESH_COOKIE_MAX_AGE_S, options));
+      retired.delete(raw);
+    }
+  }
+  for (const name of retired) writes.push(deleteCookieString(name, options));
+  writes.push(
     refreshToken && accessToken
       ? setCookieString(ACCESS_COOKIE, JSON.stringify([refreshToken, accessToken]), ACCESS_COOKIE_MAX_AGE_S, options)
       : deleteCookieString(ACCESS_COOKIE, options),
-  ];
+  );
+  return writes;
 }

@@ -11,12 +11,15 @@ export {
 export type { GetAccessTokenOptions, SessionState, SessionStore, SessionStoreOptions } from "./store";
 export {
   ACCESS_COOKIE,
+  HEXCLAVE_ACCESS_COOKIE,
   LEGACY_REFRESH_COOKIE,
   readSessionCookies,
+  readStoredSession,
   refreshCookieName,
   sessionCookieWrites,
+  structuredRefreshCookieName,
 } from "./cookies";
-export type { CookieDocument } from "./cookies";
+export type { CookieDocument, CookieFormat, StoredSession } from "./cookies";
 export { createStore } from "./vanilla";
 export type { Listener, StoreApi } from "./vanilla";
 export { AuthClient, createAuthClient, otpCode } from "./client";

@@ -1,6 +1,13 @@
 // The browser session: tokens in memory, mirrored to cookies (contract 4.1), refreshed on demand
 // under the rules of spec section 4 and contract 3.7.
-import { normalizeTokens, readSessionCookies, sessionCookieWrites, type CookieDocument } from "./cookies";
+import {
+  normalizeTokens,
+  readSessionCookies,
+  readStoredSession,
+  sessionCookieWrites,
+  type CookieDocument,
+  type CookieFormat,
+} from "./cookies";
 import { accessTokenExpiresAt } from "./jwt";
 import type { SessionTokens, TokenProvider } from "./transport";
 import { createStore, type StoreApi } from "./vanilla";
@@ -24,6 +31,8 @@ export interface SessionStoreOptions {
   now?: () => number;
   /** Initial tokens when cookies are not used. */
   initialTokens?: Partial<SessionTokens>;
+  /** How the refresh cookie is written: "2.7" (default) or "2.8" (the structured cookie). */
+  cookieFormat?: CookieFormat;
 }
 
 export interface GetAccessTokenOptions {
@@ -69,7 +78,8 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   let cookieTokens: SessionTokens | null = cookies ? store.getState() : null;
   store.subscribe((state) => {
     if (!cookies || (cookieTokens && sameTokens(cookieTokens, state))) return;
-    const writeOptions = { now: now(), secure: isSecure() };
+    const stored = readStoredSession(cookies.cookie, options.projectId).refreshCookies;
+    const writeOptions = { now: now(), secure: isSecure(), format: options.cookieFormat, stored };
     for (const assignment of sessionCookieWrites(state, options.projectId, writeOptions)) cookies.cookie = assignment;
     cookieTokens = state;
   });

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { createAuthClient, type AuthController } from "../client";
+import type { CookieFormat } from "../cookies";
 import type { AuthUrlOverrides } from "../urls";
 import { AuthContext } from "./context";
 import { RedirectMethodContext, type RedirectMethod } from "./redirect";
@@ -12,6 +13,8 @@ export interface AuthProviderProps {
   /** Where <AuthHandler> is mounted; default "/handler". */
   handlerPath?: string;
   urls?: AuthUrlOverrides;
+  /** How the refresh cookie is written: "2.7" (default, read by every SDK) or "2.8" (structured). */
+  cookieFormat?: CookieFormat;
   /**
    * How handler pages leave after signing in, up or out: "window" (default) loads the target
    * page, so server-rendered pages see the new session; "router" navigates inside the app.
