@@ -7,6 +7,9 @@ In-process (tests, examples)::
     with LocalService(".authmw", port=0, access_token_ttl=600) as service:
         service.url, service.project_id, service.secret_server_key, service.config
 
+Tests that need time to stand still or jump (TOTP steps, code expiry) pass
+``clock=Clock()`` and call ``clock.freeze()`` / ``clock.advance(seconds)`` (clock.py).
+
 From a shell: ``authmw dev --port 8102 --data-dir .authmw`` (also ``python -m authmw dev``).
 `create_app(data_dir, access_token_ttl=600, api_url=None)` gives the bare ASGI app.
 
@@ -20,6 +23,7 @@ smtp.py; shown at ``/dev/outbox`` and ``/dev/mailbox``). User documentation: doc
 """
 
 from .app import create_app
+from .clock import Clock
 from .server import LocalService
 
-__all__ = ["LocalService", "create_app"]
+__all__ = ["Clock", "LocalService", "create_app"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
 from .bootstrap import Bootstrap, ensure_projects, env_values, write_env_file
+from .clock import ClockMiddleware
 from .db import Database
 from .delivery import mark_interrupted
 from .keys import KeyStore
@@ -47,11 +49,13 @@ def create_app(
     *,
     api_url: str | None = None,
     on_first_start: Callable[[Bootstrap], None] | None = None,
+    clock: Callable[[], float] = time.time,
 ) -> Starlette:
     """Open (or create) the service's data in `data_dir` and build the ASGI app.
 
     With `api_url`, `<data_dir>/project.env` is (re)written with the AUTHMW_* settings.
     `on_first_start` is called once when the data folder was empty (e.g. to print the keys).
+    `clock` is the time requests see (tests pass a `Clock` to stop or move it).
     """
     db = Database.in_dir(data_dir)
     bootstrap = ensure_projects(db)
@@ -62,7 +66,7 @@ def create_app(
         write_env_file(data_dir, env_values(api_url, bootstrap.project))
     app = Starlette(
         routes=all_routes(),
-        middleware=[Middleware(ServiceHeadersMiddleware)],
+        middleware=[Middleware(ServiceHeadersMiddleware), Middleware(ClockMiddleware, clock=clock)],
         exception_handlers={404: _not_found, 405: _method_not_allowed, HTTPException: _http_error},
     )
     app.router.redirect_slashes = False

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import time
 import uuid
+
+from . import clock
 
 #: Lower-case Crockford base32 (no i, l, o, u).
 CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz"
@@ -30,7 +31,7 @@ def is_uuid(value: object) -> bool:
 
 
 def now_millis() -> int:
-    return int(time.time() * 1000)
+    return int(clock.now() * 1000)
 
 
 def sha256_hex(text: str) -> str:

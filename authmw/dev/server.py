@@ -6,6 +6,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import TextIO
@@ -40,7 +41,8 @@ class LocalService:
         with LocalService(tmp_path) as service:      # or LocalService(...).start()
             httpx.get(service.url + "/health")
 
-    `port=0` picks a free port; `.url` tells the real one.
+    `port=0` picks a free port; `.url` tells the real one. `clock` is the time requests see
+    (`authmw.dev.Clock` lets a test stop or move it).
     """
 
     def __init__(
@@ -51,6 +53,7 @@ class LocalService:
         access_token_ttl: float = 600,
         *,
         quiet: bool = False,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.host = host
@@ -65,6 +68,7 @@ class LocalService:
                 access_token_ttl,
                 api_url=self.url,
                 on_first_start=None if quiet else print_bootstrap,
+                clock=clock,
             )
         except BaseException:
             self._sock.close()

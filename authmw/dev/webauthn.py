@@ -1,129 +1,96 @@
-"""Just enough WebAuthn for passkeys (contract 5.4.4, 7.6): parse, check origin, verify signatures."""
+"""Passkey checks (contract 5.4.4, 7.6): the service's origin rules, then py_webauthn verifies
+the ceremony (client data, authenticator data, attestation, signature, sign count)."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
+import webauthn
+from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
+from webauthn.helpers.exceptions import InvalidAuthenticationResponse, WebAuthnException
 
-from . import cbor
 from .projects import Project
 
 RP_PLACEHOLDER = "THIS_VALUE_WILL_BE_REPLACED.example.com"
+b64url = bytes_to_base64url
 
 
 class WebAuthnError(ValueError):
-    """Carries the text of PASSKEY_REGISTRATION_FAILED / PASSKEY_AUTHENTICATION_FAILED."""
+    """Carries the reason of PASSKEY_REGISTRATION_FAILED / PASSKEY_AUTHENTICATION_FAILED."""
 
 
-def b64url_decode(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def client_data(encoded: str, expected_type: str, challenge: str) -> dict[str, Any]:
-    try:
-        data = json.loads(b64url_decode(encoded))
-    except ValueError:
-        raise WebAuthnError("the client data is not valid JSON") from None
-    if data.get("type") != expected_type:
-        raise WebAuthnError(f"the client data type is not {expected_type}")
-    if data.get("challenge") != challenge:
-        raise WebAuthnError("the challenge does not match")
-    return data
-
-
-def expected_rp_id(project: Project, origin: str) -> str:
-    """The RP id for a browser origin, or WebAuthnError when the origin is not allowed (7.6)."""
-    parts = urlsplit(origin)
-    host = parts.hostname or ""
-    if host == "localhost":
-        if not project.config["allow_localhost"]:
-            raise WebAuthnError("localhost is not allowed")
-        return "localhost"
-    for domain in project.config["domains"]:
-        if domain["domain"].rstrip("/") == origin:
-            return host
-    raise WebAuthnError("the origin is not allowed")
+class OriginNotAllowed(WebAuthnError):
+    """The browser origin is not one this project trusts (PASSKEY_AUTHENTICATION_FAILED either way)."""
 
 
 @dataclass(frozen=True)
-class AuthenticatorData:
-    rp_id_hash: bytes
-    flags: int
+class Registered:
+    credential_id: str  # base64url
+    public_key: bytes  # COSE key as the authenticator sent it
     sign_count: int
-    credential_id: bytes | None = None
-    public_key: bytes | None = None  # the COSE key, CBOR-encoded as the authenticator sent it
-    raw: bytes = b""
-
-    @classmethod
-    def parse(cls, raw: bytes, *, with_credential: bool) -> AuthenticatorData:
-        if len(raw) < 37:
-            raise WebAuthnError("the authenticator data is too short")
-        flags = raw[32]
-        sign_count = int.from_bytes(raw[33:37], "big")
-        if not with_credential:
-            return cls(raw[:32], flags, sign_count, raw=raw)
-        if not flags & 0x40 or len(raw) < 55:
-            raise WebAuthnError("the authenticator data has no credential")
-        id_length = int.from_bytes(raw[53:55], "big")
-        credential_id = raw[55 : 55 + id_length]
-        start = 55 + id_length
-        try:
-            _, end = cbor.decode_prefix(raw, start)
-        except cbor.CBORError as error:
-            raise WebAuthnError(f"the credential public key is not valid CBOR ({error})") from None
-        return cls(raw[:32], flags, sign_count, credential_id, raw[start:end], raw)
-
-    def check(self, rp_id: str) -> None:
-        if self.rp_id_hash != hashlib.sha256(rp_id.encode()).digest():
-            raise WebAuthnError("the RP id does not match")
-        if not self.flags & 0x01:
-            raise WebAuthnError("the user was not present")
+    rp_id: str
 
 
-def attestation_auth_data(attestation_object: str) -> AuthenticatorData:
+def _origin_and_rp_id(project: Project, credential: Any) -> tuple[str, str]:
+    """The credential's browser origin and the RP id it must be for, by the rules of 7.6."""
     try:
-        attestation = cbor.decode(b64url_decode(attestation_object))
-    except (cbor.CBORError, ValueError) as error:
-        raise WebAuthnError(f"the attestation object is not valid CBOR ({error})") from None
-    if not isinstance(attestation, dict) or not isinstance(attestation.get("authData"), bytes):
-        raise WebAuthnError("the attestation object has no authenticator data")
-    # Attestation statements are not verified: the options ask for "none".
-    return AuthenticatorData.parse(attestation["authData"], with_credential=True)
+        data = json.loads(base64url_to_bytes(credential["response"]["clientDataJSON"]))
+        origin = str(data["origin"])
+    except (KeyError, TypeError, ValueError):
+        raise WebAuthnError("the client data is malformed") from None
+    host = urlsplit(origin).hostname or ""
+    if host == "localhost":
+        if not project.config["allow_localhost"]:
+            raise OriginNotAllowed("localhost is not allowed")
+        return origin, "localhost"
+    if any(domain["domain"].rstrip("/") == origin for domain in project.config["domains"]):
+        return origin, host
+    raise OriginNotAllowed("the origin is not allowed")
 
 
-def verify_signature(cose_key_cbor: bytes, signature: bytes, signed: bytes) -> None:
-    """Verify with a COSE public key: ES256 (-7), EdDSA (-8) or RS256 (-257)."""
+def verify_registration(project: Project, credential: Any, challenge: str) -> Registered:
+    origin, rp_id = _origin_and_rp_id(project, credential)
     try:
-        cose_key = cbor.decode(cose_key_cbor)
-        algorithm = cose_key.get(3)
-        if algorithm == -7:
-            x, y = cose_key[-2], cose_key[-3]
-            key = ec.EllipticCurvePublicNumbers(
-                int.from_bytes(x, "big"), int.from_bytes(y, "big"), ec.SECP256R1()
-            ).public_key()
-            key.verify(signature, signed, ec.ECDSA(hashes.SHA256()))
-        elif algorithm == -8:
-            ed25519.Ed25519PublicKey.from_public_bytes(cose_key[-2]).verify(signature, signed)
-        elif algorithm == -257:
-            numbers = rsa.RSAPublicNumbers(int.from_bytes(cose_key[-2], "big"), int.from_bytes(cose_key[-1], "big"))
-            numbers.public_key().verify(signature, signed, padding.PKCS1v15(), hashes.SHA256())
-        else:
-            raise WebAuthnError(f"unsupported key algorithm {algorithm}")
-    except InvalidSignature:
-        raise WebAuthnError("the signature could not be verified") from None
-    except WebAuthnError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError):
-        raise WebAuthnError("the public key is malformed") from None
+        verified = webauthn.verify_registration_response(
+            credential=credential,
+            expected_challenge=base64url_to_bytes(challenge),
+            expected_rp_id=rp_id,
+            expected_origin=origin,
+            require_user_verification=False,  # "preferred" in the options, not required (7.6)
+        )
+    except (WebAuthnException, KeyError, TypeError, ValueError) as error:
+        raise WebAuthnError(str(error) or "the registration response is invalid") from None
+    return Registered(b64url(verified.credential_id), verified.credential_public_key, verified.sign_count, rp_id)
+
+
+def verify_authentication(project: Project, credential: Any, challenge: str, public_key: bytes, sign_count: int) -> int:
+    """Check a sign-in ceremony against the stored key; returns the authenticator's new sign count."""
+    origin, rp_id = _origin_and_rp_id(project, credential)
+    try:
+        verified = webauthn.verify_authentication_response(
+            credential=credential,
+            expected_challenge=base64url_to_bytes(challenge),
+            expected_rp_id=rp_id,
+            expected_origin=origin,
+            credential_public_key=public_key,
+            credential_current_sign_count=sign_count,
+            require_user_verification=False,
+        )
+    except InvalidAuthenticationResponse as error:
+        raise WebAuthnError(_reason(str(error))) from None
+    except (WebAuthnException, KeyError, TypeError, ValueError):
+        raise WebAuthnError("the authentication response is malformed") from None
+    return verified.new_sign_count
+
+
+def _reason(library_text: str) -> str:
+    """py_webauthn's message as the end of "Passkey authentication failed because ..."."""
+    lowered = library_text.lower()
+    if "signature" in lowered:
+        return "the signature could not be verified"
+    if "sign count" in lowered:
+        return "the sign count did not increase (the authenticator may have been cloned)"
+    return library_text[:1].lower() + library_text[1:]

@@ -12,11 +12,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import pyotp
 import pytest
 from playwright.sync_api import expect
 
 from authmw import AuthConfig
-from authmw.dev.totp import STEP_SECONDS, totp
+from authmw.dev import Clock
 
 pytestmark = pytest.mark.browser
 
@@ -35,6 +36,7 @@ class MailService:
             api_url=service.url,
             publishable_client_key=service.publishable_client_key,
         )
+        self.clock = Clock()  # the service's own, set by the fixture
         self.access_tokens: dict[str, str] = {}
         self.refresh_tokens: dict[str, str] = {}
         self._client_headers = {
@@ -112,9 +114,11 @@ class MailService:
 def mail_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailService]:
     from authmw.dev import LocalService
 
-    service = LocalService(tmp_path_factory.mktemp("mail-service"), port=0, quiet=True).start()
+    clock = Clock()
+    service = LocalService(tmp_path_factory.mktemp("mail-service"), port=0, quiet=True, clock=clock).start()
     try:
         mail = MailService(service)
+        mail.clock = clock
         mail.configure(magic_link_enabled=True, client_team_creation_enabled=True)
         yield mail
     finally:
@@ -297,7 +301,16 @@ def test_add_an_email_in_account_settings_and_verify_it_through_the_mailbox(mail
     expect(row.get_by_test_id("contact-channel-verified")).to_have_attribute("data-verified", "true")
 
 
-def test_password_sign_in_with_totp_asks_for_the_code(mail_service, example_app, context) -> None:
+@pytest.fixture
+def frozen_clock(mail_service: MailService) -> Iterator[float]:
+    """The service's clock stands still for the test (its TOTP step stays the one a code is for)."""
+    try:
+        yield mail_service.clock.freeze()
+    finally:
+        mail_service.clock.reset()
+
+
+def test_password_sign_in_with_totp_asks_for_the_code(mail_service, example_app, context, frozen_clock) -> None:
     base = example_app(mail_service.config)
     email = mail_service.sign_up()
     secret = os.urandom(20)
@@ -307,13 +320,12 @@ def test_password_sign_in_with_totp_asks_for_the_code(mail_service, example_app,
     prompt = page.get_by_test_id("mfa-prompt")
     expect(prompt).to_be_visible()
 
-    prompt.get_by_label("Authentication code").fill("000000" if totp(secret) != "000000" else "111111")
+    code = pyotp.TOTP(base64.b32encode(secret).decode()).at(int(frozen_clock))
+    prompt.get_by_label("Authentication code").fill("000000" if code != "000000" else "111111")
     prompt.get_by_role("button", name="Verify").click()
     expect(prompt.get_by_role("alert")).to_have_text("The TOTP code is invalid. Please try again.")
 
-    if STEP_SECONDS - time.time() % STEP_SECONDS < 3:  # only the current step counts
-        time.sleep(STEP_SECONDS - time.time() % STEP_SECONDS + 0.1)
-    prompt.get_by_label("Authentication code").fill(totp(secret))
+    prompt.get_by_label("Authentication code").fill(code)
     prompt.get_by_role("button", name="Verify").click()
     page.wait_for_url(f"{base}/")
     expect(page.get_by_test_id("user-email")).to_have_text(email)

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from authmw.dev import LocalService
+from authmw.dev import Clock, LocalService
 from authmw.dev.bootstrap import ProjectKeys
 
 _emails = itertools.count()
@@ -102,9 +102,24 @@ def assert_known_error(response: httpx.Response, code: str, status: int) -> dict
 
 
 @pytest.fixture(scope="session")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalService]:
-    with LocalService(tmp_path_factory.mktemp("authmw-dev"), quiet=True) as running:
+def service_clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture(scope="session")
+def service(tmp_path_factory: pytest.TempPathFactory, service_clock: Clock) -> Iterator[LocalService]:
+    with LocalService(tmp_path_factory.mktemp("authmw-dev"), quiet=True, clock=service_clock) as running:
         yield running
+
+
+@pytest.fixture
+def clock(service_clock: Clock) -> Iterator[Clock]:
+    """The service's clock, stopped for this test (move it with `advance`); real time again afterwards."""
+    service_clock.freeze()
+    try:
+        yield service_clock
+    finally:
+        service_clock.reset()
 
 
 @pytest.fixture(scope="session")

@@ -4,35 +4,28 @@ from __future__ import annotations
 
 import base64
 import os
-import time
 
+import pyotp
 import pytest
 
-from authmw.dev.totp import totp
+from authmw.dev import Clock
 
 from .conftest import Api, assert_known_error, unique_email
 
 
-def current_totp(secret: bytes) -> str:
-    """The code of the current 30-second step, waiting out the last half second of a step."""
-    if time.time() % 30 > 29.5:
-        time.sleep(30 - time.time() % 30 + 0.01)
-    return totp(secret)
-
-
-def test_totp_matches_the_rfc_6238_test_vector() -> None:
-    assert totp(b"12345678901234567890", at=59) == "287082"
-    assert totp(b"12345678901234567890", at=1111111109) == "081804"
+def totp(secret: bytes, at: float) -> str:
+    return pyotp.TOTP(base64.b32encode(secret).decode()).at(int(at))
 
 
 @pytest.fixture
-def mfa_user(api: Api, user: dict) -> dict:
+def mfa_user(api: Api, user: dict, clock: Clock) -> dict:
+    """A user with TOTP on; the service clock stands still, so `user["code"]()` stays valid."""
     secret = os.urandom(20)
     response = api.call(
         "PATCH", "/users/me", token=user["access_token"], json={"totp_secret_base64": base64.b64encode(secret).decode()}
     )
     assert response.json()["requires_totp_mfa"] is True
-    return {**user, "secret": secret}
+    return {**user, "secret": secret, "code": lambda: totp(secret, clock())}
 
 
 def password_sign_in(api: Api, user: dict):
@@ -47,21 +40,50 @@ def test_sign_in_of_a_totp_user_asks_for_the_second_factor(api: Api, mfa_user: d
     body = assert_known_error(password_sign_in(api, mfa_user), "MULTI_FACTOR_AUTHENTICATION_REQUIRED", 400)
     attempt_code = body["details"]["attempt_code"]
     assert len(attempt_code) == 45
-    response = mfa_sign_in(api, attempt_code, current_totp(mfa_user["secret"]))
+    response = mfa_sign_in(api, attempt_code, mfa_user["code"]())
     assert response.status_code == 200, response.text
     tokens = response.json()
     assert set(tokens) == {"access_token", "refresh_token", "is_new_user", "user_id"}
     assert tokens["is_new_user"] is False and tokens["user_id"] == mfa_user["user_id"]
-    again = mfa_sign_in(api, attempt_code, current_totp(mfa_user["secret"]))
+    again = mfa_sign_in(api, attempt_code, mfa_user["code"]())
     assert_known_error(again, "VERIFICATION_CODE_ALREADY_USED", 409)
 
 
 def test_a_wrong_totp_keeps_the_attempt_code_usable(api: Api, mfa_user: dict) -> None:
     attempt_code = password_sign_in(api, mfa_user).json()["details"]["attempt_code"]
-    wrong = "000000" if totp(mfa_user["secret"]) != "000000" else "111111"
+    wrong = "000000" if mfa_user["code"]() != "000000" else "111111"
     body = assert_known_error(mfa_sign_in(api, attempt_code, wrong), "INVALID_TOTP_CODE", 400)
     assert body["error"] == "The TOTP code is invalid. Please try again."
-    assert mfa_sign_in(api, attempt_code.upper(), current_totp(mfa_user["secret"])).status_code == 200
+    assert mfa_sign_in(api, attempt_code.upper(), mfa_user["code"]()).status_code == 200
+
+
+def test_only_the_current_step_counts_on_the_service_clock(api: Api, mfa_user: dict, clock: Clock) -> None:
+    attempt_code = password_sign_in(api, mfa_user).json()["details"]["attempt_code"]
+    earlier = mfa_user["code"]()
+    clock.advance(30)
+    if earlier != mfa_user["code"]():  # 1 in 10^6 that two steps share a code
+        assert_known_error(mfa_sign_in(api, attempt_code, earlier), "INVALID_TOTP_CODE", 400)
+    assert mfa_sign_in(api, attempt_code, mfa_user["code"]()).status_code == 200
+
+
+def test_the_rfc_6238_test_vector_signs_in(api: Api, user: dict, clock: Clock) -> None:
+    secret = base64.b64encode(b"12345678901234567890").decode()
+    api.call("PATCH", "/users/me", token=user["access_token"], json={"totp_secret_base64": secret})
+    clock.freeze(1111111109)
+    attempt_code = password_sign_in(api, user).json()["details"]["attempt_code"]
+    assert mfa_sign_in(api, attempt_code, "081804").status_code == 200
+
+
+def test_an_attempt_code_expires_after_five_minutes(api: Api, mfa_user: dict, clock: Clock) -> None:
+    attempt_code = password_sign_in(api, mfa_user).json()["details"]["attempt_code"]
+    clock.advance(5 * 60 - 1)
+    assert_known_error(
+        mfa_sign_in(api, attempt_code, "000000" if mfa_user["code"]() != "000000" else "111111"),
+        "INVALID_TOTP_CODE",
+        400,
+    )
+    clock.advance(1)
+    assert_known_error(mfa_sign_in(api, attempt_code, mfa_user["code"]()), "VERIFICATION_CODE_EXPIRED", 400)
 
 
 def test_unknown_attempt_codes_are_not_found_and_length_is_checked(api: Api) -> None:
@@ -72,12 +94,12 @@ def test_unknown_attempt_codes_are_not_found_and_length_is_checked(api: Api) -> 
 
 def test_a_code_stops_working_after_twenty_attempts(api: Api, mfa_user: dict) -> None:
     attempt_code = password_sign_in(api, mfa_user).json()["details"]["attempt_code"]
-    wrong = "000000" if totp(mfa_user["secret"]) != "000000" else "111111"
+    wrong = "000000" if mfa_user["code"]() != "000000" else "111111"
     for _ in range(19):
         assert_known_error(mfa_sign_in(api, attempt_code, wrong), "INVALID_TOTP_CODE", 400)
     # a submission with the same nonce but a different prefix counts too
     assert_known_error(mfa_sign_in(api, "zzzzzz" + attempt_code[6:], wrong), "VERIFICATION_CODE_NOT_FOUND", 404)
-    response = mfa_sign_in(api, attempt_code, current_totp(mfa_user["secret"]))
+    response = mfa_sign_in(api, attempt_code, mfa_user["code"]())
     assert_known_error(response, "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED", 400)
 
 

@@ -7,8 +7,8 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any
 
+import cbor2
 import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -20,28 +20,6 @@ ORIGIN = "http://localhost:3000"
 
 def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def cbor(value: Any) -> bytes:
-    """A tiny CBOR encoder for the authenticator side of the test."""
-
-    def head(major: int, n: int) -> bytes:
-        if n < 24:
-            return bytes([major << 5 | n])
-        for info, size in ((24, 1), (25, 2), (26, 4), (27, 8)):
-            if n < 256**size:
-                return bytes([major << 5 | info]) + n.to_bytes(size, "big")
-        raise ValueError(n)
-
-    if isinstance(value, int):
-        return head(0, value) if value >= 0 else head(1, -1 - value)
-    if isinstance(value, bytes):
-        return head(2, len(value)) + value
-    if isinstance(value, str):
-        return head(3, len(value.encode())) + value.encode()
-    if isinstance(value, dict):
-        return head(5, len(value)) + b"".join(cbor(k) + cbor(v) for k, v in value.items())
-    raise TypeError(value)
 
 
 @dataclass
@@ -58,13 +36,15 @@ class Authenticator:
         data = hashlib.sha256(rp_id.encode()).digest() + bytes([flags]) + self.sign_count.to_bytes(4, "big")
         if attested:
             numbers = self.key.public_key().public_numbers()
-            cose = cbor({1: 2, 3: -7, -1: 1, -2: numbers.x.to_bytes(32, "big"), -3: numbers.y.to_bytes(32, "big")})
+            cose = cbor2.dumps(
+                {1: 2, 3: -7, -1: 1, -2: numbers.x.to_bytes(32, "big"), -3: numbers.y.to_bytes(32, "big")}
+            )
             data += bytes(16) + len(self.credential_id).to_bytes(2, "big") + self.credential_id + cose
         return data
 
     def create(self, options: dict, origin: str = ORIGIN, rp_id: str = "localhost") -> dict:
         client = json.dumps({"type": "webauthn.create", "challenge": options["challenge"], "origin": origin}).encode()
-        attestation = cbor({"fmt": "none", "attStmt": {}, "authData": self.auth_data(rp_id, attested=True)})
+        attestation = cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": self.auth_data(rp_id, attested=True)})
         return {
             "id": b64url(self.credential_id),
             "rawId": b64url(self.credential_id),
@@ -134,7 +114,7 @@ def test_register_then_sign_in_with_the_passkey(api: Api, user: dict, passkeys_o
 def test_a_wrong_signature_or_unknown_passkey_fails(api: Api, user: dict, passkeys_on: None) -> None:
     authenticator = Authenticator()
     assert register(api, user["access_token"], authenticator).status_code == 200
-    impostor = Authenticator(credential_id=authenticator.credential_id)  # same id, other key
+    impostor = Authenticator(credential_id=authenticator.credential_id, sign_count=9)  # same id, other key
     body = assert_known_error(authenticate(api, impostor), "PASSKEY_AUTHENTICATION_FAILED", 400)
     assert body["error"] == "Passkey authentication failed because the signature could not be verified"
     unknown = assert_known_error(authenticate(api, Authenticator()), "PASSKEY_AUTHENTICATION_FAILED", 400)
@@ -158,3 +138,35 @@ def test_disabling_passkey_auth_deletes_the_passkey(api: Api, user: dict, passke
     off = api.call("PATCH", "/users/me", token=user["access_token"], json={"passkey_auth_enabled": False}).json()
     assert off["passkey_auth_enabled"] is False
     assert_known_error(authenticate(api, authenticator), "PASSKEY_AUTHENTICATION_FAILED", 400)
+
+
+def test_a_replayed_sign_count_fails(api: Api, user: dict, passkeys_on: None) -> None:
+    authenticator = Authenticator()
+    assert register(api, user["access_token"], authenticator).status_code == 200
+    assert authenticate(api, authenticator).status_code == 200
+    authenticator.sign_count = 0  # a clone that still counts from the start
+    body = assert_known_error(authenticate(api, authenticator), "PASSKEY_AUTHENTICATION_FAILED", 400)
+    assert body["error"].startswith("Passkey authentication failed because the sign count did not increase")
+
+
+def test_a_tampered_registration_fails(api: Api, user: dict, passkeys_on: None) -> None:
+    started = api.call(
+        "POST", "/auth/passkey/initiate-passkey-registration", token=user["access_token"], json={}
+    ).json()
+    credential = Authenticator().create({**started["options_json"], "challenge": b64url(os.urandom(32))})
+    response = api.call(
+        "POST",
+        "/auth/passkey/register",
+        token=user["access_token"],
+        json={"credential": credential, "code": started["code"]},
+    )
+    body = assert_known_error(response, "PASSKEY_REGISTRATION_FAILED", 400)
+    assert body["error"] == "Passkey registration failed because the verification response is invalid"
+
+
+def test_registering_again_replaces_the_passkey(api: Api, user: dict, passkeys_on: None) -> None:
+    first, second = Authenticator(), Authenticator()
+    assert register(api, user["access_token"], first).status_code == 200
+    assert register(api, user["access_token"], second).status_code == 200
+    assert_known_error(authenticate(api, first), "PASSKEY_AUTHENTICATION_FAILED", 400)
+    assert authenticate(api, second).json()["user_id"] == user["user_id"]

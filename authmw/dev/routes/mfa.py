@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
+from datetime import datetime, timezone
 from typing import Any
 
+import pyotp
+
+from .. import clock
 from ..endpoint import ANY, Ctx, EndpointGroup
 from ..errors import KnownError
 from ..schema import Obj, Str
 from ..sign_in import MFA_ATTEMPT
-from ..totp import verify_totp
 from ..users import get_user
 from ..verification import CODE_LENGTH, find_code
 
@@ -31,11 +36,21 @@ def mfa_sign_in(ctx: Ctx) -> dict[str, Any]:
     found = find_code(ctx, MFA_ATTEMPT, ctx.body["code"])
     user = get_user(ctx.c, ctx.project.id, found.data["user_id"])
     secret = None if user is None else user["totp_secret_base64"]
-    if user is None or secret is None or not verify_totp(secret, ctx.body["totp"]):
+    if user is None or secret is None or not totp_matches(secret, ctx.body["totp"]):
         raise KnownError("INVALID_TOTP_CODE")  # the attempt code stays usable
     found.consume()
     session = ctx.service.new_session(ctx.c, ctx.project.id, user["id"])
     return {**session, "is_new_user": bool(found.data.get("is_new_user")), "user_id": user["id"]}
+
+
+def totp_matches(secret_base64: str, submitted: str) -> bool:
+    """RFC 6238 (HMAC-SHA-1, 6 digits, 30 s) at the service clock's time; only the current step counts (6.8)."""
+    try:
+        secret = base64.b64decode(secret_base64, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    at = datetime.fromtimestamp(clock.now(), tz=timezone.utc)
+    return pyotp.TOTP(base64.b32encode(secret).decode()).verify(submitted, for_time=at, valid_window=0)
 
 
 routes = group.routes

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from typing import Any
 
@@ -15,14 +14,11 @@ from ..users import get_user, primary_email_channel
 from ..verification import CHALLENGE_LIFETIME_MILLIS, CODE_LENGTH, create_code, find_code
 from ..webauthn import (
     RP_PLACEHOLDER,
-    AuthenticatorData,
+    OriginNotAllowed,
     WebAuthnError,
-    attestation_auth_data,
     b64url,
-    b64url_decode,
-    client_data,
-    expected_rp_id,
-    verify_signature,
+    verify_authentication,
+    verify_registration,
 )
 
 REGISTRATION = "passkey_registration_challenge"
@@ -82,38 +78,34 @@ def register(ctx: Ctx) -> dict[str, Any]:
     found = find_code(ctx, REGISTRATION, ctx.body["code"])
     found.consume()
     _require_enabled(ctx)
-    credential = ctx.body["credential"]
     try:
-        response = credential["response"]
-        data = client_data(response["clientDataJSON"], "webauthn.create", found.data["challenge"])
-    except (KeyError, TypeError):
-        raise _registration_failed() from None
-    except WebAuthnError:
-        raise _registration_failed() from None
-    try:
-        rp_id = expected_rp_id(ctx.project, str(data.get("origin", "")))
-    except WebAuthnError as error:
+        passkey = verify_registration(ctx.project, ctx.body["credential"], found.data["challenge"])
+    except OriginNotAllowed as error:
         raise KnownError(
             "PASSKEY_AUTHENTICATION_FAILED", message=f"Passkey registration failed because {error}"
         ) from None
-    try:
-        auth_data = attestation_auth_data(response["attestationObject"])
-        auth_data.check(rp_id)
-    except (KeyError, TypeError, WebAuthnError):
+    except WebAuthnError:
         raise _registration_failed() from None
-    assert auth_data.credential_id is not None and auth_data.public_key is not None
-    credential_id = b64url(auth_data.credential_id)
     user_id = ctx.signed_in_user["id"]
+    # One passkey per user: registering again replaces it (contract 5.4.4, 7.6).
     ctx.c.execute(
         "DELETE FROM passkeys WHERE user_id = ? OR (project_id = ? AND credential_id = ?)",
-        (user_id, ctx.project.id, credential_id),
+        (user_id, ctx.project.id, passkey.credential_id),
     )
     ctx.c.execute(
         "INSERT INTO passkeys (user_id, project_id, credential_id, public_key, sign_count, rp_id, created_at_millis)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (user_id, ctx.project.id, credential_id, auth_data.public_key, auth_data.sign_count, rp_id, now_millis()),
+        (
+            user_id,
+            ctx.project.id,
+            passkey.credential_id,
+            passkey.public_key,
+            passkey.sign_count,
+            passkey.rp_id,
+            now_millis(),
+        ),
     )
-    return {"user_handle": credential_id}
+    return {"user_handle": passkey.credential_id}
 
 
 def _registration_failed() -> KnownError:
@@ -147,26 +139,24 @@ def sign_in(ctx: Ctx) -> dict[str, Any]:
     found.consume()
     _require_enabled(ctx)
     answer = ctx.body["authentication_response"]
+    credential_id = answer.get("id") if isinstance(answer, dict) else None
+    passkey = ctx.c.execute(
+        "SELECT * FROM passkeys WHERE project_id = ? AND credential_id = ?", (ctx.project.id, str(credential_id))
+    ).fetchone()
+    if passkey is None:
+        raise KnownError("PASSKEY_AUTHENTICATION_FAILED", message="Passkey not found")
     try:
-        credential_id = str(answer["id"])
-        response = answer["response"]
-        passkey = ctx.c.execute(
-            "SELECT * FROM passkeys WHERE project_id = ? AND credential_id = ?", (ctx.project.id, credential_id)
-        ).fetchone()
-        if passkey is None:
-            raise WebAuthnError("Passkey not found")
-        data = client_data(response["clientDataJSON"], "webauthn.get", found.data["challenge"])
-        rp_id = expected_rp_id(ctx.project, str(data.get("origin", "")))
-        auth_data = AuthenticatorData.parse(b64url_decode(response["authenticatorData"]), with_credential=False)
-        auth_data.check(rp_id)
-        signed = auth_data.raw + hashlib.sha256(b64url_decode(response["clientDataJSON"])).digest()
-        verify_signature(passkey["public_key"], b64url_decode(response["signature"]), signed)
-    except (KeyError, TypeError, ValueError) as error:
-        text = str(error) if isinstance(error, WebAuthnError) else "the authentication response is malformed"
-        if text != "Passkey not found":
-            text = f"Passkey authentication failed because {text}"
-        raise KnownError("PASSKEY_AUTHENTICATION_FAILED", message=text) from None
-    ctx.c.execute("UPDATE passkeys SET sign_count = ? WHERE user_id = ?", (auth_data.sign_count, passkey["user_id"]))
+        sign_count = verify_authentication(
+            ctx.project, answer, found.data["challenge"], passkey["public_key"], passkey["sign_count"]
+        )
+    except WebAuthnError as error:
+        raise KnownError(
+            "PASSKEY_AUTHENTICATION_FAILED", message=f"Passkey authentication failed because {error}"
+        ) from None
+    ctx.c.execute(
+        "UPDATE passkeys SET sign_count = ? WHERE project_id = ? AND credential_id = ?",
+        (sign_count, ctx.project.id, passkey["credential_id"]),
+    )
     user = get_user(ctx.c, ctx.project.id, passkey["user_id"])
     assert user is not None
     return finish_sign_in(ctx, user, is_new_user=False)
