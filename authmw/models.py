@@ -9,6 +9,7 @@ service may add some), missing optional ones get defaults, ``*_millis`` times be
 from __future__ import annotations
 
 import datetime as _dt
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import (
@@ -54,6 +55,7 @@ __all__ = [
     "TeamPermission",
     "TestEmailResult",
     "TokenPair",
+    "TotpSetup",
     "User",
 ]
 
@@ -469,3 +471,16 @@ class Metrics(WireModel):
     recently_registered: list[ServerUser] = Field(default_factory=list)
     recently_active: list[ServerUser] = Field(default_factory=list)
     login_methods: list[LoginMethodCount] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TotpSetup:
+    """A TOTP secret being set up (``ClientApp.enable_totp``); the secret stays out of ``repr``.
+
+    ``uri`` is the ``otpauth://totp/...`` URI to show as a QR code, ``secret`` the same secret
+    in base32 for typing into an authenticator app, ``secret_base64`` what the service stores.
+    """
+
+    uri: str = field(repr=False)
+    secret: str = field(repr=False)
+    secret_base64: str = field(repr=False)

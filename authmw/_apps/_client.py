@@ -12,9 +12,9 @@ from ..errors import CannotGetOwnUserWithoutUser
 from ..models import SignInResult, User
 from ._base import UNSET, _AsyncApp, _SyncApp, changes, namespace, parse
 from ._binding import operation
-from ._client_flows import _ClientFlows
 from ._contact_channels import AsyncClientContactChannels, ClientContactChannels
 from ._invitations import AsyncClientTeamInvitations, ClientTeamInvitations
+from ._mfa import _ClientMfa
 from ._owned_projects import _OwnedProjectsOps
 from ._team_members import (
     AsyncClientTeamMemberProfiles,
@@ -27,7 +27,7 @@ from ._teams import AsyncClientTeams, ClientTeams
 __all__ = ["AsyncClientApp", "ClientApp"]
 
 
-class _ClientOps(_ClientFlows, _OwnedProjectsOps):
+class _ClientOps(_ClientMfa, _OwnedProjectsOps):
     def __init__(
         self,
         config: AuthConfig | None = None,
@@ -62,7 +62,8 @@ class _ClientOps(_ClientFlows, _OwnedProjectsOps):
 
     @operation
     def sign_in_with_password(self, email: str, password: str) -> Op[SignInResult]:
-        """Sign in; raises ``EmailPasswordMismatch`` for a wrong e-mail or password."""
+        """Sign in; raises ``EmailPasswordMismatch`` for a wrong e-mail or password and
+        ``MultiFactorAuthenticationRequired`` for a user with TOTP (then ``sign_in_with_mfa``)."""
         body = yield from self._transport.call_json(
             "POST", "/auth/password/sign-in", json={"email": email, "password": password}
         )
