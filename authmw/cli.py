@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from ._cli_admin import register as register_admin_commands
+
 
 def _dev(args: argparse.Namespace) -> int:
     try:
@@ -41,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--access-token-ttl", type=float, default=600, help="access-token lifetime in seconds (default 600)"
     )
     dev.set_defaults(run=_dev)
+    register_admin_commands(parser, commands)
     return parser
 
 

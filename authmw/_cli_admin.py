@@ -1,0 +1,413 @@
+"""`authmw project|keys|users ...`: the admin tier from the command line.
+
+Settings are read as ``AuthConfig`` reads them: ``--env-file`` (say the local service's
+``.authmw/project.env``), else the ``AUTHMW_*`` / ``STACK_*`` environment variables. Errors
+are one line on stderr with exit status 2; a call that takes longer than a second shows
+what it waits for on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import re
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+from ._apps import AdminApp
+from ._config import VERSION, AuthConfig
+from ._production import DEFAULT_DASHBOARD_URL, production_mode_errors
+from .errors import AuthmwError, ConfigurationError
+from .models import AdminProject, ApiKey, ServerUser
+
+__all__ = ["PROGRESS_DELAY_SECONDS", "register"]
+
+#: Calls that take longer than this show a progress line on stderr.
+PROGRESS_DELAY_SECONDS = 1.0
+#: Shown in place of secrets unless --show-secrets is given.
+HIDDEN = "********"
+#: A new key set lives this long unless --expires-in says otherwise.
+DEFAULT_KEY_LIFETIME = "90d"
+
+_BOOLEAN_SETTINGS = (
+    "sign_up_enabled",
+    "credential_enabled",
+    "magic_link_enabled",
+    "passkey_enabled",
+    "client_team_creation_enabled",
+    "client_user_deletion_enabled",
+    "allow_localhost",
+    "create_team_on_sign_up",
+)
+_PROJECT_SETTINGS = ("display_name", "description", "is_production_mode")
+_LIST_SETTINGS = ("domains",)
+SETTINGS = (*_PROJECT_SETTINGS, *_BOOLEAN_SETTINGS, *_LIST_SETTINGS)
+_TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "y": 365 * 86400}
+
+
+class CommandError(Exception):
+    """A one-line error of a command (exit status 2)."""
+
+
+# -- plumbing ----------------------------------------------------------------------------------
+
+
+@contextmanager
+def progress(what: str, stream: TextIO | None = None) -> Iterator[None]:
+    """Say ``what...`` on stderr if the block takes longer than PROGRESS_DELAY_SECONDS."""
+    stream = stream or sys.stderr
+    done = threading.Event()
+    shown = threading.Event()
+    lock = threading.Lock()
+
+    def show() -> None:
+        with lock:
+            if not done.is_set():
+                stream.write(f"{what}...\n")
+                stream.flush()
+                shown.set()
+
+    if PROGRESS_DELAY_SECONDS <= 0:
+        show()
+        timer = None
+    else:
+        timer = threading.Timer(PROGRESS_DELAY_SECONDS, show)
+        timer.daemon = True
+        timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            done.set()
+        if timer is not None:
+            timer.cancel()
+
+
+def _config(args: argparse.Namespace) -> AuthConfig:
+    try:
+        if args.env_file:
+            return AuthConfig.from_env_file(args.env_file)
+        return AuthConfig.from_env()
+    except FileNotFoundError:
+        raise CommandError(
+            f"no such settings file: {args.env_file} (the local service writes .authmw/project.env)"
+        ) from None
+    except ConfigurationError as error:
+        raise CommandError(f"{error} Or pass --env-file .authmw/project.env.") from None
+
+
+def _admin(args: argparse.Namespace) -> AdminApp:
+    return AdminApp(_config(args))
+
+
+def _when(value: dt.datetime | None) -> str:
+    return "-" if value is None else value.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _on(value: bool) -> str:
+    return "on" if value else "off"
+
+
+def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    out.writelines("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() + "\n" for row in rows)
+
+
+def _json(value: Any, out: TextIO) -> None:
+    out.write(json.dumps(value, indent=2, default=str) + "\n")
+
+
+def parse_duration(text: str) -> dt.timedelta:
+    """``30d``, ``12h``, ``2w``, ``1y``, ``90m``, ``45s`` (a number and one unit)."""
+    match = re.fullmatch(r"\s*(\d+)\s*([smhdwy])\s*", text)
+    if not match or int(match.group(1)) == 0:
+        raise CommandError(f"--expires-in takes a number and a unit (s, m, h, d, w, y) such as 30d, not {text!r}")
+    return dt.timedelta(seconds=int(match.group(1)) * _UNITS[match.group(2)])
+
+
+# -- project -----------------------------------------------------------------------------------
+
+
+def _project_dict(project: AdminProject, show_secrets: bool) -> dict[str, Any]:
+    data = project.model_dump(mode="json")
+    if not show_secrets:
+        for provider in data["config"]["oauth_providers"]:
+            if provider.get("client_secret"):
+                provider["client_secret"] = HIDDEN
+        if data["config"]["email_config"].get("password"):
+            data["config"]["email_config"]["password"] = HIDDEN
+    return data
+
+
+def _project_summary(project: AdminProject, show_secrets: bool, out: TextIO) -> None:
+    config = project.config
+    providers = [
+        f"{p.id} ({p.type}, {'enabled' if p.enabled else 'disabled'}"
+        + (f", client id {p.client_id}" if p.client_id else "")
+        + (f", secret {p.client_secret if show_secrets else HIDDEN}" if p.client_secret else "")
+        + ")"
+        for p in config.oauth_providers
+    ]
+    mail = config.email_config
+    if mail.type == "standard":
+        password = mail.password if show_secrets else HIDDEN
+        email = f"SMTP {mail.username}@{mail.host}:{mail.port} (password {password}), from {mail.sender_name} <{mail.sender_email}>"
+    else:
+        email = "shared (the service's sender)"
+    rows = [
+        ("Project", f"{project.display_name} ({project.id})"),
+        ("Description", project.description or "-"),
+        ("Created", _when(project.created_at)),
+        ("Users", str(project.user_count)),
+        ("Production mode", _on(project.is_production_mode)),
+        *((name, _on(getattr(config, name))) for name in _BOOLEAN_SETTINGS),
+        ("Domains", ", ".join(f"{d.domain} (handler {d.handler_path})" for d in config.domains) or "none"),
+        ("OAuth providers", "; ".join(providers) or "none"),
+        ("E-mail", email),
+        ("Team creator permissions", ", ".join(p.id for p in config.team_creator_default_permissions) or "none"),
+        ("Team member permissions", ", ".join(p.id for p in config.team_member_default_permissions) or "none"),
+    ]
+    _table(rows, out)
+
+
+def _project_show(args: argparse.Namespace, out: TextIO) -> int:
+    with _admin(args) as admin, progress("Reading the project"):
+        project = admin.get_project()
+    if args.json:
+        _json(_project_dict(project, args.show_secrets), out)
+    else:
+        _project_summary(project, args.show_secrets, out)
+    return 0
+
+
+def _project_check(args: argparse.Namespace, out: TextIO) -> int:
+    with _admin(args) as admin, progress("Reading the project"):
+        project = admin.get_project()
+    problems = production_mode_errors(project, dashboard_url=args.dashboard_url)
+    if not problems:
+        out.write(f"{project.display_name} ({project.id}) is ready for production mode.\n")
+        return 0
+    out.writelines(f"{problem.message} (fix: {problem.fix_url})\n" for problem in problems)
+    return 1
+
+
+def _setting_value(key: str, value: str) -> Any:
+    if key in _BOOLEAN_SETTINGS or key == "is_production_mode":
+        lowered = value.strip().lower()
+        if lowered in _TRUE:
+            return True
+        if lowered in _FALSE:
+            return False
+        raise CommandError(f"{key} takes true or false (on/off, yes/no), not {value!r}")
+    if key == "domains":
+        domains = [d.strip() for d in value.split(",") if d.strip()]
+        return [{"domain": d, "handler_path": "/handler"} for d in domains]
+    return value
+
+
+def _project_set(args: argparse.Namespace, out: TextIO) -> int:
+    key = args.key.strip().replace("-", "_").lower()
+    key = {"production_mode": "is_production_mode", "name": "display_name"}.get(key, key)
+    if key not in SETTINGS:
+        raise CommandError(f"unknown setting {args.key!r}; one of: {', '.join(SETTINGS)}")
+    value = _setting_value(key, args.value)
+    change = {key: value} if key in _PROJECT_SETTINGS else {"config": {key: value}}
+    with _admin(args) as admin, progress("Saving the project"):
+        project = admin.update_project(change)
+    shown = getattr(project, key) if key in _PROJECT_SETTINGS else getattr(project.config, key)
+    if key == "domains":
+        shown = ", ".join(d.domain for d in shown) or "none"
+    elif isinstance(shown, bool):
+        shown = _on(shown)
+    out.write(f"{key} = {shown}\n")
+    return 0
+
+
+# -- keys --------------------------------------------------------------------------------------
+
+
+def _key_status(key: ApiKey) -> str:
+    reason = key.why_invalid()
+    return {"expired": "expired", "manually-revoked": "revoked"}.get(reason or "", "valid")
+
+
+def _keys_create(args: argparse.Namespace, out: TextIO) -> int:
+    lifetime = parse_duration(args.expires_in)
+    expires = dt.datetime.now(dt.timezone.utc) + lifetime
+    with _admin(args) as admin, progress("Creating the keys"):
+        created = admin.api_keys.create(
+            description=args.description,
+            expires_at_millis=expires,
+            has_publishable_client_key=not args.no_publishable,
+            has_secret_server_key=True,
+            has_super_secret_admin_key=args.admin,
+        )
+    print(f"Created key set {created.id}, valid until {_when(created.expires_at)}.", file=sys.stderr)
+    out.write(f"AUTHMW_PROJECT_ID={admin.config.project_id}\n")
+    for name, value in (
+        ("AUTHMW_PUBLISHABLE_CLIENT_KEY", created.publishable_client_key),
+        ("AUTHMW_SECRET_SERVER_KEY", created.secret_server_key),
+        ("AUTHMW_SUPER_SECRET_ADMIN_KEY", created.super_secret_admin_key),
+    ):
+        if value:
+            out.write(f"{name}={value}\n")
+    print("Store them now: the full keys are not shown again.", file=sys.stderr)
+    return 0
+
+
+def _keys_list(args: argparse.Namespace, out: TextIO) -> int:
+    with _admin(args) as admin, progress("Listing the keys"):
+        keys = admin.api_keys.list()
+    if args.json:
+        _json([{**key.model_dump(mode="json"), "status": _key_status(key)} for key in keys], out)
+        return 0
+    if not keys:
+        out.write("No API keys.\n")
+        return 0
+    rows = [("ID", "DESCRIPTION", "STATUS", "CREATED", "EXPIRES", "KEYS")]
+    for key in keys:
+        lasts = [
+            f"{prefix}...{last}"
+            for prefix, last in (
+                ("pck_", key.publishable_client_key_last_four),
+                ("ssk_", key.secret_server_key_last_four),
+                ("sak_", key.super_secret_admin_key_last_four),
+            )
+            if last
+        ]
+        rows.append(
+            (key.id, key.description, _key_status(key), _when(key.created_at), _when(key.expires_at), " ".join(lasts))
+        )
+    _table(rows, out)
+    return 0
+
+
+def _keys_revoke(args: argparse.Namespace, out: TextIO) -> int:
+    with _admin(args) as admin, progress("Revoking the keys"):
+        key = admin.api_keys.revoke(args.id)
+    out.write(f"Revoked key set {key.id} ({key.description}).\n")
+    return 0
+
+
+# -- users -------------------------------------------------------------------------------------
+
+
+def _user_row(user: ServerUser) -> tuple[str, str, str, str]:
+    return (user.id, user.primary_email or "-", user.display_name or "-", _when(user.signed_up_at))
+
+
+def _users_list(args: argparse.Namespace, out: TextIO) -> int:
+    with _admin(args) as admin, progress("Listing the users"):
+        users = list(admin.users.iter(query=args.query or None))
+    if args.json:
+        _json([user.model_dump(mode="json") for user in users], out)
+        return 0
+    if not users:
+        out.write("No users" + (f" match {args.query!r}" if args.query else "") + ".\n")
+        return 0
+    _table([("ID", "E-MAIL", "NAME", "SIGNED UP"), *(_user_row(user) for user in users)], out)
+    return 0
+
+
+def _users_create(args: argparse.Namespace, out: TextIO) -> int:
+    fields: dict[str, Any] = {"primary_email": args.email, "primary_email_auth_enabled": True}
+    if args.verified:
+        fields["primary_email_verified"] = True
+    if args.display_name:
+        fields["display_name"] = args.display_name
+    if args.password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+        if not password:
+            raise CommandError("--password-stdin: no password on standard input")
+        fields["password"] = password
+    with _admin(args) as admin, progress("Creating the user"):
+        user = admin.users.create(**fields)
+    out.write(f"{user.id}\n")
+    print(f"Created user {user.primary_email} ({user.id}).", file=sys.stderr)
+    return 0
+
+
+# -- registration ------------------------------------------------------------------------------
+
+Handler = Callable[[argparse.Namespace, TextIO], int]
+
+
+def _run(handler: Handler) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args, sys.stdout)
+        except (AuthmwError, CommandError, ValueError, OSError) as error:
+            message = " ".join(str(error).split()) or type(error).__name__
+            print(f"authmw {args.command}: {message}", file=sys.stderr)
+            return 2
+
+    return run
+
+
+def register(parser: argparse.ArgumentParser, commands: Any) -> None:
+    """Add ``--version`` and the ``project``, ``keys`` and ``users`` commands to the ``authmw`` parser."""
+    parser.add_argument("--version", action="version", version=f"authmw {VERSION}")
+    settings = argparse.ArgumentParser(add_help=False)
+    settings.add_argument(
+        "--env-file", metavar="PATH", help="read the settings from this file (default: AUTHMW_* variables)"
+    )
+
+    def group(name: str, help_text: str) -> Any:
+        sub = commands.add_parser(name, help=help_text)
+        return sub.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    project = group("project", "show, check or change the project's settings (admin key)")
+    show = project.add_parser("show", parents=[settings], help="a summary of the project's settings")
+    show.add_argument("--json", action="store_true", help="print JSON for scripts")
+    show.add_argument("--show-secrets", action="store_true", help="print OAuth client secrets and the SMTP password")
+    show.set_defaults(run=_run(_project_show))
+    check = project.add_parser("check", parents=[settings], help="the production-mode checks (exit 1 when not ready)")
+    check.add_argument(
+        "--dashboard-url",
+        default=DEFAULT_DASHBOARD_URL,
+        help=f"base of the fix links (default {DEFAULT_DASHBOARD_URL})",
+    )
+    check.set_defaults(run=_run(_project_check))
+    set_ = project.add_parser(
+        "set", parents=[settings], help="change one setting", description="Settings: " + ", ".join(SETTINGS) + "."
+    )
+    set_.add_argument("key", help="a setting (say allow_localhost)")
+    set_.add_argument("value", help="its value: true/false, text, or comma-separated domains")
+    set_.set_defaults(run=_run(_project_set))
+
+    keys = group("keys", "create, list or revoke API keys (admin key)")
+    create = keys.add_parser("create", parents=[settings], help="create a key set and print its keys once")
+    create.add_argument("--description", default="Created with the authmw CLI", help="what the keys are for")
+    create.add_argument(
+        "--expires-in",
+        default=DEFAULT_KEY_LIFETIME,
+        help=f"lifetime such as 30d, 12h, 1y (default {DEFAULT_KEY_LIFETIME})",
+    )
+    create.add_argument("--admin", action="store_true", help="also create a super secret admin key")
+    create.add_argument("--no-publishable", action="store_true", help="no publishable client key")
+    create.set_defaults(run=_run(_keys_create))
+    list_keys = keys.add_parser("list", parents=[settings], help="the key sets (last four characters only)")
+    list_keys.add_argument("--json", action="store_true", help="print JSON for scripts")
+    list_keys.set_defaults(run=_run(_keys_list))
+    revoke = keys.add_parser("revoke", parents=[settings], help="revoke a key set: its keys stop working at once")
+    revoke.add_argument("id", help="the key set's id (from keys list)")
+    revoke.set_defaults(run=_run(_keys_revoke))
+
+    users = group("users", "list or create users (admin key)")
+    list_users = users.add_parser("list", parents=[settings], help="the project's users")
+    list_users.add_argument("--query", help="only users whose e-mail, name or id contains this")
+    list_users.add_argument("--json", action="store_true", help="print JSON for scripts")
+    list_users.set_defaults(run=_run(_users_list))
+    create_user = users.add_parser("create", parents=[settings], help="create a user (prints the new id)")
+    create_user.add_argument("--email", required=True, help="the user's primary e-mail")
+    create_user.add_argument("--display-name", help="the user's name")
+    create_user.add_argument("--verified", action="store_true", help="mark the e-mail as verified")
+    create_user.add_argument(
+        "--password-stdin", action="store_true", help="read a password from standard input (first line)"
+    )
+    create_user.set_defaults(run=_run(_users_create))

@@ -1,0 +1,210 @@
+"""`authmw project|keys|users` and `--version` against a local service of this module's own:
+output and exit status of each command (main(argv) with capsys, and one real subprocess)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from authmw import AdminApp, AuthConfig, ServerApp, __version__, _cli_admin
+from authmw.cli import main
+from authmw.errors import InvalidSecretServerKey
+
+dev = pytest.importorskip("authmw.dev")
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    with dev.LocalService(tmp_path_factory.mktemp("cli-admin"), quiet=True) as running:
+        yield running
+
+
+@pytest.fixture
+def env_file(service: Any) -> str:
+    return str(service.env_file)
+
+
+@pytest.fixture
+def run(env_file: str, capsys: pytest.CaptureFixture[str]):
+    """run(*argv) -> (exit status, stdout, stderr) of `authmw <argv> --env-file <project.env>`."""
+
+    def run(*argv: str, env: bool = True) -> tuple[int, str, str]:
+        status = main([*argv, "--env-file", env_file] if env else list(argv))
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    return run
+
+
+def admin(service: Any) -> AdminApp:
+    return AdminApp(AuthConfig.from_env_file(service.env_file))
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out == f"authmw {__version__}\n"
+
+
+def test_project_show_summary_and_json(run, service):
+    status, out, err = run("project", "show")
+    assert status == 0 and err == ""
+    assert re.search(rf"^Project\s+authmw local project \({service.project_id}\)$", out, re.MULTILINE)
+    assert re.search(r"^allow_localhost\s+on$", out, re.MULTILINE) and re.search(r"^E-mail\s+shared", out, re.MULTILINE)
+    status, out, _ = run("project", "show", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["id"] == service.project_id and data["config"]["allow_localhost"] is True
+
+
+def test_project_show_hides_secrets_unless_asked(run, service):
+    with admin(service) as app:
+        providers = [
+            {"id": "gitlab", "type": "standard", "enabled": False, "client_id": "gl", "client_secret": "gl-SECRET"}
+        ]
+        app.update_project(config={"oauth_providers": providers})
+    for argv in (("project", "show"), ("project", "show", "--json")):
+        status, out, _ = run(*argv)
+        assert status == 0 and "gl-SECRET" not in out and _cli_admin.HIDDEN in out
+    status, out, _ = run("project", "show", "--json", "--show-secrets")
+    assert json.loads(out)["config"]["oauth_providers"][0]["client_secret"] == "gl-SECRET"
+
+
+def test_project_set_and_check(run, service):
+    status, out, _ = run("project", "check")
+    assert status == 1
+    fix = f"https://app.stack-auth.com/projects/{service.project_id}/domains"
+    assert out == (
+        f"Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings (fix: {fix})\n"
+    )
+    assert run("project", "set", "allow-localhost", "off")[:2] == (0, "allow_localhost = off\n")
+    status, out, _ = run("project", "set", "domains", "http://app.example.com, https://10.1.2.3")
+    assert (status, out) == (0, "domains = http://app.example.com, https://10.1.2.3\n")
+    status, out, _ = run("project", "check", "--dashboard-url", "http://dash.test")
+    assert status == 1
+    fix = f"(fix: http://dash.test/projects/{service.project_id}/domains)"
+    assert out.splitlines() == [
+        f"Trusted domains should be HTTPS: http://app.example.com {fix}",
+        f"Direct IPs are not valid for trusted domains in production mode: https://10.1.2.3 {fix}",
+    ]
+    assert run("project", "set", "domains", "https://app.example.com")[0] == 0
+    status, out, _ = run("project", "check")
+    assert status == 0 and out == f"authmw local project ({service.project_id}) is ready for production mode.\n"
+    assert run("project", "set", "name", "Renamed")[:2] == (0, "display_name = Renamed\n")
+    assert run("project", "set", "production_mode", "yes")[:2] == (0, "is_production_mode = on\n")
+    with admin(service) as app:
+        project = app.get_project()
+        assert (project.display_name, project.is_production_mode) == ("Renamed", True)
+        app.update_project(
+            display_name="authmw local project",
+            is_production_mode=False,
+            config={"allow_localhost": True, "domains": []},
+        )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("project", "set", "colour", "blue"), "unknown setting 'colour'; one of: display_name,"),
+        (("project", "set", "allow_localhost", "maybe"), "allow_localhost takes true or false"),
+        (("project", "set", "domains", "ftp://a.example"), "URL must start with http:// or https://"),
+        (("keys", "create", "--expires-in", "soon"), "--expires-in takes a number and a unit"),
+        (("keys", "revoke", str(uuid.uuid4())), "API key not found."),
+        (("users", "create", "--email", "not-an-email"), "primary_email"),
+    ],
+)
+def test_errors_are_one_line_with_exit_status_2(run, argv, message):
+    status, out, err = run(*argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"authmw {argv[0]}: ") and message in err
+
+
+def test_missing_settings_are_one_line_errors(run, tmp_path, monkeypatch):
+    for name in ("AUTHMW_PROJECT_ID", "STACK_PROJECT_ID", "NEXT_PUBLIC_STACK_PROJECT_ID"):
+        monkeypatch.delenv(name, raising=False)
+    status, _, err = run("keys", "list", env=False)
+    assert status == 2 and err.count("\n") == 1 and "AUTHMW_PROJECT_ID" in err and "--env-file" in err
+    status, _, err = run("keys", "list", "--env-file", str(tmp_path / "nope.env"), env=False)
+    assert status == 2 and "no such settings file" in err
+    no_admin_key = tmp_path / "server.env"
+    no_admin_key.write_text(f"AUTHMW_PROJECT_ID={uuid.uuid4()}\nAUTHMW_SECRET_SERVER_KEY=ssk_x\n")
+    status, _, err = run("project", "show", "--env-file", str(no_admin_key), env=False)
+    assert status == 2 and "AUTHMW_SUPER_SECRET_ADMIN_KEY" in err
+
+
+def test_keys_create_list_revoke(run, service):
+    status, out, err = run("keys", "create", "--description", "deploy", "--expires-in", "30d")
+    assert status == 0 and "not shown again" in err
+    values = dict(line.split("=", 1) for line in out.splitlines())
+    assert values["AUTHMW_PROJECT_ID"] == service.project_id
+    assert values["AUTHMW_SECRET_SERVER_KEY"].startswith("ssk_") and "AUTHMW_SUPER_SECRET_ADMIN_KEY" not in values
+    key_id = re.search(r"Created key set (\S+),", err).group(1)
+    status, out, _ = run("keys", "list")
+    assert status == 0 and out.splitlines()[0].split() == ["ID", "DESCRIPTION", "STATUS", "CREATED", "EXPIRES", "KEYS"]
+    row = next(line for line in out.splitlines() if line.startswith(key_id))
+    assert "deploy" in row and " valid " in row and "ssk_..." + values["AUTHMW_SECRET_SERVER_KEY"][-4:] in row
+    assert values["AUTHMW_SECRET_SERVER_KEY"] not in out
+
+    config = AuthConfig.from_env(values, api_url=service.url)
+    with ServerApp(config) as server:
+        assert server.get_project().id == service.project_id
+        assert run("keys", "revoke", key_id)[:2] == (0, f"Revoked key set {key_id} (deploy).\n")
+        with pytest.raises(InvalidSecretServerKey):
+            server.get_project()
+    listed = json.loads(run("keys", "list", "--json")[1])
+    assert next(k for k in listed if k["id"] == key_id)["status"] == "revoked"
+    status, out, _ = run("keys", "create", "--admin", "--no-publishable", "--expires-in", "1h")
+    assert status == 0 and "AUTHMW_SUPER_SECRET_ADMIN_KEY=sak_" in out and "PUBLISHABLE" not in out
+
+
+def test_users_create_and_list(run, monkeypatch):
+    email = f"cli-{uuid.uuid4().hex[:10]}@example.com"
+    monkeypatch.setattr(sys, "stdin", _Stdin("a long enough password\n"))
+    status, out, err = run(
+        "users", "create", "--email", email, "--display-name", "Ada", "--verified", "--password-stdin"
+    )
+    user_id = out.strip()
+    assert status == 0 and re.fullmatch(r"[0-9a-f-]{36}", user_id) and email in err
+    status, out, _ = run("users", "list", "--query", email)
+    assert status == 0
+    assert out.splitlines()[0].split() == ["ID", "E-MAIL", "NAME", "SIGNED", "UP"]
+    assert out.splitlines()[1].split()[:3] == [user_id, email, "Ada"]
+    data = json.loads(run("users", "list", "--query", email, "--json")[1])
+    assert [u["id"] for u in data] == [user_id] and data[0]["primary_email_verified"] is True
+    assert run("users", "list", "--query", "nobody-" + uuid.uuid4().hex)[1].startswith("No users match")
+
+
+class _Stdin:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def readline(self) -> str:
+        line, _, self.text = self.text.partition("\n")
+        return line + "\n"
+
+
+def test_progress_shows_for_slow_calls(run, monkeypatch):
+    monkeypatch.setattr(_cli_admin, "PROGRESS_DELAY_SECONDS", 0)  # every call counts as slow
+    status, _, err = run("keys", "list")
+    assert status == 0 and err == "Listing the keys...\n"
+    monkeypatch.setattr(_cli_admin, "PROGRESS_DELAY_SECONDS", 3600)  # none does
+    assert run("keys", "list")[2] == ""
+
+
+def test_the_command_in_a_process_of_its_own(env_file):
+    done = subprocess.run(
+        [sys.executable, "-m", "authmw", "project", "check", "--env-file", env_file],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (1, "")
+    assert done.stdout.startswith("Localhost is not allowed in production mode")
