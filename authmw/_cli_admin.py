@@ -22,7 +22,7 @@ from ._apps import AdminApp
 from ._config import VERSION, AuthConfig
 from ._production import DEFAULT_DASHBOARD_URL, production_mode_errors
 from .errors import AuthmwError, ConfigurationError
-from .models import AdminProject, ApiKey, ServerUser
+from .models import AdminProject, AdminProjectConfigUpdate, ApiKey, ServerUser
 
 __all__ = ["PROGRESS_DELAY_SECONDS", "register"]
 
@@ -33,15 +33,9 @@ HIDDEN = "********"
 #: A new key set lives this long unless --expires-in says otherwise.
 DEFAULT_KEY_LIFETIME = "90d"
 
-_BOOLEAN_SETTINGS = (
-    "sign_up_enabled",
-    "credential_enabled",
-    "magic_link_enabled",
-    "passkey_enabled",
-    "client_team_creation_enabled",
-    "client_user_deletion_enabled",
-    "allow_localhost",
-    "create_team_on_sign_up",
+#: The on/off settings of a project, in the order of the model.
+_BOOLEAN_SETTINGS = tuple(
+    name for name, field in AdminProjectConfigUpdate.model_fields.items() if field.annotation == (bool | None)
 )
 _PROJECT_SETTINGS = ("display_name", "description", "is_production_mode")
 _LIST_SETTINGS = ("domains",)
