@@ -20,8 +20,10 @@ from ._apps import (
     ClientApp,
     ServerApp,
 )
+from ._apps._oauth import ConnectedAccount
 from ._config import VERSION as __version__
 from ._config import AuthConfig
+from ._oauth import OAuthAuthorization
 from ._production import ProductionModeError, production_mode_errors
 from ._session import Session
 from ._tokens import Claims, TokenVerifier, token_expiry, verify_jwt
@@ -57,7 +59,9 @@ __all__ = [
     "Claims",
     "ClientApp",
     "ConfigurationError",
+    "ConnectedAccount",
     "KnownError",
+    "OAuthAuthorization",
     "ProductionModeError",
     "ServerApp",
     "Session",

@@ -16,12 +16,11 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from urllib.parse import urlencode
 
 from ._config import AuthConfig
-from ._ops import Op, Request, Shared
+from ._ops import Op, Shared
 from ._tokens import token_expiry
-from ._transport import Transport, parse_json
+from ._transport import Transport
 from .errors import ConfigurationError, InvalidServerResponse, RefreshTokenError, UnparsableAccessToken
 
 logger = logging.getLogger("authmw.session")
@@ -62,18 +61,13 @@ def _refresh(config: AuthConfig, refresh_token: str) -> Op[str | None]:
             )
         elif config.publishable_client_key:
             transport = Transport(config, "client", diagnose=False)
-            form = urlencode(
-                {
-                    "grant_type": "refresh_token",
-                    "refresh_token": refresh_token,
-                    "client_id": config.project_id,
-                    "client_secret": config.publishable_client_key,
-                }
-            ).encode()
-            url = config.api_base + "/auth/oauth/token"
-            headers = {"content-type": "application/x-www-form-urlencoded", "accept": "application/json"}
-            response = yield from transport.send(lambda: Request("POST", url, headers, form))
-            body = parse_json(response, "the OAuth token endpoint")
+            fields = {
+                "grant_type": "refresh_token",
+                "refresh_token": refresh_token,
+                "client_id": config.project_id,
+                "client_secret": config.publishable_client_key,
+            }
+            body = yield from transport.post_form("/auth/oauth/token", fields)
         else:
             raise ConfigurationError(
                 "Refreshing an access token needs the secret server key (AUTHMW_SECRET_SERVER_KEY) "

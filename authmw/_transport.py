@@ -286,6 +286,17 @@ class Transport:
         response = yield from self.call(method, path, **kwargs)
         return parse_json(response, path)
 
+    def post_form(self, path: str, fields: Mapping[str, str]) -> Op[Any]:
+        """POST a form to an OAuth endpoint (``/auth/oauth/token``) and return its JSON.
+
+        OAuth endpoints take no ``x-stack-*`` headers; retries and known errors as for ``call``.
+        """
+        form = urlencode(fields).encode()
+        url = self.config.api_base + "/" + path.lstrip("/")
+        headers = {"content-type": "application/x-www-form-urlencoded", "accept": "application/json"}
+        response = yield from self.send(lambda: Request("POST", url, headers, form))
+        return parse_json(response, path)
+
     # -- waits -------------------------------------------------------------------------
 
     def backoff(self, attempt: int) -> float:

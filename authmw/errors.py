@@ -34,6 +34,7 @@ __all__ = [
     "InvalidServerResponse",
     "KnownError",
     "NetworkError",
+    "OAuthCallbackError",
     "ServiceUnreachable",
     "error_from_response",
 ]
@@ -64,6 +65,37 @@ class InvalidJwt(AuthmwError, ValueError):
 
     def __reduce__(self) -> Any:
         return (type(self), (self.reason, str(self)))
+
+
+class OAuthCallbackError(AuthmwError, ValueError):
+    """An OAuth callback that cannot finish a sign-in. ``reason`` is one of :data:`REASONS`.
+
+    ``missing_parameters`` (no ``code`` or ``state``: not a callback), ``no_stored_state``
+    (no verifier kept for that state: not this browser's sign-in), ``state_mismatch``,
+    ``issuer_mismatch``, ``provider_error`` (the provider's ``error`` parameter, in
+    :attr:`error`, e.g. ``access_denied``) and ``implicit_response`` (tokens in the URL).
+    """
+
+    REASONS = (
+        "missing_parameters",
+        "no_stored_state",
+        "state_mismatch",
+        "issuer_mismatch",
+        "provider_error",
+        "implicit_response",
+    )
+
+    def __init__(self, reason: str, message: str, *, error: str | None = None) -> None:
+        self.reason = reason
+        self.error = error
+        super().__init__(message)
+
+    def __reduce__(self) -> Any:
+        return (_oauth_callback_error, (self.reason, str(self), self.error))
+
+
+def _oauth_callback_error(reason: str, message: str, error: str | None) -> OAuthCallbackError:
+    return OAuthCallbackError(reason, message, error=error)
 
 
 class InvalidServerResponse(AuthmwError):

@@ -36,6 +36,7 @@ __all__ = [
     "Metrics",
     "NewApiKey",
     "OAuthProvider",
+    "OAuthSignInResult",
     "Page",
     "PermissionDefinition",
     "PermissionRef",
@@ -150,6 +151,13 @@ class SignInResult(TokenPair):
 
     user_id: str | None = None
     is_new_user: bool | None = None
+
+
+class OAuthSignInResult(SignInResult):
+    """Answer of the OAuth code exchange: the tokens, ``is_new_user`` and the
+    ``after_callback_redirect_url`` given when the flow started."""
+
+    after_callback_redirect_url: str | None = None
 
 
 class ProjectOAuthProvider(WireModel):

@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import httpx
 import pytest
@@ -115,6 +116,63 @@ def short_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]
 def other_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     """A second service with its own project and signing key."""
     yield from _start(tmp_path_factory, "other-service")
+
+
+class OAuthService(Service):
+    """A service with mock GitHub and GitLab sign-in, trusting ``http://testserver`` (test clients)."""
+
+    PROVIDERS: ClassVar[list[dict[str, object]]] = [
+        {"id": "github", "type": "shared", "enabled": True},
+        {"id": "gitlab", "type": "standard", "enabled": True, "client_id": "id", "client_secret": "secret"},
+    ]
+
+    def configure(self) -> None:
+        r = httpx.patch(
+            f"{self.url}/api/v1/projects/current",
+            headers={
+                "x-stack-project-id": self.project_id,
+                "x-stack-access-type": "admin",
+                "x-stack-super-secret-admin-key": self.config.super_secret_admin_key or "",
+            },
+            json={
+                "config": {
+                    "oauth_providers": self.PROVIDERS,
+                    "domains": [{"domain": "http://testserver", "handler_path": "/handler"}],
+                }
+            },
+        )
+        assert r.status_code == 200, r.text
+
+    def provider_round_trip(self, authorize_url: str, email: str, **form: str) -> str:
+        """What a browser does between the authorize URL and the app's callback: open it, submit
+        the mock provider's page (Authorize unless ``action="deny"``), follow the service's
+        callback. Returns the URL the service sends the browser back to."""
+        from urllib.parse import parse_qs, urlsplit
+
+        with httpx.Client() as browser:  # a cookie jar of its own, like a browser
+            authorize = browser.get(authorize_url)
+            assert authorize.status_code == 307, authorize.text
+            page = authorize.headers["location"]
+            query = {k: v[0] for k, v in parse_qs(urlsplit(page).query).items()}
+            fields = {**query, "email": email, "action": "authorize", **form}
+            posted = browser.post(page.split("?", 1)[0], data=fields)
+            assert posted.status_code == 303, posted.text
+            back = browser.get(posted.headers["location"])
+            assert back.status_code == 307, back.text
+            return str(back.headers["location"])
+
+
+@pytest.fixture(scope="session")
+def oauth_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OAuthService]:
+    from authmw.dev import LocalService
+
+    service = LocalService(tmp_path_factory.mktemp("oauth-service"), port=0, quiet=True).start()
+    try:
+        own = OAuthService(service)
+        own.configure()
+        yield own
+    finally:
+        service.stop()
 
 
 def wait_until_refresh_needed(access_token: str, margin: float = 20.0) -> None:

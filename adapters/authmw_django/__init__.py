@@ -22,6 +22,7 @@ from ._decorators import (
     user_required,
 )
 from ._middleware import AuthMiddleware
+from ._oauth import oauth_urls
 from ._settings import get_auth_config
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "Guard",
     "TeamRequirement",
     "get_auth_config",
+    "oauth_urls",
     "team_member_required",
     "team_permission_required",
     "user_required",

@@ -22,6 +22,7 @@ from ._guards import (
     require_user,
     require_user_page,
 )
+from ._oauth import oauth_routes
 from ._teams import TeamCheck, TeamSource, require_team_member, require_team_permission
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "TeamSource",
     "current_user",
     "install",
+    "oauth_routes",
     "optional_user",
     "require_team_member",
     "require_team_permission",

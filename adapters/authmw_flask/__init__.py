@@ -25,6 +25,7 @@ from ._decorators import (
     user_required,
 )
 from ._extension import AuthMW, FlaskAuth, current_user, get_user
+from ._oauth import oauth_blueprint
 
 __all__ = [
     "DEFAULT_TEAM_ARG",
@@ -35,6 +36,7 @@ __all__ = [
     "TeamRequirement",
     "current_user",
     "get_user",
+    "oauth_blueprint",
     "team_member_required",
     "team_permission_required",
     "user_required",

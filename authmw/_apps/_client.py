@@ -15,6 +15,7 @@ from ._binding import operation
 from ._contact_channels import AsyncClientContactChannels, ClientContactChannels
 from ._invitations import AsyncClientTeamInvitations, ClientTeamInvitations
 from ._mfa import _ClientMfa
+from ._oauth import _ClientOAuth
 from ._owned_projects import _OwnedProjectsOps
 from ._team_members import (
     AsyncClientTeamMemberProfiles,
@@ -27,7 +28,7 @@ from ._teams import AsyncClientTeams, ClientTeams
 __all__ = ["AsyncClientApp", "ClientApp"]
 
 
-class _ClientOps(_ClientMfa, _OwnedProjectsOps):
+class _ClientOps(_ClientMfa, _ClientOAuth, _OwnedProjectsOps):
     def __init__(
         self,
         config: AuthConfig | None = None,

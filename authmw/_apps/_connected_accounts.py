@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 from .._ops import Op
-from .._transport import segment
-from ..errors import (
-    InvalidServerResponse,
-    OAuthConnectionDoesNotHaveRequiredScope,
-    OAuthConnectionNotConnectedToUser,
-)
 from ._base import _Namespace
 from ._binding import AsyncRunner, SyncRunner, operation
+from ._oauth import connected_account_token
 
 __all__ = ["AsyncServerConnectedAccounts", "ServerConnectedAccounts"]
 
@@ -25,16 +20,7 @@ class _ConnectedAccountsOps(_Namespace):
         ``OAuthProviderNotFoundOrNotEnabled`` or
         ``OAuthAccessTokenNotAvailableWithSharedOAuthKeys`` for project set-up problems.
         """
-        path = f"/connected-accounts/{segment(user_id)}/{segment(provider.lower())}/access-token"
-        body = {} if scope is None else {"scope": scope}
-        try:
-            answer = yield from self._transport.call_json("POST", path, json=body)
-        except (OAuthConnectionNotConnectedToUser, OAuthConnectionDoesNotHaveRequiredScope):
-            return None
-        token = answer.get("access_token") if isinstance(answer, dict) else None
-        if not isinstance(token, str):
-            raise InvalidServerResponse("The connected-account answer has no access_token.")
-        return token
+        return (yield from connected_account_token(self._transport, user_id, provider, scope, None))
 
 
 class ServerConnectedAccounts(_ConnectedAccountsOps, SyncRunner):

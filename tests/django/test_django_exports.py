@@ -12,6 +12,7 @@ def test_exported_members() -> None:
                 "Guard",
                 "TeamRequirement",
                 "get_auth_config",
+                "oauth_urls",
                 "team_member_required",
                 "team_permission_required",
                 "user_required",

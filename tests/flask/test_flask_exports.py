@@ -12,6 +12,7 @@ def test_exported_members() -> None:
         "TeamRequirement",
         "current_user",
         "get_user",
+        "oauth_blueprint",
         "team_member_required",
         "team_permission_required",
         "user_required",

@@ -1,0 +1,63 @@
+"""Server-rendered OAuth sign-in routes for Django (logic: authmw._oauth_flow)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.urls import URLPattern, path
+
+from authmw._oauth_flow import OAuthRoutes, Reply
+from authmw._ops import SyncDriver
+from authmw.middleware._core import is_secure
+
+from ._middleware import _add_cookies
+from ._settings import get_auth_config
+
+__all__ = ["oauth_urls"]
+
+
+def oauth_urls(**options: Any) -> list[URLPattern]:
+    """``GET {handler}/oauth/<provider>`` and ``GET {handler}/oauth-callback`` as URL patterns.
+
+    ``urlpatterns = [*oauth_urls(after_sign_in="/dashboard"), ...]`` with the ``AUTHMW``
+    settings (project, keys, handler path). ``options``: ``after_sign_in``,
+    ``after_sign_up``, ``base_url`` (see :class:`authmw._oauth_flow.OAuthRoutes`).
+    """
+    flow = OAuthRoutes(get_auth_config(), **options)
+    drivers: list[SyncDriver] = []
+
+    def driver() -> SyncDriver:
+        if not drivers:
+            drivers.append(SyncDriver())
+        return drivers[0]
+
+    def start(request: HttpRequest, provider: str) -> HttpResponse:
+        return _response(flow.start(provider, request_url=request.build_absolute_uri(), secure=_secure(request)))
+
+    def finish(request: HttpRequest) -> HttpResponse:
+        op = flow.finish(
+            request_url=request.build_absolute_uri(),
+            cookie_header=request.headers.get("Cookie"),
+            secure=_secure(request),
+        )
+        return _response(driver().run(op))
+
+    return [
+        path(flow.start_path("<str:provider>").lstrip("/"), start, name="authmw_oauth_start"),
+        path(flow.callback_path.lstrip("/"), finish, name="authmw_oauth_callback"),
+    ]
+
+
+def _secure(request: HttpRequest) -> bool:
+    return is_secure(request.scheme or "http", request.headers.get("X-Forwarded-Proto"))
+
+
+def _response(reply: Reply) -> HttpResponse:
+    response = HttpResponse(reply.body, status=reply.status)
+    for name, value in reply.headers:
+        if name == "set-cookie":
+            continue
+        response[name] = value
+    _add_cookies(response, reply.set_cookies)
+    return response

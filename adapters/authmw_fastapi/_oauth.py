@@ -1,0 +1,58 @@
+"""Server-rendered OAuth sign-in routes for FastAPI and Starlette (logic: authmw._oauth_flow)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from authmw import AuthConfig
+from authmw._oauth_flow import OAuthRoutes, Reply
+from authmw._ops import AsyncDriver
+from authmw.middleware._core import is_secure
+
+__all__ = ["oauth_routes"]
+
+
+def oauth_routes(config: AuthConfig | None = None, **options: Any) -> list[Route]:
+    """``GET {handler}/oauth/{provider}`` and ``GET {handler}/oauth-callback`` as Starlette routes.
+
+    ``app.router.routes.extend(oauth_routes(config, after_sign_in="/dashboard"))`` (FastAPI or
+    Starlette). ``options``: ``after_sign_in``, ``after_sign_up``, ``base_url`` (see
+    :class:`authmw._oauth_flow.OAuthRoutes`). Without ``config``, ``AUTHMW_*`` variables are read.
+    """
+    flow = OAuthRoutes(config or AuthConfig.from_env(), **options)
+    drivers: list[AsyncDriver] = []
+
+    def driver() -> AsyncDriver:
+        if not drivers:
+            drivers.append(AsyncDriver())
+        return drivers[0]
+
+    async def start(request: Request) -> Response:
+        reply = flow.start(request.path_params["provider"], request_url=str(request.url), secure=_secure(request))
+        return _response(reply)
+
+    async def finish(request: Request) -> Response:
+        op = flow.finish(
+            request_url=str(request.url), cookie_header=request.headers.get("cookie"), secure=_secure(request)
+        )
+        return _response(await driver().run(op))
+
+    return [
+        Route(flow.start_path("{provider}"), start, methods=["GET"], name="authmw_oauth_start"),
+        Route(flow.callback_path, finish, methods=["GET"], name="authmw_oauth_callback"),
+    ]
+
+
+def _secure(request: Request) -> bool:
+    return is_secure(request.url.scheme, request.headers.get("x-forwarded-proto"))
+
+
+def _response(reply: Reply) -> Response:
+    response = Response(reply.body or None, status_code=reply.status)
+    for name, value in reply.headers:
+        response.headers.append(name, value)
+    return response

@@ -1,0 +1,226 @@
+"""OAuth sign-in for server-rendered apps: the logic of two routes, without a web framework.
+
+- ``GET {handler}/oauth/{provider}[?after_auth_return_to=/page]`` (:meth:`OAuthRoutes.start`):
+  makes a state and a PKCE verifier, keeps the verifier in the short-lived HttpOnly cookie
+  ``stack-oauth-outer-{state}`` (Path = the callback, 10 minutes, SameSite=Lax) and redirects
+  to the service's authorize URL.
+- ``GET {handler}/oauth-callback?code=...&state=...`` (:meth:`OAuthRoutes.finish`): reads and
+  deletes that cookie, runs the checks of ``ClientApp.sign_in_with_oauth_callback`` and the
+  code exchange, sets the session cookies the authmw middleware reads, and redirects to
+  ``after_auth_return_to`` (same-site paths only), else the after-sign-up page for a new
+  user and the after-sign-in page otherwise. A callback without ``code``/``state`` or without
+  a cookie for its state signs nobody in (spec section 2) and shows a short page.
+
+Each adapter (authmw_fastapi, authmw_django, authmw_flask) only turns a request into the
+arguments below and a :class:`Reply` into its response, and runs :meth:`finish` (an
+operation) with its driver.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from ._apps._oauth import _ClientOAuth
+from ._config import AuthConfig
+from ._oauth import (
+    OUTER_COOKIE_PREFIXES,
+    OAuthAuthorization,
+    authorize_url,
+    callback_params,
+    outer_cookie_name,
+    verifier_from_cookies,
+)
+from ._ops import Op
+from ._session import Session
+from ._transport import Transport
+from .errors import AuthmwError, KnownError, MultiFactorAuthenticationRequired, OAuthCallbackError
+from .middleware import _cookies as c
+
+__all__ = ["START_COOKIE_MAX_AGE", "OAuthRoutes", "Reply", "safe_return_path"]
+
+#: Lifetime of the verifier cookie of a server-rendered flow (the service allows 10 minutes).
+START_COOKIE_MAX_AGE = 600
+RETURN_TO_PARAM = "after_auth_return_to"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a route answers: status, headers (``set-cookie`` may repeat) and an HTML body."""
+
+    status: int
+    headers: tuple[tuple[str, str], ...] = ()
+    body: str = ""
+
+    @property
+    def location(self) -> str | None:
+        return next((v for k, v in self.headers if k == "location"), None)
+
+    @property
+    def set_cookies(self) -> tuple[str, ...]:
+        return tuple(v for k, v in self.headers if k == "set-cookie")
+
+
+def safe_return_path(value: str | None) -> str | None:
+    """``value`` as a same-site path (path, query, fragment), or None when it could leave the site.
+
+    Judged after the normalisation a browser applies (tabs and newlines dropped, ``\\`` read
+    as ``/``): a path must start with one ``/`` and never name a scheme or host.
+    """
+    if not value:
+        return None
+    cleaned = "".join(ch for ch in value if ch not in "\t\n\r")
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in cleaned):
+        return None
+    normalised = cleaned.replace("\\", "/")
+    if not normalised.startswith("/") or normalised.startswith("//"):
+        return None
+    parts = urlsplit(normalised)
+    if parts.scheme or parts.netloc:
+        return None
+    return normalised
+
+
+class _Exchange(_ClientOAuth):
+    """The client-tier calls of one callback, with a session of its own."""
+
+    def __init__(self, config: AuthConfig) -> None:
+        self.config = config
+        self._transport = Transport(config, "client")
+        self.session = Session(config)
+        self._session = self.session
+
+
+@dataclass
+class OAuthRoutes:
+    """The two routes of a server-rendered OAuth sign-in for one project.
+
+    ``after_sign_in`` / ``after_sign_up`` are where users land without ``after_auth_return_to``
+    (default ``/``; after-sign-up defaults to after-sign-in, spec section 2). ``base_url``
+    is the public origin of your site (``https://app.example.com``) when the app runs behind
+    a proxy that hides it; by default the request's own URL is used.
+    """
+
+    config: AuthConfig
+    after_sign_in: str = "/"
+    after_sign_up: str | None = None
+    base_url: str | None = None
+    clock: Callable[[], float] = field(default=time.time, repr=False)
+
+    @property
+    def callback_path(self) -> str:
+        return f"{self.config.handler_path.rstrip('/')}/oauth-callback"
+
+    def start_path(self, provider: str) -> str:
+        """The start route's path for ``provider`` (or a framework's placeholder such as ``{provider}``)."""
+        return f"{self.config.handler_path.rstrip('/')}/oauth/{provider}"
+
+    # -- start ----------------------------------------------------------------------------
+
+    def start(self, provider: str, *, request_url: str, secure: bool) -> Reply:
+        """Redirect to the service's authorize URL, keeping the verifier in a cookie."""
+        origin = self._origin(request_url)
+        return_to = safe_return_path(dict(parse_qsl(urlsplit(request_url).query)).get(RETURN_TO_PARAM))
+        callback = origin + self.callback_path
+        redirect_uri = callback + ("?" + urlencode({RETURN_TO_PARAM: return_to}) if return_to else "")
+        try:
+            flow: OAuthAuthorization = authorize_url(
+                self.config, provider, redirect_uri=redirect_uri, error_redirect_url=callback
+            )
+        except ValueError as exc:
+            return self._page(404, "Unknown sign-in provider", str(exc))
+        cookie = c.set_cookie(
+            outer_cookie_name(flow.state), flow.code_verifier, START_COOKIE_MAX_AGE, now=self.clock(), secure=secure
+        ).replace("; Path=/;", f"; Path={self.callback_path};")
+        headers = (
+            ("location", flow.url),
+            ("cache-control", "no-store"),
+            ("set-cookie", cookie + "; HttpOnly; SameSite=Lax"),
+        )
+        return Reply(303, headers)
+
+    # -- finish ---------------------------------------------------------------------------
+
+    def finish(self, *, request_url: str, cookie_header: str | None, secure: bool) -> Op[Reply]:
+        """Check the callback, exchange its code and sign the browser in (an operation)."""
+        params = callback_params(request_url)
+        state = params.get("state") or ""
+        names = frozenset(prefix + state for prefix in OUTER_COOKIE_PREFIXES) if state else frozenset()
+        verifier = verifier_from_cookies(c.parse_cookie_header(cookie_header or "", names), state) if state else None
+        forget = tuple(("set-cookie", self._delete(name, secure)) for name in sorted(names))
+        if not params.get("errorCode") and not params.get("error") and (not params.get("code") or not verifier):
+            return self._page(
+                400,
+                "Nothing to sign in",
+                "This page finishes a sign-in started in this browser, and none was found. Please sign in again.",
+                forget,
+            )
+        exchange = _Exchange(self.config)
+        try:
+            result = yield from _ClientOAuth.sign_in_with_oauth_callback.op(
+                exchange, request_url, state=state or None, code_verifier=verifier
+            )
+        except MultiFactorAuthenticationRequired:
+            message = (
+                "This account uses two-factor authentication. Sign in on the sign-in page, which asks for the code."
+            )
+            return self._page(400, "Two-factor authentication needed", message, forget)
+        except (OAuthCallbackError, KnownError) as exc:
+            return self._page(400, "Sign-in failed", _describe(exc), forget)
+        return_to = safe_return_path(params.get(RETURN_TO_PARAM))
+        target = return_to or (self.after_sign_up or self.after_sign_in if result.is_new_user else self.after_sign_in)
+        session = c.session_cookie_writes(
+            self.config.project_id,
+            result.refresh_token,
+            result.access_token,
+            now=self.clock(),
+            secure=secure,
+            cookie_format=self.config.cookie_format,  # type: ignore[arg-type]
+        )
+        # a new sign-in retires refresh cookies of other sessions, of every SDK generation
+        written = {value.split("=", 1)[0] for value in session}
+        stored = c.SessionCookieReader(self.config.project_id).read(cookie_header or "").refresh_cookies
+        session += tuple(c.delete_cookie(name, secure=secure) for name, _ in stored if name not in written)
+        headers = (
+            ("location", target),
+            ("cache-control", "no-store"),
+            *forget,
+            *(("set-cookie", value) for value in session),
+        )
+        return Reply(303, headers)
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _origin(self, request_url: str) -> str:
+        parts = urlsplit(self.base_url or request_url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    def _delete(self, name: str, secure: bool) -> str:
+        return c.delete_cookie(name, secure=secure).replace("; Path=/;", f"; Path={self.callback_path};")
+
+    def _page(self, status: int, title: str, message: str, headers: tuple[tuple[str, str], ...] = ()) -> Reply:
+        sign_in = f"{self.config.handler_path.rstrip('/')}/sign-in"
+        e = html.escape
+        body = (
+            '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{e(title)}</title></head><body><main>"
+            f'<h1>{e(title)}</h1><p role="alert">{e(message)}</p>'
+            f'<p><a href="{e(sign_in)}">Sign in</a></p></main></body></html>'
+        )
+        return Reply(
+            status,
+            (("content-type", "text/html; charset=utf-8"), ("cache-control", "no-store"), *headers),
+            body,
+        )
+
+
+def _describe(exc: AuthmwError) -> str:
+    if isinstance(exc, OAuthCallbackError) and exc.error == "access_denied":
+        return "You denied the sign-in request. Please sign in again."
+    if isinstance(exc, KnownError) and exc.code == "OAUTH_PROVIDER_ACCESS_DENIED":
+        return "The sign-in was denied at the provider. Please sign in again."
+    return exc.message if isinstance(exc, KnownError) else str(exc)

@@ -1,0 +1,59 @@
+"""Server-rendered OAuth sign-in on Django: authmw_django.oauth_urls, with Django's test client."""
+
+from __future__ import annotations
+
+import uuid
+from types import ModuleType
+from typing import Any
+from urllib.parse import urlsplit
+
+import authmw_django_testsite
+from authmw_django import oauth_urls
+from django.test import Client, override_settings
+from django.urls import path
+
+
+def _settings(config: Any) -> dict[str, Any]:
+    keys = ("project_id", "api_url", "publishable_client_key", "secret_server_key")
+    return {key.upper(): getattr(config, key) for key in keys}
+
+
+def _path(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.path}?{parts.query}"
+
+
+def test_sign_up_then_sign_in_again_and_deny(oauth_service: Any) -> None:
+    email = f"dj-{uuid.uuid4().hex[:8]}@example.com"
+    with override_settings(AUTHMW=_settings(oauth_service.config)):
+        urls = ModuleType("oauth_test_urls")
+        urls.urlpatterns = [*oauth_urls(after_sign_up="/welcome"), path("whoami", authmw_django_testsite.whoami)]  # type: ignore[attr-defined]
+        with override_settings(ROOT_URLCONF=urls):
+            client = Client()
+            start = client.get("/handler/oauth/github")
+            assert start.status_code == 303
+            assert start["Location"].startswith(f"{oauth_service.url}/api/v1/auth/oauth/authorize/github?")
+            outer = [m for name, m in start.cookies.items() if name.startswith("stack-oauth-outer-")]
+            assert outer and outer[0]["httponly"] and outer[0]["path"] == "/handler/oauth-callback"
+
+            back = oauth_service.provider_round_trip(start["Location"], email)
+            assert back.startswith("http://testserver/handler/oauth-callback?")
+            done = client.get(_path(back))
+            assert done.status_code == 303 and done["Location"] == "/welcome"
+            me = client.get("/whoami").json()
+            assert me["authenticated"] is True
+
+            other = Client()
+            start = other.get("/handler/oauth/github", {"after_auth_return_to": "/account"})
+            done = other.get(_path(oauth_service.provider_round_trip(start["Location"], email)))
+            assert done.status_code == 303 and done["Location"] == "/account"
+            assert other.get("/whoami").json()["id"] == me["id"]
+
+            stranger = Client()
+            page = stranger.get("/handler/oauth-callback", {"code": "c", "state": "never-started"})
+            assert page.status_code == 400 and b"Nothing to sign in" in page.content
+            start = stranger.get("/handler/oauth/github")
+            back = oauth_service.provider_round_trip(start["Location"], "x@example.com", action="deny")
+            denied = stranger.get(_path(back))
+            assert denied.status_code == 400 and b"denied" in denied.content
+            assert stranger.get("/whoami").json()["authenticated"] is False

@@ -1,0 +1,53 @@
+"""Server-rendered OAuth sign-in on Flask: authmw_flask.oauth_blueprint, with Flask's test client."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+from urllib.parse import urlsplit
+
+from authmw_flask import oauth_blueprint
+from flask_testapp import make_app
+
+
+def _path(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.path}?{parts.query}"
+
+
+def test_sign_up_then_sign_in_again(oauth_service: Any) -> None:
+    email = f"fl-{uuid.uuid4().hex[:8]}@example.com"
+    app = make_app(oauth_service.config)
+    app.register_blueprint(oauth_blueprint(after_sign_up="/welcome"))
+    client = app.test_client()
+    start = client.get("/handler/oauth/github?after_auth_return_to=/account")
+    assert start.status_code == 303
+    assert start.headers["Location"].startswith(f"{oauth_service.url}/api/v1/auth/oauth/authorize/github?")
+    assert any(v.startswith("stack-oauth-outer-") and "HttpOnly" in v for v in start.headers.getlist("Set-Cookie"))
+    assert client.get("/whoami").get_json()["authenticated"] is False
+
+    back = oauth_service.provider_round_trip(start.headers["Location"], email)
+    assert back.startswith("http://localhost/handler/oauth-callback?")
+    done = client.get(_path(back))
+    assert done.status_code == 303 and done.headers["Location"] == "/account"
+    me = client.get("/whoami").get_json()
+    assert me["authenticated"] is True
+
+    other = app.test_client()
+    start = other.get("/handler/oauth/github")
+    done = other.get(_path(oauth_service.provider_round_trip(start.headers["Location"], email)))
+    assert done.status_code == 303 and done.headers["Location"] == "/"  # not new: after-sign-in
+    assert other.get("/whoami").get_json()["id"] == me["id"]
+
+
+def test_unknown_state_and_deny(oauth_service: Any) -> None:
+    app = make_app(oauth_service.config)
+    app.register_blueprint(oauth_blueprint())
+    client = app.test_client()
+    page = client.get("/handler/oauth-callback?code=c&state=never-started")
+    assert page.status_code == 400 and b"Nothing to sign in" in page.data
+    start = client.get("/handler/oauth/github")
+    back = oauth_service.provider_round_trip(start.headers["Location"], "x@example.com", action="deny")
+    denied = client.get(_path(back))
+    assert denied.status_code == 400 and b"denied" in denied.data
+    assert client.get("/whoami").get_json()["authenticated"] is False

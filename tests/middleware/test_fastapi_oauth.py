@@ -1,0 +1,102 @@
+"""Server-rendered OAuth sign-in on FastAPI (and Starlette): authmw_fastapi.oauth_routes."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+from urllib.parse import urlsplit
+
+from authmw_fastapi import CurrentUser, install, oauth_routes
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from starlette.applications import Starlette
+
+
+def make_app(config: Any) -> FastAPI:
+    app = FastAPI()
+    install(app, config)
+    app.router.routes.extend(oauth_routes(config, after_sign_in="/home", after_sign_up="/welcome"))
+
+    @app.get("/whoami")
+    async def whoami(user: CurrentUser) -> dict[str, Any]:
+        return {"id": user.id}
+
+    return app
+
+
+def _path(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.path}?{parts.query}"
+
+
+def test_sign_up_sign_in_again_and_return_to(oauth_service) -> None:  # type: ignore[no-untyped-def]
+    email = f"fa-{uuid.uuid4().hex[:8]}@example.com"
+    client = TestClient(make_app(oauth_service.config), follow_redirects=False)
+    start = client.get("/handler/oauth/github")
+    assert start.status_code == 303
+    assert start.headers["location"].startswith(f"{oauth_service.url}/api/v1/auth/oauth/authorize/github?")
+    cookie = start.headers["set-cookie"]
+    assert cookie.startswith("stack-oauth-outer-") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert "Path=/handler/oauth-callback" in cookie and "Max-Age=600" in cookie
+    assert client.get("/whoami").status_code == 401
+
+    back = oauth_service.provider_round_trip(start.headers["location"], email)
+    assert back.startswith("http://testserver/handler/oauth-callback?")
+    done = client.get(_path(back))
+    assert done.status_code == 303 and done.headers["location"] == "/welcome", done.text
+    assert done.headers["cache-control"] == "no-store"
+    assert f"stack-refresh-{oauth_service.project_id}" in client.cookies
+    first = client.get("/whoami")
+    assert first.status_code == 200
+    # the verifier cookie is gone: the same callback again signs nobody in
+    again = TestClient(make_app(oauth_service.config), follow_redirects=False)
+    replay = again.get(_path(back))
+    assert replay.status_code == 400 and "Nothing to sign in" in replay.text
+    assert "stack-refresh" not in replay.headers.get("set-cookie", "")
+
+    second = TestClient(make_app(oauth_service.config), follow_redirects=False)
+    start = second.get("/handler/oauth/github", params={"after_auth_return_to": "/dashboard?tab=1"})
+    done = second.get(_path(oauth_service.provider_round_trip(start.headers["location"], email)))
+    assert done.status_code == 303 and done.headers["location"] == "/dashboard?tab=1"
+    assert second.get("/whoami").json() == first.json()
+
+
+def test_offsite_return_to_is_ignored(oauth_service) -> None:  # type: ignore[no-untyped-def]
+    client = TestClient(make_app(oauth_service.config), follow_redirects=False)
+    start = client.get("/handler/oauth/github", params={"after_auth_return_to": "/\\evil.example"})
+    back = oauth_service.provider_round_trip(start.headers["location"], f"fa-{uuid.uuid4().hex[:8]}@example.com")
+    assert "after_auth_return_to" not in back
+    # a return path added to the callback afterwards changes its redirect_uri: refused
+    tampered = client.get(_path(back) + "&after_auth_return_to=%2F%2Fevil.example")
+    assert tampered.status_code == 400 and "location" not in tampered.headers
+    assert client.get("/whoami").status_code == 401
+
+
+def test_deny_shows_the_error_and_signs_nobody_in(oauth_service) -> None:  # type: ignore[no-untyped-def]
+    client = TestClient(make_app(oauth_service.config), follow_redirects=False)
+    start = client.get("/handler/oauth/github")
+    back = oauth_service.provider_round_trip(start.headers["location"], "x@example.com", action="deny")
+    assert "errorCode=OAUTH_PROVIDER_ACCESS_DENIED" in back
+    page = client.get(_path(back))
+    assert page.status_code == 400 and "denied" in page.text
+    assert client.get("/whoami").status_code == 401
+
+
+def test_unknown_state_and_unknown_provider(oauth_service) -> None:  # type: ignore[no-untyped-def]
+    client = TestClient(make_app(oauth_service.config), follow_redirects=False)
+    page = client.get("/handler/oauth-callback", params={"code": "c", "state": "never-started"})
+    assert page.status_code == 400 and "Nothing to sign in" in page.text
+    assert client.get("/handler/oauth/not%20a%20provider").status_code == 404
+
+
+def test_starlette_app(oauth_service) -> None:  # type: ignore[no-untyped-def]
+    from authmw.middleware import AuthMiddleware
+
+    app = Starlette(routes=oauth_routes(oauth_service.config))
+    app.add_middleware(AuthMiddleware, config=oauth_service.config)
+    client = TestClient(app, follow_redirects=False)
+    start = client.get("/handler/oauth/gitlab")
+    back = oauth_service.provider_round_trip(start.headers["location"], f"st-{uuid.uuid4().hex[:8]}@example.com")
+    done = client.get(_path(back))
+    assert done.status_code == 303 and done.headers["location"] == "/"
+    assert f"stack-refresh-{oauth_service.project_id}" in client.cookies
