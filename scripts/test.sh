@@ -29,5 +29,14 @@ fi
   npm test
 )
 
+# The official Stack Auth SDK (2.7 and 2.8), bundled for the interoperability browser tests
+(
+  cd tests/browser/official_sdk
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm ci --no-audit --no-fund
+  fi
+  npm run build
+)
+
 # Python tests last, so their summary is the closing line
 .venv/bin/python -m pytest "$@"

@@ -56,6 +56,7 @@ API_CORS_HEADERS = [
                 *(name.replace("x-stack-", "x-hexclave-", 1) for name in STACK_REQUEST_HEADERS),
                 "baggage",
                 "sentry-trace",
+                "ngrok-skip-browser-warning",  # sent on every call by the official SDK 2.8.108
             ]
         ).encode(),
     ),
