@@ -1,7 +1,15 @@
 // Framework-free part of @authmw/react (also available as "@authmw/react/core").
 export * from "./errors";
 export { Transport, MAX_ATTEMPTS, MAX_WAIT_MS, BACKOFF_BASE_MS } from "./transport";
-export type { ApiRequest, ApiResponse, HttpMethod, SessionTokens, TokenProvider, TransportOptions } from "./transport";
+export type {
+  AccessType,
+  ApiRequest,
+  ApiResponse,
+  HttpMethod,
+  SessionTokens,
+  TokenProvider,
+  TransportOptions,
+} from "./transport";
 export {
   createSessionStore,
   COOKIE_POLL_INTERVAL_MS,
@@ -32,21 +40,44 @@ export type {
   SignUpOptions,
   UserState,
 } from "./client";
+export { AdminClient, DEFAULT_DASHBOARD_URL, createAdminClient, getProductionModeErrors, ownedProjects } from "./admin";
+export type {
+  AdminApiKeysApi,
+  AdminClientOptions,
+  AdminEmailTemplatesApi,
+  AdminPermissionDefinitionsApi,
+  OwnedProjectsApi,
+  OwnerClient,
+  ProductionModeError,
+} from "./admin";
 export { CACHE_DROP_AFTER_MS, CACHE_THROTTLE_MS, createAsyncCache } from "./cache";
 export type { AsyncCache, AsyncCacheOptions, CachedState } from "./cache";
 export type { AuthCaches } from "./api-context";
 export type { InviteOptions, TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 export type { ContactChannelsApi } from "./contact-channels";
 export type {
+  AdminOAuthProvider,
+  AdminProject,
+  AdminProjectConfig,
+  AdminProjectUpdate,
+  ApiKey,
+  ApiKeyCreate,
   ContactChannel,
   ContactChannelCreate,
   ContactChannelType,
   ContactChannelUpdate,
   CurrentUser,
   CurrentUserUpdate,
+  EmailConfig,
+  EmailTemplate,
+  EmailTemplateType,
+  Metrics,
+  NewApiKey,
   OAuthProviderLink,
+  PermissionDefinition,
   Project,
   ProjectConfig,
+  ProjectDomain,
   SignInResult,
   Team,
   TeamCreate,
@@ -56,6 +87,7 @@ export type {
   TeamMemberProfileUpdate,
   TeamPermission,
   TeamUpdate,
+  TestEmailResult,
 } from "./models";
 export {
   DEFAULT_HANDLER_PATH,

@@ -258,3 +258,251 @@ export const CONTACT_CHANNEL_FIELDS = {
 };
 
 export const MEMBER_PROFILE_FIELDS = { displayName: "display_name", profileImageUrl: "profile_image_url" };
+
+// -- admin tier (contract 5.2, 5.8-5.12) -------------------------------------------------------
+
+/** An OAuth provider of the project: shared (the service's keys) or standard (yours). */
+export interface AdminOAuthProvider {
+  id: string;
+  enabled: boolean;
+  type: "shared" | "standard";
+  clientId?: string;
+  clientSecret?: string;
+  facebookConfigId?: string;
+  microsoftTenantId?: string;
+}
+
+/** How the project sends e-mail: the service's shared sender, or your SMTP server. */
+export interface EmailConfig {
+  type: "shared" | "standard";
+  host?: string;
+  port?: number;
+  username?: string;
+  password?: string;
+  senderName?: string;
+  senderEmail?: string;
+}
+
+/** A trusted domain (`https://app.example.com`) and its handler path. */
+export interface ProjectDomain {
+  domain: string;
+  handlerPath: string;
+}
+
+export interface AdminProjectConfig extends ProjectConfig {
+  id: string;
+  allowLocalhost: boolean;
+  legacyGlobalJwtSigning: boolean;
+  createTeamOnSignUp: boolean;
+  /** Every configured provider (enabled or not), sorted by id. */
+  oauthProviders: AdminOAuthProvider[];
+  enabledOAuthProviders: { id: string }[];
+  domains: ProjectDomain[];
+  emailConfig: EmailConfig;
+  teamCreatorDefaultPermissions: { id: string }[];
+  teamMemberDefaultPermissions: { id: string }[];
+}
+
+/** The project as the admin tier sees it. */
+export interface AdminProject extends Project {
+  description: string;
+  createdAt: Date;
+  userCount: number;
+  isProductionMode: boolean;
+  config: AdminProjectConfig;
+}
+
+/** A project change (or a new project's settings); left-out fields stay as they are. */
+export interface AdminProjectUpdate {
+  displayName?: string;
+  description?: string | null;
+  isProductionMode?: boolean;
+  config?: {
+    signUpEnabled?: boolean;
+    credentialEnabled?: boolean;
+    magicLinkEnabled?: boolean;
+    passkeyEnabled?: boolean;
+    clientTeamCreationEnabled?: boolean;
+    clientUserDeletionEnabled?: boolean;
+    allowLocalhost?: boolean;
+    createTeamOnSignUp?: boolean;
+    legacyGlobalJwtSigning?: false;
+    /** Replaces the whole list; `handlerPath` defaults to "/handler". */
+    domains?: { domain: string; handlerPath?: string }[];
+    /** Replaces the whole list, which must name every provider already configured. */
+    oauthProviders?: AdminOAuthProvider[];
+    emailConfig?: EmailConfig;
+    teamCreatorDefaultPermissions?: { id: string }[];
+    teamMemberDefaultPermissions?: { id: string }[];
+  };
+}
+
+/** A set of API keys as listed: only the last four characters of each key. */
+export interface ApiKey {
+  id: string;
+  description: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  manuallyRevokedAt: Date | null;
+  publishableClientKeyLastFour: string | null;
+  secretServerKeyLastFour: string | null;
+  superSecretAdminKeyLastFour: string | null;
+  /** "expired", "manually-revoked", or null while the keys work. */
+  whyInvalid(now?: Date): "expired" | "manually-revoked" | null;
+  isValid(now?: Date): boolean;
+}
+
+/** A just-created key set with the full key values: the only time they are shown. */
+export interface NewApiKey extends ApiKey {
+  publishableClientKey: string | null;
+  secretServerKey: string | null;
+  superSecretAdminKey: string | null;
+}
+
+export interface ApiKeyCreate {
+  description: string;
+  /** When the keys stop working. */
+  expiresAt: Date | number;
+  hasPublishableClientKey?: boolean;
+  hasSecretServerKey?: boolean;
+  hasSuperSecretAdminKey?: boolean;
+}
+
+export type EmailTemplateType = "email_verification" | "password_reset" | "magic_link" | "team_invitation";
+
+export interface EmailTemplate {
+  type: EmailTemplateType;
+  subject: string;
+  /** The editor document. */
+  content: Json;
+  isDefault: boolean;
+}
+
+export interface TestEmailResult {
+  success: boolean;
+  errorMessage: string | null;
+}
+
+export interface Metrics {
+  totalUsers: number;
+  dailyUsers: { date: string; activity: number }[];
+  dailyActiveUsers: { date: string; activity: number }[];
+  usersByCountry: Record<string, number>;
+  recentlyRegistered: CurrentUser[];
+  recentlyActive: CurrentUser[];
+  loginMethods: { method: string; count: number }[];
+}
+
+export interface PermissionDefinition {
+  id: string;
+  description: string;
+  containedPermissionIds: string[];
+}
+
+const KEY_KINDS = ["publishable_client_key", "secret_server_key", "super_secret_admin_key"] as const;
+const millisDate = (value: unknown) => (typeof value === "number" ? new Date(value) : null);
+
+/** snake_case keys, deeply (plain objects and arrays only): the wire form of an update. */
+export function snakeKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeKeys);
+  if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const out: Wire = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (item !== undefined) out[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = snakeKeys(item);
+  }
+  return out;
+}
+
+const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** camelCase keys, deeply (the admin view's nested settings are plain data). */
+function camelKeys(value: unknown): any {
+  if (Array.isArray(value)) return value.map(camelKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [camel(key), camelKeys(item)]));
+}
+
+export function adminProjectFromWire(w: Wire): AdminProject {
+  const base = projectFromWire(w);
+  const c = camelKeys(w.config ?? {});
+  return {
+    ...base,
+    description: w.description ?? "",
+    createdAt: new Date(w.created_at_millis),
+    userCount: w.user_count ?? 0,
+    isProductionMode: Boolean(w.is_production_mode),
+    config: {
+      ...base.config,
+      id: c.id,
+      allowLocalhost: Boolean(c.allowLocalhost),
+      legacyGlobalJwtSigning: Boolean(c.legacyGlobalJwtSigning),
+      createTeamOnSignUp: Boolean(c.createTeamOnSignUp),
+      oauthProviders: c.oauthProviders ?? [],
+      enabledOAuthProviders: c.enabledOauthProviders ?? [],
+      domains: c.domains ?? [],
+      emailConfig: c.emailConfig ?? { type: "shared" },
+      teamCreatorDefaultPermissions: c.teamCreatorDefaultPermissions ?? [],
+      teamMemberDefaultPermissions: c.teamMemberDefaultPermissions ?? [],
+    },
+  };
+}
+
+export function adminProjectUpdateToWire(update: AdminProjectUpdate): Wire {
+  const config = update.config && {
+    ...update.config,
+    domains: update.config.domains?.map((d) => ({ handlerPath: "/handler", ...d })),
+  };
+  return snakeKeys({ ...update, config }) as Wire;
+}
+
+export function apiKeyFromWire(w: Wire): NewApiKey {
+  const lastFour = (kind: (typeof KEY_KINDS)[number]) => {
+    const value = w[kind];
+    if (typeof value === "string") return value.slice(-4);
+    return value && typeof value.last_four === "string" ? (value.last_four as string) : null;
+  };
+  const full = (kind: (typeof KEY_KINDS)[number]) => (typeof w[kind] === "string" ? (w[kind] as string) : null);
+  const key: NewApiKey = {
+    id: w.id,
+    description: w.description ?? "",
+    createdAt: new Date(w.created_at_millis),
+    expiresAt: millisDate(w.expires_at_millis),
+    manuallyRevokedAt: millisDate(w.manually_revoked_at_millis),
+    publishableClientKeyLastFour: lastFour("publishable_client_key"),
+    secretServerKeyLastFour: lastFour("secret_server_key"),
+    superSecretAdminKeyLastFour: lastFour("super_secret_admin_key"),
+    publishableClientKey: full("publishable_client_key"),
+    secretServerKey: full("secret_server_key"),
+    superSecretAdminKey: full("super_secret_admin_key"),
+    whyInvalid(now = new Date()) {
+      if (key.expiresAt && key.expiresAt.getTime() < now.getTime()) return "expired";
+      if (key.manuallyRevokedAt) return "manually-revoked";
+      return null;
+    },
+    isValid(now?: Date) {
+      return key.whyInvalid(now) === null;
+    },
+  };
+  return key;
+}
+
+export function emailTemplateFromWire(w: Wire): EmailTemplate {
+  return { type: w.type, subject: w.subject ?? "", content: w.content ?? null, isDefault: Boolean(w.is_default) };
+}
+
+export function metricsFromWire(w: Wire): Metrics {
+  const days = (items: Wire[] | undefined) => (items ?? []).map((d) => ({ date: d.date, activity: d.activity }));
+  return {
+    totalUsers: w.total_users ?? 0,
+    dailyUsers: days(w.daily_users),
+    dailyActiveUsers: days(w.daily_active_users),
+    usersByCountry: w.users_by_country ?? {},
+    recentlyRegistered: ((w.recently_registered ?? []) as Wire[]).map(userFromWire),
+    recentlyActive: ((w.recently_active ?? []) as Wire[]).map(userFromWire),
+    loginMethods: ((w.login_methods ?? []) as Wire[]).map((m) => ({ method: m.method, count: m.count })),
+  };
+}
+
+export function permissionDefinitionFromWire(w: Wire): PermissionDefinition {
+  return { id: w.id, description: w.description ?? "", containedPermissionIds: w.contained_permission_ids ?? [] };
+}

@@ -1,7 +1,9 @@
 import {
+  ApiKeyNotFound,
   ConnectionError,
   HttpStatusError,
   InvalidAccessToken,
+  InvalidAdminAccessToken,
   InvalidServerResponse,
   parseKnownError,
   RefreshTokenError,
@@ -10,6 +12,8 @@ import { randomNonce } from "./random";
 import { CLIENT_VERSION_HEADER } from "./version";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "HEAD";
+/** The tier of every call (`x-stack-access-type`); the browser's is "client". */
+export type AccessType = "client" | "server" | "admin";
 
 /** Attempts per request, counting the first (contract 1.8). */
 export const MAX_ATTEMPTS = 5;
@@ -34,6 +38,12 @@ export interface TokenProvider {
 export interface TransportOptions {
   projectId: string;
   publishableClientKey?: string | null;
+  /** Default "client". "server" and "admin" are for trusted code (a back end, a local admin tool). */
+  accessType?: AccessType;
+  /** Sent with the "server" tier. Never put it in a page served to users. */
+  secretServerKey?: string | null;
+  /** Sent with the "admin" tier unless the call has an `adminSession`. Never put it in a page served to users. */
+  superSecretAdminKey?: string | null;
   /** API URL without `/api/v1`, e.g. `http://localhost:8102`. */
   baseUrl: string;
   fetch?: typeof globalThis.fetch;
@@ -55,6 +65,12 @@ export interface ApiRequest {
   body?: unknown;
   /** Session whose tokens are sent; null for anonymous calls (sign-in, sign-up). */
   session?: TokenProvider | null;
+  /**
+   * A project owner's session on the `internal` project: its access token goes in
+   * `x-stack-admin-access-token`; refused (InvalidAdminAccessToken, ApiKeyNotFound), it is
+   * marked expired and the call retried once with a refreshed one (spec section 4).
+   */
+  adminSession?: TokenProvider | null;
   /**
    * "json" (default): a 2xx body must be JSON (empty = null), else InvalidServerResponse.
    * "text": the body as a string (the few endpoints that answer plain text).
@@ -99,6 +115,8 @@ export class Transport {
   readonly projectId: string;
   readonly publishableClientKey: string | null;
   readonly baseUrl: string;
+  readonly accessType: AccessType;
+  private readonly tierKey: [header: string, key: string] | null;
   private readonly fetchImpl: typeof globalThis.fetch;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
@@ -109,6 +127,14 @@ export class Transport {
   constructor(options: TransportOptions) {
     this.projectId = options.projectId;
     this.publishableClientKey = options.publishableClientKey ?? null;
+    this.accessType = options.accessType ?? "client";
+    const tierKey = {
+      client: ["x-stack-publishable-client-key", this.publishableClientKey],
+      server: ["x-stack-secret-server-key", options.secretServerKey],
+      admin: ["x-stack-super-secret-admin-key", options.superSecretAdminKey],
+    }[this.accessType] as [string, string | null | undefined] | undefined;
+    if (!tierKey) throw new TypeError(`accessType must be "client", "server" or "admin", not ${JSON.stringify(this.accessType)}`);
+    this.tierKey = tierKey[1] ? [tierKey[0], tierKey[1]] : null;
     this.baseUrl = options.baseUrl.endsWith("/") ? options.baseUrl.slice(0, -1) : options.baseUrl;
     // Bind so that a browser's fetch is not called with a foreign `this`.
     const f = options.fetch ?? globalThis.fetch;
@@ -143,9 +169,10 @@ export class Transport {
     const bodyText = req.body === undefined ? undefined : JSON.stringify(req.body);
     for (let tokenRetry = 0; ; tokenRetry++) {
       const tokens = req.session ? await req.session.getTokens() : NO_TOKENS;
+      const adminToken = req.adminSession ? (await req.adminSession.getTokens()).accessToken : null;
       const init = (): RequestInit => ({
         method: req.method,
-        headers: this.apiHeaders(tokens, bodyText !== undefined),
+        headers: this.apiHeaders(tokens, bodyText !== undefined, adminToken),
         body: bodyText,
         credentials: "omit",
         cache: "no-store",
@@ -156,6 +183,11 @@ export class Transport {
         const error = parseKnownError(code, status, text);
         if (error instanceof InvalidAccessToken && req.session && tokens.accessToken && tokenRetry === 0) {
           req.session.markAccessTokenExpired(tokens.accessToken);
+          continue;
+        }
+        const adminRefused = error instanceof InvalidAdminAccessToken || error instanceof ApiKeyNotFound;
+        if (adminRefused && req.adminSession && adminToken && tokenRetry === 0) {
+          req.adminSession.markAccessTokenExpired(adminToken);
           continue;
         }
         throw error;
@@ -202,15 +234,16 @@ export class Transport {
     return body.access_token;
   }
 
-  private apiHeaders(tokens: SessionTokens, hasBody: boolean): Record<string, string> {
+  private apiHeaders(tokens: SessionTokens, hasBody: boolean, adminAccessToken: string | null = null): Record<string, string> {
     const headers: Record<string, string> = {
       "x-stack-project-id": this.projectId,
-      "x-stack-access-type": "client",
+      "x-stack-access-type": this.accessType,
       "x-stack-client-version": CLIENT_VERSION_HEADER,
       "x-stack-random-nonce": this.nonce(),
       "x-stack-override-error-status": "true",
     };
-    if (this.publishableClientKey) headers["x-stack-publishable-client-key"] = this.publishableClientKey;
+    if (adminAccessToken) headers["x-stack-admin-access-token"] = adminAccessToken;
+    else if (this.tierKey) headers[this.tierKey[0]] = this.tierKey[1];
     if (tokens.accessToken) headers["x-stack-access-token"] = tokens.accessToken;
     if (tokens.refreshToken) headers["x-stack-refresh-token"] = tokens.refreshToken;
     if (hasBody) headers["content-type"] = "application/json";

@@ -1,0 +1,283 @@
+// The admin tier (spec section 6): project settings, API keys, e-mail templates, permission
+// definitions, metrics, the webhook token and the test e-mail, plus the production-mode checks
+// (spec section 5) and the projects a user owns on the `internal` project. Framework-free, for
+// admin screens and tools; the same calls as the Python AdminApp.
+//
+// Two ways in:
+// - createAdminClient({ projectId, baseUrl, superSecretAdminKey }) in trusted code (a local tool,
+//   a back end): never ship the super secret admin key in a page served to users.
+// - ownedProjects(client) for a user signed in on the `internal` project: its adminClient(id)
+//   sends the user's access token as the admin access token (refreshed and retried when refused).
+import { seg } from "./api-context";
+import { AuthmwError, InvalidServerResponse } from "./errors";
+import {
+  adminProjectFromWire,
+  adminProjectUpdateToWire,
+  apiKeyFromWire,
+  emailTemplateFromWire,
+  metricsFromWire,
+  permissionDefinitionFromWire,
+  type AdminProject,
+  type AdminProjectUpdate,
+  type ApiKey,
+  type ApiKeyCreate,
+  type EmailConfig,
+  type EmailTemplate,
+  type EmailTemplateType,
+  type Metrics,
+  type NewApiKey,
+  type PermissionDefinition,
+  type TestEmailResult,
+} from "./models";
+import { Transport, type ApiRequest, type HttpMethod, type TokenProvider, type TransportOptions } from "./transport";
+
+type Wire = Record<string, any>;
+
+/** Where the hosted service's project settings live; fix links point there by default. */
+export const DEFAULT_DASHBOARD_URL = "https://app.stack-auth.com";
+
+/** One failed production-mode check: what is wrong and where it is fixed. */
+export interface ProductionModeError {
+  message: string;
+  /** `/projects/{id}/domains`, as the official SDK gives it. */
+  relativeFixUrl: string;
+  /** The same page on the dashboard. */
+  fixUrl: string;
+}
+
+const LOCALHOST = /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+)$/;
+const DIGITS_AND_DOTS = /^[\d.]+$/;
+
+function domainProblem(domain: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(domain);
+  } catch {
+    return "Trusted domain is not a valid URL";
+  }
+  if (LOCALHOST.test(url.hostname)) return "Localhost domains are not allowed to be trusted in production mode";
+  if (DIGITS_AND_DOTS.test(url.hostname)) return "Direct IPs are not valid for trusted domains in production mode";
+  if (url.protocol !== "https:") return "Trusted domains should be HTTPS";
+  return null;
+}
+
+/** Every check of spec section 5 the project fails, in order; empty when it is ready. Pure. */
+export function getProductionModeErrors(
+  project: AdminProject,
+  options: { dashboardUrl?: string } = {},
+): ProductionModeError[] {
+  const relativeFixUrl = `/projects/${project.id}/domains`;
+  const fixUrl = (options.dashboardUrl ?? DEFAULT_DASHBOARD_URL).replace(/\/+$/, "") + relativeFixUrl;
+  const errors: ProductionModeError[] = [];
+  const add = (message: string) => errors.push({ message, relativeFixUrl, fixUrl });
+  if (project.config.allowLocalhost) {
+    add("Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings");
+  }
+  for (const { domain } of project.config.domains) {
+    const problem = domainProblem(domain);
+    if (problem) add(`${problem}: ${domain}`);
+  }
+  return errors;
+}
+
+export interface AdminApiKeysApi {
+  /** Creates a key set; the answer holds the full keys, shown this once only. */
+  create(data: ApiKeyCreate): Promise<NewApiKey>;
+  /** Every key set, newest first (keys as their last four characters). */
+  list(): Promise<ApiKey[]>;
+  /** One key set (ApiKeyNotFound for an unknown id). */
+  get(id: string): Promise<ApiKey>;
+  /** Revokes a key set: its keys stop working at once. */
+  revoke(id: string): Promise<ApiKey>;
+}
+
+export interface AdminEmailTemplatesApi {
+  list(): Promise<EmailTemplate[]>;
+  /** SchemaError for an unknown type. */
+  get(type: EmailTemplateType): Promise<EmailTemplate>;
+  /** Changes the subject and/or content; isDefault becomes false (invalid content: HttpStatusError 400). */
+  update(type: EmailTemplateType, data: { subject?: string; content?: unknown }): Promise<EmailTemplate>;
+  /** Back to the default (HttpStatusError 404 when it was not changed). */
+  reset(type: EmailTemplateType): Promise<void>;
+}
+
+export interface AdminPermissionDefinitionsApi {
+  list(): Promise<PermissionDefinition[]>;
+  create(data: { id: string; description?: string; containedPermissionIds?: string[] }): Promise<PermissionDefinition>;
+  update(
+    id: string,
+    data: { id?: string; description?: string; containedPermissionIds?: string[] },
+  ): Promise<PermissionDefinition>;
+  delete(id: string): Promise<void>;
+}
+
+export interface AdminClientOptions extends Omit<TransportOptions, "accessType" | "publishableClientKey"> {
+  /** A project owner's session on `internal`, used in place of the super secret admin key. */
+  ownerSession?: TokenProvider | null;
+}
+
+/** Admin calls of one project. */
+export class AdminClient {
+  readonly transport: Transport;
+  readonly apiKeys: AdminApiKeysApi;
+  readonly emailTemplates: AdminEmailTemplatesApi;
+  readonly permissionDefinitions: AdminPermissionDefinitionsApi;
+  private readonly ownerSession: TokenProvider | null;
+
+  constructor(options: AdminClientOptions) {
+    if (!options.superSecretAdminKey && !options.ownerSession) {
+      throw new AuthmwError(
+        "An admin client needs the super secret admin key (superSecretAdminKey) or a project owner's session (ownerSession).",
+      );
+    }
+    this.transport = new Transport({ ...options, accessType: "admin" });
+    this.ownerSession = options.ownerSession ?? null;
+    const call = this.call.bind(this);
+    this.apiKeys = {
+      async create(data) {
+        const expiresAt = data.expiresAt instanceof Date ? data.expiresAt.getTime() : data.expiresAt;
+        const body = {
+          description: data.description,
+          expires_at_millis: expiresAt,
+          has_publishable_client_key: data.hasPublishableClientKey ?? true,
+          has_secret_server_key: data.hasSecretServerKey ?? true,
+          has_super_secret_admin_key: data.hasSuperSecretAdminKey ?? false,
+        };
+        return apiKeyFromWire(await call("POST", "/internal/api-keys", body));
+      },
+      async list() {
+        return ((await call("GET", "/internal/api-keys")).items as Wire[]).map(apiKeyFromWire);
+      },
+      async get(id) {
+        return apiKeyFromWire(await call("GET", `/internal/api-keys/${seg(id)}`));
+      },
+      async revoke(id) {
+        return apiKeyFromWire(await call("PATCH", `/internal/api-keys/${seg(id)}`, { revoked: true }));
+      },
+    };
+    this.emailTemplates = {
+      async list() {
+        return ((await call("GET", "/email-templates")).items as Wire[]).map(emailTemplateFromWire);
+      },
+      async get(type) {
+        return emailTemplateFromWire(await call("GET", `/email-templates/${seg(type)}`));
+      },
+      async update(type, data) {
+        if (data.content === null) throw new AuthmwError("content cannot be null: pass the editor document, or reset(type).");
+        const body = { subject: data.subject, content: data.content };
+        return emailTemplateFromWire(await call("PATCH", `/email-templates/${seg(type)}`, body));
+      },
+      async reset(type) {
+        await call("DELETE", `/email-templates/${seg(type)}`);
+      },
+    };
+    this.permissionDefinitions = {
+      async list() {
+        return ((await call("GET", "/team-permission-definitions")).items as Wire[]).map(permissionDefinitionFromWire);
+      },
+      async create(data) {
+        const body = { id: data.id, description: data.description, contained_permission_ids: data.containedPermissionIds };
+        return permissionDefinitionFromWire(await call("POST", "/team-permission-definitions", body));
+      },
+      async update(id, data) {
+        const body = { id: data.id, description: data.description, contained_permission_ids: data.containedPermissionIds };
+        return permissionDefinitionFromWire(await call("PATCH", `/team-permission-definitions/${seg(id)}`, body));
+      },
+      async delete(id) {
+        await call("DELETE", `/team-permission-definitions/${seg(id)}`);
+      },
+    };
+  }
+
+  private async call(method: HttpMethod, path: string, body?: unknown): Promise<Wire> {
+    const request: ApiRequest = { method, path, body, adminSession: this.ownerSession };
+    return (await this.transport.request<Wire>(request)).body;
+  }
+
+  /** The project with every setting (the admin view). */
+  async getProject(): Promise<AdminProject> {
+    return adminProjectFromWire(await this.call("GET", "/projects/current"));
+  }
+
+  /** Changes the project; `config` changes only the settings it names. */
+  async updateProject(update: AdminProjectUpdate): Promise<AdminProject> {
+    return adminProjectFromWire(await this.call("PATCH", "/projects/current", adminProjectUpdateToWire(update)));
+  }
+
+  /** Deletes the project and all its data. There is no undo. */
+  async deleteProject(): Promise<void> {
+    await this.call("DELETE", "/projects/current");
+  }
+
+  /** What stands between the project and production mode (spec section 5); [] when ready. */
+  async getProductionModeErrors(options: { dashboardUrl?: string } = {}): Promise<ProductionModeError[]> {
+    return getProductionModeErrors(await this.getProject(), options);
+  }
+
+  /** Sends a test e-mail through an SMTP server; success false with errorMessage when it fails. */
+  async sendTestEmail(options: { recipientEmail: string; emailConfig: EmailConfig }): Promise<TestEmailResult> {
+    const { host, port, username, password, senderName, senderEmail } = options.emailConfig;
+    const body = {
+      recipient_email: options.recipientEmail,
+      email_config: { host, port, username, password, sender_name: senderName, sender_email: senderEmail },
+    };
+    const answer = await this.call("POST", "/internal/send-test-email", body);
+    return { success: Boolean(answer.success), errorMessage: answer.error_message ?? null };
+  }
+
+  /** User counts, daily sign-ups and activity, recent users, sign-in methods. */
+  async getMetrics(): Promise<Metrics> {
+    return metricsFromWire(await this.call("GET", "/internal/metrics"));
+  }
+
+  /** A token for the webhook provider's app portal. */
+  async createSvixToken(): Promise<string> {
+    const answer = await this.call("POST", "/webhooks/svix-token", {});
+    if (typeof answer?.token !== "string" || !answer.token) {
+      throw new InvalidServerResponse("the webhook token answer has no token", 201, JSON.stringify(answer));
+    }
+    return answer.token;
+  }
+}
+
+export function createAdminClient(options: AdminClientOptions): AdminClient {
+  return new AdminClient(options);
+}
+
+/** What ownedProjects needs of a client signed in on `internal` (an AuthClient has both). */
+export interface OwnerClient {
+  readonly transport: Transport;
+  readonly session: TokenProvider;
+}
+
+export interface OwnedProjectsApi {
+  /** The user's projects, newest first. */
+  list(): Promise<AdminProject[]>;
+  /** Creates a project owned by the user (displayName required). */
+  create(data: AdminProjectUpdate & { displayName: string }): Promise<AdminProject>;
+  /** An admin client for one of the user's projects, over the user's session. */
+  adminClient(projectId: string): AdminClient;
+}
+
+/** Projects owned by the user of `client` (an AuthClient of the `internal` project). */
+export function ownedProjects(client: OwnerClient, options: Omit<AdminClientOptions, "projectId" | "baseUrl"> = {}): OwnedProjectsApi {
+  const request = async (method: HttpMethod, body?: unknown) =>
+    (await client.transport.request<Wire>({ method, path: "/internal/projects", body, session: client.session })).body;
+  return {
+    async list() {
+      return ((await request("GET")).items as Wire[]).map(adminProjectFromWire);
+    },
+    async create(data) {
+      if (!data.displayName) throw new AuthmwError("Creating a project needs a displayName.");
+      return adminProjectFromWire(await request("POST", adminProjectUpdateToWire(data)));
+    },
+    adminClient(projectId) {
+      return new AdminClient({
+        ...options,
+        projectId,
+        baseUrl: client.transport.baseUrl,
+        ownerSession: client.session,
+      });
+    },
+  };
+}

@@ -1,0 +1,322 @@
+// @vitest-environment node
+// The admin calls of @authmw/react/core against the real local service (authmw.dev.LocalService in
+// the project's Python, started for this file), with the scenarios of tests/server/test_admin.py.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AdminClient, createAdminClient, getProductionModeErrors, ownedProjects } from "../src/admin";
+import { AuthClient } from "../src/client";
+import {
+  AdminAccessTokenIsNotAdmin,
+  ApiKeyNotFound,
+  ExpectedInternalProject,
+  HttpStatusError,
+  InsufficientAccessType,
+  InvalidSecretServerKey,
+  SchemaError,
+  UserAuthenticationRequired,
+} from "../src/errors";
+import type { AdminProject } from "../src/models";
+import { Transport } from "../src/transport";
+import { fakeFetch, jsonResponse, knownErrorResponse, makeJwt } from "./helpers";
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const PYTHON = resolve(REPO, ".venv/bin/python");
+const DAY_MS = 24 * 3600 * 1000;
+const LOCALHOST_MESSAGE = "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings";
+// Starts a local service in a temporary folder, prints its URL and keys as one JSON line, and
+// stops when its standard input closes.
+const SERVICE_SCRIPT = `
+import dataclasses, json, sys, tempfile
+from authmw.dev import LocalService
+with tempfile.TemporaryDirectory() as folder, LocalService(folder, quiet=True) as service:
+    keys = service.bootstrap
+    print(json.dumps({"url": service.url, "project": dataclasses.asdict(keys.project),
+                      "internal": dataclasses.asdict(keys.internal)}), flush=True)
+    sys.stdin.read()
+`;
+
+interface Keys {
+  project_id: string;
+  publishable_client_key: string;
+  secret_server_key: string;
+  super_secret_admin_key: string;
+}
+
+let child: ChildProcess | null = null;
+let url = "";
+let project: Keys;
+let internal: Keys;
+
+function startService(): Promise<void> {
+  if (!existsSync(PYTHON)) {
+    throw new Error(`The admin tests run the local service with the project's Python at ${PYTHON}: run bash scripts/test.sh once.`);
+  }
+  const started = spawn(PYTHON, ["-c", SERVICE_SCRIPT], { stdio: ["pipe", "pipe", "pipe"] });
+  child = started;
+  let stderr = "";
+  started.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`the local service printed nothing within 30 s.\n${stderr}`)), 30_000);
+    createInterface({ input: started.stdout! }).once("line", (line) => {
+      clearTimeout(timer);
+      const info = JSON.parse(line) as { url: string; project: Keys; internal: Keys };
+      ({ url, project, internal } = info);
+      done();
+    });
+    started.once("exit", (code) => {
+      clearTimeout(timer);
+      fail(new Error(`the local service exited with ${code}.\n${stderr}`));
+    });
+  });
+}
+
+beforeAll(startService, 40_000);
+afterAll(() => {
+  child?.stdin?.end();
+});
+
+const admin = () => createAdminClient({ projectId: project.project_id, baseUrl: url, superSecretAdminKey: project.super_secret_admin_key });
+const email = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 12)}@example.com`;
+
+async function owner() {
+  const client = new AuthClient({
+    projectId: "internal",
+    publishableClientKey: internal.publishable_client_key,
+    baseUrl: url,
+    cookies: null,
+  });
+  await client.signUpWithCredential(email("owner"), "correct horse battery", {
+    verificationCallbackUrl: "http://localhost:3000/handler/email-verification",
+  });
+  return { client, owned: ownedProjects(client) };
+}
+
+async function scratchProject(config: NonNullable<Parameters<AdminClient["updateProject"]>[0]["config"]> = {}) {
+  const { client, owned } = await owner();
+  const created = await owned.create({ displayName: "Scratch", config });
+  return { client, owned, created, admin: owned.adminClient(created.id) };
+}
+
+describe("project settings", () => {
+  it("getProject is the admin view with the defaults", async () => {
+    const p = await admin().getProject();
+    expect(p.id).toBe(project.project_id);
+    expect(p.description).toBe("");
+    expect(p.createdAt).toBeInstanceOf(Date);
+    expect(p.isProductionMode).toBe(false);
+    expect(p.config.allowLocalhost).toBe(true);
+    expect(p.config.emailConfig).toEqual({ type: "shared" });
+    expect(p.config.teamCreatorDefaultPermissions).toEqual([{ id: "admin" }]);
+    expect(p.config.teamMemberDefaultPermissions).toEqual([{ id: "member" }]);
+    expect(p.config.domains).toEqual([]);
+  });
+
+  it("updateProject changes what it names and reads back camelCase settings", async () => {
+    const { admin: a } = await scratchProject();
+    const updated = await a.updateProject({
+      displayName: "Renamed",
+      description: "for tests",
+      config: {
+        magicLinkEnabled: true,
+        domains: [{ domain: "https://app.example.com" }],
+        oauthProviders: [{ id: "github", type: "standard", enabled: true, clientId: "gh", clientSecret: "s3cret" }],
+      },
+    });
+    expect(updated.displayName).toBe("Renamed");
+    expect(updated.config.magicLinkEnabled).toBe(true);
+    expect(updated.config.domains).toEqual([{ domain: "https://app.example.com", handlerPath: "/handler" }]);
+    expect(updated.config.oauthProviders).toEqual([
+      { id: "github", type: "standard", enabled: true, clientId: "gh", clientSecret: "s3cret" },
+    ]);
+    expect(updated.config.enabledOAuthProviders).toEqual([{ id: "github" }]);
+    expect((await a.updateProject({ description: null })).description).toBe("");
+  });
+
+  it("contract errors are typed", async () => {
+    const { admin: a } = await scratchProject();
+    await expect(a.updateProject({ config: { domains: [{ domain: "ftp://a.example" }] } })).rejects.toBeInstanceOf(SchemaError);
+    const duplicated = a.updateProject({ config: { domains: [{ domain: "https://a.example" }, { domain: "https://a.example" }] } });
+    await expect(duplicated).rejects.toMatchObject({ status: 400 });
+    await expect(a.updateProject({ config: { allowLocalHost: false } as never })).rejects.toThrow(/unknown properties: allow_local_host/);
+    const server = new Transport({ projectId: project.project_id, baseUrl: url, accessType: "server", secretServerKey: project.secret_server_key });
+    await expect(server.request({ method: "GET", path: "/internal/api-keys" })).rejects.toBeInstanceOf(InsufficientAccessType);
+  });
+
+  it("deleteProject removes an owned project", async () => {
+    const { owned, created, admin: a } = await scratchProject();
+    await a.deleteProject();
+    expect((await owned.list()).map((p) => p.id)).not.toContain(created.id);
+    await expect(a.getProject()).rejects.toBeInstanceOf(AdminAccessTokenIsNotAdmin);
+  });
+});
+
+describe("production checks", () => {
+  it("a new project fails only the localhost check, with the fix link", async () => {
+    const { created, admin: a } = await scratchProject();
+    expect(await a.getProductionModeErrors()).toEqual([
+      {
+        message: LOCALHOST_MESSAGE,
+        relativeFixUrl: `/projects/${created.id}/domains`,
+        fixUrl: `https://app.stack-auth.com/projects/${created.id}/domains`,
+      },
+    ]);
+  });
+
+  it("each domain rule in list order, then none once fixed", async () => {
+    const { created, admin: a } = await scratchProject();
+    const domains = ["https://localhost:3000", "https://app.localhost", "http://127.0.0.1:8000", "https://192.168.1.20", "http://app.example.com", "https://app.example.com"];
+    await a.updateProject({ config: { allowLocalhost: false, domains: domains.map((domain) => ({ domain })) } });
+    const errors = await a.getProductionModeErrors({ dashboardUrl: "http://dash.test/" });
+    expect(errors.map((e) => e.message)).toEqual([
+      "Localhost domains are not allowed to be trusted in production mode: https://localhost:3000",
+      "Localhost domains are not allowed to be trusted in production mode: https://app.localhost",
+      "Localhost domains are not allowed to be trusted in production mode: http://127.0.0.1:8000",
+      "Direct IPs are not valid for trusted domains in production mode: https://192.168.1.20",
+      "Trusted domains should be HTTPS: http://app.example.com",
+    ]);
+    expect(new Set(errors.map((e) => e.fixUrl))).toEqual(new Set([`http://dash.test/projects/${created.id}/domains`]));
+    await a.updateProject({ config: { domains: [{ domain: "https://app.example.com" }] } });
+    expect(await a.getProductionModeErrors()).toEqual([]);
+  });
+
+  it.each([
+    ["not a url", "Trusted domain is not a valid URL: not a url"],
+    ["https://", "Trusted domain is not a valid URL: https://"],
+    ["https://LOCALHOST", "Localhost domains are not allowed to be trusted in production mode: https://LOCALHOST"],
+    ["https://10.0.0.1", "Direct IPs are not valid for trusted domains in production mode: https://10.0.0.1"],
+    ["http://a.example", "Trusted domains should be HTTPS: http://a.example"],
+  ])("the pure check of %s", (domain, message) => {
+    const p = { id: "p1", config: { allowLocalhost: false, domains: [{ domain, handlerPath: "/h" }] } } as unknown as AdminProject;
+    expect(getProductionModeErrors(p).map((e) => e.message)).toEqual([message]);
+  });
+});
+
+describe("API keys", () => {
+  it("create, list, get, revoke; a revoked key is refused by the next call", async () => {
+    const a = admin();
+    const created = await a.apiKeys.create({ description: "ci", expiresAt: new Date(Date.now() + 30 * DAY_MS) });
+    expect(created.secretServerKey).toMatch(/^ssk_/);
+    expect(created.publishableClientKey).toMatch(/^pck_/);
+    expect(created.superSecretAdminKey).toBeNull();
+    expect(created.isValid()).toBe(true);
+    expect((await a.apiKeys.list())[0]!.id).toBe(created.id);
+    const read = await a.apiKeys.get(created.id);
+    expect(read.secretServerKeyLastFour).toBe(created.secretServerKey!.slice(-4));
+    expect((read as { secretServerKey?: unknown }).secretServerKey).toBeNull();
+
+    const server = new Transport({ projectId: project.project_id, baseUrl: url, accessType: "server", secretServerKey: created.secretServerKey });
+    expect((await server.request<{ id: string }>({ method: "GET", path: "/projects/current" })).body.id).toBe(project.project_id);
+    const revoked = await a.apiKeys.revoke(created.id);
+    expect(revoked.manuallyRevokedAt).toBeInstanceOf(Date);
+    expect(revoked.whyInvalid()).toBe("manually-revoked");
+    await expect(server.request({ method: "GET", path: "/projects/current" })).rejects.toBeInstanceOf(InvalidSecretServerKey);
+  });
+
+  it("expired keys and unknown ids", async () => {
+    const a = admin();
+    const expired = await a.apiKeys.create({ description: "old", expiresAt: Date.now() - 1000, hasSuperSecretAdminKey: true });
+    expect(expired.whyInvalid()).toBe("expired");
+    expect(expired.superSecretAdminKey).toMatch(/^sak_/);
+    await expect(a.apiKeys.get("00000000-0000-4000-8000-000000000000")).rejects.toBeInstanceOf(ApiKeyNotFound);
+  });
+});
+
+describe("e-mail templates", () => {
+  it("round trip: list, update, get, reset", async () => {
+    const { admin: a } = await scratchProject();
+    const templates = await a.emailTemplates.list();
+    expect(templates.map((t) => t.type)).toEqual(["email_verification", "password_reset", "magic_link", "team_invitation"]);
+    expect(templates.every((t) => t.isDefault)).toBe(true);
+    const content = { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Hi" }] }] };
+    const changed = await a.emailTemplates.update("magic_link", { subject: "Your link", content });
+    expect(changed).toEqual({ type: "magic_link", subject: "Your link", content, isDefault: false });
+    expect(await a.emailTemplates.get("magic_link")).toEqual(changed);
+    await a.emailTemplates.reset("magic_link");
+    expect((await a.emailTemplates.get("magic_link")).isDefault).toBe(true);
+    const again = await a.emailTemplates.reset("magic_link").catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(HttpStatusError);
+    expect((again as HttpStatusError).status).toBe(404);
+    await expect(a.emailTemplates.get("welcome" as never)).rejects.toBeInstanceOf(SchemaError);
+  });
+});
+
+describe("tools", () => {
+  it("a test e-mail to an SMTP server that is not there fails with a message", async () => {
+    const result = await admin().sendTestEmail({
+      recipientEmail: "ada@example.com",
+      emailConfig: { type: "standard", host: "127.0.0.1", port: 9, username: "u", password: "p", senderName: "Acme", senderEmail: "auth@acme.example" },
+    });
+    expect(result.success).toBe(false);
+    expect(result.errorMessage).toBeTruthy();
+  });
+
+  it("metrics and the webhook token", async () => {
+    const metrics = await admin().getMetrics();
+    expect(metrics.dailyUsers).toHaveLength(31);
+    expect(metrics.totalUsers).toBeGreaterThanOrEqual(0);
+    expect(typeof (await admin().createSvixToken())).toBe("string");
+  });
+
+  it("permission definitions", async () => {
+    const { admin: a } = await scratchProject();
+    const made = await a.permissionDefinitions.create({ id: "editor", description: "edits", containedPermissionIds: ["$read_members"] });
+    expect(made).toEqual({ id: "editor", description: "edits", containedPermissionIds: ["$read_members"] });
+    expect((await a.permissionDefinitions.list()).map((d) => d.id)).toContain("editor");
+    expect((await a.permissionDefinitions.update("editor", { description: "changes" })).description).toBe("changes");
+    await a.permissionDefinitions.delete("editor");
+    expect((await a.permissionDefinitions.list()).map((d) => d.id)).not.toContain("editor");
+  });
+});
+
+describe("owned projects", () => {
+  it("an owner creates and lists projects and manages one over the admin access token", async () => {
+    const { owned, created, admin: a } = await scratchProject({ magicLinkEnabled: true });
+    expect(created.config.magicLinkEnabled).toBe(true);
+    expect((await owned.list()).map((p) => p.id)).toEqual([created.id]);
+    expect((await a.getProject()).id).toBe(created.id);
+    await expect(owned.create({ displayName: "" })).rejects.toThrow("displayName");
+  });
+
+  it("owned projects need a user of internal", async () => {
+    const anonymous = new AuthClient({ projectId: "internal", publishableClientKey: internal.publishable_client_key, baseUrl: url, cookies: null });
+    await expect(ownedProjects(anonymous).list()).rejects.toBeInstanceOf(UserAuthenticationRequired);
+    const user = new AuthClient({ projectId: project.project_id, publishableClientKey: project.publishable_client_key, baseUrl: url, cookies: null });
+    await user.signUpWithCredential(email("user"), "correct horse battery", { verificationCallbackUrl: "http://localhost:3000/v" });
+    await expect(ownedProjects(user).list()).rejects.toBeInstanceOf(ExpectedInternalProject);
+    const { owned } = await owner();
+    await expect(owned.adminClient(project.project_id).getProject()).rejects.toBeInstanceOf(AdminAccessTokenIsNotAdmin);
+  });
+
+  it("a refused admin access token is refreshed and the call retried", async () => {
+    const { client, created, admin: a } = await scratchProject();
+    const { accessToken, refreshToken } = client.session.getState();
+    const claims = JSON.parse(Buffer.from(accessToken!.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+    const forged = makeJwt({ ...claims, exp: Math.floor(Date.now() / 1000) + 3600 }); // looks fresh, fails the signature
+    client.session.setTokens({ accessToken: forged, refreshToken });
+    expect((await a.getProject()).id).toBe(created.id);
+    expect(client.session.getState().accessToken).not.toBe(forged);
+    expect(client.session.getState().accessToken).toBeTruthy();
+  });
+});
+
+describe("admin transport headers", () => {
+  it("the admin tier sends its key, or the owner's token instead", async () => {
+    const f = fakeFetch();
+    const keyed = new AdminClient({ projectId: "p", baseUrl: "http://api.test", superSecretAdminKey: "sak_x", fetch: f.fetch });
+    f.reply(jsonResponse({ token: "t" }));
+    await keyed.createSvixToken();
+    expect(f.calls[0]!.headers).toMatchObject({ "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": "sak_x" });
+    const session = { getTokens: async () => ({ accessToken: "owner-at", refreshToken: "rt" }), markAccessTokenExpired: () => {} };
+    const owned = new AdminClient({ projectId: "p", baseUrl: "http://api.test", ownerSession: session, fetch: f.fetch });
+    f.reply(knownErrorResponse("ADMIN_ACCESS_TOKEN_EXPIRED", 401), jsonResponse({ token: "t" }));
+    await owned.createSvixToken();
+    expect(f.calls[1]!.headers["x-stack-admin-access-token"]).toBe("owner-at");
+    expect(f.calls[1]!.headers).not.toHaveProperty("x-stack-super-secret-admin-key");
+    expect(f.calls).toHaveLength(3); // refused once, retried once
+    expect(() => new AdminClient({ projectId: "p", baseUrl: "http://api.test" })).toThrow("super secret admin key");
+  });
+});
