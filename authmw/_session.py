@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from ._config import AuthConfig
 from ._ops import Op, Shared
-from ._tokens import token_expiry
+from ._tokens import REQUIRED_VALIDITY_MS, has_validity, token_expiry
 from ._transport import Transport
 from .errors import ConfigurationError, InvalidServerResponse, RefreshTokenError, UnparsableAccessToken
 
@@ -32,8 +32,6 @@ __all__ = [
     "refresh_access_token",
 ]
 
-#: Remaining access-token validity wanted before a call (spec section 9).
-REQUIRED_VALIDITY_MS = 20_000
 #: Callers may require less than this (spec section 9).
 MAX_MIN_VALIDITY_MS = 60_000
 
@@ -194,6 +192,13 @@ class Session:
             return float("-inf")
         return float("inf") if exp is None else (exp - self._clock()) * 1000
 
+    def _usable(self, access_token: str, min_validity_ms: float) -> bool:
+        try:
+            exp = token_expiry(access_token)
+        except UnparsableAccessToken:
+            return False  # refreshed, as an expired token would be
+        return has_validity(exp, self._clock(), min_validity_ms)
+
     def get_access_token(self, min_validity_ms: int = REQUIRED_VALIDITY_MS) -> Op[str | None]:
         """An access token valid for at least ``min_validity_ms``, refreshing if needed.
 
@@ -206,7 +211,7 @@ class Session:
         if refresh_token is None or self._known_invalid:
             return None
         access = self._access_token
-        if access is not None and self.remaining_ms(access) >= min_validity_ms:
+        if access is not None and self._usable(access, min_validity_ms):
             return access
         new = yield from refresh_access_token(self.config, refresh_token)
         if self._refresh_token != refresh_token:
@@ -219,8 +224,7 @@ class Session:
             with self._lock:
                 self._access_token = new
             self._changed()
-        left = self.remaining_ms(new)
-        if left < min_validity_ms and not self._warned_short_lived:
+        if not self._usable(new, min_validity_ms) and not self._warned_short_lived:
             # The official SDK asserts here. A fresh token is still the best there is (a short
             # development TTL, or a skewed clock), so it is used, with one warning, exactly as
             # the React package does.
@@ -228,7 +232,7 @@ class Session:
             logger.warning(
                 "The service issued an access token valid for only %.1f s (wanted %.1f s); check this "
                 "machine's clock (or the service's token lifetime). Tokens will be refreshed on every call.",
-                left / 1000,
+                self.remaining_ms(new) / 1000,
                 min_validity_ms / 1000,
             )
         return new

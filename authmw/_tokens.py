@@ -41,8 +41,10 @@ from .errors import (
 __all__ = [
     "ACCESS_TOKEN_ISSUER",
     "CLOCK_TOLERANCE",
+    "REQUIRED_VALIDITY_MS",
     "Claims",
     "TokenVerifier",
+    "has_validity",
     "token_expiry",
     "verify_jwt",
 ]
@@ -51,6 +53,10 @@ __all__ = [
 ACCESS_TOKEN_ISSUER = "https://access-token.jwt-signature.stack-auth.com"
 #: Seconds of clock skew accepted on ``exp`` and ``nbf`` (spec section 9).
 CLOCK_TOLERANCE = 30.0
+#: An access token with less validity than this left needs refreshing before use (spec
+#: sections 4 and 9). The one definition: the session, the client apps and the middleware
+#: all decide through :func:`has_validity`.
+REQUIRED_VALIDITY_MS = 20_000
 #: Smallest RSA modulus accepted for RS* signatures (spec section 9).
 MIN_RSA_BITS = 2048
 #: Algorithms the service signs access tokens with (contract 3.1: ES256 only).
@@ -186,8 +192,17 @@ def _ec_verify(parsed: _Parsed, key: Any, alg: str) -> bool:
     return True
 
 
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+#: Largest time claim accepted (9999-12-31T23:59:59Z, the last second a datetime can hold).
+#: A bigger ``exp``, ``iat`` or ``nbf`` (a 400-digit integer, say) makes the token unparsable.
+MAX_TIME_CLAIM = 253_402_300_799
+
+
+def _is_time(value: object) -> bool:
+    """A time claim: a number of seconds between the epoch and MAX_TIME_CLAIM."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    # Compared before any float conversion: a huge int would overflow it.
+    return (isinstance(value, int) or math.isfinite(value)) and 0 <= value <= MAX_TIME_CLAIM
 
 
 def token_expiry(token: str) -> float | None:
@@ -195,7 +210,7 @@ def token_expiry(token: str) -> float | None:
 
     None means the token has no ``exp`` and never expires (contract 3.7). Raises
     :class:`UnparsableAccessToken` for anything that is not a JWT (including ``"undefined"``)
-    or whose ``exp`` is not a number.
+    or whose ``exp`` is not a number of seconds between 1970 and the year 9999.
     """
     try:
         _, payload = _split(token)
@@ -204,9 +219,17 @@ def token_expiry(token: str) -> float | None:
     exp = payload.get("exp")
     if exp is None:
         return None
-    if not _is_number(exp):
-        raise UnparsableAccessToken("Access token is not parsable: its exp claim is not a number.")
+    if not _is_time(exp):
+        raise UnparsableAccessToken(
+            "Access token is not parsable: its exp claim is not a number of seconds up to the year 9999."
+        )
     return float(exp)
+
+
+def has_validity(exp: float | None, now: float, min_validity_ms: float = REQUIRED_VALIDITY_MS) -> bool:
+    """Whether a token expiring at ``exp`` (seconds; None = never) may be used at ``now``:
+    at least ``min_validity_ms`` must remain. Below that it needs refreshing (spec section 4)."""
+    return exp is None or (exp - now) * 1000 >= min_validity_ms
 
 
 @dataclass(frozen=True)
@@ -405,8 +428,8 @@ def _check_claims(
     now: float,
 ) -> None:
     for name in ("exp", "iat", "nbf"):
-        if name in payload and not _is_number(payload[name]):
-            raise InvalidJwt("claims", f"The {name} claim must be a number.")
+        if name in payload and not _is_time(payload[name]):
+            raise InvalidJwt("claims", f"The {name} claim must be a number of seconds up to the year 9999.")
     if "iss" in payload and not isinstance(payload["iss"], str):
         raise InvalidJwt("claims", "The iss claim must be a string.")
     aud = payload.get("aud")

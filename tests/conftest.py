@@ -15,9 +15,16 @@ from typing import ClassVar
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, settings
 
 from authmw import AuthConfig
 from authmw._tokens import token_expiry
+
+# Property tests check behaviour, never speed: on a loaded 2-core machine generating or running
+# one example can take seconds, so neither a per-example deadline nor the too-slow health
+# check may fail a test. (A test that does measure speed says so with its own @settings.)
+settings.register_profile("authmw", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("authmw")
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB_DIST = ROOT / "examples" / "web" / "dist"

@@ -13,6 +13,7 @@ Only key-set fetches and refresh calls do I/O, as effects yielded to the driver.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import threading
@@ -21,10 +22,12 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple, TypeVar
 
+from cachetools import TTLCache
+
 from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._session import refresh_access_token
-from authmw._tokens import Claims, TokenVerifier, token_expiry
+from authmw._tokens import Claims, TokenVerifier, has_validity, token_expiry
 from authmw.errors import (
     ConfigurationError,
     InvalidAccessToken,
@@ -36,10 +39,14 @@ from . import _cookies as c
 
 logger = logging.getLogger("authmw.middleware")
 
-#: An access token with less validity left (seconds) is refreshed first (contract 1.8).
-MIN_VALIDITY = 20.0
 #: How many refresh tokens keep their freshly fetched access token for reuse.
 FRESH_CACHE_SIZE = 4096
+#: Refresh tokens the service refused are remembered (as SHA-256 digests) so that a client
+#: repeating one (a stale or made-up cookie) costs one refresh call, not one per request:
+#: at most this many, each for REFUSED_TTL seconds. A refused token never becomes valid again;
+#: the bound only keeps the memory small.
+REFUSED_CACHE_SIZE = 4096
+REFUSED_TTL = 300.0
 #: Longer values are not tokens; they are ignored rather than sent to the service.
 MAX_TOKEN_LENGTH = 8192
 #: Cookie and x-stack-auth values remembered with what was read from them (a client sends
@@ -195,10 +202,12 @@ class Authenticator:
         self._refresher = refresher or refresh_access_token
         self._clock = clock
         self._cookies = c.SessionCookieReader(config.project_id)
-        self._fresh: OrderedDict[str, tuple[str, Claims, float]] = OrderedDict()
+        self._fresh: OrderedDict[str, tuple[str, Claims]] = OrderedDict()
+        self._warned_short_lived = False
+        self._refused: TTLCache[bytes, bool] = TTLCache(REFUSED_CACHE_SIZE, REFUSED_TTL, timer=clock)
         self._cookie_memo: dict[str, c.StoredSession] = {}
         self._header_memo: dict[str, Tokens] = {}
-        self._steady: dict[str, tuple[Outcome, float]] = {}
+        self._steady: dict[str, Outcome] = {}
         self._lock = threading.Lock()
 
     # -- reading ---------------------------------------------------------------------
@@ -219,10 +228,10 @@ class Authenticator:
 
     def steady(self, cookie: str) -> Outcome | None:
         """The signed-in outcome last decided for this Cookie value, while its access token
-        has at least MIN_VALIDITY left (exactly what :meth:`quick` would decide), else None."""
+        needs no refresh (exactly what :meth:`quick` would decide), else None."""
         hit = self._steady.get(cookie)
-        if hit is not None and self._clock() < hit[1]:
-            return hit[0]
+        if hit is not None and hit.claims is not None and has_validity(hit.claims.exp, self._clock()):
+            return hit
         return None
 
     def remember(self, cookie: str, outcome: Outcome) -> None:
@@ -231,7 +240,7 @@ class Authenticator:
             return
         if len(self._steady) >= MEMO_SIZE:
             self._steady.clear()
-        self._steady[cookie] = (outcome, outcome.claims.exp - MIN_VALIDITY)
+        self._steady[cookie] = outcome
 
     # -- deciding --------------------------------------------------------------------
 
@@ -239,10 +248,12 @@ class Authenticator:
         """The outcome when it needs no I/O and no signature check, else None."""
         if tokens.access_token is None and tokens.refresh_token is None:
             return ANONYMOUS
+        if tokens.refresh_token is not None and self._was_refused(tokens.refresh_token):
+            return self._signed_out(tokens)
         now = self._clock()
         if tokens.access_token is not None:
             claims = self.verifier.verify_cached(tokens.access_token)
-            if claims is not None and claims.exp - now >= MIN_VALIDITY:
+            if claims is not None and has_validity(claims.exp, now):
                 return Outcome(claims, tokens.access_token, tokens.refresh_token)
         if tokens.refresh_token is not None:
             fresh = self._fresh_token(tokens.refresh_token, now)
@@ -295,7 +306,7 @@ class Authenticator:
             exp = token_expiry(access_token)
         except Exception:
             return True  # let verification say what is wrong with it
-        return exp is None or exp - self._clock() >= MIN_VALIDITY
+        return has_validity(exp, self._clock())
 
     def _refresh(self, refresh_token: str) -> Op[tuple[str, Claims] | None]:
         # A caller that missed the fresh token just before another caller's refresh landed
@@ -303,10 +314,11 @@ class Authenticator:
         fresh = self._fresh_token(refresh_token, self._clock())
         if fresh is not None:
             return fresh
+        if self._was_refused(refresh_token):
+            return None
         access = yield from self._refresher(self.config, refresh_token)
         if access is None:
-            with self._lock:
-                self._fresh.pop(refresh_token, None)
+            self._refused_now(refresh_token)
             return None
         claims = yield from self.verifier.verify(access)
         self._remember(refresh_token, access, claims)
@@ -353,26 +365,53 @@ class Authenticator:
             raise Refusal(503, "The authentication service is unavailable; try again shortly.")
         return ANONYMOUS
 
+    # -- refresh tokens the service refused ------------------------------------------
+
+    def _was_refused(self, refresh_token: str) -> bool:
+        if not self._refused:  # the usual case costs no hashing
+            return False
+        digest = hashlib.sha256(refresh_token.encode()).digest()
+        with self._lock:
+            return digest in self._refused
+
+    def _refused_now(self, refresh_token: str) -> None:
+        """Forget everything that signed this refresh token in; refuse it from now on."""
+        digest = hashlib.sha256(refresh_token.encode()).digest()
+        with self._lock:
+            self._refused[digest] = True
+            self._fresh.pop(refresh_token, None)
+        for cookie, outcome in list(self._steady.items()):
+            if outcome.refresh_token == refresh_token:
+                self._steady.pop(cookie, None)
+
     # -- access tokens fetched by this process, reused for late requests -------------
 
     def _fresh_token(self, refresh_token: str, now: float) -> tuple[str, Claims] | None:
+        """The access token this process fetched for ``refresh_token``, while it needs no
+        refresh itself (spec section 4: never hand out one with less than 20 s left)."""
         with self._lock:
             entry = self._fresh.get(refresh_token)
             if entry is None:
                 return None
-            access, claims, reuse_until = entry
-            if now < reuse_until:
-                return access, claims
+            if has_validity(entry[1].exp, now):
+                return entry
             del self._fresh[refresh_token]
             return None
 
     def _remember(self, refresh_token: str, access: str, claims: Claims) -> None:
-        now = self._clock()
-        lifetime = claims.exp - now
-        # Reuse while the token is fresh; a service issuing short-lived tokens gets half.
-        reuse_until = claims.exp - MIN_VALIDITY if lifetime > 2 * MIN_VALIDITY else now + lifetime / 2
+        # Reused by later requests still carrying the old cookies, for as long as
+        # :meth:`_fresh_token` allows. A token minted with less than the margin left (a
+        # service with very short-lived tokens, or a skewed clock) serves only the requests
+        # that shared its refresh; the next request refreshes again.
+        if not has_validity(claims.exp, self._clock()) and not self._warned_short_lived:
+            self._warned_short_lived = True
+            logger.warning(
+                "authmw: the service issued an access token valid for only %.1f s; check this machine's clock "
+                "(or the service's token lifetime). Sessions will be refreshed on every request.",
+                claims.exp - self._clock(),
+            )
         with self._lock:
-            self._fresh[refresh_token] = (access, claims, reuse_until)
+            self._fresh[refresh_token] = (access, claims)
             self._fresh.move_to_end(refresh_token)
             while len(self._fresh) > FRESH_CACHE_SIZE:
                 self._fresh.popitem(last=False)

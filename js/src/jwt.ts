@@ -17,12 +17,26 @@ export function decodeJwtClaims(token: string): Record<string, unknown> | null {
   }
 }
 
+/** Largest `exp` accepted (9999-12-31T23:59:59Z), as in the Python package. */
+const MAX_TIME_CLAIM_S = 253_402_300_799;
+
 /**
  * When the access token expires, in ms since the epoch: from `exp` without verification,
- * Infinity when there is no `exp`, and 0 (already expired) when the token cannot be read.
+ * Infinity when there is no `exp` (absent or null), and 0 (already expired, so refreshed)
+ * when the token cannot be read or its `exp` is not a number of seconds up to the year 9999.
  */
 export function accessTokenExpiresAt(token: string): number {
   const claims = decodeJwtClaims(token);
   if (claims === null) return 0;
-  return typeof claims.exp === "number" ? claims.exp * 1000 : Infinity;
+  const exp = claims.exp;
+  if (exp === undefined || exp === null) return Infinity;
+  return typeof exp === "number" && exp >= 0 && exp <= MAX_TIME_CLAIM_S ? exp * 1000 : 0;
+}
+
+/**
+ * Spec section 4, the one rule of this package: a token may be used while at least
+ * `minValidityMs` of it remain; with less it needs refreshing. (Python: `has_validity`.)
+ */
+export function hasValidity(token: string, now: number, minValidityMs: number): boolean {
+  return accessTokenExpiresAt(token) - now >= minValidityMs;
 }

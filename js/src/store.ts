@@ -8,13 +8,14 @@ import {
   type CookieDocument,
   type CookieFormat,
 } from "./cookies";
-import { accessTokenExpiresAt } from "./jwt";
+import { hasValidity } from "./jwt";
 import type { SessionTokens, TokenProvider } from "./transport";
 import { createStore, type StoreApi } from "./vanilla";
 
 export type SessionState = SessionTokens;
 
-/** Validity callers ask for by default before using an access token. */
+/** Validity callers ask for by default before using an access token (spec section 4: a token
+ * with less left is refreshed; exactly this much is enough). */
 export const DEFAULT_MIN_VALIDITY_MS = 20_000;
 /** Callers must ask for less than this. */
 export const MAX_MIN_VALIDITY_MS = 60_000;
@@ -125,13 +126,13 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     for (let round = 0; round < 2; round++) {
       const { refreshToken, accessToken } = store.getState();
       if (!refreshToken) return null;
-      if (accessToken && accessTokenExpiresAt(accessToken) - now() > minValidityMs) return accessToken;
+      if (accessToken && hasValidity(accessToken, now(), minValidityMs)) return accessToken;
       const fresh = await refreshShared(refreshToken);
       if (store.getState().refreshToken !== refreshToken) continue;
       if (fresh === null) return null;
       // The official SDK asserts here. A fresh token is still the best there is (a short
       // development TTL, or a skewed clock), so it is used, with one warning.
-      if (accessTokenExpiresAt(fresh) - now() <= minValidityMs && !warnedShortLived) {
+      if (!hasValidity(fresh, now(), minValidityMs) && !warnedShortLived) {
         warnedShortLived = true;
         console.warn(
           `authmw: the service issued an access token valid for less than ${minValidityMs} ms; ` +

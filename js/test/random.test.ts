@@ -29,4 +29,13 @@ describe("access-token expiry (read without verification)", () => {
     const utf8 = btoa(String.fromCharCode(...new TextEncoder().encode('{"name":"Zoë"}'))).replace(/=+$/, "");
     expect(decodeJwtClaims(`e30.${utf8}.sig`)).toEqual({ name: "Zoë" });
   });
+
+  it("takes an exp that is not a time up to the year 9999 as expired, as the Python package does", () => {
+    const b64 = (text: string) => btoa(text).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+    const huge = `${b64('{"alg":"ES256"}')}.${b64(`{"exp":1${"0".repeat(400)}}`)}.sig`;
+    for (const token of [huge, makeJwt({ exp: "soon" }), makeJwt({ exp: -1 }), makeJwt({ exp: 253_402_300_800 })]) {
+      expect(accessTokenExpiresAt(token)).toBe(0);
+    }
+    expect(accessTokenExpiresAt(makeJwt({ exp: null }))).toBe(Infinity);
+  });
 });

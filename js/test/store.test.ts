@@ -201,6 +201,20 @@ describe("getAccessToken", () => {
     expect(calls).toHaveLength(0);
   });
 
+  it("uses a token with exactly 20 s left and refreshes one with 19.95 s left (spec section 4)", async () => {
+    const { store, calls, reply } = setup();
+    const exact = makeJwt({ sub: "u", exp: NOW / 1000 + 20 });
+    store.setTokens({ refreshToken: "rt", accessToken: exact });
+    expect(await store.getAccessToken()).toBe(exact);
+    expect(calls).toHaveLength(0);
+    const short = makeJwt({ sub: "u", exp: NOW / 1000 + 19.95 });
+    const fresh = tokenValidFor(600, NOW);
+    store.setTokens({ refreshToken: "rt", accessToken: short });
+    reply(jsonResponse({ access_token: fresh }));
+    expect(await store.getAccessToken()).toBe(fresh);
+    expect(calls).toHaveLength(1);
+  });
+
   it("treats a token without exp as never expiring", async () => {
     const { store, calls } = setup();
     const token = makeJwt({ sub: "u" });

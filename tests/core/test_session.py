@@ -168,6 +168,27 @@ def test_access_token_with_less_than_20_seconds_left_is_refreshed(config):
     assert session.access_token == new
 
 
+def test_the_margin_is_inclusive_at_exactly_20_seconds(config):
+    """Spec section 4: refreshed when less than 20 s remain; the same rule as the middleware
+    and the React store (REQUIRED_VALIDITY_MS, has_validity)."""
+    exp = 1_900_000_000
+    access = unsigned_token({"sub": "u", "exp": exp})
+    new = unsigned_token({"sub": "u", "exp": exp + 600})
+    for now, refreshed in ((exp - 20.0, False), (exp - 19.95, True)):
+        service = refresh_service(new)
+        session = Session(config, access_token=access, refresh_token=RT, clock=lambda now=now: now)
+        assert service.sync_driver().run(session.get_access_token()) == (new if refreshed else access)
+        assert len(service.requests) == int(refreshed)
+
+
+@pytest.mark.parametrize("exp", [10**400, -1, 1e308, "soon", 253_402_300_800])
+def test_an_access_token_with_an_impossible_exp_is_refreshed_not_an_overflow(config, exp):
+    new = token(600)
+    service = refresh_service(new)
+    session = Session(config, access_token=unsigned_token({"sub": "u", "exp": exp}), refresh_token=RT)
+    assert service.sync_driver().run(session.get_access_token()) == new
+
+
 def test_access_token_without_refresh_token_is_not_used(config):
     session = Session(config, access_token=token(600))
     assert session.access_token is None

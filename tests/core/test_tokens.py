@@ -51,6 +51,13 @@ def test_token_without_exp_never_expires():
         unsigned_token({"exp": "1700000000"}),
         unsigned_token({"exp": True}),
         unsigned_token({"exp": None, "x": 1}).replace(".", "!", 1),
+        # No OverflowError from numbers too big for a float or a datetime.
+        unsigned_token({"exp": 10**400}),
+        unsigned_token({"exp": -(10**400)}),
+        unsigned_token({"exp": 253_402_300_800}),
+        unsigned_token({"exp": -1}),
+        unsigned_token({"exp": 1e308}),
+        "eyJhbGciOiJFUzI1NiJ9.eyJleHAiOjFlNDAwfQ.c2ln",  # {"exp":1e400}: JSON's float is inf
     ],
 )
 def test_token_expiry_rejects_garbage(token):
@@ -216,6 +223,11 @@ def test_cache_is_bounded(config, mint, jwks_server):
         ({"aud": 5}, UnparsableAccessToken),
         ({"sub": None}, UnparsableAccessToken),
         ({"exp": 1000}, AccessTokenExpired),
+        ({"exp": 10**400}, UnparsableAccessToken),
+        ({"iat": 10**400}, UnparsableAccessToken),
+        ({"nbf": 10**400}, UnparsableAccessToken),
+        ({"exp": 253_402_300_800}, UnparsableAccessToken),  # after the year 9999
+        ({"iat": -(10**400)}, UnparsableAccessToken),
     ],
 )
 def test_claim_checks(config, mint, jwks_server, overrides, error):
