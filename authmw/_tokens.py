@@ -292,7 +292,7 @@ class Claims:
     @property
     def signed_up_at(self) -> _dt.datetime | None:
         millis = self.raw.get("signed_up_at")
-        if not _is_number(millis) or not _MIN_MILLIS <= millis <= _MAX_MILLIS:
+        if isinstance(millis, bool) or not isinstance(millis, (int, float)) or not _MIN_MILLIS <= millis <= _MAX_MILLIS:
             return None
         return _dt.datetime.fromtimestamp(millis / 1000, tz=_dt.timezone.utc)
 
