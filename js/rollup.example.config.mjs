@@ -1,5 +1,6 @@
 // Builds the example app (examples/web) into examples/web/dist: index.html (with the
-// <!--AUTHMW_CONFIG--> marker the example server replaces) and one app.js bundle.
+// <!--AUTHMW_CONFIG--> marker the example server replaces), the app.js bundle, and chunks/ for
+// what the package imports only when used (the passkey helper, the TOTP and QR-code libraries).
 // @authmw/react comes from js/src and every package from js/node_modules, so React is bundled once.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -51,7 +52,9 @@ export default {
     warn(warning);
   },
   output: {
-    file: resolve(web, "dist/app.js"),
+    dir: resolve(web, "dist"),
+    entryFileNames: "app.js",
+    chunkFileNames: "chunks/[name]-[hash].js",
     format: "es",
     sourcemap: true,
   },

@@ -3,6 +3,7 @@ import type { AuthCaches } from "./api-context";
 import { createAsyncCache } from "./cache";
 import { createContactChannelsApi, type ContactChannelsApi } from "./contact-channels";
 import type { CookieDocument, CookieFormat } from "./cookies";
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import { AuthmwError, CannotGetOwnUserWithoutUser, RefreshTokenError } from "./errors";
 import {
   projectFromWire,
@@ -13,6 +14,13 @@ import {
   type Project,
   type SignInResult,
 } from "./models";
+import {
+  authenticationOptions,
+  createCredential,
+  getCredential,
+  registrationOptions,
+  type PasskeyChallenge,
+} from "./passkeys";
 import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store";
 import {
   createTeamInvitationsApi,
@@ -24,6 +32,7 @@ import {
   type TeamPermissionsApi,
   type TeamsApi,
 } from "./teams";
+import { checkTotpSetupCode, createTotpSetup, type TotpSetup } from "./totp";
 import { Transport, type SessionTokens, type TokenProvider, type TransportOptions } from "./transport";
 import {
   absoluteUrl,
@@ -109,6 +118,25 @@ export interface AuthController {
   sendVerificationEmail(options?: CallbackOptions): Promise<void>;
   /** Selects a team (or none) for the user. */
   selectTeam(teamId: string | null): Promise<CurrentUser>;
+
+  /**
+   * Signs in with a passkey: the browser asks which one (contract 6.7). With `autofill`, the
+   * browser offers passkeys in the autocomplete of an `autocomplete="username webauthn"` input
+   * instead, and the promise settles when the person picks one. Throws PasskeyWebauthnError
+   * (the person cancelled, or the browser refused), PasskeyAuthenticationFailed, or
+   * MultiFactorAuthenticationRequired (continue with signInWithMfa).
+   */
+  signInWithPasskey(options?: { autofill?: boolean }): Promise<SignInResult>;
+  /** Registers a passkey for the signed-in user (replacing the one they had: one per user). */
+  registerPasskey(): Promise<CurrentUser>;
+  /** Removes the user's passkey (passkey_auth_enabled: false). */
+  removePasskey(): Promise<CurrentUser>;
+  /** A new TOTP secret and its otpauth:// URI; nothing changes until enableTotp. */
+  createTotpSetup(): Promise<TotpSetup>;
+  /** Turns TOTP on with the set-up's secret once `code` matches it (InvalidTotpCode otherwise). */
+  enableTotp(setup: TotpSetup, code: string): Promise<CurrentUser>;
+  /** Turns TOTP off. */
+  disableTotp(): Promise<CurrentUser>;
 
   readonly teams: TeamsApi;
   readonly teamMemberProfiles: TeamMemberProfilesApi;
@@ -442,6 +470,64 @@ export class AuthClient implements AuthController {
     await this.transport.request({ method: "POST", path: "/contact-channels/verify", body: { code } });
     this.caches.contactChannels.invalidate();
     if (this.getUserState().status === "signed-in") await this.refreshUser().catch(() => {});
+  }
+
+  async signInWithPasskey(options: { autofill?: boolean } = {}): Promise<SignInResult> {
+    const { body: started } = await this.transport.request<PasskeyChallenge<PublicKeyCredentialRequestOptionsJSON>>({
+      method: "POST",
+      path: "/auth/passkey/initiate-passkey-authentication",
+      body: {},
+    });
+    const answer = await getCredential(authenticationOptions(started.options_json, location.hostname), options.autofill);
+    const { body } = await this.transport.request<SignInResponse>({
+      method: "POST",
+      path: "/auth/passkey/sign-in",
+      body: { authentication_response: answer, code: started.code },
+    });
+    return { isNewUser: Boolean(body.is_new_user), user: await this.storeSignIn(body) };
+  }
+
+  async registerPasskey(): Promise<CurrentUser> {
+    const { body: started } = await this.transport.request<PasskeyChallenge<PublicKeyCredentialCreationOptionsJSON>>({
+      method: "POST",
+      path: "/auth/passkey/initiate-passkey-registration",
+      body: {},
+      session: this.session,
+    });
+    const credential = await createCredential(registrationOptions(started.options_json, location.hostname));
+    await this.transport.request({
+      method: "POST",
+      path: "/auth/passkey/register",
+      body: { credential, code: started.code },
+      session: this.session,
+    });
+    return this.userAfterChange();
+  }
+
+  removePasskey(): Promise<CurrentUser> {
+    return this.updateUser({ passkeyAuthEnabled: false });
+  }
+
+  async createTotpSetup(): Promise<TotpSetup> {
+    const [project, user] = await Promise.all([this.getProject(), this.getUser()]);
+    if (!user) throw new AuthmwError("Sign in first: TOTP is set up for the signed-in user.");
+    return createTotpSetup(project.displayName || project.id, user.primaryEmail ?? user.displayName ?? user.id);
+  }
+
+  async enableTotp(setup: TotpSetup, code: string): Promise<CurrentUser> {
+    await checkTotpSetupCode(setup, code);
+    return this.updateUser({ totpSecretBase64: setup.secretBase64 });
+  }
+
+  disableTotp(): Promise<CurrentUser> {
+    return this.updateUser({ totpSecretBase64: null });
+  }
+
+  /** The signed-in user after a change made outside PATCH /users/me (e.g. a new passkey). */
+  private async userAfterChange(): Promise<CurrentUser> {
+    const user = await this.refreshUser();
+    if (!user) throw new AuthmwError("The session ended while the change was made; sign in again.");
+    return user;
   }
 
   /** The project's client view (GET /projects/current); cached in `caches.project`. */

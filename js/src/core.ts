@@ -50,6 +50,18 @@ export type {
   OwnerClient,
   ProductionModeError,
 } from "./admin";
+export {
+  PASSKEY_RP_PLACEHOLDER,
+  authenticationOptions,
+  isPasskeyCancel,
+  passkeyAutofillSupported,
+  passkeyHostname,
+  passkeysSupported,
+  registrationOptions,
+  webauthnError,
+} from "./passkeys";
+export { TOTP_ENROL_WINDOW, TOTP_SECRET_BYTES, checkTotpSetupCode, createTotpSetup } from "./totp";
+export type { TotpSetup } from "./totp";
 export { CACHE_DROP_AFTER_MS, CACHE_THROTTLE_MS, createAsyncCache } from "./cache";
 export type { AsyncCache, AsyncCacheOptions, CachedState } from "./cache";
 export type { AuthCaches } from "./api-context";

@@ -8,6 +8,7 @@ import type { ContactChannelsApi } from "./contact-channels";
 import type { ContactChannel, CurrentUser, Project, ProjectConfig, Team, TeamInvitation, TeamMemberProfile } from "./models";
 import { AuthContext } from "./react/context";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
+import { checkTotpSetupCode, createTotpSetup } from "./totp";
 import { resolveUrls, type AuthUrlOverrides } from "./urls";
 import { createStore } from "./vanilla";
 
@@ -238,6 +239,15 @@ export function createTestingController(options: TestingControllerOptions = {}):
     updatePassword: async () => {},
     setPassword: async () => void setUser({ ...current(), hasPassword: true }),
     sendVerificationEmail: async () => {},
+    signInWithPasskey: async () => ({ user: await signIn(options.user?.primaryEmail ?? "user@example.com"), isNewUser: false }),
+    registerPasskey: async () => setUser({ ...current(), passkeyAuthEnabled: true }),
+    removePasskey: async () => setUser({ ...current(), passkeyAuthEnabled: false }),
+    createTotpSetup: async () => createTotpSetup(project.displayName, current().primaryEmail ?? current().id),
+    enableTotp: async (setup, code) => {
+      await checkTotpSetupCode(setup, code);
+      return setUser({ ...current(), isMultiFactorRequired: true });
+    },
+    disableTotp: async () => setUser({ ...current(), isMultiFactorRequired: false }),
     selectTeam: async (teamId) =>
       setUser({ ...current(), selectedTeamId: teamId, selectedTeam: teamId ? findTeam(teamId) : null }),
     teams: teamsApi,
