@@ -114,6 +114,7 @@ def _attach(request: HttpRequest, auth: DjangoAuth, resolved: Resolved) -> None:
 
 
 def _add_cookies(response: HttpResponseBase, cookies: tuple[str, ...]) -> None:
+    added = False
     for header in cookies:
         jar: SimpleCookie = SimpleCookie()
         jar.load(header)
@@ -121,6 +122,10 @@ def _add_cookies(response: HttpResponseBase, cookies: tuple[str, ...]) -> None:
             # A view that set or deleted a session cookie itself (say, signing out) wins.
             if name not in response.cookies:
                 response.cookies[name] = morsel
+                added = True
+    if added:
+        # As the ASGI/WSGI middleware: no shared cache may keep a response carrying tokens.
+        response.headers["Cache-Control"] = "no-store"
 
 
 def refusal_response(refusal: Refusal) -> HttpResponse:

@@ -6,12 +6,14 @@ from typing import Any
 
 import httpx
 from flask import Flask, Response, current_app, g, has_request_context, request
+from werkzeug.datastructures import Headers
 from werkzeug.local import LocalProxy
 
 from authmw import AuthConfig
 from authmw._apps import ServerApp
 from authmw.errors import ConfigurationError
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
+from authmw.middleware._cookies import with_session_cookies
 from authmw.middleware._core import OnRefreshUnavailable, is_secure
 from authmw.middleware._resolver import Resolved, SessionResolver
 from authmw.middleware._settings import read_settings, secret_key_needed
@@ -118,11 +120,9 @@ def _resolve_session() -> Response | None:
 def _write_cookies(response: Response) -> Response:
     resolved = g.get("_authmw")
     if resolved is not None and resolved.cookies:
-        # A view that set or deleted a session cookie itself (say, signing out) wins.
-        own = {value.split("=", 1)[0] for value in response.headers.getlist("Set-Cookie")}
-        for header in resolved.cookies:
-            if header.split("=", 1)[0] not in own:
-                response.headers.add("Set-Cookie", header)
+        # The ASGI/WSGI rule: a view that set or deleted a session cookie itself (say, signing
+        # out) wins, and a response carrying session cookies gets Cache-Control: no-store.
+        response.headers = Headers(with_session_cookies(list(response.headers.items()), resolved.cookies))
     return response
 
 

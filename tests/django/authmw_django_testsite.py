@@ -52,6 +52,12 @@ def sets_cookie(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def cacheable(request: HttpRequest) -> JsonResponse:
+    response = JsonResponse(_view(request.user))
+    response["Cache-Control"] = "public, max-age=600"
+    return response
+
+
 def server_email(request: HttpRequest) -> JsonResponse:
     full = request.user.get_server_user()  # type: ignore[union-attr]
     return JsonResponse({"email": full.primary_email})
@@ -151,6 +157,7 @@ class DrfTeamSettings(APIView):
 urlpatterns = [
     path("ping", ping),
     path("whoami", whoami),
+    path("cacheable", cacheable),
     path("async/whoami", awhoami),
     path("sets-cookie", sets_cookie),
     path("server-email", server_email),

@@ -75,6 +75,27 @@ def test_expired_access_token_is_refreshed_and_both_cookies_rewritten(short_site
     assert cookies["stack-refresh"]["max-age"] == "0"
 
 
+@pytest.mark.parametrize("kind", ["sync", "async"])
+async def test_responses_carrying_session_cookies_are_never_stored_by_caches(site, local_service, kind) -> None:
+    """As under ASGI/WSGI: refreshed or deleted session cookies make the response no-store
+    (the view's own Cache-Control is replaced); a response without them keeps the view's."""
+    s, pid = local_service.sign_up(), local_service.project_id
+
+    async def get(cookie: str) -> Any:
+        if kind == "sync":
+            return await asyncio.to_thread(site.client().get, "/cacheable", headers={"cookie": cookie})
+        return await site.async_client().get("/cacheable", headers={"cookie": cookie})
+
+    r = await get(cookie_header(pid, s.refresh_token, s.access_token))
+    assert session_cookies(r) == {} and r.headers["Cache-Control"] == "public, max-age=600"
+    r = await get(cookie_header(pid, s.refresh_token))  # no access token: refreshed
+    assert r.json()["id"] == s.user_id and "stack-access" in session_cookies(r)
+    assert r.headers["Cache-Control"] == "no-store"
+    r = await get(cookie_header(pid, "refused" * 7))
+    assert session_cookies(r)[f"stack-refresh-{pid}"].value == ""
+    assert r.headers["Cache-Control"] == "no-store"
+
+
 def test_expired_access_token_is_refreshed(make_site, brief) -> None:
     user_id, refresh, access = brief.expired_session()
     r = (

@@ -50,6 +50,12 @@ def make_app(config: AuthConfig | None = None, **options: Any) -> Flask:
     def whoami() -> Any:
         return _view(current_user)
 
+    @app.get("/cacheable")
+    def cacheable() -> Any:
+        response = jsonify(_view(current_user))
+        response.headers["Cache-Control"] = "public, max-age=600"
+        return response
+
     @app.get("/sets-cookie")
     def sets_cookie() -> Any:
         response = jsonify(_view(current_user))

@@ -78,6 +78,24 @@ def test_expired_access_token_is_refreshed_and_both_cookies_rewritten(short_app,
     assert "Max-Age=0" in cookies["stack-refresh"]
 
 
+def test_responses_carrying_session_cookies_are_never_stored_by_caches(app, local_service) -> None:
+    """As under ASGI/WSGI: refreshed or deleted session cookies make the response no-store
+    (the view's own Cache-Control is replaced); a response without them keeps the view's."""
+    s, pid = local_service.sign_up(), local_service.project_id
+    signed_in = with_cookies(app.test_client(), cookie_header(pid, s.refresh_token, s.access_token))
+    r = signed_in.get("/cacheable")
+    assert session_cookies(r) == {} and r.headers["Cache-Control"] == "public, max-age=600"
+
+    refreshed = with_cookies(app.test_client(), cookie_header(pid, s.refresh_token))  # no access token: refresh
+    r = refreshed.get("/cacheable")
+    assert r.json["id"] == s.user_id and "stack-access" in session_cookies(r)
+    assert r.headers.getlist("Cache-Control") == ["no-store"]
+
+    r = with_cookies(app.test_client(), cookie_header(pid, "refused" * 7)).get("/cacheable")
+    assert value_of(session_cookies(r)[f"stack-refresh-{pid}"]) == ""
+    assert r.headers.getlist("Cache-Control") == ["no-store"]
+
+
 def test_expired_access_token_is_refreshed(app_factory, brief) -> None:
     user_id, refresh, access = brief.expired_session()
     client = with_cookies(app_factory(brief.config).test_client(), cookie_header(brief.project_id, refresh, access))
