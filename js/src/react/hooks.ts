@@ -15,6 +15,7 @@ import type {
 } from "../models";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "../teams";
 import type { GetAccessTokenOptions } from "../store";
+import type { TotpSetup } from "../totp";
 import { authPageUrl, type AuthUrls } from "../urls";
 import { useAuthController } from "./context";
 
@@ -57,6 +58,14 @@ export interface UseAuthResult {
   setPassword(options: { password: string }): Promise<void>;
   sendVerificationEmail(options?: CallbackOptions): Promise<void>;
   selectTeam(teamId: string | null): Promise<CurrentUser>;
+  /** Passkey sign-in (see AuthController.signInWithPasskey; `autofill` for conditional UI). */
+  signInWithPasskey(options?: { autofill?: boolean }): Promise<SignInResult>;
+  registerPasskey(): Promise<CurrentUser>;
+  removePasskey(): Promise<CurrentUser>;
+  /** A new TOTP secret and otpauth:// URI; enableTotp(setup, code) turns it on once a code matches. */
+  createTotpSetup(): Promise<TotpSetup>;
+  enableTotp(setup: TotpSetup, code: string): Promise<CurrentUser>;
+  disableTotp(): Promise<CurrentUser>;
   teams: TeamsApi;
   teamMemberProfiles: TeamMemberProfilesApi;
   teamPermissions: TeamPermissionsApi;
@@ -92,6 +101,12 @@ export function useAuth(): UseAuthResult {
       setPassword: (options) => controller.setPassword(options),
       sendVerificationEmail: (options) => controller.sendVerificationEmail(options),
       selectTeam: (teamId) => controller.selectTeam(teamId),
+      signInWithPasskey: (options) => controller.signInWithPasskey(options),
+      registerPasskey: () => controller.registerPasskey(),
+      removePasskey: () => controller.removePasskey(),
+      createTotpSetup: () => controller.createTotpSetup(),
+      enableTotp: (setup, code) => controller.enableTotp(setup, code),
+      disableTotp: () => controller.disableTotp(),
       teams: controller.teams,
       teamMemberProfiles: controller.teamMemberProfiles,
       teamPermissions: controller.teamPermissions,
