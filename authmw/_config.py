@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .errors import ConfigurationError
+from .errors import ConfigurationError, SettingsFileNotFound
 
 #: Version of this package, sent in x-stack-client-version.
 VERSION = "0.1.0"
@@ -108,8 +108,21 @@ class AuthConfig:
 
 
 def read_env_file(path: str | os.PathLike[str]) -> dict[str, str]:
+    """``KEY=value`` lines of a file. Raises :class:`SettingsFileNotFound` naming the fix."""
+    file = Path(path)
+    if file.is_dir() and (file / "project.env").is_file():
+        raise SettingsFileNotFound(
+            f"The settings file {str(file)!r} is a folder: pass the project.env inside it ({file / 'project.env'})."
+        )
+    try:
+        text = file.read_text()
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        raise SettingsFileNotFound(
+            f"There is no settings file at {str(file)!r} (resolved: {file.resolve()}). Pass the path of the "
+            "project.env that `authmw dev --data-dir <folder>` writes into <folder>, or use AuthConfig.from_env()."
+        ) from None
     values: dict[str, str] = {}
-    for line in Path(path).read_text().splitlines():
+    for line in text.splitlines():
         line = line.strip()
         if not line or line.startswith("#") or "=" not in line:
             continue

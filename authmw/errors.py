@@ -36,6 +36,7 @@ __all__ = [
     "NetworkError",
     "OAuthCallbackError",
     "ServiceUnreachable",
+    "SettingsFileNotFound",
     "error_from_response",
 ]
 
@@ -48,6 +49,11 @@ class AuthmwError(Exception):
 
 class ConfigurationError(AuthmwError, ValueError):
     """authmw was configured with a missing or malformed setting; the message names the fix."""
+
+
+class SettingsFileNotFound(ConfigurationError, FileNotFoundError):
+    """``AuthConfig.from_env_file(path)``: no file at ``path``; the message names the path and
+    the fix. Also a ``FileNotFoundError``, which is what the call raised before."""
 
 
 class InvalidJwt(AuthmwError, ValueError):

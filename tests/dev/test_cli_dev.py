@@ -1,0 +1,88 @@
+"""`authmw dev` with bad options, run as a real process: one line naming the problem and the
+fix on stderr, exit status 2, no traceback. (`AuthConfig.from_env_file` is tested alongside.)"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from authmw import AuthConfig
+from authmw.errors import ConfigurationError, SettingsFileNotFound
+
+
+def authmw_dev(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "authmw", "dev", *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def assert_one_line(done: subprocess.CompletedProcess[str], *says: str) -> None:
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    for text in says:
+        assert text in lines[0]
+
+
+@pytest.mark.parametrize("port", ["70000", "65536", "-1"])
+def test_a_port_out_of_range_names_the_range(tmp_path: Path, port: str) -> None:
+    assert_one_line(authmw_dev("--port", port, "--data-dir", str(tmp_path)), f"--port {port} is not a port", "1-65535")
+
+
+def test_a_data_dir_that_is_a_file_says_so(tmp_path: Path) -> None:
+    file = tmp_path / "project.env"
+    file.write_text("AUTHMW_PROJECT_ID=x\n")
+    done = authmw_dev("--port", "0", "--data-dir", str(file))
+    assert_one_line(done, f"--data-dir {file} is a file, not a folder", "pass a folder")
+    assert "listen" not in done.stderr
+
+
+@pytest.mark.parametrize("folder", ["/sys", "/sys/authmw-test-data"])
+def test_a_data_dir_that_cannot_be_written_says_so(folder: str) -> None:
+    # /sys cannot be written even by root, so this holds for any user running the tests.
+    done = authmw_dev("--port", "0", "--data-dir", folder)
+    assert_one_line(done, f"cannot write to --data-dir {folder}", "a folder you can write to")
+    assert "listen" not in done.stderr
+
+
+def test_a_data_dir_below_a_file_says_it_cannot_be_written(tmp_path: Path) -> None:
+    file = tmp_path / "file"
+    file.write_text("")
+    assert_one_line(authmw_dev("--port", "0", "--data-dir", str(file / "data")), "cannot write to --data-dir")
+
+
+def test_a_port_held_by_another_program_names_the_port_and_the_fix(tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen(1)
+        port = holder.getsockname()[1]
+        done = authmw_dev("--port", str(port), "--data-dir", str(tmp_path))
+    assert_one_line(done, f"cannot listen on 127.0.0.1:{port}", "--port")
+
+
+def test_a_token_lifetime_of_zero_is_refused(tmp_path: Path) -> None:
+    assert_one_line(authmw_dev("--access-token-ttl", "0", "--data-dir", str(tmp_path)), "--access-token-ttl")
+
+
+# -- AuthConfig.from_env_file --------------------------------------------------------------
+
+
+def test_from_env_file_with_a_wrong_path_names_the_path_and_the_fix(tmp_path: Path) -> None:
+    missing = tmp_path / "nope" / "project.env"
+    with pytest.raises(SettingsFileNotFound) as caught:
+        AuthConfig.from_env_file(missing)
+    assert str(missing) in str(caught.value) and "authmw dev --data-dir" in str(caught.value)
+    # Still what callers catching the old error expect.
+    assert isinstance(caught.value, FileNotFoundError) and isinstance(caught.value, ConfigurationError)
+
+
+def test_from_env_file_given_the_data_folder_points_at_the_file_inside(tmp_path: Path) -> None:
+    (tmp_path / "project.env").write_text("AUTHMW_PROJECT_ID=internal\n")
+    with pytest.raises(SettingsFileNotFound, match="project.env inside it"):
+        AuthConfig.from_env_file(tmp_path)
+    assert AuthConfig.from_env_file(tmp_path / "project.env").project_id == "internal"
