@@ -4,7 +4,7 @@ from collections.abc import Callable
 from http.cookies import SimpleCookie
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
@@ -15,6 +15,7 @@ from authmw.middleware._core import is_secure
 from authmw.middleware._resolver import Resolved
 
 from . import _settings
+from ._linked import sync_request
 from ._settings import DjangoAuth
 
 MIDDLEWARE_PATH = "authmw_django.AuthMiddleware"
@@ -51,6 +52,8 @@ class AuthMiddleware:
         except Refusal as refusal:
             return refusal_response(refusal)
         _attach(request, self.auth, resolved)
+        if self.auth.linked is not None:
+            sync_request(request, resolved.user)
         response = self.get_response(request)
         _add_cookies(response, resolved.cookies)
         return response
@@ -61,6 +64,8 @@ class AuthMiddleware:
         except Refusal as refusal:
             return refusal_response(refusal)
         _attach(request, self.auth, resolved)
+        if self.auth.linked is not None:
+            await sync_to_async(sync_request)(request, resolved.user)
         response = await self.get_response(request)
         _add_cookies(response, resolved.cookies)
         return response  # type: ignore[no-any-return]
@@ -109,6 +114,10 @@ def _attach(request: HttpRequest, auth: DjangoAuth, resolved: Resolved) -> None:
         return auth.resolver.async_user(user)
 
     request._authmw = auth  # type: ignore[attr-defined]
+    if auth.linked is not None:
+        # request.user and auser() stay Django's; the linked middleware step sets them.
+        request.authmw_user = user  # type: ignore[attr-defined]
+        return
     request.user = SimpleLazyObject(lambda: user)  # type: ignore[assignment]
     request.auser = auser  # type: ignore[attr-defined]
 
@@ -143,7 +152,9 @@ def site_auth(request: Any, needed_by: str) -> DjangoAuth:
 
 
 def request_user(request: Any, needed_by: str) -> AuthUser | AnonymousUser:
-    site_auth(request, needed_by)
+    """The request's authmw user (``request.authmw_user`` with linked Django users)."""
+    if site_auth(request, needed_by).linked is not None:
+        return request.authmw_user  # type: ignore[no-any-return]
     user = request.user
     if not isinstance(user, (AuthUser, AnonymousUser)):
         raise ImproperlyConfigured(

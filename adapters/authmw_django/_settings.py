@@ -21,8 +21,16 @@ from authmw.middleware._settings import (
     secret_key_needed,
 )
 
+from ._linked import LinkedUsers, PermissionRule, check_installed
+
 #: Every key ``settings.AUTHMW`` may hold.
-KNOWN_KEYS = frozenset(KEYS) | {"HTTP_CLIENT", "ASYNC_HTTP_CLIENT"}
+KNOWN_KEYS = frozenset(KEYS) | {
+    "HTTP_CLIENT",
+    "ASYNC_HTTP_CLIENT",
+    "DJANGO_USERS",
+    "STAFF_PERMISSION",
+    "SUPERUSER_PERMISSION",
+}
 
 
 def setting_name(key: str) -> str:
@@ -36,6 +44,8 @@ class DjangoAuth:
     config: AuthConfig
     resolver: SessionResolver
     api_paths: tuple[str, ...]
+    #: Linked Django users (``DJANGO_USERS``), else None: request.user is authmw's user.
+    linked: LinkedUsers | None = None
 
     def team_server(self) -> ServerApp:
         """The server app team guards ask; raises ImproperlyConfigured without the secret key."""
@@ -53,7 +63,32 @@ def load() -> DjangoAuth:
         http=_factory(_lookup("HTTP_CLIENT"), "HTTP_CLIENT"),
         async_http=_factory(_lookup("ASYNC_HTTP_CLIENT"), "ASYNC_HTTP_CLIENT"),
     )
-    return DjangoAuth(site.config, resolver, site.api_paths)
+    return DjangoAuth(site.config, resolver, site.api_paths, _linked_users(site.config))
+
+
+def _linked_users(config: AuthConfig) -> LinkedUsers | None:
+    if not _lookup("DJANGO_USERS"):
+        for key in ("STAFF_PERMISSION", "SUPERUSER_PERMISSION"):
+            if _lookup(key) is not None:
+                raise ImproperlyConfigured(
+                    f"{setting_name(key)} applies to linked Django users: set {setting_name('DJANGO_USERS')} = True."
+                )
+        return None
+    check_installed(
+        list(settings.INSTALLED_APPS),
+        list(settings.MIDDLEWARE),
+        list(getattr(settings, "AUTHENTICATION_BACKENDS", ())),
+        setting_name("DJANGO_USERS"),
+    )
+    if not config.secret_server_key:
+        raise ImproperlyConfigured(
+            f"{setting_name('DJANGO_USERS')} = True reads each user's profile and permissions at sign-in "
+            f"and needs the secret server key: set {setting_name('SECRET_SERVER_KEY')}."
+        )
+    return LinkedUsers(
+        staff=PermissionRule.parse(_lookup("STAFF_PERMISSION"), setting_name("STAFF_PERMISSION")),
+        superuser=PermissionRule.parse(_lookup("SUPERUSER_PERMISSION"), setting_name("SUPERUSER_PERMISSION")),
+    )
 
 
 def get_auth_config() -> AuthConfig:

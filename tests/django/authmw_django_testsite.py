@@ -6,7 +6,10 @@ from typing import Any
 
 from authmw_django import team_member_required, team_permission_required, user_required
 from authmw_django.rest_framework import HasTeamPermission, IsSignedIn, IsTeamMember
+from authmw_django.views import admin_login
+from django.contrib import admin
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from linked_testapp import views as linked_views
 from django.urls import path
 from django.utils.decorators import method_decorator
 from django.views import View
@@ -177,4 +180,9 @@ urlpatterns = [
     path("drf/teams/<str:team_id>/", DrfTeam.as_view()),
     path("drf/orgs/<str:org>/settings", DrfTeamSettings.as_view()),
     path("drf/wrong-kwarg/<str:org>/", DrfWrongKwarg.as_view()),
+    # linked Django users (tests/django/test_django_linked_users.py)
+    path("linked/whoami", linked_views.whoami),
+    path("linked/notes", linked_views.add_note),
+    path("admin/login/", admin_login),
+    path("admin/", admin.site.urls),
 ]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import django
@@ -13,6 +15,9 @@ from service_support import BriefService, brief_service
 
 from authmw import AuthConfig
 
+#: A file, not ":memory:": async views reach the database from another thread.
+DATABASE = Path(tempfile.mkdtemp(prefix="authmw-django-")) / "db.sqlite3"
+
 if not settings.configured:
     settings.configure(
         DEBUG=False,
@@ -20,7 +25,33 @@ if not settings.configured:
         ALLOWED_HOSTS=["testserver", "localhost"],
         ROOT_URLCONF="authmw_django_testsite",
         MIDDLEWARE=["authmw_django.AuthMiddleware"],
-        INSTALLED_APPS=["rest_framework"],
+        # django.contrib.* and linked_testapp (a model with a ForeignKey to the user) serve the
+        # linked-users tests; the other tests use authmw's own request.user only.
+        INSTALLED_APPS=[
+            "django.contrib.admin",
+            "django.contrib.auth",
+            "django.contrib.contenttypes",
+            "django.contrib.sessions",
+            "django.contrib.messages",
+            "rest_framework",
+            "authmw_django",
+            "linked_testapp",
+        ],
+        AUTHENTICATION_BACKENDS=["authmw_django.backends.AuthmwBackend", "django.contrib.auth.backends.ModelBackend"],
+        DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(DATABASE)}},
+        TEMPLATES=[
+            {
+                "BACKEND": "django.template.backends.django.DjangoTemplates",
+                "APP_DIRS": True,
+                "OPTIONS": {
+                    "context_processors": [
+                        "django.template.context_processors.request",
+                        "django.contrib.auth.context_processors.auth",
+                        "django.contrib.messages.context_processors.messages",
+                    ]
+                },
+            }
+        ],
         REST_FRAMEWORK={
             "DEFAULT_AUTHENTICATION_CLASSES": ["authmw_django.rest_framework.AuthMWAuthentication"],
             "UNAUTHENTICATED_USER": "authmw.middleware.AnonymousUser",
@@ -82,3 +113,11 @@ def make_site() -> type[Site]:
 def brief(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BriefService]:
     """A local service whose access tokens expire a second after issue."""
     yield from brief_service(tmp_path_factory.mktemp("brief-service"))
+
+
+@pytest.fixture(scope="session")
+def database() -> None:
+    """The test database, migrated once (linked Django users, the admin, sessions)."""
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)

@@ -1,0 +1,158 @@
+"""Linked Django users (``AUTHMW["DJANGO_USERS"] = True``): ``request.user`` is a real user of
+``AUTH_USER_MODEL``, linked one to one to the authmw user, so foreign keys, ``login_required``,
+``has_perm`` and the admin keep working; the authmw user is on ``request.authmw_user``.
+
+The middleware signs the linked user into Django's own session on each new authmw session
+(``AuthmwBackend``, RemoteUserBackend's idea), and signs it out of Django's session when the
+authmw session ends. Profile fields and the staff / superuser flags are brought in step on
+each such sign-in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import auth as django_auth
+from django.core.exceptions import ImproperlyConfigured
+from django.db import transaction
+
+from authmw._apps import ServerApp
+from authmw.middleware import AnonymousUser, AuthUser
+
+BACKEND = "authmw_django.backends.AuthmwBackend"
+#: In Django's session: which authmw session the Django sign-in was made for.
+SESSION_MARK = "_authmw_session"
+REQUIRED_APPS = ("django.contrib.auth", "django.contrib.contenttypes", "django.contrib.sessions", "authmw_django")
+SESSION_MIDDLEWARE = "django.contrib.sessions.middleware.SessionMiddleware"
+
+
+@dataclass(frozen=True)
+class PermissionRule:
+    """A team permission that grants a Django flag: in one team, or in any team (team None)."""
+
+    permission: str
+    team: str | None = None
+
+    @classmethod
+    def parse(cls, value: Any, setting: str) -> PermissionRule | None:
+        if value is None:
+            return None
+        if isinstance(value, str) and value:
+            return cls(value)
+        if isinstance(value, Mapping) and isinstance(value.get("permission"), str) and value.get("permission"):
+            team = value.get("team")
+            if team is None or isinstance(team, str):
+                return cls(value["permission"], team)
+        raise ImproperlyConfigured(
+            f'{setting} must be a team permission id such as "admin" (held in any team) or '
+            f'{{"team": "<team id>", "permission": "admin"}}, not {value!r}.'
+        )
+
+    def granted(self, server: ServerApp, user_id: str) -> bool:
+        return bool(server.team_permissions.list(self.team, user_id, permission_id=self.permission))
+
+
+@dataclass(frozen=True)
+class LinkedUsers:
+    staff: PermissionRule | None = None
+    superuser: PermissionRule | None = None
+
+
+def check_installed(installed_apps: list[str], middleware: list[str], backends: list[str], setting: str) -> None:
+    missing = [app for app in REQUIRED_APPS if app not in installed_apps]
+    if missing:
+        raise ImproperlyConfigured(f"{setting} = True needs {missing} in settings.INSTALLED_APPS (then migrate).")
+    for needed in (SESSION_MIDDLEWARE, "django.contrib.auth.middleware.AuthenticationMiddleware"):
+        if needed not in middleware:
+            raise ImproperlyConfigured(
+                f"{setting} = True needs {needed!r} in settings.MIDDLEWARE, before 'authmw_django.AuthMiddleware'."
+            )
+    if BACKEND not in backends:
+        raise ImproperlyConfigured(f"{setting} = True needs {BACKEND!r} in settings.AUTHENTICATION_BACKENDS.")
+
+
+def session_mark(user: AuthUser) -> str:
+    """Names the authmw session without keeping its tokens in Django's session store."""
+    secret = user.refresh_token or user.access_token
+    return hashlib.sha256(secret.encode()).hexdigest()[:32]
+
+
+def sync_request(request: Any, authmw_user: AuthUser | AnonymousUser) -> None:
+    """Bring Django's session user in step with the request's authmw session (sync code)."""
+    request.authmw_user = authmw_user
+    from_header = bool(request.META.get("HTTP_X_STACK_AUTH"))
+    if not authmw_user.is_authenticated:
+        if request.session.get(django_auth.BACKEND_SESSION_KEY) == BACKEND:
+            django_auth.logout(request)  # signed out of authmw: out of Django too
+        return
+    assert isinstance(authmw_user, AuthUser)
+    mark = session_mark(authmw_user)
+    if not from_header and request.session.get(SESSION_MARK) == mark and request.user.is_authenticated:
+        return  # the Django sign-in made for this very session
+    user = django_auth.authenticate(request, authmw_user=authmw_user)
+    if user is None:  # an inactive Django user: nobody
+        if request.session.get(django_auth.BACKEND_SESSION_KEY) == BACKEND:
+            django_auth.logout(request)
+        return
+    if from_header:
+        request.user = user  # an API call: no Django session for it
+        return
+    django_auth.login(request, user, backend=BACKEND)
+    request.session[SESSION_MARK] = mark
+
+
+def link_user(authmw_user: AuthUser, rules: LinkedUsers, server: ServerApp) -> Any:
+    """The Django user linked to ``authmw_user``: found, or created on the first sign-in; its
+    e-mail, name and staff / superuser flags brought in step with authmw."""
+    from .models import AuthmwUserLink
+
+    profile = server.users.get(authmw_user.id)
+    if profile is None:
+        return None
+    staff = rules.staff.granted(server, authmw_user.id) if rules.staff else None
+    superuser = rules.superuser.granted(server, authmw_user.id) if rules.superuser else None
+    model = django_auth.get_user_model()
+    with transaction.atomic():
+        link = AuthmwUserLink.objects.select_related("user").filter(authmw_user_id=authmw_user.id).first()
+        if link is not None:
+            user = link.user
+        else:
+            user = _new_user(model, profile)
+            AuthmwUserLink.objects.create(user=user, authmw_user_id=authmw_user.id)
+        changed = _sync(user, model, profile)
+        for field, value in (("is_staff", staff), ("is_superuser", superuser)):
+            if value is not None and hasattr(user, field) and getattr(user, field) != value:
+                setattr(user, field, value)
+                changed.append(field)
+        if changed:
+            user.save(update_fields=changed)
+    return user
+
+
+def _new_user(model: Any, profile: Any) -> Any:
+    email = profile.primary_email or ""
+    username_field = model.USERNAME_FIELD
+    taken = bool(email) and model._default_manager.filter(**{f"{username_field}__iexact": email}).exists()
+    username = email if email and not taken else f"authmw-{profile.id}"
+    user = model(**{username_field: username})
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+def _sync(user: Any, model: Any, profile: Any) -> list[str]:
+    """Copy e-mail and display name onto the Django user; the fields that changed."""
+    wanted: dict[str, Any] = {}
+    email_field = model.get_email_field_name()
+    if profile.primary_email and hasattr(user, email_field):
+        wanted[email_field] = profile.primary_email
+    if profile.display_name is not None and hasattr(user, "first_name") and hasattr(user, "last_name"):
+        first, _, last = profile.display_name.strip().partition(" ")
+        wanted["first_name"], wanted["last_name"] = first[:150], last.strip()[:150]
+    changed = [field for field, value in wanted.items() if getattr(user, field) != value]
+    for field in changed:
+        setattr(user, field, wanted[field])
+    return changed

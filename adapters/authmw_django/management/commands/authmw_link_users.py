@@ -1,0 +1,63 @@
+"""``manage.py authmw_link_users [--apply]``: link existing Django users to authmw users."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from authmw._apps import ServerApp
+
+from ... import _settings
+
+
+class Command(BaseCommand):
+    help = (
+        "Link each authmw user whose primary e-mail is verified to the one existing Django user with "
+        "that e-mail (case-insensitive). Prints the plan; writes nothing without --apply."
+    )
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--apply", action="store_true", help="create the links (default: a dry run)")
+
+    def handle(self, *args: Any, apply: bool = False, **options: Any) -> None:
+        from ...models import AuthmwUserLink
+
+        auth = _settings.load()
+        if auth.linked is None:
+            raise CommandError('Linking needs linked Django users: set AUTHMW["DJANGO_USERS"] = True.')
+        server = ServerApp(auth.config)
+        model = get_user_model()
+        email_field = model.get_email_field_name()
+        linked_authmw = set(AuthmwUserLink.objects.values_list("authmw_user_id", flat=True))
+        linked_django = set(AuthmwUserLink.objects.values_list("user_id", flat=True))
+        plan: list[tuple[str, Any]] = []
+        counts = {"already linked": 0, "unverified e-mail": 0, "no Django user": 0, "several Django users": 0}
+        for user in server.users.iter():
+            if user.id in linked_authmw:
+                counts["already linked"] += 1
+                continue
+            if not user.primary_email or not user.primary_email_verified:
+                counts["unverified e-mail"] += 1
+                continue
+            matches = list(model._default_manager.filter(**{f"{email_field}__iexact": user.primary_email})[:2])
+            if not matches:
+                counts["no Django user"] += 1
+            elif len(matches) > 1:
+                counts["several Django users"] += 1
+                self.stderr.write(f"skip {user.primary_email}: {len(matches)} Django users have it")
+            elif matches[0].pk in linked_django:
+                counts["already linked"] += 1
+            else:
+                plan.append((user.id, matches[0]))
+                linked_django.add(matches[0].pk)
+                self.stdout.write(f"link authmw user {user.id} ({user.primary_email}) -> Django user {matches[0].pk}")
+        if apply:
+            with transaction.atomic():
+                for authmw_id, django_user in plan:
+                    AuthmwUserLink.objects.create(user=django_user, authmw_user_id=authmw_id)
+        skipped = ", ".join(f"{n} {why}" for why, n in counts.items() if n)
+        verb = "linked" if apply else "would link (dry run; --apply to write)"
+        self.stdout.write(f"{len(plan)} {verb}" + (f"; skipped: {skipped}" if skipped else ""))

@@ -1,0 +1,223 @@
+"""Linked Django users: request.user is a real AUTH_USER_MODEL user linked to the authmw user, so
+foreign keys, login_required, has_perm and the admin keep working (AUTHMW["DJANGO_USERS"])."""
+
+from __future__ import annotations
+
+import io
+import json
+import uuid
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management import call_command
+from django.test import Client, override_settings
+from middleware.support import cookie_header
+
+from authmw import AdminApp, ServerApp
+
+LINKED_MIDDLEWARE = [
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "authmw_django.AuthMiddleware",
+]
+
+pytestmark = pytest.mark.usefixtures("database")
+
+
+@pytest.fixture
+def linked(site: Any) -> Any:
+    """A Django test client of a site with linked users (staff from the `staff` permission)."""
+
+    def make(**options: Any) -> Client:
+        return site.client(middleware=LINKED_MIDDLEWARE, DJANGO_USERS=True, STAFF_PERMISSION="staff", **options)
+
+    return make
+
+
+def with_session(client: Client, local_service: Any, session: Any) -> Client:
+    client.cookies.load(cookie_header(local_service.project_id, session.refresh_token, session.access_token))
+    return client
+
+
+def test_first_sign_in_creates_and_links_a_django_user_kept_in_django_session(linked, local_service) -> None:
+    from authmw_django.models import AuthmwUserLink
+
+    s = local_service.sign_up()
+    client = with_session(linked(), local_service, s)
+    first = client.get("/linked/whoami").json()
+    assert first["authenticated"] is True
+    assert first["authmw_id"] == first["linked_to"] == s.user_id
+    assert first["email"] == s.email
+    assert AuthmwUserLink.objects.get(authmw_user_id=s.user_id).user_id == first["django_id"]
+    assert "sessionid" in client.cookies  # Django's own session now holds the user
+    # later requests: the same Django user, no second user made
+    assert client.get("/linked/whoami").json()["django_id"] == first["django_id"]
+    assert get_user_model().objects.filter(email=s.email).count() == 1
+
+
+def test_foreign_keys_login_required_and_has_perm_work(linked, local_service) -> None:
+    anonymous = linked().get("/linked/notes")
+    assert anonymous.status_code == 302 and "/login/" in anonymous["location"]
+    s = local_service.sign_up()
+    client = with_session(linked(), local_service, s)
+    assert client.get("/linked/notes").json() == {"notes": 1, "has_perm": False}
+    assert client.get("/linked/notes").json()["notes"] == 2
+
+
+def test_profile_is_kept_in_step_on_the_next_sign_in(linked, local_service) -> None:
+    s = local_service.sign_up()
+    client = with_session(linked(), local_service, s)
+    assert client.get("/linked/whoami").json()["name"] == ["", ""]
+    ServerApp(local_service.config).users.update(s.user_id, display_name="Ada Lovelace")
+    again = ServerApp(local_service.config).sessions.create(s.user_id)  # a new sign-in
+    fresh = with_session(linked(), local_service, again)
+    assert fresh.get("/linked/whoami").json()["name"] == ["Ada", "Lovelace"]
+
+
+def grant_staff(local_service: Any, user_id: str) -> None:
+    admin = AdminApp(local_service.config)
+    if not any(d.id == "staff" for d in admin.permission_definitions.list()):
+        admin.permission_definitions.create("staff")
+    server = ServerApp(local_service.config)
+    team = server.teams.create(display_name=f"staff-{uuid.uuid4().hex[:6]}")
+    server.teams.add_member(team.id, user_id)
+    server.team_permissions.grant(team.id, user_id, "staff")
+
+
+def test_the_admin_opens_for_staff_and_sends_others_to_the_authmw_sign_in(linked, local_service) -> None:
+    outsider = local_service.sign_up()
+    refused = with_session(linked(), local_service, outsider).get("/admin/")
+    assert refused.status_code == 302
+    login = with_session(linked(), local_service, outsider).get(refused["location"])
+    assert login.status_code == 302
+    assert login["location"] == "/handler/sign-in?after_auth_return_to=%2Fadmin%2F"
+
+    staff = local_service.sign_up()
+    grant_staff(local_service, staff.user_id)
+    client = with_session(linked(), local_service, staff)
+    assert client.get("/linked/whoami").json()["staff"] is True
+    assert client.get("/admin/").status_code == 200
+
+    # re-checked on each sign-in: without the permission, the next sign-in is not staff
+    server = ServerApp(local_service.config)
+    for team in server.teams.list(user_id=staff.user_id):
+        server.team_permissions.revoke(team.id, staff.user_id, "staff")
+    later = with_session(linked(SUPERUSER_PERMISSION="staff"), local_service, server.sessions.create(staff.user_id))
+    assert later.get("/linked/whoami").json()["staff"] is False
+    assert later.get("/admin/").status_code == 302
+
+
+def test_superuser_from_a_permission_in_one_named_team(linked, local_service) -> None:
+    s = local_service.sign_up()
+    grant_staff(local_service, s.user_id)
+    (team,) = ServerApp(local_service.config).teams.list(user_id=s.user_id)
+    rule = {"team": team.id, "permission": "staff"}
+    client = with_session(linked(SUPERUSER_PERMISSION=rule), local_service, s)
+    assert client.get("/linked/whoami").json()["superuser"] is True
+    other_team = {"team": str(uuid.uuid4()), "permission": "staff"}
+    again = ServerApp(local_service.config).sessions.create(s.user_id)
+    assert (
+        with_session(linked(SUPERUSER_PERMISSION=other_team), local_service, again)
+        .get("/linked/whoami")
+        .json()["superuser"]
+        is False
+    )
+
+
+def test_the_admin_login_never_sends_people_off_site(linked) -> None:
+    for hostile in ("//evil.example/", "/\\evil.example", "https://evil.example/", "javascript:alert(1)"):
+        r = linked().get("/admin/login/", {"next": hostile})
+        assert r["location"] == "/handler/sign-in?after_auth_return_to=%2F", hostile
+
+
+def test_signing_out_of_authmw_ends_the_django_session(linked, local_service) -> None:
+    s = local_service.sign_up()
+    client = with_session(linked(), local_service, s)
+    assert client.get("/linked/notes").status_code == 200
+    local_service.sign_out(s)  # the refresh token is revoked at the service
+    client.cookies.pop("stack-access")  # and the access token is gone: the session cannot go on
+    r = client.get("/linked/whoami").json()
+    assert r["authenticated"] is False and r["authmw_id"] is None
+    assert client.get("/linked/notes").status_code == 302
+
+
+def test_a_password_signed_in_django_user_is_left_alone(linked, local_service) -> None:
+    model = get_user_model()
+    admin = model.objects.create_user(username=f"admin-{uuid.uuid4().hex[:6]}", password="pw-123-456")
+    client = linked()
+    assert client.login(username=admin.username, password="pw-123-456")
+    r = client.get("/linked/whoami").json()
+    assert r["authenticated"] is True and r["django_id"] == admin.pk and r["authmw_id"] is None
+
+
+def test_an_api_call_with_x_stack_auth_gets_the_user_without_a_django_session(linked, local_service) -> None:
+    s = local_service.sign_up()
+    header = json.dumps({"accessToken": s.access_token, "refreshToken": s.refresh_token})
+    client = linked()
+    r = client.get("/linked/whoami", headers={"x-stack-auth": header})
+    assert r.json()["linked_to"] == s.user_id
+    assert "sessionid" not in client.cookies
+
+
+def test_linking_command_links_by_verified_e_mail_and_dry_runs_first(linked, local_service) -> None:
+    from authmw_django.models import AuthmwUserLink
+
+    linked()  # loads the settings the command reads
+    server = ServerApp(local_service.config)
+    model = get_user_model()
+    tag = uuid.uuid4().hex[:8]
+    verified = server.users.create(primary_email=f"v-{tag}@example.com", primary_email_verified=True)
+    unverified = server.users.create(primary_email=f"u-{tag}@example.com", primary_email_verified=False)
+    old_v = model.objects.create_user(username=f"v-{tag}", email=f"V-{tag}@example.com")
+    model.objects.create_user(username=f"u-{tag}", email=f"u-{tag}@example.com")
+
+    settings = {"AUTHMW": _authmw(local_service, DJANGO_USERS=True), "MIDDLEWARE": LINKED_MIDDLEWARE}
+    with override_settings(**settings):
+        out = io.StringIO()
+        call_command("authmw_link_users", stdout=out)
+        assert f"link authmw user {verified.id}" in out.getvalue()
+        assert unverified.id not in out.getvalue()
+        assert "dry run" in out.getvalue()
+        assert not AuthmwUserLink.objects.filter(authmw_user_id=verified.id).exists()
+
+        call_command("authmw_link_users", "--apply", stdout=io.StringIO())
+    assert AuthmwUserLink.objects.get(authmw_user_id=verified.id).user_id == old_v.pk
+    assert not AuthmwUserLink.objects.filter(authmw_user_id=unverified.id).exists()
+
+
+def _authmw(local_service: Any, **options: Any) -> dict[str, Any]:
+    from conftest import authmw_settings
+
+    return authmw_settings(local_service.config, **options)
+
+
+@pytest.mark.parametrize(
+    ("change", "names"),
+    [
+        ({"MIDDLEWARE": ["authmw_django.AuthMiddleware"]}, "SessionMiddleware"),
+        ({"AUTHENTICATION_BACKENDS": ["django.contrib.auth.backends.ModelBackend"]}, "AuthmwBackend"),
+        ({"INSTALLED_APPS": ["django.contrib.auth", "django.contrib.contenttypes"]}, "INSTALLED_APPS"),
+    ],
+)
+def test_a_missing_piece_of_linked_users_is_named(site, change: dict[str, Any], names: str) -> None:
+    from authmw_django import _settings
+
+    settings = {"AUTHMW": _authmw_for(site, DJANGO_USERS=True), "MIDDLEWARE": LINKED_MIDDLEWARE, **change}
+    with override_settings(**settings), pytest.raises(ImproperlyConfigured, match=names):
+        _settings.load()
+
+
+def _authmw_for(site: Any, **options: Any) -> dict[str, Any]:
+    from conftest import authmw_settings
+
+    return authmw_settings(site.config, **options)
+
+
+def test_staff_permission_without_linked_users_is_a_configuration_error(site) -> None:
+    from authmw_django import _settings
+
+    with override_settings(AUTHMW=_authmw_for(site, STAFF_PERMISSION="staff")):
+        with pytest.raises(ImproperlyConfigured, match="DJANGO_USERS"):
+            _settings.load()
