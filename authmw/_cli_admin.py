@@ -21,7 +21,7 @@ from typing import Any, TextIO
 from ._apps import AdminApp
 from ._config import VERSION, AuthConfig
 from ._production import DEFAULT_DASHBOARD_URL, production_mode_errors
-from .errors import AuthmwError, ConfigurationError
+from .errors import AuthmwError, ConfigurationError, SettingsFileNotFound
 from .models import AdminProject, AdminProjectConfigUpdate, ApiKey, ServerUser
 
 __all__ = ["PROGRESS_DELAY_SECONDS", "register"]
@@ -87,10 +87,8 @@ def _config(args: argparse.Namespace) -> AuthConfig:
         if args.env_file:
             return AuthConfig.from_env_file(args.env_file)
         return AuthConfig.from_env()
-    except FileNotFoundError:
-        raise CommandError(
-            f"no such settings file: {args.env_file} (the local service writes .authmw/project.env)"
-        ) from None
+    except SettingsFileNotFound as error:
+        raise CommandError(f"--env-file: {error}") from None
     except ConfigurationError as error:
         raise CommandError(f"{error} Or pass --env-file .authmw/project.env.") from None
 

@@ -132,7 +132,7 @@ def test_missing_settings_are_one_line_errors(run, tmp_path, monkeypatch):
     status, _, err = run("keys", "list", env=False)
     assert status == 2 and err.count("\n") == 1 and "AUTHMW_PROJECT_ID" in err and "--env-file" in err
     status, _, err = run("keys", "list", "--env-file", str(tmp_path / "nope.env"), env=False)
-    assert status == 2 and "no such settings file" in err
+    assert status == 2 and err.startswith("authmw keys: --env-file: There is no settings file at") and "nope.env" in err
     no_admin_key = tmp_path / "server.env"
     no_admin_key.write_text(f"AUTHMW_PROJECT_ID={uuid.uuid4()}\nAUTHMW_SECRET_SERVER_KEY=ssk_x\n")
     status, _, err = run("project", "show", "--env-file", str(no_admin_key), env=False)
