@@ -19,6 +19,8 @@ from authmw.middleware._resolver import Resolved, SessionResolver
 from authmw.middleware._settings import read_settings, secret_key_needed
 from authmw.middleware._user import ANONYMOUS
 
+from ._flask_login import LoadUser, feed_flask_login
+
 #: Key of the extension's state in ``app.extensions``.
 EXTENSION_KEY = "authmw"
 #: Prefix of the extension's keys in ``app.config`` (``AUTHMW_PROJECT_ID``, ...).
@@ -52,7 +54,9 @@ class AuthMW:
     arguments, else ``app.config["AUTHMW_*"]`` (``PROJECT_ID``, ``API_URL``,
     ``PUBLISHABLE_CLIENT_KEY``, ``SECRET_SERVER_KEY``, ``HANDLER_PATH``, ``ENV_FILE``,
     ``ON_REFRESH_UNAVAILABLE``, ``API_PATHS``), else the environment. ``http`` makes the
-    ``httpx.Client`` for key-set fetches, refreshes and team checks.
+    ``httpx.Client`` for key-set fetches, refreshes and team checks. ``flask_login`` feeds
+    Flask-Login: a function mapping the signed-in :class:`AuthUser` to the app's own user
+    (see :mod:`authmw_flask._flask_login`).
     """
 
     def __init__(
@@ -63,10 +67,12 @@ class AuthMW:
         on_refresh_unavailable: OnRefreshUnavailable | None = None,
         api_paths: tuple[str, ...] | None = None,
         http: Callable[[], httpx.Client] | None = None,
+        flask_login: LoadUser | None = None,
     ) -> None:
         self.config = config
         self._options = {"ON_REFRESH_UNAVAILABLE": on_refresh_unavailable, "API_PATHS": api_paths}
         self.http = http
+        self.flask_login = flask_login
         if app is not None:
             self.init_app(app)
 
@@ -84,6 +90,8 @@ class AuthMW:
         app.before_request(_resolve_session)
         app.after_request(_write_cookies)
         app.register_error_handler(Refusal, refusal_response)
+        if self.flask_login is not None:
+            feed_flask_login(app, self.flask_login, get_user)
 
 
 def site_auth(app: Flask | None = None) -> FlaskAuth:

@@ -1,0 +1,57 @@
+"""Feeding Flask-Login: the app's own user object for the request's authmw user.
+
+::
+
+    login_manager = LoginManager(app)
+
+    def load_user(authmw_user):            # an AuthUser; return the app's user, or None
+        user = User.query.filter_by(authmw_id=authmw_user.id).one_or_none()
+        if user is None:                   # first sign-in: create it
+            profile = authmw_user.get_server_user()
+            user = User(authmw_id=authmw_user.id, email=profile.primary_email)
+            db.session.add(user); db.session.commit()
+        return user
+
+    AuthMW(app, flask_login=load_user)
+
+``flask_login.current_user`` and ``@login_required`` then follow the authmw session: a
+request loader asks ``load_user`` once per request for a signed-in authmw user, so signing out
+of authmw signs out of Flask-Login too. Users Flask-Login keeps in its own session
+(``login_user``) still win, as Flask-Login decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask
+
+from authmw.errors import ConfigurationError
+from authmw.middleware import AuthUser
+
+#: Maps the request's signed-in authmw user to the app's user object (or None: nobody).
+LoadUser = Callable[[AuthUser], Any]
+
+
+def feed_flask_login(app: Flask, load_user: LoadUser, current_authmw_user: Callable[[], Any]) -> None:
+    if not callable(load_user):
+        raise ConfigurationError("flask_login= must be a function taking the AuthUser and returning your user.")
+    try:
+        import flask_login  # noqa: F401
+    except ImportError:
+        raise ConfigurationError(
+            "flask_login= needs Flask-Login: pip install flask-login, and set up LoginManager(app) first."
+        ) from None
+    manager = getattr(app, "login_manager", None)
+    if manager is None:
+        raise ConfigurationError(
+            "flask_login= needs Flask-Login's LoginManager on the app: call LoginManager(app) "
+            "(or login_manager.init_app(app)) before AuthMW(app, flask_login=...)."
+        )
+
+    def request_loader(_request: Any) -> Any:
+        user = current_authmw_user()
+        return load_user(user) if isinstance(user, AuthUser) else None
+
+    manager.request_loader(request_loader)
