@@ -3,18 +3,37 @@
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .auth import INTERNAL_PROJECT_ID
 from .db import Database
 from .ids import now_millis
-from .projects import BOOTSTRAP_KEY_LIFETIME_MILLIS, create_api_key_set, create_project, get_project
+from .projects import (
+    BOOTSTRAP_KEY_LIFETIME_MILLIS,
+    create_api_key_set,
+    create_project,
+    get_project,
+    save_project,
+)
 
 LOCAL_PROJECT_NAME = "authmw local project"
 INTERNAL_PROJECT_NAME = "authmw internal"
 BOOTSTRAP_KEY_DESCRIPTION = "Created by the local service on first start"
 ENV_FILE_NAME = "project.env"
+
+#: The local project starts with every sign-in method on, as the real service's development
+#: project does, so the handler pages show them all: password, magic link, passkeys, and GitHub
+#: and Google (served by the local mock provider). Projects created later get the contract's
+#: defaults (password only).
+LOCAL_PROJECT_CONFIG = {
+    "magic_link_enabled": True,
+    "passkey_enabled": True,
+    "oauth_providers": [
+        {"id": "github", "type": "shared", "enabled": True},
+        {"id": "google", "type": "shared", "enabled": True},
+    ],
+}
 
 
 @dataclass(frozen=True)
@@ -39,7 +58,7 @@ def ensure_projects(db: Database) -> Bootstrap:
         created = False
         project_id = _meta(c, "project_id")
         if project_id is None or get_project(c, project_id) is None:
-            project = _new_project_with_keys(c, LOCAL_PROJECT_NAME, None)
+            project = _new_project_with_keys(c, LOCAL_PROJECT_NAME, None, LOCAL_PROJECT_CONFIG)
             c.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('project_id', ?)", (project.project_id,))
             created = True
         else:
@@ -56,8 +75,12 @@ def _meta(c: sqlite3.Connection, key: str) -> str | None:
     return None if row is None else row["value"]
 
 
-def _new_project_with_keys(c: sqlite3.Connection, name: str, project_id: str | None) -> ProjectKeys:
+def _new_project_with_keys(
+    c: sqlite3.Connection, name: str, project_id: str | None, config: dict[str, object] | None = None
+) -> ProjectKeys:
     project = create_project(c, name, project_id=project_id)
+    if config:
+        save_project(c, replace(project, config={**project.config, **config}))
     create_api_key_set(c, project.id, BOOTSTRAP_KEY_DESCRIPTION, now_millis() + BOOTSTRAP_KEY_LIFETIME_MILLIS)
     return _keys_of(c, project.id)
 

@@ -57,6 +57,17 @@ export interface ProjectConfig {
   oauthProviders: { id: string }[];
 }
 
+/** The configuration of a new project (contract 5.2): password sign-in only. */
+export const NEW_PROJECT_CONFIG: Readonly<ProjectConfig> = Object.freeze({
+  signUpEnabled: true,
+  credentialEnabled: true,
+  magicLinkEnabled: false,
+  passkeyEnabled: false,
+  clientTeamCreationEnabled: false,
+  clientUserDeletionEnabled: false,
+  oauthProviders: [],
+});
+
 export interface Project {
   id: string;
   displayName: string;

@@ -6,6 +6,7 @@ import { createAsyncCache } from "./cache";
 import type { AuthController, UserState } from "./client";
 import type { ContactChannelsApi } from "./contact-channels";
 import type { ContactChannel, CurrentUser, Project, ProjectConfig, Team, TeamInvitation, TeamMemberProfile } from "./models";
+import { NEW_PROJECT_CONFIG } from "./models";
 import { AuthContext } from "./react/context";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 import { checkTotpSetupCode, createTotpSetup } from "./totp";
@@ -106,16 +107,7 @@ export function createTestingController(options: TestingControllerOptions = {}):
   const project: Project = {
     id: "test-project",
     displayName: "Test project",
-    config: {
-      signUpEnabled: true,
-      credentialEnabled: true,
-      magicLinkEnabled: false,
-      passkeyEnabled: false,
-      clientTeamCreationEnabled: false,
-      clientUserDeletionEnabled: false,
-      oauthProviders: [],
-      ...options.projectConfig,
-    },
+    config: { ...NEW_PROJECT_CONFIG, ...options.projectConfig },
   };
   const profile = (teamId: string): TeamMemberProfile => ({
     teamId,

@@ -74,6 +74,7 @@ const REACT = [
   "AuthHandler",
   "AuthProvider",
   "AuthStyles",
+  "DEFAULT_MESSAGES",
   "DEFAULT_STYLES",
   "EmailVerification",
   "ForgotPassword",

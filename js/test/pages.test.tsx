@@ -109,6 +109,15 @@ function renderPage(path: string, options: { signedIn?: boolean; urls?: AuthUrlO
 }
 
 const where = () => screen.getByTestId("where").textContent;
+/** The calls a page made, less the project's configuration (every card reads it for the app's name). */
+const calls = (service: { paths(): string[] }) => service.paths().filter((p) => p !== "GET /projects/current");
+/** The text of the messages under a field (its aria-describedby). */
+const fieldMessage = (label: string) =>
+  (screen.getByLabelText(label).getAttribute("aria-describedby") ?? "")
+    .split(" ")
+    .map((id) => document.getElementById(id)?.textContent ?? "")
+    .join(" ")
+    .trim();
 const type = (label: string | RegExp, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const submitForm = (testId: string) => fireEvent.submit(screen.getByTestId(testId));
 const signInBody = (isNew: boolean) => ({ access_token: tokenValidFor(600), refresh_token: "rt-new", user_id: "u", is_new_user: isNew });
@@ -128,9 +137,9 @@ describe("forgot-password page", () => {
     expect(screen.getByRole("link", { name: "Back to sign in" }).getAttribute("href")).toBe("/handler/sign-in");
   });
 
-  it("is linked from the sign-in page", () => {
+  it("is linked from the sign-in page", async () => {
     renderPage("/handler/sign-in").view();
-    expect(screen.getByTestId("forgot-password-link").getAttribute("href")).toBe("/handler/forgot-password");
+    expect((await screen.findByTestId("forgot-password-link")).getAttribute("href")).toBe("/handler/forgot-password");
   });
 });
 
@@ -142,13 +151,14 @@ describe("password-reset page", () => {
     view();
     expect(screen.getByRole("status").textContent).toBe("Checking your link…");
     await screen.findByTestId("password-reset-form");
-    expect(service.paths()).toEqual(["POST /auth/password/reset/check-code"]); // once, even in StrictMode
+    expect(calls(service)).toEqual(["POST /auth/password/reset/check-code"]); // once, even in StrictMode
 
     type("New password", "new password 1");
     type("Repeat new password", "new password 2");
     submitForm("password-reset-form");
-    expect((await screen.findByRole("alert")).textContent).toBe("Passwords do not match.");
-    expect(service.paths()).toHaveLength(1);
+    await waitFor(() => expect(fieldMessage("Repeat new password")).toBe("The two passwords do not match."));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText("Repeat new password")));
+    expect(calls(service)).toHaveLength(1);
 
     type("Repeat new password", "new password 1");
     submitForm("password-reset-form");
@@ -180,16 +190,15 @@ describe("password-reset page", () => {
     type("New password", "short");
     type("Repeat new password", "short");
     submitForm("password-reset-form");
-    const alert = await screen.findByRole("alert");
-    expect(alert.textContent).toBe("Password too short. Minimum length is 8.");
-    expect(screen.getByLabelText("New password").getAttribute("aria-describedby")).toContain(alert.id);
+    await waitFor(() => expect(fieldMessage("New password")).toBe("The password is too short: use at least 8 characters."));
+    expect(screen.getByLabelText("New password").getAttribute("aria-invalid")).toBe("true");
   });
 
   it("a link without a code says so, without a call", () => {
     const { service, view } = renderPage("/handler/password-reset");
     view();
     expect(screen.getByRole("alert").textContent).toContain("no code");
-    expect(service.calls).toHaveLength(0);
+    expect(calls(service)).toHaveLength(0);
   });
 });
 
@@ -250,7 +259,9 @@ describe("magic-link-callback page", () => {
     expect(input.getAttribute("inputmode")).toBe("numeric");
     type("Authentication code", "000000");
     submitForm("mfa-form");
-    expect((await screen.findByRole("alert")).textContent).toBe("The TOTP code is invalid. Please try again.");
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "That code is not right. Enter the current 6-digit code of your authenticator app.",
+    );
     type("Authentication code", "123456");
     submitForm("mfa-form");
     await waitFor(() => expect(where()).toBe("/"));
@@ -321,7 +332,7 @@ describe("sign-in page with magic link", () => {
     service.on("POST /auth/mfa/sign-in", jsonResponse(signInBody(false)));
     service.on("GET /users/me", jsonResponse(userWire()));
     view();
-    type("E-mail", "ada@example.com");
+    fireEvent.change(await screen.findByLabelText("E-mail"), { target: { value: "ada@example.com" } });
     type("Password", "pw");
     submitForm("sign-in-form");
     await screen.findByTestId("mfa-prompt");
@@ -340,7 +351,7 @@ describe("team-invitation page", () => {
     expect(link.getAttribute("href")).toBe(
       `/handler/sign-in?after_auth_return_to=${encodeURIComponent(`/handler/team-invitation?code=${CODE}`)}`,
     );
-    expect(service.paths()).toEqual(["POST /team-invitations/accept/check-code"]);
+    expect(calls(service)).toEqual(["POST /team-invitations/accept/check-code"]);
   });
 
   it("signed in: shows 'Join <team>?' and accepts", async () => {
@@ -350,7 +361,7 @@ describe("team-invitation page", () => {
     service.on("POST /team-invitations/accept", jsonResponse({}));
     view();
     expect((await screen.findByTestId("invitation-team")).textContent).toBe("Team One");
-    expect(screen.getByTestId("invitation-confirm").textContent).toContain("Join Team One?");
+    expect(screen.getByTestId("invitation-confirm").textContent).toContain("You have been invited to join this team:Team One");
     fireEvent.click(screen.getByTestId("invitation-accept"));
     expect((await screen.findByTestId("invitation-joined")).textContent).toBe("You joined Team One.");
     expect(service.paths().filter((p) => p.startsWith("POST /team-invitations/accept"))).toEqual([
@@ -497,12 +508,14 @@ describe("account-settings page", () => {
     fireEvent.change(form.getByLabelText("New password"), { target: { value: "new password" } });
     fireEvent.change(form.getByLabelText("Repeat new password"), { target: { value: "other" } });
     submitForm("password-form");
-    expect((await form.findByRole("alert")).textContent).toBe("Passwords do not match.");
+    await waitFor(() => expect(fieldMessage("Repeat new password")).toBe("The two passwords do not match."));
     expect(service.paths()).not.toContain("POST /auth/password/update");
     fireEvent.change(form.getByLabelText("Repeat new password"), { target: { value: "new password" } });
     submitForm("password-form");
     await waitFor(() => expect(service.paths()).toContain("POST /auth/password/update"));
-    expect((await form.findByRole("alert")).textContent).toBe("Passwords do not match."); // wrong current password
+    // The service's PASSWORD_CONFIRMATION_MISMATCH here means the current password is wrong.
+    await waitFor(() => expect(fieldMessage("Current password")).toBe("Your current password is wrong."));
+    await waitFor(() => expect(document.activeElement).toBe(form.getByLabelText("Current password")));
     submitForm("password-form");
     expect((await form.findByRole("status")).textContent).toContain("Your password has been changed");
   });

@@ -69,11 +69,22 @@ function renderApp(client: AuthClient, path: string, extra?: ReactNode) {
   );
 }
 
-function fillAndSubmit(email: string, password: string) {
-  fireEvent.change(screen.getByLabelText("E-mail"), { target: { value: email } });
+/** Fills the e-mail and password form (once the project's configuration has loaded) and submits it. */
+async function fillAndSubmit(email: string, password: string) {
+  fireEvent.change(await screen.findByLabelText("E-mail"), { target: { value: email } });
   fireEvent.change(screen.getByLabelText("Password"), { target: { value: password } });
-  fireEvent.submit(screen.getByRole("button").closest("form")!);
+  fireEvent.submit(screen.getByLabelText("E-mail").closest("form")!);
 }
+
+/** The text of the inline message under a field. */
+const fieldMessage = (label: string) => {
+  const ids = screen.getByLabelText(label).getAttribute("aria-describedby") ?? "";
+  return ids
+    .split(" ")
+    .map((id) => document.getElementById(id)?.textContent ?? "")
+    .join(" ")
+    .trim();
+};
 
 describe("hooks", () => {
   it("throw a clear error outside the provider", () => {
@@ -134,11 +145,11 @@ describe("hooks", () => {
 });
 
 describe("sign-in page", () => {
-  it("has labelled inputs named email and password and a link to sign-up that keeps after_auth_return_to", () => {
+  it("has labelled inputs named email and password and a link to sign-up that keeps after_auth_return_to", async () => {
     const { client } = makeClient();
     renderApp(client, "/handler/sign-in?after_auth_return_to=%2Forders");
     expect(screen.getByRole("heading", { name: "Sign in" })).toBeTruthy();
-    expect(screen.getByLabelText("E-mail").getAttribute("name")).toBe("email");
+    expect((await screen.findByLabelText("E-mail")).getAttribute("name")).toBe("email");
     expect(screen.getByLabelText("Password").getAttribute("name")).toBe("password");
     expect(screen.getByRole("link", { name: "Create an account" }).getAttribute("href")).toBe(
       "/handler/sign-up?after_auth_return_to=%2Forders",
@@ -149,7 +160,7 @@ describe("sign-in page", () => {
     const { client, reply } = makeClient();
     renderApp(client, "/handler/sign-in?after_auth_return_to=%2Forders%3Fp%3D1");
     reply(knownErrorResponse("EMAIL_PASSWORD_MISMATCH", 400, "Wrong e-mail or password."));
-    fillAndSubmit("ada@example.com", "nope");
+    await fillAndSubmit("ada@example.com", "nope");
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toBe("Wrong e-mail or password.");
     expect(screen.getByLabelText("Password").getAttribute("aria-describedby")).toBe(alert.id);
@@ -159,7 +170,7 @@ describe("sign-in page", () => {
       jsonResponse({ access_token: tokenValidFor(600), refresh_token: "rt", user_id: "u" }),
       jsonResponse(userWire({ primary_email: "ada@example.com" })),
     );
-    fillAndSubmit("ada@example.com", "right");
+    await fillAndSubmit("ada@example.com", "right");
     await waitFor(() => expect(screen.getByTestId("where").textContent).toBe("/orders?p=1"));
     expect(screen.getByTestId("who").textContent).toBe("ada@example.com");
   });
@@ -168,9 +179,9 @@ describe("sign-in page", () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const { client, reply } = makeClient();
     renderApp(client, "/handler/sign-in?after_auth_return_to=https%3A%2F%2Fevil.example%2F");
-    expect(screen.getByRole("link", { name: "Create an account" }).getAttribute("href")).toBe("/handler/sign-up");
+    expect((await screen.findByRole("link", { name: "Create an account" })).getAttribute("href")).toBe("/handler/sign-up");
     reply(jsonResponse({ access_token: tokenValidFor(600), refresh_token: "rt", user_id: "u" }), jsonResponse(userWire()));
-    fillAndSubmit("ada@example.com", "right");
+    await fillAndSubmit("ada@example.com", "right");
     await waitFor(() => expect(screen.getByTestId("where").textContent).toBe("/"));
     expect(console.warn).toHaveBeenCalled();
     vi.mocked(console.warn).mockRestore();
@@ -179,25 +190,35 @@ describe("sign-in page", () => {
 
 describe("sign-up page", () => {
   it.each([
-    ["USER_EMAIL_ALREADY_EXISTS", 409, undefined, "User email already exists."],
-    ["PASSWORD_TOO_SHORT", 400, { min_length: 8 }, "Password too short. Minimum length is 8."],
-    ["SIGN_UP_NOT_ENABLED", 400, undefined, "Creation of new accounts is not enabled for this project."],
-  ])("shows the message for %s", async (code, status, details, message) => {
+    ["USER_EMAIL_ALREADY_EXISTS", 409, undefined, "E-mail", "An account with this e-mail address already exists. Sign in instead."],
+    ["PASSWORD_TOO_SHORT", 400, { min_length: 8 }, "Password", "The password is too short: use at least 8 characters."],
+    ["PASSWORD_TOO_LONG", 400, { max_length: 70 }, "Password", "The password is too long: use at most 70 characters."],
+  ])("shows the message for %s under the field it is about, and focuses it", async (code, status, details, label, message) => {
     const { client, reply } = makeClient();
     renderApp(client, "/handler/sign-up");
     reply(knownErrorResponse(code, status, "server text", details));
-    fillAndSubmit("ada@example.com", "pw");
-    expect((await screen.findByRole("alert")).textContent).toBe(message);
+    await fillAndSubmit("ada@example.com", "pw");
+    await waitFor(() => expect(fieldMessage(label)).toBe(message));
+    expect(screen.getByLabelText(label).getAttribute("aria-invalid")).toBe("true");
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText(label)));
+  });
+
+  it("shows the message for SIGN_UP_NOT_ENABLED", async () => {
+    const { client, reply } = makeClient();
+    renderApp(client, "/handler/sign-up");
+    reply(knownErrorResponse("SIGN_UP_NOT_ENABLED", 400));
+    await fillAndSubmit("ada@example.com", "pw");
+    expect((await screen.findByRole("alert")).textContent).toBe("This project is not taking new sign-ups.");
   });
 
   it("signs up and goes to the after-sign-up URL, linking back to sign-in", async () => {
     const { client, reply, calls } = makeClient();
     renderApp(client, "/handler/sign-up?after_auth_return_to=%2Fwelcome");
-    expect(screen.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe(
+    expect((await screen.findByRole("link", { name: "Sign in" })).getAttribute("href")).toBe(
       "/handler/sign-in?after_auth_return_to=%2Fwelcome",
     );
     reply(jsonResponse({ access_token: tokenValidFor(600), refresh_token: "rt", user_id: "u" }), jsonResponse(userWire()));
-    fillAndSubmit("ada@example.com", "password1");
+    await fillAndSubmit("ada@example.com", "password1");
     await waitFor(() => expect(screen.getByTestId("where").textContent).toBe("/welcome"));
     expect(JSON.parse(calls[0]!.body!).verification_callback_url).toBe(
       `${window.location.origin}/handler/email-verification?after_auth_return_to=%2Fwelcome`,

@@ -34,9 +34,23 @@ describe("default styles of the handler pages", () => {
     const sheets = document.querySelectorAll(SHEET);
     expect(sheets.length).toBe(1);
     expect(sheets[0].textContent).toBe(DEFAULT_STYLES);
-    const selectors = DEFAULT_STYLES.split("}")
-      .map((rule) => rule.split("{")[0].trim())
-      .filter((selector) => selector && !selector.startsWith("@media"));
-    for (const selector of selectors) expect(selector.startsWith(":where(.authmw-page)")).toBe(true);
+    // Every selector of every rule is one :where(...) group as a whole: zero specificity.
+    const selectors = DEFAULT_STYLES.replace(/@media[^{]*\{/g, "")
+      .split("}")
+      .map((rule) => rule.split("{")[0]!.trim())
+      .filter(Boolean);
+    expect(selectors.length).toBeGreaterThan(40);
+    for (const selector of selectors) expect(selector).toMatch(/^:where\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)$/);
+  });
+
+  it("set both background and text in the light and the dark palette", () => {
+    for (const scheme of ["light", "dark"] as const) {
+      const block = scheme === "light" ? DEFAULT_STYLES.split("@media")[0]! : DEFAULT_STYLES.split(":where(.authmw-page[data-color-scheme=dark])")[1]!;
+      for (const variable of ["--authmw-background", "--authmw-surface", "--authmw-text", "--authmw-muted", "--authmw-accent"]) {
+        expect(block).toContain(`${variable}:`);
+      }
+    }
+    expect(DEFAULT_STYLES).toContain("background: var(--authmw-background); color: var(--authmw-text);");
+    expect(DEFAULT_STYLES).toContain(":where(.authmw-page:not([data-color-scheme=light]))");
   });
 });

@@ -163,9 +163,10 @@ def sign_in_through_a_guarded_page(local_service: Any, context: Any, base: str) 
 
     page.goto(f"{base}/account?tab=1")
     page.wait_for_url(f"{base}/handler/sign-in?after_auth_return_to=%2Faccount%3Ftab%3D1")
-    page.get_by_label("E-mail").fill(email)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    form = page.get_by_test_id("sign-in-form")  # the password form (other methods are on the page too)
+    form.get_by_label("E-mail").fill(email)
+    form.get_by_label("Password", exact=True).fill(PASSWORD)
+    form.get_by_role("button", name="Sign in", exact=True).click()
     page.wait_for_url(f"{base}/account?tab=1")
     # The handler pages leave with a full page load, so the server's own page renders at once.
     expect(page.get_by_test_id("account")).to_have_text(f"Signed in as {page_user_id(context, base)}")

@@ -131,7 +131,7 @@ def sign_in(page: Any, base: str, email: str, password: str, *, from_page: bool 
     form = page.get_by_test_id("sign-in-form")
     form.get_by_label("E-mail").fill(email)
     form.get_by_label("Password", exact=True).fill(password)
-    form.get_by_role("button", name="Sign in").click()
+    form.get_by_role("button", name="Sign in", exact=True).click()
 
 
 def test_forgot_password_then_reset_through_the_mailbox_then_sign_in(mail_service, example_app, context) -> None:
@@ -323,7 +323,9 @@ def test_password_sign_in_with_totp_asks_for_the_code(mail_service, example_app,
     code = pyotp.TOTP(base64.b32encode(secret).decode()).at(int(frozen_clock))
     prompt.get_by_label("Authentication code").fill("000000" if code != "000000" else "111111")
     prompt.get_by_role("button", name="Verify").click()
-    expect(prompt.get_by_role("alert")).to_have_text("The TOTP code is invalid. Please try again.")
+    expect(prompt.get_by_role("alert")).to_have_text(
+        "That code is not right. Enter the current 6-digit code of your authenticator app."
+    )
 
     prompt.get_by_label("Authentication code").fill(code)
     prompt.get_by_role("button", name="Verify").click()

@@ -19,9 +19,10 @@ PASSWORD = "correct horse battery"
 def sign_up(page: Any, base: str) -> str:
     email = f"browser-{uuid.uuid4().hex[:12]}@example.com"
     page.goto(f"{base}/handler/sign-up")
-    page.get_by_label("E-mail").fill(email)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign up").click()
+    form = page.get_by_test_id("sign-up-form")  # the password form (other methods are on the page too)
+    form.get_by_label("E-mail").fill(email)
+    form.get_by_label("Password", exact=True).fill(PASSWORD)
+    form.get_by_role("button", name="Sign up", exact=True).click()
     page.wait_for_url(f"{base}/")
     expect(page.get_by_test_id("user-email")).to_have_text(email)
     return email
@@ -76,9 +77,10 @@ def test_a_guarded_page_sends_the_browser_to_sign_in_and_back(local_service, exa
     page.wait_for_url(f"{base}/")
     page.goto(f"{base}/account?tab=1")
     page.wait_for_url(f"{base}/handler/sign-in?after_auth_return_to=%2Faccount%3Ftab%3D1")
-    page.get_by_label("E-mail").fill(email)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    form = page.get_by_test_id("sign-in-form")  # the password form (other methods are on the page too)
+    form.get_by_label("E-mail").fill(email)
+    form.get_by_label("Password", exact=True).fill(PASSWORD)
+    form.get_by_role("button", name="Sign in", exact=True).click()
     page.wait_for_url(f"{base}/account?tab=1")
     # The handler pages leave with a full page load, so the server's own page renders at once.
     expect(page.get_by_test_id("account")).to_have_text(f"Signed in as {user_id}")

@@ -32,6 +32,8 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
                 "config": {
                     "oauth_providers": [
                         {"id": "github", "type": "shared", "enabled": True},
+                        # on in the local project from the start; off here for the "not enabled" cases
+                        {"id": "google", "type": "shared", "enabled": False},
                         {"id": "gitlab", "type": "standard", "enabled": True, "client_id": "id", "client_secret": "s"},
                     ]
                 }

@@ -62,7 +62,8 @@ def test_an_existing_user_signs_in_with_the_typed_otp(api: Api, magic_link: None
     assert_known_error(used, "VERIFICATION_CODE_ALREADY_USED", 409)
 
 
-def test_magic_link_disabled_is_a_plain_403(api: Api) -> None:
+def test_magic_link_disabled_is_a_plain_403(api: Api, project_config) -> None:
+    project_config(magic_link_enabled=False)
     response = send_code(api, unique_email())
     assert (response.status_code, response.text) == (403, "Magic link is not enabled for this project")
 

@@ -127,7 +127,8 @@ def test_origins_must_be_allowed(api: Api, user: dict, passkeys_on: None) -> Non
     assert body["error"] == "Passkey registration failed because the origin is not allowed"
 
 
-def test_passkeys_need_the_project_flag(api: Api, user: dict) -> None:
+def test_passkeys_need_the_project_flag(api: Api, user: dict, project_config) -> None:
+    project_config(passkey_enabled=False)
     response = api.call("POST", "/auth/passkey/initiate-passkey-authentication", json={})
     assert_known_error(response, "PASSKEY_AUTHENTICATION_NOT_ENABLED", 400)
 

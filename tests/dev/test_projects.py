@@ -5,7 +5,7 @@ from __future__ import annotations
 from .conftest import Api, assert_known_error
 
 
-def test_client_view_of_a_new_project(api: Api) -> None:
+def test_client_view_of_the_local_project_has_every_method_on(api: Api) -> None:
     project = api.call("GET", "/projects/current").json()
     assert project == {
         "id": api.project_id,
@@ -13,17 +13,23 @@ def test_client_view_of_a_new_project(api: Api) -> None:
         "config": {
             "sign_up_enabled": True,
             "credential_enabled": True,
-            "magic_link_enabled": False,
-            "passkey_enabled": False,
+            "magic_link_enabled": True,
+            "passkey_enabled": True,
             "client_team_creation_enabled": False,
             "client_user_deletion_enabled": False,
-            "enabled_oauth_providers": [],
+            "enabled_oauth_providers": [{"id": "github"}, {"id": "google"}],
         },
     }
+    admin = api.call("GET", "/projects/current", "admin").json()["config"]
+    assert admin["oauth_providers"] == [
+        {"id": "github", "type": "shared", "enabled": True},
+        {"id": "google", "type": "shared", "enabled": True},
+    ]
 
 
-def test_admin_view_has_the_defaults_of_a_new_project(api: Api) -> None:
-    project = api.call("GET", "/projects/current", "admin").json()
+def test_admin_view_has_the_defaults_of_a_new_project(internal_api: Api) -> None:
+    # The internal project is created like any later project: with the contract's defaults.
+    project = internal_api.call("GET", "/projects/current", "admin").json()
     assert project["description"] == ""
     assert project["is_production_mode"] is False
     assert isinstance(project["created_at_millis"], int) and isinstance(project["user_count"], int)
@@ -92,7 +98,15 @@ def test_shared_oauth_keys_only_for_some_providers(api: Api) -> None:
         "PATCH",
         "/projects/current",
         "admin",
-        json={"config": {"oauth_providers": [{"id": "apple", "type": "shared", "enabled": True}]}},
+        json={
+            "config": {
+                "oauth_providers": [
+                    {"id": "github", "type": "shared", "enabled": True},
+                    {"id": "google", "type": "shared", "enabled": True},
+                    {"id": "apple", "type": "shared", "enabled": True},
+                ]
+            }
+        },
     )
     body = assert_known_error(response, "INVALID_SHARED_OAUTH_PROVIDER_ID", 400)
     assert body["details"] == {"provider_id": "apple"}

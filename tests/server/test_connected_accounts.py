@@ -12,10 +12,14 @@ from authmw.errors import OAuthProviderNotFoundOrNotEnabled
 GITLAB = {"id": "gitlab", "type": "standard", "enabled": True, "client_id": "id", "client_secret": "secret"}
 
 
+#: The local project's mock providers, on from the start; off here for the "not enabled" cases.
+SHARED = [{"id": provider, "type": "shared", "enabled": False} for provider in ("github", "google")]
+
+
 @pytest.fixture
 def gitlab(apps):
     apps.live.require("POST", "/connected-accounts/me/gitlab/access-token", "5.4.7")
-    apps.live.set_project_config(oauth_providers=[GITLAB])
+    apps.live.set_project_config(oauth_providers=[*SHARED, GITLAB])
 
 
 def test_a_linked_account_gives_a_provider_token(flavour, apps, gitlab):

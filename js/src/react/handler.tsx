@@ -1,5 +1,8 @@
+import { useMemo, type ReactNode } from "react";
 import { Route, Routes } from "react-router";
-import { AccountSettings } from "./pages/account-settings";
+import { HandlerOptionsContext, type ColorScheme } from "./handler-options";
+import { DEFAULT_MESSAGES, MessagesContext, type Messages } from "./messages";
+import { AccountSettings } from "./pages/account/account-settings";
 import { EmailVerification } from "./pages/email-verification";
 import { HandlerError, HandlerNotFound } from "./pages/error";
 import { ForgotPassword } from "./pages/forgot-password";
@@ -14,29 +17,41 @@ import { AuthStyles } from "./styles";
 export interface AuthHandlerProps {
   /** Render the default stylesheet (see DEFAULT_STYLES); false leaves all styling to the app. */
   defaultStyles?: boolean;
+  /** "system" (default) follows the browser's prefers-color-scheme; "light" or "dark" fixes the palette. */
+  colorScheme?: ColorScheme;
+  /** Replaces any of the pages' texts (see DEFAULT_MESSAGES). */
+  messages?: Partial<Messages>;
+  /** The app's logo on the card: an image URL or an element. */
+  logo?: ReactNode;
+  /** The name on the card; default: the project's display name. */
+  appName?: string;
 }
 
 /**
  * The handler pages. Mount under the handler path given to <AuthProvider>:
  * `<Route path="/handler/*" element={<AuthHandler />} />`.
  */
-export function AuthHandler({ defaultStyles = true }: AuthHandlerProps) {
+export function AuthHandler({ defaultStyles = true, colorScheme = "system", messages, logo, appName }: AuthHandlerProps) {
+  const merged = useMemo(() => (messages ? { ...DEFAULT_MESSAGES, ...messages } : DEFAULT_MESSAGES), [messages]);
+  const options = useMemo(() => ({ colorScheme, logo, appName }), [colorScheme, logo, appName]);
   return (
-    <>
-      {defaultStyles && <AuthStyles />}
-      <Routes>
-      <Route path="sign-in" element={<SignIn />} />
-      <Route path="sign-up" element={<SignUp />} />
-      <Route path="sign-out" element={<SignOut />} />
-      <Route path="email-verification" element={<EmailVerification />} />
-      <Route path="forgot-password" element={<ForgotPassword />} />
-      <Route path="password-reset" element={<PasswordReset />} />
-      <Route path="magic-link-callback" element={<MagicLinkCallback />} />
-      <Route path="team-invitation" element={<TeamInvitation />} />
-      <Route path="account-settings" element={<AccountSettings />} />
-      <Route path="error" element={<HandlerError />} />
-      <Route path="*" element={<HandlerNotFound />} />
-      </Routes>
-    </>
+    <MessagesContext.Provider value={merged}>
+      <HandlerOptionsContext.Provider value={options}>
+        {defaultStyles && <AuthStyles />}
+        <Routes>
+          <Route path="sign-in" element={<SignIn />} />
+          <Route path="sign-up" element={<SignUp />} />
+          <Route path="sign-out" element={<SignOut />} />
+          <Route path="email-verification" element={<EmailVerification />} />
+          <Route path="forgot-password" element={<ForgotPassword />} />
+          <Route path="password-reset" element={<PasswordReset />} />
+          <Route path="magic-link-callback" element={<MagicLinkCallback />} />
+          <Route path="team-invitation" element={<TeamInvitation />} />
+          <Route path="account-settings" element={<AccountSettings />} />
+          <Route path="error" element={<HandlerError />} />
+          <Route path="*" element={<HandlerNotFound />} />
+        </Routes>
+      </HandlerOptionsContext.Provider>
+    </MessagesContext.Provider>
   );
 }

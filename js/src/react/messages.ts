@@ -1,3 +1,4 @@
+import { createContext, useContext } from "react";
 import {
   ConnectionError,
   ContactChannelAlreadyUsedForAuthBySomeoneElse,
@@ -7,13 +8,18 @@ import {
   InvalidTotpCode,
   KnownError,
   MultiFactorAuthenticationRequired,
+  PasskeyAuthenticationNotEnabled,
   PasswordAuthenticationNotEnabled,
   PasswordConfirmationMismatch,
+  PasswordRequirementsNotMet,
   PasswordTooLong,
   PasswordTooShort,
   RedirectUrlNotWhitelisted,
   SchemaError,
   SignUpNotEnabled,
+  TeamMembershipAlreadyExists,
+  TeamMembershipNotFound,
+  TeamNotFound,
   TeamPermissionRequired,
   UserDoesNotHavePassword,
   UserEmailAlreadyExists,
@@ -24,51 +30,296 @@ import {
 } from "../errors";
 import { AuthmwError } from "../known-error";
 
-/** The sentence a handler page shows for a failed sign-in / sign-up. */
-export function describeError(error: unknown): string {
-  if (error instanceof EmailPasswordMismatch) return "Wrong e-mail or password.";
-  if (error instanceof UserEmailAlreadyExists) return "User email already exists.";
-  if (error instanceof PasswordTooShort) return `Password too short. Minimum length is ${error.minLength ?? 8}.`;
-  if (error instanceof PasswordTooLong) return `Password too long. Maximum length is ${error.maxLength ?? 70}.`;
-  if (error instanceof SignUpNotEnabled) return "Creation of new accounts is not enabled for this project.";
-  if (error instanceof PasswordAuthenticationNotEnabled) return "Password authentication is not enabled for this project.";
-  if (error instanceof MultiFactorAuthenticationRequired) {
-    return "This account requires multi-factor authentication: enter the code of your authenticator app.";
-  }
-  if (error instanceof InvalidTotpCode) return "The TOTP code is invalid. Please try again.";
-  if (error instanceof PasswordConfirmationMismatch) return "Passwords do not match.";
-  if (error instanceof UserDoesNotHavePassword) return "This account has no password yet; set one instead.";
-  if (error instanceof EmailAlreadyVerified) return "This e-mail address is already verified.";
-  if (error instanceof RedirectUrlNotWhitelisted) {
-    return "This site is not a trusted domain of the project, so the service will not send links to it.";
-  }
-  if (error instanceof ContactChannelAlreadyUsedForAuthBySomeoneElse) {
-    return "Another account already signs in with this e-mail address.";
-  }
-  if (error instanceof TeamPermissionRequired) return "You do not have the permission to do this in the team.";
-  if (error instanceof VerificationCodeError) return verificationCodeMessage(error, "code");
-  if (error instanceof SchemaError) return `The service rejected the form: ${error.message}`;
+/**
+ * Every text of the handler pages, in one table. Pass a part of it to <AuthHandler messages={...}>
+ * to replace any text (the first step toward translations); functions take the values they name.
+ */
+export const DEFAULT_MESSAGES = {
+  // Shared words
+  or: "or",
+  loading: "Loading…",
+  continue: "Continue",
+  goHome: "Go home",
+  signIn: "Sign in",
+  signOut: "Sign out",
+  cancel: "Cancel",
+  save: "Save",
+  saving: "Saving…",
+  saved: "Saved.",
+  sending: "Sending…",
+  email: "E-mail",
+  password: "Password",
+  showPassword: "Show password",
+  hidePassword: "Hide password",
+  show: "Show",
+  hide: "Hide",
+  /** The card's small line under the title, naming the project. */
+  thisProject: "This project",
+  toContinueTo: (project: string) => `to continue to ${project}`,
+
+  // Field validation (shown under the field when a form is submitted)
+  fieldRequired: "Fill in this field.",
+  fieldInvalid: "Check the format of this field.",
+  emailRequired: "Enter your e-mail address.",
+  emailInvalid: "Enter an e-mail address such as name@example.com.",
+  passwordRequired: "Enter your password.",
+  newPasswordRequired: "Choose a new password.",
+  currentPasswordRequired: "Enter your current password.",
+  repeatPasswordRequired: "Repeat the new password.",
+  passwordsDoNotMatch: "The two passwords do not match.",
+  codeRequired: "Enter the code from the e-mail.",
+  codeInvalid: "The code has 6 characters.",
+  totpRequired: "Enter the 6-digit code of your authenticator app.",
+  totpInvalid: "The code has 6 digits.",
+  teamNameRequired: "Enter a name for the team.",
+  urlInvalid: "Enter a full URL starting with https://.",
+
+  // Sign-in and sign-up
+  signInTitle: "Sign in",
+  signUpTitle: "Create an account",
+  signInButton: "Sign in",
+  signInPending: "Signing in…",
+  signUpButton: "Sign up",
+  signUpPending: "Creating account…",
+  noAccountYet: "No account yet?",
+  createAccountLink: "Create an account",
+  haveAccount: "Already have an account?",
+  signInLink: "Sign in",
+  forgotPasswordLink: "Forgot your password?",
+  methodTabsLabel: "How to sign in",
+  passwordTab: "Password",
+  emailLinkTab: "E-mail link",
+  signUpClosed: (project: string) => `${project} is not taking new sign-ups. If you already have an account, sign in.`,
+  noMethodsEnabled: "This project has no sign-in method turned on. Ask its administrator to enable one.",
+  signedInAs: "You are signed in as",
+
+  // Magic link
+  sendSignInLink: "Send sign-in link",
+  magicLinkSent: (email: string) => `Check your inbox: we sent a sign-in link to ${email}.`,
+  magicLinkCodeHint: "Open the link in the e-mail, or type the 6-character code from it here.",
+  magicLinkCodeLabel: "Code from the e-mail",
+  signInWithCode: "Sign in with code",
+  useAnotherEmail: "Use another e-mail address",
+  magicLinkUnverifiedAccount:
+    "An account with this e-mail address exists, but the address is not verified yet: sign in with your password.",
+  magicLinkCallbackTitle: "Signing in",
+  signingYouIn: "Signing you in…",
+  signInAgain: "Sign in again",
+  signInLinkIncomplete: "This sign-in link is incomplete (no code).",
+
+  // Multi-factor prompt
+  mfaTitle: "Two-factor authentication",
+  mfaIntro: "Enter the 6-digit code from your authenticator app.",
+  mfaCodeLabel: "Authentication code",
+  verify: "Verify",
+  verifying: "Verifying…",
+  mfaAttemptExpired: "This sign-in attempt has expired. Please sign in again.",
+
+  // Forgot password and password reset
+  forgotPasswordTitle: "Reset your password",
+  forgotPasswordIntro: "Enter the e-mail address of your account and we will send you a link to choose a new password.",
+  sendResetLink: "Send reset link",
+  resetLinkSent: (email: string) =>
+    `If an account signs in with ${email}, we sent it a link to reset the password. Check your inbox.`,
+  backToSignIn: "Back to sign in",
+  passwordResetTitle: "Choose a new password",
+  checkingLink: "Checking your link…",
+  newPassword: "New password",
+  repeatNewPassword: "Repeat new password",
+  setNewPassword: "Set new password",
+  passwordResetDone: "Your password has been changed. Sign in with your new password.",
+  requestNewLink: "Request a new link",
+  resetLinkIncomplete: "This password reset link is incomplete (no code).",
+
+  // E-mail verification
+  emailVerificationTitle: "E-mail verification",
+  verifyingEmail: "Verifying your e-mail…",
+  emailVerified: "Your e-mail address is verified.",
+  verificationLinkIncomplete: "This verification link is incomplete (no code).",
+  tryAgain: "Try again",
+  sendNewVerificationEmail: "Send a new verification e-mail",
+  newVerificationEmailSent: "We sent a new verification e-mail. Check your inbox.",
+
+  // Team invitation
+  teamInvitationTitle: "Team invitation",
+  checkingInvitation: "Checking your invitation…",
+  invitationSignIn: "You have been invited to join a team. Sign in, or create an account, to accept the invitation.",
+  invitedToTeam: "You have been invited to join this team:",
+  join: "Join",
+  joining: "Joining…",
+  ignore: "Ignore",
+  joinedTeam: (team: string) => `You joined ${team}.`,
+  invitationIgnored: "You ignored the invitation. You can open the link again later.",
+  invitationLinkIncomplete: "This invitation link is incomplete (no code).",
+
+  // Sign-out, error and not-found pages
+  signingOutTitle: "Signing out",
+  signingYouOut: "Signing you out…",
+  errorTitle: "Something went wrong",
+  unexpectedError: "An unexpected error occurred.",
+  errorCode: "Error code:",
+  notFoundTitle: "Page not found",
+  notFound: "There is no such page here.",
+
+  // Account settings
+  accountSettingsTitle: "Account settings",
+  settingsNavLabel: "Account settings sections",
+  backToApp: "Back to the app",
+  signInToSeeSettings: "Sign in to see your account settings.",
+  profileSection: "Profile",
+  emailsSection: "E-mail addresses",
+  passwordSection: "Password",
+  passkeysSection: "Passkeys",
+  twoFactorSection: "Two-factor authentication",
+  connectedAccountsSection: "Connected accounts",
+  teamsSection: "Teams",
+  dangerZoneSection: "Danger zone",
+  displayName: "Display name",
+  profileImageUrl: "Profile image URL",
+  profileImageUrlHint: "A link to a square picture (https://…). Leave empty for none.",
+  profileImageAlt: "Your profile image",
+  couldNotLoadEmails: "Could not load your e-mail addresses.",
+  primary: "primary",
+  verified: "verified",
+  notVerified: "not verified",
+  sendVerificationEmail: "Send verification e-mail",
+  verificationEmailSentTo: (email: string) => `We sent a verification e-mail to ${email}.`,
+  makePrimary: "Make primary",
+  nowPrimary: (email: string) => `${email} is now your primary e-mail.`,
+  remove: "Remove",
+  removeEmail: (email: string) => `Remove ${email}`,
+  removedEmail: (email: string) => `Removed ${email}.`,
+  addEmailLabel: "Add an e-mail address",
+  addEmail: "Add e-mail",
+  addedEmail: (email: string) => `Added ${email}.`,
+  noPasswordYet: "Your account has no password yet. Set one to sign in with your e-mail and password.",
+  currentPassword: "Current password",
+  changePassword: "Change password",
+  setPassword: "Set password",
+  passwordChanged: "Your password has been changed. Your other sessions were signed out.",
+  passwordSet: "Your password is set.",
+  couldNotLoadTeams: "Could not load your teams.",
+  noTeams: "You are not a member of any team.",
+  unnamedTeam: "(unnamed team)",
+  selected: "selected",
+  select: "Select",
+  leave: "Leave",
+  leaveTeam: (team: string) => `Leave ${team}`,
+  members: "Members:",
+  you: "you",
+  noName: "(no name)",
+  yourNameInTeam: (team: string) => `Your name in ${team}`,
+  saveName: "Save name",
+  inviteToTeam: (team: string) => `Invite to ${team} (e-mail)`,
+  sendInvitation: "Send invitation",
+  invitationSent: (email: string) => `Invitation sent to ${email}.`,
+  pendingInvitations: "Pending invitations",
+  invitationUntil: (email: string, until: string) => `${email} (until ${until})`,
+  revoke: "Revoke",
+  revokeInvitation: (email: string) => `Revoke the invitation of ${email}`,
+  newTeamName: "New team name",
+  createTeam: "Create team",
+  deleteAccountTitle: "Delete account",
+  deleteAccountWarning: "Deleting your account removes it and all its data. This cannot be undone.",
+  deleteAccount: "Delete account",
+  confirmDeleteAccount: "Yes, delete my account",
+  deleteAccountConfirmQuestion: "Are you sure? Press Escape to cancel.",
+  signOutEverywhereHint: "Sign out of this browser.",
+
+  // Errors (what a page shows for a refusal of the service)
+  errorEmailPasswordMismatch: "Wrong e-mail or password.",
+  errorUserEmailAlreadyExists: "An account with this e-mail address already exists. Sign in instead.",
+  errorPasswordTooShort: (min: number) => `The password is too short: use at least ${min} characters.`,
+  errorPasswordTooLong: (max: number) => `The password is too long: use at most ${max} characters.`,
+  errorPasswordRequirementsNotMet: "The password does not meet the project's requirements.",
+  errorSignUpNotEnabled: "This project is not taking new sign-ups.",
+  errorPasswordAuthenticationNotEnabled: "Signing in with a password is not enabled for this project.",
+  errorPasskeyAuthenticationNotEnabled: "Signing in with a passkey is not enabled for this project.",
+  errorMfaRequired: "This account requires multi-factor authentication: enter the code of your authenticator app.",
+  errorInvalidTotpCode: "That code is not right. Enter the current 6-digit code of your authenticator app.",
+  /** PASSWORD_CONFIRMATION_MISMATCH: on a password change, the current password given is wrong. */
+  errorWrongCurrentPassword: "Your current password is wrong.",
+  errorUserDoesNotHavePassword: "This account has no password yet; set one instead.",
+  errorEmailAlreadyVerified: "This e-mail address is already verified.",
+  errorRedirectUrlNotWhitelisted:
+    "This site is not a trusted domain of the project, so the service will not send links to it.",
+  errorContactChannelUsedBySomeoneElse: "Another account already signs in with this e-mail address.",
+  errorTeamPermissionRequired: "You do not have the permission to do this in the team.",
+  errorTeamMembershipAlreadyExists: "You are already a member of this team.",
+  errorTeamNotFound: "This team no longer exists.",
+  errorTeamMembershipNotFound: "You are not a member of this team (any more).",
+  errorSchema: (detail: string) => `The service rejected the form: ${detail}`,
+  errorOffline: "You appear to be offline. Check your connection and try again.",
+  errorUnreachable: "Could not reach the authentication service. Please try again.",
+  errorUnknown: "Something went wrong. Please try again.",
+
+  // Codes and links that cannot be used; `what` is one of the *Noun texts below.
+  codeExpired: (what: string) => `This ${what} has expired.`,
+  codeAlreadyUsed: (what: string) => `This ${what} has already been used.`,
+  codeMaxAttempts: (what: string) => `This ${what} was tried too many times.`,
+  codeNotValid: (what: string) => `This ${what} is not valid.`,
+  codeNoun: "code",
+  passwordResetLinkNoun: "password reset link",
+  signInLinkNoun: "sign-in link",
+  invitationLinkNoun: "invitation link",
+  verificationLinkNoun: "verification link",
+  requestNewOne: "Request a new one.",
+};
+
+export type Messages = typeof DEFAULT_MESSAGES;
+
+export const MessagesContext = createContext<Messages>(DEFAULT_MESSAGES);
+MessagesContext.displayName = "AuthMessagesContext";
+
+/** The handler pages' texts: the defaults with the `messages` given to <AuthHandler> on top. */
+export const useMessages = (): Messages => useContext(MessagesContext);
+
+/** The sentence a handler page shows for a failed call. */
+export function describeError(error: unknown, m: Messages = DEFAULT_MESSAGES): string {
+  if (error instanceof EmailPasswordMismatch) return m.errorEmailPasswordMismatch;
+  if (error instanceof UserEmailAlreadyExists) return m.errorUserEmailAlreadyExists;
+  if (error instanceof PasswordTooShort) return m.errorPasswordTooShort(error.minLength ?? 8);
+  if (error instanceof PasswordTooLong) return m.errorPasswordTooLong(error.maxLength ?? 70);
+  if (error instanceof PasswordRequirementsNotMet) return m.errorPasswordRequirementsNotMet;
+  if (error instanceof SignUpNotEnabled) return m.errorSignUpNotEnabled;
+  if (error instanceof PasswordAuthenticationNotEnabled) return m.errorPasswordAuthenticationNotEnabled;
+  if (error instanceof PasskeyAuthenticationNotEnabled) return m.errorPasskeyAuthenticationNotEnabled;
+  if (error instanceof MultiFactorAuthenticationRequired) return m.errorMfaRequired;
+  if (error instanceof InvalidTotpCode) return m.errorInvalidTotpCode;
+  // The service's only use of this code: a password change whose old password is wrong.
+  if (error instanceof PasswordConfirmationMismatch) return m.errorWrongCurrentPassword;
+  if (error instanceof UserDoesNotHavePassword) return m.errorUserDoesNotHavePassword;
+  if (error instanceof EmailAlreadyVerified) return m.errorEmailAlreadyVerified;
+  if (error instanceof RedirectUrlNotWhitelisted) return m.errorRedirectUrlNotWhitelisted;
+  if (error instanceof ContactChannelAlreadyUsedForAuthBySomeoneElse) return m.errorContactChannelUsedBySomeoneElse;
+  if (error instanceof TeamPermissionRequired) return m.errorTeamPermissionRequired;
+  if (error instanceof TeamMembershipAlreadyExists) return m.errorTeamMembershipAlreadyExists;
+  if (error instanceof TeamNotFound) return m.errorTeamNotFound;
+  if (error instanceof TeamMembershipNotFound) return m.errorTeamMembershipNotFound;
+  if (error instanceof VerificationCodeError) return verificationCodeMessage(error, m.codeNoun, m);
+  if (error instanceof SchemaError) return m.errorSchema(error.message);
   if (error instanceof KnownError) return error.message;
   // Plain-text refusals of the service (e.g. "Magic link is not enabled for this project").
   if (error instanceof HttpStatusError && error.status >= 400 && error.status < 500 && isShortText(error.body)) {
     return error.body.trim();
   }
-  if (error instanceof ConnectionError) {
-    return error.offline
-      ? "You appear to be offline. Check your connection and try again."
-      : "Could not reach the authentication service. Please try again.";
-  }
+  if (error instanceof ConnectionError) return error.offline ? m.errorOffline : m.errorUnreachable;
   if (error instanceof AuthmwError) return error.message;
-  return "Something went wrong. Please try again.";
+  return m.errorUnknown;
 }
 
-const isShortText = (body: string) => body.trim().length > 0 && body.length < 300 && !body.trim().startsWith("{") && !body.includes("<");
+const isShortText = (body: string) =>
+  body.trim().length > 0 && body.length < 300 && !body.trim().startsWith("{") && !body.includes("<");
 
-/** The sentence for a code that cannot be used, naming what it was ("password reset link", ...). */
-export function verificationCodeMessage(error: VerificationCodeError, what: string): string {
-  const This = `This ${what}`;
-  if (error instanceof VerificationCodeExpired) return `${This} has expired.`;
-  if (error instanceof VerificationCodeAlreadyUsed) return `${This} has already been used.`;
-  if (error instanceof VerificationCodeMaxAttemptsReached) return `${This} was tried too many times.`;
-  return `${This} is not valid.`;
+/** The sentence for a code that cannot be used, naming what it was (one of the *Noun texts). */
+export function verificationCodeMessage(error: VerificationCodeError, what: string, m: Messages = DEFAULT_MESSAGES): string {
+  if (error instanceof VerificationCodeExpired) return m.codeExpired(what);
+  if (error instanceof VerificationCodeAlreadyUsed) return m.codeAlreadyUsed(what);
+  if (error instanceof VerificationCodeMaxAttemptsReached) return m.codeMaxAttempts(what);
+  return m.codeNotValid(what);
+}
+
+/** describeError, except that an unusable code is named (`what`: "password reset link", ...). */
+export function describeCodeError(error: unknown, what: string, m: Messages): string {
+  return error instanceof VerificationCodeError ? verificationCodeMessage(error, what, m) : describeError(error, m);
 }

@@ -2,13 +2,12 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import {
   EmailAlreadyVerified,
-  VerificationCodeAlreadyUsed,
   VerificationCodeError,
   VerificationCodeExpired,
   VerificationCodeMaxAttemptsReached,
 } from "../../errors";
 import { useAuth } from "../hooks";
-import { describeError } from "../messages";
+import { describeError, useMessages, verificationCodeMessage, type Messages } from "../messages";
 import { AuthPage, FormError, Status, useReturnTo, useSubmit } from "./layout";
 
 type Outcome =
@@ -17,23 +16,24 @@ type Outcome =
   /** `retry`: the failure was not the code's (e.g. the network), so trying again may work. */
   | { state: "failed"; message: string; retry: boolean };
 
-function verificationMessage(error: unknown): string {
-  if (error instanceof VerificationCodeExpired) return "This verification link has expired. Request a new one.";
-  if (error instanceof VerificationCodeAlreadyUsed) return "This verification link has already been used.";
-  if (error instanceof VerificationCodeMaxAttemptsReached) return "This verification link was tried too many times. Request a new one.";
-  if (error instanceof VerificationCodeError) return "This verification link is not valid.";
-  if (error instanceof EmailAlreadyVerified) return "The e-mail is already verified.";
-  return describeError(error);
+function verificationMessage(error: unknown, m: Messages): string {
+  if (error instanceof VerificationCodeError) {
+    const sentence = verificationCodeMessage(error, m.verificationLinkNoun, m);
+    const renewable = error instanceof VerificationCodeExpired || error instanceof VerificationCodeMaxAttemptsReached;
+    return renewable ? `${sentence} ${m.requestNewOne}` : sentence;
+  }
+  return describeError(error, m);
 }
 
 /** {handler}/email-verification?code=...: the page the verification e-mail links to. */
 export function EmailVerification() {
   const auth = useAuth();
+  const m = useMessages();
   const [params] = useSearchParams();
   const returnTo = useReturnTo();
   const code = params.get("code");
   const [outcome, setOutcome] = useState<Outcome>(
-    code ? { state: "verifying" } : { state: "failed", message: "This verification link is incomplete (no code).", retry: false },
+    code ? { state: "verifying" } : { state: "failed", message: m.verificationLinkIncomplete, retry: false },
   );
   const started = useRef(false);
   const resend = useSubmit();
@@ -47,11 +47,11 @@ export function EmailVerification() {
       (error: unknown) =>
         setOutcome({
           state: "failed",
-          message: verificationMessage(error),
+          message: verificationMessage(error, m),
           retry: !(error instanceof VerificationCodeError) && !(error instanceof EmailAlreadyVerified),
         }),
     );
-  }, [auth, code]);
+  }, [auth, code, m]);
 
   useEffect(() => {
     if (started.current) return;
@@ -63,11 +63,15 @@ export function EmailVerification() {
     outcome.state === "failed" && !outcome.retry && auth.user !== null && auth.user.primaryEmailVerified === false;
 
   return (
-    <AuthPage title="E-mail verification">
-      {outcome.state === "verifying" && <p role="status">Verifying your e-mail…</p>}
+    <AuthPage title={m.emailVerificationTitle}>
+      {outcome.state === "verifying" && (
+        <p role="status" className="authmw-hint">
+          {m.verifyingEmail}
+        </p>
+      )}
       {outcome.state === "verified" && (
-        <p role="status" data-testid="email-verified">
-          Your e-mail address is verified.
+        <p role="status" className="authmw-notice" data-testid="email-verified">
+          {m.emailVerified}
         </p>
       )}
       {outcome.state === "failed" && (
@@ -75,32 +79,33 @@ export function EmailVerification() {
           {outcome.message}
         </p>
       )}
-      {outcome.state === "failed" && outcome.retry && (
-        <p>
-          <button type="button" onClick={verify}>
-            Try again
+      <FormError message={resend.error} />
+      <Status message={resent ? m.newVerificationEmailSent : null} />
+      <div className="authmw-actions">
+        {outcome.state === "failed" && outcome.retry && (
+          <button type="button" className="authmw-primary" onClick={verify}>
+            {m.tryAgain}
           </button>
-        </p>
-      )}
-      {canResend && !resent && (
-        <p>
+        )}
+        {canResend && !resent && (
           <button
             type="button"
+            className="authmw-primary"
             disabled={resend.pending}
             data-testid="resend-verification"
             onClick={async () => {
               if ((await resend.run(() => auth.sendVerificationEmail())).ok) setResent(true);
             }}
           >
-            Send a new verification e-mail
+            {resend.pending ? m.sending : m.sendNewVerificationEmail}
           </button>
-        </p>
-      )}
-      <FormError message={resend.error} />
-      <Status message={resent ? "We sent a new verification e-mail. Check your inbox." : null} />
-      <p>
-        <Link to={returnTo ?? auth.urls.home}>Continue</Link>
-      </p>
+        )}
+        {outcome.state !== "verifying" && (
+          <Link className={`authmw-button${outcome.state === "verified" ? " authmw-primary" : ""}`} to={returnTo ?? auth.urls.home}>
+            {m.continue}
+          </Link>
+        )}
+      </div>
     </AuthPage>
   );
 }

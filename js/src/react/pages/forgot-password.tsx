@@ -1,40 +1,52 @@
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { useAuth } from "../hooks";
-import { AuthPage, Field, FormError, formStyle, formValue, useSubmit } from "./layout";
+import { useMessages } from "../messages";
+import { AuthPage, Field, FormError, formValue, SubmitButton, useSubmit } from "./layout";
 
 /** {handler}/forgot-password: asks for the e-mail and sends the password-reset link. */
 export function ForgotPassword() {
   const auth = useAuth();
+  const m = useMessages();
   const submit = useSubmit();
   const [sentTo, setSentTo] = useState<string | null>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (!submit.validate(event.currentTarget)) return;
     const email = formValue(event.currentTarget, "email");
     const outcome = await submit.run(() => auth.sendForgotPasswordEmail(email));
     if (outcome.ok) setSentTo(email);
   }
 
   return (
-    <AuthPage title="Reset your password">
+    <AuthPage
+      title={m.forgotPasswordTitle}
+      footer={
+        <p>
+          <Link to={auth.urls.signIn}>{m.backToSignIn}</Link>
+        </p>
+      }
+    >
       {sentTo ? (
-        <p role="status" data-testid="forgot-password-sent">
-          If an account signs in with <strong>{sentTo}</strong>, we sent it a link to reset the password. Check your inbox.
+        <p role="status" className="authmw-notice" data-testid="forgot-password-sent">
+          {m.resetLinkSent(sentTo)}
         </p>
       ) : (
-        <form onSubmit={onSubmit} style={formStyle} aria-busy={submit.pending} data-testid="forgot-password-form">
-          <p>Enter the e-mail address of your account and we will send you a link to choose a new password.</p>
-          <Field label="E-mail" name="email" type="email" autoComplete="email" errorId={submit.errorId} />
+        <form onSubmit={onSubmit} className="authmw-form" noValidate aria-busy={submit.pending} data-testid="forgot-password-form">
+          <p className="authmw-intro">{m.forgotPasswordIntro}</p>
+          <Field
+            label={m.email}
+            name="email"
+            type="email"
+            autoComplete="email"
+            error={submit.fieldErrors.email}
+            errorId={submit.errorId}
+          />
           <FormError id={submit.formErrorId} message={submit.error} />
-          <button type="submit" disabled={submit.pending}>
-            {submit.pending ? "Sending…" : "Send reset link"}
-          </button>
+          <SubmitButton pending={submit.pending} label={m.sendResetLink} pendingLabel={m.sending} />
         </form>
       )}
-      <p>
-        <Link to={auth.urls.signIn}>Back to sign in</Link>
-      </p>
     </AuthPage>
   );
 }

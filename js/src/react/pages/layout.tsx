@@ -1,14 +1,74 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useSearchParams } from "react-router";
 import { RETURN_TO_PARAM, trustedReturnTo } from "../../urls";
-import { describeError } from "../messages";
+import { useHandlerOptions } from "../handler-options";
+import { useProject } from "../hooks";
+import { describeError, useMessages, type Messages } from "../messages";
 
-export function AuthPage({ title, children }: { title: string; children: ReactNode }) {
+/** The full-page background of every handler page (carries the colour scheme). */
+export function PageShell({ children, className }: { children: ReactNode; className?: string }) {
+  const { colorScheme } = useHandlerOptions();
   return (
-    <main className="authmw-page" style={{ maxWidth: "24rem", margin: "2rem auto", padding: "0 1rem" }}>
-      <h1>{title}</h1>
+    <div className={className ? `authmw-page ${className}` : "authmw-page"} data-color-scheme={colorScheme}>
       {children}
-    </main>
+    </div>
+  );
+}
+
+/** The app's logo (an image URL or an element) and name, as the top of a card shows them. */
+export function Brand() {
+  const { logo, appName } = useHandlerOptions();
+  const project = useProject();
+  const name = appName ?? (project.status === "ready" ? project.value.displayName : "");
+  return (
+    <div className="authmw-brand" data-testid="auth-brand">
+      {typeof logo === "string" ? <img className="authmw-logo" src={logo} alt="" /> : logo}
+      {/* A non-breaking space keeps the card from moving when the name arrives. */}
+      <span className="authmw-app-name">{name || "\u00a0"}</span>
+    </div>
+  );
+}
+
+/** The name of the app, for sentences ("to continue to …"); empty while the project loads. */
+export function useAppName(): string {
+  const { appName } = useHandlerOptions();
+  const project = useProject();
+  return appName ?? (project.status === "ready" ? project.value.displayName : "");
+}
+
+export interface AuthPageProps {
+  title: string;
+  /** A line under the title; default "to continue to <app>" on sign-in and sign-up only. */
+  subtitle?: ReactNode;
+  /** Under the card's content, separated by a line (e.g. "No account yet? Create an account"). */
+  footer?: ReactNode;
+  children?: ReactNode;
+}
+
+/** A centred card: logo and app name, the title, the content and an optional footer. */
+export function AuthPage({ title, subtitle, footer, children }: AuthPageProps) {
+  return (
+    <PageShell>
+      <main className="authmw-card">
+        <header className="authmw-card-header">
+          <Brand />
+          <h1>{title}</h1>
+          {subtitle && <p className="authmw-subtitle">{subtitle}</p>}
+        </header>
+        <div className="authmw-card-body">{children}</div>
+        {footer && <footer className="authmw-card-footer">{footer}</footer>}
+      </main>
+    </PageShell>
+  );
+}
+
+/** A horizontal rule with "or" in the middle, between sign-in methods. */
+export function Divider() {
+  const m = useMessages();
+  return (
+    <div className="authmw-divider" role="separator" aria-label={m.or}>
+      <span aria-hidden="true">{m.or}</span>
+    </div>
   );
 }
 
@@ -17,45 +77,98 @@ export interface FieldProps {
   name: string;
   type: string;
   autoComplete: string;
-  /** Id of the error message that describes this field (marks it invalid). */
+  /** This field's own message (from submit-time validation); marks it invalid. */
+  error?: string | null;
+  /** Id of the form's message about this field (e.g. "Wrong e-mail or password."); marks it invalid. */
   errorId?: string;
-  /** Id of a hint shown under the field. */
+  /** A hint shown under the field. */
   hint?: string;
   required?: boolean;
   defaultValue?: string;
-  inputMode?: "text" | "numeric" | "email";
+  inputMode?: "text" | "numeric" | "email" | "url";
   pattern?: string;
   minLength?: number;
   maxLength?: number;
   testId?: string;
+  /** The message for an empty required field; default by type ("Enter your e-mail address."...). */
+  missingMessage?: string;
+  /** The message for a value of the wrong format; default by type. */
+  invalidMessage?: string;
 }
 
+function defaultMessages(m: Messages, type: string, autoComplete: string): { missing: string; invalid: string } {
+  if (type === "email") return { missing: m.emailRequired, invalid: m.emailInvalid };
+  if (type === "password") {
+    return { missing: autoComplete === "new-password" ? m.newPasswordRequired : m.passwordRequired, invalid: m.fieldInvalid };
+  }
+  if (type === "url") return { missing: m.fieldRequired, invalid: m.urlInvalid };
+  return { missing: m.fieldRequired, invalid: m.fieldInvalid };
+}
+
+/** A labelled input with its hint and inline error; password inputs get a show/hide toggle. */
 export function Field(props: FieldProps) {
+  const m = useMessages();
   const id = useId();
+  const [visible, setVisible] = useState(false);
   const hintId = `${id}-hint`;
-  const describedBy = [props.errorId, props.hint ? hintId : undefined].filter(Boolean).join(" ") || undefined;
+  const ownErrorId = `${id}-error`;
+  const invalid = Boolean(props.error || props.errorId);
+  const describedBy =
+    [props.error ? ownErrorId : undefined, props.errorId, props.hint ? hintId : undefined].filter(Boolean).join(" ") ||
+    undefined;
+  const isPassword = props.type === "password";
+  const defaults = defaultMessages(m, props.type, props.autoComplete);
+  const input = (
+    <input
+      id={id}
+      name={props.name}
+      type={isPassword && visible ? "text" : props.type}
+      autoComplete={props.autoComplete}
+      required={props.required ?? true}
+      defaultValue={props.defaultValue}
+      inputMode={props.inputMode}
+      pattern={props.pattern}
+      minLength={props.minLength}
+      maxLength={props.maxLength}
+      data-testid={props.testId}
+      data-missing={props.missingMessage ?? defaults.missing}
+      data-invalid={props.invalidMessage ?? defaults.invalid}
+      aria-invalid={invalid ? true : undefined}
+      aria-describedby={describedBy}
+      spellCheck={props.type === "email" || isPassword ? false : undefined}
+      autoCapitalize={props.type === "email" || isPassword ? "none" : undefined}
+    />
+  );
   return (
-    <div className="authmw-field" style={{ display: "grid", gap: "0.25rem" }}>
+    <div className="authmw-field">
       <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        name={props.name}
-        type={props.type}
-        autoComplete={props.autoComplete}
-        required={props.required ?? true}
-        defaultValue={props.defaultValue}
-        inputMode={props.inputMode}
-        pattern={props.pattern}
-        minLength={props.minLength}
-        maxLength={props.maxLength}
-        data-testid={props.testId}
-        aria-invalid={props.errorId ? true : undefined}
-        aria-describedby={describedBy}
-      />
+      {isPassword ? (
+        <div className="authmw-password">
+          {input}
+          <button
+            type="button"
+            className="authmw-toggle"
+            aria-controls={id}
+            aria-pressed={visible}
+            data-testid={`${props.name}-visibility`}
+            onClick={() => setVisible((v) => !v)}
+          >
+            {visible ? m.hide : m.show}
+            <span className="authmw-sr-only">{` ${m.password.toLowerCase()}`}</span>
+          </button>
+        </div>
+      ) : (
+        input
+      )}
       {props.hint && (
         <small id={hintId} className="authmw-hint">
           {props.hint}
         </small>
+      )}
+      {props.error && (
+        <p id={ownErrorId} className="authmw-field-error" data-testid={`${props.name}-error`}>
+          {props.error}
+        </p>
       )}
     </div>
   );
@@ -80,10 +193,98 @@ export function FormError({ id, message }: { id?: string; message: string | null
   );
 }
 
-/** The submit state of one form: pending, its error message, and a runner that fills both. */
-export function useSubmit(describe: (error: unknown) => string = describeError) {
+/** "New password" and "Repeat new password" of a form run by `submit` (fields newPassword / password and repeat). */
+export function NewPasswordFields({ name, submit }: { name: string; submit: ReturnType<typeof useSubmit> }) {
+  const m = useMessages();
+  return (
+    <>
+      <Field
+        label={m.newPassword}
+        name={name}
+        type="password"
+        autoComplete="new-password"
+        error={submit.fieldErrors[name]}
+        errorId={submit.errorId}
+      />
+      <Field
+        label={m.repeatNewPassword}
+        name="repeat"
+        type="password"
+        autoComplete="new-password"
+        missingMessage={m.repeatPasswordRequired}
+        error={submit.fieldErrors.repeat}
+        errorId={submit.errorId}
+      />
+    </>
+  );
+}
+
+/** The repeat field's message when the two new passwords differ (checked before any call). */
+export function repeatMismatch(form: HTMLFormElement, name: string, m: Messages): FieldErrors {
+  const repeat = formValue(form, "repeat");
+  return repeat && formValue(form, name) !== repeat ? { repeat: m.passwordsDoNotMatch } : {};
+}
+
+/** The submit button: disabled with its progress text while the call runs. */
+export function SubmitButton({ pending, label, pendingLabel, testId }: { pending: boolean; label: string; pendingLabel?: string; testId?: string }) {
+  return (
+    <button type="submit" className="authmw-primary" disabled={pending} aria-disabled={pending || undefined} data-testid={testId}>
+      {pending ? (pendingLabel ?? label) : label}
+    </button>
+  );
+}
+
+export type FieldErrors = Record<string, string>;
+
+/**
+ * Checks the form's fields as the browser would (empty, wrong type, too short, pattern) and
+ * returns a message per invalid field, taken from its data-missing / data-invalid attributes.
+ */
+export function checkFields(form: HTMLFormElement): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const element of Array.from(form.elements)) {
+    if (!(element instanceof HTMLInputElement) || !element.name || element.disabled) continue;
+    const value = element.value;
+    const missing = element.required && value.trim() === "";
+    const wrong =
+      !missing &&
+      value !== "" &&
+      ((element.type === "email" && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim())) ||
+        (element.minLength > 0 && value.length < element.minLength) ||
+        (element.pattern !== "" && !new RegExp(`^(?:${element.pattern})$`, "u").test(value)) ||
+        (element.type === "url" && !isHttpUrl(value)));
+    if (missing) errors[element.name] = element.dataset.missing ?? "";
+    else if (wrong) errors[element.name] = element.dataset.invalid ?? "";
+  }
+  return errors;
+}
+
+const isHttpUrl = (value: string) => {
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
+
+/** Moves the focus to the form's first field marked invalid (after React rendered the marks). */
+export function focusFirstInvalid(form: HTMLFormElement | null) {
+  if (!form) return;
+  requestAnimationFrame(() => {
+    const target = form.querySelector<HTMLElement>("[aria-invalid=true]");
+    target?.focus();
+  });
+}
+
+/**
+ * The submit state of one form: pending, the form's error message, the fields' own messages,
+ * a validator for submit time and a runner that fills the rest.
+ */
+export function useSubmit(describe?: (error: unknown, messages: Messages) => string) {
+  const m = useMessages();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const errorId = useId();
   const live = useRef(true);
   useEffect(() => {
@@ -92,6 +293,29 @@ export function useSubmit(describe: (error: unknown) => string = describeError) 
       live.current = false;
     };
   }, []);
+
+  /** Checks the fields (plus `extra` messages); marks and focuses the first invalid one. True when all are fine. */
+  const validate = useCallback((form: HTMLFormElement, extra: FieldErrors = {}): boolean => {
+    const errors = { ...checkFields(form), ...extra };
+    setFieldErrors(errors);
+    setError(null);
+    if (Object.keys(errors).length === 0) return true;
+    focusFirstInvalid(form);
+    return false;
+  }, []);
+
+  const describeIn = useCallback((err: unknown) => (describe ? describe(err, m) : describeError(err, m)), [describe, m]);
+
+  /** Shows a refusal of the service under the field it is about (not above the button) and focuses that field. */
+  const showOnField = useCallback(
+    (form: HTMLFormElement, name: string, err: unknown) => {
+      setError(null);
+      setFieldErrors({ [name]: describeIn(err) });
+      focusFirstInvalid(form);
+    },
+    [describeIn],
+  );
+
   const run = useCallback(
     async <T,>(action: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> => {
       setPending(true);
@@ -102,21 +326,30 @@ export function useSubmit(describe: (error: unknown) => string = describeError) 
         return { ok: true, value };
       } catch (err) {
         if (live.current) {
-          setError(describe(err));
+          setError(describeIn(err));
           setPending(false);
         }
         return { ok: false, error: err };
       }
     },
-    [describe],
+    [describeIn],
   );
-  return { pending, error, setError, errorId: error ? errorId : undefined, formErrorId: errorId, run };
+  return {
+    pending,
+    error,
+    setError,
+    fieldErrors,
+    setFieldErrors,
+    validate,
+    showOnField,
+    errorId: error ? errorId : undefined,
+    formErrorId: errorId,
+    run,
+  };
 }
 
 /** The text of a named form field. */
 export const formValue = (form: HTMLFormElement, name: string) => String(new FormData(form).get(name) ?? "");
-
-export const formStyle = { display: "grid", gap: "0.75rem" } as const;
 
 /** The page's after_auth_return_to when it is a trusted (relative) URL; untrusted ones are ignored. */
 export function useReturnTo(): string | null {

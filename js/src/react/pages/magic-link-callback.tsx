@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from "react";
 import { useAuthRedirect } from "../redirect";
 import { Link, useSearchParams } from "react-router";
-import { MultiFactorAuthenticationRequired, VerificationCodeError } from "../../errors";
+import { MultiFactorAuthenticationRequired } from "../../errors";
 import type { SignInResult } from "../../models";
 import { useAuth } from "../hooks";
-import { describeError, verificationCodeMessage } from "../messages";
+import { describeCodeError, useMessages } from "../messages";
 import { AuthPage, useReturnTo } from "./layout";
 import { MfaPrompt } from "./mfa";
 
@@ -28,8 +28,9 @@ export function MagicLinkCallback() {
   const [params] = useSearchParams();
   const code = params.get("code");
   const finish = useFinishSignIn();
+  const m = useMessages();
   const [state, setState] = useState<Step>(
-    code ? { step: "signing-in" } : { step: "failed", message: "This sign-in link is incomplete (no code)." },
+    code ? { step: "signing-in" } : { step: "failed", message: m.signInLinkIncomplete },
   );
   const started = useRef(false);
 
@@ -40,26 +41,27 @@ export function MagicLinkCallback() {
       if (error instanceof MultiFactorAuthenticationRequired && error.attemptCode) {
         setState({ step: "mfa", attemptCode: error.attemptCode });
       } else {
-        setState({
-          step: "failed",
-          message: error instanceof VerificationCodeError ? verificationCodeMessage(error, "sign-in link") : describeError(error),
-        });
+        setState({ step: "failed", message: describeCodeError(error, m.signInLinkNoun, m) });
       }
     });
-  }, [auth, code, finish]);
+  }, [auth, code, finish, m]);
 
   return (
-    <AuthPage title="Signing in">
-      {state.step === "signing-in" && <p role="status">Signing you in…</p>}
+    <AuthPage title={m.magicLinkCallbackTitle}>
+      {state.step === "signing-in" && (
+        <p role="status" className="authmw-hint">
+          {m.signingYouIn}
+        </p>
+      )}
       {state.step === "mfa" && <MfaPrompt attemptCode={state.attemptCode} onSignedIn={finish} />}
       {state.step === "failed" && (
         <>
           <p role="alert" className="authmw-error" data-testid="auth-error">
             {state.message}
           </p>
-          <p>
-            <Link to={auth.urls.signIn}>Sign in again</Link>
-          </p>
+          <Link className="authmw-button authmw-primary" to={auth.urls.signIn}>
+            {m.signInAgain}
+          </Link>
         </>
       )}
     </AuthPage>

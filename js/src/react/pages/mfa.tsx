@@ -3,8 +3,11 @@ import { Link } from "react-router";
 import { VerificationCodeError } from "../../errors";
 import type { SignInResult } from "../../models";
 import { useAuth } from "../hooks";
-import { describeError } from "../messages";
-import { Field, FormError, formStyle, formValue, useSubmit } from "./layout";
+import { describeError, useMessages, type Messages } from "../messages";
+import { Field, FormError, formValue, SubmitButton, useSubmit } from "./layout";
+
+const mfaMessage = (error: unknown, m: Messages) =>
+  error instanceof VerificationCodeError ? m.mfaAttemptExpired : describeError(error, m);
 
 /**
  * Asks for the 6-digit TOTP code after MULTI_FACTOR_AUTHENTICATION_REQUIRED and completes the
@@ -13,13 +16,13 @@ import { Field, FormError, formStyle, formValue, useSubmit } from "./layout";
  */
 export function MfaPrompt({ attemptCode, onSignedIn }: { attemptCode: string; onSignedIn(result: SignInResult): void }) {
   const auth = useAuth();
+  const m = useMessages();
   const [expired, setExpired] = useState(false);
-  const submit = useSubmit((error) =>
-    error instanceof VerificationCodeError ? "This sign-in attempt has expired. Please sign in again." : describeError(error),
-  );
+  const submit = useSubmit(mfaMessage);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (!submit.validate(event.currentTarget)) return;
     const totp = formValue(event.currentTarget, "totp").replace(/\s/g, "");
     const outcome = await submit.run(() => auth.signInWithMfa(attemptCode, totp));
     if (outcome.ok) onSignedIn(outcome.value);
@@ -27,30 +30,32 @@ export function MfaPrompt({ attemptCode, onSignedIn }: { attemptCode: string; on
   }
 
   return (
-    <section aria-labelledby="authmw-mfa-heading" data-testid="mfa-prompt">
-      <h2 id="authmw-mfa-heading">Two-factor authentication</h2>
-      <p>Enter the 6-digit code from your authenticator app.</p>
-      <form onSubmit={onSubmit} style={formStyle} aria-busy={submit.pending} data-testid="mfa-form">
+    <section aria-labelledby="authmw-mfa-heading" className="authmw-stack" data-testid="mfa-prompt">
+      <h2 id="authmw-mfa-heading">{m.mfaTitle}</h2>
+      <p className="authmw-hint">{m.mfaIntro}</p>
+      <form onSubmit={onSubmit} className="authmw-form" noValidate aria-busy={submit.pending} data-testid="mfa-form">
         <Field
-          label="Authentication code"
+          label={m.mfaCodeLabel}
           name="totp"
           type="text"
           inputMode="numeric"
           autoComplete="one-time-code"
           pattern="\s*\d{3}\s*\d{3}\s*"
           maxLength={8}
+          missingMessage={m.totpRequired}
+          invalidMessage={m.totpInvalid}
+          error={submit.fieldErrors.totp}
           errorId={submit.errorId}
         />
         <FormError id={submit.formErrorId} message={submit.error} />
-        <button type="submit" disabled={submit.pending || expired}>
-          {submit.pending ? "Verifying…" : "Verify"}
-        </button>
+        {expired ? (
+          <Link className="authmw-button authmw-primary" to={auth.urls.signIn}>
+            {m.signInAgain}
+          </Link>
+        ) : (
+          <SubmitButton pending={submit.pending} label={m.verify} pendingLabel={m.verifying} />
+        )}
       </form>
-      {expired && (
-        <p>
-          <Link to={auth.urls.signIn}>Sign in again</Link>
-        </p>
-      )}
     </section>
   );
 }

@@ -1,14 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
-import { PasswordConfirmationMismatch, VerificationCodeError } from "../../errors";
+import { PasswordRequirementsNotMet, VerificationCodeError } from "../../errors";
 import { useAuth } from "../hooks";
-import { describeError, verificationCodeMessage } from "../messages";
-import { AuthPage, Field, FormError, formStyle, formValue, useSubmit } from "./layout";
+import { describeCodeError, useMessages, type Messages } from "../messages";
+import { AuthPage, FormError, formValue, NewPasswordFields, repeatMismatch, SubmitButton, useSubmit } from "./layout";
 
 type Step = { step: "checking" } | { step: "form" } | { step: "done" } | { step: "failed"; message: string };
 
-const linkMessage = (error: unknown) =>
-  error instanceof VerificationCodeError ? verificationCodeMessage(error, "password reset link") : describeError(error);
+const linkMessage = (error: unknown, m: Messages) => describeCodeError(error, m.passwordResetLinkNoun, m);
 
 /**
  * {handler}/password-reset?code=...: checks the code first (without using it), then asks for the
@@ -16,12 +15,11 @@ const linkMessage = (error: unknown) =>
  */
 export function PasswordReset() {
   const auth = useAuth();
+  const m = useMessages();
   const [params] = useSearchParams();
   const code = params.get("code");
-  const [state, setState] = useState<Step>(
-    code ? { step: "checking" } : { step: "failed", message: "This password reset link is incomplete (no code)." },
-  );
-  const submit = useSubmit();
+  const [state, setState] = useState<Step>(code ? { step: "checking" } : { step: "failed", message: m.resetLinkIncomplete });
+  const submit = useSubmit(linkMessage);
   const checked = useRef<string | null>(null);
 
   useEffect(() => {
@@ -29,43 +27,43 @@ export function PasswordReset() {
     checked.current = code;
     auth.verifyPasswordResetCode(code).then(
       () => setState({ step: "form" }),
-      (error: unknown) => setState({ step: "failed", message: linkMessage(error) }),
+      (error: unknown) => setState({ step: "failed", message: linkMessage(error, m) }),
     );
-  }, [auth, code]);
+  }, [auth, code, m]);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const password = formValue(event.currentTarget, "password");
-    const repeat = formValue(event.currentTarget, "repeat");
-    const outcome = await submit.run(async () => {
-      if (password !== repeat) throw new PasswordConfirmationMismatch();
-      await auth.resetPassword({ code: code!, password });
-    });
+    const form = event.currentTarget;
+    const password = formValue(form, "password");
+    if (!submit.validate(form, repeatMismatch(form, "password", m))) return;
+    const outcome = await submit.run(() => auth.resetPassword({ code: code!, password }));
     if (outcome.ok) setState({ step: "done" });
-    else if (outcome.error instanceof VerificationCodeError) setState({ step: "failed", message: linkMessage(outcome.error) });
+    else if (outcome.error instanceof VerificationCodeError) setState({ step: "failed", message: linkMessage(outcome.error, m) });
+    else if (outcome.error instanceof PasswordRequirementsNotMet) submit.showOnField(form, "password", outcome.error);
   }
 
   return (
-    <AuthPage title="Choose a new password">
-      {state.step === "checking" && <p role="status">Checking your link…</p>}
+    <AuthPage title={m.passwordResetTitle}>
+      {state.step === "checking" && (
+        <p role="status" className="authmw-hint">
+          {m.checkingLink}
+        </p>
+      )}
       {state.step === "form" && (
-        <form onSubmit={onSubmit} style={formStyle} aria-busy={submit.pending} data-testid="password-reset-form">
-          <Field label="New password" name="password" type="password" autoComplete="new-password" errorId={submit.errorId} />
-          <Field label="Repeat new password" name="repeat" type="password" autoComplete="new-password" errorId={submit.errorId} />
+        <form onSubmit={onSubmit} className="authmw-form" noValidate aria-busy={submit.pending} data-testid="password-reset-form">
+          <NewPasswordFields name="password" submit={submit} />
           <FormError id={submit.formErrorId} message={submit.error} />
-          <button type="submit" disabled={submit.pending}>
-            {submit.pending ? "Saving…" : "Set new password"}
-          </button>
+          <SubmitButton pending={submit.pending} label={m.setNewPassword} pendingLabel={m.saving} />
         </form>
       )}
       {state.step === "done" && (
         <>
-          <p role="status" data-testid="password-reset-done">
-            Your password has been changed. Sign in with your new password.
+          <p role="status" className="authmw-notice" data-testid="password-reset-done">
+            {m.passwordResetDone}
           </p>
-          <p>
-            <Link to={auth.urls.signIn}>Sign in</Link>
-          </p>
+          <Link className="authmw-button authmw-primary" to={auth.urls.signIn}>
+            {m.signIn}
+          </Link>
         </>
       )}
       {state.step === "failed" && (
@@ -73,12 +71,14 @@ export function PasswordReset() {
           <p role="alert" className="authmw-error" data-testid="auth-error">
             {state.message}
           </p>
-          <p>
-            <Link to={auth.urls.forgotPassword} data-testid="request-new-link">
-              Request a new link
-            </Link>{" "}
-            · <Link to={auth.urls.signIn}>Sign in</Link>
-          </p>
+          <div className="authmw-actions">
+            <Link className="authmw-button authmw-primary" to={auth.urls.forgotPassword} data-testid="request-new-link">
+              {m.requestNewLink}
+            </Link>
+            <Link className="authmw-button" to={auth.urls.signIn}>
+              {m.signIn}
+            </Link>
+          </div>
         </>
       )}
     </AuthPage>

@@ -1,19 +1,6 @@
-import { useAuth, useProject } from "../hooks";
-import { CredentialPage } from "./credential-form";
-import { MagicLinkSignIn } from "./magic-link-sign-in";
+import { MethodsPage } from "./methods/methods-page";
 
-/** {handler}/sign-in: password sign-in, plus magic-link sign-in when the project has it on. */
+/** {handler}/sign-in: the sign-in methods the project enables. */
 export function SignIn() {
-  const auth = useAuth();
-  const project = useProject();
-  const config = project.status === "ready" ? project.value.config : null;
-  return (
-    <CredentialPage
-      mode="sign-in"
-      submit={(email, password) => auth.signIn(email, password)}
-      afterUrl={auth.urls.afterSignIn}
-      passwordEnabled={config?.credentialEnabled ?? true}
-      alternatives={config?.magicLinkEnabled ? [{ id: "magic-link", label: "E-mail link", content: <MagicLinkSignIn /> }] : []}
-    />
-  );
+  return <MethodsPage mode="sign-in" />;
 }

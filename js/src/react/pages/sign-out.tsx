@@ -1,11 +1,13 @@
 import { useEffect, useRef } from "react";
 import { useAuthRedirect } from "../redirect";
 import { useAuth } from "../hooks";
+import { useMessages } from "../messages";
 import { AuthPage } from "./layout";
 
 /** Signs out on arrival, then goes to the after-sign-out URL (local tokens are cleared even on errors). */
 export function SignOut() {
   const auth = useAuth();
+  const m = useMessages();
   const leave = useAuthRedirect();
   const started = useRef(false);
   useEffect(() => {
@@ -17,8 +19,10 @@ export function SignOut() {
       .finally(() => leave(auth.urls.afterSignOut));
   }, [auth, leave]);
   return (
-    <AuthPage title="Signing out">
-      <p role="status">Signing you out…</p>
+    <AuthPage title={m.signingOutTitle}>
+      <p role="status" className="authmw-hint">
+        {m.signingYouOut}
+      </p>
     </AuthPage>
   );
 }

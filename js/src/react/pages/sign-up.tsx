@@ -1,13 +1,6 @@
-import { useAuth } from "../hooks";
-import { CredentialPage } from "./credential-form";
+import { MethodsPage } from "./methods/methods-page";
 
+/** {handler}/sign-up: the sign-up methods the project enables (or why sign-up is closed). */
 export function SignUp() {
-  const auth = useAuth();
-  return (
-    <CredentialPage
-      mode="sign-up"
-      submit={(email, password, returnTo) => auth.signUp(email, password, { afterAuthReturnTo: returnTo })}
-      afterUrl={auth.urls.afterSignUp}
-    />
-  );
+  return <MethodsPage mode="sign-up" />;
 }

@@ -4,7 +4,7 @@ import { VerificationCodeError } from "../../errors";
 import type { TeamInvitationDetails } from "../../models";
 import { withReturnTo } from "../../urls";
 import { useAuth } from "../hooks";
-import { describeError, verificationCodeMessage } from "../messages";
+import { describeCodeError, useMessages, type Messages } from "../messages";
 import { AuthPage, FormError, useSubmit } from "./layout";
 
 type Step =
@@ -15,8 +15,7 @@ type Step =
   | { step: "ignored" }
   | { step: "failed"; message: string };
 
-const invitationMessage = (error: unknown) =>
-  error instanceof VerificationCodeError ? verificationCodeMessage(error, "invitation link") : describeError(error);
+const invitationMessage = (error: unknown, m: Messages) => describeCodeError(error, m.invitationLinkNoun, m);
 
 /**
  * {handler}/team-invitation?code=...: signed out, checks the code and sends the user to sign in
@@ -24,12 +23,11 @@ const invitationMessage = (error: unknown) =>
  */
 export function TeamInvitation() {
   const auth = useAuth();
+  const m = useMessages();
   const location = useLocation();
   const [params] = useSearchParams();
   const code = params.get("code");
-  const [state, setState] = useState<Step>(
-    code ? { step: "loading" } : { step: "failed", message: "This invitation link is incomplete (no code)." },
-  );
+  const [state, setState] = useState<Step>(code ? { step: "loading" } : { step: "failed", message: m.invitationLinkIncomplete });
   const loadedFor = useRef<string | null>(null);
   const accept = useSubmit(invitationMessage);
 
@@ -39,73 +37,87 @@ export function TeamInvitation() {
     if (loadedFor.current === key) return;
     loadedFor.current = key;
     setState({ step: "loading" });
-    const fail = (error: unknown) => setState({ step: "failed", message: invitationMessage(error) });
+    const fail = (error: unknown) => setState({ step: "failed", message: invitationMessage(error, m) });
     if (auth.status === "signed-out") {
       auth.teamInvitations.checkCode(code).then(() => setState({ step: "sign-in" }), fail);
     } else {
       auth.teamInvitations.getDetails(code).then((details) => setState({ step: "confirm", details }), fail);
     }
-  }, [auth, code]);
+  }, [auth, code, m]);
 
   const here = `${location.pathname}${location.search}`;
 
   async function join(details: TeamInvitationDetails) {
     const outcome = await accept.run(() => auth.teamInvitations.accept(code!));
     if (outcome.ok) setState({ step: "joined", details });
-    else if (outcome.error instanceof VerificationCodeError) setState({ step: "failed", message: invitationMessage(outcome.error) });
+    else if (outcome.error instanceof VerificationCodeError) setState({ step: "failed", message: invitationMessage(outcome.error, m) });
   }
 
   return (
-    <AuthPage title="Team invitation">
-      {state.step === "loading" && <p role="status">Checking your invitation…</p>}
+    <AuthPage title={m.teamInvitationTitle}>
+      {state.step === "loading" && (
+        <p role="status" className="authmw-hint">
+          {m.checkingInvitation}
+        </p>
+      )}
       {state.step === "sign-in" && (
-        <div data-testid="invitation-sign-in">
-          <p>You have been invited to join a team. Sign in, or create an account, to accept the invitation.</p>
-          <p>
-            <Link to={withReturnTo(auth.urls.signIn, here)} data-testid="invitation-sign-in-link">
-              Sign in
-            </Link>{" "}
-            · <Link to={withReturnTo(auth.urls.signUp, here)}>Create an account</Link>
-          </p>
+        <div data-testid="invitation-sign-in" className="authmw-stack">
+          <p>{m.invitationSignIn}</p>
+          <div className="authmw-actions">
+            <Link className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, here)} data-testid="invitation-sign-in-link">
+              {m.signIn}
+            </Link>
+            <Link className="authmw-button" to={withReturnTo(auth.urls.signUp, here)}>
+              {m.createAccountLink}
+            </Link>
+          </div>
         </div>
       )}
       {state.step === "confirm" && (
-        <div data-testid="invitation-confirm">
-          <p>
-            Join <strong data-testid="invitation-team">{state.details.teamDisplayName}</strong>?
+        <div data-testid="invitation-confirm" className="authmw-stack">
+          <p>{m.invitedToTeam}</p>
+          <p className="authmw-team-name">
+            <strong data-testid="invitation-team">{state.details.teamDisplayName}</strong>
           </p>
           <FormError id={accept.formErrorId} message={accept.error} />
-          <p style={{ display: "flex", gap: "0.5rem" }}>
-            <button type="button" disabled={accept.pending} onClick={() => join(state.details)} data-testid="invitation-accept">
-              {accept.pending ? "Joining…" : "Join"}
+          <div className="authmw-actions">
+            <button
+              type="button"
+              className="authmw-primary"
+              disabled={accept.pending}
+              onClick={() => join(state.details)}
+              data-testid="invitation-accept"
+            >
+              {accept.pending ? m.joining : m.join}
             </button>
             <button type="button" disabled={accept.pending} onClick={() => setState({ step: "ignored" })}>
-              Ignore
+              {m.ignore}
             </button>
-          </p>
+          </div>
         </div>
       )}
       {state.step === "joined" && (
-        <p role="status" data-testid="invitation-joined">
-          You joined <strong>{state.details.teamDisplayName}</strong>.
+        <p role="status" className="authmw-notice" data-testid="invitation-joined">
+          {m.joinedTeam(state.details.teamDisplayName)}
         </p>
       )}
-      {state.step === "ignored" && <p role="status">You ignored the invitation. You can open the link again later.</p>}
+      {state.step === "ignored" && <p role="status">{m.invitationIgnored}</p>}
       {state.step === "failed" && (
         <p role="alert" className="authmw-error" data-testid="auth-error">
           {state.message}
         </p>
       )}
-      {state.step !== "sign-in" && state.step !== "confirm" && (
-        <p>
-          <Link to={auth.urls.home}>Continue</Link>
+      {state.step !== "sign-in" && state.step !== "confirm" && state.step !== "loading" && (
+        <div className="authmw-actions">
+          <Link className="authmw-button authmw-primary" to={auth.urls.home}>
+            {m.continue}
+          </Link>
           {state.step === "failed" && auth.status === "signed-out" && (
-            <>
-              {" "}
-              · <Link to={withReturnTo(auth.urls.signIn, here)}>Sign in</Link>
-            </>
+            <Link className="authmw-button" to={withReturnTo(auth.urls.signIn, here)}>
+              {m.signIn}
+            </Link>
           )}
-        </p>
+        </div>
       )}
     </AuthPage>
   );

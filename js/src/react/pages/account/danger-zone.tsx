@@ -1,0 +1,74 @@
+import { useEffect, useRef, useState } from "react";
+import { useAuth } from "../../hooks";
+import { useMessages } from "../../messages";
+import { useAuthRedirect } from "../../redirect";
+import { FormError, useSubmit } from "../layout";
+import type { AccountSection } from "./section";
+
+/** Account deletion, behind a confirmation that Escape or Cancel closes. */
+function DangerZone() {
+  const auth = useAuth();
+  const m = useMessages();
+  const leave = useAuthRedirect();
+  const submit = useSubmit();
+  const [confirming, setConfirming] = useState(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const openRef = useRef<HTMLButtonElement>(null);
+  const wasConfirming = useRef(false);
+
+  useEffect(() => {
+    if (confirming) confirmRef.current?.focus();
+    else if (wasConfirming.current) openRef.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming]);
+
+  return (
+    <>
+      <p>{m.deleteAccountWarning}</p>
+      {confirming ? (
+        <div
+          className="authmw-confirm"
+          role="group"
+          aria-label={m.deleteAccountTitle}
+          onKeyDown={(event) => {
+            if (event.key === "Escape" && !submit.pending) {
+              event.stopPropagation();
+              setConfirming(false);
+            }
+          }}
+        >
+          <p className="authmw-hint">{m.deleteAccountConfirmQuestion}</p>
+          <div className="authmw-actions">
+            <button
+              ref={confirmRef}
+              type="button"
+              className="authmw-danger"
+              disabled={submit.pending}
+              data-testid="delete-account-confirm"
+              onClick={async () => {
+                if ((await submit.run(() => auth.deleteUser())).ok) leave(auth.urls.afterSignOut);
+              }}
+            >
+              {m.confirmDeleteAccount}
+            </button>
+            <button type="button" disabled={submit.pending} onClick={() => setConfirming(false)}>
+              {m.cancel}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button ref={openRef} type="button" className="authmw-danger-outline" onClick={() => setConfirming(true)} data-testid="delete-account">
+          {m.deleteAccount}
+        </button>
+      )}
+      <FormError id={submit.formErrorId} message={submit.error} />
+    </>
+  );
+}
+
+export const dangerZoneSection: AccountSection = {
+  id: "danger-zone",
+  title: (m) => m.dangerZoneSection,
+  shown: ({ config }) => Boolean(config?.clientUserDeletionEnabled),
+  Component: DangerZone,
+};

@@ -1,0 +1,71 @@
+import { useState, type FormEvent } from "react";
+import { PasswordConfirmationMismatch, PasswordRequirementsNotMet } from "../../../errors";
+import { useAuth } from "../../hooks";
+import { useMessages } from "../../messages";
+import { Field, FormError, formValue, NewPasswordFields, repeatMismatch, Status, SubmitButton, useSubmit } from "../layout";
+import type { AccountSection, SectionProps } from "./section";
+
+/** The field a refusal is about: a wrong current password, or a new one the project refuses. */
+function fieldOf(error: unknown): "oldPassword" | "newPassword" | null {
+  if (error instanceof PasswordConfirmationMismatch) return "oldPassword";
+  if (error instanceof PasswordRequirementsNotMet) return "newPassword";
+  return null;
+}
+
+function Password({ user }: SectionProps) {
+  const auth = useAuth();
+  const m = useMessages();
+  const submit = useSubmit();
+  const [done, setDone] = useState<string | null>(null);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const newPassword = formValue(form, "newPassword");
+    setDone(null);
+    if (!submit.validate(form, repeatMismatch(form, "newPassword", m))) return;
+    const outcome = await submit.run(async () => {
+      if (user.hasPassword) await auth.updatePassword({ oldPassword: formValue(form, "oldPassword"), newPassword });
+      else await auth.setPassword({ password: newPassword });
+    });
+    if (outcome.ok) {
+      form.reset();
+      setDone(user.hasPassword ? m.passwordChanged : m.passwordSet);
+      return;
+    }
+    const field = fieldOf(outcome.error);
+    if (field) submit.showOnField(form, field, outcome.error);
+  }
+
+  return (
+    <>
+      {!user.hasPassword && <p className="authmw-hint">{m.noPasswordYet}</p>}
+      <form onSubmit={onSubmit} className="authmw-form" noValidate aria-busy={submit.pending} data-testid="password-form">
+        {user.hasPassword && (
+          <Field
+            label={m.currentPassword}
+            name="oldPassword"
+            type="password"
+            autoComplete="current-password"
+            missingMessage={m.currentPasswordRequired}
+            error={submit.fieldErrors.oldPassword}
+            errorId={submit.errorId}
+          />
+        )}
+        <NewPasswordFields name="newPassword" submit={submit} />
+        <FormError id={submit.formErrorId} message={submit.error} />
+        <Status message={done} />
+        <div className="authmw-actions">
+          <SubmitButton pending={submit.pending} label={user.hasPassword ? m.changePassword : m.setPassword} pendingLabel={m.saving} />
+        </div>
+      </form>
+    </>
+  );
+}
+
+export const passwordSection: AccountSection = {
+  id: "password",
+  title: (m) => m.passwordSection,
+  shown: ({ user, config }) => user.hasPassword || config?.credentialEnabled !== false,
+  Component: Password,
+};

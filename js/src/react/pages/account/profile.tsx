@@ -1,0 +1,87 @@
+import { useState, type FormEvent } from "react";
+import { useAuth } from "../../hooks";
+import { useMessages } from "../../messages";
+import { Field, FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
+import type { AccountSection, SectionProps } from "./section";
+
+/** The user's initials, for the avatar of a user without a profile image. */
+const initials = (name: string) =>
+  name
+    .split(/[\s@._-]+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]!.toUpperCase())
+    .join("");
+
+export function Avatar({ url, name }: { url: string | null; name: string }) {
+  const m = useMessages();
+  const [broken, setBroken] = useState<string | null>(null);
+  if (url && broken !== url) {
+    return <img className="authmw-avatar" src={url} alt={m.profileImageAlt} onError={() => setBroken(url)} data-testid="avatar-image" />;
+  }
+  return (
+    <span className="authmw-avatar" aria-hidden="true" data-testid="avatar-initials">
+      {initials(name) || "?"}
+    </span>
+  );
+}
+
+function Profile({ user }: SectionProps) {
+  const auth = useAuth();
+  const m = useMessages();
+  const submit = useSubmit();
+  const [saved, setSaved] = useState(false);
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSaved(false);
+    const form = event.currentTarget;
+    if (!submit.validate(form)) return;
+    const displayName = formValue(form, "displayName").trim();
+    const profileImageUrl = formValue(form, "profileImageUrl").trim();
+    const outcome = await submit.run(() =>
+      auth.updateUser({ displayName: displayName || null, profileImageUrl: profileImageUrl || null }),
+    );
+    if (outcome.ok) setSaved(true);
+  }
+  return (
+    <div className="authmw-profile">
+      <Avatar url={user.profileImageUrl} name={user.displayName ?? user.primaryEmail ?? ""} />
+      <form onSubmit={onSubmit} className="authmw-form" noValidate aria-busy={submit.pending} data-testid="profile-form">
+        <Field
+          label={m.displayName}
+          name="displayName"
+          type="text"
+          autoComplete="name"
+          required={false}
+          defaultValue={user.displayName ?? ""}
+          error={submit.fieldErrors.displayName}
+          errorId={submit.errorId}
+        />
+        <Field
+          label={m.profileImageUrl}
+          name="profileImageUrl"
+          type="url"
+          inputMode="url"
+          autoComplete="photo"
+          required={false}
+          hint={m.profileImageUrlHint}
+          defaultValue={user.profileImageUrl ?? ""}
+          error={submit.fieldErrors.profileImageUrl}
+          errorId={submit.errorId}
+        />
+        <FormError id={submit.formErrorId} message={submit.error} />
+        <Status message={saved ? m.saved : null} />
+        <div className="authmw-actions">
+          <SubmitButton pending={submit.pending} label={m.save} pendingLabel={m.saving} />
+        </div>
+      </form>
+    </div>
+  );
+}
+
+export const profileSection: AccountSection = {
+  id: "profile",
+  title: (m) => m.profileSection,
+  shown: () => true,
+  Component: Profile,
+};

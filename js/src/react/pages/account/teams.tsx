@@ -1,0 +1,205 @@
+import { useState, type FormEvent } from "react";
+import type { Team } from "../../../models";
+import { useAuth, usePermission, useTeamInvitations, useTeamMemberProfiles, useTeams } from "../../hooks";
+import { useMessages } from "../../messages";
+import { Field, FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
+import type { AccountSection, SectionProps } from "./section";
+
+function Teams({ user, config }: SectionProps) {
+  const auth = useAuth();
+  const m = useMessages();
+  const teams = useTeams();
+  const create = useSubmit();
+  const action = useSubmit();
+  const canCreate = Boolean(config?.clientTeamCreationEnabled);
+
+  async function onCreate(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    if (!create.validate(form)) return;
+    const displayName = formValue(form, "teamName").trim();
+    if ((await create.run(() => auth.teams.create({ displayName }))).ok) form.reset();
+  }
+
+  return (
+    <>
+      {teams.status === "loading" && (
+        <p role="status" className="authmw-hint">
+          {m.loading}
+        </p>
+      )}
+      {teams.status === "error" && (
+        <p role="alert" className="authmw-error">
+          {m.couldNotLoadTeams}
+        </p>
+      )}
+      {teams.status === "ready" && teams.value.length === 0 && <p className="authmw-hint">{m.noTeams}</p>}
+      {teams.status === "ready" && teams.value.length > 0 && (
+        <ul className="authmw-list">
+          {teams.value.map((team) => (
+            <TeamRow
+              key={team.id}
+              team={team}
+              selected={user.selectedTeamId === team.id}
+              busy={action.pending}
+              onSelect={() => action.run(() => auth.selectTeam(team.id))}
+              onLeave={() => action.run(() => auth.teams.leave(team.id))}
+            />
+          ))}
+        </ul>
+      )}
+      <FormError message={action.error} />
+      {canCreate && (
+        <form onSubmit={onCreate} className="authmw-form authmw-inline-form" noValidate aria-busy={create.pending} data-testid="create-team-form">
+          <Field
+            label={m.newTeamName}
+            name="teamName"
+            type="text"
+            autoComplete="off"
+            missingMessage={m.teamNameRequired}
+            error={create.fieldErrors.teamName}
+            errorId={create.errorId}
+          />
+          <FormError id={create.formErrorId} message={create.error} />
+          <SubmitButton pending={create.pending} label={m.createTeam} pendingLabel={m.saving} />
+        </form>
+      )}
+    </>
+  );
+}
+
+function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect(): void; onLeave(): void }) {
+  const { team } = props;
+  const auth = useAuth();
+  const m = useMessages();
+  const canInvite = usePermission(team.id, "$invite_members");
+  const canListInvitations = usePermission(team.id, "$read_members") && canInvite;
+  const canRevoke = usePermission(team.id, "$remove_members");
+  const canReadMembers = usePermission(team.id, "$read_members");
+  const invitations = useTeamInvitations(canListInvitations ? team.id : null);
+  const members = useTeamMemberProfiles(canReadMembers ? team.id : null);
+  const myId = auth.user?.id;
+  const mine = members.status === "ready" ? members.value.find((member) => member.userId === myId) : undefined;
+  const rename = useSubmit();
+  const [renamed, setRenamed] = useState(false);
+  const invite = useSubmit();
+  const revoke = useSubmit();
+  const [sent, setSent] = useState<string | null>(null);
+
+  async function onInvite(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    if (!invite.validate(form)) return;
+    const email = formValue(form, "email").trim();
+    setSent(null);
+    if ((await invite.run(() => auth.teamInvitations.send({ teamId: team.id, email }))).ok) {
+      form.reset();
+      setSent(m.invitationSent(email));
+    }
+  }
+
+  async function onRename(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    if (!rename.validate(form)) return;
+    const displayName = formValue(form, "memberName").trim();
+    setRenamed(false);
+    if ((await rename.run(() => auth.teamMemberProfiles.update(team.id, { displayName }))).ok) setRenamed(true);
+  }
+
+  const name = team.displayName || m.unnamedTeam;
+  return (
+    <li className="authmw-team" data-testid="team" data-team-id={team.id} data-team-name={team.displayName}>
+      <div className="authmw-row">
+        <span className="authmw-row-main">
+          <strong className="authmw-row-title">{name}</strong>
+          {props.selected && <span className="authmw-badge authmw-badge-ok">{m.selected}</span>}
+        </span>
+        <span className="authmw-row-actions">
+          {!props.selected && (
+            <button type="button" className="authmw-small" disabled={props.busy} onClick={props.onSelect}>
+              {m.select}
+            </button>
+          )}
+          <button type="button" className="authmw-small" disabled={props.busy} onClick={props.onLeave} aria-label={m.leaveTeam(name)}>
+            {m.leave}
+          </button>
+        </span>
+      </div>
+      {members.status === "ready" && (
+        <p className="authmw-hint" data-testid="team-members">
+          {m.members}{" "}
+          {members.value
+            .map((member) =>
+              member.userId === myId ? (member.displayName ? `${member.displayName} (${m.you})` : m.you) : (member.displayName ?? m.noName),
+            )
+            .join(", ")}
+        </p>
+      )}
+      {mine && (
+        <form onSubmit={onRename} className="authmw-form authmw-inline-form" noValidate aria-busy={rename.pending} data-testid="member-name-form">
+          <Field
+            label={m.yourNameInTeam(name)}
+            name="memberName"
+            type="text"
+            autoComplete="nickname"
+            defaultValue={mine.displayName ?? ""}
+            error={rename.fieldErrors.memberName}
+            errorId={rename.errorId}
+          />
+          <FormError id={rename.formErrorId} message={rename.error} />
+          <Status message={renamed ? m.saved : null} />
+          <SubmitButton pending={rename.pending} label={m.saveName} pendingLabel={m.saving} />
+        </form>
+      )}
+      {canInvite && (
+        <form onSubmit={onInvite} className="authmw-form authmw-inline-form" noValidate aria-busy={invite.pending} data-testid="invite-form">
+          <Field
+            label={m.inviteToTeam(name)}
+            name="email"
+            type="email"
+            autoComplete="off"
+            error={invite.fieldErrors.email}
+            errorId={invite.errorId}
+          />
+          <FormError id={invite.formErrorId} message={invite.error} />
+          <Status message={sent} testId="invite-status" />
+          <SubmitButton pending={invite.pending} label={m.sendInvitation} pendingLabel={m.sending} />
+        </form>
+      )}
+      {invitations.status === "ready" && invitations.value.length > 0 && (
+        <div data-testid="pending-invitations">
+          <h3>{m.pendingInvitations}</h3>
+          <ul className="authmw-list">
+            {invitations.value.map((invitation) => (
+              <li key={invitation.id} className="authmw-row" data-testid="pending-invitation" data-email={invitation.recipientEmail}>
+                <span className="authmw-row-main">
+                  {m.invitationUntil(invitation.recipientEmail, invitation.expiresAt.toLocaleDateString())}
+                </span>
+                {canRevoke && (
+                  <button
+                    type="button"
+                    className="authmw-small"
+                    disabled={revoke.pending}
+                    aria-label={m.revokeInvitation(invitation.recipientEmail)}
+                    onClick={() => revoke.run(() => auth.teamInvitations.revoke(team.id, invitation.id))}
+                  >
+                    {m.revoke}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+          <FormError message={revoke.error} />
+        </div>
+      )}
+    </li>
+  );
+}
+
+export const teamsSection: AccountSection = {
+  id: "teams",
+  title: (m) => m.teamsSection,
+  shown: () => true,
+  Component: Teams,
+};

@@ -1,0 +1,98 @@
+import { useState, type FormEvent } from "react";
+import { MultiFactorAuthenticationRequired, UserEmailAlreadyExists } from "../../../errors";
+import { useAuth } from "../../hooks";
+import { describeCodeError, describeError, useMessages, type Messages } from "../../messages";
+import { Field, FormError, formValue, Status, SubmitButton, useReturnTo, useSubmit } from "../layout";
+import { useFinishSignIn } from "../magic-link-callback";
+import { MfaPrompt } from "../mfa";
+import type { MethodProps } from "./types";
+
+// The service refuses magic links for an address a password account uses but has not verified.
+const sendMessage = (error: unknown, m: Messages) =>
+  error instanceof UserEmailAlreadyExists ? m.magicLinkUnverifiedAccount : describeError(error, m);
+
+const codeMessage = (error: unknown, m: Messages) => describeCodeError(error, m.codeNoun, m);
+
+/**
+ * Sign-in (or sign-up) with an e-mail link: sends the e-mail, then says "check your inbox" and
+ * takes the 6-character code of the e-mail (the link itself leads to magic-link-callback).
+ */
+export function MagicLinkForm({ returnTo, onSignedIn, onMfaRequired }: MethodProps) {
+  const auth = useAuth();
+  const m = useMessages();
+  const [sent, setSent] = useState<{ email: string; nonce: string } | null>(null);
+  const send = useSubmit(sendMessage);
+  const verify = useSubmit(codeMessage);
+
+  async function onSend(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!send.validate(event.currentTarget)) return;
+    const email = formValue(event.currentTarget, "email");
+    const outcome = await send.run(() => auth.sendMagicLinkEmail(email, { afterAuthReturnTo: returnTo }));
+    if (outcome.ok) setSent({ email, nonce: outcome.value.nonce });
+  }
+
+  async function onCode(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!sent || !verify.validate(event.currentTarget)) return;
+    const otp = formValue(event.currentTarget, "otp").trim();
+    const outcome = await verify.run(() => auth.signInWithMagicLink(otp, sent.nonce));
+    if (outcome.ok) onSignedIn(outcome.value.isNewUser);
+    else if (outcome.error instanceof MultiFactorAuthenticationRequired && outcome.error.attemptCode) {
+      onMfaRequired(outcome.error.attemptCode);
+    }
+  }
+
+  if (sent) {
+    return (
+      <div data-testid="magic-link-sent" className="authmw-stack">
+        <Status message={m.magicLinkSent(sent.email)} />
+        <p className="authmw-hint">{m.magicLinkCodeHint}</p>
+        <form onSubmit={onCode} className="authmw-form" noValidate aria-busy={verify.pending} data-testid="magic-link-code-form">
+          <Field
+            label={m.magicLinkCodeLabel}
+            name="otp"
+            type="text"
+            autoComplete="one-time-code"
+            minLength={6}
+            maxLength={6}
+            missingMessage={m.codeRequired}
+            invalidMessage={m.codeInvalid}
+            error={verify.fieldErrors.otp}
+            errorId={verify.errorId}
+          />
+          <FormError id={verify.formErrorId} message={verify.error} />
+          <SubmitButton pending={verify.pending} label={m.signInWithCode} pendingLabel={m.signInPending} />
+        </form>
+        <button type="button" className="authmw-link-button" onClick={() => setSent(null)}>
+          {m.useAnotherEmail}
+        </button>
+      </div>
+    );
+  }
+
+  return (
+    <form onSubmit={onSend} className="authmw-form" noValidate aria-busy={send.pending} data-testid="magic-link-form">
+      <Field label={m.email} name="email" type="email" autoComplete="email" error={send.fieldErrors.email} errorId={send.errorId} />
+      <FormError id={send.formErrorId} message={send.error} />
+      <SubmitButton pending={send.pending} label={m.sendSignInLink} pendingLabel={m.sending} />
+    </form>
+  );
+}
+
+/** The e-mail link form on its own (for an app's own page): finishes the sign-in like the handler does. */
+export function MagicLinkSignIn() {
+  const returnTo = useReturnTo();
+  const finish = useFinishSignIn();
+  const [attemptCode, setAttemptCode] = useState<string | null>(null);
+  if (attemptCode) return <MfaPrompt attemptCode={attemptCode} onSignedIn={finish} />;
+  return (
+    <MagicLinkForm
+      mode="sign-in"
+      returnTo={returnTo}
+      config={null}
+      onSignedIn={(isNewUser) => finish({ user: null, isNewUser: Boolean(isNewUser) })}
+      onMfaRequired={setAttemptCode}
+    />
+  );
+}

@@ -1,0 +1,166 @@
+import { useId, useRef, useState, type ReactNode } from "react";
+import { Link } from "react-router";
+import { NEW_PROJECT_CONFIG, type ProjectConfig } from "../../../models";
+import { withReturnTo } from "../../../urls";
+import { useAuth, useProject } from "../../hooks";
+import { useMessages } from "../../messages";
+import { useAuthRedirect } from "../../redirect";
+import { AuthPage, Divider, useAppName, useReturnTo } from "../layout";
+import { MfaPrompt } from "../mfa";
+import { MagicLinkForm } from "./magic-link-form";
+import { OAuthButtons, oauthButtonsShown } from "./oauth-buttons";
+import { PasskeyButton, passkeyButtonShown } from "./passkey-button";
+import { PasswordForm } from "./password-form";
+import type { AuthMode, MethodProps } from "./types";
+
+/** What a page assumes when the project's configuration cannot be loaded: password sign-in only. */
+const FALLBACK_CONFIG: ProjectConfig = NEW_PROJECT_CONFIG;
+
+/**
+ * The sign-in and sign-up pages: the methods the project enables, in this order: OAuth buttons,
+ * the passkey button, an "or" divider, then the e-mail forms (password and e-mail link, as tabs
+ * when both are on), and a footer link to the other page.
+ */
+export function MethodsPage({ mode }: { mode: AuthMode }) {
+  const auth = useAuth();
+  const m = useMessages();
+  const project = useProject();
+  const returnTo = useReturnTo();
+  const leave = useAuthRedirect();
+  const appName = useAppName();
+  const [attemptCode, setAttemptCode] = useState<string | null>(null);
+  const finished = useRef(false);
+  const signIn = mode === "sign-in";
+  const title = signIn ? m.signInTitle : m.signUpTitle;
+  const subtitle = appName ? m.toContinueTo(appName) : undefined;
+  const config = project.status === "ready" ? project.value.config : project.status === "error" ? FALLBACK_CONFIG : null;
+
+  const onSignedIn = (isNewUser?: boolean) => {
+    finished.current = true;
+    leave(returnTo ?? (isNewUser ? auth.urls.afterSignUp : auth.urls.afterSignIn));
+  };
+
+  const footer =
+    signIn && config && !config.signUpEnabled ? undefined : (
+      <p>
+        {signIn ? m.noAccountYet : m.haveAccount}{" "}
+        <Link to={withReturnTo(signIn ? auth.urls.signUp : auth.urls.signIn, returnTo)} data-testid="switch-auth-page">
+          {signIn ? m.createAccountLink : m.signInLink}
+        </Link>
+      </p>
+    );
+
+  if (attemptCode) {
+    return (
+      <AuthPage title={title} subtitle={subtitle}>
+        <MfaPrompt attemptCode={attemptCode} onSignedIn={(result) => onSignedIn(result.isNewUser)} />
+      </AuthPage>
+    );
+  }
+
+  if (auth.user && !finished.current) {
+    return (
+      <AuthPage title={title} subtitle={subtitle}>
+        <p data-testid="already-signed-in">
+          {m.signedInAs} <strong>{auth.user.primaryEmail ?? auth.user.displayName ?? auth.user.id}</strong>.
+        </p>
+        <div className="authmw-actions">
+          <Link className="authmw-button authmw-primary" to={returnTo ?? (signIn ? auth.urls.afterSignIn : auth.urls.afterSignUp)}>
+            {m.continue}
+          </Link>
+          <Link className="authmw-button" to={auth.urls.signOut}>
+            {m.signOut}
+          </Link>
+        </div>
+      </AuthPage>
+    );
+  }
+
+  if (!config) {
+    return (
+      <AuthPage title={title} subtitle={subtitle} footer={footer}>
+        <p role="status" className="authmw-hint">
+          {m.loading}
+        </p>
+      </AuthPage>
+    );
+  }
+
+  if (!signIn && !config.signUpEnabled) {
+    return (
+      <AuthPage title={title} subtitle={subtitle} footer={footer}>
+        <p role="status" data-testid="sign-up-closed">
+          {m.signUpClosed(appName || m.thisProject)}
+        </p>
+      </AuthPage>
+    );
+  }
+
+  const props: MethodProps = { mode, returnTo, config, onSignedIn, onMfaRequired: setAttemptCode };
+  const buttons: ReactNode[] = [];
+  if (oauthButtonsShown(config, mode)) buttons.push(<OAuthButtons key="oauth" {...props} />);
+  if (passkeyButtonShown(config, mode)) buttons.push(<PasskeyButton key="passkey" {...props} />);
+  const forms: Panel[] = [];
+  if (config.credentialEnabled) forms.push({ id: "password", label: m.passwordTab, content: <PasswordForm {...props} /> });
+  if (config.magicLinkEnabled) forms.push({ id: "magic-link", label: m.emailLinkTab, content: <MagicLinkForm {...props} /> });
+
+  return (
+    <AuthPage title={title} subtitle={subtitle} footer={footer}>
+      {buttons.length > 0 && (
+        <div className="authmw-methods" data-testid="auth-method-buttons">
+          {buttons}
+        </div>
+      )}
+      {buttons.length > 0 && forms.length > 0 && <Divider />}
+      {forms.length > 0 && <FormTabs panels={forms} />}
+      {buttons.length === 0 && forms.length === 0 && <p role="status">{m.noMethodsEnabled}</p>}
+    </AuthPage>
+  );
+}
+
+interface Panel {
+  id: string;
+  label: string;
+  content: ReactNode;
+}
+
+/** One panel, or tabs between several (WAI-ARIA tabs: arrow keys move between them). */
+function FormTabs({ panels }: { panels: Panel[] }) {
+  const m = useMessages();
+  const [tab, setTab] = useState(panels[0]!.id);
+  const tabsId = useId();
+  const current = panels.find((p) => p.id === tab) ?? panels[0]!;
+  if (panels.length === 1) return <>{current.content}</>;
+  return (
+    <>
+      <div role="tablist" aria-label={m.methodTabsLabel} className="authmw-tabs">
+        {panels.map((panel) => (
+          <button
+            key={panel.id}
+            type="button"
+            role="tab"
+            id={`${tabsId}-${panel.id}-tab`}
+            aria-selected={panel === current}
+            aria-controls={`${tabsId}-panel`}
+            tabIndex={panel === current ? 0 : -1}
+            data-testid={`sign-in-tab-${panel.id}`}
+            onClick={() => setTab(panel.id)}
+            onKeyDown={(event) => {
+              const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+              if (!step) return;
+              event.preventDefault();
+              const next = panels[(panels.indexOf(panel) + step + panels.length) % panels.length]!;
+              setTab(next.id);
+              document.getElementById(`${tabsId}-${next.id}-tab`)?.focus();
+            }}
+          >
+            {panel.label}
+          </button>
+        ))}
+      </div>
+      <div id={`${tabsId}-panel`} role="tabpanel" aria-labelledby={`${tabsId}-${current.id}-tab`}>
+        {current.content}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+import { type FormEvent } from "react";
+import { Link } from "react-router";
+import {
+  MultiFactorAuthenticationRequired,
+  PasswordRequirementsNotMet,
+  UserEmailAlreadyExists,
+} from "../../../errors";
+import { useAuth } from "../../hooks";
+import { useMessages } from "../../messages";
+import { Field, FormError, formValue, SubmitButton, useSubmit } from "../layout";
+import type { MethodProps } from "./types";
+
+/** The field a refusal of the service is about, so the message is shown there. */
+function fieldOf(error: unknown): "email" | "password" | null {
+  if (error instanceof UserEmailAlreadyExists) return "email";
+  if (error instanceof PasswordRequirementsNotMet) return "password";
+  return null;
+}
+
+/** The e-mail + password form of the sign-in and sign-up pages. */
+export function PasswordForm({ mode, returnTo, onSignedIn, onMfaRequired }: MethodProps) {
+  const auth = useAuth();
+  const m = useMessages();
+  const submit = useSubmit();
+  const signIn = mode === "sign-in";
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    if (!submit.validate(form)) return;
+    const email = formValue(form, "email");
+    const password = formValue(form, "password");
+    const outcome = await submit.run(() =>
+      signIn ? auth.signIn(email, password) : auth.signUp(email, password, { afterAuthReturnTo: returnTo }),
+    );
+    if (outcome.ok) return onSignedIn(!signIn);
+    if (outcome.error instanceof MultiFactorAuthenticationRequired && outcome.error.attemptCode) {
+      return onMfaRequired(outcome.error.attemptCode);
+    }
+    const field = fieldOf(outcome.error);
+    if (field) submit.showOnField(form, field, outcome.error);
+  }
+
+  const formErrorId = submit.errorId;
+  return (
+    <form onSubmit={onSubmit} className="authmw-form" noValidate aria-busy={submit.pending} data-testid={`${mode}-form`}>
+      <Field
+        label={m.email}
+        name="email"
+        type="email"
+        autoComplete={signIn ? "username" : "email"}
+        error={submit.fieldErrors.email}
+        errorId={formErrorId}
+      />
+      <Field
+        label={m.password}
+        name="password"
+        type="password"
+        autoComplete={signIn ? "current-password" : "new-password"}
+        error={submit.fieldErrors.password}
+        errorId={formErrorId}
+      />
+      {signIn && (
+        <Link to={auth.urls.forgotPassword} className="authmw-aside-link" data-testid="forgot-password-link">
+          {m.forgotPasswordLink}
+        </Link>
+      )}
+      <FormError id={submit.formErrorId} message={submit.error} />
+      <SubmitButton
+        pending={submit.pending}
+        label={signIn ? m.signInButton : m.signUpButton}
+        pendingLabel={signIn ? m.signInPending : m.signUpPending}
+      />
+    </form>
+  );
+}
