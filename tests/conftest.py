@@ -126,10 +126,11 @@ def other_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]
 
 
 class OAuthService(Service):
-    """A service with mock GitHub and GitLab sign-in, trusting ``http://testserver`` (test clients)."""
+    """A service with mock GitHub, Google and GitLab sign-in, trusting ``http://testserver`` (test clients)."""
 
     PROVIDERS: ClassVar[list[dict[str, object]]] = [
         {"id": "github", "type": "shared", "enabled": True},
+        {"id": "google", "type": "shared", "enabled": True},  # on in the local project from the start
         {"id": "gitlab", "type": "standard", "enabled": True, "client_id": "id", "client_secret": "secret"},
     ]
 

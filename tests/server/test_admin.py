@@ -87,7 +87,13 @@ def test_get_project_is_the_admin_view_with_the_defaults(flavour, apps):
     assert config.allow_localhost is True and config.create_team_on_sign_up is False
     assert [p.id for p in config.team_creator_default_permissions] == ["admin"]
     assert [p.id for p in config.team_member_default_permissions] == ["member"]
-    assert config.email_config.type == "shared" and config.domains == [] and config.oauth_providers == []
+    assert config.email_config.type == "shared" and config.domains == []
+    # the local service's own project starts with every method on, the mock GitHub and Google included
+    assert config.magic_link_enabled is True and config.passkey_enabled is True
+    assert [(p.id, p.type, p.enabled) for p in config.oauth_providers] == [
+        ("github", "shared", True),
+        ("google", "shared", True),
+    ]
 
 
 def test_secrets_are_kept_out_of_repr(flavour, owner):

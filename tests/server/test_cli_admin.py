@@ -66,15 +66,16 @@ def test_project_show_summary_and_json(run, service):
 
 def test_project_show_hides_secrets_unless_asked(run, service):
     with admin(service) as app:
-        providers = [
-            {"id": "gitlab", "type": "standard", "enabled": False, "client_id": "gl", "client_secret": "gl-SECRET"}
-        ]
-        app.update_project(config={"oauth_providers": providers})
+        gitlab = {"id": "gitlab", "type": "standard", "enabled": False, "client_id": "gl", "client_secret": "gl-SECRET"}
+        # github and google are on in the local project from the start; an update lists them too
+        shared = [{"id": p, "type": "shared", "enabled": True} for p in ("github", "google")]
+        app.update_project(config={"oauth_providers": [*shared, gitlab]})
     for argv in (("project", "show"), ("project", "show", "--json")):
         status, out, _ = run(*argv)
         assert status == 0 and "gl-SECRET" not in out and _cli_admin.HIDDEN in out
     status, out, _ = run("project", "show", "--json", "--show-secrets")
-    assert json.loads(out)["config"]["oauth_providers"][0]["client_secret"] == "gl-SECRET"
+    providers = {p["id"]: p for p in json.loads(out)["config"]["oauth_providers"]}
+    assert providers["gitlab"]["client_secret"] == "gl-SECRET"
 
 
 def test_project_set_and_check(run, service):
