@@ -32,6 +32,35 @@ fi
   fi
 )
 
+# Python one-liners: does anything answer on a port; does the service there serve our project
+answers() {
+  .venv/bin/python -c "import socket, sys; sys.exit(socket.socket().connect_ex(('127.0.0.1', int(sys.argv[1]))) != 0)" "$1"
+}
+ours() {
+  .venv/bin/python - "$SERVICE_PORT" "$DATA_DIR/project.env" <<'PY' >/dev/null 2>&1
+import json, sys, urllib.request
+from authmw._config import read_env_file
+env = read_env_file(sys.argv[2])
+request = urllib.request.Request(
+    f"http://127.0.0.1:{sys.argv[1]}/api/v1/projects/current",
+    headers={
+        "x-stack-project-id": env["AUTHMW_PROJECT_ID"],
+        "x-stack-access-type": "client",
+        "x-stack-publishable-client-key": env["AUTHMW_PUBLISHABLE_CLIENT_KEY"],
+    },
+)
+with urllib.request.urlopen(request, timeout=5) as response:
+    sys.exit(json.load(response).get("id") != env["AUTHMW_PROJECT_ID"])
+PY
+}
+port_taken() {
+  echo "Port $1 is in use by another program, so $2 cannot start there. Stop that program, or choose" \
+    "another port: $3=<port> bash scripts/run_example.sh" >&2
+  exit 1
+}
+answers "$SERVICE_PORT" && port_taken "$SERVICE_PORT" "the local service" AUTHMW_DEV_PORT
+answers "$APP_PORT" && port_taken "$APP_PORT" "the example app" PORT
+
 # Local service in the background, stopped on exit
 .venv/bin/python -m authmw dev --host 127.0.0.1 --port "$SERVICE_PORT" --data-dir "$DATA_DIR" &
 service_pid=$!
@@ -43,20 +72,35 @@ stop() {
 trap stop EXIT
 trap 'exit 130' INT TERM
 
-healthy() {
-  .venv/bin/python -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)" \
-    "http://127.0.0.1:$SERVICE_PORT/health" >/dev/null 2>&1
-}
-for _ in $(seq 1 100); do
-  healthy && break
-  if ! kill -0 "$service_pid" 2>/dev/null; then echo "The local service did not start." >&2; exit 1; fi
+# Up when the process we started is alive and the service on the port serves the project of
+# its project.env (not merely when something answers there).
+for _ in $(seq 1 300); do
+  if ! kill -0 "$service_pid" 2>/dev/null; then
+    echo "The local service did not start on port $SERVICE_PORT (see its message above);" \
+      "AUTHMW_DEV_PORT=<port> picks another port." >&2
+    exit 1
+  fi
+  ours && break
   sleep 0.2
 done
-healthy || { echo "The local service does not answer on port $SERVICE_PORT." >&2; exit 1; }
+if ! kill -0 "$service_pid" 2>/dev/null || ! ours; then
+  echo "The local service started here does not answer on port $SERVICE_PORT (another program may hold it);" \
+    "stop that program or choose another port: AUTHMW_DEV_PORT=<port> bash scripts/run_example.sh" >&2
+  exit 1
+fi
 
 export AUTHMW_ENV_FILE="$DATA_DIR/project.env"
 .venv/bin/python -m uvicorn --factory examples.fastapi_app.app:create_app \
   --app-dir . --host 127.0.0.1 --port "$APP_PORT" --log-level warning &
 app_pid=$!
+for _ in $(seq 1 300); do
+  if ! kill -0 "$app_pid" 2>/dev/null; then
+    echo "The example app did not start on port $APP_PORT (see its message above); PORT=<port> picks another." >&2
+    exit 1
+  fi
+  answers "$APP_PORT" && break
+  sleep 0.2
+done
+answers "$APP_PORT" || { echo "The example app does not answer on port $APP_PORT." >&2; exit 1; }
 echo "Open http://localhost:$APP_PORT   (Ctrl-C stops the example and the local service)"
 wait "$app_pid"
