@@ -36,6 +36,7 @@ from authmw.errors import (
 )
 
 from . import _cookies as c
+from ._outage import ServiceWatch, failure_reason
 
 logger = logging.getLogger("authmw.middleware")
 
@@ -187,6 +188,7 @@ class Authenticator:
         refresher: Refresher | None = None,
         on_refresh_unavailable: OnRefreshUnavailable = "anonymous",
         clock: Callable[[], float] = time.time,
+        startup_check: bool = True,
     ) -> None:
         if on_refresh_unavailable not in ("anonymous", "error"):
             raise ValueError("on_refresh_unavailable must be 'anonymous' or 'error'")
@@ -201,6 +203,13 @@ class Authenticator:
         self.on_refresh_unavailable = on_refresh_unavailable
         self._refresher = refresher or refresh_access_token
         self._clock = clock
+        #: Outages of the service: one warning each (naming the URL), one when it is back.
+        self.watch = ServiceWatch(config)
+        if startup_check:
+            self.watch.check_in_background()  # the only I/O of this class, in its own thread
+        self._refresh_url = config.api_base + (
+            "/auth/sessions/current/refresh" if config.secret_server_key else "/auth/oauth/token"
+        )
         self._cookies = c.SessionCookieReader(config.project_id)
         self._fresh: OrderedDict[str, tuple[str, Claims]] = OrderedDict()
         self._warned_short_lived = False
@@ -275,7 +284,7 @@ class Authenticator:
                 access = None  # tampered, expired or another project's: as if there were none
             except Exception as exc:
                 # The key set could not be fetched, so the token cannot be checked.
-                return self._unavailable(exc, "verifying the access token")
+                return self._unavailable(exc, "verifying the access token", self.verifier.jwks_url)
             else:
                 # The verifier tolerates clock skew; the service does not accept expired tokens.
                 if claims.exp > self._clock():
@@ -292,11 +301,10 @@ class Authenticator:
             # An access token that is short of the margin but unexpired still holds.
             held = self.verifier.verify_cached(access) if access is not None else None
             if held is not None and held.exp > self._clock():
-                logger.warning(
-                    "authmw: refreshing the session failed (%s); using the current access token", type(exc).__name__
-                )
+                self._report(exc, "refreshing the session", self._refresh_url, "using the current access token")
                 return Outcome(held, access, refresh)
-            return self._unavailable(exc, "refreshing the session")
+            return self._unavailable(exc, "refreshing the session", self._refresh_url)
+        self.watch.answered()
         if fresh is None:
             return self._signed_out(tokens)
         return self._refreshed(tokens, *fresh)
@@ -349,21 +357,21 @@ class Authenticator:
             )
         )
 
-    def _unavailable(self, exc: Exception, doing: str) -> Outcome:
+    def _unavailable(self, exc: Exception, doing: str, url: str) -> Outcome:
         status = _status(exc)
-        transient = isinstance(exc, NetworkError) or status >= 500
-        refuse = transient and self.on_refresh_unavailable == "error"
-        # Type and status only: messages of some errors quote request details.
-        logger.warning(
-            "authmw: %s failed (%s%s); %s",
-            doing,
-            type(exc).__name__,
-            f" {status}" if status else "",
-            "answering 503" if refuse else "continuing as anonymous",
-        )
+        refuse = _transient(exc, status) and self.on_refresh_unavailable == "error"
+        self._report(exc, doing, url, "answering 503" if refuse else "continuing as anonymous")
         if refuse:
             raise Refusal(503, "The authentication service is unavailable; try again shortly.")
         return ANONYMOUS
+
+    def _report(self, exc: Exception, doing: str, url: str, consequence: str) -> None:
+        # Type and status only: messages of some errors quote request details.
+        status = _status(exc)
+        if _transient(exc, status):
+            self.watch.failed(url, failure_reason(exc, status), consequence)
+        else:
+            logger.warning("authmw: %s failed (%s); %s", doing, failure_reason(exc, status), consequence)
 
     # -- refresh tokens the service refused ------------------------------------------
 
@@ -415,6 +423,10 @@ class Authenticator:
             self._fresh.move_to_end(refresh_token)
             while len(self._fresh) > FRESH_CACHE_SIZE:
                 self._fresh.popitem(last=False)
+
+
+def _transient(exc: Exception, status: int) -> bool:
+    return isinstance(exc, NetworkError) or status >= 500
 
 
 def _status(exc: Exception) -> int:
