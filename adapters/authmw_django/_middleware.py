@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.functional import SimpleLazyObject
 
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
-from authmw.middleware._core import is_secure
+from authmw.middleware._core import bearer_token, is_secure
 from authmw.middleware._resolver import Resolved
 
 from . import _settings
@@ -92,6 +92,7 @@ def _session_headers(request: HttpRequest) -> dict[str, Any]:
     return {
         "cookie": _cookie_header(request),
         "auth_header": meta.get("HTTP_X_STACK_AUTH"),
+        "bearer": bearer_token(meta.get("HTTP_AUTHORIZATION"), meta.get("HTTP_X_STACK_ACCESS_TOKEN")),
         "secure": is_secure(request.scheme or "http", meta.get("HTTP_X_FORWARDED_PROTO")),
     }
 

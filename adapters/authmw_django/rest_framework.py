@@ -61,8 +61,9 @@ class AuthMWAuthentication(BaseAuthentication):
         return None
 
     def authenticate_header(self, request: Any) -> str:
-        # Makes DRF's own NotAuthenticated a 401 rather than a 403.
-        return 'StackAuth realm="api"'
+        # Makes DRF's own NotAuthenticated a 401 rather than a 403, with the challenge API
+        # clients answer by sending ``Authorization: Bearer <access token>``.
+        return 'Bearer realm="authmw"'
 
 
 class IsSignedIn(BasePermission):

@@ -3,7 +3,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI
+from fastapi import Depends, FastAPI, Security
+from fastapi.security import APIKeyCookie, HTTPBearer
 from starlette.requests import HTTPConnection
 
 from authmw import AuthConfig
@@ -25,6 +26,36 @@ def current_user(conn: HTTPConnection) -> AuthUser | AnonymousUser:
     return user
 
 
+class _BearerScheme(HTTPBearer):
+    """Declares the bearer access token in the OpenAPI schema; the middleware reads it."""
+
+    async def __call__(self, conn: HTTPConnection) -> None:  # type: ignore[override]
+        return None
+
+
+class _SessionCookieScheme(APIKeyCookie):
+    """Declares the browser's session cookies in the OpenAPI schema; the middleware reads them."""
+
+    async def __call__(self, conn: HTTPConnection) -> None:  # type: ignore[override]
+        return None
+
+
+#: OpenAPI security schemes of guarded routes: /docs shows their lock, and its Authorize
+#: button sends the access token as ``Authorization: Bearer``.
+BEARER_SCHEME = _BearerScheme(
+    bearerFormat="JWT",
+    scheme_name="bearerAuth",
+    description="An access token of the signed-in user (ClientApp.get_auth_headers(form='bearer')).",
+    auto_error=False,
+)
+SESSION_COOKIE_SCHEME = _SessionCookieScheme(
+    name="stack-access",
+    scheme_name="sessionCookie",
+    description="The browser session that @authmw/react keeps in cookies (stack-refresh-{projectId}, stack-access).",
+    auto_error=False,
+)
+
+
 class Guard:
     """A dependency that returns the signed-in user if every check passes.
 
@@ -42,7 +73,12 @@ class Guard:
         self.api = api
         self.api_paths = api_paths
 
-    async def __call__(self, conn: HTTPConnection) -> AuthUser:
+    async def __call__(
+        self,
+        conn: HTTPConnection,
+        _bearer: Annotated[None, Security(BEARER_SCHEME)] = None,
+        _session: Annotated[None, Security(SESSION_COOKIE_SCHEME)] = None,
+    ) -> AuthUser:
         user = current_user(conn)
         if not isinstance(user, AuthUser):
             raise self._unauthenticated(conn)

@@ -14,7 +14,7 @@ from authmw._apps import ServerApp
 from authmw.errors import ConfigurationError
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
 from authmw.middleware._cookies import with_session_cookies
-from authmw.middleware._core import OnRefreshUnavailable, is_secure
+from authmw.middleware._core import OnRefreshUnavailable, bearer_token, is_secure
 from authmw.middleware._resolver import Resolved, SessionResolver
 from authmw.middleware._settings import read_settings, secret_key_needed
 from authmw.middleware._user import ANONYMOUS
@@ -112,6 +112,7 @@ def _resolved() -> Resolved:
         resolved = g._authmw = site_auth().resolver.resolve(
             cookie=request.headers.get("Cookie"),
             auth_header=request.headers.get("X-Stack-Auth"),
+            bearer=bearer_token(request.headers.get("Authorization"), request.headers.get("X-Stack-Access-Token")),
             secure=is_secure(request.scheme, request.headers.get("X-Forwarded-Proto")),
         )
     return resolved

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from .._config import AuthConfig
 from .._ops import Op
 from .._session import Session
-from ..errors import CannotGetOwnUserWithoutUser
+from ..errors import CannotGetOwnUserWithoutUser, UserAuthenticationRequired
 from ..models import SignInResult, User
 from ._base import UNSET, _AsyncApp, _SyncApp, changes, namespace, parse
 from ._binding import operation
@@ -81,13 +81,22 @@ class _ClientOps(_ClientMfa, _ClientOAuth, _OwnedProjectsOps):
         return (yield from self.session.get_access_token())
 
     @operation
-    def get_auth_headers(self) -> Op[dict[str, str]]:
-        """``{"x-stack-auth": ...}`` to forward this session to your own back end.
+    def get_auth_headers(self, form: Literal["x-stack-auth", "bearer"] = "x-stack-auth") -> Op[dict[str, str]]:
+        """Headers that forward this session to your own back end, the access token refreshed
+        first if needed.
 
-        The access token is refreshed first if needed. The authmw middleware (and the
-        official SDKs) read the header; it wins over cookies.
+        ``"x-stack-auth"`` (default): ``{"x-stack-auth": ...}`` with both tokens, so the
+        middleware can refresh it; it wins over cookies. ``"bearer"``: ``{"authorization":
+        "Bearer <access token>"}`` for mobile and service-to-service callers; the back end
+        never refreshes it (call this again for a fresh one).
         """
         access = yield from self.session.get_access_token()
+        if form == "bearer":
+            if access is None:
+                raise UserAuthenticationRequired()
+            return {"authorization": f"Bearer {access}"}
+        if form != "x-stack-auth":
+            raise ValueError(f'form must be "x-stack-auth" or "bearer", not {form!r}')
         value = {"accessToken": access, "refreshToken": self.session.refresh_token}
         return {"x-stack-auth": json.dumps(value, separators=(",", ":"))}
 

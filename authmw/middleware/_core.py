@@ -29,10 +29,12 @@ from authmw._ops import Op, Shared
 from authmw._session import refresh_access_token
 from authmw._tokens import Claims, TokenVerifier, has_validity, token_expiry
 from authmw.errors import (
+    AccessTokenExpired,
     ConfigurationError,
     InvalidAccessToken,
     KnownError,
     NetworkError,
+    UnparsableAccessToken,
 )
 
 from . import _cookies as c
@@ -79,6 +81,7 @@ class Refusal(Exception):
         code: str | None = None,
         details: dict[str, Any] | None = None,
         location: str | None = None,
+        www_authenticate: str | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -86,6 +89,7 @@ class Refusal(Exception):
         self.code = code
         self.details = details
         self.location = location
+        self.www_authenticate = www_authenticate
 
     @classmethod
     def redirect(cls, location: str, message: str = "Sign in to see this page.") -> Refusal:
@@ -110,7 +114,16 @@ class Refusal(Exception):
             headers.append(("x-stack-known-error", self.code))
         if self.location:
             headers.append(("location", self.location))
+        if self.www_authenticate:
+            headers.append(("www-authenticate", self.www_authenticate))
         return headers
+
+    @classmethod
+    def bearer(cls, error: KnownError) -> Refusal:
+        """401 for a bearer token that is not valid (RFC 6750), naming the error."""
+        description = error.message.replace("\\", "").replace('"', "'")
+        challenge = f'Bearer realm="authmw", error="invalid_token", error_description="{description}"'
+        return cls(401, error.message, code=error.code, details=error.details or None, www_authenticate=challenge)
 
 
 class Tokens(NamedTuple):
@@ -121,6 +134,9 @@ class Tokens(NamedTuple):
     secure: bool = False
     #: Every recognised refresh cookie of the request as (name, token), any generation.
     stored: tuple[tuple[str, str], ...] = ()
+    #: An access token the caller sent as ``Authorization: Bearer`` or ``x-stack-access-token``:
+    #: verified, never refreshed (the caller owns refresh), refused with 401 when not valid.
+    bearer: bool = False
 
 
 class Outcome(NamedTuple):
@@ -163,6 +179,19 @@ def _from_header(value: str) -> Tokens:
         if data.get(key) is not None and not isinstance(data[key], str):
             raise Refusal(400, f"Invalid x-stack-auth header: {key} must be a string or null")
     return Tokens(_token(data.get("accessToken")), _token(data.get("refreshToken")))
+
+
+def bearer_token(authorization: str | None, access_token_header: str | None = None) -> str | None:
+    """The access token of ``Authorization: Bearer <token>`` (scheme case-insensitive), else
+    of the service's own ``x-stack-access-token`` header; None when neither is sent.
+
+    Another ``Authorization`` scheme (Basic, say) is the app's business and gives None.
+    """
+    if authorization:
+        scheme, _, token = authorization.strip().partition(" ")
+        if scheme.lower() == "bearer":
+            return token.strip()
+    return access_token_header
 
 
 def is_secure(scheme: str, forwarded_proto: str | None) -> bool:
@@ -221,17 +250,24 @@ class Authenticator:
 
     # -- reading ---------------------------------------------------------------------
 
-    def read(self, *, cookie: str | None, auth_header: str | None, secure: bool) -> Tokens:
-        """The request's tokens: ``x-stack-auth`` wins over cookies. Raises :class:`Refusal`."""
+    def read(self, *, cookie: str | None, auth_header: str | None, secure: bool, bearer: str | None = None) -> Tokens:
+        """The request's tokens: ``x-stack-auth`` wins over cookies, which win over a bearer
+        token (see :func:`bearer_token`). Raises :class:`Refusal`."""
         if auth_header is not None:
             # No cookies are ever written for a header session, so ``secure`` is moot.
             return _remembered(self._header_memo, auth_header, _from_header)
-        if not cookie:
-            return Tokens(secure=secure)
-        stored = _remembered(self._cookie_memo, cookie, self._cookies.read)
-        refresh = _token(stored.refresh_token)
-        access = _token(stored.access_token) if refresh is not None else None
-        return Tokens(access, refresh, True, secure or stored.https, stored.refresh_cookies)
+        if cookie:
+            stored = _remembered(self._cookie_memo, cookie, self._cookies.read)
+            refresh = _token(stored.refresh_token)
+            if refresh is not None or bearer is None:
+                access = _token(stored.access_token) if refresh is not None else None
+                return Tokens(access, refresh, True, secure or stored.https, stored.refresh_cookies)
+        if bearer is not None:
+            token = _token(bearer)
+            if token is None:
+                raise Refusal.bearer(UnparsableAccessToken())
+            return Tokens(token, None, secure=secure, bearer=True)
+        return Tokens(secure=secure)
 
     # -- the steady state: a Cookie value seen signed in, its token still fresh --------
 
@@ -271,7 +307,10 @@ class Authenticator:
         return None
 
     def authenticate(self, tokens: Tokens) -> Op[Outcome]:
-        """The whole decision, refresh included. Raises :class:`Refusal` (503) if configured."""
+        """The whole decision, refresh included. Raises :class:`Refusal` (503) if configured,
+        and (401) for a bearer token that is not valid."""
+        if tokens.bearer:
+            return (yield from self._bearer(tokens))
         quick = self.quick(tokens)
         if quick is not None:
             return quick
@@ -308,6 +347,21 @@ class Authenticator:
         if fresh is None:
             return self._signed_out(tokens)
         return self._refreshed(tokens, *fresh)
+
+    def _bearer(self, tokens: Tokens) -> Op[Outcome]:
+        access = tokens.access_token
+        assert access is not None
+        claims = self.verifier.verify_cached(access)
+        if claims is None:
+            try:
+                claims = yield from self.verifier.verify(access)
+            except InvalidAccessToken as exc:
+                raise Refusal.bearer(exc) from None
+            except Exception as exc:
+                return self._unavailable(exc, "verifying a bearer token")
+        if claims.exp <= self._clock():  # the verifier tolerates skew; the service does not
+            raise Refusal.bearer(AccessTokenExpired(details={"expired_at_millis": int(claims.exp * 1000)}))
+        return Outcome(claims, access, None)
 
     def _fresh_enough(self, access_token: str) -> bool:
         try:

@@ -82,26 +82,30 @@ class SessionResolver:
 
     # -- sessions ------------------------------------------------------------------------
 
-    def resolve(self, *, cookie: str | None, auth_header: str | None, secure: bool) -> Resolved:
-        if not cookie and auth_header is None:
+    def resolve(
+        self, *, cookie: str | None, auth_header: str | None, secure: bool, bearer: str | None = None
+    ) -> Resolved:
+        if not cookie and auth_header is None and bearer is None:
             return NOBODY
         outcome = self.core.steady(cookie) if cookie and auth_header is None else None
         if outcome is None:
-            tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure)
+            tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure, bearer=bearer)
             outcome = self.core.quick(tokens)
             if outcome is None:
                 outcome = self.driver.run(self.core.authenticate(tokens))
             self._remember(cookie, tokens, outcome)
         return self._resolved(outcome)
 
-    async def aresolve(self, *, cookie: str | None, auth_header: str | None, secure: bool) -> Resolved:
+    async def aresolve(
+        self, *, cookie: str | None, auth_header: str | None, secure: bool, bearer: str | None = None
+    ) -> Resolved:
         # The loop serving requests gets its driver now, so that arun() uses it later.
         driver = self._loop_side().driver
-        if not cookie and auth_header is None:
+        if not cookie and auth_header is None and bearer is None:
             return NOBODY
         outcome = self.core.steady(cookie) if cookie and auth_header is None else None
         if outcome is None:
-            tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure)
+            tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure, bearer=bearer)
             outcome = self.core.quick(tokens)
             if outcome is None:
                 outcome = await driver.run(self.core.authenticate(tokens))

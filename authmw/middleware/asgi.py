@@ -19,6 +19,7 @@ from ._core import (
     OnRefreshUnavailable,
     Refresher,
     Refusal,
+    bearer_token,
     is_secure,
 )
 from ._user import ANONYMOUS, AuthCredentials, AuthUser
@@ -89,8 +90,8 @@ class AuthMiddleware:
             return
 
         scope["authmw.config"] = self.config  # for guards: the handler path, the project
-        cookie, auth_header, forwarded_proto = _read_headers(scope["headers"])
-        if cookie is None and auth_header is None:
+        cookie, auth_header, forwarded_proto, bearer = _read_headers(scope["headers"])
+        if cookie is None and auth_header is None and bearer is None:
             scope["user"], scope["auth"] = ANONYMOUS, NO_CREDENTIALS
             await _run(self.app, scope, receive, send, ())
             return
@@ -102,6 +103,7 @@ class AuthMiddleware:
                     cookie=cookie,
                     auth_header=auth_header,
                     secure=is_secure(scope.get("scheme", "http"), forwarded_proto),
+                    bearer=bearer,
                 )
                 outcome = self.core.quick(tokens)
                 if outcome is None:
@@ -149,9 +151,10 @@ class AuthMiddleware:
         return wrapped
 
 
-def _read_headers(raw: Any) -> tuple[str | None, str | None, str | None]:
+def _read_headers(raw: Any) -> tuple[str | None, str | None, str | None, str | None]:
+    """Cookie, x-stack-auth, X-Forwarded-Proto and the bearer token of a request's headers."""
     cookies: list[str] = []
-    auth_header = forwarded_proto = None
+    auth_header = forwarded_proto = authorization = access_token = None
     for name, value in raw:
         if name == b"cookie":
             cookies.append(value.decode("latin-1"))
@@ -159,7 +162,12 @@ def _read_headers(raw: Any) -> tuple[str | None, str | None, str | None]:
             auth_header = value.decode("latin-1")
         elif name == b"x-forwarded-proto":
             forwarded_proto = value.decode("latin-1")
-    return ("; ".join(cookies) if cookies else None), auth_header, forwarded_proto
+        elif name == b"authorization":
+            authorization = value.decode("latin-1")
+        elif name == b"x-stack-access-token":
+            access_token = value.decode("latin-1")
+    bearer = bearer_token(authorization, access_token)
+    return ("; ".join(cookies) if cookies else None), auth_header, forwarded_proto, bearer
 
 
 async def _run(app: ASGIApp, scope: Scope, receive: Receive, send: Send, cookies: tuple[str, ...]) -> None:

@@ -19,6 +19,7 @@ from ._core import (
     Outcome,
     Refresher,
     Refusal,
+    bearer_token,
     is_secure,
 )
 from ._user import ANONYMOUS, AnonymousUser, AuthUser
@@ -62,7 +63,8 @@ class WSGIAuthMiddleware:
         environ["authmw.config"] = self.config  # for guards: the handler path, the project
         cookie = environ.get("HTTP_COOKIE")
         auth_header = environ.get("HTTP_X_STACK_AUTH")
-        if not cookie and auth_header is None:
+        bearer = bearer_token(environ.get("HTTP_AUTHORIZATION"), environ.get("HTTP_X_STACK_ACCESS_TOKEN"))
+        if not cookie and auth_header is None and bearer is None:
             environ["authmw.user"] = ANONYMOUS
             return _run(self.app, environ, start_response, ())
 
@@ -73,6 +75,7 @@ class WSGIAuthMiddleware:
                     cookie=cookie,
                     auth_header=auth_header,
                     secure=is_secure(environ.get("wsgi.url_scheme", "http"), environ.get("HTTP_X_FORWARDED_PROTO")),
+                    bearer=bearer,
                 )
                 outcome = self.core.quick(tokens)
                 if outcome is None:

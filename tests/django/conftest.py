@@ -121,3 +121,9 @@ def database() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0, interactive=False)
+
+
+@pytest.fixture
+def settings_for() -> Any:
+    """``AUTHMW`` settings for a config plus options (for override_settings in a test)."""
+    return authmw_settings

@@ -239,7 +239,7 @@ def test_drf_anonymous_is_a_401_envelope(site) -> None:
 
 def test_drfs_own_is_authenticated_answers_401(site, local_service) -> None:
     r = site.client().get("/drf/is-authenticated")
-    assert r.status_code == 401 and r.headers["WWW-Authenticate"] == 'StackAuth realm="api"'
+    assert r.status_code == 401 and r.headers["WWW-Authenticate"] == 'Bearer realm="authmw"'
     s, headers = signed_in(local_service)
     assert site.client().get("/drf/is-authenticated", headers=headers).json() == {"id": s.user_id}
 
@@ -292,3 +292,14 @@ async def test_team_checks_under_asgi_run_on_the_driver_of_the_views_kind(site, 
         assert (await client.get(path, headers={**headers, "accept": "application/json"})).status_code == 403
     assert counting.paths["/api/v1/teams"] == 1  # on the event loop
     assert counting_sync.paths["/api/v1/team-permissions"] == 1  # in the sync view's thread
+
+
+def test_drf_and_django_views_accept_bearer_tokens_and_refuse_bad_ones(site, local_service) -> None:
+    s = local_service.sign_up()
+    bearer = {"authorization": f"Bearer {s.access_token}"}
+    assert site.client().get("/drf/is-authenticated", headers=bearer).json() == {"id": s.user_id}
+    assert site.client().get("/whoami", headers={"x-stack-access-token": s.access_token}).json()["id"] == s.user_id
+    refused = site.client().get("/drf/me", headers={"authorization": "Bearer not-a-token"})
+    assert refused.status_code == 401
+    assert refused.headers["WWW-Authenticate"].startswith('Bearer realm="authmw", error="invalid_token"')
+    assert refused.json()["code"] == "UNPARSABLE_ACCESS_TOKEN"

@@ -161,7 +161,7 @@ def test_an_api_call_with_x_stack_auth_gets_the_user_without_a_django_session(li
     assert "sessionid" not in client.cookies
 
 
-def test_linking_command_links_by_verified_e_mail_and_dry_runs_first(linked, local_service) -> None:
+def test_linking_command_links_by_verified_e_mail_and_dry_runs_first(linked, local_service, settings_for) -> None:
     from authmw_django.models import AuthmwUserLink
 
     linked()  # loads the settings the command reads
@@ -173,7 +173,7 @@ def test_linking_command_links_by_verified_e_mail_and_dry_runs_first(linked, loc
     old_v = model.objects.create_user(username=f"v-{tag}", email=f"V-{tag}@example.com")
     model.objects.create_user(username=f"u-{tag}", email=f"u-{tag}@example.com")
 
-    settings = {"AUTHMW": _authmw(local_service, DJANGO_USERS=True), "MIDDLEWARE": LINKED_MIDDLEWARE}
+    settings = {"AUTHMW": settings_for(local_service.config, DJANGO_USERS=True), "MIDDLEWARE": LINKED_MIDDLEWARE}
     with override_settings(**settings):
         out = io.StringIO()
         call_command("authmw_link_users", stdout=out)
@@ -187,12 +187,6 @@ def test_linking_command_links_by_verified_e_mail_and_dry_runs_first(linked, loc
     assert not AuthmwUserLink.objects.filter(authmw_user_id=unverified.id).exists()
 
 
-def _authmw(local_service: Any, **options: Any) -> dict[str, Any]:
-    from conftest import authmw_settings
-
-    return authmw_settings(local_service.config, **options)
-
-
 @pytest.mark.parametrize(
     ("change", "names"),
     [
@@ -201,23 +195,17 @@ def _authmw(local_service: Any, **options: Any) -> dict[str, Any]:
         ({"INSTALLED_APPS": ["django.contrib.auth", "django.contrib.contenttypes"]}, "INSTALLED_APPS"),
     ],
 )
-def test_a_missing_piece_of_linked_users_is_named(site, change: dict[str, Any], names: str) -> None:
+def test_a_missing_piece_of_linked_users_is_named(site, settings_for, change: dict[str, Any], names: str) -> None:
     from authmw_django import _settings
 
-    settings = {"AUTHMW": _authmw_for(site, DJANGO_USERS=True), "MIDDLEWARE": LINKED_MIDDLEWARE, **change}
+    settings = {"AUTHMW": settings_for(site.config, DJANGO_USERS=True), "MIDDLEWARE": LINKED_MIDDLEWARE, **change}
     with override_settings(**settings), pytest.raises(ImproperlyConfigured, match=names):
         _settings.load()
 
 
-def _authmw_for(site: Any, **options: Any) -> dict[str, Any]:
-    from conftest import authmw_settings
-
-    return authmw_settings(site.config, **options)
-
-
-def test_staff_permission_without_linked_users_is_a_configuration_error(site) -> None:
+def test_staff_permission_without_linked_users_is_a_configuration_error(site, settings_for) -> None:
     from authmw_django import _settings
 
-    with override_settings(AUTHMW=_authmw_for(site, STAFF_PERMISSION="staff")):
+    with override_settings(AUTHMW=settings_for(site.config, STAFF_PERMISSION="staff")):
         with pytest.raises(ImproperlyConfigured, match="DJANGO_USERS"):
             _settings.load()

@@ -168,3 +168,12 @@ def test_a_team_arg_the_view_does_not_get_is_explained(app, local_service) -> No
     _, client = signed_in(app, local_service)
     with pytest.raises(ConfigurationError, match=r"view argument 'team_id'.*got \['org'\]"):
         client.get("/wrong-arg/x/")
+
+
+def test_bearer_tokens_sign_api_callers_in_and_bad_ones_get_a_challenge(app, local_service) -> None:
+    s = local_service.sign_up()
+    client = app.test_client()
+    assert client.get("/whoami", headers={"Authorization": f"Bearer {s.access_token}"}).json["id"] == s.user_id
+    refused = client.get("/whoami", headers={"Authorization": "Bearer not-a-token"})
+    assert refused.status_code == 401
+    assert refused.headers["WWW-Authenticate"].startswith('Bearer realm="authmw", error="invalid_token"')
