@@ -44,12 +44,14 @@ logger = logging.getLogger("authmw.middleware")
 
 #: How many refresh tokens keep their freshly fetched access token for reuse.
 FRESH_CACHE_SIZE = 4096
-#: Refresh tokens the service refused are remembered (as SHA-256 digests) so that a client
+#: Refresh tokens the service refused are remembered so that a client
 #: repeating one (a stale or made-up cookie) costs one refresh call, not one per request:
 #: at most this many, each for REFUSED_TTL seconds. A refused token never becomes valid again;
 #: the bound only keeps the memory small.
 REFUSED_CACHE_SIZE = 4096
 REFUSED_TTL = 300.0
+#: Refused tokens up to this length are remembered as they are; longer ones as a digest.
+REFUSED_KEY_MAX = 256
 #: Longer values are not tokens; they are ignored rather than sent to the service.
 MAX_TOKEN_LENGTH = 8192
 #: Cookie and x-stack-auth values remembered with what was read from them (a client sends
@@ -242,7 +244,7 @@ class Authenticator:
         self._cookies = c.SessionCookieReader(config.project_id)
         self._fresh: OrderedDict[str, tuple[str, Claims]] = OrderedDict()
         self._warned_short_lived = False
-        self._refused: TTLCache[bytes, bool] = TTLCache(REFUSED_CACHE_SIZE, REFUSED_TTL, timer=clock)
+        self._refused: TTLCache[str | bytes, bool] = TTLCache(REFUSED_CACHE_SIZE, REFUSED_TTL, timer=clock)
         self._cookie_memo: dict[str, c.StoredSession] = {}
         self._header_memo: dict[str, Tokens] = {}
         self._steady: dict[str, Outcome] = {}
@@ -430,17 +432,17 @@ class Authenticator:
     # -- refresh tokens the service refused ------------------------------------------
 
     def _was_refused(self, refresh_token: str) -> bool:
-        if not self._refused:  # the usual case costs no hashing
+        if not self._refused:  # the usual case: one length check
             return False
-        digest = hashlib.sha256(refresh_token.encode()).digest()
+        key = _refused_key(refresh_token)
         with self._lock:
-            return digest in self._refused
+            return key in self._refused
 
     def _refused_now(self, refresh_token: str) -> None:
         """Forget everything that signed this refresh token in; refuse it from now on."""
-        digest = hashlib.sha256(refresh_token.encode()).digest()
+        key = _refused_key(refresh_token)
         with self._lock:
-            self._refused[digest] = True
+            self._refused[key] = True
             self._fresh.pop(refresh_token, None)
         for cookie, outcome in list(self._steady.items()):
             if outcome.refresh_token == refresh_token:
@@ -477,6 +479,15 @@ class Authenticator:
             self._fresh.move_to_end(refresh_token)
             while len(self._fresh) > FRESH_CACHE_SIZE:
                 self._fresh.popitem(last=False)
+
+
+def _refused_key(refresh_token: str) -> str | bytes:
+    # The service's refresh tokens (45 characters) are their own key: a str caches its hash, so
+    # a repeated token costs no hashing. Longer (made-up) values are kept as a SHA-256 digest,
+    # which bounds the memory of REFUSED_CACHE_SIZE entries to well under 2 MiB.
+    if len(refresh_token) <= REFUSED_KEY_MAX:
+        return refresh_token
+    return hashlib.sha256(refresh_token.encode()).digest()
 
 
 def _transient(exc: Exception, status: int) -> bool:
