@@ -192,7 +192,7 @@ describe("sign-up page", () => {
   it.each([
     ["USER_EMAIL_ALREADY_EXISTS", 409, undefined, "E-mail", "An account with this e-mail address already exists. Sign in instead."],
     ["PASSWORD_TOO_SHORT", 400, { min_length: 8 }, "Password", "The password is too short: use at least 8 characters."],
-    ["PASSWORD_TOO_LONG", 400, { max_length: 70 }, "Password", "The password is too long: use at most 70 characters."],
+    ["PASSWORD_TOO_LONG", 400, { maxLength: 64 }, "Password", "The password is too long: use at most 64 characters."],
   ])("shows the message for %s under the field it is about, and focuses it", async (code, status, details, label, message) => {
     const { client, reply } = makeClient();
     renderApp(client, "/handler/sign-up");

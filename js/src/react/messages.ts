@@ -77,6 +77,8 @@ export const DEFAULT_MESSAGES = {
   // Sign-in and sign-up
   signInTitle: "Sign in",
   signUpTitle: "Create an account",
+  signInSubtitle: "Welcome back! Sign in to continue.",
+  signUpSubtitle: "Welcome! Fill in the details to get started.",
   signInButton: "Sign in",
   signInPending: "Signing in…",
   signUpButton: "Sign up",
@@ -251,6 +253,7 @@ export const DEFAULT_MESSAGES = {
   errorSchema: (detail: string) => `The service rejected the form: ${detail}`,
   errorOffline: "You appear to be offline. Check your connection and try again.",
   errorUnreachable: "Could not reach the authentication service. Please try again.",
+  errorServer: "The authentication service had a problem. Please try again in a moment.",
   errorUnknown: "Something went wrong. Please try again.",
 
   // Codes and links that cannot be used; `what` is one of the *Noun texts below.
@@ -300,8 +303,9 @@ export function describeError(error: unknown, m: Messages = DEFAULT_MESSAGES): s
   if (error instanceof SchemaError) return m.errorSchema(error.message);
   if (error instanceof KnownError) return error.message;
   // Plain-text refusals of the service (e.g. "Magic link is not enabled for this project").
-  if (error instanceof HttpStatusError && error.status >= 400 && error.status < 500 && isShortText(error.body)) {
-    return error.body.trim();
+  if (error instanceof HttpStatusError) {
+    if (error.status >= 400 && error.status < 500 && isShortText(error.body)) return error.body.trim();
+    return error.status >= 500 ? m.errorServer : m.errorUnknown;
   }
   if (error instanceof ConnectionError) return error.offline ? m.errorOffline : m.errorUnreachable;
   if (error instanceof AuthmwError) return error.message;

@@ -81,11 +81,6 @@ export const DEFAULT_STYLES = `
 :where(.authmw-page input[aria-invalid=true]) { border-color: var(--authmw-error); box-shadow: 0 0 0 1px var(--authmw-error); }
 :where(.authmw-page .authmw-password) { position: relative; }
 :where(.authmw-page .authmw-password input) { padding-right: 4.5rem; }
-:where(.authmw-page .authmw-password .authmw-toggle) {
-  position: absolute; right: 0.3rem; top: 50%; transform: translateY(-50%);
-  min-height: 2rem; padding: 0.2rem 0.6rem; font-size: 0.8rem; border-color: transparent; background: transparent; color: var(--authmw-accent);
-}
-:where(.authmw-page .authmw-password .authmw-toggle:hover) { background: var(--authmw-surface-muted); }
 :where(.authmw-page .authmw-field-error) { color: var(--authmw-error); font-size: 0.85rem; font-weight: 500; margin: 0; }
 :where(.authmw-page .authmw-hint, .authmw-page small) { color: var(--authmw-muted); font-size: 0.875rem; }
 :where(.authmw-page .authmw-intro) { color: var(--authmw-muted); }
@@ -102,6 +97,11 @@ export const DEFAULT_STYLES = `
 :where(.authmw-page button:disabled) { opacity: 0.65; cursor: not-allowed; }
 :where(.authmw-page button[aria-busy=true], .authmw-page [aria-busy=true] button[type=submit]:disabled) { cursor: progress; }
 :where(.authmw-page .authmw-card .authmw-form > .authmw-primary, .authmw-page .authmw-card-body > .authmw-button) { width: 100%; }
+:where(.authmw-page .authmw-password .authmw-toggle) {
+  position: absolute; right: 0.3rem; top: 50%; transform: translateY(-50%);
+  min-height: 2rem; padding: 0.2rem 0.6rem; font-size: 0.8rem; border-color: transparent; background: transparent; color: var(--authmw-accent);
+}
+:where(.authmw-page .authmw-password .authmw-toggle:hover) { background: var(--authmw-surface-muted); }
 :where(.authmw-page .authmw-small) { min-height: 2rem; padding: 0.3rem 0.7rem; font-size: 0.85rem; }
 :where(.authmw-page .authmw-danger) { background: var(--authmw-error); border-color: var(--authmw-error); color: var(--authmw-surface); }
 :where(.authmw-page .authmw-danger-outline) { color: var(--authmw-error); border-color: var(--authmw-error); }
@@ -161,6 +161,9 @@ export const DEFAULT_STYLES = `
   padding: 0.75rem 0; border-bottom: 1px solid var(--authmw-border);
 }
 :where(.authmw-page .authmw-topbar .authmw-brand) { flex-direction: row; margin: 0; }
+@media (max-width: 30rem) {
+  :where(.authmw-page .authmw-topbar .authmw-brand) { display: none; }
+}
 :where(.authmw-page .authmw-back) { font-weight: 560; text-decoration: none; }
 :where(.authmw-page .authmw-back:hover) { text-decoration: underline; }
 :where(.authmw-page .authmw-settings-main h1) { font-size: 1.75rem; margin: 1.75rem 0 1.5rem; }
@@ -180,7 +183,7 @@ export const DEFAULT_STYLES = `
 :where(.authmw-page .authmw-section > h2) { margin: 0; }
 :where(.authmw-page #authmw-danger-zone) { border-color: color-mix(in srgb, var(--authmw-error) 45%, var(--authmw-border)); }
 :where(.authmw-page .authmw-section .authmw-form) { max-width: 28rem; }
-:where(.authmw-page .authmw-section .authmw-form > button[type=submit]) { justify-self: start; }
+:where(.authmw-page .authmw-section .authmw-form > button[type=submit], .authmw-page .authmw-section > button) { justify-self: start; }
 @media (max-width: 48rem) {
   :where(.authmw-page .authmw-settings-grid) { grid-template-columns: minmax(0, 1fr); gap: 1rem; }
   :where(.authmw-page .authmw-settings-nav) { position: static; margin: 0 -1rem; padding: 0 1rem; overflow-x: auto; }

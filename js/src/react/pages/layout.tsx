@@ -153,8 +153,8 @@ export function Field(props: FieldProps) {
             data-testid={`${props.name}-visibility`}
             onClick={() => setVisible((v) => !v)}
           >
-            {visible ? m.hide : m.show}
-            <span className="authmw-sr-only">{` ${m.password.toLowerCase()}`}</span>
+            <span aria-hidden="true">{visible ? m.hide : m.show}</span>
+            <span className="authmw-sr-only">{visible ? m.hidePassword : m.showPassword}</span>
           </button>
         </div>
       ) : (

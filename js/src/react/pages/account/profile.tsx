@@ -4,10 +4,9 @@ import { useMessages } from "../../messages";
 import { Field, FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
 import type { AccountSection, SectionProps } from "./section";
 
-/** The user's initials, for the avatar of a user without a profile image. */
-const initials = (name: string) =>
-  name
-    .split(/[\s@._-]+/)
+/** The initials of a display name ("Ada Lovelace": "AL"), or the first letter of an e-mail address. */
+export const initials = (name: string) =>
+  (name.includes("@") ? [name] : name.split(/\s+/))
     .filter(Boolean)
     .slice(0, 2)
     .map((part) => part[0]!.toUpperCase())

@@ -32,7 +32,7 @@ export function MethodsPage({ mode }: { mode: AuthMode }) {
   const finished = useRef(false);
   const signIn = mode === "sign-in";
   const title = signIn ? m.signInTitle : m.signUpTitle;
-  const subtitle = appName ? m.toContinueTo(appName) : undefined;
+  const subtitle = signIn ? m.signInSubtitle : m.signUpSubtitle;
   const config = project.status === "ready" ? project.value.config : project.status === "error" ? FALLBACK_CONFIG : null;
 
   const onSignedIn = (isNewUser?: boolean) => {

@@ -1,0 +1,207 @@
+"""The handler pages as a person sees them, in Chromium: axe-core's WCAG 2 A/AA rules find no
+serious or critical violation on any page in light or dark mode, and a screenshot of each page
+in both modes at 375 px and 1280 px is written to build/screenshots/pages/ (git-ignored) for a
+person to look at."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import ROOT
+from .test_email_flows import PASSWORD, MailService
+
+pytestmark = pytest.mark.browser
+
+AXE = ROOT / "js" / "node_modules" / "axe-core" / "axe.min.js"
+SHOTS = ROOT / "build" / "screenshots" / "pages"
+WIDTHS = (375, 1280)
+SCHEMES = ("light", "dark")
+#: axe-core rule tags of WCAG 2.0 and 2.1, levels A and AA.
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailService]:
+    """A local service of its own, with every sign-in method on (as the local project starts)
+    plus team creation and account deletion, so every section of every page shows."""
+    from authmw.dev import LocalService
+
+    running = LocalService(tmp_path_factory.mktemp("page-quality"), port=0, quiet=True).start()
+    try:
+        mail = MailService(running)
+        mail.configure(client_team_creation_enabled=True, client_user_deletion_enabled=True)
+        yield mail
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    if not AXE.is_file():
+        pytest.fail(f"{AXE} is missing: run `npm ci` in js/ (axe-core is a devDependency)")
+    return AXE.read_text(encoding="utf-8")
+
+
+class Inspector:
+    """Runs axe and takes the screenshots of the page in every scheme and width."""
+
+    def __init__(self, page: Any, axe_source: str) -> None:
+        self.page = page
+        self.axe_source = axe_source
+        self.problems: list[str] = []
+        SHOTS.mkdir(parents=True, exist_ok=True)
+
+    def check(self, name: str) -> None:
+        page = self.page
+        for scheme in SCHEMES:
+            page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": 900})
+                page.screenshot(path=str(SHOTS / f"{name}-{scheme}-{width}.png"), full_page=True)
+                for violation in self.violations():
+                    if violation["impact"] in ("serious", "critical"):
+                        self.problems.append(f"{name} ({scheme}, {width} px): {violation['id']}: {violation['nodes']}")
+
+    def violations(self) -> list[dict[str, Any]]:
+        if not self.page.evaluate("() => typeof window.axe === 'object'"):
+            self.page.add_script_tag(content=self.axe_source)
+        return self.page.evaluate(
+            """async (tags) => {
+                const result = await axe.run(document, { runOnly: { type: "tag", values: tags } });
+                return result.violations.map((v) => ({
+                    id: v.id,
+                    impact: v.impact,
+                    nodes: v.nodes.map((n) => `${n.target.join(" ")}: ${n.failureSummary}`),
+                }));
+            }""",
+            WCAG_TAGS,
+        )
+
+
+def client_call(service: MailService, method: str, path: str, token: str | None = None, **body: Any) -> Any:
+    headers = dict(service._client_headers)
+    if token:
+        headers["x-stack-access-token"] = token
+    r = httpx.request(method, f"{service.url}/api/v1{path}", headers=headers, json=body)
+    assert r.status_code < 300, r.text
+    return r.json()
+
+
+def test_pages_pass_axe_in_light_and_dark_and_are_screenshotted(
+    service: MailService, example_app: Any, context: Any, axe_source: str
+) -> None:
+    base = example_app(service.config)
+    page = context.new_page()
+    inspect = Inspector(page, axe_source)
+
+    # The check itself finds what it should: grey on white and an image without alt text.
+    page.set_content(
+        '<html lang="en"><body><main><p style="color:#bbb;background:#fff">faint</p><img src="x.png"></main></body></html>'
+    )
+    assert {(v["id"], v["impact"]) for v in inspect.violations()} >= {
+        ("color-contrast", "serious"),
+        ("image-alt", "critical"),
+    }
+
+    # Signed out: the sign-in methods, the same form after an empty submit, sign-up, forgot password.
+    page.goto(f"{base}/handler/sign-in")
+    expect(page.get_by_test_id("sign-in-form")).to_be_visible()
+    expect(page.get_by_test_id("auth-brand")).to_contain_text("authmw local project")
+    inspect.check("sign-in")
+    page.get_by_test_id("sign-in-form").get_by_role("button", name="Sign in", exact=True).click()
+    expect(page.get_by_test_id("email-error")).to_have_text("Enter your e-mail address.")
+    expect(page.get_by_label("E-mail")).to_be_focused()
+    inspect.check("sign-in-empty-submit")
+
+    page.goto(f"{base}/handler/sign-up")
+    expect(page.get_by_test_id("sign-up-form")).to_be_visible()
+    inspect.check("sign-up")
+
+    page.goto(f"{base}/handler/forgot-password")
+    expect(page.get_by_test_id("forgot-password-form")).to_be_visible()
+    inspect.check("forgot-password")
+
+    # A password reset link (checked, not used, by the page).
+    owner = service.sign_up()
+    started = time.time()
+    client_call(
+        service, "POST", "/auth/password/send-reset-code", email=owner, callback_url=f"{base}/handler/password-reset"
+    )
+    page.goto(service.mail(owner, "password_reset", after=started)["link"])
+    expect(page.get_by_test_id("password-reset-form")).to_be_visible()
+    inspect.check("password-reset")
+
+    # An e-mail verification link of a new user.
+    started = time.time()
+    new_user = f"verify-{uuid.uuid4().hex[:10]}@example.com"
+    client_call(
+        service,
+        "POST",
+        "/auth/password/sign-up",
+        email=new_user,
+        password=PASSWORD,
+        verification_callback_url=f"{base}/handler/email-verification",
+    )
+    page.goto(service.mail(new_user, "email_verification", after=started)["link"])
+    expect(page.get_by_test_id("email-verified")).to_be_visible()
+    inspect.check("email-verification")
+
+    # A team invitation, opened signed out and then signed in.
+    me = service.sign_up()
+    team = client_call(
+        service, "POST", "/teams", service.access_tokens[owner], display_name="Design team", creator_user_id="me"
+    )
+    started = time.time()
+    client_call(
+        service,
+        "POST",
+        "/team-invitations/send-code",
+        service.access_tokens[owner],
+        email=me,
+        team_id=team["id"],
+        callback_url=f"{base}/handler/team-invitation",
+    )
+    invitation = service.mail(me, "team_invitation", after=started)["link"]
+    page.goto(invitation)
+    expect(page.get_by_test_id("invitation-sign-in")).to_be_visible()
+    inspect.check("team-invitation-signed-out")
+
+    page.get_by_test_id("invitation-sign-in-link").click()
+    form = page.get_by_test_id("sign-in-form")
+    form.get_by_label("E-mail").fill(me)
+    form.get_by_label("Password", exact=True).fill(PASSWORD)
+    form.get_by_role("button", name="Sign in", exact=True).click()
+    expect(page.get_by_test_id("invitation-confirm")).to_be_visible()
+    inspect.check("team-invitation")
+    page.get_by_test_id("invitation-accept").click()
+    expect(page.get_by_test_id("invitation-joined")).to_be_visible()
+
+    # Account settings of a user in a team, with a second e-mail address.
+    client_call(
+        service,
+        "POST",
+        "/contact-channels",
+        service.access_tokens[me],
+        user_id="me",
+        type="email",
+        value=f"work-{uuid.uuid4().hex[:8]}@example.com",
+        used_for_auth=False,
+    )
+    page.goto(f"{base}/handler/account-settings")
+    expect(page.get_by_test_id("team")).to_be_visible()
+    expect(page.get_by_test_id("contact-channel")).to_have_count(2)
+    inspect.check("account-settings")
+    page.get_by_test_id("delete-account").click()
+    expect(page.get_by_test_id("delete-account-confirm")).to_be_focused()
+    inspect.check("account-settings-confirm-delete")
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("delete-account")).to_be_focused()
+
+    assert not inspect.problems, "serious or critical axe-core violations:\n" + "\n".join(inspect.problems)
