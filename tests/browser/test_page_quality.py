@@ -205,3 +205,53 @@ def test_pages_pass_axe_in_light_and_dark_and_are_screenshotted(
     expect(page.get_by_test_id("delete-account")).to_be_focused()
 
     assert not inspect.problems, "serious or critical axe-core violations:\n" + "\n".join(inspect.problems)
+
+
+def test_keyboard_only_sign_in(service: MailService, example_app: Any, context: Any) -> None:
+    """Tab order follows the card top to bottom, every stop shows a focus ring, Enter submits."""
+    base = example_app(service.config)
+    email = service.sign_up()
+    page = context.new_page()
+    page.goto(f"{base}/handler/sign-in")
+    expect(page.get_by_test_id("sign-in-form")).to_be_visible()
+
+    stops: list[str] = []
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(
+            """() => {
+                const el = document.activeElement;
+                if (!el || el === document.body || !el.closest('.authmw-page')) return null;
+                const style = getComputedStyle(el);
+                const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+                const name = el.labels?.[0]?.textContent || el.querySelector('.authmw-sr-only')?.textContent || el.textContent;
+                return `${name.trim()}${ring ? '' : ' (no focus ring)'}`;
+            }"""
+        )
+        if stop is None:
+            if stops:
+                break
+            continue
+        stops.append(stop)
+    expected = [
+        "Password",
+        "E-mail",
+        "Password",
+        "Show password",
+        "Forgot your password?",
+        "Sign in",
+        "Create an account",
+    ]
+    found = iter(stops)
+    assert all(name in found for name in expected), f"{expected} is not an ordered part of the tab order {stops}"
+    assert not [stop for stop in stops if stop.endswith("(no focus ring)")], stops
+
+    # Enter in the password field submits; the result is announced.
+    form = page.get_by_test_id("sign-in-form")
+    form.get_by_label("E-mail").fill(email)
+    form.get_by_label("Password", exact=True).fill("not the password")
+    form.get_by_label("Password", exact=True).press("Enter")
+    expect(page.get_by_role("alert")).to_have_text("Wrong e-mail or password.")
+    form.get_by_label("Password", exact=True).fill(PASSWORD)
+    form.get_by_label("Password", exact=True).press("Enter")
+    expect(page.get_by_test_id("user-email")).to_have_text(email)
