@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import ClassVar
 
 import httpx
+import jwt
 import pytest
 from hypothesis import HealthCheck, settings
 
 from authmw import AuthConfig
-from authmw._tokens import token_expiry
 
 # Property tests check behaviour, never speed: on a loaded 2-core machine generating or running
 # one example can take seconds, so neither a per-example deadline nor the too-slow health
@@ -40,8 +40,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PASSWORD = "correct horse battery"
-#: Short-lived access tokens: under the 20 s refresh margin after about one second.
-SHORT_TTL = 21
+#: Seconds left on the access token of an ``expiring`` session: under the 20 s refresh margin
+#: from the start, and unexpired for far longer than any request of a test takes.
+EXPIRING_SECONDS_LEFT = 19
 
 
 @dataclass(frozen=True)
@@ -114,9 +115,9 @@ def local_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]
 
 
 @pytest.fixture(scope="session")
-def short_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
-    """Access tokens live SHORT_TTL seconds: they need refreshing about a second after issue."""
-    yield from _start(tmp_path_factory, "short-service", access_token_ttl=SHORT_TTL)
+def short_service(local_service: Service) -> Service:
+    """The service whose sessions ``expiring`` hands out (the local service itself)."""
+    return local_service
 
 
 @pytest.fixture(scope="session")
@@ -183,50 +184,27 @@ def oauth_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OAuthSer
         service.stop()
 
 
-def wait_until_refresh_needed(access_token: str, margin: float = 20.0) -> None:
-    """Sleep until the token has less than ``margin`` seconds left (about 1 s for SHORT_TTL)."""
-    exp = token_expiry(access_token)
-    assert exp is not None
-    delay = exp - margin - time.time() + 0.05
-    assert delay < 2.5, "the service issues longer-lived tokens than this test expects"
-    if delay > 0:
-        time.sleep(delay)
-
-
-class ExpiringSessions:
-    """Sessions of ``short_service`` whose access token already needs refreshing.
-
-    Signed up in batches with one wait per batch, so each test does not sleep on its own.
-    """
-
-    BATCH = 16
-
-    def __init__(self, service: Service) -> None:
-        self.service = service
-        self._ready: list[Session] = []
-
-    def take(self) -> Session:
-        if not self._ready:
-            batch = [self.service.sign_up() for _ in range(self.BATCH)]
-            wait_until_refresh_needed(batch[-1].access_token)
-            self._ready = batch
-        return self._ready.pop(0)
+def reissued(service: Service, access_token: str, seconds_left: float) -> str:
+    """``access_token`` re-signed with the service's own project key, expiring ``seconds_left``
+    seconds from now (negative: already expired). Nothing waits for real time to pass."""
+    claims = jwt.decode(access_token, options={"verify_signature": False})
+    claims["exp"] = time.time() + seconds_left
+    claims["iat"] = min(claims["iat"], claims["exp"] - 1)
+    return str(service.service.app.state.service.keys.for_project(service.project_id).sign(claims))
 
 
 @pytest.fixture(scope="session")
-def expiring_sessions(short_service: Service) -> ExpiringSessions:
-    return ExpiringSessions(short_service)
+def reissue():  # type: ignore[no-untyped-def]
+    """reissue(service, access_token, seconds_left): see :func:`reissued`."""
+    return reissued
 
 
 @pytest.fixture
-def expiring(expiring_sessions: ExpiringSessions) -> Session:
-    """A session of ``short_service`` whose access token needs refreshing now."""
-    return expiring_sessions.take()
-
-
-@pytest.fixture(scope="session")
-def refresh_wait():  # type: ignore[no-untyped-def]
-    return wait_until_refresh_needed
+def expiring(local_service: Service) -> Session:
+    """A new user's session whose access token needs refreshing now: it has
+    EXPIRING_SECONDS_LEFT (19) seconds left, under the 20 s margin, and is still valid."""
+    s = local_service.sign_up()
+    return Session(s.user_id, s.email, reissued(local_service, s.access_token, EXPIRING_SECONDS_LEFT), s.refresh_token)
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,6 @@
 """Helpers over the local service shared by the Django and Flask suites (the Flask
 conftest loads this file by path): teams made over the server API, and sessions whose
-access token has already expired.
+access token has already expired (re-signed with the service's key: no waiting).
 """
 
 from __future__ import annotations
@@ -13,12 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jwt
 import pytest
 
-from authmw import AuthConfig, ClientApp, token_expiry
-
-#: Lifetime of the access tokens of :func:`brief_service`, in seconds.
-BRIEF_TTL = 1.0
+from authmw import AuthConfig, ClientApp
 
 #: Calls the team guards make, and calls the tests need to set up teams.
 NEEDED = (
@@ -66,42 +64,44 @@ class Teams:
 _available: dict[str, bool] = {}
 
 
-def teams_or_xfail(service: Any) -> Teams:
-    """The helper, or an explicit xfail naming what the local service still lacks."""
+def teams_or_fail(service: Any) -> Teams:
+    """The helper; a local service without the team endpoints fails the test, naming them."""
     teams = Teams(service)
     if service.url not in _available:
         _available[service.url] = teams.available()
     if not _available[service.url]:
-        pytest.xfail("the local service has no team endpoints yet; team guards need: " + ", ".join(NEEDED))
+        pytest.fail("the local service has no team endpoints; team guards need: " + ", ".join(NEEDED))
     return teams
 
 
 @dataclass(frozen=True)
 class BriefService:
-    """A local service whose access tokens expire a second after they are issued."""
+    """A local service that hands out sessions whose access token has already expired."""
 
     url: str
     config: AuthConfig
+    service: Any  # the LocalService, whose key re-signs the tokens
 
     @property
     def project_id(self) -> str:
         return self.config.project_id
 
     def expired_session(self) -> tuple[str, str, str]:
-        """(user id, refresh token, access token) with the access token past its expiry."""
+        """(user id, refresh token, access token) with the access token 5 s past its expiry."""
         with ClientApp(self.config) as app:
             result = app.sign_up_with_password(f"user-{uuid.uuid4().hex[:12]}@example.com", "correct horse battery")
-        exp = token_expiry(result.access_token)
-        assert exp is not None
-        time.sleep(max(0.0, exp - time.time() + 0.05))
-        return result.user_id, result.refresh_token, result.access_token
+        claims = jwt.decode(result.access_token, options={"verify_signature": False})
+        claims["exp"] = int(time.time()) - 5
+        claims["iat"] = claims["exp"] - 600
+        keys = self.service.app.state.service.keys
+        return result.user_id, result.refresh_token, keys.for_project(self.project_id).sign(claims)
 
 
 def brief_service(data_dir: Path) -> Iterator[BriefService]:
     from authmw.dev import LocalService
 
-    service = LocalService(data_dir, port=0, quiet=True, access_token_ttl=BRIEF_TTL).start()
+    service = LocalService(data_dir, port=0, quiet=True).start()
     try:
-        yield BriefService(service.url, AuthConfig.from_env_file(service.env_file, api_url=service.url))
+        yield BriefService(service.url, AuthConfig.from_env_file(service.env_file, api_url=service.url), service)
     finally:
         service.stop()

@@ -10,12 +10,12 @@ import pytest
 from authmw_django import team_permission_required, user_required
 from django.core.exceptions import ImproperlyConfigured
 from middleware.support import CountingSyncTransport, CountingTransport, cookie_header
-from service_support import teams_or_xfail
+from service_support import teams_or_fail
 
 
 @pytest.fixture
 def teams(local_service: Any) -> Any:
-    return teams_or_xfail(local_service)
+    return teams_or_fail(local_service)
 
 
 def signed_in(local_service: Any) -> tuple[Any, dict[str, str]]:

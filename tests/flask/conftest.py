@@ -27,7 +27,7 @@ def app_factory() -> Callable[..., Flask]:
 
 @pytest.fixture
 def teams(local_service: Any) -> Any:
-    return service_support.teams_or_xfail(local_service)
+    return service_support.teams_or_fail(local_service)
 
 
 @pytest.fixture(scope="session")

@@ -124,9 +124,10 @@ class LiveService:
         return unknown or response.status_code == 405
 
     def require(self, method: str, path: str, section: str) -> None:
-        """xfail the test while the local service lacks an endpoint of the contract."""
+        """Fail the test, naming the gap, when the local service lacks an endpoint of the contract
+        (a missing endpoint is a failure, never an expected one)."""
         if self.lacks(method, path):
-            pytest.xfail(f"local service gap: {method} /api/v1{path} is not implemented (contract {section})")
+            pytest.fail(f"local service gap: {method} /api/v1{path} is not implemented (contract {section})")
 
 
 @pytest.fixture(scope="session")
