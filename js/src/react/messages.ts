@@ -8,7 +8,9 @@ import {
   InvalidTotpCode,
   KnownError,
   MultiFactorAuthenticationRequired,
+  PasskeyAuthenticationFailed,
   PasskeyAuthenticationNotEnabled,
+  PasskeyWebauthnError,
   PasswordAuthenticationNotEnabled,
   PasswordConfirmationMismatch,
   PasswordRequirementsNotMet,
@@ -29,6 +31,7 @@ import {
   VerificationCodeMaxAttemptsReached,
 } from "../errors";
 import { AuthmwError } from "../known-error";
+import { isPasskeyCancel } from "../passkeys";
 
 /**
  * Every text of the handler pages, in one table. Pass a part of it to <AuthHandler messages={...}>
@@ -228,6 +231,40 @@ export const DEFAULT_MESSAGES = {
   deleteAccountConfirmQuestion: "Are you sure? Press Escape to cancel.",
   signOutEverywhereHint: "Sign out of this browser.",
 
+  // Passkeys
+  passkeySignIn: "Sign in with a passkey",
+  passkeySignInPending: "Waiting for your passkey…",
+  passkeyWaiting: "Waiting for your passkey…",
+  passkeysIntro: "Sign in with your fingerprint, face or screen lock instead of a password.",
+  passkeyRegistered: "A passkey is set up for this account.",
+  passkeyNone: "No passkey is set up yet.",
+  addPasskey: "Add a passkey",
+  replacePasskey: "Replace the passkey",
+  removePasskey: "Remove the passkey",
+  removing: "Removing…",
+  passkeyAdded: "Passkey added. You can now sign in with it.",
+  passkeyRemoved: "Passkey removed.",
+  passkeyCancelled: "The passkey request was cancelled or timed out. Try again when you are ready.",
+  passkeyAlreadyRegistered: "This authenticator already holds a passkey for this account.",
+  passkeyBrowserRefused: (detail: string) => `Your browser could not use a passkey: ${detail}`,
+  passkeyNotFound:
+    "This passkey is not registered for any account here. Sign in another way, then add it in your account settings.",
+  passkeysUnsupported: "This browser does not support passkeys.",
+
+  // Two-factor authentication (TOTP)
+  twoFactorOn: "Two-factor authentication is on: signing in asks for a code from your authenticator app.",
+  twoFactorOff: "Add a second step to signing in: a 6-digit code from an authenticator app.",
+  enableTwoFactor: "Turn on two-factor authentication",
+  disableTwoFactor: "Turn off two-factor authentication",
+  twoFactorScan: "Scan this QR code with your authenticator app, or type the key below into it. Then enter the 6-digit code it shows.",
+  twoFactorQrLabel: "QR code for your authenticator app",
+  twoFactorSecretLabel: "Key",
+  twoFactorCodeLabel: "Code from the app",
+  twoFactorConfirm: "Turn on",
+  twoFactorConfirming: "Checking…",
+  twoFactorEnabled: "Two-factor authentication is on.",
+  twoFactorDisabled: "Two-factor authentication is off.",
+
   // Errors (what a page shows for a refusal of the service)
   errorEmailPasswordMismatch: "Wrong e-mail or password.",
   errorUserEmailAlreadyExists: "An account with this e-mail address already exists. Sign in instead.",
@@ -326,4 +363,16 @@ export function verificationCodeMessage(error: VerificationCodeError, what: stri
 /** describeError, except that an unusable code is named (`what`: "password reset link", ...). */
 export function describeCodeError(error: unknown, what: string, m: Messages): string {
   return error instanceof VerificationCodeError ? verificationCodeMessage(error, what, m) : describeError(error, m);
+}
+
+/** The sentence for a failed passkey ceremony: cancelled, refused by the browser, unknown passkey, or a refusal of the service. */
+export function describePasskeyError(error: unknown, m: Messages = DEFAULT_MESSAGES): string {
+  if (isPasskeyCancel(error)) return m.passkeyCancelled;
+  if (error instanceof PasskeyWebauthnError) {
+    const code = (error.details as { code?: unknown }).code;
+    if (code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED" || code === "InvalidStateError") return m.passkeyAlreadyRegistered;
+    return m.passkeyBrowserRefused(error.message);
+  }
+  if (error instanceof PasskeyAuthenticationFailed && error.message === "Passkey not found") return m.passkeyNotFound;
+  return describeError(error, m);
 }

@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from "react";
+import { useCallback, useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router";
-import { VerificationCodeError } from "../../errors";
+import { MultiFactorAuthenticationRequired, VerificationCodeError } from "../../errors";
 import type { SignInResult } from "../../models";
 import { useAuth } from "../hooks";
 import { describeError, useMessages, type Messages } from "../messages";
@@ -34,19 +34,7 @@ export function MfaPrompt({ attemptCode, onSignedIn }: { attemptCode: string; on
       <h2 id="authmw-mfa-heading">{m.mfaTitle}</h2>
       <p className="authmw-hint">{m.mfaIntro}</p>
       <form onSubmit={onSubmit} className="authmw-form" noValidate aria-busy={submit.pending} data-testid="mfa-form">
-        <Field
-          label={m.mfaCodeLabel}
-          name="totp"
-          type="text"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="\s*\d{3}\s*\d{3}\s*"
-          maxLength={8}
-          missingMessage={m.totpRequired}
-          invalidMessage={m.totpInvalid}
-          error={submit.fieldErrors.totp}
-          errorId={submit.errorId}
-        />
+        <TotpCodeField label={m.mfaCodeLabel} name="totp" submit={submit} />
         <FormError id={submit.formErrorId} message={submit.error} />
         {expired ? (
           <Link className="authmw-button authmw-primary" to={auth.urls.signIn}>
@@ -57,5 +45,49 @@ export function MfaPrompt({ attemptCode, onSignedIn }: { attemptCode: string; on
         )}
       </form>
     </section>
+  );
+}
+
+/**
+ * The MFA step for a page that signs in by itself (an OAuth or magic-link callback): hand the
+ * sign-in's error to `catchMfa`; for MULTI_FACTOR_AUTHENTICATION_REQUIRED it returns true and
+ * `prompt` is the code prompt (render it instead of the page), which finishes the sign-in.
+ *
+ *     const mfa = useMfaStep((result) => leave(result.isNewUser ? afterSignUp : afterSignIn));
+ *     try { await signIn(); } catch (error) { if (!mfa.catchMfa(error)) show(error); }
+ *     if (mfa.prompt) return <AuthPage title={...}>{mfa.prompt}</AuthPage>;
+ */
+export function useMfaStep(onSignedIn: (result: SignInResult) => void): {
+  attemptCode: string | null;
+  catchMfa(error: unknown): boolean;
+  prompt: ReactNode;
+} {
+  const [attemptCode, setAttemptCode] = useState<string | null>(null);
+  const catchMfa = useCallback((error: unknown) => {
+    if (!(error instanceof MultiFactorAuthenticationRequired) || !error.attemptCode) return false;
+    setAttemptCode(error.attemptCode);
+    return true;
+  }, []);
+  const prompt = attemptCode ? <MfaPrompt attemptCode={attemptCode} onSignedIn={onSignedIn} /> : null;
+  return { attemptCode, catchMfa, prompt };
+}
+
+/** The 6-digit code field of an authenticator app (spaces allowed, as apps show "123 456"). */
+export function TotpCodeField({ label, name, submit }: { label: string; name: string; submit: ReturnType<typeof useSubmit> }) {
+  const m = useMessages();
+  return (
+    <Field
+      label={label}
+      name={name}
+      type="text"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      pattern="\s*\d{3}\s*\d{3}\s*"
+      maxLength={8}
+      missingMessage={m.totpRequired}
+      invalidMessage={m.totpInvalid}
+      error={submit.fieldErrors[name]}
+      errorId={submit.errorId}
+    />
   );
 }

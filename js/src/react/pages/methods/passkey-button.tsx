@@ -1,15 +1,99 @@
+import { useEffect, useRef, useState } from "react";
+import { MultiFactorAuthenticationRequired } from "../../../errors";
 import type { ProjectConfig } from "../../../models";
+import { cancelPasskeyCeremony, isPasskeyCancel, passkeyAutofillSupported, passkeysSupported } from "../../../passkeys";
+import { useAuth } from "../../hooks";
+import { describePasskeyError, useMessages } from "../../messages";
+import { FormError } from "../layout";
 import type { AuthMode, MethodProps } from "./types";
 
-/**
- * SLOT for "Sign in with a passkey", after the OAuth buttons and before the e-mail forms.
- * Placeholder: shown nowhere until the passkey sign-in is built here.
- */
-export function passkeyButtonShown(_config: ProjectConfig, _mode: AuthMode): boolean {
-  return false;
+/** Inputs the browser may offer passkeys in (conditional UI): autocomplete ending in "webauthn". */
+const AUTOFILL_INPUT = "input[autocomplete$='webauthn']";
+
+/** Passkeys sign existing users in; the sign-up page has no passkey button. */
+export function passkeyButtonShown(config: ProjectConfig, mode: AuthMode): boolean {
+  return config.passkeyEnabled && mode === "sign-in";
 }
 
-/** The passkey sign-in button (placeholder: renders nothing yet). */
-export function PasskeyButton(_props: MethodProps) {
-  return null;
+/**
+ * "Sign in with a passkey": the browser asks which passkey (contract 6.7); a user with TOTP then
+ * gets the MFA prompt. Where the browser supports it, passkeys are also offered in the e-mail
+ * field's autofill (conditional UI) while the page is open.
+ */
+export function PasskeyButton({ onSignedIn, onMfaRequired }: MethodProps) {
+  const auth = useAuth();
+  const m = useMessages();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const live = useRef(true);
+
+  // Success and MFA leave the page even when it re-rendered meanwhile (the new session shows
+  // "signed in" and unmounts this button); only messages need it mounted.
+  const settle = (outcome: { ok: true; isNewUser: boolean } | { ok: false; error: unknown }, quietCancel: boolean) => {
+    if (outcome.ok) return onSignedIn(outcome.isNewUser);
+    const failure = outcome.error;
+    if (failure instanceof MultiFactorAuthenticationRequired && failure.attemptCode) return onMfaRequired(failure.attemptCode);
+    if (!live.current || (quietCancel && isPasskeyCancel(failure))) return;
+    setError(describePasskeyError(failure, m));
+  };
+
+  const attempt = (autofill: boolean) =>
+    auth.signInWithPasskey({ autofill }).then(
+      (result) => ({ ok: true as const, isNewUser: result.isNewUser }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+
+  useEffect(() => {
+    live.current = true;
+    let active = true;
+    void (async () => {
+      if (!(await passkeyAutofillSupported()) || !active || !document.querySelector(AUTOFILL_INPUT)) return;
+      const outcome = await attempt(true);
+      // The button's own request replaces this one (the helper aborts it): that abort is no error.
+      if (active || outcome.ok) settle(outcome, true);
+    })();
+    return () => {
+      active = false;
+      live.current = false;
+      void cancelPasskeyCeremony().catch(() => {});
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one autofill request per mount
+  }, []);
+
+  async function onClick() {
+    setError(null);
+    if (!passkeysSupported()) return setError(m.passkeysUnsupported);
+    setPending(true);
+    const outcome = await attempt(false);
+    if (live.current) setPending(false);
+    settle(outcome, false);
+  }
+
+  return (
+    <div className="authmw-stack">
+      <button
+        type="button"
+        className="authmw-button authmw-method"
+        onClick={onClick}
+        disabled={pending}
+        aria-disabled={pending || undefined}
+        data-testid="passkey-sign-in"
+      >
+        <PasskeyIcon />
+        {pending ? m.passkeySignInPending : m.passkeySignIn}
+      </button>
+      <FormError message={error} />
+    </div>
+  );
+}
+
+function PasskeyIcon() {
+  return (
+    <svg aria-hidden="true" width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+      <circle cx="8" cy="8" r="4" />
+      <path d="M2 21v-2a5 5 0 0 1 5-5h2" />
+      <circle cx="17" cy="11" r="2.5" />
+      <path d="M17 13.5V21l1.5-1.5L17 18l1.5-1.5L17 15" />
+    </svg>
+  );
 }

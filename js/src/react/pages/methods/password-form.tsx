@@ -18,7 +18,7 @@ function fieldOf(error: unknown): "email" | "password" | null {
 }
 
 /** The e-mail + password form of the sign-in and sign-up pages. */
-export function PasswordForm({ mode, returnTo, onSignedIn, onMfaRequired }: MethodProps) {
+export function PasswordForm({ mode, returnTo, config, onSignedIn, onMfaRequired }: MethodProps) {
   const auth = useAuth();
   const m = useMessages();
   const submit = useSubmit();
@@ -48,7 +48,7 @@ export function PasswordForm({ mode, returnTo, onSignedIn, onMfaRequired }: Meth
         label={m.email}
         name="email"
         type="email"
-        autoComplete={signIn ? "username" : "email"}
+        autoComplete={signIn ? (config?.passkeyEnabled ? "username webauthn" : "username") : "email"}
         error={submit.fieldErrors.email}
         errorId={formErrorId}
       />
