@@ -11,10 +11,15 @@ from typing import Any
 
 import pytest
 import uvicorn
+from playwright.sync_api import expect
 
 from authmw import AuthConfig
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# Playwright's expect() retries until its condition holds; its default bound (5 s) is a
+# stopwatch on a busy machine, so it gets the same generous bound as every other wait.
+expect.set_options(timeout=60_000)
 
 
 def load_example() -> Any:
@@ -37,7 +42,7 @@ def serve(app: Any) -> Iterator[int]:
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 120  # generous: a loaded 2-core machine starts slowly
     while not server.started:
         assert thread.is_alive() and time.monotonic() < deadline, "the example app did not start"
         time.sleep(0.01)
@@ -69,7 +74,9 @@ def example_app(web_dist: Path) -> Callable[[AuthConfig], Any]:
 @pytest.fixture
 def context(browser: Any) -> Iterator[Any]:
     context = browser.new_context()
-    context.set_default_timeout(15_000)
+    # Waits end on events (an element, a response); the bound only has to be generous enough
+    # for a loaded 2-core machine, never tight enough to time a page.
+    context.set_default_timeout(60_000)
     try:
         yield context
     finally:

@@ -37,7 +37,7 @@ def free_port() -> int:
 
 
 def wait_until_serving(base: str, process: subprocess.Popen[bytes] | None = None) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # generous: the example starts slowly on a loaded machine
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:
             output = process.stdout.read().decode(errors="replace") if process.stdout else ""

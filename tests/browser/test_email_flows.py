@@ -94,7 +94,7 @@ class MailService:
         )
         assert r.status_code == 200, r.text
 
-    def mail(self, to: str, kind: str, *, after: float = 0.0, timeout: float = 10.0) -> dict[str, Any]:
+    def mail(self, to: str, kind: str, *, after: float = 0.0, timeout: float = 60.0) -> dict[str, Any]:
         """The newest e-mail of `kind` to `to` sent after `after` (epoch seconds), waiting for it."""
         deadline = time.monotonic() + timeout
         seen: list[Any] = []
@@ -232,7 +232,7 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(mail_service,
     owner_context, guest_context = browser.new_context(), browser.new_context()
     try:
         for ctx in (owner_context, guest_context):
-            ctx.set_default_timeout(15_000)
+            ctx.set_default_timeout(60_000)
 
         # The owner creates a team and invites the guest from the account settings.
         page = owner_context.new_page()

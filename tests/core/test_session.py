@@ -116,7 +116,7 @@ def test_concurrent_refreshes_share_one_call_across_threads(config):
     new = token(600)
 
     def handler(request):
-        gate.wait(2)
+        gate.wait(60)
         return httpx.Response(200, json={"access_token": new})
 
     service = Recorder(handler)

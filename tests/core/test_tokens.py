@@ -361,7 +361,7 @@ def test_concurrent_fetches_are_shared_across_threads(config, mint, key):
     gate = threading.Event()
 
     def handler(request):
-        gate.wait(2)
+        gate.wait(60)
         return httpx.Response(200, json=key.jwks())
 
     recorder = Recorder(handler)
