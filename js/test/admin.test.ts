@@ -60,7 +60,7 @@ function startService(): Promise<void> {
   let stderr = "";
   started.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`the local service printed nothing within 30 s.\n${stderr}`)), 30_000);
+    const timer = setTimeout(() => fail(new Error(`the local service printed nothing within 120 s.\n${stderr}`)), 120_000);
     createInterface({ input: started.stdout! }).once("line", (line) => {
       clearTimeout(timer);
       const info = JSON.parse(line) as { url: string; project: Keys; internal: Keys };
@@ -74,7 +74,7 @@ function startService(): Promise<void> {
   });
 }
 
-beforeAll(startService, 40_000);
+beforeAll(startService, 150_000);
 afterAll(() => {
   child?.stdin?.end();
 });

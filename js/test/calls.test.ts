@@ -1,5 +1,5 @@
 // Request shapes and error handling of the e-mail flows, teams and contact-channel calls.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AuthClient, otpCode } from "../src/client";
 import {
   EmailAlreadyVerified,
@@ -240,8 +240,8 @@ describe("teams", () => {
     const created = await client.teams.create({ displayName: "New" });
     expect(created.id).toBe("t1");
     expect(shape(1)).toEqual({ method: "POST", path: "/teams", body: { display_name: "New", creator_user_id: "me" } });
-    await new Promise((r) => setTimeout(r, 350));
-    expect(route("/teams?user_id=me")).toBe(2);
+    // The invalidated cache re-fetches after its throttle: wait for that request, not a stopwatch.
+    await vi.waitFor(() => expect(route("/teams?user_id=me")).toBe(2), { timeout: 30_000, interval: 10 });
     expect(client.caches.teams.getSnapshot().value?.map((t) => t.id)).toEqual(["t1"]);
 
     client.caches.teams.invalidate = () => {}; // the rest only checks request shapes
