@@ -44,15 +44,28 @@ def shared_slow():
 
 
 async def test_a_cancelled_caller_does_not_cancel_the_shared_work_for_others():
-    driver = AsyncDriver()
+    # The shared work's Sleep waits for the test's go-ahead, not for 0.2 s of real time: the
+    # cancellation always lands while the work is still running, however loaded the machine.
+    go = asyncio.Event()
+
+    async def gated_sleep(seconds: float) -> None:
+        await go.wait()
+
+    async def settle() -> None:
+        for _ in range(10):  # let the tasks run up to their waits (loop turns, no clock)
+            await asyncio.sleep(0)
+
+    driver = AsyncDriver(sleep=gated_sleep)
     first = asyncio.ensure_future(driver.run(shared_slow()))
-    await asyncio.sleep(0.01)
+    await settle()
     second = asyncio.ensure_future(driver.run(shared_slow()))
-    await asyncio.sleep(0.01)
+    await settle()
     first.cancel()
-    assert await asyncio.wait_for(second, 2) == 7
+    await settle()
+    go.set()
+    assert await asyncio.wait_for(second, 60) == 7
     assert first.cancelled()
-    assert await asyncio.wait_for(driver.run(shared_slow()), 2) == 7
+    assert await asyncio.wait_for(driver.run(shared_slow()), 60) == 7
     await driver.aclose()
 
 
