@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+import deployment
 import httpx
 import jwt
 import pytest
@@ -54,10 +55,11 @@ class Session:
 
 
 class Service:
-    """A running local service and the helpers tests need against it."""
+    """The service the suites run against (the local one, or a deployment: tests/deployment.py)
+    and the helpers tests need against it."""
 
     def __init__(self, service) -> None:  # type: ignore[no-untyped-def]
-        self.service = service
+        self._running = service
         self.url: str = service.url
         self.project_id: str = service.project_id
         self.config = AuthConfig(
@@ -67,6 +69,17 @@ class Service:
             secret_server_key=service.secret_server_key,
             super_secret_admin_key=service.super_secret_admin_key,
         )
+
+    @property
+    def service(self):  # type: ignore[no-untyped-def]
+        """The ``LocalService`` itself (its clock, token lifetime, port); skips the test when
+        the suites target another deployment."""
+        if isinstance(self._running, deployment.Deployment):
+            deployment.needs_local("the LocalService object")
+        return self._running
+
+    def outbox(self, to: str, kind: str | None = None) -> list[dict[str, object]]:
+        return deployment.outbox(self._running, to, kind)
 
     def _headers(self, **extra: str) -> dict[str, str]:
         return {
@@ -99,14 +112,11 @@ class Service:
         assert r.status_code == 200, r.text
 
 
-def _start(tmp_path_factory: pytest.TempPathFactory, name: str, **options: float) -> Iterator[Service]:
-    from authmw.dev import LocalService
-
-    service = LocalService(tmp_path_factory.mktemp(name), port=0, quiet=True, **options).start()
-    try:
-        yield Service(service)
-    finally:
-        service.stop()
+def _start(
+    tmp_path_factory: pytest.TempPathFactory, name: str, *, other_project: bool = False, **options: float
+) -> Iterator[Service]:
+    with deployment.running(tmp_path_factory.mktemp(name), other_project=other_project, **options) as running:
+        yield Service(running)
 
 
 @pytest.fixture(scope="session")
@@ -123,7 +133,7 @@ def short_service(local_service: Service) -> Service:
 @pytest.fixture(scope="session")
 def other_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     """A second service with its own project and signing key."""
-    yield from _start(tmp_path_factory, "other-service")
+    yield from _start(tmp_path_factory, "other-service", other_project=True)
 
 
 class OAuthService(Service):

@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+import deployment
 import pytest
 
 from authmw import AsyncClientApp, AsyncServerApp, AuthConfig, ClientApp, ServerApp, TokenVerifier
@@ -22,14 +23,12 @@ from authmw.errors import (
 )
 from authmw.models import ServerUser, SignInResult, TokenPair, User
 
-dev = pytest.importorskip("authmw.dev")
-
 PASSWORD = "correct horse battery"
 
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    with dev.LocalService(tmp_path_factory.mktemp("core-live"), quiet=True) as running:
+    with deployment.running(tmp_path_factory.mktemp("core-live")) as running:
         yield running
 
 

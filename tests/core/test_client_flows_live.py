@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import deployment
 import httpx
 import pytest
 
@@ -37,8 +38,6 @@ from authmw.models import (
     TeamInvitationDetails,
 )
 
-dev = pytest.importorskip("authmw.dev")
-
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "battery staple horse"
 HANDLER = "http://localhost:3000/handler"
@@ -52,6 +51,7 @@ def new_email() -> str:
 
 class Live:
     def __init__(self, running: Any) -> None:
+        self.running = running
         self.url: str = running.url
         self.config = AuthConfig(
             project_id=running.project_id,
@@ -72,9 +72,7 @@ class Live:
         assert response.status_code == 200, response.text
 
     def mails(self, to: str, kind: str) -> list[dict[str, Any]]:
-        response = httpx.get(f"{self.url}/dev/outbox", params={"to": to})
-        assert response.status_code == 200, response.text
-        return [mail for mail in response.json()["items"] if mail["kind"] == kind]
+        return deployment.outbox(self.running, to, kind)
 
     def code(self, to: str, kind: str) -> str:
         mails = self.mails(to, kind)
@@ -84,7 +82,7 @@ class Live:
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    with dev.LocalService(tmp_path_factory.mktemp("client-flows"), quiet=True) as running:
+    with deployment.running(tmp_path_factory.mktemp("client-flows")) as running:
         service = Live(running)
         service.set_project_config(magic_link_enabled=True, client_team_creation_enabled=True)
         yield service

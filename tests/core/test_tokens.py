@@ -165,18 +165,6 @@ def test_repeated_token_is_served_from_cache_without_io(config, mint, jwks_serve
     assert stop.value.value == claims
 
 
-def test_verify_cached_is_fast(config, mint, jwks_server):
-    verifier = TokenVerifier(config)
-    token = mint()
-    run(verifier, jwks_server, token)
-    n = 20000
-    start = time.perf_counter()
-    for _ in range(n):
-        verifier.verify_cached(token)
-    per_call = (time.perf_counter() - start) / n
-    assert per_call < 10e-6, per_call
-
-
 def test_cached_token_stops_verifying_once_expired(config, mint, jwks_server):
     now = [time.time()]
     verifier = TokenVerifier(config, clock=lambda: now[0])

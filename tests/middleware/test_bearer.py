@@ -46,7 +46,7 @@ def test_a_valid_bearer_token_signs_the_caller_in(local_service) -> None:
 
 @pytest.mark.parametrize("kind", ["expired", "forged", "other project", "garbage", "empty"])
 def test_a_bad_bearer_token_is_a_401_naming_the_error_and_never_a_refresh(
-    kind: str, local_service, other_service
+    kind: str, local_service, request: pytest.FixtureRequest
 ) -> None:
     s = local_service.sign_up()
     options: dict[str, Any] = {}
@@ -56,7 +56,7 @@ def test_a_bad_bearer_token_is_a_401_naming_the_error_and_never_a_refresh(
     elif kind == "forged":
         token = tampered(token)
     elif kind == "other project":
-        token = other_service.sign_up().access_token
+        token = request.getfixturevalue("other_service").sign_up().access_token
     elif kind == "garbage":
         token = "not-a-jwt"
     else:

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import deployment
 import httpx
 import pytest
 
@@ -25,8 +26,6 @@ from authmw import (
     ClientApp,
     ServerApp,
 )
-
-dev = pytest.importorskip("authmw.dev")
 
 PASSWORD = "correct horse battery"
 #: Trusted by the local project (allow_localhost is on).
@@ -83,7 +82,7 @@ class LiveService:
     """A running local service: its config, the outbox, and owner-only project settings."""
 
     def __init__(self, running: Any) -> None:
-        self.running = running
+        self._running = running
         self.url: str = running.url
         self.config = AuthConfig(
             project_id=running.project_id,
@@ -94,14 +93,19 @@ class LiveService:
         )
         self.client_config = self.config.with_(secret_server_key=None, super_secret_admin_key=None)
 
-    def outbox(self, to: str) -> list[dict[str, Any]]:
-        response = httpx.get(f"{self.url}/dev/outbox", params={"to": to})
-        assert response.status_code == 200, response.text
-        return response.json()["items"]  # type: ignore[no-any-return]
+    @property
+    def running(self) -> Any:
+        """The ``LocalService`` itself; skips the test when the suites target another deployment."""
+        if isinstance(self._running, deployment.Deployment):
+            deployment.needs_local("the LocalService object")
+        return self._running
+
+    def outbox(self, to: str, kind: str | None = None) -> list[dict[str, Any]]:
+        return deployment.outbox(self._running, to, kind)
 
     def last_code(self, to: str, kind: str) -> str:
         """The code in the newest e-mail of ``kind`` to ``to``."""
-        mails = [mail for mail in self.outbox(to) if mail["kind"] == kind]
+        mails = self.outbox(to, kind)
         assert mails, f"no {kind} e-mail to {to} in the outbox"
         return parse_qs(urlsplit(mails[0]["link"]).query)["code"][0]
 
@@ -132,7 +136,7 @@ class LiveService:
 
 @pytest.fixture(scope="session")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveService]:
-    with dev.LocalService(tmp_path_factory.mktemp("server-tier"), quiet=True) as running:
+    with deployment.running(tmp_path_factory.mktemp("server-tier")) as running:
         yield LiveService(running)
 
 

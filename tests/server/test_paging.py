@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 
+import deployment
 import pytest
 
-from authmw import AsyncServerApp
+from authmw import AsyncServerApp, dev
 
-from .conftest import Apps, LiveService, dev
+from .conftest import Apps, LiveService
 
 USERS = 250
 PAGE = 100
@@ -18,6 +19,7 @@ PAGE = 100
 @pytest.fixture(scope="module")
 def crowded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveService, list[str]]]:
     """A service holding exactly USERS users, created concurrently; and their ids."""
+    deployment.needs_local("a project with no users but this test's")
     with dev.LocalService(tmp_path_factory.mktemp("paging"), quiet=True) as running:
         live = LiveService(running)
 
