@@ -62,6 +62,11 @@ class Inspector:
         page = self.page
         for scheme in SCHEMES:
             page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+            # The narrowest phone: nothing may stick out sideways.
+            page.set_viewport_size({"width": 320, "height": 700})
+            overflow = page.evaluate("() => document.documentElement.scrollWidth")
+            if overflow > 320:
+                self.problems.append(f"{name} ({scheme}): {overflow} px wide in a 320 px window")
             for width in WIDTHS:
                 page.set_viewport_size({"width": width, "height": 900})
                 page.screenshot(path=str(SHOTS / f"{name}-{scheme}-{width}.png"), full_page=True)
@@ -204,7 +209,7 @@ def test_pages_pass_axe_in_light_and_dark_and_are_screenshotted(
     page.keyboard.press("Escape")
     expect(page.get_by_test_id("delete-account")).to_be_focused()
 
-    assert not inspect.problems, "serious or critical axe-core violations:\n" + "\n".join(inspect.problems)
+    assert not inspect.problems, "serious or critical axe-core violations, or overflow:\n" + "\n".join(inspect.problems)
 
 
 def test_keyboard_only_sign_in(service: MailService, example_app: Any, context: Any) -> None:

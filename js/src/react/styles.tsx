@@ -174,6 +174,7 @@ export const DEFAULT_STYLES = `
   display: block; padding: 0.45rem 0.75rem; border-radius: var(--authmw-radius); color: var(--authmw-text); text-decoration: none; font-size: 0.925rem;
 }
 :where(.authmw-page .authmw-settings-nav a:hover) { background: var(--authmw-surface-muted); }
+:where(.authmw-page .authmw-settings-nav a[aria-current]) { background: var(--authmw-accent-soft); font-weight: 600; }
 :where(.authmw-page .authmw-settings-sections) { display: grid; gap: 1.25rem; min-width: 0; }
 :where(.authmw-page .authmw-section) {
   background: var(--authmw-surface); border: 1px solid var(--authmw-border); border-radius: calc(var(--authmw-radius) * 1.5);

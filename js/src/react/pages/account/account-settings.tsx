@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { withReturnTo } from "../../../urls";
 import { useAuth, useProject } from "../../hooks";
@@ -35,6 +35,24 @@ export function AccountSettings() {
   const project = useProject();
   const leave = useAuthRedirect();
   const [signingOut, setSigningOut] = useState(false);
+  const [current, setCurrent] = useState<string | null>(null);
+  const sectionKey = auth.user ? `${auth.user.id}:${project.status}` : "";
+
+  // The navigation marks the section in view (aria-current), as the page scrolls.
+  useEffect(() => {
+    if (!sectionKey || typeof IntersectionObserver === "undefined") return;
+    const visible = new Map<string, boolean>();
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) visible.set(entry.target.id, entry.isIntersecting);
+        const first = Array.from(document.querySelectorAll<HTMLElement>(".authmw-section")).find((el) => visible.get(el.id));
+        if (first) setCurrent(first.id);
+      },
+      { rootMargin: "0px 0px -60% 0px" },
+    );
+    document.querySelectorAll(".authmw-section").forEach((el) => observer.observe(el));
+    return () => observer.disconnect();
+  }, [sectionKey]);
 
   if (auth.status === "loading") {
     return (
@@ -84,7 +102,12 @@ export function AccountSettings() {
               <ul>
                 {sections.map((section) => (
                   <li key={section.id}>
-                    <a href={`#authmw-${section.id}`} data-testid={`settings-nav-${section.id}`}>
+                    <a
+                      href={`#authmw-${section.id}`}
+                      aria-current={current === `authmw-${section.id}` ? "location" : undefined}
+                      onClick={() => setCurrent(`authmw-${section.id}`)}
+                      data-testid={`settings-nav-${section.id}`}
+                    >
                       {section.title(m)}
                     </a>
                   </li>
