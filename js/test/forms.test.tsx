@@ -172,7 +172,14 @@ describe("pages follow the project's configuration", () => {
     renderHandler("/handler/account-settings", { signedIn: true, config: { clientUserDeletionEnabled: true } });
     const nav = await screen.findByRole("navigation", { name: "Account settings sections" });
     const links = within(nav).getAllByRole("link");
-    expect(links.map((link) => link.textContent)).toEqual(["Profile", "E-mail addresses", "Password", "Teams", "Danger zone"]);
+    expect(links.map((link) => link.textContent)).toEqual([
+      "Profile",
+      "E-mail addresses",
+      "Password",
+      "Two-factor authentication",
+      "Teams",
+      "Danger zone",
+    ]);
     for (const link of links) expect(document.querySelector(link.getAttribute("href")!)).not.toBeNull();
     expect(screen.getByTestId("back-to-app").getAttribute("href")).toBe("/");
     fireEvent.click(screen.getByTestId("settings-sign-out"));

@@ -45,7 +45,7 @@ export const DEFAULT_STYLES = `
 :where(.authmw-page[data-color-scheme=dark]) {${DARK}
 }
 :where(body:has(.authmw-page)) { margin: 0; }
-:where(.authmw-page *, .authmw-page *::before, .authmw-page *::after) { box-sizing: border-box; }
+:where(.authmw-page *) { box-sizing: border-box; }
 
 :where(.authmw-page .authmw-card) {
   width: 100%; max-width: 25rem; background: var(--authmw-surface); border: 1px solid var(--authmw-border);
@@ -140,7 +140,7 @@ export const DEFAULT_STYLES = `
 :where(.authmw-page .authmw-divider) {
   display: flex; align-items: center; gap: 0.75rem; color: var(--authmw-muted); font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.06em;
 }
-:where(.authmw-page .authmw-divider::before, .authmw-page .authmw-divider::after) { content: ""; flex: 1; border-top: 1px solid var(--authmw-border); }
+:where(.authmw-page .authmw-divider-line) { flex: 1; border-top: 1px solid var(--authmw-border); }
 :where(.authmw-page .authmw-tabs) {
   display: grid; grid-auto-flow: column; grid-auto-columns: 1fr; gap: 0.25rem; padding: 0.25rem;
   background: var(--authmw-surface-muted); border-radius: var(--authmw-radius); margin-bottom: 1rem;

@@ -67,7 +67,9 @@ export function Divider() {
   const m = useMessages();
   return (
     <div className="authmw-divider" role="separator" aria-label={m.or}>
+      <span className="authmw-divider-line" aria-hidden="true" />
       <span aria-hidden="true">{m.or}</span>
+      <span className="authmw-divider-line" aria-hidden="true" />
     </div>
   );
 }
