@@ -53,11 +53,11 @@ PROVIDER_NAMES = {
 #: Longest provider account id accepted from the form.
 MAX_ACCOUNT_ID_LENGTH = 200
 
-#: Self-contained pages: inline style, no script; forms post only to this page.
+#: Self-contained pages: inline style, no script. The form posts to this page (its action is
+#: fixed here); no form-action directive, because browsers apply it to the redirects that follow a
+#: submission too, and the flow ends on the app's own origin.
 HEADERS = {
-    "content-security-policy": (
-        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-    ),
+    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
     "referrer-policy": "no-referrer",
     "x-content-type-options": "nosniff",
     "cache-control": "no-store",

@@ -44,6 +44,7 @@ import {
   type AuthUrls,
 } from "./urls";
 import { createStore, type StoreApi } from "./vanilla";
+import { createOAuthApi, type OAuthApi, type SignInWithOAuthOptions } from "./oauth";
 
 export type UserState =
   | { status: "loading"; user: null; /** Last failure to load the user, if any. */ error?: unknown }
@@ -143,6 +144,8 @@ export interface AuthController {
   readonly teamPermissions: TeamPermissionsApi;
   readonly teamInvitations: TeamInvitationsApi;
   readonly contactChannels: ContactChannelsApi;
+  /** OAuth sign-in, linking and connected accounts. */
+  readonly oauth: OAuthApi;
   readonly caches: AuthCaches;
 }
 
@@ -156,6 +159,8 @@ export interface AuthClientOptions extends Omit<TransportOptions, "baseUrl"> {
   /** How the refresh cookie is written: "2.7" (default, read by every SDK) or "2.8" (structured). */
   cookieFormat?: CookieFormat;
   initialTokens?: Partial<SessionTokens>;
+  /** How the browser is sent to the OAuth provider; window.location.assign by default. */
+  assign?: (url: string) => void;
 }
 
 interface SignInResponse {
@@ -191,6 +196,7 @@ export class AuthClient implements AuthController {
   readonly teamPermissions: TeamPermissionsApi;
   readonly teamInvitations: TeamInvitationsApi;
   readonly contactChannels: ContactChannelsApi;
+  readonly oauth: OAuthApi;
   private userLoad: { refreshToken: string; promise: Promise<CurrentUser | null> } | null = null;
   /** Refresh token of the session whose user the user state shows. */
   private shownSession: string | null = null;
@@ -232,6 +238,16 @@ export class AuthClient implements AuthController {
     this.teamPermissions = createTeamPermissionsApi(ctx);
     this.teamInvitations = createTeamInvitationsApi(ctx);
     this.contactChannels = createContactChannelsApi(ctx);
+    this.oauth = createOAuthApi(ctx, {
+      transport: this.transport,
+      cookies: options.cookies === undefined ? (typeof document !== "undefined" ? document : null) : options.cookies,
+      assign: options.assign,
+      now: options.now,
+      storeSignIn: ({ accessToken, refreshToken }) => {
+        this.session.setTokens({ refreshToken, accessToken });
+        return this.reloadUser();
+      },
+    });
     this.session.subscribe((state, previous) => {
       if (state.refreshToken === previous.refreshToken) return;
       // Another session (or none): every cached value of the user is someone else's now.
@@ -308,6 +324,11 @@ export class AuthClient implements AuthController {
     const accessToken = await this.session.getAccessToken();
     const { refreshToken } = this.session.getState();
     return { "x-stack-auth": JSON.stringify({ accessToken, refreshToken }) };
+  }
+
+  /** Sends the browser to the provider's sign-in (spec 4, OAuth flow); `oauth` has the rest. */
+  signInWithOAuth(provider: string, options?: SignInWithOAuthOptions): Promise<void> {
+    return this.oauth.signIn(provider, options);
   }
 
   async signInWithCredential(email: string, password: string): Promise<CurrentUser | null> {

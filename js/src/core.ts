@@ -114,6 +114,26 @@ export {
   trustedReturnTo,
 } from "./urls";
 export type { AuthUrlOverrides, AuthUrls } from "./urls";
+export {
+  OAUTH_OUTER_COOKIE_MAX_AGE_S,
+  OAUTH_OUTER_COOKIE_PREFIXES,
+  OAuthCallbackError,
+  authorizeUrl,
+  callbackCode,
+  codeChallenge,
+  readOuterVerifier,
+  stripCodeAndState,
+} from "./oauth";
+export type {
+  AuthorizeUrlOptions,
+  ConnectedAccount,
+  GetConnectedAccountOptions,
+  LinkOAuthOptions,
+  OAuthApi,
+  OAuthCallbackErrorReason,
+  OAuthCallbackResult,
+  SignInWithOAuthOptions,
+} from "./oauth";
 export { decodeJwtClaims } from "./jwt";
 export { randomNonce } from "./random";
 export { VERSION } from "./version";

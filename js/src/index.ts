@@ -6,6 +6,7 @@ export type { RedirectMethod } from "./react/redirect";
 export {
   useAuth,
   useCachedValue,
+  useConnectedAccount,
   useContactChannels,
   usePermission,
   useProject,
@@ -29,6 +30,7 @@ export { PasswordReset } from "./react/pages/password-reset";
 export { MagicLinkCallback } from "./react/pages/magic-link-callback";
 export { MagicLinkSignIn } from "./react/pages/methods/magic-link-form";
 export { MfaPrompt } from "./react/pages/mfa";
+export { OAuthCallback } from "./react/pages/oauth-callback";
 export { TeamInvitation } from "./react/pages/team-invitation";
 export { AccountSettings } from "./react/pages/account/account-settings";
 export { HandlerError, HandlerNotFound } from "./react/pages/error";

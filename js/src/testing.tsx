@@ -247,6 +247,21 @@ export function createTestingController(options: TestingControllerOptions = {}):
     teamPermissions: teamPermissionsApi,
     teamInvitations: teamInvitationsApi,
     contactChannels: contactChannelsApi,
+    oauth: {
+      // No provider to visit: signing in with OAuth signs the fake user in at once.
+      signIn: async () => void (await signIn(options.user?.primaryEmail ?? "user@example.com")),
+      link: async (provider) => {
+        const user = current();
+        if (!user.oauthProviders.some((p) => p.id === provider)) {
+          setUser({ ...user, oauthProviders: [...user.oauthProviders, { id: provider, accountId: fakeId(), email: user.primaryEmail }] });
+        }
+      },
+      handleCallback: async () => ({ status: "not-for-us" }),
+      getConnectedAccount: async (provider) =>
+        signedIn() && current().oauthProviders.some((p) => p.id === provider)
+          ? { provider, accessToken: `test-${provider}-token` }
+          : null,
+    },
     caches,
   };
 }

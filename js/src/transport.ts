@@ -234,6 +234,27 @@ export class Transport {
     return body.access_token;
   }
 
+  /**
+   * POSTs a form to an OAuth endpoint (no x-stack headers) and returns its JSON; known errors are
+   * thrown (e.g. INVALID_AUTHORIZATION_CODE, MULTI_FACTOR_AUTHENTICATION_REQUIRED). Not retried
+   * after a network failure: an authorization code is single-use.
+   */
+  async postForm(path: string, fields: Record<string, string>): Promise<unknown> {
+    const url = this.apiUrl(path);
+    const init = (): RequestInit => ({
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body: new URLSearchParams(fields).toString(),
+      credentials: "omit",
+      cache: "no-store",
+    });
+    const { response, status, text } = await this.send("POST", url, init, false);
+    const code = response.headers.get("x-stack-known-error");
+    if (code !== null) throw parseKnownError(code, status, text);
+    if (status < 200 || status >= 300) throw new HttpStatusError(status, text, { url, method: "POST" });
+    return parseJsonBody(status, text);
+  }
+
   private apiHeaders(tokens: SessionTokens, hasBody: boolean, adminAccessToken: string | null = null): Record<string, string> {
     const headers: Record<string, string> = {
       "x-stack-project-id": this.projectId,

@@ -15,6 +15,7 @@ export interface AuthUrls {
   forgotPassword: string;
   passwordReset: string;
   magicLinkCallback: string;
+  oauthCallback: string;
   teamInvitation: string;
   accountSettings: string;
   error: string;
@@ -39,6 +40,7 @@ export function resolveUrls(handlerPath: string = DEFAULT_HANDLER_PATH, override
     forgotPassword: overrides.forgotPassword ?? `${handler}/forgot-password`,
     passwordReset: overrides.passwordReset ?? `${handler}/password-reset`,
     magicLinkCallback: overrides.magicLinkCallback ?? `${handler}/magic-link-callback`,
+    oauthCallback: overrides.oauthCallback ?? `${handler}/oauth-callback`,
     teamInvitation: overrides.teamInvitation ?? `${handler}/team-invitation`,
     accountSettings: overrides.accountSettings ?? `${handler}/account-settings`,
     error: overrides.error ?? `${handler}/error`,

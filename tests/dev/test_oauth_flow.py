@@ -241,7 +241,7 @@ def test_mock_page_names_the_provider_and_offers_authorize_and_deny(api: Api) ->
     assert "<h1>Sign in to GitHub</h1>" in page.text
     assert 'type="email" name="email"' in page.text
     assert ">Authorize</button>" in page.text and ">Deny</button>" in page.text
-    assert "form-action 'self'" in page.headers["content-security-policy"]
+    assert "default-src 'none'" in page.headers["content-security-policy"]
 
 
 @pytest.mark.parametrize(

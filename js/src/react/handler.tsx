@@ -7,6 +7,7 @@ import { EmailVerification } from "./pages/email-verification";
 import { HandlerError, HandlerNotFound } from "./pages/error";
 import { ForgotPassword } from "./pages/forgot-password";
 import { MagicLinkCallback } from "./pages/magic-link-callback";
+import { OAuthCallback } from "./pages/oauth-callback";
 import { PasswordReset } from "./pages/password-reset";
 import { SignIn } from "./pages/sign-in";
 import { SignOut } from "./pages/sign-out";
@@ -46,6 +47,7 @@ export function AuthHandler({ defaultStyles = true, colorScheme = "system", mess
           <Route path="forgot-password" element={<ForgotPassword />} />
           <Route path="password-reset" element={<PasswordReset />} />
           <Route path="magic-link-callback" element={<MagicLinkCallback />} />
+          <Route path="oauth-callback" element={<OAuthCallback />} />
           <Route path="team-invitation" element={<TeamInvitation />} />
           <Route path="account-settings" element={<AccountSettings />} />
           <Route path="error" element={<HandlerError />} />

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { AsyncCache, CachedState } from "../cache";
 import type { AuthController, AuthStatus, CallbackOptions, MagicLinkOptions, SignUpOptions, UserState } from "../client";
 import type { ContactChannelsApi } from "../contact-channels";
@@ -15,6 +15,7 @@ import type {
 } from "../models";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "../teams";
 import type { GetAccessTokenOptions } from "../store";
+import type { ConnectedAccount, GetConnectedAccountOptions, OAuthApi, SignInWithOAuthOptions } from "../oauth";
 import type { TotpSetup } from "../totp";
 import { authPageUrl, type AuthUrls } from "../urls";
 import { useAuthController } from "./context";
@@ -71,6 +72,10 @@ export interface UseAuthResult {
   teamPermissions: TeamPermissionsApi;
   teamInvitations: TeamInvitationsApi;
   contactChannels: ContactChannelsApi;
+  /** OAuth sign-in, linking and connected accounts. */
+  oauth: OAuthApi;
+  /** Sends the browser to the provider's sign-in page; comes back to returnTo (relative) if given. */
+  signInWithOAuth(provider: string, options?: SignInWithOAuthOptions): Promise<void>;
 }
 
 export function useAuth(): UseAuthResult {
@@ -112,6 +117,8 @@ export function useAuth(): UseAuthResult {
       teamPermissions: controller.teamPermissions,
       teamInvitations: controller.teamInvitations,
       contactChannels: controller.contactChannels,
+      oauth: controller.oauth,
+      signInWithOAuth: (provider, options) => controller.oauth.signIn(provider, options),
     }),
     [controller, state],
   );
@@ -181,3 +188,36 @@ export function useTeamInvitations(teamId: string | null): CachedState<TeamInvit
 export function useProject(): CachedState<Project> {
   return useCachedValue(useAuthController("useProject").caches.project, []);
 }
+
+/**
+ * The signed-in user's account of `provider` with an access token covering `scopes`
+ * (POST /connected-accounts/me/{provider}/access-token). `value` is null when the user has not
+ * connected it or not granted the scopes; with `or: "redirect"` the link flow starts instead.
+ */
+export function useConnectedAccount(
+  provider: string,
+  options: GetConnectedAccountOptions = {},
+): CachedState<ConnectedAccount | null> {
+  const controller = useAuthController("useConnectedAccount");
+  const state = useUserState(controller);
+  const userId = state.status === "signed-in" ? state.user.id : null;
+  const scopes = (options.scopes ?? []).join(" ");
+  const or = options.or ?? "return-null";
+  const [result, setResult] = useState<CachedState<ConnectedAccount | null>>(LOADING);
+  useEffect(() => {
+    if (!userId) return;
+    let live = true;
+    setResult(LOADING);
+    controller.oauth.getConnectedAccount(provider, { scopes: scopes ? scopes.split(" ") : [], or }).then(
+      (value) => live && setResult({ status: "ready", value, error: undefined } as CachedState<ConnectedAccount | null>),
+      (error: unknown) => live && setResult({ status: "error", value: undefined, error } as CachedState<ConnectedAccount | null>),
+    );
+    return () => {
+      live = false;
+    };
+  }, [controller, provider, scopes, or, userId]);
+  if (state.status === "signed-out") return SIGNED_OUT;
+  return userId ? result : LOADING;
+}
+
+const SIGNED_OUT: CachedState<null> = { status: "ready", value: null, error: undefined };

@@ -110,6 +110,12 @@ export const DEFAULT_MESSAGES = {
   magicLinkCallbackTitle: "Signing in",
   signingYouIn: "Signing you in…",
   signInAgain: "Sign in again",
+  continueWithProvider: (provider: string) => `Continue with ${provider}`,
+  redirectingTo: (provider: string) => `Redirecting to ${provider}…`,
+  oauthButtonsLabel: "Sign in with another account",
+  oauthCallbackTitle: "Signing in",
+  oauthNothingToFinish: "There is no sign-in to finish here: this page completes a sign-in started in this browser.",
+  oauthDenied: "The sign-in was denied at the provider. Please try again.",
   signInLinkIncomplete: "This sign-in link is incomplete (no code).",
 
   // Multi-factor prompt
@@ -177,6 +183,10 @@ export const DEFAULT_MESSAGES = {
   passkeysSection: "Passkeys",
   twoFactorSection: "Two-factor authentication",
   connectedAccountsSection: "Connected accounts",
+  noConnectedAccounts: "No accounts are connected.",
+  connectedBadge: "Connected",
+  connectAnotherAccount: "Connect another account",
+  connectProvider: (provider: string) => `Connect ${provider}`,
   teamsSection: "Teams",
   dangerZoneSection: "Danger zone",
   displayName: "Display name",

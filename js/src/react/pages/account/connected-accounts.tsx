@@ -1,16 +1,49 @@
+import { useMessages } from "../../messages";
+import { useAuth } from "../../hooks";
+import { ProviderButtons } from "../../oauth/provider-buttons";
+import { providerName } from "../../oauth/providers";
 import type { AccountSection, SectionProps } from "./section";
 
 /**
- * SLOT for the "Connected accounts" section (OAuth providers linked to the user: list, connect,
- * disconnect). Placeholder: hidden until it is built here.
+ * The user's linked OAuth accounts, and "Connect {provider}" for each other provider the project
+ * enables (the link flow: type=link with the user's token; back to this page afterwards).
  */
-function ConnectedAccounts(_props: SectionProps) {
-  return null;
+function ConnectedAccounts({ user, config }: SectionProps) {
+  const auth = useAuth();
+  const m = useMessages();
+  const linked = new Set(user.oauthProviders.map((p) => p.id));
+  const available = (config?.oauthProviders ?? []).map((p) => p.id).filter((id) => !linked.has(id));
+  return (
+    <div className="authmw-stack" data-testid="connected-accounts">
+      {user.oauthProviders.length === 0 ? (
+        <p className="authmw-hint">{m.noConnectedAccounts}</p>
+      ) : (
+        <ul className="authmw-list" aria-label={m.connectedAccountsSection}>
+          {user.oauthProviders.map((p) => (
+            <li key={`${p.id}:${p.accountId}`} data-testid={`connected-${p.id}`}>
+              <strong>{providerName(p.id)}</strong>
+              {p.email ? ` · ${p.email}` : ""} <span className="authmw-badge">{m.connectedBadge}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {available.length > 0 && (
+        <ProviderButtons
+          ids={available}
+          label={m.connectAnotherAccount}
+          text={m.connectProvider}
+          testId={(id) => `connect-${id}`}
+          action={(id) => auth.oauth.link(id)}
+        />
+      )}
+    </div>
+  );
 }
 
 export const connectedAccountsSection: AccountSection = {
   id: "connected-accounts",
   title: (m) => m.connectedAccountsSection,
-  shown: () => false,
+  // Shown when the user has a linked account or the project offers a provider to link.
+  shown: ({ user, config }) => user.oauthProviders.length > 0 || (config?.oauthProviders.length ?? 0) > 0,
   Component: ConnectedAccounts,
 };

@@ -1,0 +1,17 @@
+/** Display names of the providers the service knows (contract 7.4). */
+export const PROVIDER_NAMES: Record<string, string> = {
+  google: "Google",
+  github: "GitHub",
+  microsoft: "Microsoft",
+  spotify: "Spotify",
+  facebook: "Facebook",
+  discord: "Discord",
+  gitlab: "GitLab",
+  bitbucket: "Bitbucket",
+  linkedin: "LinkedIn",
+  apple: "Apple",
+  x: "X",
+};
+
+export const providerName = (id: string) => PROVIDER_NAMES[id] ?? id.charAt(0).toUpperCase() + id.slice(1);
+

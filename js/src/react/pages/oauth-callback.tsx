@@ -1,0 +1,91 @@
+import { useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
+import { MultiFactorAuthenticationRequired } from "../../errors";
+import { OAuthCallbackError, type OAuthCallbackResult } from "../../oauth";
+import { trustedReturnTo } from "../../urls";
+import { useAuth } from "../hooks";
+import { describeError, useMessages, type Messages } from "../messages";
+import { useAuthRedirect } from "../redirect";
+import { AuthPage, useReturnTo } from "./layout";
+import { MfaPrompt } from "./mfa";
+
+type Step =
+  | { step: "signing-in" }
+  | { step: "not-for-us" }
+  | { step: "mfa"; attemptCode: string }
+  | { step: "failed"; message: string };
+
+function failure(error: unknown, m: Messages): string {
+  if (error instanceof OAuthCallbackError && error.error === "access_denied") return m.oauthDenied;
+  return describeError(error, m);
+}
+
+/**
+ * {handler}/oauth-callback?code=...&state=...: finishes an OAuth sign-in (or account link).
+ * Without code and state, or without a verifier kept for that state in this browser, it does
+ * nothing (spec 2) and says so. A new user goes to the after-sign-up page, others to
+ * after-sign-in; after_auth_return_to (relative only) wins over both.
+ */
+export function OAuthCallback() {
+  const auth = useAuth();
+  const m = useMessages();
+  const leave = useAuthRedirect();
+  const returnTo = useReturnTo();
+  const [state, setState] = useState<Step>({ step: "signing-in" });
+  const started = useRef(false);
+
+  const finish = (isNewUser: boolean, after: string | null) =>
+    leave(returnTo ?? trustedReturnTo(after) ?? (isNewUser ? auth.urls.afterSignUp : auth.urls.afterSignIn));
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true; // the code is single-use; StrictMode runs effects twice
+    auth.oauth.handleCallback().then(
+      (result: OAuthCallbackResult) => {
+        if (result.status === "not-for-us") setState({ step: "not-for-us" });
+        else finish(result.isNewUser, result.afterCallbackRedirectUrl);
+      },
+      (error: unknown) => {
+        if (error instanceof MultiFactorAuthenticationRequired && error.attemptCode) {
+          setState({ step: "mfa", attemptCode: error.attemptCode });
+        } else {
+          setState({ step: "failed", message: failure(error, m) });
+        }
+      },
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once per page load
+  }, []);
+
+  return (
+    <AuthPage title={state.step === "signing-in" || state.step === "mfa" ? m.oauthCallbackTitle : m.signInTitle}>
+      {state.step === "signing-in" && (
+        <p role="status" className="authmw-hint">
+          {m.signingYouIn}
+        </p>
+      )}
+      {state.step === "mfa" && (
+        <MfaPrompt attemptCode={state.attemptCode} onSignedIn={(result) => finish(result.isNewUser, null)} />
+      )}
+      {state.step === "not-for-us" && (
+        <>
+          <p role="status" data-testid="oauth-callback-idle">
+            {m.oauthNothingToFinish}
+          </p>
+          <Link className="authmw-button authmw-primary" to={auth.urls.signIn}>
+            {m.signInLink}
+          </Link>
+        </>
+      )}
+      {state.step === "failed" && (
+        <>
+          <p role="alert" className="authmw-error" data-testid="auth-error">
+            {state.message}
+          </p>
+          <Link className="authmw-button authmw-primary" to={auth.urls.signIn}>
+            {m.signInAgain}
+          </Link>
+        </>
+      )}
+    </AuthPage>
+  );
+}
