@@ -81,7 +81,10 @@ function Where() {
   return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
 }
 
-function renderPage(path: string, options: { signedIn?: boolean; urls?: AuthUrlOverrides; strict?: boolean } = {}) {
+function renderPage(
+  path: string,
+  options: { signedIn?: boolean; urls?: AuthUrlOverrides; strict?: boolean; cookies?: boolean; assign?: (url: string) => void } = {},
+) {
   const service = fakeService();
   const client = new AuthClient({
     projectId: PROJECT_ID,
@@ -89,7 +92,8 @@ function renderPage(path: string, options: { signedIn?: boolean; urls?: AuthUrlO
     baseUrl: BASE_URL,
     fetch: service.fetch,
     sleep: recordingSleep().sleep,
-    cookies: null,
+    cookies: options.cookies ? document : null,
+    assign: options.assign,
     urls: options.urls,
     initialTokens: options.signedIn ? { refreshToken: "rt", accessToken: tokenValidFor(600) } : undefined,
   });
@@ -723,5 +727,110 @@ describe("cached-value hooks", () => {
     await waitFor(() => expect(screen.getByTestId("teams").textContent).toBe("One"));
     await act(() => client.signOut());
     await waitFor(() => expect(screen.getByTestId("teams").textContent).toBe(""));
+  });
+});
+
+describe("OAuth: buttons, oauth-callback page, connected accounts", () => {
+  const URLS = { afterSignIn: "/home", afterSignUp: "/welcome" };
+  afterEach(() => {
+    for (const part of document.cookie.split(";")) {
+      const name = part.split("=")[0]?.trim();
+      if (name) document.cookie = `${name}=; path=/; max-age=0`;
+    }
+    window.history.replaceState(null, "", "/");
+  });
+
+  /** Click "Continue with GitHub" on the sign-in page; the state and the callback path it asks for. */
+  async function startOnSignIn(path = "/handler/sign-in") {
+    const visited: string[] = [];
+    const { service, view } = renderPage(path, { cookies: true, assign: (url) => void visited.push(url), urls: URLS });
+    service.on("GET /projects/current", jsonResponse(projectWire({ enabled_oauth_providers: [{ id: "github" }] })));
+    view();
+    fireEvent.click(await screen.findByRole("button", { name: "Continue with GitHub" }));
+    await waitFor(() => expect(visited).toHaveLength(1));
+    cleanup();
+    const query = new URL(visited[0]!).searchParams;
+    return { state: query.get("state")!, callback: new URL(query.get("redirect_uri")!) };
+  }
+
+  async function callback(state: string, callbackPath: string, answer: Response, options: { strict?: boolean } = {}) {
+    const path = `${callbackPath}${callbackPath.includes("?") ? "&" : "?"}code=the-code&state=${state}`;
+    window.history.replaceState(null, "", path);
+    const { service, view } = renderPage(path, { cookies: true, urls: URLS, strict: options.strict });
+    service.on("POST /auth/oauth/token", answer);
+    service.on("GET /users/me", jsonResponse(userWire()));
+    view();
+    return service;
+  }
+
+  it("a new user lands on after-sign-up, once, even in StrictMode; code and state leave the address bar", async () => {
+    const { state, callback: cb } = await startOnSignIn();
+    expect(cb.pathname).toBe("/handler/oauth-callback");
+    const service = await callback(state, cb.pathname, jsonResponse({ ...signInBody(true) }), { strict: true });
+    await waitFor(() => expect(where()).toBe("/welcome"));
+    expect(service.paths().filter((p) => p === "POST /auth/oauth/token")).toHaveLength(1);
+    expect(window.location.search).not.toContain("code=");
+  });
+
+  it("an existing user lands on after-sign-in, or on after_auth_return_to", async () => {
+    const first = await startOnSignIn();
+    await callback(first.state, first.callback.pathname, jsonResponse(signInBody(false)));
+    await waitFor(() => expect(where()).toBe("/home"));
+    cleanup();
+    const second = await startOnSignIn("/handler/sign-in?after_auth_return_to=%2Fteam%3Fid%3D1");
+    expect(second.callback.searchParams.get("after_auth_return_to")).toBe("/team?id=1");
+    await callback(second.state, `${second.callback.pathname}${second.callback.search}`, jsonResponse(signInBody(true)));
+    await waitFor(() => expect(where()).toBe("/team?id=1"));
+  });
+
+  it("asks for the TOTP code when the exchange needs it", async () => {
+    const { state, callback: cb } = await startOnSignIn();
+    const mfa = knownErrorResponse("MULTI_FACTOR_AUTHENTICATION_REQUIRED", 400, "mfa", { attempt_code: "a".repeat(45) });
+    const service = await callback(state, cb.pathname, mfa);
+    service.on("POST /auth/mfa/sign-in", jsonResponse(signInBody(false)));
+    await screen.findByTestId("mfa-prompt");
+    type("Authentication code", "123456");
+    submitForm("mfa-form");
+    await waitFor(() => expect(where()).toBe("/home"));
+    expect(service.bodyOf("POST /auth/mfa/sign-in")).toEqual({ code: "a".repeat(45), type: "totp", totp: "123456" });
+  });
+
+  it("does nothing for a state this browser did not start", async () => {
+    const service = await callback("someone-elses-state", "/handler/oauth-callback", jsonResponse(signInBody(true)));
+    await screen.findByTestId("oauth-callback-idle");
+    expect(service.paths()).not.toContain("POST /auth/oauth/token");
+  });
+
+  it("account settings list linked providers and connect another", async () => {
+    const visited: string[] = [];
+    const access = tokenValidFor(600);
+    document.cookie = `stack-refresh-${PROJECT_ID}=rt; path=/`;
+    document.cookie = `stack-access=${encodeURIComponent(JSON.stringify(["rt", access]))}; path=/`;
+    window.history.replaceState(null, "", "/handler/account-settings"); // the link flow comes back to the page
+    const { service, view } = renderPage("/handler/account-settings", {
+      cookies: true,
+      assign: (url) => void visited.push(url),
+    });
+    service.on(
+      "GET /projects/current",
+      jsonResponse(projectWire({ enabled_oauth_providers: [{ id: "github" }, { id: "gitlab" }] })),
+    );
+    service.on(
+      "GET /users/me",
+      jsonResponse(userWire({ oauth_providers: [{ id: "github", account_id: "1", email: "ada@example.com" }] })),
+    );
+    service.on("GET /contact-channels?user_id=me", jsonResponse({ items: [], is_paginated: false }));
+    service.on("GET /teams?user_id=me", jsonResponse({ items: [], is_paginated: false }));
+    view();
+    const section = await screen.findByTestId("connected-accounts");
+    expect(within(section).getByTestId("connected-github").textContent).toContain("GitHub");
+    expect(within(section).queryByRole("button", { name: "Connect GitHub" })).toBeNull();
+    fireEvent.click(within(section).getByRole("button", { name: "Connect GitLab" }));
+    await waitFor(() => expect(visited).toHaveLength(1));
+    const query = new URL(visited[0]!).searchParams;
+    expect(new URL(visited[0]!).pathname).toBe("/api/v1/auth/oauth/authorize/gitlab");
+    expect(query.get("type")).toBe("link");
+    expect(query.get("token")).toBe(access);
+    expect(new URL(query.get("redirect_uri")!).searchParams.get("after_auth_return_to")).toBe("/handler/account-settings");
   });
 });

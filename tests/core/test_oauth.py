@@ -243,3 +243,35 @@ def test_server_flow_return_paths_keep_query_and_fragment() -> None:
     from authmw._oauth_flow import safe_return_path
 
     assert safe_return_path("/a/b?c=1#d") == "/a/b?c=1#d"
+
+
+# -- account rules (contract 5.4.6) ----------------------------------------------------------
+
+
+def _sign_in(service, app, provider: str, email: str, *, link: bool = False, **form: str):  # type: ignore[no-untyped-def]
+    flow = app.get_oauth_authorize_url(provider, redirect_uri=CALLBACK, error_redirect_url=CALLBACK, link=link)
+    back = service.provider_round_trip(flow.url, email, **form)
+    return app.sign_in_with_oauth_callback(back, state=flow.state, code_verifier=flow.code_verifier)
+
+
+def test_linking_an_account_of_another_user_is_refused(oauth_service) -> None:  # type: ignore[no-untyped-def]
+    from authmw.errors import OAuthConnectionAlreadyConnectedToAnotherUser, UserAlreadyConnectedToAnotherOAuthConnection
+
+    taken = f"taken-{uuid.uuid4().hex[:8]}@example.com"
+    with ClientApp(oauth_service.config) as owner, ClientApp(oauth_service.config) as other:
+        _sign_in(oauth_service, owner, "gitlab", taken)
+        _sign_in(oauth_service, other, "github", f"other-{uuid.uuid4().hex[:8]}@example.com")
+        with pytest.raises(OAuthConnectionAlreadyConnectedToAnotherUser):
+            _sign_in(oauth_service, other, "gitlab", taken, link=True)
+        _sign_in(oauth_service, other, "gitlab", f"mine-{uuid.uuid4().hex[:8]}@example.com", link=True)
+        with pytest.raises(UserAlreadyConnectedToAnotherOAuthConnection):
+            _sign_in(oauth_service, other, "gitlab", f"second-{uuid.uuid4().hex[:8]}@example.com", link=True)
+
+
+def test_an_address_used_by_a_password_account_is_not_merged(oauth_service) -> None:  # type: ignore[no-untyped-def]
+    email = f"pw-{uuid.uuid4().hex[:8]}@example.com"
+    with ClientApp(oauth_service.config) as password_user, ClientApp(oauth_service.config) as oauth_user:
+        password_user.sign_up_with_password(email, "correct horse battery", "http://localhost/verify")
+        result = _sign_in(oauth_service, oauth_user, "github", email)
+        assert result.is_new_user is True
+        assert oauth_user.get_user().id != password_user.get_user().id  # type: ignore[union-attr]
