@@ -50,8 +50,8 @@ def _six_digits(code: str, what: str) -> str:
 
 class _ClientMfa(_ClientFlows):
     session: Session
-    #: Seconds since the epoch for the enrolment check (tests may replace it).
-    totp_clock: Callable[[], float] = staticmethod(time.time)
+    #: Seconds since the epoch for the enrolment check (tests replace it on an instance).
+    _totp_clock: Callable[[], float] = staticmethod(time.time)
     _pending_totp: TotpSetup | None = None
 
     @operation
@@ -96,7 +96,7 @@ class _ClientMfa(_ClientFlows):
         if setup is None:
             raise ValueError("Call enable_totp() first: verify_totp(code) confirms the secret it returned.")
         code = _six_digits(code, "code")
-        if not pyotp.TOTP(setup.secret).verify(code, for_time=self.totp_clock(), valid_window=ENROL_WINDOW_STEPS):
+        if not pyotp.TOTP(setup.secret).verify(code, for_time=self._totp_clock(), valid_window=ENROL_WINDOW_STEPS):
             raise InvalidTotpCode()
         body = yield from self._transport.call_json(
             "PATCH", "/users/me", json={"totp_secret_base64": setup.secret_base64}, session=self.session

@@ -64,7 +64,7 @@ def wrong(code: str) -> str:
 def enrolled(flow: Flavour, now: float) -> tuple[str, TotpSetup]:
     """A new password user with TOTP turned on through enable_totp + verify_totp."""
     app, email = flow.signed_in()
-    app.totp_clock = lambda: now
+    app._totp_clock = lambda: now
     setup = flow(app.enable_totp())
     user = flow(app.verify_totp(code_at(setup, now)))
     assert user.is_multi_factor_required is True
@@ -73,7 +73,7 @@ def enrolled(flow: Flavour, now: float) -> tuple[str, TotpSetup]:
 
 def test_enable_totp_gives_an_otpauth_uri_and_changes_nothing_until_a_code_matches(flow, live, now):
     app, email = flow.signed_in()
-    app.totp_clock = lambda: now
+    app._totp_clock = lambda: now
     setup = flow(app.enable_totp())
     parts = urlsplit(setup.uri)
     project = flow(app.get_project())
@@ -140,7 +140,7 @@ def test_a_magic_link_sign_in_of_a_totp_user_needs_the_second_factor(flow, live,
     app = flow.client()
     flow(app.send_magic_link_email(email, callback))
     assert flow(app.sign_in_with_magic_link(live.code(email, "magic_link"))).is_new_user is True
-    app.totp_clock = lambda: now
+    app._totp_clock = lambda: now
     setup = flow(app.enable_totp())
     flow(app.verify_totp(code_at(setup, now)))
 
