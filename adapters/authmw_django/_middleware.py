@@ -6,12 +6,13 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured
+from django.core.exceptions import DisallowedHost, ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.functional import SimpleLazyObject
 
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
 from authmw.middleware._core import bearer_token, is_secure
+from authmw.middleware._origin import own_origin
 from authmw.middleware._resolver import Resolved
 
 from . import _settings
@@ -31,6 +32,11 @@ class AuthMiddleware:
     before the view runs, so its cookies can be written to the response, and reading
     ``request.user`` never does I/O, in sync and async views alike. A view may raise
     :class:`authmw.middleware.Refusal` to answer with a JSON error.
+
+    An unsafe request signed in from the session cookies is answered 403 before its view
+    runs unless it comes from the site's own origin or one of ``AUTHMW["TRUSTED_ORIGINS"]``
+    (views marked ``csrf_exempt`` excepted). When Django's ``CsrfViewMiddleware`` is
+    installed, it does the checking instead (docs/django.md).
     """
 
     sync_capable = True
@@ -70,6 +76,13 @@ class AuthMiddleware:
         _add_cookies(response, resolved.cookies)
         return response  # type: ignore[no-any-return]
 
+    def process_view(self, request: HttpRequest, view: Any, args: Any, kwargs: Any) -> HttpResponse | None:
+        """The cross-site check, unless Django's CsrfViewMiddleware does it or the view is exempt."""
+        if self.auth.django_csrf or getattr(view, "csrf_exempt", False):
+            return None
+        refusal = cross_site_refusal(request, self.auth)
+        return None if refusal is None else refusal_response(refusal)
+
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         """A view (or a guard inside it) raised ``Refusal``: answer with its JSON error."""
         if isinstance(exception, Refusal):
@@ -107,6 +120,19 @@ def _cookie_header(request: HttpRequest) -> str | None:
     return "; ".join(values) or None
 
 
+def cross_site_refusal(request: HttpRequest, auth: DjangoAuth) -> Refusal | None:
+    """authmw's cross-site check of a request whose session came from the cookies."""
+    resolved: Resolved | None = getattr(request, "_authmw_resolved", None)
+    if resolved is None or not resolved.from_cookies or not auth.origin.applies(request.method or "GET"):
+        return None
+    try:
+        host: str | None = request.get_host()
+    except DisallowedHost:
+        host = None
+    own = own_origin(request.scheme or "http", host, request.META.get("HTTP_X_FORWARDED_PROTO"))
+    return auth.origin.refusal(request.method or "GET", request.headers.get, own)
+
+
 def _attach(request: HttpRequest, auth: DjangoAuth, resolved: Resolved) -> None:
     user = resolved.user
 
@@ -115,6 +141,7 @@ def _attach(request: HttpRequest, auth: DjangoAuth, resolved: Resolved) -> None:
         return auth.resolver.async_user(user)
 
     request._authmw = auth  # type: ignore[attr-defined]
+    request._authmw_resolved = resolved  # type: ignore[attr-defined]
     if auth.linked is not None:
         # request.user and auser() stay Django's; the linked middleware step sets them.
         request.authmw_user = user  # type: ignore[attr-defined]

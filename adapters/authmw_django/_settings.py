@@ -13,6 +13,7 @@ from django.utils.module_loading import import_string
 from authmw import AuthConfig
 from authmw._apps import ServerApp
 from authmw.errors import ConfigurationError
+from authmw.middleware._origin import OriginPolicy
 from authmw.middleware._resolver import SessionResolver
 from authmw.middleware._settings import (
     KEYS,
@@ -44,6 +45,10 @@ class DjangoAuth:
     config: AuthConfig
     resolver: SessionResolver
     api_paths: tuple[str, ...]
+    #: authmw's cross-site check; not used when Django's CsrfViewMiddleware is installed.
+    origin: OriginPolicy
+    #: Django's ``CsrfViewMiddleware`` (or a subclass) is in ``settings.MIDDLEWARE``.
+    django_csrf: bool
     #: Linked Django users (``DJANGO_USERS``), else None: request.user is authmw's user.
     linked: LinkedUsers | None = None
 
@@ -62,8 +67,16 @@ def load() -> DjangoAuth:
         on_refresh_unavailable=site.on_refresh_unavailable,
         http=_factory(_lookup("HTTP_CLIENT"), "HTTP_CLIENT"),
         async_http=_factory(_lookup("ASYNC_HTTP_CLIENT"), "ASYNC_HTTP_CLIENT"),
+        cookie_attributes=site.cookie_attributes,
     )
-    return DjangoAuth(site.config, resolver, site.api_paths, _linked_users(site.config))
+    return DjangoAuth(
+        site.config,
+        resolver,
+        site.api_paths,
+        site.origin,
+        _django_csrf(settings.MIDDLEWARE),
+        _linked_users(site.config),
+    )
 
 
 def _linked_users(config: AuthConfig) -> LinkedUsers | None:
@@ -89,6 +102,19 @@ def _linked_users(config: AuthConfig) -> LinkedUsers | None:
         staff=PermissionRule.parse(_lookup("STAFF_PERMISSION"), setting_name("STAFF_PERMISSION")),
         superuser=PermissionRule.parse(_lookup("SUPERUSER_PERMISSION"), setting_name("SUPERUSER_PERMISSION")),
     )
+
+
+def _django_csrf(middleware: list[str]) -> bool:
+    from django.middleware.csrf import CsrfViewMiddleware
+
+    for path in middleware:
+        try:
+            found = import_string(path)
+        except ImportError:
+            continue  # Django itself explains a middleware it cannot import
+        if isinstance(found, type) and issubclass(found, CsrfViewMiddleware):
+            return True
+    return False
 
 
 def get_auth_config() -> AuthConfig:

@@ -22,7 +22,7 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework import exceptions
-from rest_framework.authentication import BaseAuthentication
+from rest_framework.authentication import BaseAuthentication, SessionAuthentication
 from rest_framework.permissions import BasePermission
 
 from authmw._tokens import Claims
@@ -31,7 +31,7 @@ from authmw.middleware import AuthUser, Refusal
 from authmw.middleware._access import forbidden, team_refusal
 
 from ._decorators import DEFAULT_TEAM_KWARG
-from ._middleware import request_user, site_auth
+from ._middleware import cross_site_refusal, request_user, site_auth
 
 __all__ = ["AuthMWAuthentication", "HasTeamPermission", "IsSignedIn", "IsTeamMember", "RefusalError"]
 
@@ -52,13 +52,32 @@ class RefusalError(exceptions.APIException):
 class AuthMWAuthentication(BaseAuthentication):
     """``request.user`` is the middleware's :class:`AuthUser`, ``request.auth`` its
     :class:`Claims`; anonymous requests are left to the next class (or DRF's
-    ``UNAUTHENTICATED_USER``)."""
+    ``UNAUTHENTICATED_USER``).
+
+    A session from the cookies is checked against cross-site requests as DRF's
+    ``SessionAuthentication`` checks Django sessions (DRF views are exempt from the
+    middlewares' checks): with Django's ``CsrfViewMiddleware`` installed, Django's CSRF
+    check (token and origin), else authmw's origin check. Header sessions are not checked.
+    """
 
     def authenticate(self, request: Any) -> tuple[AuthUser, Claims] | None:
         user = request_user(request._request, NAME)
-        if isinstance(user, AuthUser):
-            return user, user.claims
-        return None
+        if not isinstance(user, AuthUser):
+            return None
+        self.enforce_csrf(request)
+        return user, user.claims
+
+    def enforce_csrf(self, request: Any) -> None:
+        auth = site_auth(request._request, NAME)
+        resolved = getattr(request._request, "_authmw_resolved", None)
+        if resolved is None or not resolved.from_cookies:
+            return
+        if auth.django_csrf:
+            SessionAuthentication().enforce_csrf(request)  # PermissionDenied("CSRF Failed: ...")
+            return
+        refusal = cross_site_refusal(request._request, auth)
+        if refusal is not None:
+            raise RefusalError(refusal)
 
     def authenticate_header(self, request: Any) -> str:
         # Makes DRF's own NotAuthenticated a 401 rather than a 403, with the challenge API

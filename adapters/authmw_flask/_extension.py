@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +15,7 @@ from authmw.errors import ConfigurationError
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
 from authmw.middleware._cookies import with_session_cookies
 from authmw.middleware._core import OnRefreshUnavailable, bearer_token, is_secure
+from authmw.middleware._origin import OriginPolicy, own_origin
 from authmw.middleware._resolver import Resolved, SessionResolver
 from authmw.middleware._settings import read_settings, secret_key_needed
 from authmw.middleware._user import ANONYMOUS
@@ -38,6 +39,7 @@ class FlaskAuth:
     config: AuthConfig
     resolver: SessionResolver
     api_paths: tuple[str, ...]
+    origin: OriginPolicy
 
     def team_server(self) -> ServerApp:
         """The server app team guards ask; raises ConfigurationError without the secret key."""
@@ -53,10 +55,15 @@ class AuthMW:
     ``AuthMW(app)`` or ``AuthMW()`` then ``init_app(app)``. Settings come from the
     arguments, else ``app.config["AUTHMW_*"]`` (``PROJECT_ID``, ``API_URL``,
     ``PUBLISHABLE_CLIENT_KEY``, ``SECRET_SERVER_KEY``, ``HANDLER_PATH``, ``ENV_FILE``,
-    ``ON_REFRESH_UNAVAILABLE``, ``API_PATHS``), else the environment. ``http`` makes the
+    ``ON_REFRESH_UNAVAILABLE``, ``API_PATHS``, ``CSRF_CHECK``, ``TRUSTED_ORIGINS``,
+    ``COOKIE_SAME_SITE``, ``COOKIE_SECURE``), else the environment. ``http`` makes the
     ``httpx.Client`` for key-set fetches, refreshes and team checks. ``flask_login`` feeds
     Flask-Login: a function mapping the signed-in :class:`AuthUser` to the app's own user
     (see :mod:`authmw_flask._flask_login`).
+
+    An unsafe request (POST, PUT, PATCH, DELETE, ...) signed in from the session cookies is
+    answered 403 before the view runs unless it comes from the app's own origin or one of
+    ``trusted_origins`` (docs/security.md); ``csrf_check=False`` turns that off.
     """
 
     def __init__(
@@ -68,9 +75,20 @@ class AuthMW:
         api_paths: tuple[str, ...] | None = None,
         http: Callable[[], httpx.Client] | None = None,
         flask_login: LoadUser | None = None,
+        csrf_check: bool | None = None,
+        trusted_origins: Iterable[str] | None = None,
+        cookie_same_site: str | None = None,
+        cookie_secure: bool | None = None,
     ) -> None:
         self.config = config
-        self._options = {"ON_REFRESH_UNAVAILABLE": on_refresh_unavailable, "API_PATHS": api_paths}
+        self._options = {
+            "ON_REFRESH_UNAVAILABLE": on_refresh_unavailable,
+            "API_PATHS": api_paths,
+            "CSRF_CHECK": csrf_check,
+            "TRUSTED_ORIGINS": trusted_origins,
+            "COOKIE_SAME_SITE": cookie_same_site,
+            "COOKIE_SECURE": cookie_secure,
+        }
         self.http = http
         self.flask_login = flask_login
         if app is not None:
@@ -85,8 +103,13 @@ class AuthMW:
             return value if value is not None else app.config.get(CONFIG_PREFIX + key)
 
         site = read_settings(lookup, setting_name, config=self.config)
-        resolver = SessionResolver(site.config, on_refresh_unavailable=site.on_refresh_unavailable, http=self.http)
-        app.extensions[EXTENSION_KEY] = FlaskAuth(site.config, resolver, site.api_paths)
+        resolver = SessionResolver(
+            site.config,
+            on_refresh_unavailable=site.on_refresh_unavailable,
+            http=self.http,
+            cookie_attributes=site.cookie_attributes,
+        )
+        app.extensions[EXTENSION_KEY] = FlaskAuth(site.config, resolver, site.api_paths, site.origin)
         app.before_request(_resolve_session)
         app.after_request(_write_cookies)
         app.register_error_handler(Refusal, refusal_response)
@@ -120,9 +143,17 @@ def _resolved() -> Resolved:
 
 def _resolve_session() -> Response | None:
     try:
-        _resolved()
+        resolved = _resolved()
     except Refusal as refusal:
         return refusal_response(refusal)
+    policy = site_auth().origin
+    if resolved.from_cookies and policy.applies(request.method):
+        forwarded_proto = request.headers.get("X-Forwarded-Proto")
+        refusal = policy.refusal(
+            request.method, request.headers.get, own_origin(request.scheme, request.host, forwarded_proto)
+        )
+        if refusal is not None:
+            return refusal_response(refusal)
     return None
 
 

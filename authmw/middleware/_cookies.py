@@ -5,10 +5,13 @@ from __future__ import annotations
 import base64
 import json
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from email.utils import formatdate
 from typing import Literal
 from urllib.parse import quote, unquote
+
+from authmw.errors import ConfigurationError
 
 #: Lifetime of the refresh-token cookie, in seconds (one year).
 REFRESH_COOKIE_MAX_AGE = 31_536_000
@@ -193,20 +196,62 @@ def access_from_cookie(value: str, refresh_token: str | None) -> str | None:
     return None
 
 
-def set_cookie(name: str, value: str, max_age: int, *, now: float, secure: bool) -> str:
-    header = (
-        f"{name}={quote(value, safe='')}; Path=/; Max-Age={max_age}; Expires={formatdate(now + max_age, usegmt=True)}"
-    )
-    return header + "; Secure" if secure else header
+@dataclass(frozen=True)
+class CookieAttributes:
+    """The attributes every session cookie is written with, besides ``Path=/`` and its expiry.
+
+    ``same_site``: "Lax" (default: sent with top-level navigations from other sites, not
+    with their forms, frames or scripts), "Strict", or "None" (sent with every cross-site
+    request: only for a front end on another site, and only with ``secure=True``, since
+    browsers drop ``SameSite=None`` cookies that are not ``Secure``). ``secure``: None
+    (default) writes ``Secure`` when the request came over HTTPS; True always. Never
+    ``HttpOnly``: the browser SDKs read the session cookies in the page. ``name`` gives a
+    setting's name (``"COOKIE_SAME_SITE"`` -> ``cookie_same_site``) for configuration errors.
+    """
+
+    same_site: str = "Lax"
+    secure: bool | None = None
+    name: Callable[[str], str] = field(default=str.lower, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        value = self.same_site.capitalize() if isinstance(self.same_site, str) else self.same_site
+        same_site, secure = self.name("COOKIE_SAME_SITE"), self.name("COOKIE_SECURE")
+        if value not in ("Lax", "Strict", "None"):
+            raise ConfigurationError(f'{same_site} must be "Lax", "Strict" or "None", not {self.same_site!r}.')
+        if self.secure not in (None, True):
+            raise ConfigurationError(
+                f"{secure} must be True (always Secure) or None (Secure when the request is HTTPS), "
+                f"not {self.secure!r}."
+            )
+        if value == "None" and self.secure is not True:
+            raise ConfigurationError(
+                f'{same_site} "None" needs Secure cookies (browsers drop SameSite=None cookies without it): '
+                f'set {secure} to True as well and serve the site over HTTPS, or use "Lax".'
+            )
+        object.__setattr__(self, "same_site", value)
+
+    def suffix(self, https: bool) -> str:
+        return f"; SameSite={self.same_site}" + ("; Secure" if https or self.secure else "")
 
 
-def delete_cookie(name: str, *, secure: bool) -> str:
+#: SameSite=Lax, Secure over HTTPS.
+DEFAULT_ATTRIBUTES = CookieAttributes()
+
+
+def set_cookie(
+    name: str, value: str, max_age: int, *, now: float, secure: bool, attributes: CookieAttributes = DEFAULT_ATTRIBUTES
+) -> str:
+    expires = formatdate(now + max_age, usegmt=True)
+    return f"{name}={quote(value, safe='')}; Path=/; Max-Age={max_age}; Expires={expires}" + attributes.suffix(secure)
+
+
+def delete_cookie(name: str, *, secure: bool, attributes: CookieAttributes = DEFAULT_ATTRIBUTES) -> str:
     header = f"{name}=; Path=/; Max-Age=0; Expires={_EXPIRED}"
     domain = cookie_domain(name)
     if domain is not None:
         header += f"; Domain={domain}"
     # A __Host- cookie is only replaced (here: expired) by a Secure one.
-    return header + "; Secure" if secure or name.startswith("__Host-") else header
+    return header + attributes.suffix(secure or name.startswith("__Host-"))
 
 
 def session_cookie_writes(
@@ -218,6 +263,7 @@ def session_cookie_writes(
     secure: bool,
     cookie_format: CookieFormat = "2.7",
     stored: tuple[tuple[str, str], ...] = (),
+    attributes: CookieAttributes = DEFAULT_ATTRIBUTES,
 ) -> tuple[str, ...]:
     """``Set-Cookie`` values that store a refreshed session read from ``stored`` cookies.
 
@@ -232,23 +278,40 @@ def session_cookie_writes(
             REFRESH_COOKIE_MAX_AGE,
             now=now,
             secure=secure,
+            attributes=attributes,
         )
         retired = {LEGACY_REFRESH_COOKIE} | {
             name for name, token in stored if name == refresh_cookie_name(project_id) and token == refresh_token
         }
     else:
         refresh = set_cookie(
-            refresh_cookie_name(project_id), refresh_token, REFRESH_COOKIE_MAX_AGE, now=now, secure=secure
+            refresh_cookie_name(project_id),
+            refresh_token,
+            REFRESH_COOKIE_MAX_AGE,
+            now=now,
+            secure=secure,
+            attributes=attributes,
         )
         retired = {LEGACY_REFRESH_COOKIE}
     access = set_cookie(
-        ACCESS_COOKIE, access_cookie_value(refresh_token, access_token), ACCESS_COOKIE_MAX_AGE, now=now, secure=secure
+        ACCESS_COOKIE,
+        access_cookie_value(refresh_token, access_token),
+        ACCESS_COOKIE_MAX_AGE,
+        now=now,
+        secure=secure,
+        attributes=attributes,
     )
-    return (refresh, access, *(delete_cookie(name, secure=secure) for name in sorted(retired)))
+    retire = (delete_cookie(name, secure=secure, attributes=attributes) for name in sorted(retired))
+    return (refresh, access, *retire)
 
 
 def session_cookie_deletions(
-    project_id: str, refresh_token: str | None, *, secure: bool, stored: tuple[tuple[str, str], ...] = ()
+    project_id: str,
+    refresh_token: str | None,
+    *,
+    secure: bool,
+    stored: tuple[tuple[str, str], ...] = (),
+    attributes: CookieAttributes = DEFAULT_ATTRIBUTES,
 ) -> tuple[str, ...]:
     """``Set-Cookie`` values that end a refused session: every cookie that held its refresh
     token (whatever its generation), the access cookie, and the 2.7 names unless they hold
@@ -256,7 +319,7 @@ def session_cookie_deletions(
     other_sessions = {name for name, token in stored if token != refresh_token}
     names = {ACCESS_COOKIE} | ({refresh_cookie_name(project_id), LEGACY_REFRESH_COOKIE} - other_sessions)
     names.update(name for name, token in stored if token == refresh_token)
-    return tuple(delete_cookie(name, secure=secure) for name in sorted(names))
+    return tuple(delete_cookie(name, secure=secure, attributes=attributes) for name in sorted(names))
 
 
 def with_session_cookies(headers: list[tuple[str, str]], cookies: tuple[str, ...]) -> list[tuple[str, str]]:

@@ -220,6 +220,7 @@ class Authenticator:
         on_refresh_unavailable: OnRefreshUnavailable = "anonymous",
         clock: Callable[[], float] = time.time,
         startup_check: bool = True,
+        cookie_attributes: c.CookieAttributes = c.DEFAULT_ATTRIBUTES,
     ) -> None:
         if on_refresh_unavailable not in ("anonymous", "error"):
             raise ValueError("on_refresh_unavailable must be 'anonymous' or 'error'")
@@ -234,6 +235,7 @@ class Authenticator:
         self.on_refresh_unavailable = on_refresh_unavailable
         self._refresher = refresher or refresh_access_token
         self._clock = clock
+        self.cookie_attributes = cookie_attributes
         #: Outages of the service: one warning each (naming the URL), one when it is back.
         self.watch = ServiceWatch(config)
         if startup_check:
@@ -401,6 +403,7 @@ class Authenticator:
                 secure=tokens.secure,
                 cookie_format=self.config.cookie_format,  # type: ignore[arg-type]
                 stored=tokens.stored,
+                attributes=self.cookie_attributes,
             )
         return Outcome(claims, access, refresh, cookies)
 
@@ -409,7 +412,11 @@ class Authenticator:
             return ANONYMOUS
         return Outcome(
             cookies=c.session_cookie_deletions(
-                self.config.project_id, tokens.refresh_token, secure=tokens.secure, stored=tokens.stored
+                self.config.project_id,
+                tokens.refresh_token,
+                secure=tokens.secure,
+                stored=tokens.stored,
+                attributes=self.cookie_attributes,
             )
         )
 

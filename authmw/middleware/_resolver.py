@@ -29,6 +29,7 @@ from authmw._config import AuthConfig
 from authmw._ops import AsyncDriver, Op, SyncDriver
 from authmw._tokens import TokenVerifier
 
+from ._cookies import DEFAULT_ATTRIBUTES, CookieAttributes
 from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher, Tokens
 from ._user import ANONYMOUS, AnonymousUser, AuthUser
 
@@ -41,6 +42,9 @@ class Resolved:
 
     user: AuthUser | AnonymousUser
     cookies: tuple[str, ...] = ()
+    #: The user was signed in from the session cookies (not from a header): a request of
+    #: this session is subject to the cross-site check (see ``_origin``).
+    from_cookies: bool = False
 
 
 NOBODY = Resolved(ANONYMOUS)
@@ -65,6 +69,7 @@ class SessionResolver:
         verifier: TokenVerifier | None = None,
         refresher: Refresher | None = None,
         clock: Callable[[], float] = time.time,
+        cookie_attributes: CookieAttributes = DEFAULT_ATTRIBUTES,
     ) -> None:
         self.config = config
         self.core = Authenticator(
@@ -73,6 +78,7 @@ class SessionResolver:
             refresher=refresher,
             on_refresh_unavailable=on_refresh_unavailable,
             clock=clock,
+            cookie_attributes=cookie_attributes,
         )
         self.driver = SyncDriver(http() if http else None)
         self.server = ServerApp(config, driver=self.driver) if config.secret_server_key else None
@@ -88,13 +94,15 @@ class SessionResolver:
         if not cookie and auth_header is None and bearer is None:
             return NOBODY
         outcome = self.core.steady(cookie) if cookie and auth_header is None else None
+        from_cookies = outcome is not None
         if outcome is None:
             tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure, bearer=bearer)
             outcome = self.core.quick(tokens)
             if outcome is None:
                 outcome = self.driver.run(self.core.authenticate(tokens))
             self._remember(cookie, tokens, outcome)
-        return self._resolved(outcome)
+            from_cookies = tokens.from_cookies
+        return self._resolved(outcome, from_cookies)
 
     async def aresolve(
         self, *, cookie: str | None, auth_header: str | None, secure: bool, bearer: str | None = None
@@ -104,24 +112,26 @@ class SessionResolver:
         if not cookie and auth_header is None and bearer is None:
             return NOBODY
         outcome = self.core.steady(cookie) if cookie and auth_header is None else None
+        from_cookies = outcome is not None
         if outcome is None:
             tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure, bearer=bearer)
             outcome = self.core.quick(tokens)
             if outcome is None:
                 outcome = await driver.run(self.core.authenticate(tokens))
             self._remember(cookie, tokens, outcome)
-        return self._resolved(outcome)
+            from_cookies = tokens.from_cookies
+        return self._resolved(outcome, from_cookies)
 
     def _remember(self, cookie: str | None, tokens: Tokens, outcome: Outcome) -> None:
         # The next request with the same Cookie value skips reading it (see Authenticator.steady).
         if cookie and tokens.from_cookies:
             self.core.remember(cookie, outcome)
 
-    def _resolved(self, outcome: Outcome) -> Resolved:
+    def _resolved(self, outcome: Outcome, from_cookies: bool) -> Resolved:
         if outcome.claims is None or outcome.access_token is None:
             return Resolved(ANONYMOUS, outcome.cookies)
         user = AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, server=self.server)
-        return Resolved(user, outcome.cookies)
+        return Resolved(user, outcome.cookies, from_cookies)
 
     # -- further operations ------------------------------------------------------------
 

@@ -17,7 +17,9 @@ from typing import Any
 from authmw._config import _ENV_NAMES, AuthConfig, read_env_file
 from authmw.errors import ConfigurationError
 
+from ._cookies import CookieAttributes
 from ._core import OnRefreshUnavailable
+from ._origin import OriginPolicy
 
 #: Setting keys that build the :class:`AuthConfig`, and its field names.
 CONFIG_KEYS = {
@@ -28,7 +30,16 @@ CONFIG_KEYS = {
     "HANDLER_PATH": "handler_path",
 }
 #: Every key :func:`read_settings` looks up.
-KEYS = (*CONFIG_KEYS, "ENV_FILE", "ON_REFRESH_UNAVAILABLE", "API_PATHS")
+KEYS = (
+    *CONFIG_KEYS,
+    "ENV_FILE",
+    "ON_REFRESH_UNAVAILABLE",
+    "API_PATHS",
+    "CSRF_CHECK",
+    "TRUSTED_ORIGINS",
+    "COOKIE_SAME_SITE",
+    "COOKIE_SECURE",
+)
 #: Paths under which refused requests get 401/403 JSON instead of a redirect to sign-in.
 DEFAULT_API_PATHS = ("/api/",)
 #: What a request gets when its session needs refreshing and the service is unreachable.
@@ -40,6 +51,8 @@ class AdapterSettings:
     config: AuthConfig
     on_refresh_unavailable: OnRefreshUnavailable
     api_paths: tuple[str, ...]
+    origin: OriginPolicy
+    cookie_attributes: CookieAttributes
 
 
 def read_settings(
@@ -57,7 +70,11 @@ def read_settings(
     api_paths = DEFAULT_API_PATHS if api_paths is None else api_paths
     if isinstance(api_paths, str) or not all(isinstance(p, str) and p.startswith("/") for p in api_paths):
         raise ConfigurationError(f'{name("API_PATHS")} must be a list of path prefixes such as ["/api/"].')
-    return AdapterSettings(config, mode, tuple(api_paths))
+    check = lookup("CSRF_CHECK")
+    origin = OriginPolicy(True if check is None else check, lookup("TRUSTED_ORIGINS") or (), name=name)
+    same_site = lookup("COOKIE_SAME_SITE")
+    cookies = CookieAttributes(same_site or "Lax", lookup("COOKIE_SECURE"), name=name)
+    return AdapterSettings(config, mode, tuple(api_paths), origin, cookies)
 
 
 def _config(lookup: Callable[[str], Any], name: Callable[[str], str]) -> AuthConfig:

@@ -3,7 +3,7 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
 import httpx
@@ -13,7 +13,10 @@ from authmw._config import AuthConfig
 from authmw._ops import AsyncDriver
 from authmw._tokens import TokenVerifier
 
-from ._cookies import with_session_cookies
+from ._cookies import CookieAttributes, with_session_cookies
+from ._core import (
+    ANONYMOUS as ANONYMOUS_OUTCOME,
+)
 from ._core import (
     Authenticator,
     OnRefreshUnavailable,
@@ -22,6 +25,7 @@ from ._core import (
     bearer_token,
     is_secure,
 )
+from ._origin import OriginPolicy, WebSocketCrossSite, own_origin
 from ._user import ANONYMOUS, AuthCredentials, AuthUser
 
 Scope = MutableMapping[str, Any]
@@ -53,6 +57,13 @@ class AuthMiddleware:
     inside the app is answered here. ``on_refresh_unavailable``: "anonymous" (default) or
     "error" (503) when the service cannot be reached; ``http``: a factory of the
     ``httpx.AsyncClient`` to use (one per event loop). See docs/middleware.md.
+
+    Cross-site requests (docs/security.md): an unsafe request or a WebSocket handshake
+    whose session came from cookies is answered 403 (the handshake closed, or let in
+    without the user when ``websocket_cross_site="anonymous"``) unless it comes from the
+    app's own origin or one of ``trusted_origins``; ``csrf_check=False`` turns that off.
+    ``cookie_same_site`` ("Lax", "Strict", "None") and ``cookie_secure`` (None: over
+    HTTPS; True: always) are the session cookies' attributes.
     """
 
     def __init__(
@@ -65,6 +76,11 @@ class AuthMiddleware:
         verifier: TokenVerifier | None = None,
         refresher: Refresher | None = None,
         clock: Callable[[], float] = time.time,
+        csrf_check: bool = True,
+        trusted_origins: Iterable[str] = (),
+        websocket_cross_site: WebSocketCrossSite = "refuse",
+        cookie_same_site: str = "Lax",
+        cookie_secure: bool | None = None,
     ) -> None:
         self.app = app
         self.config = config or AuthConfig.from_env()
@@ -74,7 +90,9 @@ class AuthMiddleware:
             refresher=refresher,
             on_refresh_unavailable=on_refresh_unavailable,
             clock=clock,
+            cookie_attributes=CookieAttributes(cookie_same_site, cookie_secure),
         )
+        self.origin = OriginPolicy(csrf_check, trusted_origins, websocket_cross_site)
         self._http = http
         # httpx connection pools belong to one event loop; tests may run several.
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _PerLoop] = weakref.WeakKeyDictionary()
@@ -97,6 +115,7 @@ class AuthMiddleware:
             return
 
         outcome = self.core.steady(cookie) if cookie is not None and auth_header is None else None
+        from_cookies = outcome is not None
         if outcome is None:
             try:
                 tokens = self.core.read(
@@ -111,8 +130,21 @@ class AuthMiddleware:
             except Refusal as refusal:
                 await _answer(scope, send, refusal)
                 return
-            if tokens.from_cookies and cookie is not None:
+            from_cookies = tokens.from_cookies
+            if from_cookies and cookie is not None:
                 self.core.remember(cookie, outcome)
+
+        if (
+            from_cookies
+            and outcome.claims is not None
+            and self.origin.applies(scope.get("method", "GET"), websocket=kind == "websocket")
+        ):
+            refusal = _cross_site(self.origin, scope, forwarded_proto)
+            if refusal is not None:
+                if kind == "http" or self.origin.websocket == "refuse":
+                    await _answer(scope, send, refusal)
+                    return
+                outcome = ANONYMOUS_OUTCOME
 
         if outcome.claims is None or outcome.access_token is None:
             scope["user"], scope["auth"] = ANONYMOUS, NO_CREDENTIALS
@@ -149,6 +181,19 @@ class AuthMiddleware:
             return message
 
         return wrapped
+
+
+def _cross_site(policy: OriginPolicy, scope: Scope, forwarded_proto: str | None) -> Refusal | None:
+    headers: dict[str, str] = {}
+    for name, value in scope["headers"]:
+        if name in _ORIGIN_HEADERS:
+            headers.setdefault(name.decode("latin-1"), value.decode("latin-1"))
+    own = own_origin(scope.get("scheme", "http"), headers.get("host"), forwarded_proto)
+    method = scope.get("method", "GET")
+    return policy.refusal(method, headers.get, own, websocket=scope["type"] == "websocket")
+
+
+_ORIGIN_HEADERS = frozenset({b"host", b"origin", b"referer", b"sec-fetch-site"})
 
 
 def _read_headers(raw: Any) -> tuple[str | None, str | None, str | None, str | None]:

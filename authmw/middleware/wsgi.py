@@ -12,7 +12,7 @@ from authmw._config import AuthConfig
 from authmw._ops import SyncDriver
 from authmw._tokens import TokenVerifier
 
-from ._cookies import with_session_cookies
+from ._cookies import CookieAttributes, with_session_cookies
 from ._core import (
     Authenticator,
     OnRefreshUnavailable,
@@ -22,6 +22,7 @@ from ._core import (
     bearer_token,
     is_secure,
 )
+from ._origin import OriginPolicy, own_origin
 from ._user import ANONYMOUS, AnonymousUser, AuthUser
 
 Environ = dict[str, Any]
@@ -32,7 +33,8 @@ WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
 class WSGIAuthMiddleware:
     """Puts the session's user on ``environ["authmw.user"]``, refreshing and rewriting cookies.
 
-    Same decisions as :class:`authmw.middleware.AuthMiddleware`; only the I/O differs.
+    Same decisions and options as :class:`authmw.middleware.AuthMiddleware` (WSGI has no
+    WebSockets); only the I/O differs.
     """
 
     def __init__(
@@ -45,6 +47,10 @@ class WSGIAuthMiddleware:
         verifier: TokenVerifier | None = None,
         refresher: Refresher | None = None,
         clock: Callable[[], float] = time.time,
+        csrf_check: bool = True,
+        trusted_origins: Iterable[str] = (),
+        cookie_same_site: str = "Lax",
+        cookie_secure: bool | None = None,
     ) -> None:
         self.app = app
         self.config = config or AuthConfig.from_env()
@@ -54,7 +60,9 @@ class WSGIAuthMiddleware:
             refresher=refresher,
             on_refresh_unavailable=on_refresh_unavailable,
             clock=clock,
+            cookie_attributes=CookieAttributes(cookie_same_site, cookie_secure),
         )
+        self.origin = OriginPolicy(csrf_check, trusted_origins)
         self.driver = SyncDriver(http() if http else None)
         # Server-tier helpers of AuthUser need the secret key; without it they explain why.
         self.server = ServerApp(self.config, driver=self.driver) if self.config.secret_server_key else None
@@ -69,6 +77,7 @@ class WSGIAuthMiddleware:
             return _run(self.app, environ, start_response, ())
 
         outcome = self.core.steady(cookie) if cookie and auth_header is None else None
+        from_cookies = outcome is not None
         if outcome is None:
             try:
                 tokens = self.core.read(
@@ -82,8 +91,14 @@ class WSGIAuthMiddleware:
                     outcome = self.driver.run(self.core.authenticate(tokens))
             except Refusal as refusal:
                 return _answer(start_response, refusal)
-            if tokens.from_cookies and cookie:
+            from_cookies = tokens.from_cookies
+            if from_cookies and cookie:
                 self.core.remember(cookie, outcome)
+
+        if from_cookies and outcome.claims is not None and self.origin.applies(environ.get("REQUEST_METHOD", "GET")):
+            refusal = _cross_site(self.origin, environ)
+            if refusal is not None:
+                return _answer(start_response, refusal)
 
         environ["authmw.user"] = self._user(outcome)
         return _run(self.app, environ, start_response, outcome.cookies)
@@ -95,6 +110,16 @@ class WSGIAuthMiddleware:
 
     def close(self) -> None:
         self.driver.close()
+
+
+def _cross_site(policy: OriginPolicy, environ: Environ) -> Refusal | None:
+    host = environ.get("HTTP_HOST") or f"{environ.get('SERVER_NAME')}:{environ.get('SERVER_PORT')}"
+    own = own_origin(environ.get("wsgi.url_scheme", "http"), host, environ.get("HTTP_X_FORWARDED_PROTO"))
+    return policy.refusal(
+        environ.get("REQUEST_METHOD", "GET"),
+        lambda name: environ.get("HTTP_" + name.upper().replace("-", "_")),
+        own,
+    )
 
 
 def _run(app: WSGIApp, environ: Environ, start_response: StartResponse, cookies: tuple[str, ...]) -> Iterable[bytes]:

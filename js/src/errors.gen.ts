@@ -908,6 +908,21 @@ export class ContactChannelAlreadyUsedForAuthBySomeoneElse extends KnownError {
   }
 }
 
+/** CROSS_SITE_REQUEST_REFUSED (403). */
+export class CrossSiteRequestRefused extends KnownError {
+  static override readonly code: string = "CROSS_SITE_REQUEST_REFUSED";
+  static override readonly status: number = 403;
+  static override readonly template: string = "Refused a cross-site request made with the session cookies (failed the {check} check). Send it from the app's own pages, or list its origin among the trusted origins.";
+  static override readonly abstract: boolean = false;
+  static override readonly className: string = "CrossSiteRequestRefused";
+  get check(): string | undefined {
+    return this.details["check"] as string | undefined;
+  }
+  get origin(): string | null | undefined {
+    return this.details["origin"] as string | null | undefined;
+  }
+}
+
 /** Every catalogue class by its code. */
 export const knownErrorClasses: Readonly<Record<string, typeof KnownError>> = {
   PROJECT_AUTHENTICATION_ERROR: ProjectAuthenticationError,
@@ -999,4 +1014,5 @@ export const knownErrorClasses: Readonly<Record<string, typeof KnownError>> = {
   INVALID_AUTHORIZATION_CODE: InvalidAuthorizationCode,
   OAUTH_PROVIDER_ACCESS_DENIED: OAuthProviderAccessDenied,
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: ContactChannelAlreadyUsedForAuthBySomeoneElse,
+  CROSS_SITE_REQUEST_REFUSED: CrossSiteRequestRefused,
 };

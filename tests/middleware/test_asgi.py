@@ -207,16 +207,20 @@ def test_expiring_access_token_is_refreshed_and_both_cookies_rewritten(short_ser
     cookies = set_cookies(r)
     assert set(cookies) == {f"stack-refresh-{pid}", "stack-access", "stack-refresh"}
     assert re.fullmatch(
-        rf"stack-refresh-{pid}={quote(s.refresh_token, safe='')}; Path=/; Max-Age=31536000; {EXPIRES}",
+        rf"stack-refresh-{pid}={quote(s.refresh_token, safe='')}; Path=/; Max-Age=31536000; {EXPIRES}; SameSite=Lax",
         cookies[f"stack-refresh-{pid}"],
     )
     access = cookies["stack-access"]
-    assert re.fullmatch(rf"stack-access=%5B%22[^;]+%22%5D; Path=/; Max-Age=86400; {EXPIRES}", access), access
+    assert re.fullmatch(rf"stack-access=%5B%22[^;]+%22%5D; Path=/; Max-Age=86400; {EXPIRES}; SameSite=Lax", access), (
+        access
+    )
     refresh_token, new_access = json.loads(cookie_value(access))
     assert refresh_token == s.refresh_token
     assert new_access != s.access_token
     assert verify(short_service.config, new_access) == s.user_id
-    assert cookies["stack-refresh"] == "stack-refresh=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT"
+    assert cookies["stack-refresh"] == (
+        "stack-refresh=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax"
+    )
     assert not any("HttpOnly" in v or "Secure" in v for v in cookies.values())
 
 

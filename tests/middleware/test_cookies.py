@@ -3,6 +3,9 @@ from __future__ import annotations
 import re
 from email.utils import parsedate_to_datetime
 
+import pytest
+
+from authmw.errors import ConfigurationError
 from authmw.middleware import _cookies as c
 
 PID = "2c4a3e8e-9b57-4a43-9d39-1e4a6b0f6b1a"
@@ -41,19 +44,50 @@ def test_access_only_when_element_zero_is_the_refresh_token() -> None:
 
 def test_set_cookie_format() -> None:
     header = c.set_cookie("stack-access", '["r","a"]', c.ACCESS_COOKIE_MAX_AGE, now=1_700_000_000, secure=False)
-    m = re.fullmatch(r"stack-access=(\S+); Path=/; Max-Age=86400; Expires=(.+ GMT)", header)
+    m = re.fullmatch(r"stack-access=(\S+); Path=/; Max-Age=86400; Expires=(.+ GMT); SameSite=Lax", header)
     assert m, header
     assert m.group(1) == "%5B%22r%22%2C%22a%22%5D"
     assert parsedate_to_datetime(m.group(2)).timestamp() == 1_700_000_000 + 86_400
-    assert "HttpOnly" not in header and "SameSite" not in header
+    assert "HttpOnly" not in header  # the browser SDKs read the cookies in the page
     secure = c.set_cookie("x", "v", 1, now=0, secure=True)
-    assert secure.endswith("; Secure")
+    assert secure.endswith("; SameSite=Lax; Secure")
 
 
 def test_delete_cookie_format() -> None:
     assert c.delete_cookie("stack-refresh", secure=False) == (
-        "stack-refresh=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT"
+        "stack-refresh=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax"
     )
+
+
+@pytest.mark.parametrize("given", ["lax", "Lax", "LAX"])
+def test_same_site_is_written_as_browsers_spell_it(given: str) -> None:
+    assert c.CookieAttributes(given).suffix(False) == "; SameSite=Lax"
+
+
+def test_strict_and_secure_always() -> None:
+    attributes = c.CookieAttributes("strict", True)
+    assert c.delete_cookie("x", secure=False, attributes=attributes).endswith("; SameSite=Strict; Secure")
+    assert c.set_cookie("x", "v", 1, now=0, secure=True, attributes=attributes).endswith("; SameSite=Strict; Secure")
+
+
+def test_same_site_none_needs_secure() -> None:
+    with pytest.raises(ConfigurationError, match=r'cookie_same_site "None" needs Secure cookies.*cookie_secure'):
+        c.CookieAttributes("None")
+    assert c.CookieAttributes("none", True).suffix(False) == "; SameSite=None; Secure"
+
+
+@pytest.mark.parametrize(
+    ("same_site", "secure", "named"),
+    [("sometimes", None, "cookie_same_site"), ("Lax", False, "cookie_secure"), (None, None, "cookie_same_site")],
+)
+def test_bad_cookie_settings_name_the_setting(same_site, secure, named) -> None:
+    with pytest.raises(ConfigurationError, match=named):
+        c.CookieAttributes(same_site, secure)
+
+
+def test_settings_are_named_as_the_adapter_names_them() -> None:
+    with pytest.raises(ConfigurationError, match=r'AUTHMW\["COOKIE_SECURE"\]'):
+        c.CookieAttributes("None", name=lambda key: f'AUTHMW["{key}"]')
 
 
 def test_session_cookies_join_the_response_headers() -> None:
