@@ -13,6 +13,7 @@ from linked_testapp import views as linked_views
 from django.urls import path
 from django.utils.decorators import method_decorator
 from django.views import View
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -157,8 +158,34 @@ class DrfTeamSettings(APIView):
         return Response({"team": org, "may": "update"})
 
 
+#: What the /action views did, as (method, user id): the cross-site tests look here.
+ACTIONS: list[tuple[str, Any]] = []
+
+
+def action(request: HttpRequest) -> JsonResponse:
+    ACTIONS.append((request.method, request.user.id))
+    return JsonResponse({"done": True})
+
+
+@csrf_exempt
+def exempt_action(request: HttpRequest) -> JsonResponse:
+    return action(request)
+
+
+class DrfAction(APIView):
+    def _act(self, request: Any) -> Response:
+        ACTIONS.append((request.method, request.user.id))
+        return Response({"done": True})
+
+    http_method_names = (*APIView.http_method_names, "purge")
+    get = head = post = put = patch = delete = purge = _act
+
+
 urlpatterns = [
     path("ping", ping),
+    path("action", action),
+    path("exempt-action", exempt_action),
+    path("drf/action", DrfAction.as_view()),
     path("whoami", whoami),
     path("cacheable", cacheable),
     path("async/whoami", awhoami),

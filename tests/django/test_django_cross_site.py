@@ -1,0 +1,117 @@
+"""Django: cross-site requests with the session cookies, with and without Django's
+CsrfViewMiddleware, for plain views and DRF views, through Django's test client."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from authmw_django_testsite import ACTIONS
+from django.core.exceptions import ImproperlyConfigured
+from django.test import Client, override_settings
+from middleware.cross_site import EVIL, TRUSTED, run_cases, run_header_sessions
+from middleware.support import cookie_header
+
+AUTHMW = "authmw_django.AuthMiddleware"
+CSRF = "django.middleware.csrf.CsrfViewMiddleware"
+#: A CSRF secret as Django's cookie holds it; X-CSRFToken may carry it unmasked.
+TOKEN = "a" * 32
+
+
+def client(config: Any, middleware: list[str], django: dict[str, Any] | None = None, **options: Any) -> Client:
+    """Middlewares read their settings once, when loaded: ``django`` settings apply to them."""
+    # enforce_csrf_checks: Django's test client otherwise turns its CSRF checks off.
+    c = Client(enforce_csrf_checks=True)
+    site = {"PROJECT_ID": config.project_id, "API_URL": config.api_url, "SECRET_SERVER_KEY": config.secret_server_key}
+    with override_settings(AUTHMW={**site, **options}, MIDDLEWARE=middleware, **(django or {})):
+        c.handler.load_middleware()
+    return c
+
+
+def session(service: Any) -> tuple[str, str, str]:
+    s = service.sign_up()
+    header = json.dumps({"accessToken": s.access_token, "refreshToken": s.refresh_token})
+    return cookie_header(service.project_id, s.refresh_token, s.access_token), header, s.user_id
+
+
+def sender(c: Client, path: str) -> Any:
+    def send(method: str, headers: dict[str, str]) -> Any:
+        return c.generic(method, path, headers=headers)
+
+    return send
+
+
+@pytest.fixture(autouse=True)
+def _clear_actions() -> None:
+    ACTIONS.clear()
+
+
+@pytest.mark.parametrize("path", ["/action", "/drf/action"])
+def test_without_csrf_middleware_authmw_checks(local_service, path: str) -> None:
+    cookie, header, user_id = session(local_service)
+    c = client(local_service.config, [AUTHMW], TRUSTED_ORIGINS=TRUSTED)
+    run_cases(sender(c, path), ACTIONS, cookie, user_id, own="http://testserver")
+    run_header_sessions(sender(c, path), ACTIONS, header, user_id)
+
+
+def test_flat_settings_and_csrf_exempt_views(local_service) -> None:
+    cookie, _, user_id = session(local_service)
+    c = client(local_service.config, [AUTHMW], {"AUTHMW_TRUSTED_ORIGINS": ["https://front.example"]})
+    assert c.post("/action", headers={"cookie": cookie, "origin": "https://front.example"}).status_code == 200
+    assert c.post("/action", headers={"cookie": cookie, "origin": EVIL}).status_code == 403
+    # A view marked csrf_exempt (a webhook, say) is left alone, as Django's own check does.
+    assert c.post("/exempt-action", headers={"cookie": cookie, "origin": EVIL}).status_code == 200
+    assert ACTIONS == [("POST", user_id), ("POST", user_id)]
+
+
+def test_the_check_can_be_turned_off(local_service) -> None:
+    cookie, _, user_id = session(local_service)
+    c = client(local_service.config, [AUTHMW], CSRF_CHECK=False)
+    for path in ("/action", "/drf/action"):
+        assert c.post(path, headers={"cookie": cookie, "origin": EVIL}).status_code == 200
+    assert ACTIONS == [("POST", user_id), ("POST", user_id)]
+
+
+@pytest.mark.parametrize("order", [[CSRF, AUTHMW], [AUTHMW, CSRF]])
+@override_settings(CSRF_TRUSTED_ORIGINS=["https://front.example"])  # read by Django at its first check
+def test_with_csrf_middleware_django_checks_plain_views(local_service, order: list[str]) -> None:
+    cookie, _, user_id = session(local_service)
+    # authmw's own list does not matter now: Django reads CSRF_TRUSTED_ORIGINS.
+    c = client(local_service.config, order, TRUSTED_ORIGINS=["https://authmw-only.example"])
+    with_token = {"cookie": f"{cookie}; csrftoken={TOKEN}", "x-csrftoken": TOKEN}
+    refused = [
+        {"cookie": cookie, "origin": EVIL},
+        {**with_token, "origin": EVIL},
+        {"cookie": cookie, "origin": "http://testserver"},  # Django wants its token too
+        {**with_token, "origin": "https://authmw-only.example"},
+    ]
+    for headers in refused:
+        r = c.post("/action", headers=headers)
+        assert r.status_code == 403 and b"CSRF" in r.content, headers  # Django's answer, not authmw's
+    # Passes Django's check: no second check by authmw, whose list lacks this origin.
+    assert c.post("/action", headers={**with_token, "origin": "https://front.example"}).status_code == 200
+    assert c.post("/action", headers={**with_token, "origin": "http://testserver"}).status_code == 200
+    assert c.get("/action", headers={"cookie": cookie, "origin": EVIL}).status_code == 200
+    assert ACTIONS == [("POST", user_id), ("POST", user_id), ("GET", user_id)]
+
+
+def test_with_csrf_middleware_drf_checks_like_session_authentication(local_service) -> None:
+    cookie, header, user_id = session(local_service)
+    c = client(local_service.config, [CSRF, AUTHMW])
+    r = c.post("/drf/action", headers={"cookie": cookie, "origin": "http://testserver"})
+    assert r.status_code == 403 and r.json()["detail"].startswith("CSRF Failed"), r.content
+    r = c.post("/drf/action", headers={"cookie": cookie, "origin": EVIL})
+    assert r.status_code == 403 and r.json()["detail"].startswith("CSRF Failed"), r.content
+    token = {"cookie": f"{cookie}; csrftoken={TOKEN}", "x-csrftoken": TOKEN, "origin": "http://testserver"}
+    assert c.post("/drf/action", headers=token).status_code == 200
+    assert c.post("/drf/action", headers={"x-stack-auth": header, "origin": EVIL}).status_code == 200
+    assert c.get("/drf/action", headers={"cookie": cookie, "origin": EVIL}).status_code == 200
+    assert ACTIONS == [("POST", user_id), ("POST", user_id), ("GET", user_id)]
+
+
+def test_bad_settings_name_the_django_setting(local_service) -> None:
+    with pytest.raises(ImproperlyConfigured, match=r'AUTHMW\["TRUSTED_ORIGINS"\] lists origins'):
+        client(local_service.config, [AUTHMW], TRUSTED_ORIGINS=["evil.example"])
+    with pytest.raises(ImproperlyConfigured, match=r'AUTHMW\["COOKIE_SECURE"\] to True'):
+        client(local_service.config, [AUTHMW], COOKIE_SAME_SITE="None")
