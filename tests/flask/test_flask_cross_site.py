@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -37,10 +36,9 @@ def post(app: Flask, method: str, headers: dict[str, str]) -> Any:
     return client.open("/action", method=method, headers=headers)
 
 
-def session(service: Any) -> tuple[str, str, str]:
+def session(service: Any) -> tuple[str, Any, str]:
     s = service.sign_up()
-    header = json.dumps({"accessToken": s.access_token, "refreshToken": s.refresh_token})
-    return cookie_header(service.project_id, s.refresh_token, s.access_token), header, s.user_id
+    return cookie_header(service.project_id, s.refresh_token, s.access_token), s, s.user_id
 
 
 @pytest.mark.parametrize("where", ["argument", "app.config"])
@@ -60,7 +58,7 @@ def test_cookie_sessions_are_checked(local_service, where: str) -> None:
         return post(app, method, headers)
 
     run_cases(send, actions, cookie, user_id, own="http://localhost")
-    run_header_sessions(send, actions, header, user_id)
+    run_header_sessions(send, actions, header)
 
 
 def test_the_check_can_be_turned_off(local_service) -> None:

@@ -82,12 +82,22 @@ def run_cases(send: Send, actions: list[tuple[str, Any]], cookie: str, user_id: 
     assert not failures, "\n".join(failures)
 
 
-def run_header_sessions(send: Send, actions: list[tuple[str, Any]], auth_header: str, user_id: str) -> None:
-    """A session in ``x-stack-auth`` is never checked, whatever site the request claims."""
-    for name, method, extra in REFUSED:
+def header_sessions(session: Any) -> list[dict[str, str]]:
+    """The ways a session travels in headers: x-stack-auth, Authorization: Bearer, x-stack-access-token."""
+    pair = json.dumps({"accessToken": session.access_token, "refreshToken": session.refresh_token})
+    return [
+        {"x-stack-auth": pair},
+        {"authorization": f"Bearer {session.access_token}"},
+        {"x-stack-access-token": session.access_token},
+    ]
+
+
+def run_header_sessions(send: Send, actions: list[tuple[str, Any]], session: Any) -> None:
+    """A session in a header is never checked, whatever site the request claims to come from."""
+    for auth, (name, method, extra) in ((a, case) for a in header_sessions(session) for case in REFUSED):
         before = len(actions)
-        r = send(method, {"x-stack-auth": auth_header, **headers_for(extra, "http://x")})
-        assert r.status_code == 200 and actions[before:] == [(method, user_id)], (name, r.status_code, _content(r))
+        r = send(method, {**auth, **headers_for(extra, "http://x")})
+        assert r.status_code == 200 and actions[before:] == [(method, session.user_id)], (name, auth, _content(r))
 
 
 def _content(r: Any) -> bytes:

@@ -3,7 +3,6 @@ through each framework's test client, with real sessions of the local service.""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import httpx
@@ -19,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from authmw.errors import ConfigurationError
 from authmw.middleware import AuthMiddleware, WSGIAuthMiddleware
 
-from .cross_site import EVIL, TRUSTED, run_cases, run_header_sessions
+from .cross_site import EVIL, TRUSTED, header_sessions, run_cases, run_header_sessions
 from .support import cookie_header
 
 METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "PURGE"]
@@ -68,10 +67,9 @@ def wsgi_app(config: Any, actions: list, **options: Any) -> WSGIAuthMiddleware:
     return WSGIAuthMiddleware(action, config, **options)
 
 
-def session(service: Any) -> tuple[str, str, str]:
+def session(service: Any) -> tuple[str, Any, str]:
     s = service.sign_up()
-    header = json.dumps({"accessToken": s.access_token, "refreshToken": s.refresh_token})
-    return cookie_header(service.project_id, s.refresh_token, s.access_token), header, s.user_id
+    return cookie_header(service.project_id, s.refresh_token, s.access_token), s, s.user_id
 
 
 @pytest.mark.parametrize("make", [fastapi_app, starlette_app], ids=["fastapi", "starlette"])
@@ -84,7 +82,7 @@ def test_asgi_cookie_sessions_are_checked(local_service, make) -> None:
             return client.request(method, "/action", headers=headers)
 
         run_cases(send, actions, cookie, user_id, own="http://testserver")
-        run_header_sessions(send, actions, header, user_id)
+        run_header_sessions(send, actions, header)
         # Not signed out: the same cookies still work from the app's own pages.
         assert send("POST", {"cookie": cookie, "origin": "http://testserver"}).status_code == 200
 
@@ -99,7 +97,7 @@ def test_wsgi_cookie_sessions_are_checked(local_service) -> None:
             return client.request(method, "/action", headers=headers)
 
         run_cases(send, actions, cookie, user_id, own="http://testserver")
-        run_header_sessions(send, actions, header, user_id)
+        run_header_sessions(send, actions, header)
 
 
 def test_the_refusal_is_a_known_error_naming_the_check(local_service) -> None:
@@ -197,8 +195,9 @@ def test_websocket_from_another_site_is_refused(local_service, make) -> None:
             with client.websocket_connect("/ws", headers={"cookie": cookie, **fine}) as socket:
                 assert socket.receive_json() == {"id": user_id}, fine
         # A header session is not the browser's cookies: any origin.
-        with client.websocket_connect("/ws", headers={"x-stack-auth": header, "origin": EVIL}) as socket:
-            assert socket.receive_json() == {"id": user_id}
+        for auth in header_sessions(header):
+            with client.websocket_connect("/ws", headers={**auth, "origin": EVIL}) as socket:
+                assert socket.receive_json() == {"id": user_id}, auth
 
 
 def test_websocket_from_another_site_can_run_anonymous(local_service) -> None:
