@@ -80,6 +80,20 @@ def create_app(config: AuthConfig | None = None, *, web_dist: Path = WEB_DIST) -
         """A server-rendered page: anonymous visitors are sent to sign in, then back here."""
         return f'<p data-testid="account">Signed in as {escape(user.id)}</p>'
 
+    #: How often each user called POST /api/actions: the example's state-changing endpoint.
+    actions: dict[str, int] = {}
+
+    @app.post("/api/actions")
+    async def act(user: CurrentUser) -> dict[str, int]:
+        """Does something for the user. Signed in from cookies, only the app's own pages (or
+        trusted origins) may call it: the middleware answers 403 to other sites."""
+        actions[user.id] = actions.get(user.id, 0) + 1
+        return {"count": actions[user.id]}
+
+    @app.get("/api/actions")
+    async def action_count(user: CurrentUser) -> dict[str, int]:
+        return {"count": actions.get(user.id, 0)}
+
     @app.api_route("/api/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     async def api_not_found(path: str) -> Response:
         return JSONResponse({"error": f"No API route /api/{path}"}, status_code=404)

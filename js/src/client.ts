@@ -2,7 +2,7 @@
 import type { AuthCaches } from "./api-context";
 import { createAsyncCache } from "./cache";
 import { createContactChannelsApi, type ContactChannelsApi } from "./contact-channels";
-import type { CookieDocument, CookieFormat } from "./cookies";
+import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies";
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import { AuthmwError, CannotGetOwnUserWithoutUser, RefreshTokenError } from "./errors";
 import {
@@ -158,6 +158,8 @@ export interface AuthClientOptions extends Omit<TransportOptions, "baseUrl"> {
   cookies?: CookieDocument | null;
   /** How the refresh cookie is written: "2.7" (default, read by every SDK) or "2.8" (structured). */
   cookieFormat?: CookieFormat;
+  /** The cookies' SameSite attribute: "lax" (default), "strict", or "none" (https pages only). */
+  cookieSameSite?: CookieSameSite;
   initialTokens?: Partial<SessionTokens>;
   /** How the browser is sent to the OAuth provider; window.location.assign by default. */
   assign?: (url: string) => void;
@@ -209,6 +211,7 @@ export class AuthClient implements AuthController {
       refresh: (refreshToken) => this.transport.refreshAccessToken(refreshToken),
       cookies: options.cookies,
       cookieFormat: options.cookieFormat,
+      cookieSameSite: options.cookieSameSite,
       now: options.now,
       initialTokens: options.initialTokens,
     });

@@ -1,4 +1,5 @@
 // Session cookies exactly as contract section 4.1 describes them.
+import { AuthmwError } from "./known-error";
 import type { SessionTokens } from "./transport";
 
 export const REFRESH_COOKIE_MAX_AGE_S = 31_536_000;
@@ -121,14 +122,47 @@ export function readSessionCookies(header: string, projectId: string): SessionTo
   return { refreshToken, accessToken };
 }
 
+/**
+ * The session cookies' SameSite attribute. "lax" (default): sent with top-level navigations
+ * from other sites, not with their forms, frames or scripts. "strict": never from other sites.
+ * "none": with every cross-site request (a back end on another site); always `secure`.
+ */
+export type CookieSameSite = "lax" | "strict" | "none";
+const SAME_SITE_VALUES: readonly string[] = ["lax", "strict", "none"];
+
 export interface CookieWriteOptions {
   now: number;
   secure: boolean;
+  /** Default "lax". */
+  sameSite?: CookieSameSite;
+}
+
+/**
+ * A `cookieSameSite` option checked and lower-cased. "none" needs an https page: browsers drop
+ * SameSite=None cookies that are not secure, and only https pages may write secure cookies.
+ */
+export function checkSameSite(value: string | undefined, pageIsSecure: boolean): CookieSameSite {
+  const sameSite = (value ?? "lax").toLowerCase();
+  if (!SAME_SITE_VALUES.includes(sameSite)) {
+    throw new AuthmwError(`cookieSameSite must be "lax", "strict" or "none", not ${JSON.stringify(value)}.`);
+  }
+  if (sameSite === "none" && !pageIsSecure) {
+    throw new AuthmwError(
+      'cookieSameSite "none" needs secure cookies, which browsers keep only from https pages: serve the page over https, or use "lax".',
+    );
+  }
+  return sameSite as CookieSameSite;
+}
+
+/** `; samesite=…` and `; secure` (https pages, "none", and names that require it). */
+function attributes(options: Pick<CookieWriteOptions, "secure" | "sameSite">, secure = options.secure): string {
+  const sameSite = options.sameSite ?? "lax";
+  return `; samesite=${sameSite}${secure || sameSite === "none" ? "; secure" : ""}`;
 }
 
 export function setCookieString(name: string, value: string, maxAgeS: number, options: CookieWriteOptions): string {
   const expires = new Date(options.now + maxAgeS * 1000).toUTCString();
-  return `${name}=${encodeURIComponent(value)}; path=/; max-age=${maxAgeS}; expires=${expires}${options.secure ? "; secure" : ""}`;
+  return `${name}=${encodeURIComponent(value)}; path=/; max-age=${maxAgeS}; expires=${expires}${attributes(options)}`;
 }
 
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
@@ -154,11 +188,11 @@ export function cookieDomain(name: string): string | null {
   return domain && /^[a-z0-9.-]+$/i.test(domain) ? domain : null;
 }
 
-export function deleteCookieString(name: string, options: Pick<CookieWriteOptions, "secure">): string {
+export function deleteCookieString(name: string, options: Pick<CookieWriteOptions, "secure" | "sameSite">): string {
   const domain = cookieDomain(name);
   // A __Host- cookie is only replaced (here: expired) by a secure one.
   const secure = options.secure || name.startsWith("__Host-");
-  return `${name}=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT${domain ? `; domain=${domain}` : ""}${secure ? "; secure" : ""}`;
+  return `${name}=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT${domain ? `; domain=${domain}` : ""}${attributes(options, secure)}`;
 }
 
 export interface SessionCookieWriteOptions extends CookieWriteOptions {

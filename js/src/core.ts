@@ -27,7 +27,7 @@ export {
   sessionCookieWrites,
   structuredRefreshCookieName,
 } from "./cookies";
-export type { CookieDocument, CookieFormat, StoredSession } from "./cookies";
+export type { CookieDocument, CookieFormat, CookieSameSite, StoredSession } from "./cookies";
 export { createStore } from "./vanilla";
 export type { Listener, StoreApi } from "./vanilla";
 export { AuthClient, createAuthClient, otpCode } from "./client";

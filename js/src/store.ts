@@ -1,12 +1,14 @@
 // The browser session: tokens in memory, mirrored to cookies (contract 4.1), refreshed on demand
 // under the rules of spec section 4 and contract 3.7.
 import {
+  checkSameSite,
   normalizeTokens,
   readSessionCookies,
   readStoredSession,
   sessionCookieWrites,
   type CookieDocument,
   type CookieFormat,
+  type CookieSameSite,
 } from "./cookies";
 import { hasValidity } from "./jwt";
 import type { SessionTokens, TokenProvider } from "./transport";
@@ -34,6 +36,8 @@ export interface SessionStoreOptions {
   initialTokens?: Partial<SessionTokens>;
   /** How the refresh cookie is written: "2.7" (default) or "2.8" (the structured cookie). */
   cookieFormat?: CookieFormat;
+  /** The cookies' SameSite attribute: "lax" (default), "strict", or "none" (https pages only). */
+  cookieSameSite?: CookieSameSite;
 }
 
 export interface GetAccessTokenOptions {
@@ -69,6 +73,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const cookies = options.cookies === undefined ? defaultCookieDocument() : options.cookies;
   const isSecure = options.isSecure ?? defaultIsSecure;
   const now = options.now ?? Date.now;
+  const sameSite = cookies ? checkSameSite(options.cookieSameSite, isSecure()) : "lax";
   const inflight = new Map<string, Promise<string | null>>();
   let warnedShortLived = false;
 
@@ -80,7 +85,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   store.subscribe((state) => {
     if (!cookies || (cookieTokens && sameTokens(cookieTokens, state))) return;
     const stored = readStoredSession(cookies.cookie, options.projectId).refreshCookies;
-    const writeOptions = { now: now(), secure: isSecure(), format: options.cookieFormat, stored };
+    const writeOptions = { now: now(), secure: isSecure(), sameSite, format: options.cookieFormat, stored };
     for (const assignment of sessionCookieWrites(state, options.projectId, writeOptions)) cookies.cookie = assignment;
     cookieTokens = state;
   });

@@ -125,7 +125,7 @@ describe("writing next to other generations", () => {
     const writes = sessionCookieWrites({ refreshToken: "new", accessToken: "a" }, PROJECT_ID, { ...opts, stored });
     expect(writes[0]).toMatch(new RegExp(`^${RAW}=new;`));
     expect(writes).toContain(
-      `__Host-stack-refresh-${PROJECT_ID}--default=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT; secure`,
+      `__Host-stack-refresh-${PROJECT_ID}--default=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax; secure`,
     );
     expect(writes.find((w) => w.startsWith(domainCookie))).toMatch(/; domain=example\.com/);
   });
@@ -141,7 +141,7 @@ describe("writing next to other generations", () => {
       format: "2.8",
       stored: [[RAW, "r"]],
     });
-    expect(secure[0]).toMatch(new RegExp(`^__Host-stack-refresh-${PROJECT_ID}--default=.*; path=/;.*; secure$`));
+    expect(secure[0]).toMatch(new RegExp(`^__Host-stack-refresh-${PROJECT_ID}--default=.*; path=/;.*; samesite=lax; secure$`));
     expect(secure[0]).not.toMatch(/domain=/);
     expect(secure.some((w) => w.startsWith(`${RAW}=;`))).toBe(true); // the raw cookie of the same session retires
   });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { readSessionCookies, sessionCookieWrites } from "../src/cookies";
+import { readSessionCookies, sessionCookieWrites, type CookieSameSite } from "../src/cookies";
 import { ConnectionError, HttpStatusError } from "../src/errors";
 import { createSessionStore, type SessionStoreOptions } from "../src/store";
 import { Transport } from "../src/transport";
@@ -65,16 +65,50 @@ describe("cookie format (contract 4.1)", () => {
     const { store, doc } = setup();
     store.setTokens({ refreshToken: "rt1", accessToken: "a.b.c" });
     expect(doc.writes).toEqual([
-      `${REFRESH}=rt1; path=/; max-age=31536000; expires=Fri, 01 Jan 2027 00:00:00 GMT`,
-      "stack-refresh=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT",
-      "stack-access=%5B%22rt1%22%2C%22a.b.c%22%5D; path=/; max-age=86400; expires=Fri, 02 Jan 2026 00:00:00 GMT",
+      `${REFRESH}=rt1; path=/; max-age=31536000; expires=Fri, 01 Jan 2027 00:00:00 GMT; samesite=lax`,
+      "stack-refresh=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax",
+      "stack-access=%5B%22rt1%22%2C%22a.b.c%22%5D; path=/; max-age=86400; expires=Fri, 02 Jan 2026 00:00:00 GMT; samesite=lax",
     ]);
   });
 
-  it("adds secure on https pages only", () => {
+  it("adds secure on https pages only, never httponly (pages read the cookies)", () => {
     const writes = sessionCookieWrites({ refreshToken: "r", accessToken: "a" }, PROJECT_ID, { now: NOW, secure: true });
-    expect(writes.every((w) => w.endsWith("; secure"))).toBe(true);
-    expect(writes.join()).not.toMatch(/samesite|httponly/i);
+    expect(writes.every((w) => w.endsWith("; samesite=lax; secure"))).toBe(true);
+    expect(writes.join()).not.toMatch(/httponly/i);
+  });
+
+  it("writes the SameSite attribute it is given; none is always secure", () => {
+    const strict = sessionCookieWrites({ refreshToken: "r", accessToken: null }, PROJECT_ID, {
+      now: NOW,
+      secure: false,
+      sameSite: "strict",
+    });
+    expect(strict.every((w) => w.endsWith("; samesite=strict"))).toBe(true);
+    const none = sessionCookieWrites({ refreshToken: "r", accessToken: "a" }, PROJECT_ID, {
+      now: NOW,
+      secure: false,
+      sameSite: "none",
+    });
+    expect(none.every((w) => w.endsWith("; samesite=none; secure"))).toBe(true);
+  });
+
+  it("cookieSameSite is checked when the store starts", () => {
+    const doc = { cookie: "" };
+    const start = (cookieSameSite: string, https: boolean) =>
+      createSessionStore({
+        projectId: PROJECT_ID,
+        refresh: async () => null,
+        cookies: doc,
+        isSecure: () => https,
+        cookieSameSite: cookieSameSite as CookieSameSite,
+      });
+    expect(() => start("sometimes", true)).toThrow(/cookieSameSite must be "lax", "strict" or "none"/);
+    expect(() => start("none", false)).toThrow(/cookieSameSite "none" needs secure cookies/);
+    const store = start("Strict", false);
+    store.setTokens({ refreshToken: "r" });
+    expect(doc.cookie).toMatch(/; samesite=strict$/);
+    start("none", true).setTokens({ refreshToken: "r2" });
+    expect(doc.cookie).toMatch(/; samesite=none; secure$/);
   });
 
   it("deletes both cookies when the tokens are cleared", () => {
@@ -83,9 +117,9 @@ describe("cookie format (contract 4.1)", () => {
     doc.writes = [];
     store.clear();
     expect(doc.writes).toEqual([
-      `${REFRESH}=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT`,
-      "stack-refresh=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT",
-      "stack-access=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT",
+      `${REFRESH}=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax`,
+      "stack-refresh=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax",
+      "stack-access=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax",
     ]);
   });
 
@@ -259,7 +293,7 @@ describe("getAccessToken", () => {
     reply(knownErrorResponse("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401, "gone", undefined, { override: false }));
     expect(await store.getAccessToken()).toBeNull();
     expect(store.getState()).toEqual({ refreshToken: null, accessToken: null });
-    expect(doc.writes.at(-1)).toBe("stack-access=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT");
+    expect(doc.writes.at(-1)).toBe("stack-access=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax");
   });
 
   it("keeps the tokens when the refresh fails on the network", async () => {

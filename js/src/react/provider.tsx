@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { createAuthClient, type AuthController } from "../client";
-import type { CookieFormat } from "../cookies";
+import type { CookieFormat, CookieSameSite } from "../cookies";
 import type { AuthUrlOverrides } from "../urls";
 import { AuthContext } from "./context";
 import { RedirectMethodContext, type RedirectMethod } from "./redirect";
@@ -15,6 +15,8 @@ export interface AuthProviderProps {
   urls?: AuthUrlOverrides;
   /** How the refresh cookie is written: "2.7" (default, read by every SDK) or "2.8" (structured). */
   cookieFormat?: CookieFormat;
+  /** The cookies' SameSite attribute: "lax" (default), "strict", or "none" (https pages only). */
+  cookieSameSite?: CookieSameSite;
   /**
    * How handler pages leave after signing in, up or out: "window" (default) loads the target
    * page, so server-rendered pages see the new session; "router" navigates inside the app.
