@@ -2,16 +2,8 @@ import { useState } from "react";
 import { describeError, useMessages } from "../messages";
 import { providerName } from "./providers";
 
-const iconStyle = {
-  display: "inline-grid",
-  placeItems: "center",
-  width: "1.4rem",
-  height: "1.4rem",
-  borderRadius: "50%",
-  border: "1px solid currentColor",
-  fontSize: "0.8rem",
-  fontWeight: 700,
-} as const;
+/** The same spacing as the other sign-in methods of the page. */
+const groupStyle = { display: "grid", gap: "0.5rem" } as const;
 
 export interface ProviderButtonsProps {
   ids: string[];
@@ -42,7 +34,7 @@ export function ProviderButtons({ ids, label, text, testId, action }: ProviderBu
   }
 
   return (
-    <div className="authmw-oauth authmw-stack" role="group" aria-label={label}>
+    <div className="authmw-oauth" role="group" aria-label={label} style={groupStyle}>
       {ids.map((id) => (
         <button
           key={id}
@@ -54,9 +46,6 @@ export function ProviderButtons({ ids, label, text, testId, action }: ProviderBu
           aria-busy={pending === id}
           onClick={() => void run(id)}
         >
-          <span className="authmw-oauth-icon" aria-hidden="true" style={iconStyle}>
-            {providerName(id).charAt(0)}
-          </span>{" "}
           {pending === id ? m.redirectingTo(providerName(id)) : text(providerName(id))}
         </button>
       ))}
