@@ -141,7 +141,10 @@ class AuthMiddleware:
         ):
             refusal = _cross_site(self.origin, scope, forwarded_proto)
             if refusal is not None:
-                if kind == "http" or self.origin.websocket == "refuse":
+                if kind == "http":  # answered as a refusal inside the app: refreshed cookies are kept
+                    await _run(_refusing(refusal), scope, receive, send, outcome.cookies)
+                    return
+                if self.origin.websocket == "refuse":
                     await _answer(scope, send, refusal)
                     return
                 outcome = ANONYMOUS_OUTCOME
@@ -181,6 +184,13 @@ class AuthMiddleware:
             return message
 
         return wrapped
+
+
+def _refusing(refusal: Refusal) -> ASGIApp:
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        raise refusal
+
+    return app
 
 
 def _cross_site(policy: OriginPolicy, scope: Scope, forwarded_proto: str | None) -> Refusal | None:

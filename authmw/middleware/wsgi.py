@@ -97,8 +97,8 @@ class WSGIAuthMiddleware:
 
         if from_cookies and outcome.claims is not None and self.origin.applies(environ.get("REQUEST_METHOD", "GET")):
             refusal = _cross_site(self.origin, environ)
-            if refusal is not None:
-                return _answer(start_response, refusal)
+            if refusal is not None:  # answered as a refusal inside the app: refreshed cookies are kept
+                return _run(_refusing(refusal), environ, start_response, outcome.cookies)
 
         environ["authmw.user"] = self._user(outcome)
         return _run(self.app, environ, start_response, outcome.cookies)
@@ -110,6 +110,13 @@ class WSGIAuthMiddleware:
 
     def close(self) -> None:
         self.driver.close()
+
+
+def _refusing(refusal: Refusal) -> WSGIApp:
+    def app(environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
+        raise refusal
+
+    return app
 
 
 def _cross_site(policy: OriginPolicy, environ: Environ) -> Refusal | None:

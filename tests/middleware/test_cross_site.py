@@ -208,3 +208,24 @@ def test_websocket_from_another_site_can_run_anonymous(local_service) -> None:
             assert socket.receive_json() == {"id": None}
         with client.websocket_connect("/ws", headers={"cookie": cookie, "origin": "http://testserver"}) as socket:
             assert socket.receive_json() == {"id": user_id}
+
+
+@pytest.mark.parametrize("kind", ["asgi", "wsgi"])
+def test_refused_requests_keep_the_refreshed_cookies(local_service, kind: str) -> None:
+    s = local_service.sign_up()
+    pid = local_service.project_id
+    actions: list = []
+    # Only the refresh token: the session is refreshed, then the request refused; the user is
+    # not signed out, and the refreshed cookies are written as for any refusal.
+    headers = {"cookie": cookie_header(pid, s.refresh_token), "origin": EVIL}
+    if kind == "asgi":
+        with TestClient(fastapi_app(local_service.config, actions)) as client:
+            r = client.post("/action", headers=headers)
+    else:
+        app = wsgi_app(local_service.config, actions)
+        with httpx.Client(transport=httpx.WSGITransport(app=app), base_url="http://testserver") as client:
+            r = client.post("/action", headers=headers)
+    assert r.status_code == 403 and r.json()["code"] == "CROSS_SITE_REQUEST_REFUSED" and actions == []
+    written = {v.split("=", 1)[0]: v for v in r.headers.get_list("set-cookie")}
+    assert set(written) == {f"stack-refresh-{pid}", "stack-access", "stack-refresh"}
+    assert "Max-Age=0" not in written[f"stack-refresh-{pid}"] and "Max-Age=0" not in written["stack-access"]
