@@ -3,6 +3,7 @@ CsrfViewMiddleware, for plain views and DRF views, through Django's test client.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -114,3 +115,21 @@ def test_bad_settings_name_the_django_setting(local_service) -> None:
         client(local_service.config, [AUTHMW], TRUSTED_ORIGINS=["evil.example"])
     with pytest.raises(ImproperlyConfigured, match=r'AUTHMW\["COOKIE_SECURE"\] to True'):
         client(local_service.config, [AUTHMW], COOKIE_SAME_SITE="None")
+
+
+async def test_async_middleware_chain_checks_too(local_service) -> None:
+    from asgiref.sync import sync_to_async
+    from django.test import AsyncClient
+
+    cookie, _, user_id = await sync_to_async(session)(local_service)
+    c = AsyncClient(enforce_csrf_checks=True)
+    site = {"PROJECT_ID": local_service.project_id, "API_URL": local_service.url}
+    with override_settings(
+        AUTHMW={**site, "SECRET_SERVER_KEY": local_service.config.secret_server_key}, MIDDLEWARE=[AUTHMW]
+    ):
+        c.handler.load_middleware(is_async=True)
+    refused = await c.post("/action", headers={"cookie": cookie, "origin": EVIL})
+    assert refused.status_code == 403 and json.loads(refused.content)["code"] == "CROSS_SITE_REQUEST_REFUSED"
+    allowed = await c.post("/action", headers={"cookie": cookie, "origin": "http://testserver"})
+    assert allowed.status_code == 200
+    assert ACTIONS == [("POST", user_id)]
