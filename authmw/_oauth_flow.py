@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from ._urls import same_origin_path
 from ._apps._oauth import _ClientOAuth
 from ._config import AuthConfig
 from ._oauth import (
@@ -65,23 +66,9 @@ class Reply:
 
 
 def safe_return_path(value: str | None) -> str | None:
-    """``value`` as a same-site path (path, query, fragment), or None when it could leave the site.
-
-    Judged after the normalisation a browser applies (tabs and newlines dropped, ``\\`` read
-    as ``/``): a path must start with one ``/`` and never name a scheme or host.
-    """
-    if not value:
-        return None
-    cleaned = "".join(ch for ch in value if ch not in "\t\n\r")
-    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in cleaned):
-        return None
-    normalised = cleaned.replace("\\", "/")
-    if not normalised.startswith("/") or normalised.startswith("//"):
-        return None
-    parts = urlsplit(normalised)
-    if parts.scheme or parts.netloc:
-        return None
-    return normalised
+    """``value`` as a same-site path (path, query, fragment), or None when it could leave the
+    site: :func:`authmw._urls.same_origin_path`, judged as a browser reads the URL."""
+    return same_origin_path(value)
 
 
 class _Exchange(_ClientOAuth):

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.utils.http import url_has_allowed_host_and_scheme
-
+from authmw._urls import same_origin_path
 from authmw.middleware._access import sign_in_url
 
 from ._middleware import site_auth
@@ -26,10 +25,8 @@ def sign_in(request: HttpRequest) -> HttpResponse:
     """Sends the browser to the authmw sign-in page, and back to ``?next=`` (a path of this
     site; else the site's root) afterwards."""
     auth = site_auth(request, "authmw_django.views.sign_in")
-    target = request.GET.get(REDIRECT_FIELD_NAME, "")
-    # Only a path of this site (Django's own check, which parses as browsers do).
-    if not target.startswith("/") or not url_has_allowed_host_and_scheme(target, allowed_hosts=set()):
-        target = "/"
+    # Only a path of this site, as a browser reads it; else the site's root.
+    target = same_origin_path(request.GET.get(REDIRECT_FIELD_NAME)) or "/"
     return HttpResponseRedirect(sign_in_url(auth.config.handler_path, target))
 
 

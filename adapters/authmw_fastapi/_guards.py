@@ -93,7 +93,10 @@ class Guard:
         if api:
             return Refusal.of(UserAuthenticationRequired())
         config: AuthConfig = conn.scope["authmw.config"]
-        here = conn.url.path + (f"?{conn.url.query}" if conn.url.query else "")
+        # The path as the browser sent it (still percent-encoded); sign_in_url judges it.
+        raw_path = conn.scope.get("raw_path")
+        path = raw_path.decode("latin-1") if raw_path else conn.url.path
+        here = path + (f"?{conn.url.query}" if conn.url.query else "")
         return Refusal.redirect(sign_in_url(config.handler_path, here))
 
     def __repr__(self) -> str:

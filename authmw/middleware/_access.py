@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 
 from authmw._apps import AsyncServerApp, ServerApp
 from authmw._ops import Op, Sleep
+from authmw._urls import same_origin_path
 from authmw.errors import (
     HttpStatusError,
     KnownError,
@@ -49,10 +50,14 @@ FORBIDDEN = 403
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
 
-def sign_in_url(handler_path: str, return_to: str) -> str:
-    """The sign-in page, coming back to ``return_to`` (a relative URL) afterwards."""
+def sign_in_url(handler_path: str, return_to: str | None) -> str:
+    """The sign-in page, coming back to ``return_to`` afterwards when it is a path of this
+    site as a browser reads it (:func:`authmw._urls.same_origin_path`); else without one."""
     base = handler_path.rstrip("/")
-    return f"{base}/sign-in?" + urlencode({"after_auth_return_to": return_to})
+    judged = same_origin_path(return_to)
+    if judged is None:
+        return f"{base}/sign-in"
+    return f"{base}/sign-in?" + urlencode({"after_auth_return_to": judged})
 
 
 def is_json_request(path: str, accept: str | None, api_paths: Iterable[str]) -> bool:

@@ -60,8 +60,11 @@ export class UntrustedRedirectError extends AuthmwError {
 }
 
 /**
- * Accepts only URLs that stay on the page's own origin: resolved against a random https host
- * they must keep that host and https (contract 7.3). Returns path + query + hash.
+ * Accepts only URLs that stay on the page's own origin: parsed as the browser will (WHATWG URL:
+ * `\` is `/`, tabs and newlines dropped, dot segments resolved) against a random https host,
+ * they must keep that host and https (contract 7.3). Returns path + query + hash, which starts
+ * with exactly one `/`: `/.//evil.example` resolves to the path `//evil.example`, which a browser
+ * would read again as the host evil.example, so it is refused too.
  */
 export function toRelativeUrl(url: string): string {
   const base = `https://${randomNonce()}.invalid`;
@@ -72,7 +75,9 @@ export function toRelativeUrl(url: string): string {
     throw new UntrustedRedirectError(url);
   }
   if (resolved.origin !== base) throw new UntrustedRedirectError(url);
-  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+  const path = resolved.pathname;
+  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) throw new UntrustedRedirectError(url);
+  return `${path}${resolved.search}${resolved.hash}`;
 }
 
 /** Like toRelativeUrl, but null for a missing or untrusted URL. */

@@ -19,6 +19,17 @@ describe("redirect trust (contract 7.3)", () => {
     "javascript:alert(1)",
     "data:text/html,hi",
     "http:/x",
+    // dot segments that collapse into a network-path reference (issue 18)
+    "/.//evil.example",
+    "/./\\evil.example",
+    "/a/..//evil.example",
+    "/%2e//evil.example",
+    "/%2E%2e//evil.example",
+    "/\t.//evil.example",
+    "\\\\evil.example",
+    " //evil.example",
+    "/\n/evil.example",
+    "java\nscript:alert(1)",
   ])("rejects %s", (url) => {
     expect(() => toRelativeUrl(url)).toThrow(UntrustedRedirectError);
     expect(() => toRelativeUrl(url)).toThrow(`Redirect URL ${url} is not trusted; should be relative.`);
@@ -54,5 +65,45 @@ describe("handler URLs", () => {
     ).toBe("/handler/sign-in?after_auth_return_to=%2Fx");
     expect(withReturnTo("/p?a=1#h", "/r")).toBe("/p?a=1&after_auth_return_to=%2Fr#h");
     expect(withReturnTo("/p", null)).toBe("/p");
+  });
+});
+
+/** A small seeded generator (mulberry32): the same hostile URLs on every run. */
+function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PIECES = [
+  "/", "//", "\\", "/\\", ".", "..", "%2e", "%2E", "%2f", "%5c", "\t", "\n", "\r", " ", "@", ":", "?", "#",
+  "evil.example", "app.example", "javascript:", "http:", "https:", "HTTP:", "//evil.example", "user:pw@",
+  "xn--n3h", "\u2603", ":443", "%00", "\u0000", "a", "b",
+];
+
+describe("no accepted return URL leaves the site (property, Node's WHATWG URL as the browser)", () => {
+  it("holds for 20,000 generated hostile URLs", () => {
+    const random = seeded(18);
+    const app = "https://app.example";
+    let accepted = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const length = 1 + Math.floor(random() * 7);
+      let url = "";
+      for (let j = 0; j < length; j++) url += PIECES[Math.floor(random() * PIECES.length)];
+      const judged = trustedReturnTo(url);
+      if (judged === null) continue;
+      accepted++;
+      // Followed from a page of the app, the input and what we emit stay on the app ...
+      expect(new URL(url, `${app}/some/page`).origin, url).toBe(app);
+      expect(new URL(judged, `${app}/some/page`).origin, url).toBe(app);
+      // ... and what we emit is read again as the same path (never as //host).
+      expect(judged.startsWith("/") && !judged.startsWith("//"), url).toBe(true);
+      expect(new URL(judged, app).pathname, url).toBe(new URL(url, `${app}/`).pathname);
+    }
+    expect(accepted).toBeGreaterThan(1000); // the generator also makes harmless paths
   });
 });

@@ -137,6 +137,12 @@ def test_pages_send_anonymous_visitors_to_sign_in_and_back(local_service) -> Non
         r = client.get("/page?x=1")
         assert r.status_code == 303
         assert r.headers["location"] == "/auth/sign-in?after_auth_return_to=%2Fpage%3Fx%3D1"
+        # a path whose decoded form would resolve to //evil.example comes back as the path it is
+        hostile = client.get("/%2e%2f%2fevil.example", headers={"accept": "text/html"})
+        assert hostile.headers["location"] == "/auth/sign-in?after_auth_return_to=%2F%252e%252f%252fevil.example"
+        for path in ("/.//evil.example", "/a/..//evil.example"):
+            r = client.get(path, headers={"accept": "text/html"})
+            assert r.headers["location"] in ("/auth/sign-in", "/auth/sign-in?after_auth_return_to=%2F"), path
         html = {"accept": "text/html,application/xhtml+xml"}
         assert client.get("/other", headers=html).status_code == 303
         assert client.get("/other", headers={"accept": "application/json"}).status_code == 401

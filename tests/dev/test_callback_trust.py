@@ -1,0 +1,96 @@
+"""Callback URLs of e-mailed links are judged as the browser that opens the link reads them
+(contract 7.3; issue 18): a URL that only looks like localhost or a trusted domain to a naive
+parser is refused, and no e-mail carries a code to it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import Api, assert_known_error, unique_email
+
+HOSTILE_LOCAL = [
+    "http://evil.example\\@localhost/cb",
+    "http://evil.example\\\\@localhost:3000/handler/x",
+    "http://evil.example\t@localhost/cb",
+    "http://evil.example/\\..\\@localhost",
+    "http://localhost.evil.example/cb",
+    "http://127.0.0.1.evil.example/cb",
+]
+HOSTILE_DOMAIN = [
+    "https://evil.example\\@app.example.com/handler/x",
+    "https://app.example.com.evil.example/handler/x",
+    "https://app.example.com@evil.example/handler/x",
+    "http://app.example.com/handler/x",  # another scheme
+]
+
+
+def outbox(api: Api, to: str) -> list[dict[str, Any]]:
+    return api.http.get("/dev/outbox", params={"to": to}).json()["items"]
+
+
+def each_flow(api: Api, user: dict[str, str], callback: str) -> dict[str, Any]:
+    """Every call that e-mails a link to ``callback``: its response."""
+    token = user["access_token"]
+    team = api.call("POST", "/teams", "server", json={"display_name": "T", "creator_user_id": user["user_id"]})
+    assert team.status_code == 201, team.text
+    return {
+        "password reset": api.call(
+            "POST", "/auth/password/send-reset-code", json={"email": user["email"], "callback_url": callback}
+        ),
+        "magic link": api.call(
+            "POST", "/auth/otp/send-sign-in-code", json={"email": user["email"], "callback_url": callback}
+        ),
+        "e-mail verification": api.call(
+            "POST",
+            "/contact-channels/send-verification-code",
+            token=token,
+            json={"email": user["email"], "callback_url": callback},
+        ),
+        "team invitation": api.call(
+            "POST",
+            "/team-invitations/send-code",
+            "server",
+            json={"team_id": team.json()["id"], "email": user["email"], "callback_url": callback},
+        ),
+    }
+
+
+@pytest.mark.parametrize("callback", HOSTILE_LOCAL)
+def test_urls_that_only_look_local_are_refused_by_every_flow(api: Api, project_config, callback: str) -> None:
+    project_config(allow_localhost=True, magic_link_enabled=True)
+    user = {**api.sign_up(email := unique_email()), "email": email}
+    before = len(outbox(api, email))
+    for flow, response in each_flow(api, user, callback).items():
+        if response.status_code == 400 and response.headers.get("x-stack-known-error") == "SCHEMA_ERROR":
+            continue  # not even a URL to the service: refused all the same
+        assert response.headers.get("x-stack-known-error") == "REDIRECT_URL_NOT_WHITELISTED", (flow, response.text)
+        assert_known_error(response, "REDIRECT_URL_NOT_WHITELISTED", 400)
+    assert len(outbox(api, email)) == before  # no code went anywhere
+
+
+@pytest.mark.parametrize("callback", HOSTILE_DOMAIN)
+def test_urls_that_only_look_like_a_trusted_domain_are_refused(api: Api, project_config, callback: str) -> None:
+    project_config(allow_localhost=True, magic_link_enabled=True)
+    user = {**api.sign_up(email := unique_email()), "email": email}  # its verification link goes to localhost
+    project_config(allow_localhost=False, domains=[{"domain": "https://app.example.com", "handler_path": "/handler"}])
+    for flow, response in each_flow(api, user, callback).items():
+        if response.status_code == 400 and response.headers.get("x-stack-known-error") == "SCHEMA_ERROR":
+            continue
+        assert response.headers.get("x-stack-known-error") == "REDIRECT_URL_NOT_WHITELISTED", (flow, response.text)
+
+
+def test_trusted_callbacks_still_work_and_links_are_what_the_browser_reads(api: Api, project_config) -> None:
+    project_config(allow_localhost=True, magic_link_enabled=True)
+    email = unique_email()
+    # WHATWG reads this as localhost with the path /@evil.example/cb: trusted, and the e-mailed
+    # link is written in that reading, so no other parser can take it for evil.example.
+    response = api.call(
+        "POST",
+        "/auth/otp/send-sign-in-code",
+        json={"email": email, "callback_url": "http://localhost\\@evil.example/cb"},
+    )
+    assert response.status_code == 200, response.text
+    (mail,) = [m for m in outbox(api, email) if m["kind"] == "magic_link"]
+    assert mail["link"].startswith("http://localhost/@evil.example/cb?code=")
