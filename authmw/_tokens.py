@@ -46,6 +46,7 @@ __all__ = [
     "TokenVerifier",
     "has_validity",
     "token_expiry",
+    "usable_until",
     "verify_jwt",
 ]
 
@@ -226,10 +227,16 @@ def token_expiry(token: str) -> float | None:
     return float(exp)
 
 
+def usable_until(exp: float, min_validity_ms: float = REQUIRED_VALIDITY_MS) -> float:
+    """The last instant (seconds) a token expiring at ``exp`` may be used: ``exp`` less the
+    required validity. A cache that keeps this number decides with one comparison."""
+    return exp - min_validity_ms / 1000
+
+
 def has_validity(exp: float | None, now: float, min_validity_ms: float = REQUIRED_VALIDITY_MS) -> bool:
     """Whether a token expiring at ``exp`` (seconds; None = never) may be used at ``now``:
     at least ``min_validity_ms`` must remain. Below that it needs refreshing (spec section 4)."""
-    return exp is None or (exp - now) * 1000 >= min_validity_ms
+    return exp is None or now <= usable_until(exp, min_validity_ms)
 
 
 @dataclass(frozen=True)

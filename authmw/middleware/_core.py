@@ -27,7 +27,7 @@ from cachetools import TTLCache
 from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._session import refresh_access_token
-from authmw._tokens import Claims, TokenVerifier, has_validity, token_expiry
+from authmw._tokens import Claims, TokenVerifier, has_validity, token_expiry, usable_until
 from authmw.errors import (
     AccessTokenExpired,
     ConfigurationError,
@@ -249,7 +249,7 @@ class Authenticator:
         self._refused: TTLCache[str | bytes, bool] = TTLCache(REFUSED_CACHE_SIZE, REFUSED_TTL, timer=clock)
         self._cookie_memo: dict[str, c.StoredSession] = {}
         self._header_memo: dict[str, Tokens] = {}
-        self._steady: dict[str, Outcome] = {}
+        self._steady: dict[str, tuple[Outcome, float]] = {}
         self._lock = threading.Lock()
 
     # -- reading ---------------------------------------------------------------------
@@ -279,8 +279,8 @@ class Authenticator:
         """The signed-in outcome last decided for this Cookie value, while its access token
         needs no refresh (exactly what :meth:`quick` would decide), else None."""
         hit = self._steady.get(cookie)
-        if hit is not None and hit.claims is not None and has_validity(hit.claims.exp, self._clock()):
-            return hit
+        if hit is not None and self._clock() <= hit[1]:  # has_validity, its deadline kept
+            return hit[0]
         return None
 
     def remember(self, cookie: str, outcome: Outcome) -> None:
@@ -289,7 +289,7 @@ class Authenticator:
             return
         if len(self._steady) >= MEMO_SIZE:
             self._steady.clear()
-        self._steady[cookie] = outcome
+        self._steady[cookie] = (outcome, usable_until(outcome.claims.exp))
 
     # -- deciding --------------------------------------------------------------------
 
@@ -451,7 +451,7 @@ class Authenticator:
         with self._lock:
             self._refused[key] = True
             self._fresh.pop(refresh_token, None)
-        for cookie, outcome in list(self._steady.items()):
+        for cookie, (outcome, _) in list(self._steady.items()):
             if outcome.refresh_token == refresh_token:
                 self._steady.pop(cookie, None)
 
