@@ -73,8 +73,13 @@ def outage(tmp_path: Path) -> Iterator[Outage]:
     running.stop()
 
 
-def warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING and r.name.startswith("authmw")]
+def warnings(caplog: pytest.LogCaptureFixture, outage: Outage) -> list[str]:
+    """This service's warnings (start-up checks of other tests' middleware may log meanwhile)."""
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno >= logging.WARNING and r.name.startswith("authmw") and outage.service.url in r.getMessage()
+    ]
 
 
 def test_one_warning_per_outage_naming_the_url_and_one_when_it_answers_again(outage: Outage, caplog) -> None:
@@ -82,7 +87,7 @@ def test_one_warning_per_outage_naming_the_url_and_one_when_it_answers_again(out
     refresh = outage.sign_up()
     middleware = WSGIAuthMiddleware(whoami, outage.config)
     assert middleware.core.watch.checked.wait(WAIT)
-    assert warnings(caplog) == []  # the service answered the start-up check
+    assert warnings(caplog, outage) == []  # the service answered the start-up check
     client = httpx.Client(transport=httpx.WSGITransport(app=middleware), base_url="http://testserver")
     # Each request needs a refresh: only the refresh token is sent.
     cookie = cookie_header(outage.config.project_id, refresh)
@@ -91,7 +96,7 @@ def test_one_warning_per_outage_naming_the_url_and_one_when_it_answers_again(out
     for _ in range(5):
         assert client.get("/", headers={"cookie": cookie}).json() == {"id": None}
     refresh_url = f"{outage.service.url}/api/v1/auth/sessions/current/refresh"
-    [warning] = warnings(caplog)
+    [warning] = warnings(caplog, outage)
     assert refresh_url in warning and "continuing as anonymous" in warning
     assert refresh not in caplog.text
 
@@ -99,14 +104,16 @@ def test_one_warning_per_outage_naming_the_url_and_one_when_it_answers_again(out
     caplog.clear()
     assert client.get("/", headers={"cookie": cookie}).json()["id"] is not None
     client.get("/", headers={"cookie": cookie})
-    assert warnings(caplog) == [f"authmw: the auth service at {outage.service.url} answers again."]
+    assert warnings(caplog, outage) == [f"authmw: the auth service at {outage.service.url} answers again."]
 
     caplog.clear()
     outage.stop()
     other = cookie_header(outage.config.project_id, refresh + "x")  # not remembered: needs the service
     for _ in range(3):
         client.get("/", headers={"cookie": other})
-    assert len(warnings(caplog)) == 1 and refresh_url in warnings(caplog)[0]  # a new outage, logged once
+    assert (
+        len(warnings(caplog, outage)) == 1 and refresh_url in warnings(caplog, outage)[0]
+    )  # a new outage, logged once
 
 
 def test_a_service_that_does_not_answer_at_start_up_is_logged_without_delaying_it(outage: Outage, caplog) -> None:
@@ -116,7 +123,7 @@ def test_a_service_that_does_not_answer_at_start_up_is_logged_without_delaying_i
     middleware = WSGIAuthMiddleware(whoami, outage.config)
     built_in = time.monotonic() - began
     assert middleware.core.watch.checked.wait(WAIT)
-    [warning] = warnings(caplog)
+    [warning] = warnings(caplog, outage)
     assert f"{outage.service.url}/health failed" in warning and "AUTHMW_API_URL" in warning
     # The check ran in its own thread: building the middleware did not wait for it.
     assert middleware.core.watch.down and built_in < WAIT
@@ -124,7 +131,7 @@ def test_a_service_that_does_not_answer_at_start_up_is_logged_without_delaying_i
     # Requests during the same outage add nothing; the first answer ends it.
     client = httpx.Client(transport=httpx.WSGITransport(app=middleware), base_url="http://testserver")
     client.get("/", headers={"cookie": cookie_header(outage.config.project_id, "r" * 45)})
-    assert len(warnings(caplog)) == 1
+    assert len(warnings(caplog, outage)) == 1
     outage.start()
     client.get("/", headers={"cookie": cookie_header(outage.config.project_id, "r" * 45)})
-    assert warnings(caplog)[1:] == [f"authmw: the auth service at {outage.service.url} answers again."]
+    assert warnings(caplog, outage)[1:] == [f"authmw: the auth service at {outage.service.url} answers again."]
