@@ -269,13 +269,9 @@ const isHttpUrl = (value: string) => {
   }
 };
 
-/** Moves the focus to the form's first field marked invalid (after React rendered the marks). */
-export function focusFirstInvalid(form: HTMLFormElement | null) {
-  if (!form) return;
-  requestAnimationFrame(() => {
-    const target = form.querySelector<HTMLElement>("[aria-invalid=true]");
-    target?.focus();
-  });
+/** Moves the focus to the form's first field marked invalid. Call it after React committed the marks (from an effect). */
+function focusFirstInvalid(form: HTMLFormElement) {
+  form.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
 }
 
 /**
@@ -288,6 +284,12 @@ export function useSubmit(describe?: (error: unknown, messages: Messages) => str
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const errorId = useId();
+  // A request to focus the first invalid field of a form; a new object each time, so the effect
+  // runs after the render that marked the fields (not on a timer that may fire before it).
+  const [focusRequest, setFocusRequest] = useState<{ form: HTMLFormElement } | null>(null);
+  useEffect(() => {
+    if (focusRequest) focusFirstInvalid(focusRequest.form);
+  }, [focusRequest]);
   const live = useRef(true);
   useEffect(() => {
     live.current = true;
@@ -302,7 +304,7 @@ export function useSubmit(describe?: (error: unknown, messages: Messages) => str
     setFieldErrors(errors);
     setError(null);
     if (Object.keys(errors).length === 0) return true;
-    focusFirstInvalid(form);
+    setFocusRequest({ form });
     return false;
   }, []);
 
@@ -313,7 +315,7 @@ export function useSubmit(describe?: (error: unknown, messages: Messages) => str
     (form: HTMLFormElement, name: string, err: unknown) => {
       setError(null);
       setFieldErrors({ [name]: describeIn(err) });
-      focusFirstInvalid(form);
+      setFocusRequest({ form });
     },
     [describeIn],
   );
