@@ -15,6 +15,7 @@ handler inside one database transaction and renders the result.
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import time
 from collections.abc import Callable, Mapping
@@ -199,6 +200,19 @@ def _render(result: Any, *, indent: bool) -> Response:
     return json_response(result, indent=indent)
 
 
+def _parse_int(text: str) -> int | float:
+    """JSON integers as JavaScript reads them: too long for an exact int, they are +/-Infinity
+    (a schema error later) rather than a parse failure of Python's digit limit."""
+    if len(text) > 1000:
+        return -math.inf if text.startswith("-") else math.inf
+    return int(text)
+
+
+def _refuse_constant(name: str) -> float:
+    """NaN and Infinity are not JSON (JavaScript's JSON.parse refuses them too)."""
+    raise ValueError(f"{name} is not JSON")
+
+
 async def _parse_body(request: Request) -> Any:
     raw = await request.body()
     if not raw:
@@ -206,7 +220,7 @@ async def _parse_body(request: Request) -> Any:
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type == "application/json":
         try:
-            return json.loads(raw)
+            return json.loads(raw, parse_int=_parse_int, parse_constant=_refuse_constant)
         except (ValueError, UnicodeDecodeError, RecursionError):
             raise KnownError("BODY_PARSING_ERROR", message="Invalid JSON in request body") from None
     if content_type == "application/x-www-form-urlencoded":

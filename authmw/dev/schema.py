@@ -197,8 +197,15 @@ class Num(Spec):
                 pass
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_SAFE_INTEGER:
+            value = _as_js_number(value)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             return self.wrong_type(value, path, problems)
+        if abs(value) > MAX_SAFE_INTEGER:
+            # Beyond what a JavaScript client can hold exactly (and SQLite's 64-bit integers).
+            bound = "less than or equal to" if value > 0 else "greater than or equal to"
+            problems.append(f"{path} must be {bound} {MAX_SAFE_INTEGER if value > 0 else -MAX_SAFE_INTEGER}")
+            return value
         if self.integer and not float(value).is_integer():
             problems.append(f"{path} must be an integer")
         if self.min_value is not None and value < self.min_value:
@@ -206,6 +213,18 @@ class Num(Spec):
         if self.max_value is not None and value > self.max_value:
             problems.append(f"{path} must be less than or equal to {_num(self.max_value)}")
         return value
+
+
+#: Number.MAX_SAFE_INTEGER: the largest magnitude every number field accepts.
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def _as_js_number(value: int) -> float:
+    """A JSON integer as JavaScript reads it: a float, or +/-Infinity when it is out of range."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def _num(value: float) -> str:

@@ -26,11 +26,11 @@ class Service:
 
     def access_token(self, c: sqlite3.Connection, project_id: str, session: RefreshSession) -> str:
         """Issue an access token for a session and record the user's activity (contract 3.1)."""
-        touch_last_active(c, session.user_id)
+        touch_last_active(c, project_id, session.user_id)
         user = get_user(c, project_id, session.user_id)
         if user is None:
             raise KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED")
-        channel = primary_email_channel(c, session.user_id)
+        channel = primary_email_channel(c, project_id, session.user_id)
         subject = AccessTokenSubject(
             user_id=session.user_id,
             refresh_token_id=session.id,

@@ -23,7 +23,7 @@ def client_user_id(ctx: Ctx) -> str:
 
 
 def require_membership(ctx: Ctx, team_id: str, user_id: str) -> None:
-    if not is_member(ctx.c, team_id, user_id):
+    if not is_member(ctx.c, ctx.project.id, team_id, user_id):
         raise KnownError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=team_id, user_id=user_id)
 
 

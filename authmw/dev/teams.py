@@ -73,20 +73,30 @@ def create_team(
     return team_id
 
 
-def is_member(c: sqlite3.Connection, team_id: str, user_id: str) -> bool:
-    row = c.execute("SELECT 1 FROM team_members WHERE team_id = ? AND user_id = ?", (team_id, user_id)).fetchone()
+def is_member(c: sqlite3.Connection, project_id: str, team_id: str, user_id: str) -> bool:
+    row = c.execute(
+        "SELECT 1 FROM team_members WHERE project_id = ? AND team_id = ? AND user_id = ?",
+        (project_id, team_id, user_id),
+    ).fetchone()
     return row is not None
 
 
-def remove_member(c: sqlite3.Connection, team_id: str, user_id: str) -> None:
+def remove_member(c: sqlite3.Connection, project_id: str, team_id: str, user_id: str) -> None:
     # Permissions go with the membership (ON DELETE CASCADE).
-    c.execute("DELETE FROM team_members WHERE team_id = ? AND user_id = ?", (team_id, user_id))
-    c.execute("UPDATE users SET selected_team_id = NULL WHERE id = ? AND selected_team_id = ?", (user_id, team_id))
+    c.execute(
+        "DELETE FROM team_members WHERE project_id = ? AND team_id = ? AND user_id = ?", (project_id, team_id, user_id)
+    )
+    c.execute(
+        "UPDATE users SET selected_team_id = NULL WHERE project_id = ? AND id = ? AND selected_team_id = ?",
+        (project_id, user_id, team_id),
+    )
 
 
-def delete_team(c: sqlite3.Connection, team_id: str) -> None:
-    c.execute("UPDATE users SET selected_team_id = NULL WHERE selected_team_id = ?", (team_id,))
-    c.execute("DELETE FROM teams WHERE id = ?", (team_id,))
+def delete_team(c: sqlite3.Connection, project_id: str, team_id: str) -> None:
+    c.execute(
+        "UPDATE users SET selected_team_id = NULL WHERE project_id = ? AND selected_team_id = ?", (project_id, team_id)
+    )
+    c.execute("DELETE FROM teams WHERE project_id = ? AND id = ?", (project_id, team_id))
 
 
 def permission_exists(c: sqlite3.Connection, project_id: str, permission_id: str) -> bool:
@@ -122,15 +132,16 @@ def expand(granted: set[str], contains: dict[str, list[str]]) -> set[str]:
     return held
 
 
-def granted_permissions(c: sqlite3.Connection, team_id: str, user_id: str) -> set[str]:
+def granted_permissions(c: sqlite3.Connection, project_id: str, team_id: str, user_id: str) -> set[str]:
     return {
         row["permission_id"]
         for row in c.execute(
-            "SELECT permission_id FROM team_member_permissions WHERE team_id = ? AND user_id = ?", (team_id, user_id)
+            "SELECT permission_id FROM team_member_permissions WHERE project_id = ? AND team_id = ? AND user_id = ?",
+            (project_id, team_id, user_id),
         )
     }
 
 
 def has_permission(c: sqlite3.Connection, project_id: str, team_id: str, user_id: str, permission_id: str) -> bool:
-    held = expand(granted_permissions(c, team_id, user_id), contained_permissions(c, project_id))
+    held = expand(granted_permissions(c, project_id, team_id, user_id), contained_permissions(c, project_id))
     return permission_id in held

@@ -152,8 +152,11 @@ def delete_refresh_token(c: sqlite3.Connection, project_id: str, token: str) -> 
     return cur.rowcount > 0
 
 
-def revoke_user_refresh_tokens(c: sqlite3.Connection, user_id: str, *, keep: str | None = None) -> None:
+def revoke_user_refresh_tokens(
+    c: sqlite3.Connection, project_id: str, user_id: str, *, keep: str | None = None
+) -> None:
+    sql = "DELETE FROM refresh_tokens WHERE project_id = ? AND user_id = ?"
     if keep is None:
-        c.execute("DELETE FROM refresh_tokens WHERE user_id = ?", (user_id,))
+        c.execute(sql, (project_id, user_id))
     else:
-        c.execute("DELETE FROM refresh_tokens WHERE user_id = ? AND token_hash != ?", (user_id, sha256_hex(keep)))
+        c.execute(sql + " AND token_hash != ?", (project_id, user_id, sha256_hex(keep)))

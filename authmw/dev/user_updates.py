@@ -13,7 +13,7 @@ from .errors import KnownError, PlainError
 from .passwords import hash_password, is_valid_bcrypt_hash
 from .projects import Project
 from .schema import Arr, Bool, Json, Obj, Str, Uuid
-from .teams import create_team
+from .teams import create_team, is_member
 from .tokens import revoke_user_refresh_tokens
 from .users import add_contact_channel, create_user, email_used_for_auth, primary_email_channel
 
@@ -175,7 +175,7 @@ def update_user(c: sqlite3.Connection, project: Project, user: sqlite3.Row, fiel
     changed, password_hash = _password_hash_of(project, fields)
     if changed:
         columns["password_hash"] = password_hash
-        revoke_user_refresh_tokens(c, user_id)
+        revoke_user_refresh_tokens(c, project.id, user_id)
 
     if fields.get("otp_auth_enabled") is True and not project.config["magic_link_enabled"]:
         raise PlainError(400, "OTP auth not enabled in the project")
@@ -184,33 +184,31 @@ def update_user(c: sqlite3.Connection, project: Project, user: sqlite3.Row, fiel
     if fields.get("passkey_auth_enabled") is True:
         raise PlainError(400, "Cannot manually enable passkey auth, it is enabled iff there is a passkey auth method")
     if fields.get("passkey_auth_enabled") is False:
-        _delete_passkeys(c, user_id)
+        _delete_passkeys(c, project.id, user_id)
     if "totp_secret_base64" in fields:
         columns["totp_secret_base64"] = fields["totp_secret_base64"]
         columns["requires_totp_mfa"] = int(fields["totp_secret_base64"] is not None)
     if "selected_team_id" in fields:
         team_id = fields["selected_team_id"]
-        if (
-            team_id is not None
-            and c.execute("SELECT 1 FROM team_members WHERE team_id = ? AND user_id = ?", (team_id, user_id)).fetchone()
-            is None
-        ):
+        if team_id is not None and not is_member(c, project.id, team_id, user_id):
             raise KnownError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=team_id, user_id=user_id)
         columns["selected_team_id"] = team_id
 
     _update_primary_email(c, project, user_id, fields)
     if columns:
         assignments = ", ".join(f"{name} = ?" for name in columns)
-        c.execute(f"UPDATE users SET {assignments} WHERE id = ?", (*columns.values(), user_id))
+        c.execute(
+            f"UPDATE users SET {assignments} WHERE project_id = ? AND id = ?", (*columns.values(), project.id, user_id)
+        )
 
 
 def _update_primary_email(c: sqlite3.Connection, project: Project, user_id: str, fields: dict[str, Any]) -> None:
-    channel = primary_email_channel(c, user_id)
+    channel = primary_email_channel(c, project.id, user_id)
     if "primary_email" in fields:
         email = fields["primary_email"]
         if email is None:
             if channel is not None:
-                c.execute("DELETE FROM contact_channels WHERE id = ?", (channel["id"],))
+                c.execute("DELETE FROM contact_channels WHERE project_id = ? AND id = ?", (project.id, channel["id"]))
             channel = None
         else:
             auth = bool(fields.get("primary_email_auth_enabled")) or bool(channel and channel["used_for_auth"])
@@ -218,23 +216,23 @@ def _update_primary_email(c: sqlite3.Connection, project: Project, user_id: str,
                 raise KnownError("USER_EMAIL_ALREADY_EXISTS")
             if channel is not None:
                 c.execute(
-                    "UPDATE contact_channels SET value = ?, used_for_auth = ? WHERE id = ?",
-                    (email, int(auth), channel["id"]),
+                    "UPDATE contact_channels SET value = ?, used_for_auth = ? WHERE project_id = ? AND id = ?",
+                    (email, int(auth), project.id, channel["id"]),
                 )
             else:
                 add_contact_channel(
                     c, project.id, user_id, email, is_primary=True, is_verified=False, used_for_auth=auth
                 )
-            channel = primary_email_channel(c, user_id)
+            channel = primary_email_channel(c, project.id, user_id)
     if "primary_email_verified" in fields:
         if channel is None:
             raise PlainError(400, "primary_email_verified needs a primary e-mail")
         c.execute(
-            "UPDATE contact_channels SET is_verified = ? WHERE id = ?",
-            (int(fields["primary_email_verified"]), channel["id"]),
+            "UPDATE contact_channels SET is_verified = ? WHERE project_id = ? AND id = ?",
+            (int(fields["primary_email_verified"]), project.id, channel["id"]),
         )
 
 
-def _delete_passkeys(c: sqlite3.Connection, user_id: str) -> None:
+def _delete_passkeys(c: sqlite3.Connection, project_id: str, user_id: str) -> None:
     if c.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'passkeys'").fetchone():
-        c.execute("DELETE FROM passkeys WHERE user_id = ?", (user_id,))
+        c.execute("DELETE FROM passkeys WHERE project_id = ? AND user_id = ?", (project_id, user_id))

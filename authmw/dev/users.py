@@ -14,9 +14,10 @@ def get_user(c: sqlite3.Connection, project_id: str, user_id: str) -> sqlite3.Ro
     return c.execute("SELECT * FROM users WHERE id = ? AND project_id = ?", (user_id, project_id)).fetchone()
 
 
-def primary_email_channel(c: sqlite3.Connection, user_id: str) -> sqlite3.Row | None:
+def primary_email_channel(c: sqlite3.Connection, project_id: str, user_id: str) -> sqlite3.Row | None:
     return c.execute(
-        "SELECT * FROM contact_channels WHERE user_id = ? AND type = 'email' AND is_primary = 1", (user_id,)
+        "SELECT * FROM contact_channels WHERE project_id = ? AND user_id = ? AND type = 'email' AND is_primary = 1",
+        (project_id, user_id),
     ).fetchone()
 
 
@@ -99,7 +100,9 @@ def add_contact_channel(
 ) -> str:
     channel_id = new_uuid()
     if is_primary:
-        c.execute("UPDATE contact_channels SET is_primary = 0 WHERE user_id = ?", (user_id,))
+        c.execute(
+            "UPDATE contact_channels SET is_primary = 0 WHERE project_id = ? AND user_id = ?", (project_id, user_id)
+        )
     c.execute(
         "INSERT INTO contact_channels (id, project_id, user_id, type, value, is_primary, is_verified,"
         " used_for_auth, created_at_millis) VALUES (?, ?, ?, 'email', ?, ?, ?, ?, ?)",
@@ -108,27 +111,30 @@ def add_contact_channel(
     return channel_id
 
 
-def touch_last_active(c: sqlite3.Connection, user_id: str) -> None:
-    c.execute("UPDATE users SET last_active_at_millis = ? WHERE id = ?", (now_millis(), user_id))
+def touch_last_active(c: sqlite3.Connection, project_id: str, user_id: str) -> None:
+    c.execute(
+        "UPDATE users SET last_active_at_millis = ? WHERE project_id = ? AND id = ?",
+        (now_millis(), project_id, user_id),
+    )
 
 
-def delete_user(c: sqlite3.Connection, user_id: str) -> None:
+def delete_user(c: sqlite3.Connection, project_id: str, user_id: str) -> None:
     # Memberships, channels, OAuth accounts and refresh tokens go by ON DELETE CASCADE.
-    c.execute("DELETE FROM users WHERE id = ?", (user_id,))
+    c.execute("DELETE FROM users WHERE project_id = ? AND id = ?", (project_id, user_id))
 
 
 def user_view(c: sqlite3.Connection, row: sqlite3.Row, tier: str) -> dict[str, Any]:
     """The client view for tier "client", the server view otherwise."""
-    channel = primary_email_channel(c, row["id"])
+    channel = primary_email_channel(c, row["project_id"], row["id"])
     has_password = row["password_hash"] is not None
     otp_enabled = bool(row["otp_auth_enabled"])
-    passkey_enabled = _has_passkey(c, row["id"])
+    passkey_enabled = _has_passkey(c, row["project_id"], row["id"])
     providers = [
         {"id": r["provider_id"], "account_id": r["account_id"], "email": r["email"]}
         for r in c.execute(
-            "SELECT provider_id, account_id, email FROM oauth_accounts WHERE user_id = ?"
+            "SELECT provider_id, account_id, email FROM oauth_accounts WHERE project_id = ? AND user_id = ?"
             " ORDER BY created_at_millis, provider_id",
-            (row["id"],),
+            (row["project_id"], row["id"]),
         )
     ]
     selected_team = None
@@ -160,9 +166,10 @@ def user_view(c: sqlite3.Connection, row: sqlite3.Row, tier: str) -> dict[str, A
     return view
 
 
-def _has_passkey(c: sqlite3.Connection, user_id: str) -> bool:
+def _has_passkey(c: sqlite3.Connection, project_id: str, user_id: str) -> bool:
     # The passkey table arrives with the passkey routes; until then nobody has one.
     exists = c.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'passkeys'").fetchone()
     if not exists:
         return False
-    return c.execute("SELECT 1 FROM passkeys WHERE user_id = ?", (user_id,)).fetchone() is not None
+    row = c.execute("SELECT 1 FROM passkeys WHERE project_id = ? AND user_id = ?", (project_id, user_id)).fetchone()
+    return row is not None

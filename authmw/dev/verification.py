@@ -53,14 +53,16 @@ def create_code(
 @dataclass(frozen=True)
 class FoundCode:
     ctx: Ctx
+    project_id: str
     code_hash: str
     data: dict[str, Any]
 
     def consume(self) -> None:
         def mark_used(c: sqlite3.Connection) -> None:
             c.execute(
-                "UPDATE verification_codes SET used_at_millis = ? WHERE code_hash = ? AND used_at_millis IS NULL",
-                (now_millis(), self.code_hash),
+                "UPDATE verification_codes SET used_at_millis = ?"
+                " WHERE project_id = ? AND code_hash = ? AND used_at_millis IS NULL",
+                (now_millis(), self.project_id, self.code_hash),
             )
 
         self.ctx.keep_on_error(mark_used)
@@ -92,4 +94,4 @@ def find_code(ctx: Ctx, code_type: str, submitted: str, *, project_id: str | Non
         raise KnownError("VERIFICATION_CODE_ALREADY_USED")
     if row["attempt_count"] > MAX_ATTEMPTS:
         raise KnownError("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED")
-    return FoundCode(ctx, row["code_hash"], load(row["data"]))
+    return FoundCode(ctx, project_id, row["code_hash"], load(row["data"]))

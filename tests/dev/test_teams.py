@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .conftest import Api, assert_known_error
 
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
@@ -196,12 +198,21 @@ def test_invitations_are_sent_listed_and_accepted(api: Api, user: dict) -> None:
     details = api.call("POST", "/team-invitations/accept/details", token=invitee["access_token"], json={"code": code})
     assert details.json() == {"team_id": team["id"], "team_display_name": "Team"}
     no_user = api.call("POST", "/team-invitations/accept", json={"code": code})
+    assert_known_error(no_user, "USER_AUTHENTICATION_REQUIRED", 401)  # and the code stays unused
+    no_user = api.call("POST", "/team-invitations/accept/details", json={"code": code})
     assert_known_error(no_user, "USER_AUTHENTICATION_REQUIRED", 401)
     accepted = api.call("POST", "/team-invitations/accept", token=invitee["access_token"], json={"code": code})
     assert accepted.status_code == 200 and accepted.json() == {}
     mine = api.call("GET", "/teams", token=invitee["access_token"], params={"user_id": "me"}).json()["items"]
     assert [t["id"] for t in mine] == [team["id"]]
     assert api.call("GET", "/team-invitations", "server", params={"team_id": team["id"]}).json()["items"] == []
+
+
+@pytest.mark.parametrize("path", ["/team-invitations/accept/details", "/team-invitations/accept"])
+def test_an_unknown_invitation_code_is_not_found_before_any_user_is_asked_for(api: Api, path: str) -> None:
+    """The real service checks the code first: 404, not 401, for an unknown code without a user."""
+    unknown = "a" * 45
+    assert_known_error(api.call("POST", path, json={"code": unknown}), "VERIFICATION_CODE_NOT_FOUND", 404)
 
 
 def test_invitation_rules(api: Api, user: dict) -> None:

@@ -19,6 +19,13 @@ from ..verification import CODE_LENGTH, find_code
 group = EndpointGroup()
 
 
+def _set_password_hash(ctx: Ctx, user_id: str, password: str) -> None:
+    ctx.c.execute(
+        "UPDATE users SET password_hash = ? WHERE project_id = ? AND id = ?",
+        (hash_password(password), ctx.project.id, user_id),
+    )
+
+
 @group.post(
     "/auth/password/sign-up",
     tiers=ANY,
@@ -87,11 +94,11 @@ def update_password(ctx: Ctx) -> dict:
         raise KnownError("USER_DOES_NOT_HAVE_PASSWORD")
     if not verify_password(ctx.body["old_password"], user["password_hash"]):
         raise KnownError("PASSWORD_CONFIRMATION_MISMATCH")
-    ctx.c.execute(
-        "UPDATE users SET password_hash = ? WHERE id = ?", (hash_password(ctx.body["new_password"]), user["id"])
-    )
+    _set_password_hash(ctx, user["id"], ctx.body["new_password"])
     # Every other session ends; the one in x-stack-refresh-token (if any) survives.
-    revoke_user_refresh_tokens(ctx.c, user["id"], keep=ctx.request.headers.get("x-stack-refresh-token") or None)
+    revoke_user_refresh_tokens(
+        ctx.c, ctx.project.id, user["id"], keep=ctx.request.headers.get("x-stack-refresh-token") or None
+    )
     return {"success": True}
 
 
@@ -104,7 +111,7 @@ def set_password(ctx: Ctx) -> dict:
         raise KnownError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
     if user["password_hash"] is not None:
         raise PlainError(400, "User already has a password set.")
-    ctx.c.execute("UPDATE users SET password_hash = ? WHERE id = ?", (hash_password(ctx.body["password"]), user["id"]))
+    _set_password_hash(ctx, user["id"], ctx.body["password"])
     return {"success": True}
 
 
@@ -154,8 +161,8 @@ def reset_password(ctx: Ctx) -> dict:
     if len(ctx.body["password"]) < MIN_LENGTH:
         raise KnownError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
     user_id = found.data["user_id"]
-    ctx.c.execute("UPDATE users SET password_hash = ? WHERE id = ?", (hash_password(ctx.body["password"]), user_id))
-    revoke_user_refresh_tokens(ctx.c, user_id)
+    _set_password_hash(ctx, user_id, ctx.body["password"])
+    revoke_user_refresh_tokens(ctx.c, ctx.project.id, user_id)
     return {"success": True}
 
 

@@ -72,7 +72,8 @@ def create(ctx: Ctx) -> Created:
     if body["used_for_auth"] and email_used_for_auth(ctx.c, ctx.project.id, body["value"]):
         raise KnownError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", type="email")
     if ctx.c.execute(
-        "SELECT 1 FROM contact_channels WHERE user_id = ? AND type = 'email' AND value = ?", (user_id, body["value"])
+        "SELECT 1 FROM contact_channels WHERE project_id = ? AND user_id = ? AND type = 'email' AND value = ?",
+        (ctx.project.id, user_id, body["value"]),
     ).fetchone():
         raise PlainError(400, "Contact channel already exists")
     channel_id = add_contact_channel(
@@ -125,10 +126,20 @@ def update(ctx: Ctx) -> dict[str, Any]:
         raise KnownError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", type="email")
     is_verified = body.get("is_verified", bool(row["is_verified"]) and value == row["value"])
     if body.get("is_primary"):
-        ctx.c.execute("UPDATE contact_channels SET is_primary = 0 WHERE user_id = ?", (user_id,))
+        ctx.c.execute(
+            "UPDATE contact_channels SET is_primary = 0 WHERE project_id = ? AND user_id = ?", (ctx.project.id, user_id)
+        )
     ctx.c.execute(
-        "UPDATE contact_channels SET value = ?, used_for_auth = ?, is_verified = ?, is_primary = ? WHERE id = ?",
-        (value, int(used_for_auth), int(is_verified), int(body.get("is_primary", row["is_primary"])), row["id"]),
+        "UPDATE contact_channels SET value = ?, used_for_auth = ?, is_verified = ?, is_primary = ?"
+        " WHERE project_id = ? AND id = ?",
+        (
+            value,
+            int(used_for_auth),
+            int(is_verified),
+            int(body.get("is_primary", row["is_primary"])),
+            ctx.project.id,
+            row["id"],
+        ),
     )
     return channel_view(_channel(ctx, user_id, row["id"], PlainError(400, "Contact channel not found")))
 
@@ -137,7 +148,7 @@ def update(ctx: Ctx) -> dict[str, Any]:
 def delete(ctx: Ctx) -> dict[str, bool]:
     user_id = _user_id(ctx, ctx.params["user_id"], "Client can only delete contact channels of their own user.")
     row = _channel(ctx, user_id, ctx.params["contact_channel_id"], PlainError(400, "Contact channel not found"))
-    ctx.c.execute("DELETE FROM contact_channels WHERE id = ?", (row["id"],))
+    ctx.c.execute("DELETE FROM contact_channels WHERE project_id = ? AND id = ?", (ctx.project.id, row["id"]))
     return {"success": True}
 
 
@@ -168,7 +179,7 @@ def send_channel_verification(ctx: Ctx) -> dict[str, bool]:
 )
 def send_primary_verification(ctx: Ctx) -> dict[str, bool]:
     user = ctx.signed_in_user
-    channel = primary_email_channel(ctx.c, user["id"])
+    channel = primary_email_channel(ctx.c, ctx.project.id, user["id"])
     primary = channel["value"] if channel else None
     if channel is None or ctx.body["email"] != primary:
         raise KnownError("EMAIL_IS_NOT_PRIMARY_EMAIL", email=ctx.body["email"], primary_email=primary)
@@ -189,8 +200,8 @@ def verify(ctx: Ctx) -> dict[str, bool]:
     found = find_code(ctx, EMAIL_VERIFICATION, ctx.body["code"])
     found.consume()
     ctx.c.execute(
-        "UPDATE contact_channels SET is_verified = 1 WHERE user_id = ? AND type = 'email' AND value = ?",
-        (found.data["user_id"], found.data["email"]),
+        "UPDATE contact_channels SET is_verified = 1 WHERE project_id = ? AND user_id = ? AND type = 'email' AND value = ?",
+        (ctx.project.id, found.data["user_id"], found.data["email"]),
     )
     return {"success": True}
 

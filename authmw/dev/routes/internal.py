@@ -45,7 +45,10 @@ def create_owned_project(ctx: Ctx) -> Created:
     metadata = load(owner["server_metadata"])
     metadata = metadata if isinstance(metadata, dict) else {}
     metadata["managedProjectIds"] = [*_managed_ids(owner), project.id]
-    ctx.c.execute("UPDATE users SET server_metadata = ? WHERE id = ?", (dump(metadata), owner["id"]))
+    ctx.c.execute(
+        "UPDATE users SET server_metadata = ? WHERE project_id = ? AND id = ?",
+        (dump(metadata), owner["project_id"], owner["id"]),
+    )
     return Created(project.admin_view(0))
 
 
@@ -103,10 +106,14 @@ def get_api_keys(ctx: Ctx) -> dict[str, Any]:
 def update_api_keys(ctx: Ctx) -> dict[str, Any]:
     key_set = _key_set(ctx, ctx.params["api_key_id"])
     if "description" in ctx.body:
-        ctx.c.execute("UPDATE api_key_sets SET description = ? WHERE id = ?", (ctx.body["description"], key_set["id"]))
+        ctx.c.execute(
+            "UPDATE api_key_sets SET description = ? WHERE project_id = ? AND id = ?",
+            (ctx.body["description"], ctx.project.id, key_set["id"]),
+        )
     if ctx.body.get("revoked") and key_set["manually_revoked_at_millis"] is None:
         ctx.c.execute(
-            "UPDATE api_key_sets SET manually_revoked_at_millis = ? WHERE id = ?", (now_millis(), key_set["id"])
+            "UPDATE api_key_sets SET manually_revoked_at_millis = ? WHERE project_id = ? AND id = ?",
+            (now_millis(), ctx.project.id, key_set["id"]),
         )
     return api_key_set_view(_key_set(ctx, key_set["id"]))
 

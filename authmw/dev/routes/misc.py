@@ -30,7 +30,7 @@ def api_root(ctx: Ctx) -> str:
         return f"{WELCOME}\n\nAuthentication: None"
     user = "None"
     if ctx.user is not None:
-        channel = primary_email_channel(ctx.c, ctx.user["id"])
+        channel = primary_email_channel(ctx.c, ctx.project.id, ctx.user["id"])
         user = channel["value"] if channel else ctx.user["id"]
     return f"{WELCOME}\n\nAuthentication: {ctx.auth.tier.capitalize()}\n  Project: {ctx.project.id}\n  User: {user}"
 

@@ -212,7 +212,8 @@ def _account_user(ctx: Ctx, project: Project, flow: dict[str, Any], account: dic
         if row is not None and row["user_id"] != user_id:
             raise KnownError("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER")
         other = ctx.c.execute(
-            "SELECT account_id FROM oauth_accounts WHERE user_id = ? AND provider_id = ?", (user_id, provider_id)
+            "SELECT account_id FROM oauth_accounts WHERE project_id = ? AND user_id = ? AND provider_id = ?",
+            (project.id, user_id, provider_id),
         ).fetchone()
         if other is not None and other["account_id"] != account["account_id"]:
             raise KnownError("USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION")

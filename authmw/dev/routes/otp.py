@@ -36,7 +36,7 @@ def send_sign_in_code(ctx: Ctx) -> dict[str, Any]:
     if user is None and not project.config["sign_up_enabled"]:
         raise KnownError("SIGN_UP_NOT_ENABLED")
     if user is not None:
-        channel = primary_email_channel(ctx.c, user["id"])
+        channel = primary_email_channel(ctx.c, ctx.project.id, user["id"])
         if channel is None or channel["value"] != email or not channel["is_verified"]:
             raise KnownError("USER_EMAIL_ALREADY_EXISTS")
     code = send_magic_link_email(ctx, email, ctx.body["callback_url"])
@@ -58,7 +58,9 @@ def sign_in(ctx: Ctx) -> dict[str, Any]:
     user = find_user_by_auth_email(ctx.c, project.id, email)
     if user is not None:
         if not user["otp_auth_enabled"]:
-            ctx.c.execute("UPDATE users SET otp_auth_enabled = 1 WHERE id = ?", (user["id"],))
+            ctx.c.execute(
+                "UPDATE users SET otp_auth_enabled = 1 WHERE project_id = ? AND id = ?", (project.id, user["id"])
+            )
         return finish_sign_in(ctx, user, is_new_user=False)
     if not project.config["sign_up_enabled"]:
         raise KnownError("SIGN_UP_NOT_ENABLED")

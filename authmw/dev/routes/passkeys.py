@@ -44,7 +44,7 @@ def initiate_registration(ctx: Ctx) -> dict[str, Any]:
     _require_enabled(ctx)
     user = ctx.signed_in_user
     challenge, code = _challenge(ctx, REGISTRATION, {"user_id": user["id"]})
-    channel = primary_email_channel(ctx.c, user["id"])
+    channel = primary_email_channel(ctx.c, ctx.project.id, user["id"])
     name = user["display_name"] or (channel["value"] if channel else None) or "Stack Auth User"
     options = {
         "challenge": challenge,

@@ -126,7 +126,10 @@ def delete_current(ctx: Ctx) -> dict:
         managed = metadata.get("managedProjectIds") if isinstance(metadata, dict) else None
         if isinstance(managed, list) and project_id in managed:
             metadata["managedProjectIds"] = [pid for pid in managed if pid != project_id]
-            ctx.c.execute("UPDATE users SET server_metadata = ? WHERE id = ?", (dump(metadata), row["id"]))
+            ctx.c.execute(
+                "UPDATE users SET server_metadata = ? WHERE project_id = ? AND id = ?",
+                (dump(metadata), INTERNAL_PROJECT_ID, row["id"]),
+            )
     ctx.c.execute("DELETE FROM projects WHERE id = ?", (project_id,))
     ctx.c.execute("DELETE FROM signing_keys WHERE scope = ?", (f"project:{project_id}",))
     return {"success": True}

@@ -101,20 +101,24 @@ def check_code(ctx: Ctx) -> dict[str, bool]:
     return {"is_code_valid": True}
 
 
-@group.post("/team-invitations/accept/details", tiers=ANY, body=CODE_BODY, needs_user="USER_AUTHENTICATION_REQUIRED")
+# Both check the code before the user, as the real service does: an unknown code is
+# VERIFICATION_CODE_NOT_FOUND (404) even without a signed-in user; a good code without one is
+# USER_AUTHENTICATION_REQUIRED and stays unused.
+@group.post("/team-invitations/accept/details", tiers=ANY, body=CODE_BODY)
 def details(ctx: Ctx) -> dict[str, str]:
     found = find_code(ctx, TEAM_INVITATION, ctx.body["code"])
+    client_user_id(ctx)
     team = existing_team(ctx, found.data["team_id"])
     return {"team_id": team["id"], "team_display_name": team["display_name"]}
 
 
-@group.post("/team-invitations/accept", tiers=ANY, body=CODE_BODY, needs_user="USER_AUTHENTICATION_REQUIRED")
+@group.post("/team-invitations/accept", tiers=ANY, body=CODE_BODY)
 def accept(ctx: Ctx) -> dict[str, Any]:
     found = find_code(ctx, TEAM_INVITATION, ctx.body["code"])
+    user_id = client_user_id(ctx)
     found.consume()
     team = existing_team(ctx, found.data["team_id"])
-    user_id = ctx.signed_in_user["id"]
-    if not is_member(ctx.c, team["id"], user_id):  # the recipient e-mail is not compared (contract 5.6)
+    if not is_member(ctx.c, ctx.project.id, team["id"], user_id):  # the recipient e-mail is not compared (contract 5.6)
         add_member(ctx.c, ctx.project, team["id"], user_id, as_creator=False)
     return {}
 

@@ -95,8 +95,8 @@ def update_profile(ctx: Ctx) -> dict[str, Any]:
     for column in ("display_name", "profile_image_url"):
         if column in ctx.body:
             ctx.c.execute(
-                f"UPDATE team_members SET {column} = ? WHERE team_id = ? AND user_id = ?",
-                (ctx.body[column], team_id, user_id),
+                f"UPDATE team_members SET {column} = ? WHERE project_id = ? AND team_id = ? AND user_id = ?",
+                (ctx.body[column], ctx.project.id, team_id, user_id),
             )
     return _profile(ctx, _member(ctx, member["team_id"], member["user_id"]))
 

@@ -132,7 +132,10 @@ def update(ctx: Ctx) -> dict[str, Any]:
     columns = {name: dump(value) if name.endswith("metadata") else value for name, value in body.items()}
     if columns:
         assignments = ", ".join(f"{name} = ?" for name in columns)
-        ctx.c.execute(f"UPDATE teams SET {assignments} WHERE id = ?", (*columns.values(), team["id"]))
+        ctx.c.execute(
+            f"UPDATE teams SET {assignments} WHERE project_id = ? AND id = ?",
+            (*columns.values(), ctx.project.id, team["id"]),
+        )
     return team_view(existing_team(ctx, team["id"]), ctx.tier)
 
 
@@ -141,7 +144,7 @@ def delete(ctx: Ctx) -> dict[str, bool]:
     team = existing_team(ctx, ctx.params["team_id"])
     if ctx.tier == "client":
         require_permission(ctx, team["id"], "$delete_team")
-    delete_team(ctx.c, team["id"])
+    delete_team(ctx.c, ctx.project.id, team["id"])
     return {"success": True}
 
 
@@ -151,7 +154,7 @@ def add_membership(ctx: Ctx) -> Created:
     if get_user(ctx.c, ctx.project.id, user_id) is None:
         raise KnownError("USER_NOT_FOUND")
     existing_team(ctx, team_id)
-    if is_member(ctx.c, team_id, user_id):
+    if is_member(ctx.c, ctx.project.id, team_id, user_id):
         raise KnownError("TEAM_MEMBERSHIP_ALREADY_EXISTS")
     add_member(ctx.c, ctx.project, team_id, user_id, as_creator=False)
     return Created({"team_id": team_id, "user_id": user_id})
@@ -163,7 +166,7 @@ def remove_membership(ctx: Ctx) -> dict[str, bool]:
     if ctx.tier == "client" and user_id != client_user_id(ctx):
         require_permission(ctx, team_id, "$remove_members")
     require_membership(ctx, team_id, user_id)
-    remove_member(ctx.c, team_id, user_id)
+    remove_member(ctx.c, ctx.project.id, team_id, user_id)
     return {"success": True}
 
 
@@ -228,8 +231,8 @@ def grant(ctx: Ctx) -> Created:
 def revoke(ctx: Ctx) -> dict[str, bool]:
     team_id, user_id, permission_id = _permission_target(ctx)
     deleted = ctx.c.execute(
-        "DELETE FROM team_member_permissions WHERE team_id = ? AND user_id = ? AND permission_id = ?",
-        (team_id, user_id, permission_id),
+        "DELETE FROM team_member_permissions WHERE project_id = ? AND team_id = ? AND user_id = ? AND permission_id = ?",
+        (ctx.project.id, team_id, user_id, permission_id),
     ).rowcount
     if not deleted:
         raise KnownError("TEAM_PERMISSION_NOT_FOUND", team_id=team_id, user_id=user_id, permission_id=permission_id)

@@ -59,7 +59,7 @@ def update_me(ctx: Ctx) -> dict:
 def delete_me(ctx: Ctx) -> dict:
     if ctx.tier == "client" and not ctx.project.config["client_user_deletion_enabled"]:
         raise PlainError(400, "Client user deletion is not enabled for this project")
-    delete_user(ctx.c, ctx.signed_in_user["id"])
+    delete_user(ctx.c, ctx.project.id, ctx.signed_in_user["id"])
     return {"success": True}
 
 
@@ -102,7 +102,7 @@ def update_one(ctx: Ctx) -> dict:
 
 @group.delete("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH)
 def delete_one(ctx: Ctx) -> dict:
-    delete_user(ctx.c, _existing(ctx)["id"])
+    delete_user(ctx.c, ctx.project.id, _existing(ctx)["id"])
     return {"success": True}
 
 

@@ -1,0 +1,108 @@
+"""Numbers no JavaScript client could send are schema errors, never a 500 (issue 18).
+
+Every number field of the service (found from the route specs, so a new one is covered) gets
+huge integers, 1e400, 64-bit overflows and numbers too long for Python's int parser, written as
+raw JSON text the way an attacker would send them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from authmw.dev.schema import MAX_SAFE_INTEGER, Num, Obj, Spec
+
+from .conftest import Api, assert_known_error
+
+HOSTILE = ["1" + "0" * 400, "-" + "9" * 400, "1e400", "-1e400", str(2**63), str(-(2**63) - 1), "9" * 5000]
+
+SMTP = '{"type": "standard", "host": "localhost", "port": %s, "username": "u", "password": "p",'
+SMTP += ' "sender_name": "S", "sender_email": "s@example.com"}'
+
+#: method, path, tier, the JSON text with %s where the number goes (or a query).
+FIELDS = [
+    (
+        "POST",
+        "/auth/sessions",
+        "server",
+        '{"user_id": "00000000-0000-4000-8000-000000000000", "expires_in_millis": %s}',
+    ),
+    (
+        "POST",
+        "/internal/api-keys",
+        "admin",
+        (
+            '{"description": "x", "expires_at_millis": %s, "has_publishable_client_key": true,'
+            ' "has_secret_server_key": false, "has_super_secret_admin_key": false}'
+        ),
+    ),
+    (
+        "POST",
+        "/internal/send-test-email",
+        "admin",
+        '{"recipient_email": "a@example.com", "email_config": ' + SMTP + "}",
+    ),
+    ("PATCH", "/projects/current", "admin", '{"config": {"email_config": ' + SMTP + "}}"),
+    ("GET", "/users?limit=%s", "server", None),
+    ("POST", "/internal/projects", "owner", '{"display_name": "n", "config": {"email_config": ' + SMTP + "}}"),
+]
+
+
+def _num_fields(spec: Spec, path: str = "") -> list[str]:
+    if isinstance(spec, Num):
+        return [path]
+    if isinstance(spec, Obj):
+        return [found for name, child in spec.fields.items() for found in _num_fields(child, f"{path}.{name}")]
+    return []
+
+
+def test_the_list_names_every_number_field_of_the_service() -> None:
+    from authmw.dev.routes import ROUTE_MODULES
+
+    found = set()
+    for module in ROUTE_MODULES:
+        for endpoint in getattr(getattr(module, "group", None), "endpoints", []):
+            for spec in (endpoint.body, endpoint.query):
+                if spec is not None and _num_fields(spec):
+                    found.add((endpoint.method, "/" + endpoint.path.lstrip("/")))
+    listed = {(method, path.split("?")[0]) for method, path, _, _ in FIELDS}
+    assert found == listed
+
+
+@pytest.fixture(scope="module")
+def owner(internal_api: Api) -> dict[str, str]:
+    """A user of the internal project: the one who may create projects."""
+    return internal_api.sign_up()
+
+
+def _send(api: Api, owner: tuple[Api, str], method: str, path: str, tier: str, template: str | None, number: str):
+    if template is None:
+        return api.call(method, path % number, tier)
+    token = None
+    if tier == "owner":
+        (api, token), tier = owner, "client"
+    headers = {"content-type": "application/json"}
+    return api.call(method, path, tier, token=token, content=template % number, headers=headers)
+
+
+@pytest.mark.parametrize("number", HOSTILE)
+@pytest.mark.parametrize(("method", "path", "tier", "template"), FIELDS)
+def test_hostile_numbers_are_schema_errors(api, internal_api, owner, method, path, tier, template, number) -> None:
+    response = _send(api, (internal_api, owner["access_token"]), method, path, tier, template, number)
+    assert response.status_code == 400, response.text
+    assert response.headers.get("x-stack-known-error") == "SCHEMA_ERROR", response.text
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(min_value=MAX_SAFE_INTEGER + 1) | st.integers(max_value=-MAX_SAFE_INTEGER - 1))
+def test_any_integer_beyond_the_safe_range_is_refused(api: Api, number: int) -> None:
+    response = _send(api, (api, ""), *FIELDS[0], str(number))
+    body = assert_known_error(response, "SCHEMA_ERROR", 400)
+    assert "expires_in_millis" in body["error"]
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+def test_non_json_number_literals_are_parsing_errors(api: Api, literal: str) -> None:
+    response = _send(api, (api, ""), *FIELDS[0], literal)
+    assert_known_error(response, "BODY_PARSING_ERROR", 400)
