@@ -236,7 +236,7 @@ const PAGE_ERRORS: [ErrorClass, Record<string, unknown> | undefined, string][] =
   [errors.PasswordAuthenticationNotEnabled, undefined, "Signing in with a password is not enabled for this project."],
   [errors.PasskeyAuthenticationNotEnabled, undefined, "Signing in with a passkey is not enabled for this project."],
   [errors.MultiFactorAuthenticationRequired, undefined, DEFAULT_MESSAGES.errorMfaRequired],
-  [errors.InvalidTotpCode, undefined, "That code is not right. Enter the current 6-digit code of your authenticator app."],
+  [errors.InvalidTotpCode, undefined, "The TOTP code is invalid. Please try again."],
   // The service sends this code only for a password change whose current password is wrong.
   [errors.PasswordConfirmationMismatch, undefined, "Your current password is wrong."],
   [errors.UserDoesNotHavePassword, undefined, "This account has no password yet; set one instead."],

@@ -264,7 +264,7 @@ describe("magic-link-callback page", () => {
     type("Authentication code", "000000");
     submitForm("mfa-form");
     expect((await screen.findByRole("alert")).textContent).toBe(
-      "That code is not right. Enter the current 6-digit code of your authenticator app.",
+      "The TOTP code is invalid. Please try again.",
     );
     type("Authentication code", "123456");
     submitForm("mfa-form");
@@ -793,6 +793,19 @@ describe("OAuth: buttons, oauth-callback page, connected accounts", () => {
     submitForm("mfa-form");
     await waitFor(() => expect(where()).toBe("/home"));
     expect(service.bodyOf("POST /auth/mfa/sign-in")).toEqual({ code: "a".repeat(45), type: "totp", totp: "123456" });
+  });
+
+  it("a wrong TOTP code on the callback ends the attempt with the spec's alert and a way to sign in again", async () => {
+    const { state, callback: cb } = await startOnSignIn();
+    const mfa = knownErrorResponse("MULTI_FACTOR_AUTHENTICATION_REQUIRED", 400, "mfa", { attempt_code: "a".repeat(45) });
+    const service = await callback(state, cb.pathname, mfa);
+    service.on("POST /auth/mfa/sign-in", knownErrorResponse("INVALID_TOTP_CODE", 400));
+    await screen.findByTestId("mfa-prompt");
+    type("Authentication code", "000000");
+    submitForm("mfa-form");
+    expect((await screen.findByRole("alert")).textContent).toBe("Invalid TOTP code. Please try signing in again.");
+    expect(screen.getByRole("link", { name: "Sign in again" }).getAttribute("href")).toBe("/handler/sign-in");
+    expect(screen.queryByRole("button", { name: "Verify" })).toBeNull();
   });
 
   it("does nothing for a state this browser did not start", async () => {

@@ -324,7 +324,7 @@ def test_password_sign_in_with_totp_asks_for_the_code(mail_service, example_app,
     prompt.get_by_label("Authentication code").fill("000000" if code != "000000" else "111111")
     prompt.get_by_role("button", name="Verify").click()
     expect(prompt.get_by_role("alert")).to_have_text(
-        "That code is not right. Enter the current 6-digit code of your authenticator app."
+        "The TOTP code is invalid. Please try again."
     )
 
     prompt.get_by_label("Authentication code").fill(code)

@@ -285,7 +285,8 @@ export const DEFAULT_MESSAGES = {
   errorPasswordAuthenticationNotEnabled: "Signing in with a password is not enabled for this project.",
   errorPasskeyAuthenticationNotEnabled: "Signing in with a passkey is not enabled for this project.",
   errorMfaRequired: "This account requires multi-factor authentication: enter the code of your authenticator app.",
-  errorInvalidTotpCode: "That code is not right. Enter the current 6-digit code of your authenticator app.",
+  errorInvalidTotpCode: "The TOTP code is invalid. Please try again.",
+  oauthInvalidTotpCode: "Invalid TOTP code. Please try signing in again.",
   /** PASSWORD_CONFIRMATION_MISMATCH: on a password change, the current password given is wrong. */
   errorWrongCurrentPassword: "Your current password is wrong.",
   errorUserDoesNotHavePassword: "This account has no password yet; set one instead.",

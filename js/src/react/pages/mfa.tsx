@@ -1,6 +1,6 @@
 import { useCallback, useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router";
-import { MultiFactorAuthenticationRequired, VerificationCodeError } from "../../errors";
+import { InvalidTotpCode, MultiFactorAuthenticationRequired, VerificationCodeError } from "../../errors";
 import type { SignInResult } from "../../models";
 import { useAuth } from "../hooks";
 import { describeError, useMessages, type Messages } from "../messages";
@@ -9,16 +9,29 @@ import { Field, FormError, formValue, SubmitButton, useSubmit } from "./layout";
 const mfaMessage = (error: unknown, m: Messages) =>
   error instanceof VerificationCodeError ? m.mfaAttemptExpired : describeError(error, m);
 
+/** On an OAuth callback a wrong code ends the attempt (spec: "Please try signing in again"). */
+const oauthMfaMessage = (error: unknown, m: Messages) =>
+  error instanceof InvalidTotpCode ? m.oauthInvalidTotpCode : mfaMessage(error, m);
+
 /**
  * Asks for the 6-digit TOTP code after MULTI_FACTOR_AUTHENTICATION_REQUIRED and completes the
  * sign-in with the attempt code (POST /auth/mfa/sign-in). A wrong code can be retried; an expired
  * attempt means signing in again.
  */
-export function MfaPrompt({ attemptCode, onSignedIn }: { attemptCode: string; onSignedIn(result: SignInResult): void }) {
+export function MfaPrompt({
+  attemptCode,
+  onSignedIn,
+  wrongCodeEnds = false,
+}: {
+  attemptCode: string;
+  onSignedIn(result: SignInResult): void;
+  /** A wrong code ends the attempt (the OAuth callback) instead of asking again. */
+  wrongCodeEnds?: boolean;
+}) {
   const auth = useAuth();
   const m = useMessages();
   const [expired, setExpired] = useState(false);
-  const submit = useSubmit(mfaMessage);
+  const submit = useSubmit(wrongCodeEnds ? oauthMfaMessage : mfaMessage);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -26,7 +39,9 @@ export function MfaPrompt({ attemptCode, onSignedIn }: { attemptCode: string; on
     const totp = formValue(event.currentTarget, "totp").replace(/\s/g, "");
     const outcome = await submit.run(() => auth.signInWithMfa(attemptCode, totp));
     if (outcome.ok) onSignedIn(outcome.value);
-    else if (outcome.error instanceof VerificationCodeError) setExpired(true);
+    else if (outcome.error instanceof VerificationCodeError || (wrongCodeEnds && outcome.error instanceof InvalidTotpCode)) {
+      setExpired(true);
+    }
   }
 
   return (

@@ -64,7 +64,7 @@ export function OAuthCallback() {
         </p>
       )}
       {state.step === "mfa" && (
-        <MfaPrompt attemptCode={state.attemptCode} onSignedIn={(result) => finish(result.isNewUser, null)} />
+        <MfaPrompt attemptCode={state.attemptCode} onSignedIn={(result) => finish(result.isNewUser, null)} wrongCodeEnds />
       )}
       {state.step === "not-for-us" && (
         <>
