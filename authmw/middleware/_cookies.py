@@ -254,6 +254,25 @@ def delete_cookie(name: str, *, secure: bool, attributes: CookieAttributes = DEF
     return header + attributes.suffix(secure or name.startswith("__Host-"))
 
 
+def session_cookie_values(
+    project_id: str,
+    refresh_token: str,
+    access_token: str,
+    *,
+    now: float,
+    secure: bool,
+    cookie_format: CookieFormat = "2.7",
+) -> dict[str, str]:
+    """The session cookies' names and values, as the React package writes them in ``cookie_format``:
+    the refresh cookie first, then the ``stack-access`` pair."""
+    if cookie_format == "2.8":
+        name = structured_refresh_cookie_name(project_id, secure=secure)
+        value = structured_refresh_value(refresh_token, int(now * 1000))
+    else:
+        name, value = refresh_cookie_name(project_id), refresh_token
+    return {name: value, ACCESS_COOKIE: access_cookie_value(refresh_token, access_token)}
+
+
 def session_cookie_writes(
     project_id: str,
     refresh_token: str,
@@ -271,38 +290,23 @@ def session_cookie_writes(
     another (possibly newer) session are left alone; the legacy ``stack-refresh`` is always
     retired, and in the "2.8" format the raw 2.7 cookie of this same session too.
     """
+    values = session_cookie_values(
+        project_id, refresh_token, access_token, now=now, secure=secure, cookie_format=cookie_format
+    )
+    retired = {LEGACY_REFRESH_COOKIE}
     if cookie_format == "2.8":
-        refresh = set_cookie(
-            structured_refresh_cookie_name(project_id, secure=secure),
-            structured_refresh_value(refresh_token, int(now * 1000)),
-            REFRESH_COOKIE_MAX_AGE,
-            now=now,
-            secure=secure,
-            attributes=attributes,
-        )
-        retired = {LEGACY_REFRESH_COOKIE} | {
+        retired |= {
             name for name, token in stored if name == refresh_cookie_name(project_id) and token == refresh_token
         }
-    else:
-        refresh = set_cookie(
-            refresh_cookie_name(project_id),
-            refresh_token,
-            REFRESH_COOKIE_MAX_AGE,
-            now=now,
-            secure=secure,
-            attributes=attributes,
+    max_age = {ACCESS_COOKIE: ACCESS_COOKIE_MAX_AGE}
+    writes = tuple(
+        set_cookie(
+            name, value, max_age.get(name, REFRESH_COOKIE_MAX_AGE), now=now, secure=secure, attributes=attributes
         )
-        retired = {LEGACY_REFRESH_COOKIE}
-    access = set_cookie(
-        ACCESS_COOKIE,
-        access_cookie_value(refresh_token, access_token),
-        ACCESS_COOKIE_MAX_AGE,
-        now=now,
-        secure=secure,
-        attributes=attributes,
+        for name, value in values.items()
     )
     retire = (delete_cookie(name, secure=secure, attributes=attributes) for name in sorted(retired))
-    return (refresh, access, *retire)
+    return (*writes, *retire)
 
 
 def session_cookie_deletions(
