@@ -23,6 +23,7 @@ See docs/testing.md.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import tempfile
@@ -35,7 +36,7 @@ from typing import Any
 import pytest
 
 from ._config import AuthConfig, read_env_file
-from .errors import ConfigurationError
+from .errors import ConfigurationError, UserNotFound
 
 URL_OPTION = "--authmw-url"
 ENV_FILE_OPTION = "--authmw-env-file"
@@ -67,25 +68,31 @@ def pytest_configure(config: pytest.Config) -> None:
 class AuthmwService:
     """The service the tests run against and its project's keys."""
 
-    url: str
-    project_id: str
-    publishable_client_key: str | None
-    secret_server_key: str | None
-    super_secret_admin_key: str | None
+    config: AuthConfig
     #: The local service's data folder; None for a service you started elsewhere.
     data_dir: Path | None = None
     #: The ``authmw.dev.LocalService`` (its clock, outbox); None for a service you started elsewhere.
     local: Any = field(default=None, repr=False)
 
     @property
-    def config(self) -> AuthConfig:
-        return AuthConfig(
-            project_id=self.project_id,
-            api_url=self.url,
-            publishable_client_key=self.publishable_client_key,
-            secret_server_key=self.secret_server_key,
-            super_secret_admin_key=self.super_secret_admin_key,
-        )
+    def url(self) -> str:
+        return self.config.api_url
+
+    @property
+    def project_id(self) -> str:
+        return self.config.project_id
+
+    @property
+    def publishable_client_key(self) -> str | None:
+        return self.config.publishable_client_key
+
+    @property
+    def secret_server_key(self) -> str | None:
+        return self.config.secret_server_key
+
+    @property
+    def super_secret_admin_key(self) -> str | None:
+        return self.config.super_secret_admin_key
 
 
 @dataclass(frozen=True)
@@ -118,19 +125,12 @@ def _configured(config: pytest.Config) -> AuthmwService | None:
         except (OSError, ValueError) as error:  # SettingsFileNotFound names the file and the fix
             raise pytest.UsageError(f"{ENV_FILE_OPTION}: {error}") from None
     try:
-        base = AuthConfig.from_env(values, api_url=url)
+        return AuthmwService(AuthConfig.from_env(values, api_url=url.rstrip("/")))
     except ConfigurationError as error:
         raise pytest.UsageError(
             f"{URL_OPTION} {url}: the project's id and keys are missing ({error}); pass {ENV_FILE_OPTION} "
             "or set AUTHMW_PROJECT_ID, AUTHMW_PUBLISHABLE_CLIENT_KEY and AUTHMW_SECRET_SERVER_KEY"
         ) from None
-    return AuthmwService(
-        url=url.rstrip("/"),
-        project_id=base.project_id,
-        publishable_client_key=base.publishable_client_key,
-        secret_server_key=base.secret_server_key,
-        super_secret_admin_key=base.super_secret_admin_key,
-    )
 
 
 @pytest.fixture(scope="session")
@@ -149,15 +149,7 @@ def authmw_service(pytestconfig: pytest.Config) -> Iterator[AuthmwService]:
             pytrace=False,
         )
     with tempfile.TemporaryDirectory(prefix="authmw-test-") as data_dir, LocalService(data_dir, quiet=True) as local:
-        yield AuthmwService(
-            url=local.url,
-            project_id=local.project_id,
-            publishable_client_key=local.publishable_client_key,
-            secret_server_key=local.secret_server_key,
-            super_secret_admin_key=local.super_secret_admin_key,
-            data_dir=Path(data_dir),
-            local=local,
-        )
+        yield AuthmwService(AuthConfig.from_env(local.config), data_dir=Path(data_dir), local=local)
 
 
 @pytest.fixture(scope="session")
@@ -207,8 +199,6 @@ def authmw_user(authmw_config: AuthConfig) -> Iterator[Callable[..., AuthmwTestU
 
     yield make
     for user_id in made:
-        try:
+        with contextlib.suppress(UserNotFound):  # the test deleted it itself
             server.users.delete(user_id)
-        except Exception:  # already deleted by the test itself
-            pass
     server.close()
