@@ -3,19 +3,36 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
+import subprocess
 import sys
 import tempfile
+import time
+import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 
 from ._cli_admin import register as register_admin_commands
 
+#: Files a running `authmw dev` keeps in its data folder (removed when it stops).
+PID_FILE = "dev.pid"
+URL_FILE = "dev.url"
+LOG_FILE = "dev.log"
+#: How long `--background` and `--stop` wait for the service to come up or go away.
+BACKGROUND_TIMEOUT_SECONDS = 60
+
 
 def _dev(args: argparse.Namespace) -> int:
+    if args.stop:
+        return _stop(Path(args.data_dir))
     problem = _dev_problem(args)
     if problem:
         print(f"authmw dev: {problem}", file=sys.stderr)
         return 2
+    if args.background:
+        return _start_in_background(args)
     try:
         from authmw.dev import LocalService
     except ImportError as error:  # starlette / uvicorn missing
@@ -35,11 +52,125 @@ def _dev(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
+    folder = Path(args.data_dir)
+    (folder / URL_FILE).write_text(service.url + "\n")
+    (folder / PID_FILE).write_text(f"{os.getpid()}\n")
+    signal.signal(signal.SIGTERM, _interrupt)  # `authmw dev --stop`: the same graceful shutdown as Ctrl-C
     try:
         service.run()
     except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after its graceful shutdown
         pass
+    finally:
+        for name in (PID_FILE, URL_FILE):
+            with contextlib.suppress(FileNotFoundError):
+                (folder / name).unlink()
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _running_pid(folder: Path) -> int | None:
+    """The pid of the `authmw dev` serving this data folder, if one is alive."""
+    try:
+        pid = int((folder / PID_FILE).read_text().strip())
+        os.kill(pid, 0)
+    except (FileNotFoundError, ValueError, ProcessLookupError):
+        return None
+    except PermissionError:  # alive, another user's
+        pass
+    return pid
+
+
+def _start_in_background(args: argparse.Namespace) -> int:
+    """Start `authmw dev` as a detached process; return once it answers (its output goes to dev.log)."""
+    folder = Path(args.data_dir)
+    running = _running_pid(folder)
+    if running is not None:
+        url = (folder / URL_FILE).read_text().strip() if (folder / URL_FILE).is_file() else "?"
+        print(
+            f"authmw dev: already running for {folder} (pid {running}, {url}); stop it with: "
+            f"authmw dev --stop --data-dir {args.data_dir}",
+            file=sys.stderr,
+        )
+        return 2
+    for name in (PID_FILE, URL_FILE):
+        with contextlib.suppress(FileNotFoundError):
+            (folder / name).unlink()
+    command = [
+        sys.executable,
+        "-m",
+        "authmw",
+        "dev",
+        "--host",
+        args.host,
+        "--port",
+        str(args.port),
+        "--data-dir",
+        str(folder),
+        "--access-token-ttl",
+        repr(args.access_token_ttl),
+    ]
+    with open(folder / LOG_FILE, "ab") as log:
+        child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+    deadline = time.monotonic() + BACKGROUND_TIMEOUT_SECONDS
+    while time.monotonic() < deadline:
+        if child.poll() is not None:
+            tail = (folder / LOG_FILE).read_text(errors="replace").strip().splitlines()[-3:]
+            print(f"authmw dev: the service stopped while starting: {' '.join(tail)}", file=sys.stderr)
+            return 2
+        url = _answering_url(folder, child.pid)
+        if url:
+            print(
+                f"authmw local service on {url} (pid {child.pid}, log {folder / LOG_FILE})\n"
+                f"  settings:   {folder / 'project.env'}\n"
+                f"  stop it:    authmw dev --stop --data-dir {args.data_dir}",
+                file=sys.stderr,
+            )
+            return 0
+        time.sleep(0.1)
+    child.terminate()
+    print(
+        f"authmw dev: the service did not answer within {BACKGROUND_TIMEOUT_SECONDS} s; see {folder / LOG_FILE}",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def _answering_url(folder: Path, pid: int) -> str | None:
+    """The service's URL once the process `pid` wrote it and answers /health there."""
+    try:
+        if int((folder / PID_FILE).read_text().strip()) != pid:
+            return None
+        url = (folder / URL_FILE).read_text().strip()
+        with urllib.request.urlopen(f"{url}/health", timeout=2) as response:
+            return url if response.status == 200 else None
+    except (OSError, ValueError):
+        return None
+
+
+def _stop(folder: Path) -> int:
+    pid = _running_pid(folder)
+    if pid is None:
+        print(
+            f"authmw dev: no local service is running for {folder} (no live pid in {folder / PID_FILE}).",
+            file=sys.stderr,
+        )
+        return 1
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + BACKGROUND_TIMEOUT_SECONDS
+    while time.monotonic() < deadline:
+        # It removes its pid file as the last step of a graceful stop (a zombie left to a parent
+        # that does not reap it would still answer os.kill(pid, 0)).
+        if not (folder / PID_FILE).exists() or _running_pid(folder) is None:
+            print(f"authmw dev: stopped the local service of {folder} (pid {pid}).", file=sys.stderr)
+            return 0
+        time.sleep(0.1)
+    print(
+        f"authmw dev: pid {pid} did not stop within {BACKGROUND_TIMEOUT_SECONDS} s; kill it yourself.", file=sys.stderr
+    )
+    return 2
 
 
 def _dev_problem(args: argparse.Namespace) -> str | None:
@@ -71,6 +202,13 @@ def build_parser() -> argparse.ArgumentParser:
     dev.add_argument(
         "--access-token-ttl", type=float, default=600, help="access-token lifetime in seconds (default 600)"
     )
+    mode = dev.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--background",
+        action="store_true",
+        help="start in the background and return once it answers (output in <data-dir>/dev.log)",
+    )
+    mode.add_argument("--stop", action="store_true", help="stop the service running for --data-dir")
     dev.set_defaults(run=_dev)
     register_admin_commands(parser, commands)
     return parser

@@ -86,3 +86,36 @@ def test_from_env_file_given_the_data_folder_points_at_the_file_inside(tmp_path:
     with pytest.raises(SettingsFileNotFound, match="project.env inside it"):
         AuthConfig.from_env_file(tmp_path)
     assert AuthConfig.from_env_file(tmp_path / "project.env").project_id == "internal"
+
+
+def test_background_starts_answers_refuses_a_second_start_and_stops(tmp_path: Path) -> None:
+    """`authmw dev --background` returns once the service answers; `--stop` ends it."""
+    import httpx
+
+    data = str(tmp_path / ".authmw")
+    started = authmw_dev("--background", "--port", "0", "--data-dir", data)
+    try:
+        assert started.returncode == 0, started.stderr
+        assert "stop it:    authmw dev --stop --data-dir" in started.stderr
+        url = (tmp_path / ".authmw" / "dev.url").read_text().strip()
+        assert httpx.get(url + "/health").json() == {"status": "ok"}
+        config = AuthConfig.from_env_file(tmp_path / ".authmw" / "project.env")
+        assert config.api_url == url
+        again = authmw_dev("--background", "--port", "0", "--data-dir", data)
+        assert_one_line(again, "already running", "--stop")
+    finally:
+        stopped = authmw_dev("--stop", "--data-dir", data)
+    assert stopped.returncode == 0, stopped.stderr
+    assert not (tmp_path / ".authmw" / "dev.pid").exists()
+    with pytest.raises(httpx.TransportError):
+        httpx.get(url + "/health")
+    nothing = authmw_dev("--stop", "--data-dir", data)
+    assert nothing.returncode == 1 and "no local service is running" in nothing.stderr
+
+
+def test_background_reports_a_start_that_fails(tmp_path: Path) -> None:
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        done = authmw_dev("--background", "--port", str(held.getsockname()[1]), "--data-dir", str(tmp_path))
+    assert done.returncode == 2 and "stopped while starting" in done.stderr and "cannot listen" in done.stderr

@@ -1,0 +1,126 @@
+"""@authmw/react as an app installs it before it is published: `npm pack` of js/, installed
+into a fresh Vite + React + TypeScript app, which type-checks against the package's types and
+builds with Vite (exports, types, peer dependencies and the optional subpaths all resolved)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+JS = ROOT / "js"
+
+MAIN = """
+import { createRoot } from "react-dom/client";
+import { BrowserRouter, Route, Routes } from "react-router";
+import { AuthHandler, AuthProvider, useUser } from "@authmw/react";
+import { KnownError } from "@authmw/react/core";
+import { AuthProviderForTesting } from "@authmw/react/testing";
+
+function Home() {
+  const { status, user } = useUser();
+  if (status === "loading") return null;
+  return <p>{user ? `Signed in as ${user.primaryEmail ?? user.id}` : "Signed out"}</p>;
+}
+
+const isKnown = (error: unknown): boolean => error instanceof KnownError;
+
+createRoot(document.getElementById("root")!).render(
+  <AuthProvider projectId="p" publishableClientKey="pck" baseUrl="http://localhost:8102">
+    <BrowserRouter>
+      <Routes>
+        <Route path="/handler/*" element={<AuthHandler />} />
+        <Route path="/" element={<Home />} />
+      </Routes>
+    </BrowserRouter>
+  </AuthProvider>,
+);
+export { AuthProviderForTesting, isKnown };
+"""
+
+TSCONFIG = {
+    "compilerOptions": {
+        "target": "ES2022",
+        "module": "ESNext",
+        "moduleResolution": "bundler",
+        "jsx": "react-jsx",
+        "strict": True,
+        "noEmit": True,
+        "skipLibCheck": False,
+        "lib": ["ES2022", "DOM", "DOM.Iterable"],
+        "types": [],
+    },
+    "include": ["src"],
+}
+
+
+def _version(package: str) -> str:
+    return json.loads((JS / "node_modules" / package / "package.json").read_text())["version"]
+
+
+def _run(command: list[str], cwd: Path) -> str:
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, f"{' '.join(command)} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def tarball(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if not (JS / "dist" / "index.js").is_file():
+        pytest.fail(
+            "js/dist is missing: build the package first (bash scripts/test.sh does, or `cd js && npm run build`)"
+        )
+    out = tmp_path_factory.mktemp("pack")
+    _run(["npm", "pack", "--silent", "--pack-destination", str(out)], JS)
+    [packed] = out.glob("authmw-react-*.tgz")
+    return packed
+
+
+def test_the_package_holds_the_build_and_the_license_only(tarball: Path) -> None:
+    listing = _run(["tar", "-tzf", str(tarball)], tarball.parent).split()
+    assert "package/dist/index.js" in listing and "package/dist/index.d.ts" in listing
+    assert "package/LICENSE" in listing and "package/package.json" in listing
+    assert not [name for name in listing if name.startswith(("package/src/", "package/test/", "package/node_modules/"))]
+
+
+def test_a_fresh_vite_react_app_type_checks_and_builds_with_it(tarball: Path, tmp_path: Path) -> None:
+    app = tmp_path / "app"
+    (app / "src").mkdir(parents=True)
+    package = {
+        "name": "fresh-app",
+        "private": True,
+        "type": "module",
+        "dependencies": {
+            "@authmw/react": f"file:{tarball}",
+            "react": _version("react"),
+            "react-dom": _version("react-dom"),
+            "react-router": _version("react-router"),
+        },
+        "devDependencies": {
+            "vite": _version("vite"),
+            "typescript": _version("typescript"),
+            "@types/react": _version("@types/react"),
+            "@types/react-dom": _version("@types/react-dom"),
+        },
+    }
+    (app / "package.json").write_text(json.dumps(package, indent=2))
+    (app / "tsconfig.json").write_text(json.dumps(TSCONFIG, indent=2))
+    (app / "index.html").write_text(
+        '<!doctype html><html><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>'
+    )
+    (app / "src" / "main.tsx").write_text(MAIN)
+    # Everything but the tarball is already in npm's cache from `npm ci` in js/.
+    _run(["npm", "install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], app)
+    installed = json.loads((app / "node_modules" / "@authmw" / "react" / "package.json").read_text())
+    assert installed["peerDependencies"]["react"] and installed["peerDependencies"]["react-router"]
+    _run([str(app / "node_modules" / ".bin" / "tsc"), "-p", "tsconfig.json"], app)
+    _run([str(app / "node_modules" / ".bin" / "vite"), "build", "--logLevel", "warn"], app)
+    built = list((app / "dist" / "assets").glob("*.js"))
+    assert built, "vite wrote no bundle"
+    text = "".join(path.read_text() for path in built)
+    assert "/handler" in text  # the handler routes are in the app's bundle
+    shutil.rmtree(app / "node_modules")
