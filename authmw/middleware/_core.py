@@ -362,7 +362,7 @@ class Authenticator:
             except InvalidAccessToken as exc:
                 raise Refusal.bearer(exc) from None
             except Exception as exc:
-                return self._unavailable(exc, "verifying a bearer token")
+                return self._unavailable(exc, "verifying a bearer token", self.verifier.jwks_url)
         if claims.exp <= self._clock():  # the verifier tolerates skew; the service does not
             raise Refusal.bearer(AccessTokenExpired(details={"expired_at_millis": int(claims.exp * 1000)}))
         return Outcome(claims, access, None)

@@ -144,3 +144,17 @@ def test_the_python_client_produces_either_header_form(local_service) -> None:
     assert call(app, "/me", **client.get_auth_headers()).json()["id"] == s.user_id
     with pytest.raises(ValueError, match="form"):
         client.get_auth_headers(form="cookie")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("mode, status", [("anonymous", 200), ("error", 503)])
+def test_a_bearer_token_while_the_key_set_is_unreachable(local_service, mode: str, status: int) -> None:
+    """Not a 500: the outage rule of cookies (anonymous, or 503 when configured)."""
+    from .test_asgi import closed_port
+
+    s = local_service.sign_up()
+    config = local_service.config.with_(api_url=f"http://127.0.0.1:{closed_port()}")
+    app, _ = asgi(config, on_refresh_unavailable=mode)
+    r = call(app, authorization=f"Bearer {s.access_token}")
+    assert r.status_code == status
+    if status == 200:
+        assert r.json()["id"] is None
