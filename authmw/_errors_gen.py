@@ -10,7 +10,7 @@ from typing import Any
 
 from .errors import KnownError
 
-__all__ = [
+__all__: list[str] = [
     "AccessTokenExpired",
     "AccessTypeRequired",
     "AccessTypeWithoutProjectId",

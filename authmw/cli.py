@@ -120,10 +120,10 @@ def _start_in_background(args: argparse.Namespace) -> int:
             tail = (folder / LOG_FILE).read_text(errors="replace").strip().splitlines()[-3:]
             print(f"authmw dev: the service stopped while starting: {' '.join(tail)}", file=sys.stderr)
             return 2
-        url = _answering_url(folder, child.pid)
-        if url:
+        answering = _answering_url(folder, child.pid)
+        if answering:
             print(
-                f"authmw local service on {url} (pid {child.pid}, log {folder / LOG_FILE})\n"
+                f"authmw local service on {answering} (pid {child.pid}, log {folder / LOG_FILE})\n"
                 f"  settings:   {folder / 'project.env'}\n"
                 f"  stop it:    authmw dev --stop --data-dir {args.data_dir}",
                 file=sys.stderr,

@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-__all__ = [
+_OWN: list[str] = [
     "AuthmwError",
     "ConfigurationError",
     "HttpStatusError",
@@ -289,4 +289,4 @@ from ._errors_gen import *
 from ._errors_gen import BY_CODE, UnsupportedError
 from ._errors_gen import __all__ as _generated
 
-__all__ = sorted([*__all__, *_generated])  # noqa: PLE0605
+__all__ = sorted([*_OWN, *_generated])  # noqa: PLE0605

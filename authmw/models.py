@@ -310,7 +310,7 @@ class AdminProjectConfig(ProjectConfig):
     oauth_providers: list[AdminOAuthProvider] = Field(default_factory=list)  # type: ignore[assignment]
     enabled_oauth_providers: list[ProjectOAuthProvider] = Field(default_factory=list)
     domains: list[ProjectDomain] = Field(default_factory=list)
-    email_config: EmailConfig = Field(default_factory=EmailConfig)
+    email_config: EmailConfig = Field(default_factory=lambda: EmailConfig())
     team_creator_default_permissions: list[PermissionRef] = Field(default_factory=list)
     team_member_default_permissions: list[PermissionRef] = Field(default_factory=list)
 

@@ -186,7 +186,7 @@ def authmw_user(authmw_config: AuthConfig) -> Iterator[Callable[..., AuthmwTestU
             tokens.access_token,
             now=time.time(),
             secure=False,
-            cookie_format=authmw_config.cookie_format,
+            cookie_format="2.8" if authmw_config.cookie_format == "2.8" else "2.7",
         )
         return AuthmwTestUser(
             id=user.id,

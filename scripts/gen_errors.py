@@ -98,7 +98,7 @@ def render(catalogue: dict) -> str:
         "",
         "from .errors import KnownError",
         "",
-        "__all__ = [",
+        "__all__: list[str] = [",
         *[f'    "{n}",' for n in sorted(names.values())],
         "]",
     ]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the tests need (Python venv, npm packages, React builds) and runs every
-# test: the TypeScript type check and vitest for the React package, then pytest (local
+# test: the Python (mypy) and TypeScript type checks, vitest for the React package, then pytest (local
 # service over HTTP, framework test clients, and Chromium browser tests).
 #
 # Usage: bash scripts/test.sh [--no-browser] [pytest args...]
@@ -53,6 +53,9 @@ python_install() {
   .venv/bin/python -m pip install -q -e ".[test]"
 }
 unless_current .venv/.authmw-installed "$(inputs_hash pyproject.toml)-$(python3 --version)" .venv/bin/authmw python_install
+
+# Python types (settings in pyproject.toml [tool.mypy])
+.venv/bin/python -m mypy
 
 # JavaScript: install, type-check, build the package (and the example app for the browser
 # tests), run vitest

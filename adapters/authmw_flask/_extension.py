@@ -149,11 +149,11 @@ def _resolve_session() -> Response | None:
     policy = site_auth().origin
     if resolved.from_cookies and policy.applies(request.method):
         forwarded_proto = request.headers.get("X-Forwarded-Proto")
-        refusal = policy.refusal(
+        cross_site = policy.refusal(
             request.method, request.headers.get, own_origin(request.scheme, request.host, forwarded_proto)
         )
-        if refusal is not None:
-            return refusal_response(refusal)
+        if cross_site is not None:
+            return refusal_response(cross_site)
     return None
 
 

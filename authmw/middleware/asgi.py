@@ -139,13 +139,13 @@ class AuthMiddleware:
             and outcome.claims is not None
             and self.origin.applies(scope.get("method", "GET"), websocket=kind == "websocket")
         ):
-            refusal = _cross_site(self.origin, scope, forwarded_proto)
-            if refusal is not None:
+            cross_site = _cross_site(self.origin, scope, forwarded_proto)
+            if cross_site is not None:
                 if kind == "http":  # answered as a refusal inside the app: refreshed cookies are kept
-                    await _run(_refusing(refusal), scope, receive, send, outcome.cookies)
+                    await _run(_refusing(cross_site), scope, receive, send, outcome.cookies)
                     return
                 if self.origin.websocket == "refuse":
-                    await _answer(scope, send, refusal)
+                    await _answer(scope, send, cross_site)
                     return
                 outcome = ANONYMOUS_OUTCOME
 

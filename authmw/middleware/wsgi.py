@@ -96,9 +96,9 @@ class WSGIAuthMiddleware:
                 self.core.remember(cookie, outcome)
 
         if from_cookies and outcome.claims is not None and self.origin.applies(environ.get("REQUEST_METHOD", "GET")):
-            refusal = _cross_site(self.origin, environ)
-            if refusal is not None:  # answered as a refusal inside the app: refreshed cookies are kept
-                return _run(_refusing(refusal), environ, start_response, outcome.cookies)
+            cross_site = _cross_site(self.origin, environ)
+            if cross_site is not None:  # answered as a refusal inside the app: refreshed cookies are kept
+                return _run(_refusing(cross_site), environ, start_response, outcome.cookies)
 
         environ["authmw.user"] = self._user(outcome)
         return _run(self.app, environ, start_response, outcome.cookies)
