@@ -66,8 +66,9 @@ ACCESS_TOKEN_ALGORITHMS = ("ES256",)
 JWKS_TTL = 600.0
 #: Verified tokens remembered at most.
 VERIFIED_CACHE_SIZE = 10_000
-#: Longer strings are not parsed at all (a JWT of the service is about 400 bytes).
-MAX_TOKEN_LENGTH = 16_384
+#: Longer strings are not tokens: not parsed, and absent when read from a cookie or header
+#: (a JWT of the service is about 400 bytes; a browser cookie holds at most 4 KiB).
+MAX_TOKEN_LENGTH = 8192
 
 _CURVES = {"ES256": "secp256r1", "ES384": "secp384r1", "ES512": "secp521r1"}
 _ECDSA = {

@@ -27,7 +27,7 @@ from cachetools import TTLCache
 from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._session import refresh_access_token
-from authmw._tokens import Claims, TokenVerifier, has_validity, token_expiry, usable_until
+from authmw._tokens import MAX_TOKEN_LENGTH, Claims, TokenVerifier, has_validity, token_expiry, usable_until
 from authmw.errors import (
     AccessTokenExpired,
     ConfigurationError,
@@ -52,8 +52,6 @@ REFUSED_CACHE_SIZE = 4096
 REFUSED_TTL = 300.0
 #: Refused tokens up to this length are remembered as they are; longer ones as a digest.
 REFUSED_KEY_MAX = 256
-#: Longer values are not tokens; they are ignored rather than sent to the service.
-MAX_TOKEN_LENGTH = 8192
 #: Cookie and x-stack-auth values remembered with what was read from them (a client sends
 #: the same ones with every request); each map is emptied when full.
 MEMO_SIZE = 1024
