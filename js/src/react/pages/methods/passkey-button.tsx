@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { MultiFactorAuthenticationRequired } from "../../../errors";
+import { MultiFactorAuthenticationRequired, PasskeyWebauthnError } from "../../../errors";
 import type { ProjectConfig } from "../../../models";
 import { cancelPasskeyCeremony, isPasskeyCancel, passkeyAutofillSupported, passkeysSupported } from "../../../passkeys";
 import { useAuth } from "../../hooks";
@@ -49,7 +49,10 @@ export function PasskeyButton({ onSignedIn, onMfaRequired }: MethodProps) {
     void (async () => {
       if (!(await passkeyAutofillSupported()) || !active || !document.querySelector(AUTOFILL_INPUT)) return;
       const outcome = await attempt(true);
-      // The button's own request replaces this one (the helper aborts it): that abort is no error.
+      // The autofill offer is not something the user asked for: what the browser says about it
+      // (aborted by the button's own request, the field gone after switching to the e-mail link
+      // tab, no passkey) is never shown. Once a passkey was picked, the service's answer is.
+      if (!outcome.ok && outcome.error instanceof PasskeyWebauthnError) return;
       if (active || outcome.ok) settle(outcome, true);
     })();
     return () => {
