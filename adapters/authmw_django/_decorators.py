@@ -15,11 +15,9 @@ from asgiref.sync import iscoroutinefunction
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.http import HttpRequest, HttpResponseBase
 
-from authmw._ops import Op
-from authmw.errors import UserAuthenticationRequired
-from authmw.middleware import AuthUser, Refusal
-from authmw.middleware._access import (
+from authmw.adapter import (
     DEFAULT_TEAM_ARG,
+    Op,
     TeamSource,
     V,
     forbidden,
@@ -28,6 +26,8 @@ from authmw.middleware._access import (
     sign_in_url,
     team_refusal,
 )
+from authmw.errors import UserAuthenticationRequired
+from authmw.middleware import AuthUser, Refusal
 
 from ._middleware import refusal_response, request_user, site_auth
 from ._settings import DjangoAuth

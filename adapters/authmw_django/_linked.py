@@ -19,7 +19,7 @@ from django.contrib import auth as django_auth
 from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 
-from authmw._apps import ServerApp
+from authmw import ServerApp
 from authmw.middleware import AnonymousUser, AuthUser
 
 BACKEND = "authmw_django.backends.AuthmwBackend"

@@ -10,10 +10,8 @@ from django.core.exceptions import DisallowedHost, ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.functional import SimpleLazyObject
 
+from authmw.adapter import Resolved, bearer_token, is_secure, own_origin
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
-from authmw.middleware._core import bearer_token, is_secure
-from authmw.middleware._origin import own_origin
-from authmw.middleware._resolver import Resolved
 
 from . import _settings
 from ._linked import sync_request

@@ -7,9 +7,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path
 
-from authmw._oauth_flow import OAuthRoutes, Reply
-from authmw._ops import SyncDriver
-from authmw.middleware._core import is_secure
+from authmw.adapter import OAuthRoutes, Reply, SyncDriver, is_secure
 
 from ._middleware import _add_cookies
 from ._settings import get_auth_config

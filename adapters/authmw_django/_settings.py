@@ -10,17 +10,16 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.module_loading import import_string
 
-from authmw import AuthConfig
-from authmw._apps import ServerApp
-from authmw.errors import ConfigurationError
-from authmw.middleware._origin import OriginPolicy
-from authmw.middleware._resolver import SessionResolver
-from authmw.middleware._settings import (
+from authmw import AuthConfig, ServerApp
+from authmw.adapter import (
     KEYS,
     AdapterSettings,
+    OriginPolicy,
+    SessionResolver,
     read_settings,
     secret_key_needed,
 )
+from authmw.errors import ConfigurationError
 
 from ._linked import LinkedUsers, PermissionRule, check_installed
 

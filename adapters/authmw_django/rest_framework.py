@@ -25,10 +25,9 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication
 from rest_framework.permissions import BasePermission
 
-from authmw._tokens import Claims
+from authmw.adapter import Claims, forbidden, team_refusal
 from authmw.errors import UserAuthenticationRequired
 from authmw.middleware import AuthUser, Refusal
-from authmw.middleware._access import forbidden, team_refusal
 
 from ._decorators import DEFAULT_TEAM_KWARG
 from ._middleware import cross_site_refusal, request_user, site_auth

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from authmw._urls import same_origin_path
-from authmw.middleware._access import sign_in_url
+
+from authmw.adapter import same_origin_path, sign_in_url
 
 from ._middleware import site_auth
 

@@ -8,9 +8,9 @@ from fastapi.security import APIKeyCookie, HTTPBearer
 from starlette.requests import HTTPConnection
 
 from authmw import AuthConfig
+from authmw.adapter import is_json_request, sign_in_url
 from authmw.errors import ConfigurationError, UserAuthenticationRequired
 from authmw.middleware import AnonymousUser, AuthMiddleware, AuthUser, Refusal
-from authmw.middleware._access import is_json_request, sign_in_url
 
 #: A guard check: looks at the signed-in user and raises ``Refusal.of(known_error)`` to refuse.
 Check = Callable[[AuthUser, HTTPConnection], Awaitable[None]]

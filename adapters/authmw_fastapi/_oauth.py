@@ -9,9 +9,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from authmw import AuthConfig
-from authmw._oauth_flow import OAuthRoutes, Reply
-from authmw._ops import AsyncDriver
-from authmw.middleware._core import is_secure
+from authmw.adapter import AsyncDriver, OAuthRoutes, Reply, is_secure
 
 __all__ = ["oauth_routes"]
 

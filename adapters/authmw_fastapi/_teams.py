@@ -20,9 +20,9 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
+from authmw.adapter import DEFAULT_TEAM_ARG, forbidden
 from authmw.errors import ConfigurationError
 from authmw.middleware import AuthUser
-from authmw.middleware._access import DEFAULT_TEAM_ARG, forbidden
 
 from ._guards import Guard
 

@@ -14,7 +14,7 @@
         return {"id": current_user.id}
 """
 
-from authmw.middleware._access import DEFAULT_TEAM_ARG
+from authmw.adapter import DEFAULT_TEAM_ARG
 
 from ._decorators import (
     EXEMPT_METHODS,

@@ -14,10 +14,8 @@ from typing import Any
 from flask import abort, request
 from werkzeug.wrappers import Response
 
-from authmw._ops import Op
-from authmw.errors import ConfigurationError, UserAuthenticationRequired
-from authmw.middleware import AuthUser, Refusal
-from authmw.middleware._access import (
+from authmw.adapter import (
+    Op,
     TeamSource,
     V,
     forbidden,
@@ -26,6 +24,8 @@ from authmw.middleware._access import (
     sign_in_url,
     team_refusal,
 )
+from authmw.errors import ConfigurationError, UserAuthenticationRequired
+from authmw.middleware import AuthUser, Refusal
 
 from ._extension import FlaskAuth, get_user, refusal_response, site_auth
 

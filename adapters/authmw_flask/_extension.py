@@ -9,16 +9,22 @@ from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.datastructures import Headers
 from werkzeug.local import LocalProxy
 
-from authmw import AuthConfig
-from authmw._apps import ServerApp
+from authmw import AuthConfig, ServerApp
+from authmw.adapter import (
+    ANONYMOUS,
+    OnRefreshUnavailable,
+    OriginPolicy,
+    Resolved,
+    SessionResolver,
+    bearer_token,
+    is_secure,
+    own_origin,
+    read_settings,
+    secret_key_needed,
+    with_session_cookies,
+)
 from authmw.errors import ConfigurationError
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
-from authmw.middleware._cookies import with_session_cookies
-from authmw.middleware._core import OnRefreshUnavailable, bearer_token, is_secure
-from authmw.middleware._origin import OriginPolicy, own_origin
-from authmw.middleware._resolver import Resolved, SessionResolver
-from authmw.middleware._settings import read_settings, secret_key_needed
-from authmw.middleware._user import ANONYMOUS
 
 from ._flask_login import LoadUser, feed_flask_login
 

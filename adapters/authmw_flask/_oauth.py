@@ -7,9 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, request
 from werkzeug.datastructures import Headers
 
-from authmw._oauth_flow import OAuthRoutes, Reply
-from authmw._ops import SyncDriver
-from authmw.middleware._core import is_secure
+from authmw.adapter import OAuthRoutes, Reply, SyncDriver, is_secure
 
 from ._extension import site_auth
 

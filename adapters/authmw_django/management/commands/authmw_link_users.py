@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from authmw._apps import ServerApp
+from authmw import ServerApp
 
 from ... import _settings
 
