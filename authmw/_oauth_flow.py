@@ -24,7 +24,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from ._urls import same_origin_path
 from ._apps._oauth import _ClientOAuth
 from ._config import AuthConfig
 from ._oauth import (
@@ -38,6 +37,7 @@ from ._oauth import (
 from ._ops import Op
 from ._session import Session
 from ._transport import Transport
+from ._urls import same_origin_path
 from .errors import AuthmwError, KnownError, MultiFactorAuthenticationRequired, OAuthCallbackError
 from .middleware import _cookies as c
 

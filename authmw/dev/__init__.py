@@ -15,7 +15,7 @@ From a shell: ``authmw dev --port 8102 --data-dir .authmw`` (also ``python -m au
 
 Adding endpoints: write ``routes/<area>.py`` with an ``EndpointGroup`` (see endpoint.py),
 declare each endpoint's tiers, user requirement and request schemas (schema.py), raise
-``KnownError(code, **args)`` / ``PlainError(status, text)`` (errors.py), expose
+``CatalogueError(code, **args)`` / ``PlainError(status, text)`` (errors.py), expose
 ``routes = group.routes`` and add the module to ``routes.ROUTE_MODULES``. New tables are a
 new script at the end of ``db.MIGRATIONS``. Codes sent by e-mail: verification.py and emails.py
 (rendered by email_templates.py; kept in the outbox and handed to SMTP by mail.py, delivery.py,

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .db import load
-from .errors import KnownError, PlainError
+from .errors import CatalogueError, PlainError
 from .keys import KeyStore
 from .projects import Project, get_project, key_is_valid
 from .tokens import verify_access_token
@@ -50,7 +50,7 @@ def _header(headers: Mapping[str, str], name: str) -> str | None:
 
 
 def resolve(c: sqlite3.Connection, keys: KeyStore, headers: Mapping[str, str]) -> Auth | None:
-    """The request's Auth, None for anonymous requests, or a KnownError / PlainError."""
+    """The request's Auth, None for anonymous requests, or a CatalogueError / PlainError."""
     project_id = _header(headers, "x-stack-project-id")
     access_type = _header(headers, "x-stack-access-type")
     access_token = _header(headers, "x-stack-access-token")
@@ -69,12 +69,12 @@ def resolve(c: sqlite3.Connection, keys: KeyStore, headers: Mapping[str, str]) -
     any_key = any(_header(headers, name) for name in _KEY_HEADERS.values())
     if access_type is None:
         if any_key or admin_token or override_key:
-            raise KnownError("PROJECT_KEY_WITHOUT_ACCESS_TYPE")
+            raise CatalogueError("PROJECT_KEY_WITHOUT_ACCESS_TYPE")
         return None
     if access_type not in TIERS:
-        raise KnownError("INVALID_ACCESS_TYPE", access_type=access_type)
+        raise CatalogueError("INVALID_ACCESS_TYPE", access_type=access_type)
     if project_id is None:
-        raise KnownError("ACCESS_TYPE_WITHOUT_PROJECT_ID", request_type=access_type)
+        raise CatalogueError("ACCESS_TYPE_WITHOUT_PROJECT_ID", request_type=access_type)
 
     # The admin key of `internal` opens every project (development deployments only).
     if override_key:
@@ -87,14 +87,14 @@ def resolve(c: sqlite3.Connection, keys: KeyStore, headers: Mapping[str, str]) -
         # 6. The key of the requested tier.
         key = _header(headers, _KEY_HEADERS[access_type])
         if key is None:
-            raise KnownError(_MISSING_KEY[access_type])
+            raise CatalogueError(_MISSING_KEY[access_type])
         if not key_is_valid(c, project_id, access_type, key):
-            raise KnownError(_WRONG_KEY[access_type], project_id=project_id)
+            raise CatalogueError(_WRONG_KEY[access_type], project_id=project_id)
 
     # 7. The project itself.
     project = get_project(c, project_id)
     if project is None:
-        raise KnownError("PROJECT_NOT_FOUND", project_id=project_id)
+        raise CatalogueError("PROJECT_NOT_FOUND", project_id=project_id)
 
     # 9. The user of the access token; a deleted user means "no user".
     user = get_user(c, project.id, claims.user_id) if claims else None
@@ -106,13 +106,13 @@ def _check_admin_token(
 ) -> None:
     claims = verify_access_token(keys, token, INTERNAL_PROJECT_ID, project_exists, admin=True)
     if claims.project_id != INTERNAL_PROJECT_ID:
-        raise KnownError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN")
+        raise CatalogueError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN")
     owner = get_user(c, INTERNAL_PROJECT_ID, claims.user_id)
     if owner is None:
         raise PlainError(401, "The user of the admin access token no longer exists.")
     metadata = load(owner["server_metadata"])
     managed = metadata.get("managedProjectIds") if isinstance(metadata, dict) else None
     if not isinstance(managed, list) or project_id not in managed:
-        raise KnownError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN")
+        raise CatalogueError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN")
     if not project_exists(project_id):
-        raise KnownError("INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN")
+        raise CatalogueError("INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN")

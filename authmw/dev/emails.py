@@ -8,7 +8,7 @@ contract 5.2: `userDisplayName` and `projectDisplayName` always, plus the type's
 from __future__ import annotations
 
 from .email_templates import render_email
-from .endpoint import Ctx
+from .endpoint import RequestContext
 from .ids import new_uuid
 from .mail import Mail, send_email
 from .urls import is_trusted_url, with_query_param
@@ -21,36 +21,36 @@ MAGIC_LINK = "magic_link"
 TEAM_INVITATION = "team_invitation"
 
 
-def send_verification_email(ctx: Ctx, user_id: str, email: str, callback_url: str) -> bool:
+def send_verification_email(ctx: RequestContext, user_id: str, email: str, callback_url: str) -> bool:
     """Send the e-mail verification link; an untrusted callback URL just sends nothing (5.4.1)."""
     if not is_trusted_url(ctx.project, callback_url):
         return False
-    code = create_code(ctx.c, ctx.project.id, EMAIL_VERIFICATION, {"user_id": user_id, "email": email})
+    code = create_code(ctx.sql, ctx.project.id, EMAIL_VERIFICATION, {"user_id": user_id, "email": email})
     link = with_query_param(callback_url, "code", code)
     _send(ctx, EMAIL_VERIFICATION, email, link, {"emailVerificationLink": link}, _display_name(ctx, user_id))
     return True
 
 
-def send_password_reset_email(ctx: Ctx, user_id: str, email: str, callback_url: str) -> None:
-    code = create_code(ctx.c, ctx.project.id, PASSWORD_RESET, {"user_id": user_id})
+def send_password_reset_email(ctx: RequestContext, user_id: str, email: str, callback_url: str) -> None:
+    code = create_code(ctx.sql, ctx.project.id, PASSWORD_RESET, {"user_id": user_id})
     link = with_query_param(callback_url, "code", code)
     _send(ctx, PASSWORD_RESET, email, link, {"passwordResetLink": link}, _display_name(ctx, user_id))
 
 
-def send_magic_link_email(ctx: Ctx, email: str, callback_url: str) -> str:
+def send_magic_link_email(ctx: RequestContext, email: str, callback_url: str) -> str:
     """Mail the sign-in link and its 6-character OTP; returns the code."""
-    code = create_code(ctx.c, ctx.project.id, MAGIC_LINK, {"email": email})
+    code = create_code(ctx.sql, ctx.project.id, MAGIC_LINK, {"email": email})
     link = with_query_param(callback_url, "code", code)
     variables = {"magicLink": link, "otp": code[:6].upper()}
     _send(ctx, MAGIC_LINK, email, link, variables, _display_name_by_email(ctx, email))
     return code
 
 
-def send_team_invitation_email(ctx: Ctx, team_id: str, team_name: str, email: str, callback_url: str) -> str:
+def send_team_invitation_email(ctx: RequestContext, team_id: str, team_name: str, email: str, callback_url: str) -> str:
     """Mail an invitation link; returns the invitation id (kept in the code's data)."""
     invitation_id = new_uuid()
     code = create_code(
-        ctx.c, ctx.project.id, TEAM_INVITATION, {"invitation_id": invitation_id, "team_id": team_id, "email": email}
+        ctx.sql, ctx.project.id, TEAM_INVITATION, {"invitation_id": invitation_id, "team_id": team_id, "email": email}
     )
     link = with_query_param(callback_url, "code", code)
     variables = {"teamInvitationLink": link, "teamDisplayName": team_name}
@@ -58,18 +58,20 @@ def send_team_invitation_email(ctx: Ctx, team_id: str, team_name: str, email: st
     return invitation_id
 
 
-def _send(ctx: Ctx, kind: str, to: str, link: str, variables: dict[str, str], user_display_name: str | None) -> None:
+def _send(
+    ctx: RequestContext, kind: str, to: str, link: str, variables: dict[str, str], user_display_name: str | None
+) -> None:
     common = {"userDisplayName": user_display_name, "projectDisplayName": ctx.project.display_name}
-    rendered = render_email(ctx.c, ctx.project.id, kind, {**common, **variables})
+    rendered = render_email(ctx.sql, ctx.project.id, kind, {**common, **variables})
     send_email(ctx, Mail(to=to, kind=kind, subject=rendered.subject, text=rendered.text, html=rendered.html, link=link))
 
 
-def _display_name(ctx: Ctx, user_id: str) -> str | None:
-    user = get_user(ctx.c, ctx.project.id, user_id)
+def _display_name(ctx: RequestContext, user_id: str) -> str | None:
+    user = get_user(ctx.sql, ctx.project.id, user_id)
     return None if user is None else user["display_name"]
 
 
-def _display_name_by_email(ctx: Ctx, email: str) -> str | None:
+def _display_name_by_email(ctx: RequestContext, email: str) -> str | None:
     """The display name of the user signing in with this address, if there is one yet."""
-    user = find_user_by_auth_email(ctx.c, ctx.project.id, email)
+    user = find_user_by_auth_email(ctx.sql, ctx.project.id, email)
     return None if user is None else user["display_name"]

@@ -3,7 +3,7 @@
     group = EndpointGroup()
 
     @group.post("/auth/password/sign-in", tiers=ANY, body=Obj({...}, required=True))
-    def sign_in(ctx: Ctx) -> dict: ...
+    def sign_in(ctx: RequestContext) -> dict: ...
 
     routes = group.routes   # each route module exposes this list
 
@@ -29,7 +29,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from .auth import TIERS, Auth, resolve
-from .errors import KnownError, ServiceError, schema_error
+from .errors import CatalogueError, ServiceError, schema_error
 from .responses import AfterCommit, Created, json_response
 from .schema import MISSING, Obj, Spec
 from .service import Service
@@ -40,13 +40,32 @@ ADMIN = frozenset({"admin"})
 
 API_PREFIX = "/api/v1"
 
-Handler = Callable[["Ctx"], Any]
+Handler = Callable[["RequestContext"], Any]
+
+
+@dataclass(frozen=True)
+class NeedsUser:
+    """How an endpoint that needs a signed-in user answers a request without one.
+
+    `code`: a catalogue code answered after validation (e.g. CANNOT_GET_OWN_USER_WITHOUT_USER);
+    None: a SCHEMA_ERROR whose problems include `auth.user must be defined`, as the real
+    service's request schemas answer.
+    """
+
+    code: str | None
+
+
+#: Without a user: SCHEMA_ERROR "auth.user must be defined" (with the request's other problems).
+USER_IN_SCHEMA = NeedsUser(None)
 
 
 @dataclass
-class Ctx:
+class RequestContext:
+    """One API request as a handler sees it: the service, the request's SQLite transaction
+    (`sql`), its project authentication, and the validated body, query and path parameters."""
+
     service: Service
-    c: sqlite3.Connection
+    sql: sqlite3.Connection
     request: Request
     auth: Auth | None
     body: Any = None
@@ -84,7 +103,7 @@ class Ctx:
 
         A failing request rolls back all its writes; some must survive (e.g. attempt counters
         of verification codes, contract 5.3)."""
-        write(self.c)
+        write(self.sql)
         self.kept_on_error.append(write)
 
     def on_commit(self, callback: Callable[[], object]) -> None:
@@ -107,7 +126,7 @@ class Ctx:
         if value != "me":
             return value
         if self.user is None:
-            raise KnownError("CANNOT_GET_OWN_USER_WITHOUT_USER")
+            raise CatalogueError("CANNOT_GET_OWN_USER_WITHOUT_USER")
         return self.user["id"]
 
 
@@ -121,7 +140,7 @@ class Endpoint:
     query: Obj | None
     params: Obj | None
     headers: Obj | None
-    needs_user: str | None
+    needs_user: NeedsUser | None
 
     async def __call__(self, request: Request) -> Response:
         service: Service = request.app.state.service
@@ -132,15 +151,17 @@ class Endpoint:
             return error.to_response()
 
     def _run(self, service: Service, request: Request, body: Any) -> Response:
-        ctx: Ctx | None = None
+        ctx: RequestContext | None = None
         try:
             with service.db.tx() as c:
                 auth = resolve(c, service.keys, request.headers)
                 self._check_tier(auth)
-                ctx = Ctx(service=service, c=c, request=request, auth=auth, raw_body=body, headers=request.headers)
+                ctx = RequestContext(
+                    service=service, sql=c, request=request, auth=auth, raw_body=body, headers=request.headers
+                )
                 self._validate(ctx, request, body)
-                if self.needs_user and self.needs_user != "schema" and ctx.user is None:
-                    raise KnownError(self.needs_user)
+                if self.needs_user is not None and self.needs_user.code is not None and ctx.user is None:
+                    raise CatalogueError(self.needs_user.code)
                 result = self.handler(ctx)
         except ServiceError:
             if ctx is not None and ctx.kept_on_error:
@@ -160,19 +181,19 @@ class Endpoint:
         if self.tiers is None:
             return
         if auth is None:
-            raise KnownError("ACCESS_TYPE_REQUIRED")
+            raise CatalogueError("ACCESS_TYPE_REQUIRED")
         if auth.tier not in self.tiers:
             allowed = [tier for tier in TIERS if tier in self.tiers]
-            raise KnownError(
+            raise CatalogueError(
                 "INSUFFICIENT_ACCESS_TYPE",
                 actual_access_type=auth.tier,
                 allowed_access_types=allowed,
                 allowed=" or ".join(f"'{tier}'" for tier in allowed),
             )
 
-    def _validate(self, ctx: Ctx, request: Request, body: Any) -> None:
+    def _validate(self, ctx: RequestContext, request: Request, body: Any) -> None:
         problems: list[str] = []
-        if self.needs_user == "schema" and ctx.user is None:
+        if self.needs_user == USER_IN_SCHEMA and ctx.user is None:
             problems.append("auth.user must be defined")
         if self.params is not None:
             ctx.params = self.params.check(dict(request.path_params), "params", problems)
@@ -222,17 +243,17 @@ async def _parse_body(request: Request) -> Any:
         try:
             return json.loads(raw, parse_int=_parse_int, parse_constant=_refuse_constant)
         except (ValueError, UnicodeDecodeError, RecursionError):
-            raise KnownError("BODY_PARSING_ERROR", message="Invalid JSON in request body") from None
+            raise CatalogueError("BODY_PARSING_ERROR", message="Invalid JSON in request body") from None
     if content_type == "application/x-www-form-urlencoded":
         try:
             return dict(parse_qsl(raw.decode(), keep_blank_values=True))
         except UnicodeDecodeError:
-            raise KnownError("BODY_PARSING_ERROR", message="Invalid form data in request body") from None
+            raise CatalogueError("BODY_PARSING_ERROR", message="Invalid form data in request body") from None
     if content_type == "text/plain":
         return raw.decode(errors="replace")
     if content_type == "application/octet-stream":
         return raw
-    raise KnownError("BODY_PARSING_ERROR", message=f"Unknown content type in request body: {content_type}")
+    raise CatalogueError("BODY_PARSING_ERROR", message=f"Unknown content type in request body: {content_type}")
 
 
 def _as_function(endpoint: Endpoint) -> Callable[[Request], Any]:
@@ -267,10 +288,10 @@ class EndpointGroup:
         query: Obj | None = None,
         params: Obj | None = None,
         headers: Obj | None = None,
-        needs_user: str | None = None,
+        needs_user: NeedsUser | None = None,
     ) -> Callable[[Handler], Handler]:
-        """`needs_user`: None, "schema" (SCHEMA_ERROR `auth.user must be defined`) or a known-error
-        code raised when there is no user (e.g. "CANNOT_GET_OWN_USER_WITHOUT_USER")."""
+        """`needs_user`: how a request without a signed-in user is answered (None: the handler
+        decides)."""
 
         def register(handler: Handler) -> Handler:
             self.endpoints.append(Endpoint(method, path, handler, tiers, body, query, params, headers, needs_user))

@@ -29,8 +29,9 @@ class ServiceError(Exception):
         raise NotImplementedError
 
 
-class KnownError(ServiceError):
-    """`raise KnownError("PASSWORD_TOO_SHORT", min_length=8)`.
+class CatalogueError(ServiceError):
+    """`raise CatalogueError("PASSWORD_TOO_SHORT", min_length=8)`: answer with a code of the
+    catalogue (the service's side of what the SDK raises as `authmw.errors.KnownError`).
 
     Keyword arguments fill the catalogue's message template and its `details` fields;
     arguments that are not detail fields only feed the message.
@@ -82,18 +83,18 @@ class OAuthError(ServiceError):
         return json_response({"error": self.error, "error_description": self.description}, self.status)
 
 
-def schema_error(method: str, pathname: str, problems: list[str]) -> KnownError:
+def schema_error(method: str, pathname: str, problems: list[str]) -> CatalogueError:
     text = f"Request validation failed on {method} {pathname}:\n" + "\n".join(f"  - {problem}" for problem in problems)
-    return KnownError("SCHEMA_ERROR", message=text)
+    return CatalogueError("SCHEMA_ERROR", message=text)
 
 
-def expired_error(code: str, exp_seconds: int | float | None) -> KnownError:
+def expired_error(code: str, exp_seconds: int | float | None) -> CatalogueError:
     """ACCESS_TOKEN_EXPIRED / ADMIN_ACCESS_TOKEN_EXPIRED with the optional time suffix."""
     if exp_seconds is None:
-        return KnownError(code, expired_at_millis=None, expired_suffix="")
+        return CatalogueError(code, expired_at_millis=None, expired_suffix="")
     when = _dt.datetime.fromtimestamp(exp_seconds, tz=_dt.timezone.utc)
     iso = when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
-    return KnownError(
+    return CatalogueError(
         code,
         expired_at_millis=int(exp_seconds * 1000),
         expired_suffix=f" (The access token expired at {iso}.)",

@@ -25,7 +25,7 @@ from typing import Any
 
 from . import delivery
 from .delivery import OUTBOX_ONLY, PENDING
-from .endpoint import Ctx
+from .endpoint import RequestContext
 from .ids import new_uuid, now_millis
 from .smtp import SmtpSettings
 
@@ -55,12 +55,12 @@ class Mail:
         return message
 
 
-def send_email(ctx: Ctx, mail: Mail) -> str:
+def send_email(ctx: RequestContext, mail: Mail) -> str:
     """Keep `mail` in the outbox of the request's project and, with a `standard` e-mail config,
     deliver it through that SMTP server after the transaction commits. Returns the outbox id."""
     settings = SmtpSettings.from_config(ctx.project.config["email_config"])
     email_id = new_uuid()
-    ctx.c.execute(
+    ctx.sql.execute(
         "INSERT INTO sent_emails (id, project_id, recipient, kind, subject, body, link, sent_at_millis, delivery)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (

@@ -6,7 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from .db import Database
-from .errors import KnownError
+from .errors import CatalogueError
 from .keys import KeyStore
 from .tokens import (
     REFRESH_TOKEN_LIFETIME_MILLIS,
@@ -29,7 +29,7 @@ class Service:
         touch_last_active(c, project_id, session.user_id)
         user = get_user(c, project_id, session.user_id)
         if user is None:
-            raise KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED")
+            raise CatalogueError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED")
         channel = primary_email_channel(c, project_id, session.user_id)
         subject = AccessTokenSubject(
             user_id=session.user_id,

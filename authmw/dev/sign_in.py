@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from .endpoint import Ctx
-from .errors import KnownError
+from .endpoint import RequestContext
+from .errors import CatalogueError
 from .ids import random_code
 from .projects import Project
 from .verification import MFA_ATTEMPT_LIFETIME_MILLIS, create_code
@@ -15,7 +15,7 @@ MFA_ATTEMPT = "mfa_attempt"
 
 
 def finish_sign_in(
-    ctx: Ctx, user: sqlite3.Row, *, is_new_user: bool | None = None, project: Project | None = None
+    ctx: RequestContext, user: sqlite3.Row, *, is_new_user: bool | None = None, project: Project | None = None
 ) -> dict[str, Any]:
     """Tokens plus `user_id` (and `is_new_user` when given); MULTI_FACTOR_AUTHENTICATION_REQUIRED
     with a fresh attempt code when the user has TOTP enabled. `project` defaults to the request's."""
@@ -27,8 +27,8 @@ def finish_sign_in(
         ctx.keep_on_error(
             lambda c: create_code(c, project_id, MFA_ATTEMPT, data, MFA_ATTEMPT_LIFETIME_MILLIS, code=code)
         )
-        raise KnownError("MULTI_FACTOR_AUTHENTICATION_REQUIRED", attempt_code=code)
-    body: dict[str, Any] = ctx.service.new_session(ctx.c, project_id, user["id"])
+        raise CatalogueError("MULTI_FACTOR_AUTHENTICATION_REQUIRED", attempt_code=code)
+    body: dict[str, Any] = ctx.service.new_session(ctx.sql, project_id, user["id"])
     if is_new_user is not None:
         body["is_new_user"] = is_new_user
     body["user_id"] = user["id"]

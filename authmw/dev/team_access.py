@@ -4,37 +4,37 @@ from __future__ import annotations
 
 import sqlite3
 
-from .endpoint import Ctx
-from .errors import KnownError, PlainError
+from .endpoint import RequestContext
+from .errors import CatalogueError, PlainError
 from .teams import get_team, has_permission, is_member
 
 
-def existing_team(ctx: Ctx, team_id: str) -> sqlite3.Row:
-    team = get_team(ctx.c, ctx.project.id, team_id)
+def existing_team(ctx: RequestContext, team_id: str) -> sqlite3.Row:
+    team = get_team(ctx.sql, ctx.project.id, team_id)
     if team is None:
-        raise KnownError("TEAM_NOT_FOUND", team_id=team_id)
+        raise CatalogueError("TEAM_NOT_FOUND", team_id=team_id)
     return team
 
 
-def client_user_id(ctx: Ctx) -> str:
+def client_user_id(ctx: RequestContext) -> str:
     if ctx.user is None:
-        raise KnownError("USER_AUTHENTICATION_REQUIRED")
+        raise CatalogueError("USER_AUTHENTICATION_REQUIRED")
     return str(ctx.user["id"])
 
 
-def require_membership(ctx: Ctx, team_id: str, user_id: str) -> None:
-    if not is_member(ctx.c, ctx.project.id, team_id, user_id):
-        raise KnownError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=team_id, user_id=user_id)
+def require_membership(ctx: RequestContext, team_id: str, user_id: str) -> None:
+    if not is_member(ctx.sql, ctx.project.id, team_id, user_id):
+        raise CatalogueError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=team_id, user_id=user_id)
 
 
-def require_permission(ctx: Ctx, team_id: str, permission_id: str) -> None:
+def require_permission(ctx: RequestContext, team_id: str, permission_id: str) -> None:
     """Client tier only: the current user must hold `permission_id` in the team."""
     user_id = client_user_id(ctx)
-    if not has_permission(ctx.c, ctx.project.id, team_id, user_id, permission_id):
-        raise KnownError("TEAM_PERMISSION_REQUIRED", team_id=team_id, user_id=user_id, permission_id=permission_id)
+    if not has_permission(ctx.sql, ctx.project.id, team_id, user_id, permission_id):
+        raise CatalogueError("TEAM_PERMISSION_REQUIRED", team_id=team_id, user_id=user_id, permission_id=permission_id)
 
 
-def own_user_only(ctx: Ctx, user_id: str | None, message: str) -> str:
+def own_user_only(ctx: RequestContext, user_id: str | None, message: str) -> str:
     """Client filters must name the current user ("me" or its id), else a plain 403."""
     if user_id == "me":
         return ctx.user_id_or_me(user_id)

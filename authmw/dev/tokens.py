@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import jwt
 
-from .errors import KnownError, expired_error
+from .errors import CatalogueError, expired_error
 from .ids import new_uuid, now_millis, random_code, sha256_hex
 from .keys import ISSUER, KeyStore
 
@@ -80,9 +80,9 @@ def verify_access_token(
         unverified = jwt.decode(token, options={"verify_signature": False})
         header = jwt.get_unverified_header(token)
     except jwt.PyJWTError:
-        raise KnownError(unparsable) from None
+        raise CatalogueError(unparsable) from None
     if header.get("alg") != "ES256":
-        raise KnownError(unparsable)
+        raise CatalogueError(unparsable)
     audience = unverified.get("aud")
     if audience is None:
         key = keys.global_key()
@@ -91,7 +91,7 @@ def verify_access_token(
         key = keys.for_project(audience)
         token_project = audience
     else:
-        raise KnownError(unparsable)
+        raise CatalogueError(unparsable)
     try:
         claims = jwt.decode(
             token,
@@ -105,11 +105,11 @@ def verify_access_token(
             "ADMIN_ACCESS_TOKEN_EXPIRED" if admin else "ACCESS_TOKEN_EXPIRED", unverified.get("exp")
         ) from None
     except jwt.PyJWTError:
-        raise KnownError(unparsable) from None
+        raise CatalogueError(unparsable) from None
     if (claims.get("branchId") or "main") != "main" or not isinstance(claims.get("sub"), str):
-        raise KnownError(unparsable)
+        raise CatalogueError(unparsable)
     if not admin and token_project != project_id:
-        raise KnownError("INVALID_PROJECT_FOR_ACCESS_TOKEN")
+        raise CatalogueError("INVALID_PROJECT_FOR_ACCESS_TOKEN")
     return AccessTokenClaims(project_id=str(token_project), user_id=claims["sub"], exp=int(claims["exp"]))
 
 
@@ -141,7 +141,7 @@ def find_refresh_session(c: sqlite3.Connection, project_id: str, token: str) -> 
         (sha256_hex(token), project_id),
     ).fetchone()
     if row is None or row["expires_at_millis"] <= now_millis():
-        raise KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED")
+        raise CatalogueError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED")
     return RefreshSession(id=row["id"], user_id=row["user_id"])
 
 

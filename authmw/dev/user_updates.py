@@ -9,7 +9,7 @@ import sqlite3
 from typing import Any
 
 from .db import dump
-from .errors import KnownError, PlainError
+from .errors import CatalogueError, PlainError
 from .passwords import hash_password, is_valid_bcrypt_hash
 from .projects import Project
 from .schema import Arr, Bool, Json, Obj, Str, Uuid
@@ -114,7 +114,7 @@ def _check_oauth_accounts_free(c: sqlite3.Connection, project_id: str, providers
             (project_id, *key),
         ).fetchone()
         if taken is not None or key in seen:
-            raise KnownError("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER")
+            raise CatalogueError("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER")
         seen.add(key)
 
 
@@ -123,7 +123,7 @@ def server_create_user(c: sqlite3.Connection, project: Project, fields: dict[str
     if email is None and ("primary_email_verified" in fields or "primary_email_auth_enabled" in fields):
         raise PlainError(400, "primary_email_verified and primary_email_auth_enabled need primary_email")
     if email is not None and fields.get("primary_email_auth_enabled") and email_used_for_auth(c, project.id, email):
-        raise KnownError("USER_EMAIL_ALREADY_EXISTS")
+        raise CatalogueError("USER_EMAIL_ALREADY_EXISTS")
     if fields.get("otp_auth_enabled") and not project.config["magic_link_enabled"]:
         raise PlainError(400, "OTP auth not enabled in the project")
     _check_oauth_accounts_free(c, project.id, fields.get("oauth_providers", []))
@@ -146,8 +146,8 @@ def server_create_user(c: sqlite3.Connection, project: Project, fields: dict[str
     for provider in fields.get("oauth_providers", []):
         c.execute(
             "INSERT INTO oauth_accounts (project_id, provider_id, account_id, user_id, email, created_at_millis)"
-            " SELECT ?, ?, ?, ?, ?, signed_up_at_millis FROM users WHERE id = ?",
-            (project.id, provider["id"], provider["account_id"], user_id, provider.get("email"), user_id),
+            " SELECT ?, ?, ?, ?, ?, signed_up_at_millis FROM users WHERE project_id = ? AND id = ?",
+            (project.id, provider["id"], provider["account_id"], user_id, provider.get("email"), project.id, user_id),
         )
     if project.config["create_team_on_sign_up"]:
         name = (
@@ -191,7 +191,7 @@ def update_user(c: sqlite3.Connection, project: Project, user: sqlite3.Row, fiel
     if "selected_team_id" in fields:
         team_id = fields["selected_team_id"]
         if team_id is not None and not is_member(c, project.id, team_id, user_id):
-            raise KnownError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=team_id, user_id=user_id)
+            raise CatalogueError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=team_id, user_id=user_id)
         columns["selected_team_id"] = team_id
 
     _update_primary_email(c, project, user_id, fields)
@@ -213,7 +213,7 @@ def _update_primary_email(c: sqlite3.Connection, project: Project, user_id: str,
         else:
             auth = bool(fields.get("primary_email_auth_enabled")) or bool(channel and channel["used_for_auth"])
             if auth and email_used_for_auth(c, project.id, email, except_user=user_id):
-                raise KnownError("USER_EMAIL_ALREADY_EXISTS")
+                raise CatalogueError("USER_EMAIL_ALREADY_EXISTS")
             if channel is not None:
                 c.execute(
                     "UPDATE contact_channels SET value = ?, used_for_auth = ? WHERE project_id = ? AND id = ?",

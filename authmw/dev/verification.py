@@ -4,7 +4,7 @@ A code is 45 lower-case Crockford characters; its last 39 are the "nonce". Codes
 hashed. Every submission counts one attempt on every code of the project with the same nonce,
 and that count survives a failing request.
 
-    code = create_code(ctx.c, project_id, "mfa_attempt", {"user_id": ...}, MFA_ATTEMPT_LIFETIME_MILLIS)
+    code = create_code(ctx.sql, project_id, "mfa_attempt", {"user_id": ...}, MFA_ATTEMPT_LIFETIME_MILLIS)
     found = find_code(ctx, "mfa_attempt", submitted)   # lookup errors; counts the attempt
     found.consume()                                     # marked used even if the action then fails
 """
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .db import dump, load
-from .endpoint import Ctx
-from .errors import KnownError
+from .endpoint import RequestContext
+from .errors import CatalogueError
 from .ids import now_millis, random_code, sha256_hex
 
 CODE_LENGTH = 45
@@ -52,7 +52,7 @@ def create_code(
 
 @dataclass(frozen=True)
 class FoundCode:
-    ctx: Ctx
+    ctx: RequestContext
     project_id: str
     code_hash: str
     data: dict[str, Any]
@@ -68,7 +68,7 @@ class FoundCode:
         self.ctx.keep_on_error(mark_used)
 
 
-def find_code(ctx: Ctx, code_type: str, submitted: str, *, project_id: str | None = None) -> FoundCode:
+def find_code(ctx: RequestContext, code_type: str, submitted: str, *, project_id: str | None = None) -> FoundCode:
     """Count the attempt, then check in the order not found, expired, used, too many attempts.
 
     The code belongs to the request's project unless `project_id` says otherwise (browser
@@ -82,16 +82,16 @@ def find_code(ctx: Ctx, code_type: str, submitted: str, *, project_id: str | Non
             (project_id, nonce),
         )
     )
-    row = ctx.c.execute(
+    row = ctx.sql.execute(
         "SELECT * FROM verification_codes WHERE code_hash = ? AND project_id = ? AND type = ?",
         (sha256_hex(code), project_id, code_type),
     ).fetchone()
     if row is None:
-        raise KnownError("VERIFICATION_CODE_NOT_FOUND")
+        raise CatalogueError("VERIFICATION_CODE_NOT_FOUND")
     if row["expires_at_millis"] <= now_millis():
-        raise KnownError("VERIFICATION_CODE_EXPIRED")
+        raise CatalogueError("VERIFICATION_CODE_EXPIRED")
     if row["used_at_millis"] is not None:
-        raise KnownError("VERIFICATION_CODE_ALREADY_USED")
+        raise CatalogueError("VERIFICATION_CODE_ALREADY_USED")
     if row["attempt_count"] > MAX_ATTEMPTS:
-        raise KnownError("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED")
+        raise CatalogueError("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED")
     return FoundCode(ctx, project_id, row["code_hash"], load(row["data"]))

@@ -231,14 +231,31 @@ def test_the_membership_delete_of_the_report_is_refused(isolated: tuple[Api, Pro
 UNSCOPED_TABLES = ("meta", "signing_keys", "sent_emails", "sqlite_master")
 
 
+#: Statements that find the project of an OAuth flow from its unguessable state (the provider's
+#: redirect carries no project header); everything they read afterwards is scoped to that project.
+FINDS_THE_PROJECT = ("SELECT project_id FROM verification_codes", "SELECT project_id, data, expires_at_millis")
+
+
+def _top_level(sql: str) -> str:
+    """`sql` with every parenthesised group emptied, so that only its top level remains."""
+    previous = None
+    while previous != sql:
+        previous, sql = sql, re.sub(r"\([^()]*\)", "()", sql)
+    return sql
+
+
 def test_every_sql_statement_names_its_project() -> None:
-    """The audit as a test: a literal SQL statement on a project table must filter by project_id."""
+    """The audit as a test: a literal SQL statement on a project table must say its project.
+
+    A WHERE clause must test project_id at its top level, joined by AND: `WHERE project_id = ?
+    AND (a = ? OR b = ?)` passes, `WHERE a = ? OR (project_id = ? AND b = ?)` does not.
+    """
     import ast
     from pathlib import Path
 
     import authmw.dev
 
-    unscoped = []
+    unscoped, checked = [], 0
     for file in sorted(Path(authmw.dev.__file__).parent.rglob("*.py")):
         if file.name == "db.py":  # schema and migrations
             continue
@@ -248,12 +265,27 @@ def test_every_sql_statement_names_its_project() -> None:
                 continue
             if not node.args or isinstance(node.args[0], ast.Name):  # built above from a scoped prefix
                 continue
-            sql = ast.get_source_segment(source, node.args[0]) or ""
-            if sql.startswith("sql +"):
+            segment = ast.get_source_segment(source, node.args[0]) or ""
+            if segment.startswith("sql +"):
                 continue
-            if "project_id" in sql or re.search(r"\b(FROM|UPDATE|INTO) projects\b", sql):
+            try:
+                sql = ast.literal_eval(node.args[0])
+            except ValueError:  # an f-string: judge its source text
+                sql = segment
+            if any(re.search(rf"\b{table}\b", sql) for table in UNSCOPED_TABLES) or sql == "SELECT 1":
                 continue
-            if any(re.search(rf"\b{table}\b", sql) for table in UNSCOPED_TABLES) or sql == '"SELECT 1"':
+            if sql.startswith(FINDS_THE_PROJECT):
                 continue
-            unscoped.append(f"{file.name}:{node.lineno}: {sql[:100]}")
+            checked += 1
+            top = _top_level(sql)
+            where = re.search(r"\bWHERE\b(.*)", top, re.S)
+            if re.search(r"\b(FROM|UPDATE|INTO) projects\b", top):
+                scoped = where is None or "id" in where.group(1)
+            elif where is None:
+                scoped = "project_id" in sql  # an INSERT names the column
+            else:
+                scoped = "project_id" in where.group(1) and not re.search(r"\bOR\b", where.group(1))
+            if not scoped:
+                unscoped.append(f"{file.name}:{node.lineno}: {sql[:120]}")
+    assert checked > 80  # the walk found the statements (97 when written)
     assert unscoped == []

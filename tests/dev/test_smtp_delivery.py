@@ -28,8 +28,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from authmw.dev import LocalService, smtp
-from authmw.dev.endpoint import ANY, Ctx, EndpointGroup
-from authmw.dev.errors import KnownError
+from authmw.dev.endpoint import ANY, EndpointGroup, RequestContext
+from authmw.dev.errors import CatalogueError
 from authmw.dev.mail import Mail, send_email
 
 from .conftest import Api, unique_email
@@ -327,11 +327,11 @@ def test_mail_of_a_failed_request_is_neither_kept_nor_sent(smtp_server: tuple[In
     group = EndpointGroup()
 
     @group.post("/test/mail/{outcome}", tiers=ANY)
-    def mail_then(ctx: Ctx) -> dict[str, bool]:
+    def mail_then(ctx: RequestContext) -> dict[str, bool]:
         to = ctx.request.query_params["to"]
         send_email(ctx, Mail(to=to, kind="test", subject="A test", text="Hello\n"))
         if ctx.params["outcome"] == "fail":
-            raise KnownError("USER_NOT_FOUND")
+            raise CatalogueError("USER_NOT_FOUND")
         return {"success": True}
 
     service = LocalService(tmp_path, quiet=True)

@@ -9,11 +9,11 @@ from authmw_django.rest_framework import HasTeamPermission, IsSignedIn, IsTeamMe
 from authmw_django.views import admin_login
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from linked_testapp import views as linked_views
 from django.urls import path
 from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
+from linked_testapp import views as linked_views
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView

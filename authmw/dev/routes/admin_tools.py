@@ -6,7 +6,7 @@ import datetime as dt
 from email.message import EmailMessage
 from typing import Any
 
-from ..endpoint import ADMIN, Ctx, EndpointGroup
+from ..endpoint import ADMIN, EndpointGroup, RequestContext
 from ..ids import random_code
 from ..responses import AfterCommit, Created
 from ..schema import Num, Obj, Str
@@ -18,17 +18,17 @@ DAYS = 31
 
 
 @group.post("/webhooks/svix-token", tiers=ADMIN, body=Obj({}, required=True))
-def svix_token(ctx: Ctx) -> Created:
+def svix_token(ctx: RequestContext) -> Created:
     # No webhook provider runs locally; the token only has the right shape.
     return Created({"token": random_code()})
 
 
 @group.get("/internal/metrics", tiers=ADMIN)
-def metrics(ctx: Ctx) -> dict[str, Any]:
+def metrics(ctx: RequestContext) -> dict[str, Any]:
     """Usage figures. Daily activity counts users by their latest activity (the local service keeps
     no event history), and there is no geo lookup, so `users_by_country` stays empty."""
     project_id = ctx.project.id
-    rows = ctx.c.execute("SELECT * FROM users WHERE project_id = ?", (project_id,)).fetchall()
+    rows = ctx.sql.execute("SELECT * FROM users WHERE project_id = ?", (project_id,)).fetchall()
     today = dt.datetime.now(dt.timezone.utc).date()
     days = [today - dt.timedelta(days=offset) for offset in range(DAYS - 1, -1, -1)]
 
@@ -41,7 +41,7 @@ def metrics(ctx: Ctx) -> dict[str, Any]:
 
     def newest(column: str) -> list[dict[str, Any]]:
         ordered = sorted(rows, key=lambda row: row[column], reverse=True)[:5]
-        return [user_view(ctx.c, row, "server") for row in ordered]
+        return [user_view(ctx.sql, row, "server") for row in ordered]
 
     return {
         "total_users": len(rows),
@@ -54,17 +54,17 @@ def metrics(ctx: Ctx) -> dict[str, Any]:
     }
 
 
-def _login_methods(ctx: Ctx) -> list[dict[str, Any]]:
+def _login_methods(ctx: RequestContext) -> list[dict[str, Any]]:
     project_id = ctx.project.id
     counts = {
-        "password": ctx.c.execute(
+        "password": ctx.sql.execute(
             "SELECT COUNT(*) FROM users WHERE project_id = ? AND password_hash IS NOT NULL", (project_id,)
         ).fetchone()[0],
-        "otp": ctx.c.execute(
+        "otp": ctx.sql.execute(
             "SELECT COUNT(*) FROM users WHERE project_id = ? AND otp_auth_enabled = 1", (project_id,)
         ).fetchone()[0],
     }
-    for row in ctx.c.execute(
+    for row in ctx.sql.execute(
         "SELECT provider_id, COUNT(*) AS n FROM oauth_accounts WHERE project_id = ? GROUP BY provider_id", (project_id,)
     ):
         counts[row["provider_id"].lower()] = row["n"]
@@ -89,7 +89,7 @@ SMTP_CONFIG = Obj(
     tiers=ADMIN,
     body=Obj({"recipient_email": Str(required=True, email=True), "email_config": SMTP_CONFIG}, required=True),
 )
-def send_test_email(ctx: Ctx) -> AfterCommit:
+def send_test_email(ctx: RequestContext) -> AfterCommit:
     recipient, config = ctx.body["recipient_email"], ctx.body["email_config"]
     return AfterCommit(lambda: _try_smtp(recipient, config))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from ..emails import PASSWORD_RESET, send_password_reset_email, send_verification_email
-from ..endpoint import ANY, Ctx, EndpointGroup
-from ..errors import KnownError, PlainError
+from ..endpoint import ANY, USER_IN_SCHEMA, EndpointGroup, RequestContext
+from ..errors import CatalogueError, PlainError
 from ..passwords import MIN_LENGTH, hash_password, verify_password
 from ..schema import Obj, Str, password
 from ..sign_in import finish_sign_in
@@ -19,8 +19,8 @@ from ..verification import CODE_LENGTH, find_code
 group = EndpointGroup()
 
 
-def _set_password_hash(ctx: Ctx, user_id: str, password: str) -> None:
-    ctx.c.execute(
+def _set_password_hash(ctx: RequestContext, user_id: str, password: str) -> None:
+    ctx.sql.execute(
         "UPDATE users SET password_hash = ? WHERE project_id = ? AND id = ?",
         (hash_password(password), ctx.project.id, user_id),
     )
@@ -38,28 +38,28 @@ def _set_password_hash(ctx: Ctx, user_id: str, password: str) -> None:
         required=True,
     ),
 )
-def sign_up(ctx: Ctx) -> dict:
+def sign_up(ctx: RequestContext) -> dict:
     project = ctx.project
     email, new_password = ctx.body["email"], ctx.body["password"]
     if not project.config["credential_enabled"]:
-        raise KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
+        raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
     if len(new_password) < MIN_LENGTH:
-        raise KnownError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
+        raise CatalogueError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
     if not project.config["sign_up_enabled"]:
-        raise KnownError("SIGN_UP_NOT_ENABLED")
-    if email_used_for_auth(ctx.c, project.id, email):
-        raise KnownError("USER_EMAIL_ALREADY_EXISTS")
+        raise CatalogueError("SIGN_UP_NOT_ENABLED")
+    if email_used_for_auth(ctx.sql, project.id, email):
+        raise CatalogueError("USER_EMAIL_ALREADY_EXISTS")
     user_id = create_user(
-        ctx.c,
+        ctx.sql,
         project.id,
         password_hash=hash_password(new_password),
         primary_email=email,
         primary_email_auth_enabled=True,
     )
     if project.config["create_team_on_sign_up"]:
-        create_team(ctx.c, project, f"{email}'s Team", creator_user_id=user_id)
+        create_team(ctx.sql, project, f"{email}'s Team", creator_user_id=user_id)
     send_verification_email(ctx, user_id, email, ctx.body["verification_callback_url"])
-    return {**ctx.service.new_session(ctx.c, project.id, user_id), "user_id": user_id}
+    return {**ctx.service.new_session(ctx.sql, project.id, user_id), "user_id": user_id}
 
 
 @group.post(
@@ -67,48 +67,50 @@ def sign_up(ctx: Ctx) -> dict:
     tiers=ANY,
     body=Obj({"email": Str(required=True, email=True), "password": password()}, required=True),
 )
-def sign_in(ctx: Ctx) -> dict:
+def sign_in(ctx: RequestContext) -> dict:
     project = ctx.project
     if not project.config["credential_enabled"]:
-        raise KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
-    user = find_user_by_auth_email(ctx.c, project.id, ctx.body["email"])
+        raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
+    user = find_user_by_auth_email(ctx.sql, project.id, ctx.body["email"])
     stored = None if user is None else user["password_hash"]
     if not verify_password(ctx.body["password"], stored) or user is None:
-        raise KnownError("EMAIL_PASSWORD_MISMATCH")
+        raise CatalogueError("EMAIL_PASSWORD_MISMATCH")
     return finish_sign_in(ctx, user)
 
 
 @group.post(
     "/auth/password/update",
     tiers=ANY,
-    needs_user="schema",
+    needs_user=USER_IN_SCHEMA,
     body=Obj({"old_password": password(), "new_password": password()}, required=True),
 )
-def update_password(ctx: Ctx) -> dict:
+def update_password(ctx: RequestContext) -> dict:
     user = ctx.signed_in_user
     if not ctx.project.config["credential_enabled"]:
-        raise KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
+        raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
     if len(ctx.body["new_password"]) < MIN_LENGTH:
-        raise KnownError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
+        raise CatalogueError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
     if user["password_hash"] is None:
-        raise KnownError("USER_DOES_NOT_HAVE_PASSWORD")
+        raise CatalogueError("USER_DOES_NOT_HAVE_PASSWORD")
     if not verify_password(ctx.body["old_password"], user["password_hash"]):
-        raise KnownError("PASSWORD_CONFIRMATION_MISMATCH")
+        raise CatalogueError("PASSWORD_CONFIRMATION_MISMATCH")
     _set_password_hash(ctx, user["id"], ctx.body["new_password"])
     # Every other session ends; the one in x-stack-refresh-token (if any) survives.
     revoke_user_refresh_tokens(
-        ctx.c, ctx.project.id, user["id"], keep=ctx.request.headers.get("x-stack-refresh-token") or None
+        ctx.sql, ctx.project.id, user["id"], keep=ctx.request.headers.get("x-stack-refresh-token") or None
     )
     return {"success": True}
 
 
-@group.post("/auth/password/set", tiers=ANY, needs_user="schema", body=Obj({"password": password()}, required=True))
-def set_password(ctx: Ctx) -> dict:
+@group.post(
+    "/auth/password/set", tiers=ANY, needs_user=USER_IN_SCHEMA, body=Obj({"password": password()}, required=True)
+)
+def set_password(ctx: RequestContext) -> dict:
     user = ctx.signed_in_user
     if not ctx.project.config["credential_enabled"]:
-        raise KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
+        raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
     if len(ctx.body["password"]) < MIN_LENGTH:
-        raise KnownError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
+        raise CatalogueError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
     if user["password_hash"] is not None:
         raise PlainError(400, "User already has a password set.")
     _set_password_hash(ctx, user["id"], ctx.body["password"])
@@ -125,22 +127,22 @@ RESET_CODE_BODY = Obj({"code": Str(required=True, min_length=CODE_LENGTH, max_le
     tiers=ANY,
     body=Obj({"email": Str(required=True, email=True), "callback_url": Str(required=True, url=True)}, required=True),
 )
-def send_reset_code(ctx: Ctx) -> dict:
+def send_reset_code(ctx: RequestContext) -> dict:
     project = ctx.project
     if not project.config["credential_enabled"]:
-        raise KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
-    user = find_user_by_auth_email(ctx.c, project.id, ctx.body["email"])
+        raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
+    user = find_user_by_auth_email(ctx.sql, project.id, ctx.body["email"])
     if user is None:
         ctx.response_delay = random.uniform(*UNKNOWN_EMAIL_DELAY_SECONDS)
     else:
         if not is_trusted_url(project, ctx.body["callback_url"]):
-            raise KnownError("REDIRECT_URL_NOT_WHITELISTED")
+            raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
         send_password_reset_email(ctx, user["id"], ctx.body["email"], ctx.body["callback_url"])
     return {"success": "maybe, only if user with e-mail exists"}
 
 
 @group.post("/auth/password/reset/check-code", tiers=ANY, body=RESET_CODE_BODY)
-def check_reset_code(ctx: Ctx) -> dict:
+def check_reset_code(ctx: RequestContext) -> dict:
     find_code(ctx, PASSWORD_RESET, ctx.body["code"])
     return {"is_code_valid": True}
 
@@ -153,16 +155,16 @@ def check_reset_code(ctx: Ctx) -> dict:
         required=True,
     ),
 )
-def reset_password(ctx: Ctx) -> dict:
+def reset_password(ctx: RequestContext) -> dict:
     found = find_code(ctx, PASSWORD_RESET, ctx.body["code"])
     found.consume()  # used up even when the checks below fail (contract 5.3)
     if not ctx.project.config["credential_enabled"]:
-        raise KnownError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
+        raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
     if len(ctx.body["password"]) < MIN_LENGTH:
-        raise KnownError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
+        raise CatalogueError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
     user_id = found.data["user_id"]
     _set_password_hash(ctx, user_id, ctx.body["password"])
-    revoke_user_refresh_tokens(ctx.c, ctx.project.id, user_id)
+    revoke_user_refresh_tokens(ctx.sql, ctx.project.id, user_id)
     return {"success": True}
 
 

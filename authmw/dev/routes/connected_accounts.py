@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..endpoint import ANY, Ctx, EndpointGroup
-from ..errors import KnownError, PlainError
+from ..endpoint import ANY, EndpointGroup, RequestContext
+from ..errors import CatalogueError, PlainError
 from ..ids import random_code
 from ..responses import Created
 from ..schema import Obj, Str, Uuid
@@ -14,23 +14,23 @@ group = EndpointGroup()
 BODY = Obj({"scope": Str()}, required=True)
 
 
-def _access_token(ctx: Ctx, user_id: str, provider_id: str) -> Created:
+def _access_token(ctx: RequestContext, user_id: str, provider_id: str) -> Created:
     provider = next(
         (p for p in ctx.project.config["oauth_providers"] if p["id"] == provider_id and p.get("enabled")), None
     )
     if provider is None:
-        raise KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED")
+        raise CatalogueError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED")
     if provider.get("type") == "shared":
-        raise KnownError("OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS")
-    row = ctx.c.execute(
+        raise CatalogueError("OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS")
+    row = ctx.sql.execute(
         "SELECT granted_scopes FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND user_id = ?",
         (ctx.project.id, provider_id, user_id),
     ).fetchone()
     if row is None:
-        raise KnownError("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER")
+        raise CatalogueError("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER")
     wanted = set((ctx.body or {}).get("scope", "").split())
     if not wanted <= set(row["granted_scopes"].split()):
-        raise KnownError("OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE")
+        raise CatalogueError("OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE")
     return Created({"access_token": f"mock_{provider_id}_{random_code()}"})
 
 
@@ -40,7 +40,7 @@ def _access_token(ctx: Ctx, user_id: str, provider_id: str) -> Created:
     params=Obj({"user_id": Uuid(required=True, allow_me=True), "provider_id": Str(required=True)}),
     body=BODY,
 )
-def access_token(ctx: Ctx) -> Created:
+def access_token(ctx: RequestContext) -> Created:
     user_id = ctx.user_id_or_me(ctx.params["user_id"])
     if ctx.tier == "client" and (ctx.user is None or ctx.user["id"] != user_id):
         raise PlainError(403, "Client can only access its own connected accounts")
@@ -53,7 +53,7 @@ def access_token(ctx: Ctx) -> Created:
     params=Obj({"provider_id": Str(required=True)}),
     body=BODY,
 )
-def deprecated_access_token(ctx: Ctx) -> Any:
+def deprecated_access_token(ctx: RequestContext) -> Any:
     """Deprecated alias of /connected-accounts/me/{provider_id}/access-token."""
     return _access_token(ctx, ctx.user_id_or_me("me"), ctx.params["provider_id"])
 

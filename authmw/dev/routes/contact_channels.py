@@ -6,8 +6,8 @@ import sqlite3
 from typing import Any
 
 from ..emails import EMAIL_VERIFICATION, send_verification_email
-from ..endpoint import ANY, Ctx, EndpointGroup
-from ..errors import KnownError, PlainError
+from ..endpoint import ANY, USER_IN_SCHEMA, EndpointGroup, RequestContext
+from ..errors import CatalogueError, PlainError
 from ..responses import Created
 from ..schema import Bool, Obj, Str, Uuid
 from ..urls import is_trusted_url
@@ -31,7 +31,7 @@ def channel_view(row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-def _user_id(ctx: Ctx, value: str, client_message: str, status: int = 403) -> str:
+def _user_id(ctx: RequestContext, value: str, client_message: str, status: int = 403) -> str:
     """Resolve "me"; the client tier may only name its own user."""
     user_id = ctx.user_id_or_me(value)
     if ctx.tier == "client" and (ctx.user is None or user_id != ctx.user["id"]):
@@ -39,8 +39,8 @@ def _user_id(ctx: Ctx, value: str, client_message: str, status: int = 403) -> st
     return user_id
 
 
-def _channel(ctx: Ctx, user_id: str, channel_id: str, missing: PlainError) -> sqlite3.Row:
-    row = ctx.c.execute(
+def _channel(ctx: RequestContext, user_id: str, channel_id: str, missing: PlainError) -> sqlite3.Row:
+    row = ctx.sql.execute(
         "SELECT * FROM contact_channels WHERE id = ? AND user_id = ? AND project_id = ?",
         (channel_id, user_id, ctx.project.id),
     ).fetchone()
@@ -64,20 +64,20 @@ def _fields(tier: str, *, creating: bool) -> Obj:
 
 
 @group.post("/contact-channels", tiers=ANY)
-def create(ctx: Ctx) -> Created:
+def create(ctx: RequestContext) -> Created:
     body = ctx.validate(_fields(ctx.tier, creating=True), ctx.raw_body)
     user_id = _user_id(ctx, body["user_id"], "Client can only create contact channels for their own user.")
-    if get_user(ctx.c, ctx.project.id, user_id) is None:
-        raise KnownError("USER_NOT_FOUND")
-    if body["used_for_auth"] and email_used_for_auth(ctx.c, ctx.project.id, body["value"]):
-        raise KnownError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", type="email")
-    if ctx.c.execute(
+    if get_user(ctx.sql, ctx.project.id, user_id) is None:
+        raise CatalogueError("USER_NOT_FOUND")
+    if body["used_for_auth"] and email_used_for_auth(ctx.sql, ctx.project.id, body["value"]):
+        raise CatalogueError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", type="email")
+    if ctx.sql.execute(
         "SELECT 1 FROM contact_channels WHERE project_id = ? AND user_id = ? AND type = 'email' AND value = ?",
         (ctx.project.id, user_id, body["value"]),
     ).fetchone():
         raise PlainError(400, "Contact channel already exists")
     channel_id = add_contact_channel(
-        ctx.c,
+        ctx.sql,
         ctx.project.id,
         user_id,
         body["value"],
@@ -90,7 +90,7 @@ def create(ctx: Ctx) -> Created:
 
 
 @group.get("/contact-channels", tiers=ANY, query=Obj({"user_id": Uuid(allow_me=True), "contact_channel_id": Uuid()}))
-def list_channels(ctx: Ctx) -> dict[str, Any]:
+def list_channels(ctx: RequestContext) -> dict[str, Any]:
     user_id = ctx.query.get("user_id")
     if ctx.tier == "client":
         if user_id is None:
@@ -104,32 +104,32 @@ def list_channels(ctx: Ctx) -> dict[str, Any]:
         if value is not None:
             sql += f" AND {column} = ?"
             args.append(value)
-    rows = ctx.c.execute(sql + " ORDER BY created_at_millis, rowid", args).fetchall()
+    rows = ctx.sql.execute(sql + " ORDER BY created_at_millis, rowid", args).fetchall()
     return {"items": [channel_view(row) for row in rows], "is_paginated": False}
 
 
 @group.get("/contact-channels/{user_id}/{contact_channel_id}", tiers=ANY, params=CHANNEL_PATH)
-def get_one(ctx: Ctx) -> dict[str, Any]:
+def get_one(ctx: RequestContext) -> dict[str, Any]:
     user_id = _user_id(ctx, ctx.params["user_id"], "Client can only read contact channels of their own user.")
     missing = PlainError(404, "Contact channel not found.")
     return channel_view(_channel(ctx, user_id, ctx.params["contact_channel_id"], missing))
 
 
 @group.patch("/contact-channels/{user_id}/{contact_channel_id}", tiers=ANY, params=CHANNEL_PATH)
-def update(ctx: Ctx) -> dict[str, Any]:
+def update(ctx: RequestContext) -> dict[str, Any]:
     body = ctx.validate(_fields(ctx.tier, creating=False), ctx.raw_body)
     user_id = _user_id(ctx, ctx.params["user_id"], "Client can only update contact channels of their own user.")
     row = _channel(ctx, user_id, ctx.params["contact_channel_id"], PlainError(400, "Contact channel not found"))
     value = body.get("value", row["value"])
     used_for_auth = body.get("used_for_auth", bool(row["used_for_auth"]))
-    if used_for_auth and email_used_for_auth(ctx.c, ctx.project.id, value, except_user=user_id):
-        raise KnownError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", type="email")
+    if used_for_auth and email_used_for_auth(ctx.sql, ctx.project.id, value, except_user=user_id):
+        raise CatalogueError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", type="email")
     is_verified = body.get("is_verified", bool(row["is_verified"]) and value == row["value"])
     if body.get("is_primary"):
-        ctx.c.execute(
+        ctx.sql.execute(
             "UPDATE contact_channels SET is_primary = 0 WHERE project_id = ? AND user_id = ?", (ctx.project.id, user_id)
         )
-    ctx.c.execute(
+    ctx.sql.execute(
         "UPDATE contact_channels SET value = ?, used_for_auth = ?, is_verified = ?, is_primary = ?"
         " WHERE project_id = ? AND id = ?",
         (
@@ -145,10 +145,10 @@ def update(ctx: Ctx) -> dict[str, Any]:
 
 
 @group.delete("/contact-channels/{user_id}/{contact_channel_id}", tiers=ANY, params=CHANNEL_PATH)
-def delete(ctx: Ctx) -> dict[str, bool]:
+def delete(ctx: RequestContext) -> dict[str, bool]:
     user_id = _user_id(ctx, ctx.params["user_id"], "Client can only delete contact channels of their own user.")
     row = _channel(ctx, user_id, ctx.params["contact_channel_id"], PlainError(400, "Contact channel not found"))
-    ctx.c.execute("DELETE FROM contact_channels WHERE project_id = ? AND id = ?", (ctx.project.id, row["id"]))
+    ctx.sql.execute("DELETE FROM contact_channels WHERE project_id = ? AND id = ?", (ctx.project.id, row["id"]))
     return {"success": True}
 
 
@@ -158,12 +158,12 @@ def delete(ctx: Ctx) -> dict[str, bool]:
     params=CHANNEL_PATH,
     body=Obj({"callback_url": Str(required=True, url=True)}, required=True),
 )
-def send_channel_verification(ctx: Ctx) -> dict[str, bool]:
+def send_channel_verification(ctx: RequestContext) -> dict[str, bool]:
     user_id = _user_id(
         ctx, ctx.params["user_id"], "Client can only send verification codes for their own user.", status=400
     )
-    if ctx.tier != "client" and get_user(ctx.c, ctx.project.id, user_id) is None:
-        raise KnownError("USER_ID_DOES_NOT_EXIST", user_id=user_id)
+    if ctx.tier != "client" and get_user(ctx.sql, ctx.project.id, user_id) is None:
+        raise CatalogueError("USER_ID_DOES_NOT_EXIST", user_id=user_id)
     row = _channel(ctx, user_id, ctx.params["contact_channel_id"], PlainError(404, "Contact channel not found"))
     _send(ctx, user_id, row, ctx.body["callback_url"])
     return {"success": True}
@@ -172,34 +172,34 @@ def send_channel_verification(ctx: Ctx) -> dict[str, bool]:
 @group.post(
     "/contact-channels/send-verification-code",
     tiers=ANY,
-    needs_user="schema",
+    needs_user=USER_IN_SCHEMA,
     body=Obj(
         {"email": Str(required=True, strict_email=True), "callback_url": Str(required=True, url=True)}, required=True
     ),
 )
-def send_primary_verification(ctx: Ctx) -> dict[str, bool]:
+def send_primary_verification(ctx: RequestContext) -> dict[str, bool]:
     user = ctx.signed_in_user
-    channel = primary_email_channel(ctx.c, ctx.project.id, user["id"])
+    channel = primary_email_channel(ctx.sql, ctx.project.id, user["id"])
     primary = channel["value"] if channel else None
     if channel is None or ctx.body["email"] != primary:
-        raise KnownError("EMAIL_IS_NOT_PRIMARY_EMAIL", email=ctx.body["email"], primary_email=primary)
+        raise CatalogueError("EMAIL_IS_NOT_PRIMARY_EMAIL", email=ctx.body["email"], primary_email=primary)
     _send(ctx, user["id"], channel, ctx.body["callback_url"])
     return {"success": True}
 
 
-def _send(ctx: Ctx, user_id: str, channel: sqlite3.Row, callback_url: str) -> None:
+def _send(ctx: RequestContext, user_id: str, channel: sqlite3.Row, callback_url: str) -> None:
     if channel["is_verified"]:
-        raise KnownError("EMAIL_ALREADY_VERIFIED")
+        raise CatalogueError("EMAIL_ALREADY_VERIFIED")
     if not is_trusted_url(ctx.project, callback_url):
-        raise KnownError("REDIRECT_URL_NOT_WHITELISTED")
+        raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
     send_verification_email(ctx, user_id, channel["value"], callback_url)
 
 
 @group.post("/contact-channels/verify", tiers=ANY, body=CODE_BODY)
-def verify(ctx: Ctx) -> dict[str, bool]:
+def verify(ctx: RequestContext) -> dict[str, bool]:
     found = find_code(ctx, EMAIL_VERIFICATION, ctx.body["code"])
     found.consume()
-    ctx.c.execute(
+    ctx.sql.execute(
         "UPDATE contact_channels SET is_verified = 1 WHERE project_id = ? AND user_id = ? AND type = 'email' AND value = ?",
         (ctx.project.id, found.data["user_id"], found.data["email"]),
     )
@@ -207,7 +207,7 @@ def verify(ctx: Ctx) -> dict[str, bool]:
 
 
 @group.post("/contact-channels/verify/check-code", tiers=ANY, body=CODE_BODY)
-def check_code(ctx: Ctx) -> dict[str, bool]:
+def check_code(ctx: RequestContext) -> dict[str, bool]:
     find_code(ctx, EMAIL_VERIFICATION, ctx.body["code"])
     return {"is_code_valid": True}
 

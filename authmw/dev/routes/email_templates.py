@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..email_templates import DEFAULT_SUBJECTS, save_template, template
-from ..endpoint import ADMIN, Ctx, EndpointGroup
+from ..endpoint import ADMIN, EndpointGroup, RequestContext
 from ..errors import PlainError
 from ..schema import Json, Obj, Str
 
@@ -14,13 +14,13 @@ TYPE_PATH = Obj({"type": Str(required=True, one_of=tuple(DEFAULT_SUBJECTS))})
 
 
 @group.get("/email-templates", tiers=ADMIN)
-def list_templates(ctx: Ctx) -> dict[str, Any]:
-    return {"items": [template(ctx.c, ctx.project.id, kind) for kind in DEFAULT_SUBJECTS], "is_paginated": False}
+def list_templates(ctx: RequestContext) -> dict[str, Any]:
+    return {"items": [template(ctx.sql, ctx.project.id, kind) for kind in DEFAULT_SUBJECTS], "is_paginated": False}
 
 
 @group.get("/email-templates/{type}", tiers=ADMIN, params=TYPE_PATH)
-def get_template(ctx: Ctx) -> dict[str, Any]:
-    return template(ctx.c, ctx.project.id, ctx.params["type"])
+def get_template(ctx: RequestContext) -> dict[str, Any]:
+    return template(ctx.sql, ctx.project.id, ctx.params["type"])
 
 
 @group.patch(
@@ -29,19 +29,19 @@ def get_template(ctx: Ctx) -> dict[str, Any]:
     params=TYPE_PATH,
     body=Obj({"content": Json(), "subject": Str()}, required=True),
 )
-def update_template(ctx: Ctx) -> dict[str, Any]:
+def update_template(ctx: RequestContext) -> dict[str, Any]:
     kind = ctx.params["type"]
-    current = template(ctx.c, ctx.project.id, kind)
+    current = template(ctx.sql, ctx.project.id, kind)
     content = ctx.body.get("content", current["content"])
     if not isinstance(content, dict) or not isinstance(content.get("type"), str):
         raise PlainError(400, "Invalid email template content")
-    save_template(ctx.c, ctx.project.id, kind, ctx.body.get("subject", current["subject"]), content)
-    return template(ctx.c, ctx.project.id, kind)
+    save_template(ctx.sql, ctx.project.id, kind, ctx.body.get("subject", current["subject"]), content)
+    return template(ctx.sql, ctx.project.id, kind)
 
 
 @group.delete("/email-templates/{type}", tiers=ADMIN, params=TYPE_PATH)
-def reset_template(ctx: Ctx) -> dict[str, bool]:
-    deleted = ctx.c.execute(
+def reset_template(ctx: RequestContext) -> dict[str, bool]:
+    deleted = ctx.sql.execute(
         "DELETE FROM email_templates WHERE project_id = ? AND type = ?", (ctx.project.id, ctx.params["type"])
     ).rowcount
     if not deleted:

@@ -7,8 +7,8 @@ from typing import Any
 
 from ..auth import INTERNAL_PROJECT_ID
 from ..db import dump, load
-from ..endpoint import ADMIN, ANY, Ctx, EndpointGroup
-from ..errors import KnownError
+from ..endpoint import ADMIN, ANY, EndpointGroup, NeedsUser, RequestContext
+from ..errors import CatalogueError
 from ..ids import now_millis
 from ..projects import api_key_set_view, create_api_key_set, create_project, get_project, user_count
 from ..responses import Created
@@ -16,12 +16,13 @@ from ..schema import Bool, Num, Obj, Str, Uuid
 from .projects import apply_update, project_body
 
 group = EndpointGroup()
-NO_USER = "USER_AUTHENTICATION_REQUIRED"
+#: Owner endpoints of `internal` without a signed-in owner.
+NO_OWNER = NeedsUser("USER_AUTHENTICATION_REQUIRED")
 
 
-def _owner(ctx: Ctx) -> sqlite3.Row:
+def _owner(ctx: RequestContext) -> sqlite3.Row:
     if ctx.project.id != INTERNAL_PROJECT_ID:
-        raise KnownError("EXPECTED_INTERNAL_PROJECT")
+        raise CatalogueError("EXPECTED_INTERNAL_PROJECT")
     return ctx.signed_in_user
 
 
@@ -31,21 +32,21 @@ def _managed_ids(owner: sqlite3.Row) -> list[str]:
     return [pid for pid in managed if isinstance(pid, str)] if isinstance(managed, list) else []
 
 
-@group.get("/internal/projects", tiers=ANY, needs_user=NO_USER)
-def list_owned_projects(ctx: Ctx) -> dict[str, Any]:
-    projects = [p for p in (get_project(ctx.c, pid) for pid in _managed_ids(_owner(ctx))) if p is not None]
+@group.get("/internal/projects", tiers=ANY, needs_user=NO_OWNER)
+def list_owned_projects(ctx: RequestContext) -> dict[str, Any]:
+    projects = [p for p in (get_project(ctx.sql, pid) for pid in _managed_ids(_owner(ctx))) if p is not None]
     projects.sort(key=lambda p: p.created_at_millis, reverse=True)
-    return {"items": [p.admin_view(user_count(ctx.c, p.id)) for p in projects], "is_paginated": False}
+    return {"items": [p.admin_view(user_count(ctx.sql, p.id)) for p in projects], "is_paginated": False}
 
 
-@group.post("/internal/projects", tiers=ANY, needs_user=NO_USER, body=project_body(creating=True))
-def create_owned_project(ctx: Ctx) -> Created:
+@group.post("/internal/projects", tiers=ANY, needs_user=NO_OWNER, body=project_body(creating=True))
+def create_owned_project(ctx: RequestContext) -> Created:
     owner = _owner(ctx)
-    project = apply_update(ctx, create_project(ctx.c, ctx.body["display_name"]), ctx.body)
+    project = apply_update(ctx, create_project(ctx.sql, ctx.body["display_name"]), ctx.body)
     metadata = load(owner["server_metadata"])
     metadata = metadata if isinstance(metadata, dict) else {}
     metadata["managedProjectIds"] = [*_managed_ids(owner), project.id]
-    ctx.c.execute(
+    ctx.sql.execute(
         "UPDATE users SET server_metadata = ? WHERE project_id = ? AND id = ?",
         (dump(metadata), owner["project_id"], owner["id"]),
     )
@@ -69,10 +70,10 @@ API_KEY_PATH = Obj({"api_key_id": Uuid(required=True)})
         required=True,
     ),
 )
-def create_api_keys(ctx: Ctx) -> dict[str, Any]:
+def create_api_keys(ctx: RequestContext) -> dict[str, Any]:
     body = ctx.body
     key_set = create_api_key_set(
-        ctx.c,
+        ctx.sql,
         ctx.project.id,
         body["description"],
         int(body["expires_at_millis"]),
@@ -84,8 +85,8 @@ def create_api_keys(ctx: Ctx) -> dict[str, Any]:
 
 
 @group.get("/internal/api-keys", tiers=ADMIN)
-def list_api_keys(ctx: Ctx) -> dict[str, Any]:
-    rows = ctx.c.execute(
+def list_api_keys(ctx: RequestContext) -> dict[str, Any]:
+    rows = ctx.sql.execute(
         "SELECT * FROM api_key_sets WHERE project_id = ? ORDER BY created_at_millis DESC, rowid DESC",
         (ctx.project.id,),
     ).fetchall()
@@ -93,7 +94,7 @@ def list_api_keys(ctx: Ctx) -> dict[str, Any]:
 
 
 @group.get("/internal/api-keys/{api_key_id}", tiers=ADMIN, params=API_KEY_PATH)
-def get_api_keys(ctx: Ctx) -> dict[str, Any]:
+def get_api_keys(ctx: RequestContext) -> dict[str, Any]:
     return api_key_set_view(_key_set(ctx, ctx.params["api_key_id"]))
 
 
@@ -103,27 +104,27 @@ def get_api_keys(ctx: Ctx) -> dict[str, Any]:
     params=API_KEY_PATH,
     body=Obj({"description": Str(), "revoked": Bool(only=True)}, required=True),
 )
-def update_api_keys(ctx: Ctx) -> dict[str, Any]:
+def update_api_keys(ctx: RequestContext) -> dict[str, Any]:
     key_set = _key_set(ctx, ctx.params["api_key_id"])
     if "description" in ctx.body:
-        ctx.c.execute(
+        ctx.sql.execute(
             "UPDATE api_key_sets SET description = ? WHERE project_id = ? AND id = ?",
             (ctx.body["description"], ctx.project.id, key_set["id"]),
         )
     if ctx.body.get("revoked") and key_set["manually_revoked_at_millis"] is None:
-        ctx.c.execute(
+        ctx.sql.execute(
             "UPDATE api_key_sets SET manually_revoked_at_millis = ? WHERE project_id = ? AND id = ?",
             (now_millis(), ctx.project.id, key_set["id"]),
         )
     return api_key_set_view(_key_set(ctx, key_set["id"]))
 
 
-def _key_set(ctx: Ctx, key_set_id: str) -> sqlite3.Row:
-    row = ctx.c.execute(
+def _key_set(ctx: RequestContext, key_set_id: str) -> sqlite3.Row:
+    row = ctx.sql.execute(
         "SELECT * FROM api_key_sets WHERE id = ? AND project_id = ?", (key_set_id, ctx.project.id)
     ).fetchone()
     if row is None:
-        raise KnownError("API_KEY_NOT_FOUND")
+        raise CatalogueError("API_KEY_NOT_FOUND")
     return row
 
 

@@ -7,7 +7,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..endpoint import Ctx, EndpointGroup
+from ..endpoint import EndpointGroup, RequestContext
 from ..errors import PlainError
 from ..projects import get_project
 from ..responses import json_response
@@ -16,9 +16,9 @@ group = EndpointGroup()
 
 
 @group.get("/projects/{project_id}/.well-known/jwks.json", tiers=None)
-def project_jwks(ctx: Ctx) -> dict:
+def project_jwks(ctx: RequestContext) -> dict:
     project_id = ctx.params["project_id"]
-    if get_project(ctx.c, project_id) is None:
+    if get_project(ctx.sql, project_id) is None:
         raise PlainError(404, "Project not found")
     return {"keys": [ctx.service.keys.for_project(project_id).jwk()]}
 

@@ -10,8 +10,8 @@ from typing import Any
 import pyotp
 
 from .. import clock
-from ..endpoint import ANY, Ctx, EndpointGroup
-from ..errors import KnownError
+from ..endpoint import ANY, EndpointGroup, RequestContext
+from ..errors import CatalogueError
 from ..schema import Obj, Str
 from ..sign_in import MFA_ATTEMPT
 from ..users import get_user
@@ -32,14 +32,14 @@ group = EndpointGroup()
         required=True,
     ),
 )
-def mfa_sign_in(ctx: Ctx) -> dict[str, Any]:
+def mfa_sign_in(ctx: RequestContext) -> dict[str, Any]:
     found = find_code(ctx, MFA_ATTEMPT, ctx.body["code"])
-    user = get_user(ctx.c, ctx.project.id, found.data["user_id"])
+    user = get_user(ctx.sql, ctx.project.id, found.data["user_id"])
     secret = None if user is None else user["totp_secret_base64"]
     if user is None or secret is None or not totp_matches(secret, ctx.body["totp"]):
-        raise KnownError("INVALID_TOTP_CODE")  # the attempt code stays usable
+        raise CatalogueError("INVALID_TOTP_CODE")  # the attempt code stays usable
     found.consume()
-    session = ctx.service.new_session(ctx.c, ctx.project.id, user["id"])
+    session = ctx.service.new_session(ctx.sql, ctx.project.id, user["id"])
     return {**session, "is_new_user": bool(found.data.get("is_new_user")), "user_id": user["id"]}
 
 

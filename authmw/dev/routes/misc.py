@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..endpoint import Ctx, EndpointGroup
+from ..endpoint import EndpointGroup, RequestContext
 from ..responses import json_response
 from ..schema import Json, Obj, Str
 from ..service import Service
@@ -25,25 +25,25 @@ group = EndpointGroup()
 
 
 @group.get("/", tiers=None, query=Obj({}))
-def api_root(ctx: Ctx) -> str:
+def api_root(ctx: RequestContext) -> str:
     if ctx.auth is None:
         return f"{WELCOME}\n\nAuthentication: None"
     user = "None"
     if ctx.user is not None:
-        channel = primary_email_channel(ctx.c, ctx.project.id, ctx.user["id"])
+        channel = primary_email_channel(ctx.sql, ctx.project.id, ctx.user["id"])
         user = channel["value"] if channel else ctx.user["id"]
     return f"{WELCOME}\n\nAuthentication: {ctx.auth.tier.capitalize()}\n  Project: {ctx.project.id}\n  User: {user}"
 
 
 @group.post("/check-feature-support", tiers=None, body=Json())
-def check_feature_support(ctx: Ctx) -> str:
+def check_feature_support(ctx: RequestContext) -> str:
     name = ctx.raw_body.get("feature_name") if isinstance(ctx.raw_body, dict) else None
     feature = name if isinstance(name, str) and name else "This feature"
     return f"{feature} is not yet supported. Please reach out to Stack support for more information."
 
 
 @group.post("/check-version", tiers=None, body=Obj({"clientVersion": Str(required=True)}, required=True))
-def check_version(ctx: Ctx) -> dict[str, Any]:
+def check_version(ctx: RequestContext) -> dict[str, Any]:
     given = ctx.body["clientVersion"]
     match = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", given)
     if match is None:

@@ -7,8 +7,8 @@ import binascii
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from ..endpoint import Ctx, EndpointGroup
-from ..errors import KnownError, OAuthError
+from ..endpoint import EndpointGroup, RequestContext
+from ..errors import CatalogueError, OAuthError
 from ..oauth_flow import AUTHORIZATION_CODE, pkce_matches
 from ..projects import Project, get_project, key_is_valid
 from ..responses import json_response
@@ -34,20 +34,20 @@ group = EndpointGroup()
         allow_unknown=True,
     ),
 )
-def token(ctx: Ctx) -> Any:
+def token(ctx: RequestContext) -> Any:
     params = dict(ctx.body)
     client_id, client_secret = _client_credentials(ctx, params)
-    project = get_project(ctx.c, client_id)
-    if project is None or not key_is_valid(ctx.c, project.id, "client", client_secret):
-        raise KnownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", client_id=client_id)
+    project = get_project(ctx.sql, client_id)
+    if project is None or not key_is_valid(ctx.sql, project.id, "client", client_secret):
+        raise CatalogueError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", client_id=client_id)
     if params["grant_type"] == "authorization_code":
         return _exchange_code(ctx, project, params)
     refresh_token = params.get("refresh_token")
     if not isinstance(refresh_token, str) or not refresh_token:
         raise OAuthError("invalid_request", "Missing parameter: `refresh_token`")
-    session = find_refresh_session(ctx.c, project.id, refresh_token)
+    session = find_refresh_session(ctx.sql, project.id, refresh_token)
     body = {
-        "access_token": ctx.service.access_token(ctx.c, project.id, session),
+        "access_token": ctx.service.access_token(ctx.sql, project.id, session),
         "token_type": "Bearer",
         "expires_in": REPORTED_EXPIRES_IN,
         "scope": "legacy",
@@ -55,24 +55,24 @@ def token(ctx: Ctx) -> Any:
     return json_response(body, headers={"pragma": "no-cache"})
 
 
-def _exchange_code(ctx: Ctx, project: Project, params: dict[str, Any]) -> Any:
+def _exchange_code(ctx: RequestContext, project: Project, params: dict[str, Any]) -> Any:
     for name in ("code", "redirect_uri", "code_verifier"):
         if not isinstance(params.get(name), str) or not params[name]:
             raise OAuthError("invalid_request", f"Missing parameter: `{name}`")
     try:
         found = find_code(ctx, AUTHORIZATION_CODE, params["code"], project_id=project.id)
-    except KnownError:
-        raise KnownError("INVALID_AUTHORIZATION_CODE") from None
+    except CatalogueError:
+        raise CatalogueError("INVALID_AUTHORIZATION_CODE") from None
     data = found.data
     found.consume()  # single use, whatever happens next
     if not pkce_matches(params["code_verifier"], data["code_challenge"], data["code_challenge_method"]):
-        raise KnownError("INVALID_AUTHORIZATION_CODE")
+        raise CatalogueError("INVALID_AUTHORIZATION_CODE")
     redirect_uri = urlunsplit(urlsplit(params["redirect_uri"])._replace(fragment=""))
     if redirect_uri != data["redirect_uri"] or not is_trusted_url(project, redirect_uri):
-        raise KnownError("REDIRECT_URL_NOT_WHITELISTED")
-    user = get_user(ctx.c, project.id, data["user_id"])
+        raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
+    user = get_user(ctx.sql, project.id, data["user_id"])
     if user is None:
-        raise KnownError("INVALID_AUTHORIZATION_CODE")
+        raise CatalogueError("INVALID_AUTHORIZATION_CODE")
     tokens = finish_sign_in(ctx, user, is_new_user=data["is_new_user"], project=project)
     after = data.get("after_callback_redirect_url")
     body = {
@@ -89,7 +89,7 @@ def _exchange_code(ctx: Ctx, project: Project, params: dict[str, Any]) -> Any:
     return json_response(body, headers={"pragma": "no-cache"})
 
 
-def _client_credentials(ctx: Ctx, params: dict[str, Any]) -> tuple[str, str]:
+def _client_credentials(ctx: RequestContext, params: dict[str, Any]) -> tuple[str, str]:
     client_id, client_secret = params.get("client_id"), params.get("client_secret")
     authorization = ctx.request.headers.get("authorization", "")
     if authorization.lower().startswith("basic "):

@@ -10,8 +10,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from .. import mock_provider
-from ..endpoint import Ctx, EndpointGroup
-from ..errors import KnownError, PlainError
+from ..endpoint import EndpointGroup, RequestContext
+from ..errors import CatalogueError, PlainError
 from ..ids import now_millis, sha256_hex
 from ..oauth_flow import (
     AUTHORIZATION_CODE,
@@ -57,32 +57,32 @@ def _enabled_provider(project: Any, provider_id: str) -> dict[str, Any]:
     for provider in project.config["oauth_providers"]:
         if provider["id"] == provider_id and provider.get("enabled"):
             return provider
-    raise KnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED")
+    raise CatalogueError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED")
 
 
 @group.get("/auth/oauth/authorize/{provider_id}", tiers=None, query=AUTHORIZE_QUERY)
-def authorize(ctx: Ctx) -> Response:
+def authorize(ctx: RequestContext) -> Response:
     q = ctx.query
     provider_id = ctx.params["provider_id"].lower()
-    project = get_project(ctx.c, q["client_id"])
+    project = get_project(ctx.sql, q["client_id"])
     if project is None:
-        raise KnownError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", client_id=q["client_id"])
-    if not key_is_valid(ctx.c, project.id, "client", q["client_secret"]):
-        raise KnownError("INVALID_PUBLISHABLE_CLIENT_KEY", project_id=project.id)
+        raise CatalogueError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", client_id=q["client_id"])
+    if not key_is_valid(ctx.sql, project.id, "client", q["client_secret"]):
+        raise CatalogueError("INVALID_PUBLISHABLE_CLIENT_KEY", project_id=project.id)
     provider = _enabled_provider(project, provider_id)
     link_user_id = None
     if q.get("type", "authenticate") == "link":
         try:
             claims = verify_access_token(
-                ctx.service.keys, q.get("token", ""), project.id, lambda pid: get_project(ctx.c, pid) is not None
+                ctx.service.keys, q.get("token", ""), project.id, lambda pid: get_project(ctx.sql, pid) is not None
             )
-        except KnownError as error:
+        except CatalogueError as error:
             if error.code == "INVALID_PROJECT_FOR_ACCESS_TOKEN":
                 raise PlainError(403, "The access token is not valid for this project.") from None
             raise
         link_user_id = claims.user_id
     if q.get("provider_scope") and provider.get("type") == "shared":
-        raise KnownError("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS")
+        raise CatalogueError("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS")
     redirect_uri = urlunsplit(urlsplit(q["redirect_uri"])._replace(fragment=""))
     callback = f"{_base_url(ctx.request)}/api/v1/auth/oauth/callback/{provider_id}"
     flow = {
@@ -102,7 +102,7 @@ def authorize(ctx: Ctx) -> Response:
         # the one address the mock provider may send the browser back to
         "provider_redirect_uri": callback,
     }
-    inner_state = create_code(ctx.c, project.id, OUTER_FLOW, flow, OUTER_FLOW_LIFETIME_MILLIS)
+    inner_state = create_code(ctx.sql, project.id, OUTER_FLOW, flow, OUTER_FLOW_LIFETIME_MILLIS)
     mock_page = f"{_base_url(ctx.request)}/dev/oauth/{provider_id}?" + urlencode(
         {"state": inner_state, "redirect_uri": callback}
     )
@@ -122,7 +122,7 @@ def _base_url(request: Request) -> str:
     return f"{request.url.scheme}://{request.url.netloc}"
 
 
-def callback(ctx: Ctx) -> Response:
+def callback(ctx: RequestContext) -> Response:
     params = {**dict(ctx.request.query_params), **(ctx.raw_body if isinstance(ctx.raw_body, dict) else {})}
     inner_state = str(params.get("state", "")).lower()
     if not inner_state or ctx.request.cookies.get(INNER_COOKIE_PREFIX + inner_state) is None:
@@ -131,18 +131,18 @@ def callback(ctx: Ctx) -> Response:
             "OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in"
             " process. Please try signing in again",
         )
-    row = ctx.c.execute(
+    row = ctx.sql.execute(
         "SELECT project_id FROM verification_codes WHERE code_hash = ? AND type = ?",
         (sha256_hex(inner_state), OUTER_FLOW),
     ).fetchone()
-    project = None if row is None else get_project(ctx.c, row["project_id"])
+    project = None if row is None else get_project(ctx.sql, row["project_id"])
     if project is None:
         raise PlainError(400, "Invalid OAuth cookie. Please try signing in again.")
     found = find_code(ctx, OUTER_FLOW, inner_state, project_id=project.id)
     flow = found.data
     try:
         location = _finish_callback(ctx, project, flow, params)
-    except KnownError as error:
+    except CatalogueError as error:
         target = flow.get("error_redirect_uri")
         if not target or not is_trusted_url(project, target):
             raise
@@ -155,23 +155,23 @@ def callback(ctx: Ctx) -> Response:
     return response
 
 
-def _finish_callback(ctx: Ctx, project: Project, flow: dict[str, Any], params: dict[str, Any]) -> str:
+def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any], params: dict[str, Any]) -> str:
     if now_millis() - flow["started_at_millis"] > 10 * 60 * 1000:
-        raise KnownError("OUTER_OAUTH_TIMEOUT")
+        raise CatalogueError("OUTER_OAUTH_TIMEOUT")
     _enabled_provider(project, flow["provider_id"])
     if params.get("error"):
-        raise KnownError("OAUTH_PROVIDER_ACCESS_DENIED")
+        raise CatalogueError("OAUTH_PROVIDER_ACCESS_DENIED")
     if not params.get("code"):
         raise PlainError(400, "Inner OAuth callback failed due to invalid grant. Please try again.")
     if flow["scope"] != "legacy":
-        raise KnownError("INVALID_SCOPE", scope=flow["scope"])
+        raise CatalogueError("INVALID_SCOPE", scope=flow["scope"])
     if not is_trusted_url(project, flow["redirect_uri"]):
-        raise KnownError("REDIRECT_URL_NOT_WHITELISTED")
+        raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
     account = _provider_account(ctx, project, params)
     user_id, is_new_user = _account_user(ctx, project, flow, account)
     _grant_scopes(ctx, project.id, flow["provider_id"], account["account_id"], flow.get("provider_scope", ""))
     code = create_code(
-        ctx.c,
+        ctx.sql,
         project.id,
         AUTHORIZATION_CODE,
         {
@@ -188,12 +188,12 @@ def _finish_callback(ctx: Ctx, project: Project, flow: dict[str, Any], params: d
     return with_query_param(location, "state", flow["state"])
 
 
-def _provider_account(ctx: Ctx, project: Project, params: dict[str, Any]) -> dict[str, Any]:
+def _provider_account(ctx: RequestContext, project: Project, params: dict[str, Any]) -> dict[str, Any]:
     """The account the mock provider's code stands for; it must have been issued for this flow."""
     invalid = PlainError(400, "Inner OAuth callback failed due to invalid grant. Please try again.")
     try:
         found = find_code(ctx, PROVIDER_CODE, str(params["code"]), project_id=project.id)
-    except KnownError:
+    except CatalogueError:
         raise invalid from None
     found.consume()
     if found.data["inner_state_hash"] != sha256_hex(str(params.get("state", "")).lower()):
@@ -201,59 +201,61 @@ def _provider_account(ctx: Ctx, project: Project, params: dict[str, Any]) -> dic
     return dict(found.data["account"])
 
 
-def _account_user(ctx: Ctx, project: Project, flow: dict[str, Any], account: dict[str, Any]) -> tuple[str, bool]:
+def _account_user(
+    ctx: RequestContext, project: Project, flow: dict[str, Any], account: dict[str, Any]
+) -> tuple[str, bool]:
     provider_id = flow["provider_id"]
-    row = ctx.c.execute(
+    row = ctx.sql.execute(
         "SELECT user_id FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?",
         (project.id, provider_id, account["account_id"]),
     ).fetchone()
     if flow["type"] == "link":
         user_id = flow["link_user_id"]
         if row is not None and row["user_id"] != user_id:
-            raise KnownError("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER")
-        other = ctx.c.execute(
+            raise CatalogueError("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER")
+        other = ctx.sql.execute(
             "SELECT account_id FROM oauth_accounts WHERE project_id = ? AND user_id = ? AND provider_id = ?",
             (project.id, user_id, provider_id),
         ).fetchone()
         if other is not None and other["account_id"] != account["account_id"]:
-            raise KnownError("USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION")
+            raise CatalogueError("USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION")
         if row is None:
             _link(ctx, project.id, provider_id, account, user_id)
         return user_id, False
     if row is not None:
         return row["user_id"], False
     if not project.config["sign_up_enabled"]:
-        raise KnownError("SIGN_UP_NOT_ENABLED")
+        raise CatalogueError("SIGN_UP_NOT_ENABLED")
     email = account["email"]
     user_id = create_user(
-        ctx.c,
+        ctx.sql,
         project.id,
         primary_email=email,
         primary_email_verified=account["email_verified"],
-        primary_email_auth_enabled=not email_used_for_auth(ctx.c, project.id, email),
+        primary_email_auth_enabled=not email_used_for_auth(ctx.sql, project.id, email),
     )
     _link(ctx, project.id, provider_id, account, user_id)
     if project.config["create_team_on_sign_up"]:
-        create_team(ctx.c, project, f"{email}'s Team", creator_user_id=user_id)
+        create_team(ctx.sql, project, f"{email}'s Team", creator_user_id=user_id)
     return user_id, True
 
 
-def _link(ctx: Ctx, project_id: str, provider_id: str, account: dict[str, Any], user_id: str) -> None:
-    ctx.c.execute(
+def _link(ctx: RequestContext, project_id: str, provider_id: str, account: dict[str, Any], user_id: str) -> None:
+    ctx.sql.execute(
         "INSERT INTO oauth_accounts (project_id, provider_id, account_id, user_id, email, created_at_millis)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         (project_id, provider_id, account["account_id"], user_id, account["email"], now_millis()),
     )
 
 
-def _grant_scopes(ctx: Ctx, project_id: str, provider_id: str, account_id: str, provider_scope: str) -> None:
+def _grant_scopes(ctx: RequestContext, project_id: str, provider_id: str, account_id: str, provider_scope: str) -> None:
     """The mock provider grants every scope asked for; remember them for connected-account tokens."""
     key = (project_id, provider_id, account_id)
-    row = ctx.c.execute(
+    row = ctx.sql.execute(
         "SELECT granted_scopes FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?", key
     ).fetchone()
     scopes = set(row["granted_scopes"].split()) | set(provider_scope.split())
-    ctx.c.execute(
+    ctx.sql.execute(
         "UPDATE oauth_accounts SET granted_scopes = ? WHERE project_id = ? AND provider_id = ? AND account_id = ?",
         (" ".join(sorted(scopes)), *key),
     )

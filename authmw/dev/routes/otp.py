@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..emails import MAGIC_LINK, send_magic_link_email
-from ..endpoint import ANY, Ctx, EndpointGroup
-from ..errors import KnownError, PlainError
+from ..endpoint import ANY, EndpointGroup, RequestContext
+from ..errors import CatalogueError, PlainError
 from ..schema import Obj, Str
 from ..sign_in import finish_sign_in
 from ..teams import create_team
@@ -25,47 +25,47 @@ CODE_BODY = Obj({"code": Str(required=True, min_length=CODE_LENGTH, max_length=C
         {"email": Str(required=True, strict_email=True), "callback_url": Str(required=True, url=True)}, required=True
     ),
 )
-def send_sign_in_code(ctx: Ctx) -> dict[str, Any]:
+def send_sign_in_code(ctx: RequestContext) -> dict[str, Any]:
     project = ctx.project
     email = ctx.body["email"]
     if not project.config["magic_link_enabled"]:
         raise PlainError(403, "Magic link is not enabled for this project")
     if not is_trusted_url(project, ctx.body["callback_url"]):
-        raise KnownError("REDIRECT_URL_NOT_WHITELISTED")
-    user = find_user_by_auth_email(ctx.c, project.id, email)
+        raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
+    user = find_user_by_auth_email(ctx.sql, project.id, email)
     if user is None and not project.config["sign_up_enabled"]:
-        raise KnownError("SIGN_UP_NOT_ENABLED")
+        raise CatalogueError("SIGN_UP_NOT_ENABLED")
     if user is not None:
-        channel = primary_email_channel(ctx.c, ctx.project.id, user["id"])
+        channel = primary_email_channel(ctx.sql, ctx.project.id, user["id"])
         if channel is None or channel["value"] != email or not channel["is_verified"]:
-            raise KnownError("USER_EMAIL_ALREADY_EXISTS")
+            raise CatalogueError("USER_EMAIL_ALREADY_EXISTS")
     code = send_magic_link_email(ctx, email, ctx.body["callback_url"])
     return {"nonce": code[-NONCE_LENGTH:]}
 
 
 @group.post("/auth/otp/sign-in/check-code", tiers=ANY, body=CODE_BODY)
-def check_code(ctx: Ctx) -> dict[str, Any]:
+def check_code(ctx: RequestContext) -> dict[str, Any]:
     find_code(ctx, MAGIC_LINK, ctx.body["code"])
     return {"is_code_valid": True}
 
 
 @group.post("/auth/otp/sign-in", tiers=ANY, body=CODE_BODY)
-def sign_in(ctx: Ctx) -> dict[str, Any]:
+def sign_in(ctx: RequestContext) -> dict[str, Any]:
     found = find_code(ctx, MAGIC_LINK, ctx.body["code"])
     found.consume()
     project = ctx.project
     email = found.data["email"]
-    user = find_user_by_auth_email(ctx.c, project.id, email)
+    user = find_user_by_auth_email(ctx.sql, project.id, email)
     if user is not None:
         if not user["otp_auth_enabled"]:
-            ctx.c.execute(
+            ctx.sql.execute(
                 "UPDATE users SET otp_auth_enabled = 1 WHERE project_id = ? AND id = ?", (project.id, user["id"])
             )
         return finish_sign_in(ctx, user, is_new_user=False)
     if not project.config["sign_up_enabled"]:
-        raise KnownError("SIGN_UP_NOT_ENABLED")
+        raise CatalogueError("SIGN_UP_NOT_ENABLED")
     user_id = create_user(
-        ctx.c,
+        ctx.sql,
         project.id,
         otp_auth_enabled=True,
         primary_email=email,
@@ -73,8 +73,8 @@ def sign_in(ctx: Ctx) -> dict[str, Any]:
         primary_email_auth_enabled=True,
     )
     if project.config["create_team_on_sign_up"]:
-        create_team(ctx.c, project, f"{email}'s Team", creator_user_id=user_id)
-    new_user = get_user(ctx.c, project.id, user_id)
+        create_team(ctx.sql, project, f"{email}'s Team", creator_user_id=user_id)
+    new_user = get_user(ctx.sql, project.id, user_id)
     assert new_user is not None
     return finish_sign_in(ctx, new_user, is_new_user=True)
 

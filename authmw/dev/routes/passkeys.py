@@ -5,8 +5,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from ..endpoint import ANY, Ctx, EndpointGroup
-from ..errors import KnownError
+from ..endpoint import ANY, USER_IN_SCHEMA, EndpointGroup, RequestContext
+from ..errors import CatalogueError
 from ..ids import now_millis
 from ..schema import Json, Obj, Str
 from ..sign_in import finish_sign_in
@@ -28,23 +28,23 @@ group = EndpointGroup()
 CODE = Str(required=True, min_length=CODE_LENGTH, max_length=CODE_LENGTH)
 
 
-def _require_enabled(ctx: Ctx) -> None:
+def _require_enabled(ctx: RequestContext) -> None:
     if not ctx.project.config["passkey_enabled"]:
-        raise KnownError("PASSKEY_AUTHENTICATION_NOT_ENABLED")
+        raise CatalogueError("PASSKEY_AUTHENTICATION_NOT_ENABLED")
 
 
-def _challenge(ctx: Ctx, code_type: str, data: dict[str, Any]) -> tuple[str, str]:
+def _challenge(ctx: RequestContext, code_type: str, data: dict[str, Any]) -> tuple[str, str]:
     challenge = b64url(secrets.token_bytes(32))
-    code = create_code(ctx.c, ctx.project.id, code_type, {**data, "challenge": challenge}, CHALLENGE_LIFETIME_MILLIS)
+    code = create_code(ctx.sql, ctx.project.id, code_type, {**data, "challenge": challenge}, CHALLENGE_LIFETIME_MILLIS)
     return challenge, code
 
 
-@group.post("/auth/passkey/initiate-passkey-registration", tiers=ANY, needs_user="schema", body=Json())
-def initiate_registration(ctx: Ctx) -> dict[str, Any]:
+@group.post("/auth/passkey/initiate-passkey-registration", tiers=ANY, needs_user=USER_IN_SCHEMA, body=Json())
+def initiate_registration(ctx: RequestContext) -> dict[str, Any]:
     _require_enabled(ctx)
     user = ctx.signed_in_user
     challenge, code = _challenge(ctx, REGISTRATION, {"user_id": user["id"]})
-    channel = primary_email_channel(ctx.c, ctx.project.id, user["id"])
+    channel = primary_email_channel(ctx.sql, ctx.project.id, user["id"])
     name = user["display_name"] or (channel["value"] if channel else None) or "Stack Auth User"
     options = {
         "challenge": challenge,
@@ -71,28 +71,28 @@ def initiate_registration(ctx: Ctx) -> dict[str, Any]:
 @group.post(
     "/auth/passkey/register",
     tiers=ANY,
-    needs_user="schema",
+    needs_user=USER_IN_SCHEMA,
     body=Obj({"credential": Json(required=True), "code": CODE}, required=True),
 )
-def register(ctx: Ctx) -> dict[str, Any]:
+def register(ctx: RequestContext) -> dict[str, Any]:
     found = find_code(ctx, REGISTRATION, ctx.body["code"])
     found.consume()
     _require_enabled(ctx)
     try:
         passkey = verify_registration(ctx.project, ctx.body["credential"], found.data["challenge"])
     except OriginNotAllowed as error:
-        raise KnownError(
+        raise CatalogueError(
             "PASSKEY_AUTHENTICATION_FAILED", message=f"Passkey registration failed because {error}"
         ) from None
     except WebAuthnError:
         raise _registration_failed() from None
     user_id = ctx.signed_in_user["id"]
     # One passkey per user: registering again replaces it (contract 5.4.4, 7.6).
-    ctx.c.execute(
-        "DELETE FROM passkeys WHERE user_id = ? OR (project_id = ? AND credential_id = ?)",
-        (user_id, ctx.project.id, passkey.credential_id),
+    ctx.sql.execute(
+        "DELETE FROM passkeys WHERE project_id = ? AND (user_id = ? OR credential_id = ?)",
+        (ctx.project.id, user_id, passkey.credential_id),
     )
-    ctx.c.execute(
+    ctx.sql.execute(
         "INSERT INTO passkeys (user_id, project_id, credential_id, public_key, sign_count, rp_id, created_at_millis)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
         (
@@ -108,15 +108,15 @@ def register(ctx: Ctx) -> dict[str, Any]:
     return {"user_handle": passkey.credential_id}
 
 
-def _registration_failed() -> KnownError:
-    return KnownError(
+def _registration_failed() -> CatalogueError:
+    return CatalogueError(
         "PASSKEY_REGISTRATION_FAILED",
         message="Passkey registration failed because the verification response is invalid",
     )
 
 
 @group.post("/auth/passkey/initiate-passkey-authentication", tiers=ANY, body=Json())
-def initiate_authentication(ctx: Ctx) -> dict[str, Any]:
+def initiate_authentication(ctx: RequestContext) -> dict[str, Any]:
     _require_enabled(ctx)
     challenge, code = _challenge(ctx, AUTHENTICATION, {})
     options = {
@@ -134,30 +134,30 @@ def initiate_authentication(ctx: Ctx) -> dict[str, Any]:
     tiers=ANY,
     body=Obj({"authentication_response": Json(required=True), "code": CODE}, required=True),
 )
-def sign_in(ctx: Ctx) -> dict[str, Any]:
+def sign_in(ctx: RequestContext) -> dict[str, Any]:
     found = find_code(ctx, AUTHENTICATION, ctx.body["code"])
     found.consume()
     _require_enabled(ctx)
     answer = ctx.body["authentication_response"]
     credential_id = answer.get("id") if isinstance(answer, dict) else None
-    passkey = ctx.c.execute(
+    passkey = ctx.sql.execute(
         "SELECT * FROM passkeys WHERE project_id = ? AND credential_id = ?", (ctx.project.id, str(credential_id))
     ).fetchone()
     if passkey is None:
-        raise KnownError("PASSKEY_AUTHENTICATION_FAILED", message="Passkey not found")
+        raise CatalogueError("PASSKEY_AUTHENTICATION_FAILED", message="Passkey not found")
     try:
         sign_count = verify_authentication(
             ctx.project, answer, found.data["challenge"], passkey["public_key"], passkey["sign_count"]
         )
     except WebAuthnError as error:
-        raise KnownError(
+        raise CatalogueError(
             "PASSKEY_AUTHENTICATION_FAILED", message=f"Passkey authentication failed because {error}"
         ) from None
-    ctx.c.execute(
+    ctx.sql.execute(
         "UPDATE passkeys SET sign_count = ? WHERE project_id = ? AND credential_id = ?",
         (sign_count, ctx.project.id, passkey["credential_id"]),
     )
-    user = get_user(ctx.c, ctx.project.id, passkey["user_id"])
+    user = get_user(ctx.sql, ctx.project.id, passkey["user_id"])
     assert user is not None
     return finish_sign_in(ctx, user, is_new_user=False)
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from ..auth import INTERNAL_PROJECT_ID
 from ..db import dump, load
-from ..endpoint import ADMIN, ANY, Ctx, EndpointGroup
-from ..errors import KnownError, PlainError, schema_error
+from ..endpoint import ADMIN, ANY, EndpointGroup, RequestContext
+from ..errors import CatalogueError, PlainError, schema_error
 from ..projects import BOOLEAN_FLAGS, SYSTEM_PERMISSIONS, Project, save_project, user_count
 from ..schema import Arr, Bool, Num, Obj, Str
 
@@ -87,19 +87,19 @@ group = EndpointGroup()
 
 
 @group.get("/projects/current", tiers=ANY)
-def get_current(ctx: Ctx) -> dict:
+def get_current(ctx: RequestContext) -> dict:
     if ctx.tier == "admin":
-        return ctx.project.admin_view(user_count(ctx.c, ctx.project.id))
+        return ctx.project.admin_view(user_count(ctx.sql, ctx.project.id))
     return ctx.project.client_view()
 
 
 @group.patch("/projects/current", tiers=ADMIN, body=PROJECT_UPDATE)
-def update_current(ctx: Ctx) -> dict:
+def update_current(ctx: RequestContext) -> dict:
     updated = apply_update(ctx, ctx.project, ctx.body)
-    return updated.admin_view(user_count(ctx.c, updated.id))
+    return updated.admin_view(user_count(ctx.sql, updated.id))
 
 
-def apply_update(ctx: Ctx, project: Project, body: dict[str, Any]) -> Project:
+def apply_update(ctx: RequestContext, project: Project, body: dict[str, Any]) -> Project:
     """Check and save a project update (or the settings of a new project)."""
     config = json.loads(json.dumps(project.config))  # a deep copy to edit
     for key, value in body.get("config", {}).items():
@@ -112,30 +112,30 @@ def apply_update(ctx: Ctx, project: Project, body: dict[str, Any]) -> Project:
         is_production_mode=body.get("is_production_mode", project.is_production_mode),
         config=config,
     )
-    save_project(ctx.c, updated)
+    save_project(ctx.sql, updated)
     return updated
 
 
 @group.delete("/projects/current", tiers=ADMIN)
-def delete_current(ctx: Ctx) -> dict:
+def delete_current(ctx: RequestContext) -> dict:
     project_id = ctx.project.id
-    for row in ctx.c.execute(
+    for row in ctx.sql.execute(
         "SELECT id, server_metadata FROM users WHERE project_id = ?", (INTERNAL_PROJECT_ID,)
     ).fetchall():
         metadata = load(row["server_metadata"])
         managed = metadata.get("managedProjectIds") if isinstance(metadata, dict) else None
         if isinstance(managed, list) and project_id in managed:
             metadata["managedProjectIds"] = [pid for pid in managed if pid != project_id]
-            ctx.c.execute(
+            ctx.sql.execute(
                 "UPDATE users SET server_metadata = ? WHERE project_id = ? AND id = ?",
                 (dump(metadata), INTERNAL_PROJECT_ID, row["id"]),
             )
-    ctx.c.execute("DELETE FROM projects WHERE id = ?", (project_id,))
-    ctx.c.execute("DELETE FROM signing_keys WHERE scope = ?", (f"project:{project_id}",))
+    ctx.sql.execute("DELETE FROM projects WHERE id = ?", (project_id,))
+    ctx.sql.execute("DELETE FROM signing_keys WHERE scope = ?", (f"project:{project_id}",))
     return {"success": True}
 
 
-def _check_config(ctx: Ctx, project: Project, changes: dict[str, Any]) -> None:
+def _check_config(ctx: RequestContext, project: Project, changes: dict[str, Any]) -> None:
     current = project.config
     problems: list[str] = []
     email_config = changes.get("email_config")
@@ -162,12 +162,12 @@ def _check_config(ctx: Ctx, project: Project, changes: dict[str, Any]) -> None:
                 raise PlainError(400, f"Provider with id '{existing['id']}' not found in the update")
         for provider in providers:
             if provider["type"] == "shared" and provider["id"] not in SHARED_OAUTH_PROVIDER_IDS:
-                raise KnownError("INVALID_SHARED_OAUTH_PROVIDER_ID", provider_id=provider["id"])
+                raise CatalogueError("INVALID_SHARED_OAUTH_PROVIDER_ID", provider_id=provider["id"])
     for key in ("team_creator_default_permissions", "team_member_default_permissions"):
         if key in changes:
             defined = {
                 row["id"]
-                for row in ctx.c.execute("SELECT id FROM permission_definitions WHERE project_id = ?", (project.id,))
+                for row in ctx.sql.execute("SELECT id FROM permission_definitions WHERE project_id = ?", (project.id,))
             }
             if any(ref["id"] not in defined and ref["id"] not in SYSTEM_PERMISSIONS for ref in changes[key]):
                 raise PlainError(400, "Invalid team default permission ids")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..endpoint import ANY, SERVER_OR_ADMIN, Ctx, EndpointGroup
-from ..errors import KnownError
+from ..endpoint import ANY, SERVER_OR_ADMIN, EndpointGroup, RequestContext
+from ..errors import CatalogueError
 from ..schema import Num, Obj, Str, Uuid
 from ..tokens import REFRESH_TOKEN_LIFETIME_MILLIS, delete_refresh_token, find_refresh_session
 from ..users import get_user
@@ -26,25 +26,25 @@ refresh_header = Obj({"x-stack-refresh-token": Str(required=True)}, allow_unknow
         required=True,
     ),
 )
-def create_session(ctx: Ctx) -> dict:
+def create_session(ctx: RequestContext) -> dict:
     user_id = ctx.user_id_or_me(ctx.body["user_id"])
-    if get_user(ctx.c, ctx.project.id, user_id) is None:
-        raise KnownError("USER_ID_DOES_NOT_EXIST", user_id=user_id)
+    if get_user(ctx.sql, ctx.project.id, user_id) is None:
+        raise CatalogueError("USER_ID_DOES_NOT_EXIST", user_id=user_id)
     lifetime = int(ctx.body.get("expires_in_millis", REFRESH_TOKEN_LIFETIME_MILLIS))
-    session = ctx.service.new_session(ctx.c, ctx.project.id, user_id, lifetime)
+    session = ctx.service.new_session(ctx.sql, ctx.project.id, user_id, lifetime)
     return {"refresh_token": session["refresh_token"], "access_token": session["access_token"]}
 
 
 @group.post("/auth/sessions/current/refresh", tiers=ANY, headers=refresh_header)
-def refresh(ctx: Ctx) -> dict:
-    session = find_refresh_session(ctx.c, ctx.project.id, ctx.headers["x-stack-refresh-token"])
-    return {"access_token": ctx.service.access_token(ctx.c, ctx.project.id, session)}
+def refresh(ctx: RequestContext) -> dict:
+    session = find_refresh_session(ctx.sql, ctx.project.id, ctx.headers["x-stack-refresh-token"])
+    return {"access_token": ctx.service.access_token(ctx.sql, ctx.project.id, session)}
 
 
 @group.delete("/auth/sessions/current", tiers=ANY, headers=refresh_header)
-def sign_out(ctx: Ctx) -> dict:
-    if not delete_refresh_token(ctx.c, ctx.project.id, ctx.headers["x-stack-refresh-token"]):
-        raise KnownError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED")
+def sign_out(ctx: RequestContext) -> dict:
+    if not delete_refresh_token(ctx.sql, ctx.project.id, ctx.headers["x-stack-refresh-token"]):
+        raise CatalogueError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED")
     return {"success": True}
 
 

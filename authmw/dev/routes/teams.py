@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..db import dump
-from ..endpoint import ANY, SERVER_OR_ADMIN, Ctx, EndpointGroup
-from ..errors import KnownError, PlainError
+from ..endpoint import ANY, SERVER_OR_ADMIN, EndpointGroup, RequestContext
+from ..errors import CatalogueError, PlainError
 from ..responses import Created
 from ..schema import Bool, Json, Obj, Str, Uuid
 from ..team_access import client_user_id, existing_team, own_user_only, require_membership, require_permission
@@ -57,7 +57,7 @@ def _team_fields(tier: str, *, creating: bool) -> Obj:
 
 
 @group.get("/teams", tiers=ANY, query=Obj({"user_id": Uuid(allow_me=True)}))
-def list_teams(ctx: Ctx) -> dict[str, Any]:
+def list_teams(ctx: RequestContext) -> dict[str, Any]:
     user_id = ctx.query.get("user_id")
     if ctx.tier == "client":
         user_id = own_user_only(
@@ -72,12 +72,12 @@ def list_teams(ctx: Ctx) -> dict[str, Any]:
     if user_id is not None:
         sql += " AND EXISTS (SELECT 1 FROM team_members m WHERE m.team_id = t.id AND m.user_id = ?)"
         args.append(user_id)
-    rows = ctx.c.execute(sql + " ORDER BY t.created_at_millis, t.rowid", args).fetchall()
+    rows = ctx.sql.execute(sql + " ORDER BY t.created_at_millis, t.rowid", args).fetchall()
     return {"items": [team_view(row, ctx.tier) for row in rows], "is_paginated": False}
 
 
 @group.post("/teams", tiers=ANY, query=Obj({"add_current_user": Bool()}))
-def create(ctx: Ctx) -> Created:
+def create(ctx: RequestContext) -> Created:
     body = ctx.validate(_team_fields(ctx.tier, creating=True), ctx.raw_body)
     creator = body.get("creator_user_id")
     add_current = ctx.query.get("add_current_user")
@@ -97,12 +97,12 @@ def create(ctx: Ctx) -> Created:
         creator_id: str | None = user_id
     elif creator is not None:
         creator_id = ctx.user_id_or_me(creator)
-        if get_user(ctx.c, ctx.project.id, creator_id) is None:
-            raise KnownError("USER_NOT_FOUND")
+        if get_user(ctx.sql, ctx.project.id, creator_id) is None:
+            raise CatalogueError("USER_NOT_FOUND")
     else:
         creator_id = ctx.user_id_or_me("me") if add_current else None
     team_id = create_team(
-        ctx.c,
+        ctx.sql,
         ctx.project,
         body["display_name"],
         creator_user_id=creator_id,
@@ -115,7 +115,7 @@ def create(ctx: Ctx) -> Created:
 
 
 @group.get("/teams/{team_id}", tiers=ANY, query=Obj({}), params=TEAM_PATH)
-def get_one(ctx: Ctx) -> dict[str, Any]:
+def get_one(ctx: RequestContext) -> dict[str, Any]:
     team = existing_team(ctx, ctx.params["team_id"])
     if ctx.tier == "client":
         require_membership(ctx, team["id"], client_user_id(ctx))
@@ -123,7 +123,7 @@ def get_one(ctx: Ctx) -> dict[str, Any]:
 
 
 @group.patch("/teams/{team_id}", tiers=ANY, query=Obj({}), params=TEAM_PATH)
-def update(ctx: Ctx) -> dict[str, Any]:
+def update(ctx: RequestContext) -> dict[str, Any]:
     body = ctx.validate(_team_fields(ctx.tier, creating=False), ctx.raw_body)
     team = existing_team(ctx, ctx.params["team_id"])
     if ctx.tier == "client":
@@ -132,7 +132,7 @@ def update(ctx: Ctx) -> dict[str, Any]:
     columns = {name: dump(value) if name.endswith("metadata") else value for name, value in body.items()}
     if columns:
         assignments = ", ".join(f"{name} = ?" for name in columns)
-        ctx.c.execute(
+        ctx.sql.execute(
             f"UPDATE teams SET {assignments} WHERE project_id = ? AND id = ?",
             (*columns.values(), ctx.project.id, team["id"]),
         )
@@ -140,33 +140,33 @@ def update(ctx: Ctx) -> dict[str, Any]:
 
 
 @group.delete("/teams/{team_id}", tiers=ANY, query=Obj({}), params=TEAM_PATH)
-def delete(ctx: Ctx) -> dict[str, bool]:
+def delete(ctx: RequestContext) -> dict[str, bool]:
     team = existing_team(ctx, ctx.params["team_id"])
     if ctx.tier == "client":
         require_permission(ctx, team["id"], "$delete_team")
-    delete_team(ctx.c, ctx.project.id, team["id"])
+    delete_team(ctx.sql, ctx.project.id, team["id"])
     return {"success": True}
 
 
 @group.post("/team-memberships/{team_id}/{user_id}", tiers=SERVER_OR_ADMIN, params=MEMBER_PATH, body=EMPTY_BODY)
-def add_membership(ctx: Ctx) -> Created:
+def add_membership(ctx: RequestContext) -> Created:
     team_id, user_id = ctx.params["team_id"], ctx.user_id_or_me(ctx.params["user_id"])
-    if get_user(ctx.c, ctx.project.id, user_id) is None:
-        raise KnownError("USER_NOT_FOUND")
+    if get_user(ctx.sql, ctx.project.id, user_id) is None:
+        raise CatalogueError("USER_NOT_FOUND")
     existing_team(ctx, team_id)
-    if is_member(ctx.c, ctx.project.id, team_id, user_id):
-        raise KnownError("TEAM_MEMBERSHIP_ALREADY_EXISTS")
-    add_member(ctx.c, ctx.project, team_id, user_id, as_creator=False)
+    if is_member(ctx.sql, ctx.project.id, team_id, user_id):
+        raise CatalogueError("TEAM_MEMBERSHIP_ALREADY_EXISTS")
+    add_member(ctx.sql, ctx.project, team_id, user_id, as_creator=False)
     return Created({"team_id": team_id, "user_id": user_id})
 
 
 @group.delete("/team-memberships/{team_id}/{user_id}", tiers=ANY, params=MEMBER_PATH)
-def remove_membership(ctx: Ctx) -> dict[str, bool]:
+def remove_membership(ctx: RequestContext) -> dict[str, bool]:
     team_id, user_id = ctx.params["team_id"], ctx.user_id_or_me(ctx.params["user_id"])
     if ctx.tier == "client" and user_id != client_user_id(ctx):
         require_permission(ctx, team_id, "$remove_members")
     require_membership(ctx, team_id, user_id)
-    remove_member(ctx.c, ctx.project.id, team_id, user_id)
+    remove_member(ctx.sql, ctx.project.id, team_id, user_id)
     return {"success": True}
 
 
@@ -175,7 +175,7 @@ def remove_membership(ctx: Ctx) -> dict[str, bool]:
     tiers=ANY,
     query=Obj({"team_id": Uuid(), "user_id": Uuid(allow_me=True), "permission_id": Str(), "recursive": Bool()}),
 )
-def list_permissions(ctx: Ctx) -> dict[str, Any]:
+def list_permissions(ctx: RequestContext) -> dict[str, Any]:
     query = ctx.query
     user_id = query.get("user_id")
     if ctx.tier == "client":
@@ -194,10 +194,10 @@ def list_permissions(ctx: Ctx) -> dict[str, Any]:
             sql += f" AND {column} = ?"
             args.append(value)
     held: dict[tuple[str, str], set[str]] = {}
-    for row in ctx.c.execute(sql, args):
+    for row in ctx.sql.execute(sql, args):
         held.setdefault((row["team_id"], row["user_id"]), set()).add(row["permission_id"])
     if query.get("recursive"):
-        contains = contained_permissions(ctx.c, ctx.project.id)
+        contains = contained_permissions(ctx.sql, ctx.project.id)
         held = {key: expand(ids, contains) for key, ids in held.items()}
     wanted = query.get("permission_id")
     items = [
@@ -215,11 +215,11 @@ def list_permissions(ctx: Ctx) -> dict[str, Any]:
     params=PERMISSION_PATH,
     body=EMPTY_BODY,
 )
-def grant(ctx: Ctx) -> Created:
+def grant(ctx: RequestContext) -> Created:
     team_id, user_id, permission_id = _permission_target(ctx)
-    if not permission_exists(ctx.c, ctx.project.id, permission_id):
-        raise KnownError("PERMISSION_NOT_FOUND", permission_id=permission_id)
-    ctx.c.execute(
+    if not permission_exists(ctx.sql, ctx.project.id, permission_id):
+        raise CatalogueError("PERMISSION_NOT_FOUND", permission_id=permission_id)
+    ctx.sql.execute(
         "INSERT OR IGNORE INTO team_member_permissions (project_id, team_id, user_id, permission_id)"
         " VALUES (?, ?, ?, ?)",
         (ctx.project.id, team_id, user_id, permission_id),
@@ -228,21 +228,21 @@ def grant(ctx: Ctx) -> Created:
 
 
 @group.delete("/team-permissions/{team_id}/{user_id}/{permission_id}", tiers=SERVER_OR_ADMIN, params=PERMISSION_PATH)
-def revoke(ctx: Ctx) -> dict[str, bool]:
+def revoke(ctx: RequestContext) -> dict[str, bool]:
     team_id, user_id, permission_id = _permission_target(ctx)
-    deleted = ctx.c.execute(
+    deleted = ctx.sql.execute(
         "DELETE FROM team_member_permissions WHERE project_id = ? AND team_id = ? AND user_id = ? AND permission_id = ?",
         (ctx.project.id, team_id, user_id, permission_id),
     ).rowcount
     if not deleted:
-        raise KnownError("TEAM_PERMISSION_NOT_FOUND", team_id=team_id, user_id=user_id, permission_id=permission_id)
+        raise CatalogueError("TEAM_PERMISSION_NOT_FOUND", team_id=team_id, user_id=user_id, permission_id=permission_id)
     return {"success": True}
 
 
-def _permission_target(ctx: Ctx) -> tuple[str, str, str]:
+def _permission_target(ctx: RequestContext) -> tuple[str, str, str]:
     team_id, user_id = ctx.params["team_id"], ctx.user_id_or_me(ctx.params["user_id"])
-    if get_user(ctx.c, ctx.project.id, user_id) is None:
-        raise KnownError("USER_NOT_FOUND")
+    if get_user(ctx.sql, ctx.project.id, user_id) is None:
+        raise CatalogueError("USER_NOT_FOUND")
     require_membership(ctx, team_id, user_id)
     return team_id, user_id, ctx.params["permission_id"]
 

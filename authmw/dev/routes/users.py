@@ -6,8 +6,8 @@ import re
 import sqlite3
 from typing import Any
 
-from ..endpoint import ANY, SERVER_OR_ADMIN, Ctx, EndpointGroup
-from ..errors import KnownError, PlainError
+from ..endpoint import ANY, SERVER_OR_ADMIN, EndpointGroup, NeedsUser, RequestContext
+from ..errors import CatalogueError, PlainError
 from ..responses import Created
 from ..schema import Bool, Num, Obj, Str, Uuid
 from ..user_updates import (
@@ -21,7 +21,8 @@ from ..user_updates import (
 from ..users import delete_user, get_user, user_view
 
 group = EndpointGroup()
-NO_USER = "CANNOT_GET_OWN_USER_WITHOUT_USER"
+#: /users/me without a signed-in user.
+NO_OWN_USER = NeedsUser("CANNOT_GET_OWN_USER_WITHOUT_USER")
 USER_PATH = Obj({"user_id": Uuid(required=True)})
 
 LIST_QUERY = Obj(
@@ -37,13 +38,13 @@ LIST_QUERY = Obj(
 
 
 # /users/me comes first so that "me" never reaches the /users/{user_id} routes.
-@group.get("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_USER)
-def get_me(ctx: Ctx) -> dict:
-    return user_view(ctx.c, ctx.signed_in_user, ctx.tier)
+@group.get("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_OWN_USER)
+def get_me(ctx: RequestContext) -> dict:
+    return user_view(ctx.sql, ctx.signed_in_user, ctx.tier)
 
 
-@group.patch("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_USER)
-def update_me(ctx: Ctx) -> dict:
+@group.patch("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_OWN_USER)
+def update_me(ctx: RequestContext) -> dict:
     raw = ctx.raw_body
     if ctx.tier == "client":
         fields = ctx.validate(CLIENT_UPDATE, raw)
@@ -51,21 +52,21 @@ def update_me(ctx: Ctx) -> dict:
             check_client_image(fields["profile_image_url"])
     else:
         fields = ctx.validate(SERVER_UPDATE, raw)
-    update_user(ctx.c, ctx.project, ctx.signed_in_user, fields)
-    return user_view(ctx.c, _reload(ctx, ctx.signed_in_user["id"]), ctx.tier)
+    update_user(ctx.sql, ctx.project, ctx.signed_in_user, fields)
+    return user_view(ctx.sql, _reload(ctx, ctx.signed_in_user["id"]), ctx.tier)
 
 
-@group.delete("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_USER)
-def delete_me(ctx: Ctx) -> dict:
+@group.delete("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_OWN_USER)
+def delete_me(ctx: RequestContext) -> dict:
     if ctx.tier == "client" and not ctx.project.config["client_user_deletion_enabled"]:
         raise PlainError(400, "Client user deletion is not enabled for this project")
-    delete_user(ctx.c, ctx.project.id, ctx.signed_in_user["id"])
+    delete_user(ctx.sql, ctx.project.id, ctx.signed_in_user["id"])
     return {"success": True}
 
 
 @group.get("/users", tiers=SERVER_OR_ADMIN, query=LIST_QUERY)
-def list_users(ctx: Ctx) -> dict:
-    rows = _matching_users(ctx.c, ctx.project.id, ctx.query)
+def list_users(ctx: RequestContext) -> dict:
+    rows = _matching_users(ctx.sql, ctx.project.id, ctx.query)
     start = 0
     if "cursor" in ctx.query:
         ids = [row["id"] for row in rows]
@@ -76,45 +77,45 @@ def list_users(ctx: Ctx) -> dict:
     if limit is not None and start + limit < len(rows):
         next_cursor = rows[start + limit]["id"]
     return {
-        "items": [user_view(ctx.c, row, ctx.tier) for row in page],
+        "items": [user_view(ctx.sql, row, ctx.tier) for row in page],
         "is_paginated": True,
         "pagination": {"next_cursor": next_cursor},
     }
 
 
 @group.post("/users", tiers=SERVER_OR_ADMIN, query=Obj({}), body=SERVER_CREATE)
-def create(ctx: Ctx) -> Created:
-    user_id = server_create_user(ctx.c, ctx.project, ctx.body)
-    return Created(user_view(ctx.c, _reload(ctx, user_id), ctx.tier))
+def create(ctx: RequestContext) -> Created:
+    user_id = server_create_user(ctx.sql, ctx.project, ctx.body)
+    return Created(user_view(ctx.sql, _reload(ctx, user_id), ctx.tier))
 
 
 @group.get("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH)
-def get_one(ctx: Ctx) -> dict:
-    return user_view(ctx.c, _existing(ctx), ctx.tier)
+def get_one(ctx: RequestContext) -> dict:
+    return user_view(ctx.sql, _existing(ctx), ctx.tier)
 
 
 @group.patch("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH, body=SERVER_UPDATE)
-def update_one(ctx: Ctx) -> dict:
+def update_one(ctx: RequestContext) -> dict:
     user = _existing(ctx)
-    update_user(ctx.c, ctx.project, user, ctx.body)
-    return user_view(ctx.c, _reload(ctx, user["id"]), ctx.tier)
+    update_user(ctx.sql, ctx.project, user, ctx.body)
+    return user_view(ctx.sql, _reload(ctx, user["id"]), ctx.tier)
 
 
 @group.delete("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH)
-def delete_one(ctx: Ctx) -> dict:
-    delete_user(ctx.c, ctx.project.id, _existing(ctx)["id"])
+def delete_one(ctx: RequestContext) -> dict:
+    delete_user(ctx.sql, ctx.project.id, _existing(ctx)["id"])
     return {"success": True}
 
 
-def _existing(ctx: Ctx) -> sqlite3.Row:
-    user = get_user(ctx.c, ctx.project.id, ctx.params["user_id"])
+def _existing(ctx: RequestContext) -> sqlite3.Row:
+    user = get_user(ctx.sql, ctx.project.id, ctx.params["user_id"])
     if user is None:
-        raise KnownError("USER_NOT_FOUND")
+        raise CatalogueError("USER_NOT_FOUND")
     return user
 
 
-def _reload(ctx: Ctx, user_id: str) -> sqlite3.Row:
-    user = get_user(ctx.c, ctx.project.id, user_id)
+def _reload(ctx: RequestContext, user_id: str) -> sqlite3.Row:
+    user = get_user(ctx.sql, ctx.project.id, user_id)
     assert user is not None
     return user
 
