@@ -18,7 +18,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import jwt
 from cryptography.exceptions import InvalidSignature
@@ -28,6 +28,8 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 from ._config import AuthConfig
 from ._ops import Op, Request, Send, Shared
+
+_T = TypeVar("_T")
 from .errors import (
     AccessTokenExpired,
     HttpStatusError,
@@ -327,7 +329,7 @@ class Claims:
 _MIN_MILLIS, _MAX_MILLIS = 0, 253_402_300_799_999
 
 
-def _typed(claims: Mapping[str, Any], name: str, kind: type) -> Any:
+def _typed(claims: Mapping[str, Any], name: str, kind: type[_T]) -> _T | None:
     value = claims.get(name)
     if kind is not bool and isinstance(value, bool):
         return None

@@ -325,7 +325,7 @@ class AdminProject(Project):
     created_at: Millis | None = Field(None, validation_alias=_wire("created_at_millis", "created_at"))
     user_count: int = 0
     is_production_mode: bool = False
-    config: AdminProjectConfig = Field(default_factory=AdminProjectConfig)  # type: ignore[assignment]
+    config: AdminProjectConfig = Field(default_factory=AdminProjectConfig)
 
 
 class _Update(BaseModel):

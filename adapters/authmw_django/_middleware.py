@@ -72,7 +72,7 @@ class AuthMiddleware:
             await sync_to_async(sync_request)(request, resolved.user)
         response = await self.get_response(request)
         _add_cookies(response, resolved.cookies)
-        return response  # type: ignore[no-any-return]
+        return response
 
     def process_view(self, request: HttpRequest, view: Any, args: Any, kwargs: Any) -> HttpResponse | None:
         """The cross-site check, unless Django's CsrfViewMiddleware does it or the view is exempt."""
@@ -138,14 +138,14 @@ def _attach(request: HttpRequest, auth: DjangoAuth, resolved: Resolved) -> None:
         # The same user; its server calls are awaitable, on the running loop's connections.
         return auth.resolver.async_user(user)
 
-    request._authmw = auth  # type: ignore[attr-defined]
-    request._authmw_resolved = resolved  # type: ignore[attr-defined]
+    request._authmw = auth
+    request._authmw_resolved = resolved
     if auth.linked is not None:
         # request.user and auser() stay Django's; the linked middleware step sets them.
-        request.authmw_user = user  # type: ignore[attr-defined]
+        request.authmw_user = user
         return
-    request.user = SimpleLazyObject(lambda: user)  # type: ignore[assignment]
-    request.auser = auser  # type: ignore[attr-defined]
+    request.user = SimpleLazyObject(lambda: user)
+    request.auser = auser
 
 
 def _add_cookies(response: HttpResponseBase, cookies: tuple[str, ...]) -> None:

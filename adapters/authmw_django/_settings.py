@@ -149,7 +149,8 @@ def _read() -> AdapterSettings:
 
 def _factory(value: Any, key: str) -> Callable[[], Any] | None:
     if value is None or callable(value):
-        return value
+        factory: Callable[[], Any] | None = value
+        return factory
     if isinstance(value, str):
         return import_string(value)  # type: ignore[no-any-return]
     raise ImproperlyConfigured(f"{setting_name(key)} must be a callable returning an httpx client, or its dotted path.")

@@ -29,14 +29,14 @@ def current_user(conn: HTTPConnection) -> AuthUser | AnonymousUser:
 class _BearerScheme(HTTPBearer):
     """Declares the bearer access token in the OpenAPI schema; the middleware reads it."""
 
-    async def __call__(self, conn: HTTPConnection) -> None:  # type: ignore[override]
+    async def __call__(self, conn: HTTPConnection) -> None:
         return None
 
 
 class _SessionCookieScheme(APIKeyCookie):
     """Declares the browser's session cookies in the OpenAPI schema; the middleware reads them."""
 
-    async def __call__(self, conn: HTTPConnection) -> None:  # type: ignore[override]
+    async def __call__(self, conn: HTTPConnection) -> None:
         return None
 
 

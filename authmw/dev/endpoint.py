@@ -30,6 +30,7 @@ from starlette.routing import Route
 
 from .auth import TIERS, Auth, resolve
 from .errors import CatalogueError, ServiceError, schema_error
+from .projects import Project
 from .responses import AfterCommit, Created, json_response
 from .schema import MISSING, Obj, Spec
 from .service import Service
@@ -79,7 +80,7 @@ class RequestContext:
     response_delay: float = 0.0
 
     @property
-    def project(self):
+    def project(self) -> Project:
         assert self.auth is not None, "endpoint declared without tiers has no project"
         return self.auth.project
 
@@ -127,7 +128,8 @@ class RequestContext:
             return value
         if self.user is None:
             raise CatalogueError("CANNOT_GET_OWN_USER_WITHOUT_USER")
-        return self.user["id"]
+        user_id: str = self.user["id"]
+        return user_id
 
 
 @dataclass(frozen=True)

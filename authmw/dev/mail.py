@@ -96,7 +96,8 @@ def outbox(c: sqlite3.Connection, recipient: str | None = None, *, limit: int | 
 
 def outbox_count(c: sqlite3.Connection, recipient: str | None = None) -> int:
     where, args = _where(recipient)
-    return c.execute(f"SELECT COUNT(*) FROM sent_emails{where}", args).fetchone()[0]
+    count: int = c.execute(f"SELECT COUNT(*) FROM sent_emails{where}", args).fetchone()[0]
+    return count
 
 
 def _where(recipient: str | None) -> tuple[str, tuple[str, ...]]:

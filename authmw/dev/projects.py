@@ -128,7 +128,8 @@ def get_project(c: sqlite3.Connection, project_id: str) -> Project | None:
 
 
 def user_count(c: sqlite3.Connection, project_id: str) -> int:
-    return c.execute("SELECT COUNT(*) FROM users WHERE project_id = ?", (project_id,)).fetchone()[0]
+    count: int = c.execute("SELECT COUNT(*) FROM users WHERE project_id = ?", (project_id,)).fetchone()[0]
+    return count
 
 
 def create_project(

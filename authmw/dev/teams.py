@@ -25,7 +25,10 @@ def team_view(row: sqlite3.Row, tier: str) -> dict[str, Any]:
 
 
 def get_team(c: sqlite3.Connection, project_id: str, team_id: str) -> sqlite3.Row | None:
-    return c.execute("SELECT * FROM teams WHERE id = ? AND project_id = ?", (team_id, project_id)).fetchone()
+    row: sqlite3.Row | None = c.execute(
+        "SELECT * FROM teams WHERE id = ? AND project_id = ?", (team_id, project_id)
+    ).fetchone()
+    return row
 
 
 def add_member(c: sqlite3.Connection, project: Project, team_id: str, user_id: str, *, as_creator: bool) -> None:

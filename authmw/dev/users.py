@@ -11,22 +11,27 @@ from .teams import get_team, team_view
 
 
 def get_user(c: sqlite3.Connection, project_id: str, user_id: str) -> sqlite3.Row | None:
-    return c.execute("SELECT * FROM users WHERE id = ? AND project_id = ?", (user_id, project_id)).fetchone()
+    row: sqlite3.Row | None = c.execute(
+        "SELECT * FROM users WHERE id = ? AND project_id = ?", (user_id, project_id)
+    ).fetchone()
+    return row
 
 
 def primary_email_channel(c: sqlite3.Connection, project_id: str, user_id: str) -> sqlite3.Row | None:
-    return c.execute(
+    row: sqlite3.Row | None = c.execute(
         "SELECT * FROM contact_channels WHERE project_id = ? AND user_id = ? AND type = 'email' AND is_primary = 1",
         (project_id, user_id),
     ).fetchone()
+    return row
 
 
 def find_user_by_auth_email(c: sqlite3.Connection, project_id: str, email: str) -> sqlite3.Row | None:
-    return c.execute(
+    row: sqlite3.Row | None = c.execute(
         "SELECT u.* FROM users u JOIN contact_channels cc ON cc.user_id = u.id"
         " WHERE cc.project_id = ? AND cc.type = 'email' AND cc.value = ? AND cc.used_for_auth = 1",
         (project_id, email),
     ).fetchone()
+    return row
 
 
 def email_used_for_auth(c: sqlite3.Connection, project_id: str, email: str, *, except_user: str | None = None) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..emails import PASSWORD_RESET, send_password_reset_email, send_verification_email
 from ..endpoint import ANY, USER_IN_SCHEMA, EndpointGroup, RequestContext
@@ -38,7 +39,7 @@ def _set_password_hash(ctx: RequestContext, user_id: str, password: str) -> None
         required=True,
     ),
 )
-def sign_up(ctx: RequestContext) -> dict:
+def sign_up(ctx: RequestContext) -> dict[str, Any]:
     project = ctx.project
     email, new_password = ctx.body["email"], ctx.body["password"]
     if not project.config["credential_enabled"]:
@@ -67,7 +68,7 @@ def sign_up(ctx: RequestContext) -> dict:
     tiers=ANY,
     body=Obj({"email": Str(required=True, email=True), "password": password()}, required=True),
 )
-def sign_in(ctx: RequestContext) -> dict:
+def sign_in(ctx: RequestContext) -> dict[str, Any]:
     project = ctx.project
     if not project.config["credential_enabled"]:
         raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
@@ -84,7 +85,7 @@ def sign_in(ctx: RequestContext) -> dict:
     needs_user=USER_IN_SCHEMA,
     body=Obj({"old_password": password(), "new_password": password()}, required=True),
 )
-def update_password(ctx: RequestContext) -> dict:
+def update_password(ctx: RequestContext) -> dict[str, Any]:
     user = ctx.signed_in_user
     if not ctx.project.config["credential_enabled"]:
         raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
@@ -105,7 +106,7 @@ def update_password(ctx: RequestContext) -> dict:
 @group.post(
     "/auth/password/set", tiers=ANY, needs_user=USER_IN_SCHEMA, body=Obj({"password": password()}, required=True)
 )
-def set_password(ctx: RequestContext) -> dict:
+def set_password(ctx: RequestContext) -> dict[str, Any]:
     user = ctx.signed_in_user
     if not ctx.project.config["credential_enabled"]:
         raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
@@ -127,7 +128,7 @@ RESET_CODE_BODY = Obj({"code": Str(required=True, min_length=CODE_LENGTH, max_le
     tiers=ANY,
     body=Obj({"email": Str(required=True, email=True), "callback_url": Str(required=True, url=True)}, required=True),
 )
-def send_reset_code(ctx: RequestContext) -> dict:
+def send_reset_code(ctx: RequestContext) -> dict[str, Any]:
     project = ctx.project
     if not project.config["credential_enabled"]:
         raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
@@ -142,7 +143,7 @@ def send_reset_code(ctx: RequestContext) -> dict:
 
 
 @group.post("/auth/password/reset/check-code", tiers=ANY, body=RESET_CODE_BODY)
-def check_reset_code(ctx: RequestContext) -> dict:
+def check_reset_code(ctx: RequestContext) -> dict[str, Any]:
     find_code(ctx, PASSWORD_RESET, ctx.body["code"])
     return {"is_code_valid": True}
 
@@ -155,7 +156,7 @@ def check_reset_code(ctx: RequestContext) -> dict:
         required=True,
     ),
 )
-def reset_password(ctx: RequestContext) -> dict:
+def reset_password(ctx: RequestContext) -> dict[str, Any]:
     found = find_code(ctx, PASSWORD_RESET, ctx.body["code"])
     found.consume()  # used up even when the checks below fail (contract 5.3)
     if not ctx.project.config["credential_enabled"]:

@@ -40,7 +40,7 @@ def _user_id(ctx: RequestContext, value: str, client_message: str, status: int =
 
 
 def _channel(ctx: RequestContext, user_id: str, channel_id: str, missing: PlainError) -> sqlite3.Row:
-    row = ctx.sql.execute(
+    row: sqlite3.Row | None = ctx.sql.execute(
         "SELECT * FROM contact_channels WHERE id = ? AND user_id = ? AND project_id = ?",
         (channel_id, user_id, ctx.project.id),
     ).fetchone()

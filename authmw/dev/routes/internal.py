@@ -120,7 +120,7 @@ def update_api_keys(ctx: RequestContext) -> dict[str, Any]:
 
 
 def _key_set(ctx: RequestContext, key_set_id: str) -> sqlite3.Row:
-    row = ctx.sql.execute(
+    row: sqlite3.Row | None = ctx.sql.execute(
         "SELECT * FROM api_key_sets WHERE id = ? AND project_id = ?", (key_set_id, ctx.project.id)
     ).fetchone()
     if row is None:

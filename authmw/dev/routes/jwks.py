@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
@@ -16,7 +18,7 @@ group = EndpointGroup()
 
 
 @group.get("/projects/{project_id}/.well-known/jwks.json", tiers=None)
-def project_jwks(ctx: RequestContext) -> dict:
+def project_jwks(ctx: RequestContext) -> dict[str, Any]:
     project_id = ctx.params["project_id"]
     if get_project(ctx.sql, project_id) is None:
         raise PlainError(404, "Project not found")

@@ -6,6 +6,7 @@ its recipient, time, subject, body and working link. Not part of the service API
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from starlette.concurrency import run_in_threadpool
@@ -38,7 +39,7 @@ async def mailbox(request: Request) -> Response:
     service: Service = request.app.state.service
     recipient = _recipient(request)
 
-    def read() -> tuple[list[dict], int]:
+    def read() -> tuple[list[dict[str, Any]], int]:
         with service.db.tx() as c:
             return outbox(c, recipient, limit=PAGE_LIMIT), outbox_count(c, recipient)
 
@@ -50,7 +51,7 @@ async def mailbox_message(request: Request) -> Response:
     service: Service = request.app.state.service
     email_id = request.path_params["email_id"]
 
-    def read() -> dict | None:
+    def read() -> dict[str, Any] | None:
         with service.db.tx() as c:
             return outbox_item(c, email_id)
 

@@ -54,7 +54,8 @@ AUTHORIZE_QUERY = Obj(
 
 
 def _enabled_provider(project: Any, provider_id: str) -> dict[str, Any]:
-    for provider in project.config["oauth_providers"]:
+    providers: list[dict[str, Any]] = project.config["oauth_providers"]
+    for provider in providers:
         if provider["id"] == provider_id and provider.get("enabled"):
             return provider
     raise CatalogueError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED")

@@ -7,6 +7,8 @@ examples and tests read links from it. People read the same mails at `GET /dev/m
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
@@ -17,7 +19,7 @@ from ..responses import json_response
 from ..service import Service
 
 
-def _read(service: Service, recipient: str | None) -> list[dict]:
+def _read(service: Service, recipient: str | None) -> list[dict[str, Any]]:
     with service.db.tx() as c:
         return outbox(c, recipient)
 

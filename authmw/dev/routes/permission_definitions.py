@@ -47,7 +47,7 @@ def _view(permission_id: str, description: str, contained: list[str]) -> dict[st
 
 
 def _row(ctx: RequestContext, permission_id: str) -> sqlite3.Row:
-    row = ctx.sql.execute(
+    row: sqlite3.Row | None = ctx.sql.execute(
         "SELECT * FROM permission_definitions WHERE project_id = ? AND id = ?", (ctx.project.id, permission_id)
     ).fetchone()
     if row is None:

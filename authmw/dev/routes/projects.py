@@ -87,14 +87,14 @@ group = EndpointGroup()
 
 
 @group.get("/projects/current", tiers=ANY)
-def get_current(ctx: RequestContext) -> dict:
+def get_current(ctx: RequestContext) -> dict[str, Any]:
     if ctx.tier == "admin":
         return ctx.project.admin_view(user_count(ctx.sql, ctx.project.id))
     return ctx.project.client_view()
 
 
 @group.patch("/projects/current", tiers=ADMIN, body=PROJECT_UPDATE)
-def update_current(ctx: RequestContext) -> dict:
+def update_current(ctx: RequestContext) -> dict[str, Any]:
     updated = apply_update(ctx, ctx.project, ctx.body)
     return updated.admin_view(user_count(ctx.sql, updated.id))
 
@@ -117,7 +117,7 @@ def apply_update(ctx: RequestContext, project: Project, body: dict[str, Any]) ->
 
 
 @group.delete("/projects/current", tiers=ADMIN)
-def delete_current(ctx: RequestContext) -> dict:
+def delete_current(ctx: RequestContext) -> dict[str, Any]:
     project_id = ctx.project.id
     for row in ctx.sql.execute(
         "SELECT id, server_metadata FROM users WHERE project_id = ?", (INTERNAL_PROJECT_ID,)

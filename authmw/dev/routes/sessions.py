@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..endpoint import ANY, SERVER_OR_ADMIN, EndpointGroup, RequestContext
 from ..errors import CatalogueError
 from ..schema import Num, Obj, Str, Uuid
@@ -26,7 +28,7 @@ refresh_header = Obj({"x-stack-refresh-token": Str(required=True)}, allow_unknow
         required=True,
     ),
 )
-def create_session(ctx: RequestContext) -> dict:
+def create_session(ctx: RequestContext) -> dict[str, Any]:
     user_id = ctx.user_id_or_me(ctx.body["user_id"])
     if get_user(ctx.sql, ctx.project.id, user_id) is None:
         raise CatalogueError("USER_ID_DOES_NOT_EXIST", user_id=user_id)
@@ -36,13 +38,13 @@ def create_session(ctx: RequestContext) -> dict:
 
 
 @group.post("/auth/sessions/current/refresh", tiers=ANY, headers=refresh_header)
-def refresh(ctx: RequestContext) -> dict:
+def refresh(ctx: RequestContext) -> dict[str, Any]:
     session = find_refresh_session(ctx.sql, ctx.project.id, ctx.headers["x-stack-refresh-token"])
     return {"access_token": ctx.service.access_token(ctx.sql, ctx.project.id, session)}
 
 
 @group.delete("/auth/sessions/current", tiers=ANY, headers=refresh_header)
-def sign_out(ctx: RequestContext) -> dict:
+def sign_out(ctx: RequestContext) -> dict[str, Any]:
     if not delete_refresh_token(ctx.sql, ctx.project.id, ctx.headers["x-stack-refresh-token"]):
         raise CatalogueError("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED")
     return {"success": True}

@@ -31,7 +31,7 @@ def _profile(ctx: RequestContext, member: sqlite3.Row) -> dict[str, Any]:
 
 
 def _member(ctx: RequestContext, team_id: str, user_id: str) -> sqlite3.Row:
-    row = ctx.sql.execute(
+    row: sqlite3.Row | None = ctx.sql.execute(
         "SELECT * FROM team_members WHERE team_id = ? AND user_id = ? AND project_id = ?",
         (team_id, user_id, ctx.project.id),
     ).fetchone()

@@ -39,12 +39,12 @@ LIST_QUERY = Obj(
 
 # /users/me comes first so that "me" never reaches the /users/{user_id} routes.
 @group.get("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_OWN_USER)
-def get_me(ctx: RequestContext) -> dict:
+def get_me(ctx: RequestContext) -> dict[str, Any]:
     return user_view(ctx.sql, ctx.signed_in_user, ctx.tier)
 
 
 @group.patch("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_OWN_USER)
-def update_me(ctx: RequestContext) -> dict:
+def update_me(ctx: RequestContext) -> dict[str, Any]:
     raw = ctx.raw_body
     if ctx.tier == "client":
         fields = ctx.validate(CLIENT_UPDATE, raw)
@@ -57,7 +57,7 @@ def update_me(ctx: RequestContext) -> dict:
 
 
 @group.delete("/users/me", tiers=ANY, query=Obj({}), needs_user=NO_OWN_USER)
-def delete_me(ctx: RequestContext) -> dict:
+def delete_me(ctx: RequestContext) -> dict[str, Any]:
     if ctx.tier == "client" and not ctx.project.config["client_user_deletion_enabled"]:
         raise PlainError(400, "Client user deletion is not enabled for this project")
     delete_user(ctx.sql, ctx.project.id, ctx.signed_in_user["id"])
@@ -65,7 +65,7 @@ def delete_me(ctx: RequestContext) -> dict:
 
 
 @group.get("/users", tiers=SERVER_OR_ADMIN, query=LIST_QUERY)
-def list_users(ctx: RequestContext) -> dict:
+def list_users(ctx: RequestContext) -> dict[str, Any]:
     rows = _matching_users(ctx.sql, ctx.project.id, ctx.query)
     start = 0
     if "cursor" in ctx.query:
@@ -90,19 +90,19 @@ def create(ctx: RequestContext) -> Created:
 
 
 @group.get("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH)
-def get_one(ctx: RequestContext) -> dict:
+def get_one(ctx: RequestContext) -> dict[str, Any]:
     return user_view(ctx.sql, _existing(ctx), ctx.tier)
 
 
 @group.patch("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH, body=SERVER_UPDATE)
-def update_one(ctx: RequestContext) -> dict:
+def update_one(ctx: RequestContext) -> dict[str, Any]:
     user = _existing(ctx)
     update_user(ctx.sql, ctx.project, user, ctx.body)
     return user_view(ctx.sql, _reload(ctx, user["id"]), ctx.tier)
 
 
 @group.delete("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH)
-def delete_one(ctx: RequestContext) -> dict:
+def delete_one(ctx: RequestContext) -> dict[str, Any]:
     delete_user(ctx.sql, ctx.project.id, _existing(ctx)["id"])
     return {"success": True}
 
