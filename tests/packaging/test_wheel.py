@@ -1,6 +1,7 @@
-"""The wheel as a user installs it: built from this tree, installed into a fresh virtual
-environment, every public module imported from there (not from the source tree), with its
-package data and license metadata."""
+"""The packages as a user gets them: `python -m build` makes the sdist and then the wheel from
+that sdist (so a file the sdist forgets breaks the wheel); the wheel is installed into a fresh
+virtual environment and every public module imported from there (not from the source tree),
+with its package data, license metadata and the pytest plugin's entry point."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 import site
 import subprocess
 import sys
+import tarfile
 import venv
 import zipfile
 from pathlib import Path
@@ -23,6 +25,7 @@ PUBLIC_MODULES = [
     "authmw.middleware",
     "authmw.dev",
     "authmw.cli",
+    "authmw.pytest_plugin",
     "authmw_fastapi",
     "authmw_flask",
     "authmw_django",
@@ -45,20 +48,49 @@ data = {
     for package, name in [("authmw", "catalogue.json"), ("authmw", "py.typed"), ("authmw_fastapi", "py.typed"),
                           ("authmw_django", "py.typed"), ("authmw_flask", "py.typed")]
 }
-print(json.dumps({"modules": found, "data": data}))
+from importlib.metadata import entry_points
+plugins = {e.name: e.value for e in entry_points(group="pytest11")}
+print(json.dumps({"modules": found, "data": data, "pytest11": plugins}))
 """
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
-        check=True,
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder holding the sdist and the wheel built from it."""
+    out = tmp_path_factory.mktemp("dist")
+    result = subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
+        check=False,
         capture_output=True,
+        text=True,
     )
-    [built] = out.glob("authmw-*.whl")
-    return built
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def wheel(built: Path) -> Path:
+    [found] = built.glob("authmw-*.whl")
+    return found
+
+
+def test_the_sdist_carries_the_sources_license_and_readme(built: Path) -> None:
+    [sdist] = built.glob("authmw-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    for expected in (
+        "pyproject.toml",
+        "README.md",
+        "LICENSE",
+        "authmw/catalogue.json",
+        "authmw/py.typed",
+        "authmw/dev/__init__.py",
+        "adapters/authmw_fastapi/py.typed",
+        "adapters/authmw_django/migrations/0001_initial.py",
+        "adapters/authmw_flask/__init__.py",
+    ):
+        assert expected in names, f"{expected} is missing from {sdist.name}"
+    assert not any(name.startswith(("js/node_modules", ".venv")) for name in names)
 
 
 def test_the_wheel_carries_the_adapters_data_and_an_spdx_license(wheel: Path) -> None:
@@ -95,3 +127,4 @@ def test_the_installed_wheel_imports_every_public_module(wheel: Path, tmp_path: 
     for name, file in report["modules"].items():
         assert file.startswith(str(env_dir)), f"{name} was imported from {file}, not from the installed wheel"
     assert all(report["data"].values()), report["data"]
+    assert report["pytest11"].get("authmw") == "authmw.pytest_plugin", report["pytest11"]
