@@ -2,11 +2,20 @@
 
 A fenced block whose info string holds the word `tested` (```` ```bash tested ````, ```` ```python
 tested file=main.py ````) is collected from README.md, docs/*.md and js/README.md. The blocks
-of one page run in order in a fresh folder, as a reader would type them: `bash` blocks with
-bash (the repository's .venv/bin first on PATH), `python` blocks with Python, and a block with
-`file=NAME` is written to that file instead. Background processes a block starts (`&`) are
-stopped at the end. The well-known ports of the docs (8102 for the local service, 8000-8002
-for the apps) are replaced by free ones, so a page's test never meets another program.
+of one page run in order in a fresh folder, as a reader would type them into one terminal and
+one Python prompt:
+- `bash` blocks run with bash (the repository's .venv/bin first on PATH); what a block
+  exports (`set -a; . .authmw/project.env`) is seen by the later blocks, as in one terminal;
+- `console` blocks run each `$ ` command (its shown output is not compared); a command must
+  exit 0, or N when its comment says `exit N`;
+- `python` blocks run in one Python session per page, so a later block uses the names an
+  earlier one defined;
+- a block with `file=NAME` is written to that file instead.
+Background processes a block starts (`&`) are stopped at the end. The well-known ports of the
+docs (8102 for the local service, 8000-8002 for the apps) are replaced by free ones, so a
+page's test never meets another program.
+
+Every other block is checked without running it (see test_every_block_of_the_docs_is_checked).
 """
 
 from __future__ import annotations
@@ -64,6 +73,90 @@ def _free_port() -> str:
         return str(probe.getsockname()[1])
 
 
+#: The Python session of a page: reads blocks (a length line, then the code) from stdin, runs
+#: each in one namespace, and answers "ok" or the traceback, as a length line and the text.
+SESSION = """
+import sys, traceback
+namespace = {"__name__": "__main__"}
+while True:
+    size = sys.stdin.readline()
+    if not size:
+        break
+    code = sys.stdin.read(int(size))
+    try:
+        exec(compile(code, "<block>", "exec"), namespace)
+        answer = "ok"
+    except BaseException:
+        answer = traceback.format_exc()
+    sys.stdout.flush()
+    sys.__stdout__.write(f"\\0{len(answer)}\\n{answer}")
+    sys.__stdout__.flush()
+"""
+
+
+class PythonSession:
+    def __init__(self, cwd: Path, env: dict[str, str]) -> None:
+        self.log = cwd / "python-session.log"
+        self.process = subprocess.Popen(
+            [sys.executable, "-u", "-c", SESSION],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log.open("w"),
+            text=True,
+            start_new_session=True,
+        )
+
+    def run(self, code: str) -> tuple[bool, str]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(f"{len(code)}\n{code}")
+        self.process.stdin.flush()
+        printed = []
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                return False, "".join(printed) + "\n(the Python session ended)\n" + self.log.read_text()
+            if line.startswith("\0"):
+                answer = self.process.stdout.read(int(line[1:]))
+                return answer == "ok", "".join(printed) + ("" if answer == "ok" else answer)
+            printed.append(line)
+
+    def close(self) -> None:
+        if self.process.stdin:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def _console_script(body: str) -> str:
+    """A bash script running the `$ ` commands of a console block, each checked for its exit."""
+    lines = ["set -o pipefail"]
+    for raw in body.splitlines():
+        if not raw.startswith("$ "):
+            continue
+        command = raw[2:]
+        allowed = re.search(r"#.*\bexit (\d+)", command)
+        codes = {"0", allowed[1]} if allowed else {"0"}
+        test = " || ".join(f"[ $status = {code} ]" for code in sorted(codes))
+        lines.append(
+            f'{command}\nstatus=$?; if ! ( {test} ); then echo "exit $status: "{shlex_quote(command)} >&2; exit 1; fi'
+        )
+    return "\n".join(lines)
+
+
+def shlex_quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+#: Variables of the shell itself, not of the reader's session.
+SHELL_OWN = {"PWD", "OLDPWD", "SHLVL", "_", "BASH_EXECUTION_STRING"}
+
+
 @pytest.mark.parametrize("page", TESTED, ids=[str(p.relative_to(ROOT)) for p in TESTED])
 def test_the_tested_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
     ports = {port: _free_port() for port in DOC_PORTS}
@@ -76,6 +169,8 @@ def test_the_tested_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
         if name.startswith(("AUTHMW_", "STACK_")) and name != "AUTHMW_DEV_PORT":
             del env[name]  # the page's own settings only
     groups: list[int] = []
+    python: PythonSession | None = None
+    exported = tmp_path / ".exported-env"
     try:
         for block in blocks_of(page):
             body = block.body
@@ -85,12 +180,19 @@ def test_the_tested_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
             if block.file:
                 (tmp_path / block.file).write_text(body)
                 continue
-            if block.language == "bash":
+            if block.language == "python":
+                if python is None:
+                    python = PythonSession(tmp_path, env)
+                    groups.append(python.process.pid)
+                ok, output = python.run(body)
+                assert ok, f"{where} failed:\n{body}\n--- output ---\n{output}"
+                continue
+            if block.language in ("bash", "console"):
                 if "authmw dev" in body and "--port" not in body:
                     body = body.replace("authmw dev --background", f"authmw dev --background --port {ports['8102']}")
-                command = ["bash", "-e", "-o", "pipefail", "-c", body]
-            elif block.language == "python":
-                command = [sys.executable, "-c", body]
+                script = _console_script(body) if block.language == "console" else f"set -e -o pipefail\n{body}"
+                script += f'\nenv -0 > "{exported}"'
+                command = ["bash", "-c", script]
             else:
                 pytest.fail(f"{where}: cannot run a `{block.language}` block marked tested")
             # Output to a file, not a pipe: a process the block leaves running keeps a pipe open.
@@ -103,7 +205,13 @@ def test_the_tested_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
                 process.wait(timeout=180)
             output = log.read_text()
             assert process.returncode == 0, f"{where} failed ({process.returncode}):\n{body}\n--- output ---\n{output}"
+            if exported.exists():  # the block's exports, for the blocks after it
+                pairs = (item.split("=", 1) for item in exported.read_text().split("\0") if "=" in item)
+                env = {name: value for name, value in pairs if name not in SHELL_OWN}
+                exported.unlink()
     finally:
+        if python is not None:
+            python.close()
         subprocess.run(
             [sys.executable, "-m", "authmw", "dev", "--stop", "--data-dir", str(tmp_path / ".authmw")],
             capture_output=True,
@@ -114,3 +222,93 @@ def test_the_tested_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
                 os.killpg(group, signal.SIGTERM)
             except ProcessLookupError:
                 pass
+
+
+# Every other block is checked without running it: the names it imports from authmw exist, the
+# `authmw` commands it shows parse with the real command line, its JSON parses, its shell is
+# valid bash. (The TypeScript blocks' imports are checked by js/test/docs.test.ts.)
+
+ALL_BLOCK = re.compile(r"^```(?P<info>[^\n`]*)\n(?P<body>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+CHECKED_LANGUAGES = {"python", "bash", "sh", "console", "json"}
+NOT_CODE = {"", "text", "css", "ts", "tsx", "ini"}
+
+
+def every_block() -> list[tuple[str, Block, bool]]:
+    found = []
+    for page in PAGES:
+        text = page.read_text()
+        for match in ALL_BLOCK.finditer(text):
+            words = match["info"].split() or [""]
+            line = text.count("\n", 0, match.start()) + 1
+            block = Block(words[0], match["body"], None, line)
+            found.append((f"{page.relative_to(ROOT)}:{line}", block, "tested" in words))
+    return found
+
+
+def _authmw_commands(block: Block) -> list[list[str]]:
+    """The `authmw ...` command lines of a shell or console block, as argument lists."""
+    import shlex
+
+    commands = []
+    for raw in block.body.splitlines():
+        line = raw.strip()
+        if block.language == "console":
+            if not line.startswith("$ "):
+                continue  # output
+            line = line[2:]
+        line = re.split(r"\s#|\s&&|\s\|\s|\s>>?\s|\s&$|\s&\s", f"{line} ")[0].strip()
+        if line.startswith(("authmw ", "python -m authmw ")):
+            words = shlex.split(line)
+            commands.append(words[words.index("authmw") + 1 :] if "authmw" in words else words[3:])
+    return commands
+
+
+def _check_python(where: str, body: str) -> None:
+    import ast
+    import importlib
+
+    try:
+        tree = ast.parse(body)
+    except SyntaxError as error:
+        pytest.fail(f"{where}: not valid Python ({error})")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0].startswith("authmw"):
+            module = importlib.import_module(node.module)
+            for alias in node.names:
+                assert hasattr(module, alias.name), f"{where}: {node.module} has no {alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0].startswith("authmw"):
+                    importlib.import_module(alias.name)
+
+
+BLOCKS = every_block()
+
+
+@pytest.mark.parametrize(("where", "block", "tested"), BLOCKS, ids=[where for where, _, _ in BLOCKS])
+def test_every_block_of_the_docs_is_checked(where: str, block: Block, tested: bool) -> None:
+    import json
+
+    from authmw.cli import build_parser
+
+    assert block.language in CHECKED_LANGUAGES | NOT_CODE, f"{where}: unknown block language {block.language!r}"
+    for arguments in _authmw_commands(block):
+        try:
+            build_parser().parse_args(arguments)
+        except SystemExit as exit:
+            if exit.code == 0:  # --version, --help
+                continue
+            pytest.fail(f"{where}: `authmw {' '.join(arguments)}` is not a valid command")
+    if block.language == "python":
+        _check_python(where, block.body)
+    elif block.language in ("bash", "sh"):
+        result = subprocess.run(["bash", "-n", "-c", block.body], capture_output=True, text=True, check=False)
+        assert result.returncode == 0, f"{where}: not valid bash: {result.stderr}"
+    elif block.language == "json":
+        json.loads(block.body)
+
+
+def test_the_command_check_sees_the_commands() -> None:
+    commands = [c for _, block, _ in BLOCKS for c in _authmw_commands(block)]
+    assert ["keys", "revoke", "5d1e..."] in commands and ["project", "check"] in commands
+    assert len(commands) >= 15
