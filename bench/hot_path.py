@@ -61,7 +61,7 @@ def main() -> None:
 
         loop.run_until_complete(many(mw, 10))  # key set fetched, token verified once
         tokens = core.read(cookie=cookie, auth_header=None, secure=False)
-        outcome = core.quick(tokens)
+        outcome = core._without_io(tokens)
         env: dict[str, Any] = {
             "core": core,
             "cookie": cookie,
@@ -86,19 +86,25 @@ def main() -> None:
         steps = [
             ("whole middleware call minus the bare app", None),
             ("  _read_headers (scan the ASGI header list)", "asgi._read_headers(headers)"),
-            ("  core.steady (outcome remembered per Cookie value)", "core.steady(cookie)"),
-            ("  on a steady miss (a new Cookie value, or near expiry):", None),
+            (
+                "  core.decide (a Cookie value decided before)",
+                "core.decide(cookie, None)",
+            ),
+            ("  on a miss (a new Cookie value, or near expiry):", None),
             (
                 "  core.read (cookies -> Tokens; memoized per Cookie value)",
                 "core.read(cookie=cookie, auth_header=None, secure=False)",
             ),
-            ("    on a miss: parse_cookie_header (split, unquote)", "c.parse_cookie_header(cookie, core._wanted)"),
+            (
+                "    on a miss: parse_cookie_header (split, unquote)",
+                "c.parse_cookie_header(cookie, core._cookies._exact)",
+            ),
             (
                 "    on a miss: + access_from_cookie (json.loads)",
-                "c.access_from_cookie(c.parse_cookie_header(cookie, core._wanted)['stack-access'], tokens.refresh_token)",
+                "c.access_from_cookie(c.parse_cookie_header(cookie, core._cookies._exact)['stack-access'], tokens.refresh_token)",
             ),
             ("      ... json.loads alone", None),
-            ("  core.quick (verified-token cache, Outcome)", "core.quick(tokens)"),
+            ("  core._without_io (verified-token cache, Outcome)", "core._without_io(tokens)"),
             ("    verifier.verify_cached", "core.verifier.verify_cached(tokens.access_token)"),
             ("  _bound (driver of this event loop)", None),
             (
@@ -124,7 +130,7 @@ def main() -> None:
         for label, stmt in steps:
             if label.startswith("whole"):
                 row(label, f"{(whole - bare) / n * 1e6:7.2f} us")
-            elif label.strip().startswith("on a steady miss"):
+            elif label.strip().startswith("on a miss ("):
                 row(label, "")
             elif label.strip().startswith("... json"):
                 try:

@@ -1,14 +1,33 @@
 """The middleware's decisions, free of I/O and of any web framework.
 
-The ASGI and WSGI middlewares hand over the request's ``Cookie``, ``x-stack-auth`` and
-scheme, then run :meth:`Authenticator.authenticate` with their driver::
+Every middleware and adapter makes the same two calls per request, and nothing else::
 
-    outcome = core.steady(cookie)                                   # a repeated session cookie
-    tokens = core.read(cookie=..., auth_header=..., secure=...)    # may raise Refusal (400)
-    outcome = core.quick(tokens) or driver.run(core.authenticate(tokens))  # may raise Refusal (503)
-    core.remember(cookie, outcome)
+    decided = core.decide(cookie=..., auth_header=..., secure=..., bearer=...)  # Refusal (400)
+    outcome = decided if isinstance(decided, Outcome) else driver.run(core.settle(decided))  # Refusal (401, 503)
 
-Only key-set fetches and refresh calls do I/O, as effects yielded to the driver.
+``decide`` answers without I/O whenever it can (no session, a Cookie value already decided, a
+verified token still fresh, a session this process just refreshed); otherwise it returns the
+:class:`Tokens` read from the request, and ``settle`` checks them: key-set fetches and refresh
+calls are effects yielded to the caller's driver (sync or async).
+
+The caches, all owned by :class:`Authenticator` and its :class:`TokenVerifier`, each bounded:
+
+==========================  ===================================  =================================
+what                        key -> value                          bound, eviction
+==========================  ===================================  =================================
+decided outcomes            Cookie value -> signed-in Outcome     MEMO_SIZE, emptied when full;
+                                                                  an entry ends at its token's
+                                                                  refresh deadline
+cookie reads                Cookie value -> stored session        MEMO_SIZE, emptied when full
+header reads                x-stack-auth value -> Tokens          MEMO_SIZE, emptied when full
+fresh tokens                refresh token -> access token         FRESH_CACHE_SIZE, least recent
+refused refresh tokens      refresh token -> True                 REFUSED_CACHE_SIZE, REFUSED_TTL
+verified tokens (verifier)  access token -> Claims                VERIFIED_CACHE_SIZE, least recent
+last parse (verifier)       access token -> its parse             one entry
+key set (verifier)          kid -> key                            refetched after JWKS_TTL
+==========================  ===================================  =================================
+
+Values longer than MEMO_MAX_KEY are never memoized, so the memos hold at most about 4 MiB each.
 """
 
 from __future__ import annotations
@@ -137,6 +156,8 @@ class Tokens(NamedTuple):
     #: An access token the caller sent as ``Authorization: Bearer`` or ``x-stack-access-token``:
     #: verified, never refreshed (the caller owns refresh), refused with 401 when not valid.
     bearer: bool = False
+    #: The Cookie value the session was read from (its outcome is remembered under it).
+    cookie: str | None = None
 
 
 class Outcome(NamedTuple):
@@ -145,6 +166,8 @@ class Outcome(NamedTuple):
     refresh_token: str | None = None
     #: ``Set-Cookie`` values to add to the response.
     cookies: tuple[str, ...] = ()
+    #: The session came from the browser's cookies (so the cross-site check applies to it).
+    from_cookies: bool = False
 
 
 ANONYMOUS = Outcome()
@@ -247,7 +270,8 @@ class Authenticator:
         self._refused: TTLCache[str | bytes, bool] = TTLCache(REFUSED_CACHE_SIZE, REFUSED_TTL, timer=clock)
         self._cookie_memo: dict[str, c.StoredSession] = {}
         self._header_memo: dict[str, Tokens] = {}
-        self._steady: dict[str, tuple[Outcome, float]] = {}
+        #: Cookie value -> (its signed-in outcome, the time until which it holds).
+        self._decided: dict[str, tuple[Outcome, float]] = {}
         self._lock = threading.Lock()
 
     # -- reading ---------------------------------------------------------------------
@@ -263,7 +287,7 @@ class Authenticator:
             refresh = _token(stored.refresh_token)
             if refresh is not None or bearer is None:
                 access = _token(stored.access_token) if refresh is not None else None
-                return Tokens(access, refresh, True, secure or stored.https, stored.refresh_cookies)
+                return Tokens(access, refresh, True, secure or stored.https, stored.refresh_cookies, cookie=cookie)
         if bearer is not None:
             token = _token(bearer)
             if token is None:
@@ -271,27 +295,61 @@ class Authenticator:
             return Tokens(token, None, secure=secure, bearer=True)
         return Tokens(secure=secure)
 
-    # -- the steady state: a Cookie value seen signed in, its token still fresh --------
+    # -- the decision ----------------------------------------------------------------
 
-    def steady(self, cookie: str) -> Outcome | None:
-        """The signed-in outcome last decided for this Cookie value, while its access token
-        needs no refresh (exactly what :meth:`quick` would decide), else None."""
-        hit = self._steady.get(cookie)
-        if hit is not None and self._clock() <= hit[1]:  # has_validity, its deadline kept
-            return hit[0]
-        return None
+    def decide(
+        self,
+        cookie: str | None,
+        auth_header: str | None,
+        bearer: str | None = None,
+        scheme: str = "http",
+        forwarded_proto: str | None = None,
+    ) -> Outcome | Tokens:
+        """Who sent the request, as far as can be told without I/O.
 
-    def remember(self, cookie: str, outcome: Outcome) -> None:
-        """Keep a signed-in outcome without cookies to write for :meth:`steady`."""
-        if outcome.claims is None or outcome.cookies or len(cookie) > MEMO_MAX_KEY:
-            return
-        if len(self._steady) >= MEMO_SIZE:
-            self._steady.clear()
-        self._steady[cookie] = (outcome, usable_until(outcome.claims.exp))
+        The :class:`Outcome` when it is known: no session at all, a Cookie value decided
+        before whose token needs no refresh yet, a verified token still fresh, a session this
+        process has just refreshed, a refresh token the service refused. Otherwise the
+        :class:`Tokens` read from the request, for :meth:`settle`. ``x-stack-auth`` wins over
+        cookies, which win over a bearer token (see :func:`bearer_token`). ``scheme`` and
+        ``X-Forwarded-Proto`` say whether cookies written back must be ``Secure``
+        (:func:`is_secure`). Raises :class:`Refusal` (400) for a malformed ``x-stack-auth`` or
+        bearer token.
+        """
+        if auth_header is None:
+            if cookie:
+                hit = self._decided.get(cookie)  # the steady state: one lookup, one clock read
+                if hit is not None and self._clock() <= hit[1]:  # has_validity, its deadline kept
+                    return hit[0]
+            elif bearer is None:
+                return ANONYMOUS
+        tokens = self.read(
+            cookie=cookie, auth_header=auth_header, secure=is_secure(scheme, forwarded_proto), bearer=bearer
+        )
+        outcome = self._without_io(tokens)
+        return tokens if outcome is None else self._finished(tokens, outcome)
 
-    # -- deciding --------------------------------------------------------------------
+    def settle(self, tokens: Tokens) -> Op[Outcome]:
+        """The decision :meth:`decide` left open: verify the access token (fetching the key set
+        if needed) and refresh the session when it must be. Raises :class:`Refusal` (503 when
+        configured so during an outage; 401 for a bearer token that is not valid)."""
+        outcome = yield from self.authenticate(tokens)
+        return self._finished(tokens, outcome)
 
-    def quick(self, tokens: Tokens) -> Outcome | None:
+    def _finished(self, tokens: Tokens, outcome: Outcome) -> Outcome:
+        claims = outcome.claims
+        if not tokens.from_cookies or claims is None:
+            return outcome  # (the cross-site check concerns signed-in cookie sessions only)
+        outcome = outcome._replace(from_cookies=True)
+        cookie = tokens.cookie
+        # Kept for the next request with the same Cookie value: signed in, nothing to write.
+        if cookie is not None and not outcome.cookies and len(cookie) <= MEMO_MAX_KEY:
+            if len(self._decided) >= MEMO_SIZE:
+                self._decided.clear()
+            self._decided[cookie] = (outcome, usable_until(claims.exp))
+        return outcome
+
+    def _without_io(self, tokens: Tokens) -> Outcome | None:
         """The outcome when it needs no I/O and no signature check, else None."""
         if tokens.access_token is None and tokens.refresh_token is None:
             return ANONYMOUS
@@ -309,13 +367,14 @@ class Authenticator:
         return None
 
     def authenticate(self, tokens: Tokens) -> Op[Outcome]:
-        """The whole decision, refresh included. Raises :class:`Refusal` (503) if configured,
-        and (401) for a bearer token that is not valid."""
+        """The whole decision for ``tokens``, refresh included (:meth:`settle` without
+        remembering it). Raises :class:`Refusal` (503) if configured, and (401) for a bearer
+        token that is not valid."""
         if tokens.bearer:
             return (yield from self._bearer(tokens))
-        quick = self.quick(tokens)
-        if quick is not None:
-            return quick
+        known = self._without_io(tokens)
+        if known is not None:
+            return known
         access, refresh = tokens.access_token, tokens.refresh_token
         # Without a refresh token a short-lived access token is still better than nothing.
         if access is not None and (refresh is None or self._fresh_enough(access)):
@@ -449,9 +508,9 @@ class Authenticator:
         with self._lock:
             self._refused[key] = True
             self._fresh.pop(refresh_token, None)
-        for cookie, (outcome, _) in list(self._steady.items()):
+        for cookie, (outcome, _) in list(self._decided.items()):
             if outcome.refresh_token == refresh_token:
-                self._steady.pop(cookie, None)
+                self._decided.pop(cookie, None)
 
     # -- access tokens fetched by this process, reused for late requests -------------
 

@@ -30,7 +30,7 @@ from authmw._ops import AsyncDriver, Op, SyncDriver
 from authmw._tokens import TokenVerifier
 
 from ._cookies import DEFAULT_ATTRIBUTES, CookieAttributes
-from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher, Tokens
+from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher
 from ._user import ANONYMOUS, AnonymousUser, AuthUser
 
 T = TypeVar("T")
@@ -45,9 +45,6 @@ class Resolved:
     #: The user was signed in from the session cookies (not from a header): a request of
     #: this session is subject to the cross-site check (see ``_origin``).
     from_cookies: bool = False
-
-
-NOBODY = Resolved(ANONYMOUS)
 
 
 class SessionResolver:
@@ -91,47 +88,24 @@ class SessionResolver:
     def resolve(
         self, *, cookie: str | None, auth_header: str | None, secure: bool, bearer: str | None = None
     ) -> Resolved:
-        if not cookie and auth_header is None and bearer is None:
-            return NOBODY
-        outcome = self.core.steady(cookie) if cookie and auth_header is None else None
-        from_cookies = outcome is not None
-        if outcome is None:
-            tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure, bearer=bearer)
-            outcome = self.core.quick(tokens)
-            if outcome is None:
-                outcome = self.driver.run(self.core.authenticate(tokens))
-            self._remember(cookie, tokens, outcome)
-            from_cookies = tokens.from_cookies
-        return self._resolved(outcome, from_cookies)
+        decided = self.core.decide(cookie, auth_header, bearer, "https" if secure else "http")
+        outcome = decided if isinstance(decided, Outcome) else self.driver.run(self.core.settle(decided))
+        return self._resolved(outcome)
 
     async def aresolve(
         self, *, cookie: str | None, auth_header: str | None, secure: bool, bearer: str | None = None
     ) -> Resolved:
         # The loop serving requests gets its driver now, so that arun() uses it later.
         driver = self._loop_side().driver
-        if not cookie and auth_header is None and bearer is None:
-            return NOBODY
-        outcome = self.core.steady(cookie) if cookie and auth_header is None else None
-        from_cookies = outcome is not None
-        if outcome is None:
-            tokens = self.core.read(cookie=cookie, auth_header=auth_header, secure=secure, bearer=bearer)
-            outcome = self.core.quick(tokens)
-            if outcome is None:
-                outcome = await driver.run(self.core.authenticate(tokens))
-            self._remember(cookie, tokens, outcome)
-            from_cookies = tokens.from_cookies
-        return self._resolved(outcome, from_cookies)
+        decided = self.core.decide(cookie, auth_header, bearer, "https" if secure else "http")
+        outcome = decided if isinstance(decided, Outcome) else await driver.run(self.core.settle(decided))
+        return self._resolved(outcome)
 
-    def _remember(self, cookie: str | None, tokens: Tokens, outcome: Outcome) -> None:
-        # The next request with the same Cookie value skips reading it (see Authenticator.steady).
-        if cookie and tokens.from_cookies:
-            self.core.remember(cookie, outcome)
-
-    def _resolved(self, outcome: Outcome, from_cookies: bool) -> Resolved:
+    def _resolved(self, outcome: Outcome) -> Resolved:
         if outcome.claims is None or outcome.access_token is None:
             return Resolved(ANONYMOUS, outcome.cookies)
         user = AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, server=self.server)
-        return Resolved(user, outcome.cookies, from_cookies)
+        return Resolved(user, outcome.cookies, outcome.from_cookies)
 
     # -- further operations ------------------------------------------------------------
 

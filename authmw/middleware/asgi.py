@@ -20,10 +20,10 @@ from ._core import (
 from ._core import (
     Authenticator,
     OnRefreshUnavailable,
+    Outcome,
     Refresher,
     Refusal,
     bearer_token,
-    is_secure,
 )
 from ._origin import OriginPolicy, WebSocketCrossSite, own_origin
 from ._user import ANONYMOUS, AuthCredentials, AuthUser
@@ -114,28 +114,18 @@ class AuthMiddleware:
             await _run(self.app, scope, receive, send, ())
             return
 
-        outcome = self.core.steady(cookie) if cookie is not None and auth_header is None else None
-        from_cookies = outcome is not None
-        if outcome is None:
-            try:
-                tokens = self.core.read(
-                    cookie=cookie,
-                    auth_header=auth_header,
-                    secure=is_secure(scope.get("scheme", "http"), forwarded_proto),
-                    bearer=bearer,
-                )
-                outcome = self.core.quick(tokens)
-                if outcome is None:
-                    outcome = await self._bound().driver.run(self.core.authenticate(tokens))
-            except Refusal as refusal:
-                await _answer(scope, send, refusal)
-                return
-            from_cookies = tokens.from_cookies
-            if from_cookies and cookie is not None:
-                self.core.remember(cookie, outcome)
+        try:
+            decided = self.core.decide(cookie, auth_header, bearer, scope.get("scheme", "http"), forwarded_proto)
+            if isinstance(decided, Outcome):
+                outcome = decided
+            else:
+                outcome = await self._bound().driver.run(self.core.settle(decided))
+        except Refusal as refusal:
+            await _answer(scope, send, refusal)
+            return
 
         if (
-            from_cookies
+            outcome.from_cookies
             and outcome.claims is not None
             and self.origin.applies(scope.get("method", "GET"), websocket=kind == "websocket")
         ):

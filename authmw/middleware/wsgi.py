@@ -20,7 +20,6 @@ from ._core import (
     Refresher,
     Refusal,
     bearer_token,
-    is_secure,
 )
 from ._origin import OriginPolicy, own_origin
 from ._user import ANONYMOUS, AnonymousUser, AuthUser
@@ -76,26 +75,23 @@ class WSGIAuthMiddleware:
             environ["authmw.user"] = ANONYMOUS
             return _run(self.app, environ, start_response, ())
 
-        outcome = self.core.steady(cookie) if cookie and auth_header is None else None
-        from_cookies = outcome is not None
-        if outcome is None:
-            try:
-                tokens = self.core.read(
-                    cookie=cookie,
-                    auth_header=auth_header,
-                    secure=is_secure(environ.get("wsgi.url_scheme", "http"), environ.get("HTTP_X_FORWARDED_PROTO")),
-                    bearer=bearer,
-                )
-                outcome = self.core.quick(tokens)
-                if outcome is None:
-                    outcome = self.driver.run(self.core.authenticate(tokens))
-            except Refusal as refusal:
-                return _answer(start_response, refusal)
-            from_cookies = tokens.from_cookies
-            if from_cookies and cookie:
-                self.core.remember(cookie, outcome)
+        try:
+            decided = self.core.decide(
+                cookie,
+                auth_header,
+                bearer,
+                environ.get("wsgi.url_scheme", "http"),
+                environ.get("HTTP_X_FORWARDED_PROTO"),
+            )
+            outcome = decided if isinstance(decided, Outcome) else self.driver.run(self.core.settle(decided))
+        except Refusal as refusal:
+            return _answer(start_response, refusal)
 
-        if from_cookies and outcome.claims is not None and self.origin.applies(environ.get("REQUEST_METHOD", "GET")):
+        if (
+            outcome.from_cookies
+            and outcome.claims is not None
+            and self.origin.applies(environ.get("REQUEST_METHOD", "GET"))
+        ):
             cross_site = _cross_site(self.origin, environ)
             if cross_site is not None:  # answered as a refusal inside the app: refreshed cookies are kept
                 return _run(_refusing(cross_site), environ, start_response, outcome.cookies)

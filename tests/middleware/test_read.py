@@ -29,7 +29,9 @@ def test_a_middleware_that_cannot_refresh_is_refused_at_once() -> None:
 
 
 def read(core: Authenticator, cookie: str | None = None, header: str | None = None) -> Tokens:
-    return core.read(cookie=cookie, auth_header=header, secure=False)
+    tokens = core.read(cookie=cookie, auth_header=header, secure=False)
+    assert tokens.cookie == (cookie if tokens.from_cookies else None)  # the key its outcome is kept under
+    return tokens._replace(cookie=None)
 
 
 def test_cookies(core: Authenticator) -> None:
@@ -160,19 +162,27 @@ def test_only_plain_signed_in_outcomes_are_remembered_and_the_map_is_bounded(cor
 
     import authmw.middleware._core as core_module
     from authmw._tokens import Claims
-    from authmw.middleware._core import Outcome
+    from authmw.middleware._core import Outcome, Tokens
 
     monkeypatch.setattr(core_module, "MEMO_SIZE", 2)
     claims = Claims(sub="u", aud=PID, iss="i", iat=None, exp=time.time() + 600, raw={})
     signed_in = Outcome(claims, "a", "r")
-    core.remember("c1", signed_in)
-    assert core.steady("c1") is signed_in
-    core.remember("c2", Outcome())  # anonymous
-    core.remember("c3", signed_in._replace(cookies=("stack-access=...",)))  # cookies to write
-    core.remember("x" * 5000, signed_in)  # too long to keep
-    assert [core.steady(k) for k in ("c2", "c3", "x" * 5000)] == [None, None, None]
-    core.remember("c4", signed_in)
-    core.remember("c5", signed_in)
-    assert len(core._steady) <= 2
-    core.remember("c6", Outcome(dataclasses.replace(claims, exp=time.time() + 19), "a", "r"))
-    assert core.steady("c6") is None  # under the 20 s margin: quick() would refresh it
+
+    def finish(cookie: str, outcome: Outcome) -> Outcome:  # as decide() and settle() end
+        return core._finished(Tokens("a", "r", from_cookies=True, cookie=cookie), outcome)
+
+    def decided(cookie: str) -> Outcome | Tokens:  # these Cookie values hold no session
+        return core.decide(cookie, None)
+
+    kept = finish("c1", signed_in)
+    assert kept.from_cookies and kept._replace(from_cookies=False) == signed_in
+    assert decided("c1") is kept
+    finish("c2", Outcome())  # anonymous
+    finish("c3", signed_in._replace(cookies=("stack-access=...",)))  # cookies to write
+    finish("x" * 5000, signed_in)  # too long to keep
+    assert [decided(k) for k in ("c2", "c3", "x" * 5000)] == [core_module.ANONYMOUS] * 3
+    finish("c4", signed_in)
+    finish("c5", signed_in)
+    assert len(core._decided) <= 2
+    finish("c6", Outcome(dataclasses.replace(claims, exp=time.time() + 19), "a", "r"))
+    assert decided("c6") == core_module.ANONYMOUS  # under the 20 s margin: decided again (refreshed)
