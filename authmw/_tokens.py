@@ -1,35 +1,28 @@
-"""Access tokens: unverified expiry, claim checks, the project key set, verification.
+"""The service's access tokens: their expiry read unverified, the refresh margin, and the
+verifier of one project's tokens over its cached key set.
 
-Verification is CPU work over a cached key set. Only fetching the key set is I/O, done
-through a ``Send`` effect so the same code runs under the sync and the async driver.
-Verified tokens are remembered until they expire, so a repeated token costs a dict lookup.
+Verification is CPU work (general JWT code in :mod:`authmw._jwt`) over a cached key set.
+Only fetching the key set is I/O, done through a ``Send`` effect so the same code runs under
+the sync and the async driver. Verified tokens are remembered until they expire, so a
+repeated token costs a dict lookup.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import datetime as _dt
 import json
-import math
-import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 import jwt
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import ec, rsa
-from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 from ._config import AuthConfig
+from ._jwt import CLOCK_TOLERANCE, MAX_TOKEN_LENGTH, Parsed, is_time, parse, verify_jwt
 from ._ops import Op, Request, Send, Shared
-
-_T = TypeVar("_T")
 from .errors import (
     AccessTokenExpired,
     HttpStatusError,
@@ -40,9 +33,12 @@ from .errors import (
     UnparsableAccessToken,
 )
 
+_T = TypeVar("_T")
+
 __all__ = [
     "ACCESS_TOKEN_ISSUER",
     "CLOCK_TOLERANCE",
+    "MAX_TOKEN_LENGTH",
     "REQUIRED_VALIDITY_MS",
     "Claims",
     "TokenVerifier",
@@ -54,159 +50,16 @@ __all__ = [
 
 #: ``iss`` of every access token the service signs (contract 3.1).
 ACCESS_TOKEN_ISSUER = "https://access-token.jwt-signature.stack-auth.com"
-#: Seconds of clock skew accepted on ``exp`` and ``nbf`` (spec section 9).
-CLOCK_TOLERANCE = 30.0
 #: An access token with less validity than this left needs refreshing before use (spec
 #: sections 4 and 9). The one definition: the session, the client apps and the middleware
 #: all decide through :func:`has_validity`.
 REQUIRED_VALIDITY_MS = 20_000
-#: Smallest RSA modulus accepted for RS* signatures (spec section 9).
-MIN_RSA_BITS = 2048
 #: Algorithms the service signs access tokens with (contract 3.1: ES256 only).
 ACCESS_TOKEN_ALGORITHMS = ("ES256",)
 #: Seconds a fetched key set is used before it is fetched again.
 JWKS_TTL = 600.0
 #: Verified tokens remembered at most.
 VERIFIED_CACHE_SIZE = 10_000
-#: Longer strings are not tokens: not parsed, and absent when read from a cookie or header
-#: (a JWT of the service is about 400 bytes; a browser cookie holds at most 4 KiB).
-MAX_TOKEN_LENGTH = 8192
-
-_CURVES = {"ES256": "secp256r1", "ES384": "secp384r1", "ES512": "secp521r1"}
-_ECDSA = {
-    "ES256": ec.ECDSA(hashes.SHA256()),
-    "ES384": ec.ECDSA(hashes.SHA384()),
-    "ES512": ec.ECDSA(hashes.SHA512()),
-}
-
-
-def _b64url_json(segment: str) -> Any:
-    padded = segment + "=" * (-len(segment) % 4)
-    return json.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
-
-
-class _Parsed(NamedTuple):
-    """A compact JWS split and decoded once: what verification and ``token_expiry`` share."""
-
-    header: dict[str, Any]
-    payload: dict[str, Any]
-    header_segment: str
-    payload_segment: str
-    signature_segment: str
-
-
-#: The last token parsed successfully: the middleware reads a new token's expiry and then
-#: verifies it, so both steps share one parse. One entry, replaced atomically.
-_last_parsed: tuple[str, _Parsed] | None = None
-
-
-def _parse(token: object) -> _Parsed:
-    """Header and payload of a compact JWS, unverified. Raises ValueError when malformed."""
-    global _last_parsed
-    last = _last_parsed
-    if last is not None and last[0] == token:
-        return last[1]
-    if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:
-        raise ValueError("not a token string")
-    if token == "undefined":
-        raise ValueError("the string 'undefined' is not a token")
-    parts = token.split(".")
-    if len(parts) != 3:
-        raise ValueError("a JWT has three dot-separated parts")
-    try:
-        header, payload = _b64url_json(parts[0]), _b64url_json(parts[1])
-    except (ValueError, UnicodeError, binascii.Error, RecursionError) as exc:
-        raise ValueError("header or payload is not base64url JSON") from exc
-    if not isinstance(header, dict) or not isinstance(payload, dict):
-        raise ValueError("header and payload must be JSON objects")  # noqa: TRY004 (callers catch ValueError)
-    parsed = _Parsed(header, payload, parts[0], parts[1], parts[2])
-    _last_parsed = (token, parsed)
-    return parsed
-
-
-def _split(token: object) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Header and payload of a compact JWS, unverified. Raises ValueError when malformed."""
-    parsed = _parse(token)
-    return parsed.header, parsed.payload
-
-
-_BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
-
-
-class _Malformed(Exception):
-    """What PyJWT would raise before checking the signature; ``kind`` is its error's name."""
-
-    def __init__(self, kind: str) -> None:
-        super().__init__(kind)
-        self.kind = kind
-
-
-_B64URL_VALUE = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")}
-
-
-def _strict_b64url(segment: str) -> str:
-    """PyJWT's strict base64url check of a segment (2.15: up to two '=' when the length is
-    a multiple of 4, the URL-safe alphabet only, canonical: the bits after the last whole
-    byte are zero). Returns the segment without its padding."""
-    stripped = segment.rstrip("=")
-    padding = len(segment) - len(stripped)
-    if padding > 2 or (padding and len(segment) % 4) or not _BASE64URL.fullmatch(stripped):
-        raise _Malformed("DecodeError")
-    rest = len(stripped) % 4
-    if rest == 1 or (rest and _B64URL_VALUE[stripped[-1]] & (0x0F if rest == 2 else 0x03)):
-        raise _Malformed("DecodeError")
-    return stripped
-
-
-def _ec_verify(parsed: _Parsed, key: Any, alg: str) -> bool:
-    """The ECDSA check of ``parsed`` with ``cryptography``, after the same structural checks
-    as ``jwt.PyJWS().decode`` (in its order). True when the signature matches. Raises
-    _Malformed where PyJWT raises an error other than InvalidSignatureError."""
-    header = parsed.header
-    try:
-        parsed.signature_segment.encode("utf-8")  # PyJWT encodes the whole token first
-    except UnicodeError as exc:
-        raise _Malformed(type(exc).__name__) from None
-    _strict_b64url(parsed.header_segment)
-    if header.get("b64", True) is False:
-        raise _Malformed("DecodeError")  # PyJWT wants an empty payload segment (and then a detached payload)
-    _strict_b64url(parsed.payload_segment)
-    stripped = _strict_b64url(parsed.signature_segment)
-    signature = base64.urlsafe_b64decode(stripped + "=" * (-len(stripped) % 4))
-    if "kid" in header and not isinstance(header["kid"], str):
-        raise _Malformed("InvalidTokenError")
-    if "crit" in header:
-        crit = header["crit"]
-        if not isinstance(crit, list) or not crit:
-            raise _Malformed("InvalidTokenError")
-        for ext in crit:
-            if not isinstance(ext, str) or ext != "b64" or ext not in header:
-                raise _Malformed("InvalidTokenError")
-    if isinstance(key, ec.EllipticCurvePrivateKey):
-        key = key.public_key()
-    size = (key.curve.key_size + 7) // 8
-    if len(signature) != 2 * size:
-        return False
-    der = encode_dss_signature(int.from_bytes(signature[:size], "big"), int.from_bytes(signature[size:], "big"))
-    signing_input = f"{parsed.header_segment}.{parsed.payload_segment}".encode("ascii")
-    try:
-        key.verify(der, signing_input, _ECDSA[alg])
-    except InvalidSignature:
-        return False
-    return True
-
-
-#: Largest time claim accepted (9999-12-31T23:59:59Z, the last second a datetime can hold).
-#: A bigger ``exp``, ``iat`` or ``nbf`` (a 400-digit integer, say) makes the token unparsable.
-MAX_TIME_CLAIM = 253_402_300_799
-
-
-def _is_time(value: object) -> bool:
-    """A time claim: a number of seconds between the epoch and MAX_TIME_CLAIM."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    # Compared before any float conversion: a huge int would overflow it.
-    return (isinstance(value, int) or math.isfinite(value)) and 0 <= value <= MAX_TIME_CLAIM
 
 
 def token_expiry(token: str) -> float | None:
@@ -217,13 +70,17 @@ def token_expiry(token: str) -> float | None:
     or whose ``exp`` is not a number of seconds between 1970 and the year 9999.
     """
     try:
-        _, payload = _split(token)
+        parsed = parse(token)
     except ValueError as exc:
         raise UnparsableAccessToken(f"Access token is not parsable: {exc}.") from None
-    exp = payload.get("exp")
+    return _expiry(parsed)
+
+
+def _expiry(parsed: Parsed) -> float | None:
+    exp = parsed.payload.get("exp")
     if exp is None:
         return None
-    if not _is_time(exp):
+    if not is_time(exp):
         raise UnparsableAccessToken(
             "Access token is not parsable: its exp claim is not a number of seconds up to the year 9999."
         )
@@ -336,132 +193,6 @@ def _typed(claims: Mapping[str, Any], name: str, kind: type[_T]) -> _T | None:
     return value if isinstance(value, kind) else None
 
 
-def _check_key(key: Any, alg: str) -> None:
-    if alg.startswith(("RS", "PS")):
-        if not isinstance(key, (rsa.RSAPublicKey, rsa.RSAPrivateKey)):
-            raise InvalidJwt("key", f"{alg} needs an RSA key.")
-        if key.key_size < MIN_RSA_BITS:
-            raise InvalidJwt("key", f"RSA keys shorter than {MIN_RSA_BITS} bits are refused ({key.key_size} bits).")
-    elif alg in _CURVES:
-        if not isinstance(key, (ec.EllipticCurvePublicKey, ec.EllipticCurvePrivateKey)):
-            raise InvalidJwt("key", f"{alg} needs an elliptic-curve key.")
-        if key.curve.name != _CURVES[alg]:
-            raise InvalidJwt("key", f"{alg} needs a {_CURVES[alg]} key, not {key.curve.name}.")
-
-
-def verify_jwt(
-    token: str,
-    key: Any,
-    *,
-    algorithms: Collection[str] = ("RS256",),
-    issuer: str | None = None,
-    audience: str | None = None,
-    require_exp: bool = True,
-    leeway: float = CLOCK_TOLERANCE,
-    now: float | None = None,
-) -> dict[str, Any]:
-    """Verify a JWT's signature and claims and return its payload.
-
-    Generic (OAuth ID tokens and the like): RS256 unless ``algorithms`` says otherwise,
-    RSA keys under 2048 bits refused. ``key`` is a public key object or a ``jwt.PyJWK``.
-    Claim checks: ``exp`` a number in the future, ``nbf`` (if any) a number not in the
-    future, both with ``leeway`` seconds of tolerance; ``iat`` (if any) a number; ``iss`` a
-    string equal to ``issuer``; ``aud`` a string or list of strings containing ``audience``.
-    Raises :class:`authmw.errors.InvalidJwt` with a ``reason``.
-    """
-    global _last_parsed
-    try:
-        parsed = _parse(token)
-    except ValueError as exc:
-        raise InvalidJwt("malformed", f"Not a JWT: {exc}.") from None
-    last = _last_parsed
-    if last is not None and last[1] is parsed:
-        # Used up: the payload returned below shares its nested values with this parse,
-        # so a caller changing them must not change what the next call reads.
-        _last_parsed = None
-    header = parsed.header
-    alg = header.get("alg")
-    if not isinstance(alg, str) or alg not in algorithms or alg.lower() == "none":
-        raise InvalidJwt("algorithm", f"Algorithm {alg!r} is not allowed (allowed: {', '.join(sorted(algorithms))}).")
-    if isinstance(key, jwt.PyJWK):
-        if key.algorithm_name and key.algorithm_name != alg:
-            raise InvalidJwt("key", f"The key is for {key.algorithm_name}, the token says {alg}.")
-        key = key.key
-    _check_key(key, alg)
-    if alg in _ECDSA:
-        # ECDSA directly with cryptography over the one parse (PyJWT would decode the token
-        # again, checking each base64url character in Python): same checks, same errors.
-        try:
-            valid = _ec_verify(parsed, key, alg)
-        except _Malformed as exc:
-            raise InvalidJwt("malformed", f"The token could not be verified: {exc.kind}.") from None
-        if not valid:
-            raise InvalidJwt("signature", "The signature does not match.")
-        payload = dict(parsed.payload)  # the caller's own copy; the parse is shared
-    else:
-        payload = _pyjwt_payload(token, key, alg)
-    _check_claims(
-        payload,
-        issuer=issuer,
-        audience=audience,
-        require_exp=require_exp,
-        leeway=leeway,
-        now=time.time() if now is None else now,
-    )
-    return payload
-
-
-def _pyjwt_payload(token: str, key: Any, alg: str) -> dict[str, Any]:
-    """Verify with PyJWT (RSA and anything but ECDSA) and return the payload."""
-    try:
-        payload_bytes = jwt.PyJWS().decode(token, key, algorithms=[alg])
-    except jwt.InvalidSignatureError:
-        raise InvalidJwt("signature", "The signature does not match.") from None
-    except (jwt.PyJWTError, ValueError, TypeError) as exc:
-        raise InvalidJwt("malformed", f"The token could not be verified: {type(exc).__name__}.") from None
-    try:
-        payload = json.loads(payload_bytes)
-    except (ValueError, RecursionError):
-        raise InvalidJwt("malformed", "The payload is not JSON.") from None
-    if not isinstance(payload, dict):
-        raise InvalidJwt("malformed", "The payload is not a JSON object.")
-    return payload
-
-
-def _check_claims(
-    payload: Mapping[str, Any],
-    *,
-    issuer: str | None,
-    audience: str | None,
-    require_exp: bool,
-    leeway: float,
-    now: float,
-) -> None:
-    for name in ("exp", "iat", "nbf"):
-        if name in payload and not _is_time(payload[name]):
-            raise InvalidJwt("claims", f"The {name} claim must be a number of seconds up to the year 9999.")
-    if "iss" in payload and not isinstance(payload["iss"], str):
-        raise InvalidJwt("claims", "The iss claim must be a string.")
-    aud = payload.get("aud")
-    if "aud" in payload and not (
-        isinstance(aud, str) or (isinstance(aud, list) and all(isinstance(a, str) for a in aud))
-    ):
-        raise InvalidJwt("claims", "The aud claim must be a string or a list of strings.")
-    exp = payload.get("exp")
-    if exp is None:
-        if require_exp:
-            raise InvalidJwt("claims", "The token has no exp claim.")
-    elif exp + leeway <= now:
-        raise InvalidJwt("expired", "The token has expired.")
-    nbf = payload.get("nbf")
-    if nbf is not None and nbf - leeway > now:
-        raise InvalidJwt("not_yet_valid", "The token is not valid yet (nbf is in the future).")
-    if issuer is not None and payload.get("iss") != issuer:
-        raise InvalidJwt("issuer", "The token was issued by someone else.")
-    if audience is not None and not (aud == audience or (isinstance(aud, list) and audience in aud)):
-        raise InvalidJwt("audience", "The token is for another audience.")
-
-
 class TokenVerifier:
     """Verifies the service's access tokens for one project over its cached JWKS.
 
@@ -496,6 +227,9 @@ class TokenVerifier:
         self._attempted_at: float | None = None  # monotonic time of the last fetch attempt
         self._last_error: BaseException | None = None
         self._verified: OrderedDict[str, tuple[float, Claims]] = OrderedDict()
+        #: The last token parsed and its parse: the middleware reads a new token's expiry and
+        #: then verifies it, so both steps share one parse. One entry, replaced atomically.
+        self._last_parse: tuple[str, Parsed] | None = None
         self._lock = threading.Lock()
         #: Signatures checked so far (a statistic for benchmarks and tests).
         self.signature_checks = 0
@@ -518,6 +252,23 @@ class TokenVerifier:
                 self._verified.move_to_end(token)
         return claims
 
+    def _parse(self, token: str) -> Parsed:
+        """``parse(token)``, once for the expiry read and the verification that follows it.
+        Raises :class:`UnparsableAccessToken`."""
+        last = self._last_parse
+        if last is not None and last[0] == token:
+            return last[1]
+        try:
+            parsed = parse(token)
+        except ValueError as exc:
+            raise UnparsableAccessToken(f"Access token is not parsable: {exc}.") from None
+        self._last_parse = (token, parsed)
+        return parsed
+
+    def expiry(self, token: str) -> float | None:
+        """:func:`token_expiry`, sharing its parse with a :meth:`verify` of the same token."""
+        return _expiry(self._parse(token))
+
     def verify(self, token: str) -> Op[Claims]:
         """Verify an access token of this project. Raises InvalidAccessToken subclasses.
 
@@ -527,10 +278,7 @@ class TokenVerifier:
         claims = self.verify_cached(token)
         if claims is not None:
             return claims
-        try:
-            header, _ = _split(token)
-        except ValueError as exc:
-            raise UnparsableAccessToken(f"Access token is not parsable: {exc}.") from None
+        header = self._parse(token).header
         alg, kid = header.get("alg"), header.get("kid")
         if alg not in ACCESS_TOKEN_ALGORITHMS:
             raise UnparsableAccessToken(f"Access token is not parsable: algorithm {alg!r} is not ES256.")
@@ -543,6 +291,10 @@ class TokenVerifier:
 
     def _check(self, token: str, key: jwt.PyJWK) -> Claims:
         self.signature_checks += 1
+        parsed = self._parse(token)
+        # Used up: the payload returned below shares its nested values with this parse, so a
+        # caller changing them must not change what the next call reads.
+        self._last_parse = None
         try:
             payload = verify_jwt(
                 token,
@@ -552,10 +304,11 @@ class TokenVerifier:
                 audience=self.project_id,
                 leeway=self._leeway,
                 now=self._clock(),
+                parsed=parsed,
             )
         except InvalidJwt as exc:
             if exc.reason == "expired":
-                _, payload = _split(token)
+                payload = parsed.payload
                 exp_millis = int(payload["exp"] * 1000)
                 when = _dt.datetime.fromtimestamp(payload["exp"], tz=_dt.timezone.utc).isoformat()
                 raise AccessTokenExpired(

@@ -46,7 +46,7 @@ from cachetools import TTLCache
 from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._session import refresh_access_token
-from authmw._tokens import MAX_TOKEN_LENGTH, Claims, TokenVerifier, has_validity, token_expiry, usable_until
+from authmw._tokens import MAX_TOKEN_LENGTH, Claims, TokenVerifier, has_validity, usable_until
 from authmw.errors import (
     AccessTokenExpired,
     ConfigurationError,
@@ -426,7 +426,7 @@ class Authenticator:
 
     def _fresh_enough(self, access_token: str) -> bool:
         try:
-            exp = token_expiry(access_token)
+            exp = self.verifier.expiry(access_token)
         except Exception:
             return True  # let verification say what is wrong with it
         return has_validity(exp, self._clock())

@@ -211,7 +211,7 @@ def _read_headers(raw: Any) -> tuple[str | None, str | None, str | None, str | N
             authorization = value.decode("latin-1")
         elif name == b"x-stack-access-token":
             access_token = value.decode("latin-1")
-    bearer = bearer_token(authorization, access_token)
+    bearer = None if authorization is None and access_token is None else bearer_token(authorization, access_token)
     return ("; ".join(cookies) if cookies else None), auth_header, forwarded_proto, bearer
 
 

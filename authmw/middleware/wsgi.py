@@ -70,7 +70,9 @@ class WSGIAuthMiddleware:
         environ["authmw.config"] = self.config  # for guards: the handler path, the project
         cookie = environ.get("HTTP_COOKIE")
         auth_header = environ.get("HTTP_X_STACK_AUTH")
-        bearer = bearer_token(environ.get("HTTP_AUTHORIZATION"), environ.get("HTTP_X_STACK_ACCESS_TOKEN"))
+        authorization, access_token = environ.get("HTTP_AUTHORIZATION"), environ.get("HTTP_X_STACK_ACCESS_TOKEN")
+        # (no call for the usual request, which sends neither)
+        bearer = None if authorization is None and access_token is None else bearer_token(authorization, access_token)
         if not cookie and auth_header is None and bearer is None:
             environ["authmw.user"] = ANONYMOUS
             return _run(self.app, environ, start_response, ())

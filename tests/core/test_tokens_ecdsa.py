@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import authmw._tokens as tokens
+import authmw._jwt as tokens
 from authmw._tokens import ACCESS_TOKEN_ISSUER, TokenVerifier, token_expiry, verify_jwt
 from authmw.errors import InvalidJwt, UnparsableAccessToken
 
@@ -276,9 +276,10 @@ def test_expiry_then_verification_parse_the_token_once(config, mint, jwks_server
     real = tokens._b64url_json
     monkeypatch.setattr(tokens, "_b64url_json", lambda segment: parses.append(segment) or real(segment))
     token = mint()
-    exp = token_expiry(token)
+    exp = verifier.expiry(token)  # what the middleware reads before verifying
     claims = run(verifier, jwks_server, token)
     assert len(parses) == 2  # header and payload, once
+    assert token_expiry(token) == exp and len(parses) == 4  # the module function has no memo
     assert claims.exp == exp > time.time()
     assert verifier.signature_checks == 2
 
@@ -286,12 +287,13 @@ def test_expiry_then_verification_parse_the_token_once(config, mint, jwks_server
 def test_the_shared_parse_is_per_token(config, mint, jwks_server):
     verifier = TokenVerifier(config)
     a, b = mint(sub="user-a"), mint(sub="user-b")
-    assert token_expiry(a)
+    assert verifier.expiry(a)
     assert run(verifier, jwks_server, b).sub == "user-b"
     assert run(verifier, jwks_server, a).sub == "user-a"
     with pytest.raises(UnparsableAccessToken):
-        token_expiry("not.a.token")
-    assert token_expiry(a) == run(verifier, jwks_server, a).exp
+        verifier.expiry("not.a.token")
+    assert verifier.expiry(a) == run(verifier, jwks_server, a).exp == token_expiry(a)
+    assert TokenVerifier(config).expiry(a) == token_expiry(a)  # each verifier has its own parse
 
 
 def test_signature_checks_count_only_uncached_tokens(config, mint, jwks_server):
