@@ -114,6 +114,66 @@ describe("hooks", () => {
     expect(screen.getByTestId("who").textContent).toBe("signed-out");
   });
 
+  it("useAuth with a selector re-renders only when what it selects changes; its calls keep their identity", async () => {
+    let renders = 0;
+    let auth!: ReturnType<typeof useAuth>;
+    const signOuts = new Set<unknown>();
+    function Status() {
+      const status = useAuth((a) => a.status);
+      renders += 1;
+      return <p data-testid="status">{status}</p>;
+    }
+    function Grab() {
+      auth = useAuth();
+      signOuts.add(auth.signOut);
+      return null;
+    }
+    render(
+      <AuthProviderForTesting user={{}} accessToken="at">
+        <Status />
+        <Grab />
+      </AuthProviderForTesting>,
+    );
+    await waitFor(() => expect(screen.getByTestId("status").textContent).toBe("signed-in"));
+    const settled = renders;
+    await act(() => auth.updateUser({ displayName: "Ada" })); // the user changes, the status does not
+    expect(auth.user?.displayName).toBe("Ada");
+    expect(renders).toBe(settled);
+    await act(() => auth.signOut());
+    expect(screen.getByTestId("status").textContent).toBe("signed-out");
+    expect(renders).toBe(settled + 1);
+    expect(signOuts.size).toBe(1); // one bound function for the provider's lifetime
+  });
+
+  it("useAuth's selector may compare with its own equality", async () => {
+    let renders = 0;
+    let auth!: ReturnType<typeof useAuth>;
+    function Name() {
+      const names = useAuth(
+        (a) => [a.user?.displayName ?? null],
+        (x, y) => x[0] === y[0],
+      );
+      renders += 1;
+      return <p data-testid="name">{String(names[0])}</p>;
+    }
+    function Grab() {
+      auth = useAuth();
+      return null;
+    }
+    render(
+      <AuthProviderForTesting user={{ displayName: "Ada" }} accessToken="at">
+        <Name />
+        <Grab />
+      </AuthProviderForTesting>,
+    );
+    await waitFor(() => expect(screen.getByTestId("name").textContent).toBe("Ada"));
+    const settled = renders;
+    await act(() => auth.updateUser({ clientMetadata: { theme: "dark" } })); // a new array, the same name
+    expect(renders).toBe(settled);
+    await act(() => auth.updateUser({ displayName: "Grace" }));
+    expect(screen.getByTestId("name").textContent).toBe("Grace");
+  });
+
   it("useAuth exposes getAuthHeaders and signOut", async () => {
     let auth!: ReturnType<typeof useAuth>;
     function Grab() {

@@ -1,23 +1,17 @@
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { AsyncCache, CachedState } from "../cache";
-import type { AuthController, AuthStatus, CallbackOptions, MagicLinkOptions, SignUpOptions, UserState } from "../client";
-import type { ContactChannelsApi } from "../contact-channels";
+import type { AuthController, AuthStatus, UserState } from "../client";
 import type {
   ContactChannel,
   CurrentUser,
-  CurrentUserUpdate,
   Project,
-  SignInResult,
   Team,
   TeamInvitation,
   TeamMemberProfile,
   TeamPermission,
 } from "../models";
-import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "../teams";
-import type { GetAccessTokenOptions } from "../store";
-import type { ConnectedAccount, GetConnectedAccountOptions, OAuthApi, SignInWithOAuthOptions } from "../oauth";
-import type { TotpSetup } from "../totp";
-import { authPageUrl, type AuthUrls } from "../urls";
+import type { ConnectedAccount, GetConnectedAccountOptions, OAuthApi } from "../oauth";
+import { authPageUrl } from "../urls";
 import { useAuthController } from "./context";
 
 const SERVER_SNAPSHOT: UserState = { status: "loading", user: null };
@@ -32,96 +26,114 @@ export function useUser(): UserState {
   return useUserState(useAuthController("useUser"));
 }
 
-export interface UseAuthResult {
+/** The controller's calls that useAuth hands out as they are (bound to the controller). */
+const ACTIONS = [
+  "signOut",
+  "getAccessToken",
+  "getAuthHeaders",
+  "verifyEmail",
+  "updateUser",
+  "deleteUser",
+  "getProject",
+  "sendMagicLinkEmail",
+  "signInWithMagicLink",
+  "signInWithMfa",
+  "sendForgotPasswordEmail",
+  "verifyPasswordResetCode",
+  "resetPassword",
+  "updatePassword",
+  "setPassword",
+  "sendVerificationEmail",
+  "selectTeam",
+  "signInWithPasskey",
+  "registerPasskey",
+  "removePasskey",
+  "createTotpSetup",
+  "enableTotp",
+  "disableTotp",
+] as const satisfies readonly (keyof AuthController)[];
+
+/** The controller's APIs and values that useAuth hands out as they are. */
+const MEMBERS = [
+  "urls",
+  "teams",
+  "teamMemberProfiles",
+  "teamPermissions",
+  "teamInvitations",
+  "contactChannels",
+  "oauth",
+] as const satisfies readonly (keyof AuthController)[];
+
+/**
+ * What useAuth() returns: the user's state, the controller's calls (their documentation is on
+ * AuthController) and a few shorter names. Derived from AuthController, so a call is declared
+ * once, there.
+ */
+export type UseAuthResult = {
   status: AuthStatus;
   user: CurrentUser | null;
-  urls: AuthUrls;
-  signIn(email: string, password: string): Promise<CurrentUser | null>;
-  signUp(email: string, password: string, options?: SignUpOptions): Promise<CurrentUser | null>;
-  signOut(): Promise<void>;
-  getAccessToken(options?: GetAccessTokenOptions): Promise<string | null>;
-  /** `{"x-stack-auth": ...}` to forward the session to your own back end. */
-  getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
-  verifyEmail(code: string): Promise<void>;
-  updateUser(update: CurrentUserUpdate): Promise<CurrentUser>;
-  /** Deletes the signed-in user (the project must allow client user deletion) and signs out. */
-  deleteUser(): Promise<void>;
-  getProject(): Promise<Project>;
+  /** AuthController.signInWithCredential */
+  signIn: AuthController["signInWithCredential"];
+  /** AuthController.signUpWithCredential */
+  signUp: AuthController["signUpWithCredential"];
   /** Goes to the sign-in page and comes back to the current page afterwards. */
   redirectToSignIn(): void;
-  sendMagicLinkEmail(email: string, options?: MagicLinkOptions): Promise<{ nonce: string }>;
-  signInWithMagicLink(code: string, nonce?: string): Promise<SignInResult>;
-  signInWithMfa(attemptCode: string, totp: string): Promise<SignInResult>;
-  sendForgotPasswordEmail(email: string, options?: CallbackOptions): Promise<void>;
-  verifyPasswordResetCode(code: string): Promise<void>;
-  resetPassword(options: { code: string; password: string }): Promise<void>;
-  updatePassword(options: { oldPassword: string; newPassword: string }): Promise<void>;
-  setPassword(options: { password: string }): Promise<void>;
-  sendVerificationEmail(options?: CallbackOptions): Promise<void>;
-  selectTeam(teamId: string | null): Promise<CurrentUser>;
-  /** Passkey sign-in (see AuthController.signInWithPasskey; `autofill` for conditional UI). */
-  signInWithPasskey(options?: { autofill?: boolean }): Promise<SignInResult>;
-  registerPasskey(): Promise<CurrentUser>;
-  removePasskey(): Promise<CurrentUser>;
-  /** A new TOTP secret and otpauth:// URI; enableTotp(setup, code) turns it on once a code matches. */
-  createTotpSetup(): Promise<TotpSetup>;
-  enableTotp(setup: TotpSetup, code: string): Promise<CurrentUser>;
-  disableTotp(): Promise<CurrentUser>;
-  teams: TeamsApi;
-  teamMemberProfiles: TeamMemberProfilesApi;
-  teamPermissions: TeamPermissionsApi;
-  teamInvitations: TeamInvitationsApi;
-  contactChannels: ContactChannelsApi;
-  /** OAuth sign-in, linking and connected accounts. */
-  oauth: OAuthApi;
   /** Sends the browser to the provider's sign-in page; comes back to returnTo (relative) if given. */
-  signInWithOAuth(provider: string, options?: SignInWithOAuthOptions): Promise<void>;
+  signInWithOAuth: OAuthApi["signIn"];
+} & Pick<AuthController, (typeof ACTIONS)[number] | (typeof MEMBERS)[number]>;
+
+type Calls = Omit<UseAuthResult, "status" | "user">;
+
+function callsOf(controller: AuthController): Calls {
+  const calls: Record<string, unknown> = {
+    signIn: controller.signInWithCredential.bind(controller),
+    signUp: controller.signUpWithCredential.bind(controller),
+    redirectToSignIn: () => window.location.assign(authPageUrl(controller.urls.signIn, window.location)),
+    signInWithOAuth: controller.oauth.signIn.bind(controller.oauth),
+  };
+  for (const name of ACTIONS) calls[name] = (controller[name] as (...args: never[]) => unknown).bind(controller);
+  for (const name of MEMBERS) calls[name] = controller[name];
+  return calls as Calls;
 }
 
-export function useAuth(): UseAuthResult {
+/**
+ * The user's state and every call of the auth controller.
+ *
+ * With a selector, the component re-renders only when what it selects changes (compared with
+ * `isEqual`, `Object.is` by default): `const status = useAuth((auth) => auth.status)`. Without
+ * one it re-renders on every change of the user.
+ */
+export function useAuth<T>(select: (auth: UseAuthResult) => T, isEqual?: (a: T, b: T) => boolean): T;
+export function useAuth(): UseAuthResult; // last, so ReturnType<typeof useAuth> is UseAuthResult
+export function useAuth<T>(
+  select?: (auth: UseAuthResult) => T,
+  isEqual: (a: T, b: T) => boolean = Object.is,
+): T | UseAuthResult {
   const controller = useAuthController("useAuth");
-  const state = useUserState(controller);
-  return useMemo(
-    () => ({
-      status: state.status,
-      user: state.user,
-      urls: controller.urls,
-      signIn: (email, password) => controller.signInWithCredential(email, password),
-      signUp: (email, password, options) => controller.signUpWithCredential(email, password, options),
-      signOut: () => controller.signOut(),
-      getAccessToken: (options) => controller.getAccessToken(options),
-      getAuthHeaders: () => controller.getAuthHeaders(),
-      verifyEmail: (code) => controller.verifyEmail(code),
-      updateUser: (update) => controller.updateUser(update),
-      deleteUser: () => controller.deleteUser(),
-      getProject: () => controller.getProject(),
-      redirectToSignIn: () => window.location.assign(authPageUrl(controller.urls.signIn, window.location)),
-      sendMagicLinkEmail: (email, options) => controller.sendMagicLinkEmail(email, options),
-      signInWithMagicLink: (code, nonce) => controller.signInWithMagicLink(code, nonce),
-      signInWithMfa: (attemptCode, totp) => controller.signInWithMfa(attemptCode, totp),
-      sendForgotPasswordEmail: (email, options) => controller.sendForgotPasswordEmail(email, options),
-      verifyPasswordResetCode: (code) => controller.verifyPasswordResetCode(code),
-      resetPassword: (options) => controller.resetPassword(options),
-      updatePassword: (options) => controller.updatePassword(options),
-      setPassword: (options) => controller.setPassword(options),
-      sendVerificationEmail: (options) => controller.sendVerificationEmail(options),
-      selectTeam: (teamId) => controller.selectTeam(teamId),
-      signInWithPasskey: (options) => controller.signInWithPasskey(options),
-      registerPasskey: () => controller.registerPasskey(),
-      removePasskey: () => controller.removePasskey(),
-      createTotpSetup: () => controller.createTotpSetup(),
-      enableTotp: (setup, code) => controller.enableTotp(setup, code),
-      disableTotp: () => controller.disableTotp(),
-      teams: controller.teams,
-      teamMemberProfiles: controller.teamMemberProfiles,
-      teamPermissions: controller.teamPermissions,
-      teamInvitations: controller.teamInvitations,
-      contactChannels: controller.contactChannels,
-      oauth: controller.oauth,
-      signInWithOAuth: (provider, options) => controller.oauth.signIn(provider, options),
-    }),
-    [controller, state],
+  const calls = useMemo(() => callsOf(controller), [controller]);
+  // The last state seen, the result made of it, and what the selector picked from it: a new
+  // snapshot only when the state changed and the selection differs.
+  const last = useRef<{ state: UserState; result: UseAuthResult; select: unknown; picked: unknown } | null>(null);
+  const snapshot = useCallback(
+    (state: UserState): unknown => {
+      const previous = last.current;
+      if (previous !== null && previous.state === state && previous.select === select) return previous.picked;
+      const result =
+        previous !== null && previous.state === state
+          ? previous.result
+          : { ...calls, status: state.status, user: state.user };
+      let picked: unknown = select ? select(result) : result;
+      if (previous !== null && select && isEqual(previous.picked as T, picked as T)) picked = previous.picked;
+      last.current = { state, result, select, picked };
+      return picked;
+    },
+    [calls, select, isEqual],
   );
+  return useSyncExternalStore(
+    controller.subscribe,
+    () => snapshot(controller.getUserState()),
+    () => snapshot(SERVER_SNAPSHOT),
+  ) as T | UseAuthResult;
 }
 
 const LOADING: CachedState<never> = { status: "loading", value: undefined, error: undefined };
