@@ -30,16 +30,17 @@ export {
 export type { CookieDocument, CookieFormat, CookieSameSite, StoredSession } from "./cookies";
 export { createStore } from "./vanilla";
 export type { Listener, StoreApi } from "./vanilla";
-export { AuthClient, createAuthClient, otpCode } from "./client";
+export { AuthClient, createAuthClient } from "./client";
+export type { AuthClientOptions } from "./client";
+export { otpCode } from "./flows";
 export type {
-  AuthClientOptions,
   AuthController,
   AuthStatus,
   CallbackOptions,
   MagicLinkOptions,
   SignUpOptions,
   UserState,
-} from "./client";
+} from "./controller";
 export { AdminClient, DEFAULT_DASHBOARD_URL, createAdminClient, getProductionModeErrors, ownedProjects } from "./admin";
 export type {
   AdminApiKeysApi,

@@ -3,7 +3,7 @@ import { RedirectMethodContext, type RedirectMethod } from "./react/redirect";
 import { useState, type ReactNode } from "react";
 import type { AuthCaches } from "./api-context";
 import { createAsyncCache } from "./cache";
-import type { AuthController, UserState } from "./client";
+import type { AuthController, UserState } from "./controller";
 import type { ContactChannelsApi } from "./contact-channels";
 import type { ContactChannel, CurrentUser, Project, ProjectConfig, Team, TeamInvitation, TeamMemberProfile } from "./models";
 import { NEW_PROJECT_CONFIG } from "./models";

@@ -1,6 +1,7 @@
 // Request shapes and error handling of the e-mail flows, teams and contact-channel calls.
 import { describe, expect, it, vi } from "vitest";
-import { AuthClient, otpCode } from "../src/client";
+import { AuthClient } from "../src/client";
+import { otpCode } from "../src/flows";
 import {
   EmailAlreadyVerified,
   MultiFactorAuthenticationRequired,

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { AsyncCache, CachedState } from "../cache";
-import type { AuthController, AuthStatus, UserState } from "../client";
+import type { AuthController, AuthStatus, UserState } from "../controller";
 import type {
   ContactChannel,
   CurrentUser,

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from "react";
-import { createAuthClient, type AuthController } from "../client";
+import { createAuthClient } from "../client";
+import type { AuthController } from "../controller";
 import type { CookieFormat, CookieSameSite } from "../cookies";
 import type { AuthUrlOverrides } from "../urls";
 import { AuthContext } from "./context";

@@ -1,0 +1,114 @@
+// The contract between the React layer and a client: the user's state and every call, declared
+// (and documented) once here. AuthClient implements it over the service; the testing fake in
+// testing.tsx implements it in memory; useAuth derives its result type from it.
+import type { AuthCaches } from "./api-context";
+import type { ContactChannelsApi } from "./contact-channels";
+import type { CurrentUser, CurrentUserUpdate, Project, SignInResult } from "./models";
+import type { OAuthApi } from "./oauth";
+import type { GetAccessTokenOptions } from "./store";
+import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
+import type { TotpSetup } from "./totp";
+import type { AuthUrls } from "./urls";
+
+export type UserState =
+  | { status: "loading"; user: null; /** Last failure to load the user, if any. */ error?: unknown }
+  | { status: "signed-out"; user: null }
+  | { status: "signed-in"; user: CurrentUser };
+
+export type AuthStatus = UserState["status"];
+
+export interface SignUpOptions {
+  /** Absolute URL put into the verification e-mail; default {handler}/email-verification on this origin. */
+  verificationCallbackUrl?: string;
+  /** Kept on the verification link so the user comes back to it. */
+  afterAuthReturnTo?: string | null;
+}
+
+export interface MagicLinkOptions {
+  /** Absolute URL the e-mail links to; default {handler}/magic-link-callback on this origin. */
+  callbackUrl?: string;
+  /** Kept on the link so the user comes back to it after signing in. */
+  afterAuthReturnTo?: string | null;
+}
+
+export interface CallbackOptions {
+  /** Absolute URL the e-mail links to; default: the matching handler page on this origin. */
+  callbackUrl?: string;
+}
+
+/** What the React layer needs; implemented by AuthClient and by the testing fake. */
+export interface AuthController {
+  readonly urls: AuthUrls;
+  getUserState(): UserState;
+  subscribe(listener: () => void): () => void;
+  /** Starts cookie polling and the first user load; returns the matching stop function. */
+  start(): () => void;
+  signInWithCredential(email: string, password: string): Promise<CurrentUser | null>;
+  signUpWithCredential(email: string, password: string, options?: SignUpOptions): Promise<CurrentUser | null>;
+  signOut(): Promise<void>;
+  getAccessToken(options?: GetAccessTokenOptions): Promise<string | null>;
+  getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
+  getUser(): Promise<CurrentUser | null>;
+  updateUser(update: CurrentUserUpdate): Promise<CurrentUser>;
+  deleteUser(): Promise<void>;
+  getProject(): Promise<Project>;
+  /** Consumes an e-mail verification code (from the link of the verification e-mail). */
+  verifyEmail(code: string): Promise<void>;
+
+  /**
+   * Sends a magic-link / one-time-code e-mail (POST /auth/otp/send-sign-in-code). Returns the nonce
+   * that completes a typed 6-character code. Throws RedirectUrlNotWhitelisted, UserEmailAlreadyExists,
+   * SignUpNotEnabled; a project without magic link answers a plain 403 (HttpStatusError).
+   */
+  sendMagicLinkEmail(email: string, options?: MagicLinkOptions): Promise<{ nonce: string }>;
+  /**
+   * Signs in with the 45-character code of the link, or with the typed 6-character code and the
+   * nonce of sendMagicLinkEmail. Throws VerificationCodeError subclasses, or
+   * MultiFactorAuthenticationRequired (continue with signInWithMfa and its attemptCode).
+   */
+  signInWithMagicLink(code: string, nonce?: string): Promise<SignInResult>;
+  /** Completes a sign-in that needs TOTP (InvalidTotpCode keeps the attempt code usable). */
+  signInWithMfa(attemptCode: string, totp: string): Promise<SignInResult>;
+  /** Sends the password-reset e-mail (always succeeds for unknown addresses, after 2-3 s). */
+  sendForgotPasswordEmail(email: string, options?: CallbackOptions): Promise<void>;
+  /** Checks a reset code without using it (VerificationCodeError subclasses when it is no good). */
+  verifyPasswordResetCode(code: string): Promise<void>;
+  /** Sets a new password with a reset code; every session of that user ends. */
+  resetPassword(options: { code: string; password: string }): Promise<void>;
+  /** Changes the password; this session survives, the user's other sessions end. PasswordConfirmationMismatch = wrong old password. */
+  updatePassword(options: { oldPassword: string; newPassword: string }): Promise<void>;
+  /** Sets a password for a user who has none. */
+  setPassword(options: { password: string }): Promise<void>;
+  /** Sends the verification e-mail of the primary address (EmailAlreadyVerified when it is). */
+  sendVerificationEmail(options?: CallbackOptions): Promise<void>;
+  /** Selects a team (or none) for the user. */
+  selectTeam(teamId: string | null): Promise<CurrentUser>;
+
+  /**
+   * Signs in with a passkey: the browser asks which one (contract 6.7). With `autofill`, the
+   * browser offers passkeys in the autocomplete of an `autocomplete="username webauthn"` input
+   * instead, and the promise settles when the person picks one. Throws PasskeyWebauthnError
+   * (the person cancelled, or the browser refused), PasskeyAuthenticationFailed, or
+   * MultiFactorAuthenticationRequired (continue with signInWithMfa).
+   */
+  signInWithPasskey(options?: { autofill?: boolean }): Promise<SignInResult>;
+  /** Registers a passkey for the signed-in user (replacing the one they had: one per user). */
+  registerPasskey(): Promise<CurrentUser>;
+  /** Removes the user's passkey (passkey_auth_enabled: false). */
+  removePasskey(): Promise<CurrentUser>;
+  /** A new TOTP secret and its otpauth:// URI; nothing changes until enableTotp. */
+  createTotpSetup(): Promise<TotpSetup>;
+  /** Turns TOTP on with the set-up's secret once `code` matches it (InvalidTotpCode otherwise). */
+  enableTotp(setup: TotpSetup, code: string): Promise<CurrentUser>;
+  /** Turns TOTP off. */
+  disableTotp(): Promise<CurrentUser>;
+
+  readonly teams: TeamsApi;
+  readonly teamMemberProfiles: TeamMemberProfilesApi;
+  readonly teamPermissions: TeamPermissionsApi;
+  readonly teamInvitations: TeamInvitationsApi;
+  readonly contactChannels: ContactChannelsApi;
+  /** OAuth sign-in, linking and connected accounts. */
+  readonly oauth: OAuthApi;
+  readonly caches: AuthCaches;
+}
