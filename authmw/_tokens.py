@@ -13,13 +13,13 @@ import datetime as _dt
 import json
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import jwt
 
+from ._bounded import LruMap
 from ._config import AuthConfig
 from ._jwt import CLOCK_TOLERANCE, MAX_TOKEN_LENGTH, Parsed, is_time, parse, verify_jwt
 from ._ops import Op, Request, Send, Shared
@@ -221,12 +221,11 @@ class TokenVerifier:
         self._min_refetch = jwks_min_refetch_interval
         self._ttl = jwks_ttl
         self._leeway = leeway
-        self._cache_size = cache_size
         self._keys: dict[str, jwt.PyJWK] = {}
         self._fetched_at: float | None = None  # monotonic time of the last good fetch
         self._attempted_at: float | None = None  # monotonic time of the last fetch attempt
         self._last_error: BaseException | None = None
-        self._verified: OrderedDict[str, tuple[float, Claims]] = OrderedDict()
+        self._verified: LruMap[tuple[float, Claims]] = LruMap(cache_size)
         #: The last token parsed and its parse: the middleware reads a new token's expiry and
         #: then verifies it, so both steps share one parse. One entry, replaced atomically.
         self._last_parse: tuple[str, Parsed] | None = None
@@ -244,12 +243,8 @@ class TokenVerifier:
             return None
         deadline, claims = hit
         if self._clock() >= deadline:
-            with self._lock:
-                self._verified.pop(token, None)
+            self._verified.pop(token)
             return None
-        with self._lock:
-            if token in self._verified:
-                self._verified.move_to_end(token)
         return claims
 
     def _parse(self, token: str) -> Parsed:
@@ -332,11 +327,7 @@ class TokenVerifier:
         )
 
     def _remember(self, token: str, claims: Claims) -> None:
-        with self._lock:
-            self._verified[token] = (claims.exp + self._leeway, claims)
-            self._verified.move_to_end(token)
-            while len(self._verified) > self._cache_size:
-                self._verified.popitem(last=False)
+        self._verified.put(token, (claims.exp + self._leeway, claims))
 
     # -- key set -------------------------------------------------------------------------
 

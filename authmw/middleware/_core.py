@@ -37,12 +37,12 @@ import json
 import logging
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple, TypeVar
 
 from cachetools import TTLCache
 
+from authmw._bounded import LruMap, Memo
 from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._session import refresh_access_token
@@ -180,14 +180,11 @@ def _token(value: object) -> str | None:
     return value
 
 
-def _remembered(memo: dict[str, T], key: str, read: Callable[[str], T]) -> T:
+def _remembered(memo: Memo[T], key: str, read: Callable[[str], T]) -> T:
     found = memo.get(key)
     if found is None:
         found = read(key)  # a Refusal is not remembered
-        if len(key) <= MEMO_MAX_KEY:
-            if len(memo) >= MEMO_SIZE:
-                memo.clear()
-            memo[key] = found
+        memo.put(key, found)
     return found
 
 
@@ -265,13 +262,13 @@ class Authenticator:
             "/auth/sessions/current/refresh" if config.secret_server_key else "/auth/oauth/token"
         )
         self._cookies = c.SessionCookieReader(config.project_id)
-        self._fresh: OrderedDict[str, tuple[str, Claims]] = OrderedDict()
+        self._fresh: LruMap[tuple[str, Claims]] = LruMap(FRESH_CACHE_SIZE)
         self._warned_short_lived = False
         self._refused: TTLCache[str | bytes, bool] = TTLCache(REFUSED_CACHE_SIZE, REFUSED_TTL, timer=clock)
-        self._cookie_memo: dict[str, c.StoredSession] = {}
-        self._header_memo: dict[str, Tokens] = {}
+        self._cookie_memo: Memo[c.StoredSession] = Memo(MEMO_SIZE, MEMO_MAX_KEY)
+        self._header_memo: Memo[Tokens] = Memo(MEMO_SIZE, MEMO_MAX_KEY)
         #: Cookie value -> (its signed-in outcome, the time until which it holds).
-        self._decided: dict[str, tuple[Outcome, float]] = {}
+        self._decided: Memo[tuple[Outcome, float]] = Memo(MEMO_SIZE, MEMO_MAX_KEY)
         self._lock = threading.Lock()
 
     # -- reading ---------------------------------------------------------------------
@@ -343,10 +340,8 @@ class Authenticator:
         outcome = outcome._replace(from_cookies=True)
         cookie = tokens.cookie
         # Kept for the next request with the same Cookie value: signed in, nothing to write.
-        if cookie is not None and not outcome.cookies and len(cookie) <= MEMO_MAX_KEY:
-            if len(self._decided) >= MEMO_SIZE:
-                self._decided.clear()
-            self._decided[cookie] = (outcome, usable_until(claims.exp))
+        if cookie is not None and not outcome.cookies:
+            self._decided.put(cookie, (outcome, usable_until(claims.exp)))
         return outcome
 
     def _without_io(self, tokens: Tokens) -> Outcome | None:
@@ -507,7 +502,7 @@ class Authenticator:
         key = _refused_key(refresh_token)
         with self._lock:
             self._refused[key] = True
-            self._fresh.pop(refresh_token, None)
+        self._fresh.pop(refresh_token)
         for cookie, (outcome, _) in list(self._decided.items()):
             if outcome.refresh_token == refresh_token:
                 self._decided.pop(cookie, None)
@@ -517,14 +512,13 @@ class Authenticator:
     def _fresh_token(self, refresh_token: str, now: float) -> tuple[str, Claims] | None:
         """The access token this process fetched for ``refresh_token``, while it needs no
         refresh itself (spec section 4: never hand out one with less than 20 s left)."""
-        with self._lock:
-            entry = self._fresh.get(refresh_token)
-            if entry is None:
-                return None
-            if has_validity(entry[1].exp, now):
-                return entry
-            del self._fresh[refresh_token]
+        entry = self._fresh.get(refresh_token)
+        if entry is None:
             return None
+        if has_validity(entry[1].exp, now):
+            return entry
+        self._fresh.pop(refresh_token)
+        return None
 
     def _remember(self, refresh_token: str, access: str, claims: Claims) -> None:
         # Reused by later requests still carrying the old cookies, for as long as
@@ -538,11 +532,7 @@ class Authenticator:
                 "(or the service's token lifetime). Sessions will be refreshed on every request.",
                 claims.exp - self._clock(),
             )
-        with self._lock:
-            self._fresh[refresh_token] = (access, claims)
-            self._fresh.move_to_end(refresh_token)
-            while len(self._fresh) > FRESH_CACHE_SIZE:
-                self._fresh.popitem(last=False)
+        self._fresh.put(refresh_token, (access, claims))
 
 
 def _refused_key(refresh_token: str) -> str | bytes:

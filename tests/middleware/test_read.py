@@ -138,9 +138,7 @@ def test_reading_any_input_gives_tokens_or_a_400(cookie: str | None, header: str
 
 
 def test_repeated_values_are_read_once_and_the_memo_stays_bounded(core: Authenticator, monkeypatch) -> None:
-    import authmw.middleware._core as core_module
-
-    monkeypatch.setattr(core_module, "MEMO_SIZE", 3)
+    core._cookie_memo.size = core._header_memo.size = 3
     cookie = cookie_header(PID, "r1", "a1")
     first = core.read(cookie=cookie, auth_header=None, secure=False)
     assert core.read(cookie=cookie, auth_header=None, secure=True) == first._replace(secure=True)
@@ -164,7 +162,7 @@ def test_only_plain_signed_in_outcomes_are_remembered_and_the_map_is_bounded(cor
     from authmw._tokens import Claims
     from authmw.middleware._core import Outcome, Tokens
 
-    monkeypatch.setattr(core_module, "MEMO_SIZE", 2)
+    core._decided.size = 2
     claims = Claims(sub="u", aud=PID, iss="i", iat=None, exp=time.time() + 600, raw={})
     signed_in = Outcome(claims, "a", "r")
 
