@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { RETURN_TO_PARAM, trustedReturnTo } from "../../urls";
 import { useHandlerOptions } from "../handler-options";
 import { useProject } from "../hooks";
@@ -183,6 +183,20 @@ export function Status({ message, testId }: { message: string | null; testId?: s
     <p role="status" className="authmw-status" data-testid={testId}>
       {message}
     </p>
+  );
+}
+
+/** The end of a flow that failed: its message (announced) and the one way on. */
+export function Failed({ message, to, label }: { message: string; to: string; label: string }) {
+  return (
+    <>
+      <p role="alert" className="authmw-error" data-testid="auth-error">
+        {message}
+      </p>
+      <Link className="authmw-button authmw-primary" to={to}>
+        {label}
+      </Link>
+    </>
   );
 }
 

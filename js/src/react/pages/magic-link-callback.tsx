@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import { useAuthRedirect } from "../redirect";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import { MultiFactorAuthenticationRequired } from "../../errors";
 import type { SignInResult } from "../../models";
 import { useAuth } from "../hooks";
 import { describeCodeError, useMessages } from "../messages";
-import { AuthPage, useReturnTo } from "./layout";
+import { AuthPage, Failed, useReturnTo } from "./layout";
 import { MfaPrompt } from "./mfa";
 
 type Step =
@@ -54,16 +54,7 @@ export function MagicLinkCallback() {
         </p>
       )}
       {state.step === "mfa" && <MfaPrompt attemptCode={state.attemptCode} onSignedIn={finish} />}
-      {state.step === "failed" && (
-        <>
-          <p role="alert" className="authmw-error" data-testid="auth-error">
-            {state.message}
-          </p>
-          <Link className="authmw-button authmw-primary" to={auth.urls.signIn}>
-            {m.signInAgain}
-          </Link>
-        </>
-      )}
+      {state.step === "failed" && <Failed message={state.message} to={auth.urls.signIn} label={m.signInAgain} />}
     </AuthPage>
   );
 }

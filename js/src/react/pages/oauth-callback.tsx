@@ -6,7 +6,7 @@ import { trustedReturnTo } from "../../urls";
 import { useAuth } from "../hooks";
 import { describeError, useMessages, type Messages } from "../messages";
 import { useAuthRedirect } from "../redirect";
-import { AuthPage, useReturnTo } from "./layout";
+import { AuthPage, Failed, useReturnTo } from "./layout";
 import { MfaPrompt } from "./mfa";
 
 type Step =
@@ -76,16 +76,7 @@ export function OAuthCallback() {
           </Link>
         </>
       )}
-      {state.step === "failed" && (
-        <>
-          <p role="alert" className="authmw-error" data-testid="auth-error">
-            {state.message}
-          </p>
-          <Link className="authmw-button authmw-primary" to={auth.urls.signIn}>
-            {m.signInAgain}
-          </Link>
-        </>
-      )}
+      {state.step === "failed" && <Failed message={state.message} to={auth.urls.signIn} label={m.signInAgain} />}
     </AuthPage>
   );
 }
