@@ -33,7 +33,7 @@ from .middleware._access import (
     sign_in_url,
     team_refusal,
 )
-from .middleware._cookies import with_session_cookies
+from .middleware._cookies import ACCESS_COOKIE, with_session_cookies
 from .middleware._core import OnRefreshUnavailable, bearer_token, is_secure
 from .middleware._origin import OriginPolicy, own_origin
 from .middleware._resolver import Resolved, SessionResolver
@@ -41,6 +41,7 @@ from .middleware._settings import KEYS, AdapterSettings, read_settings, secret_k
 from .middleware._user import ANONYMOUS
 
 __all__ = [
+    "ACCESS_COOKIE",
     "ANONYMOUS",
     "DEFAULT_TEAM_ARG",
     "KEYS",

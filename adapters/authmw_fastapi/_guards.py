@@ -8,7 +8,7 @@ from fastapi.security import APIKeyCookie, HTTPBearer
 from starlette.requests import HTTPConnection
 
 from authmw import AuthConfig
-from authmw.adapter import is_json_request, sign_in_url
+from authmw.adapter import ACCESS_COOKIE, is_json_request, sign_in_url
 from authmw.errors import ConfigurationError, UserAuthenticationRequired
 from authmw.middleware import AnonymousUser, AuthMiddleware, AuthUser, Refusal
 
@@ -49,7 +49,7 @@ BEARER_SCHEME = _BearerScheme(
     auto_error=False,
 )
 SESSION_COOKIE_SCHEME = _SessionCookieScheme(
-    name="stack-access",
+    name=ACCESS_COOKIE,
     scheme_name="sessionCookie",
     description="The browser session that @authmw/react keeps in cookies (stack-refresh-{projectId}, stack-access).",
     auto_error=False,
