@@ -66,6 +66,8 @@ unless_current .venv/.authmw-installed "$(inputs_hash pyproject.toml)-$(python3 
   unless_current node_modules/.authmw-built \
     "$(inputs_hash src scripts package.json rollup.config.mjs tsconfig.build.json ../authmw/catalogue.json)" dist/index.js \
     npm run build
+  # Size budgets of what an app bundles (a size, not a time: it belongs in CI)
+  node scripts/bundle-size.mjs --check
   if [ "$browser" = 1 ]; then
     unless_current node_modules/.authmw-example-built \
       "$(inputs_hash src ../examples/web package.json rollup.example.config.mjs tsconfig.example.json)" ../examples/web/dist \

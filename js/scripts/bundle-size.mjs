@@ -1,0 +1,87 @@
+// What an app ships of @authmw/react: two consumer bundles built with esbuild from the package
+// as published (dist/), React, react-dom and react-router external, minified and gzipped.
+//
+//   node scripts/bundle-size.mjs           print the sizes beside their budgets and targets
+//   node scripts/bundle-size.mjs --check   also exit 1 when a bundle is over its budget
+//
+// A budget is the size today plus a small margin, so that nothing grows unnoticed; the target
+// is where issue 15 wants it. Lower a budget whenever a change makes the bundle smaller.
+import { build } from "esbuild";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { gzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+const BUNDLES = [
+  {
+    name: "AuthProvider + useUser",
+    source: `import { AuthProvider, useUser } from "@authmw/react";
+      export function App() { return AuthProvider({ projectId: "p", publishableClientKey: "k", children: null }); }
+      export function Who() { return useUser().status; }`,
+    budgetKb: 27,
+    targetKb: 8,
+  },
+  {
+    name: "every handler page (AuthHandler)",
+    source: `import { AuthHandler, AuthProvider } from "@authmw/react";
+      export { AuthHandler, AuthProvider };`,
+    budgetKb: 40,
+    targetKb: 30,
+  },
+];
+
+/** Minified and gzipped size of what the page loads first: the entry and the chunks it imports
+ * statically (code behind a dynamic import(), such as the passkey and QR libraries, loads
+ * later and is left out, as an app's bundler splits it off). */
+async function initialKb(source, dir) {
+  const entry = join(dir, `entry-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(entry, source);
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    splitting: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    outdir: join(dir, "out"),
+    write: false,
+    metafile: true,
+    external: ["react", "react-dom", "react/jsx-runtime", "react-router"],
+    alias: { "@authmw/react": join(root, "dist", "index.js") },
+    logLevel: "error",
+  });
+  const outputs = result.metafile.outputs;
+  const files = new Map(result.outputFiles.map((file) => [relative(process.cwd(), file.path), file.contents]));
+  const start = Object.keys(outputs).find((name) => outputs[name].entryPoint && !name.endsWith(".map"));
+  const seen = new Set();
+  const visit = (name) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    for (const imported of outputs[name].imports) if (imported.kind === "import-statement" && !imported.external) visit(imported.path);
+  };
+  visit(start);
+  const raw = Buffer.concat([...seen].map((name) => files.get(name)));
+  return { raw: raw.length / 1024, gzip: gzipSync(raw, { level: 9 }).length / 1024 };
+}
+
+const check = process.argv.includes("--check");
+let over = 0;
+console.log("@authmw/react as an app bundles it (esbuild, minified, gzip -9; React and react-router external)");
+const dir = mkdtempSync(join(tmpdir(), "authmw-bundle-"));
+for (const bundle of BUNDLES) {
+  const { raw, gzip } = await initialKb(bundle.source, dir);
+  const verdict = gzip > bundle.budgetKb ? "OVER BUDGET" : gzip > bundle.targetKb ? "within budget, above target" : "meets target";
+  if (gzip > bundle.budgetKb) over += 1;
+  console.log(
+    `  ${bundle.name.padEnd(36)} ${raw.toFixed(1).padStart(6)} KB min  ${gzip.toFixed(2).padStart(6)} KB gz` +
+      `   budget ${bundle.budgetKb} KB, target ${bundle.targetKb} KB: ${verdict}`,
+  );
+}
+rmSync(dir, { recursive: true, force: true });
+if (check && over > 0) {
+  console.error(`${over} bundle(s) over budget: make them smaller, or raise the budget in scripts/bundle-size.mjs with a reason.`);
+  process.exit(1);
+}
