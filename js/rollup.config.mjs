@@ -1,4 +1,5 @@
-// Library build: ESM + type declarations; every bare import (react, react-router, ...) stays external.
+// Library build: ESM, one file per module, + type declarations; every bare import (react,
+// react-router, ...) stays external.
 import typescript from "@rollup/plugin-typescript";
 
 const isBareImport = (id) => !id.startsWith(".") && !id.startsWith("/") && !id.startsWith("\0");
@@ -10,7 +11,10 @@ export default {
     dir: "dist",
     format: "es",
     entryFileNames: "[name].js",
-    chunkFileNames: "chunks/[name]-[hash].js",
+    // One file per source module (not merged chunks), so that an app's bundler can leave out
+    // every module the app does not use ("sideEffects": false in package.json).
+    preserveModules: true,
+    preserveModulesRoot: "src",
     sourcemap: true,
   },
   plugins: [typescript({ tsconfig: "./tsconfig.build.json" })],
