@@ -337,7 +337,7 @@ class Authenticator:
         claims = outcome.claims
         if not tokens.from_cookies or claims is None:
             return outcome  # (the cross-site check concerns signed-in cookie sessions only)
-        outcome = outcome._replace(from_cookies=True)
+        outcome = Outcome(claims, outcome.access_token, outcome.refresh_token, outcome.cookies, True)  # (not _replace: 3x slower)
         cookie = tokens.cookie
         # Kept for the next request with the same Cookie value: signed in, nothing to write.
         if cookie is not None and not outcome.cookies:

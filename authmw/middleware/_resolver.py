@@ -104,7 +104,7 @@ class SessionResolver:
     def _resolved(self, outcome: Outcome) -> Resolved:
         if outcome.claims is None or outcome.access_token is None:
             return Resolved(ANONYMOUS, outcome.cookies)
-        user = AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, server=self.server)
+        user = AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, self.server)
         return Resolved(user, outcome.cookies, outcome.from_cookies)
 
     # -- further operations ------------------------------------------------------------

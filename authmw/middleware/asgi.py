@@ -143,7 +143,7 @@ class AuthMiddleware:
             scope["user"], scope["auth"] = ANONYMOUS, NO_CREDENTIALS
         else:
             server = self._bound().server
-            scope["user"] = AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, server=server)
+            scope["user"] = AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, server)
             scope["auth"] = SIGNED_IN
         await _run(self.app, scope, receive, send, outcome.cookies if kind == "http" else ())
 

@@ -104,7 +104,7 @@ class WSGIAuthMiddleware:
     def _user(self, outcome: Outcome) -> AuthUser | AnonymousUser:
         if outcome.claims is None or outcome.access_token is None:
             return ANONYMOUS
-        return AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, server=self.server)
+        return AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, self.server)
 
     def close(self) -> None:
         self.driver.close()
