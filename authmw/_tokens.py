@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import jwt
 
-from ._bounded import LruMap
+from ._bounded import BoundedMap
 from ._config import AuthConfig
 from ._jwt import CLOCK_TOLERANCE, MAX_TOKEN_LENGTH, Parsed, is_time, parse, verify_jwt
 from ._ops import Op, Request, Send, Shared
@@ -225,7 +225,7 @@ class TokenVerifier:
         self._fetched_at: float | None = None  # monotonic time of the last good fetch
         self._attempted_at: float | None = None  # monotonic time of the last fetch attempt
         self._last_error: BaseException | None = None
-        self._verified: LruMap[tuple[float, Claims]] = LruMap(cache_size)
+        self._verified: BoundedMap[tuple[float, Claims]] = BoundedMap(cache_size)
         #: The last token parsed and its parse: the middleware reads a new token's expiry and
         #: then verifies it, so both steps share one parse. One entry, replaced atomically.
         self._last_parse: tuple[str, Parsed] | None = None
@@ -243,7 +243,7 @@ class TokenVerifier:
             return None
         deadline, claims = hit
         if self._clock() >= deadline:
-            self._verified.pop(token)
+            self._verified.drop(token)
             return None
         return claims
 

@@ -10,22 +10,23 @@ verified token still fresh, a session this process just refreshed); otherwise it
 :class:`Tokens` read from the request, and ``settle`` checks them: key-set fetches and refresh
 calls are effects yielded to the caller's driver (sync or async).
 
-The caches, all owned by :class:`Authenticator` and its :class:`TokenVerifier`, each bounded:
+The caches, all owned by :class:`Authenticator` and its :class:`TokenVerifier`, are each a
+:class:`authmw._bounded.BoundedMap`: one policy, the oldest entry dropped first when full, and
+an entry that must expire keeps its deadline and is dropped when read past it:
 
-==========================  ===================================  =================================
-what                        key -> value                          bound, eviction
-==========================  ===================================  =================================
-decided outcomes            Cookie value -> signed-in Outcome     MEMO_SIZE, emptied when full;
-                                                                  an entry ends at its token's
+==========================  ===================================  ==============================
+what                        key -> value                          bound; expiry
+==========================  ===================================  ==============================
+decided outcomes            Cookie value -> signed-in Outcome     MEMO_SIZE; its token's
                                                                   refresh deadline
-cookie reads                Cookie value -> stored session        MEMO_SIZE, emptied when full
-header reads                x-stack-auth value -> Tokens          MEMO_SIZE, emptied when full
-fresh tokens                refresh token -> access token         FRESH_CACHE_SIZE, least recent
-refused refresh tokens      refresh token -> True                 REFUSED_CACHE_SIZE, REFUSED_TTL
-verified tokens (verifier)  access token -> Claims                VERIFIED_CACHE_SIZE, least recent
+cookie reads                Cookie value -> stored session        MEMO_SIZE
+header reads                x-stack-auth value -> Tokens          MEMO_SIZE
+fresh tokens                refresh token -> access token         FRESH_CACHE_SIZE; the margin
+refused refresh tokens      refresh token -> refused until        REFUSED_CACHE_SIZE; REFUSED_TTL
+verified tokens (verifier)  access token -> Claims                VERIFIED_CACHE_SIZE; exp
 last parse (verifier)       access token -> its parse             one entry
 key set (verifier)          kid -> key                            refetched after JWKS_TTL
-==========================  ===================================  =================================
+==========================  ===================================  ==============================
 
 Values longer than MEMO_MAX_KEY are never memoized, so the memos hold at most about 4 MiB each.
 """
@@ -35,14 +36,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import threading
 import time
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple, TypeVar
 
-from cachetools import TTLCache
-
-from authmw._bounded import LruMap, Memo
+from authmw._bounded import BoundedMap
 from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._session import refresh_access_token
@@ -72,7 +70,7 @@ REFUSED_TTL = 300.0
 #: Refused tokens up to this length are remembered as they are; longer ones as a digest.
 REFUSED_KEY_MAX = 256
 #: Cookie and x-stack-auth values remembered with what was read from them (a client sends
-#: the same ones with every request); each map is emptied when full.
+#: the same ones with every request); the oldest is dropped first when a map is full.
 MEMO_SIZE = 1024
 #: Longer values are read every time, which bounds the memory of each map (about 4 MiB).
 MEMO_MAX_KEY = 4096
@@ -180,7 +178,7 @@ def _token(value: object) -> str | None:
     return value
 
 
-def _remembered(memo: Memo[T], key: str, read: Callable[[str], T]) -> T:
+def _remembered(memo: BoundedMap[T], key: str, read: Callable[[str], T]) -> T:
     found = memo.get(key)
     if found is None:
         found = read(key)  # a Refusal is not remembered
@@ -262,14 +260,14 @@ class Authenticator:
             "/auth/sessions/current/refresh" if config.secret_server_key else "/auth/oauth/token"
         )
         self._cookies = c.SessionCookieReader(config.project_id)
-        self._fresh: LruMap[tuple[str, Claims]] = LruMap(FRESH_CACHE_SIZE)
+        self._fresh: BoundedMap[tuple[str, Claims]] = BoundedMap(FRESH_CACHE_SIZE)
         self._warned_short_lived = False
-        self._refused: TTLCache[str | bytes, bool] = TTLCache(REFUSED_CACHE_SIZE, REFUSED_TTL, timer=clock)
-        self._cookie_memo: Memo[c.StoredSession] = Memo(MEMO_SIZE, MEMO_MAX_KEY)
-        self._header_memo: Memo[Tokens] = Memo(MEMO_SIZE, MEMO_MAX_KEY)
+        #: Refused refresh token (or its digest) -> the time until which it is refused.
+        self._refused: BoundedMap[float] = BoundedMap(REFUSED_CACHE_SIZE)
+        self._cookie_memo: BoundedMap[c.StoredSession] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
+        self._header_memo: BoundedMap[Tokens] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
         #: Cookie value -> (its signed-in outcome, the time until which it holds).
-        self._decided: Memo[tuple[Outcome, float]] = Memo(MEMO_SIZE, MEMO_MAX_KEY)
-        self._lock = threading.Lock()
+        self._decided: BoundedMap[tuple[Outcome, float]] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -494,18 +492,21 @@ class Authenticator:
         if not self._refused:  # the usual case: one length check
             return False
         key = _refused_key(refresh_token)
-        with self._lock:
-            return key in self._refused
+        until = self._refused.get(key)
+        if until is None:
+            return False
+        if self._clock() < until:
+            return True
+        self._refused.drop(key)
+        return False
 
     def _refused_now(self, refresh_token: str) -> None:
         """Forget everything that signed this refresh token in; refuse it from now on."""
-        key = _refused_key(refresh_token)
-        with self._lock:
-            self._refused[key] = True
-        self._fresh.pop(refresh_token)
+        self._refused.put(_refused_key(refresh_token), self._clock() + REFUSED_TTL)
+        self._fresh.drop(refresh_token)
         for cookie, (outcome, _) in list(self._decided.items()):
             if outcome.refresh_token == refresh_token:
-                self._decided.pop(cookie, None)
+                self._decided.drop(cookie)
 
     # -- access tokens fetched by this process, reused for late requests -------------
 
@@ -517,7 +518,7 @@ class Authenticator:
             return None
         if has_validity(entry[1].exp, now):
             return entry
-        self._fresh.pop(refresh_token)
+        self._fresh.drop(refresh_token)
         return None
 
     def _remember(self, refresh_token: str, access: str, claims: Claims) -> None:
@@ -535,13 +536,13 @@ class Authenticator:
         self._fresh.put(refresh_token, (access, claims))
 
 
-def _refused_key(refresh_token: str) -> str | bytes:
+def _refused_key(refresh_token: str) -> str:
     # The service's refresh tokens (45 characters) are their own key: a str caches its hash, so
-    # a repeated token costs no hashing. Longer (made-up) values are kept as a SHA-256 digest,
-    # which bounds the memory of REFUSED_CACHE_SIZE entries to well under 2 MiB.
+    # a repeated token costs no hashing. Longer (made-up) values are kept as a SHA-256 digest
+    # (64 hex digits), which bounds the memory of REFUSED_CACHE_SIZE entries to about 2 MiB.
     if len(refresh_token) <= REFUSED_KEY_MAX:
         return refresh_token
-    return hashlib.sha256(refresh_token.encode()).digest()
+    return "sha256:" + hashlib.sha256(refresh_token.encode()).hexdigest()
 
 
 def _transient(exc: Exception, status: int) -> bool:
