@@ -1,6 +1,20 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { writeDocBlocks } from "./scripts/doc-blocks.mjs";
+
+// The docs' tested TypeScript blocks become files under test/docs/ before the test files are
+// listed, so they run as written (they import "@authmw/react", resolved to the sources).
+writeDocBlocks();
+const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
 export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@authmw\/react$/, replacement: source("index.ts") },
+      { find: /^@authmw\/react\/core$/, replacement: source("core.ts") },
+      { find: /^@authmw\/react\/testing$/, replacement: source("testing.tsx") },
+    ],
+  },
   test: {
     environment: "jsdom",
     include: ["test/**/*.test.{ts,tsx}"],

@@ -162,23 +162,12 @@ class OAuthService(Service):
         )
         assert r.status_code == 200, r.text
 
-    def provider_round_trip(self, authorize_url: str, email: str, **form: str) -> str:
-        """What a browser does between the authorize URL and the app's callback: open it, submit
-        the mock provider's page (Authorize unless ``action="deny"``), follow the service's
-        callback. Returns the URL the service sends the browser back to."""
-        from urllib.parse import parse_qs, urlsplit
+    def provider_round_trip(self, authorize_url: str, email: str, action: str = "authorize") -> str:
+        """What a browser does between the authorize URL and the app's callback (Authorize, or
+        Deny with ``action="deny"``); the URL the service sends the browser back to."""
+        from authmw.dev import sign_in_at_mock_provider
 
-        with httpx.Client() as browser:  # a cookie jar of its own, like a browser
-            authorize = browser.get(authorize_url)
-            assert authorize.status_code == 307, authorize.text
-            page = authorize.headers["location"]
-            query = {k: v[0] for k, v in parse_qs(urlsplit(page).query).items()}
-            fields = {**query, "email": email, "action": "authorize", **form}
-            posted = browser.post(page.split("?", 1)[0], data=fields)
-            assert posted.status_code == 303, posted.text
-            back = browser.get(posted.headers["location"])
-            assert back.status_code == 307, back.text
-            return str(back.headers["location"])
+        return sign_in_at_mock_provider(authorize_url, email=email, deny=action == "deny")
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,9 @@ In-process (tests, examples)::
 Tests that need time to stand still or jump (TOTP steps, code expiry) pass
 ``clock=Clock()`` and call ``clock.freeze()`` / ``clock.advance(seconds)`` (clock.py).
 
+OAuth: the service's mock provider page stands in for GitHub, Google, ...;
+``sign_in_at_mock_provider(authorize_url, email=...)`` plays the browser through it (mock_browser.py).
+
 From a shell: ``authmw dev --port 8102 --data-dir .authmw`` (also ``python -m authmw dev``).
 `create_app(data_dir, access_token_ttl=600, api_url=None)` gives the bare ASGI app.
 
@@ -24,6 +27,7 @@ smtp.py; shown at ``/dev/outbox`` and ``/dev/mailbox``). User documentation: doc
 
 from .app import create_app
 from .clock import Clock
+from .mock_browser import MockProviderError, sign_in_at_mock_provider
 from .server import LocalService
 
-__all__ = ["Clock", "LocalService", "create_app"]
+__all__ = ["Clock", "LocalService", "MockProviderError", "create_app", "sign_in_at_mock_provider"]

@@ -2,7 +2,7 @@
 
 Every middleware and adapter makes the same two calls per request, and nothing else::
 
-    decided = core.decide(cookie=..., auth_header=..., secure=..., bearer=...)  # Refusal (400)
+    decided = core.decide(cookie, auth_header, bearer, scheme, forwarded_proto)  # Refusal (400)
     outcome = decided if isinstance(decided, Outcome) else driver.run(core.settle(decided))  # Refusal (401, 503)
 
 ``decide`` answers without I/O whenever it can (no session, a Cookie value already decided, a

@@ -1,11 +1,6 @@
 // @vitest-environment node
 // The admin calls of @authmw/react/core against the real local service (authmw.dev.LocalService in
-// the project's Python, started for this file), with the scenarios of tests/server/test_admin.py.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+// the project's Python, started for this file by ./local-service), with the scenarios of tests/server/test_admin.py.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdminClient, createAdminClient, getProductionModeErrors, ownedProjects } from "../src/admin";
 import { AuthClient } from "../src/client";
@@ -22,62 +17,21 @@ import {
 import type { AdminProject } from "../src/models";
 import { Transport } from "../src/transport";
 import { fakeFetch, jsonResponse, knownErrorResponse, makeJwt } from "./helpers";
+import { startLocalService, type Keys, type RunningService } from "./local-service";
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const PYTHON = resolve(REPO, ".venv/bin/python");
 const DAY_MS = 24 * 3600 * 1000;
 const LOCALHOST_MESSAGE = "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings";
-// Starts a local service in a temporary folder, prints its URL and keys as one JSON line, and
-// stops when its standard input closes.
-const SERVICE_SCRIPT = `
-import dataclasses, json, sys, tempfile
-from authmw.dev import LocalService
-with tempfile.TemporaryDirectory() as folder, LocalService(folder, quiet=True) as service:
-    keys = service.bootstrap
-    print(json.dumps({"url": service.url, "project": dataclasses.asdict(keys.project),
-                      "internal": dataclasses.asdict(keys.internal)}), flush=True)
-    sys.stdin.read()
-`;
 
-interface Keys {
-  project_id: string;
-  publishable_client_key: string;
-  secret_server_key: string;
-  super_secret_admin_key: string;
-}
-
-let child: ChildProcess | null = null;
+let service: RunningService;
 let url = "";
 let project: Keys;
 let internal: Keys;
 
-function startService(): Promise<void> {
-  if (!existsSync(PYTHON)) {
-    throw new Error(`The admin tests run the local service with the project's Python at ${PYTHON}: run bash scripts/test.sh once.`);
-  }
-  const started = spawn(PYTHON, ["-c", SERVICE_SCRIPT], { stdio: ["pipe", "pipe", "pipe"] });
-  child = started;
-  let stderr = "";
-  started.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`the local service printed nothing within 120 s.\n${stderr}`)), 120_000);
-    createInterface({ input: started.stdout! }).once("line", (line) => {
-      clearTimeout(timer);
-      const info = JSON.parse(line) as { url: string; project: Keys; internal: Keys };
-      ({ url, project, internal } = info);
-      done();
-    });
-    started.once("exit", (code) => {
-      clearTimeout(timer);
-      fail(new Error(`the local service exited with ${code}.\n${stderr}`));
-    });
-  });
-}
-
-beforeAll(startService, 150_000);
-afterAll(() => {
-  child?.stdin?.end();
-});
+beforeAll(async () => {
+  service = await startLocalService();
+  ({ url, project, internal } = service);
+}, 150_000);
+afterAll(() => service?.stop());
 
 const admin = () => createAdminClient({ projectId: project.project_id, baseUrl: url, superSecretAdminKey: project.super_secret_admin_key });
 const email = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 12)}@example.com`;

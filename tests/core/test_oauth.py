@@ -283,3 +283,19 @@ def test_an_address_used_by_a_password_account_is_not_merged(oauth_service) -> N
         result = _sign_in(oauth_service, oauth_user, "github", email)
         assert result.is_new_user is True
         assert oauth_user.get_user().id != password_user.get_user().id  # type: ignore[union-attr]
+
+
+def test_the_mock_browser_says_what_went_wrong(oauth_service) -> None:  # type: ignore[no-untyped-def]
+    from authmw.dev import MockProviderError, sign_in_at_mock_provider
+
+    with pytest.raises(MockProviderError, match="without sending the browser to the local service.s mock provider"):
+        sign_in_at_mock_provider(f"{oauth_service.url}/api/v1/health", email="a@example.com")
+    with ClientApp(oauth_service.config) as app:
+        flow = app.get_oauth_authorize_url("github", redirect_uri=CALLBACK)
+        with pytest.raises(MockProviderError, match="refused the sign-in \\(400\\)"):
+            sign_in_at_mock_provider(flow.url, email="not an address")
+        with pytest.raises(MockProviderError, match="OAUTH_PROVIDER_ACCESS_DENIED"):  # no error_redirect_url
+            sign_in_at_mock_provider(flow.url, email="a@example.com", deny=True)
+        flow = app.get_oauth_authorize_url("github", redirect_uri=CALLBACK, error_redirect_url=CALLBACK)
+        denied = sign_in_at_mock_provider(flow.url, email="a@example.com", deny=True)
+        assert denied.startswith(CALLBACK) and "OAUTH_PROVIDER_ACCESS_DENIED" in denied

@@ -10,12 +10,14 @@ one Python prompt:
   exit 0, or N when its comment says `exit N`;
 - `python` blocks run in one Python session per page, so a later block uses the names an
   earlier one defined;
-- a block with `file=NAME` is written to that file instead.
+- a block with `file=NAME` is written to that file instead, one with `append=NAME` is added to
+  the end of that file (a setting added to the `settings.py` an earlier block made).
 Background processes a block starts (`&`) are stopped at the end. The well-known ports of the
 docs (8102 for the local service, 8000-8002 for the apps) are replaced by free ones, so a
 page's test never meets another program.
 
 Every other block is checked without running it (see test_every_block_of_the_docs_is_checked).
+The TypeScript blocks marked `tested` are type-checked and run by vitest (js/scripts/doc-blocks.mjs).
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ class Block:
     body: str
     file: str | None
     line: int
+    append: bool = False
+    info: tuple[str, ...] = ()
 
 
 def blocks_of(page: Path) -> list[Block]:
@@ -50,11 +54,12 @@ def blocks_of(page: Path) -> list[Block]:
     blocks = []
     for match in FENCE.finditer(text):
         words = match["info"].split()
-        if "tested" not in words:
-            continue
+        if "tested" not in words or words[0] in ("ts", "tsx"):
+            continue  # the TypeScript blocks are run by vitest (js/scripts/doc-blocks.mjs)
         options = dict(word.split("=", 1) for word in words if "=" in word)
         line = text.count("\n", 0, match.start()) + 1
-        blocks.append(Block(words[0], match["body"], options.get("file"), line))
+        target = options.get("file") or options.get("append")
+        blocks.append(Block(words[0], match["body"], target, line, append="append" in options))
     return blocks
 
 
@@ -178,7 +183,11 @@ def test_the_tested_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
                 body = re.sub(rf"\b{doc_port}\b", free, body)
             where = f"{page.relative_to(ROOT)} line {block.line}"
             if block.file:
-                (tmp_path / block.file).write_text(body)
+                target = tmp_path / block.file
+                if block.append:
+                    assert target.exists(), f"{where}: appends to {block.file}, which no earlier block made"
+                    body = f"{target.read_text().rstrip()}\n\n{body}"
+                target.write_text(body)
                 continue
             if block.language == "python":
                 if python is None:
@@ -226,7 +235,15 @@ def test_the_tested_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
 
 # Every other block is checked without running it: the names it imports from authmw exist, the
 # `authmw` commands it shows parse with the real command line, its JSON parses, its shell is
-# valid bash. (The TypeScript blocks' imports are checked by js/test/docs.test.ts.)
+# valid bash, the repository files it names exist. (The TypeScript blocks are checked by
+# js/test/docs.test.tsx.) A block of code that is not run says why in its info string:
+#   install          installs authmw (the packaging test installs the built wheel into a fresh
+#                    venv); the extras it names must exist
+#   long-running     a server, the example app or a benchmark; the scripts it names must exist
+#   own-deployment   needs a deployment of your own
+#   excerpt=PATH     lines of the source file PATH: each line (but `...`) is found there, in order
+# Data (json, text, ini, css) is an example of a format, not a program.
+REASONS = {"install", "long-running", "own-deployment"}
 
 ALL_BLOCK = re.compile(r"^```(?P<info>[^\n`]*)\n(?P<body>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 CHECKED_LANGUAGES = {"python", "bash", "sh", "console", "json"}
@@ -240,7 +257,7 @@ def every_block() -> list[tuple[str, Block, bool]]:
         for match in ALL_BLOCK.finditer(text):
             words = match["info"].split() or [""]
             line = text.count("\n", 0, match.start()) + 1
-            block = Block(words[0], match["body"], None, line)
+            block = Block(words[0], match["body"], None, line, info=tuple(words[1:]))
             found.append((f"{page.relative_to(ROOT)}:{line}", block, "tested" in words))
     return found
 
@@ -306,9 +323,50 @@ def test_every_block_of_the_docs_is_checked(where: str, block: Block, tested: bo
         assert result.returncode == 0, f"{where}: not valid bash: {result.stderr}"
     elif block.language == "json":
         json.loads(block.body)
+    if tested or block.language in NOT_CODE | {"json"}:
+        return
+    excerpts = [word.split("=", 1)[1] for word in block.info if word.startswith("excerpt=")]
+    reasons = REASONS.intersection(block.info)
+    assert excerpts or reasons, (
+        f"{where}: a {block.language} block that is not run must say why: `tested`, or one of "
+        f"{sorted(REASONS)} or excerpt=PATH in its info string (see tests/docs/test_snippets.py)"
+    )
+    for path in excerpts:
+        _check_excerpt(where, block.body, ROOT / path)
+    for named in re.findall(r"(?<![\w./-])((?:scripts|bench|examples|tests|adapters|authmw)/[\w./-]*\w)", block.body):
+        assert (ROOT / named).exists(), f"{where}: names {named}, which is not in the repository"
+    if "install" in reasons:
+        import tomllib
+
+        extras = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"])
+        for named in re.findall(r"authmw\[([\w,]+)\]", block.body):
+            unknown = set(named.split(",")) - extras
+            assert not unknown, f"{where}: installs the extras {sorted(unknown)}, which pyproject.toml does not define"
+
+
+def _check_excerpt(where: str, body: str, source: Path) -> None:
+    assert source.is_file(), f"{where}: excerpt of {source.relative_to(ROOT)}, which does not exist"
+    lines = [line.strip() for line in source.read_text().splitlines()]
+    at = 0
+    for raw in body.splitlines():
+        code = re.split(r"\s+#\s", raw.strip(), maxsplit=1)[0].strip()
+        if not code or code == "...":
+            continue
+        found = next((i for i in range(at, len(lines)) if code in lines[i]), None)
+        assert found is not None, f"{where}: `{code}` is not in {source.relative_to(ROOT)} (after line {at})"
+        at = found + 1
 
 
 def test_the_command_check_sees_the_commands() -> None:
     commands = [c for _, block, _ in BLOCKS for c in _authmw_commands(block)]
-    assert ["keys", "revoke", "5d1e..."] in commands and ["project", "check"] in commands
+    assert ["keys", "revoke", "$staging"] in commands and ["project", "check"] in commands
     assert len(commands) >= 15
+
+
+def test_an_excerpt_that_drifted_from_its_source_is_caught() -> None:
+    source = ROOT / "authmw" / "_apps" / "_client.py"
+    _check_excerpt("here", "def get_user(self) -> Op[User | None]:\n    ...\n    return parse(User, body)\n", source)
+    with pytest.raises(AssertionError, match="is not in authmw/_apps/_client.py"):
+        _check_excerpt("here", "def get_user(self) -> Op[CurrentUser | None]:\n", source)
+    with pytest.raises(AssertionError, match="after line"):  # in order
+        _check_excerpt("here", "return parse(User, body)\ndef get_user(self) -> Op[User | None]:\n", source)
