@@ -275,8 +275,9 @@ def _wait_for_port(port: int, proc: subprocess.Popen[bytes], what: str) -> None:
     raise RuntimeError(f"{what} did not accept connections within {START_TIMEOUT} s")
 
 
-def server_command(server: str, app: str, port: int, *, threads: int = 8) -> list[str]:
-    """``server`` is uvicorn (ASGI, app = factory name) or gunicorn (WSGI, gthread)."""
+def server_command(server: str, app: str, port: int, *, threads: int = 8, workers: int = 1) -> list[str]:
+    """``server`` is uvicorn (ASGI, app = factory name) or gunicorn (WSGI, gthread); ``workers``
+    processes share the one listening port."""
     if server == "uvicorn":
         return [
             PYTHON,
@@ -291,7 +292,7 @@ def server_command(server: str, app: str, port: int, *, threads: int = 8) -> lis
             "--port",
             str(port),
             "--workers",
-            "1",
+            str(workers),
             "--log-level",
             "warning",
             "--no-access-log",
@@ -309,7 +310,7 @@ def server_command(server: str, app: str, port: int, *, threads: int = 8) -> lis
             "--bind",
             f"{HOST}:{port}",
             "--workers",
-            "1",
+            str(workers),
             "--worker-class",
             "gthread",
             "--threads",
@@ -329,10 +330,8 @@ class Server:
     url: str
     pid: int
 
-    def cpu_seconds(self) -> float:
-        """User + system CPU time of every process of the server (gunicorn: master and worker)."""
-        tick = os.sysconf("SC_CLK_TCK")
-        total = 0
+    def _processes(self) -> Iterator[str]:
+        """The /proc entries of every process of the server (the session started below)."""
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
                 continue
@@ -340,18 +339,42 @@ class Server:
                 stat = Path(f"/proc/{entry}/stat").read_text()
             except OSError:
                 continue
+            if int(stat[stat.rindex(")") + 2 :].split()[2]) == self.pid:  # process group
+                yield entry
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time of every process of the server (gunicorn: master and worker)."""
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for entry in self._processes():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
             fields = stat[stat.rindex(")") + 2 :].split()
-            if int(fields[2]) == self.pid:  # process group = the session started below
-                total += int(fields[11]) + int(fields[12])
+            total += int(fields[11]) + int(fields[12])
         return total / tick
+
+    def memory_mib(self) -> float:
+        """Resident memory of every process of the server (master and workers)."""
+        total_kib = 0
+        for entry in self._processes():
+            try:
+                status = Path(f"/proc/{entry}/status").read_text()
+            except OSError:
+                continue
+            total_kib += sum(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
+        return total_kib / 1024
 
 
 @contextmanager
-def served(server: str, app: str, env: dict[str, str] | None = None, *, threads: int = 8) -> Iterator[Server]:
+def served(
+    server: str, app: str, env: dict[str, str] | None = None, *, threads: int = 8, workers: int = 1
+) -> Iterator[Server]:
     """Serve ``apps:<app>`` in a subprocess on a free port; stops it after."""
     port = free_port()
     proc = subprocess.Popen(
-        server_command(server, app, port, threads=threads),
+        server_command(server, app, port, threads=threads, workers=workers),
         env={**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"},
         cwd=str(BENCH),  # not the repository root, so PYTHONPATH can point at another authmw
         start_new_session=True,

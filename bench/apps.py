@@ -3,7 +3,8 @@
 Factories, so the servers import them by name: ``uvicorn apps:starlette_auth --factory``,
 ``gunicorn 'apps:flask_auth()'``. The middleware reads its settings from the ``AUTHMW_*``
 environment variables. ``/`` is the measured endpoint, identical in both variants;
-``/whoami`` tells a benchmark who the middleware says the caller is.
+``/whoami`` tells a benchmark who the middleware says the caller is (and which worker process
+answered).
 
 With ``BENCH_PROBE=1`` two timing layers sit around the middleware's place (around
 nothing in the bare app): the outer one notes when a request arrives, the inner one when
@@ -98,7 +99,7 @@ def _starlette(auth: bool) -> Any:
 
     async def whoami(request: Request) -> JSONResponse:
         user = request.scope.get("user")
-        return JSONResponse({"id": getattr(user, "id", None)})
+        return JSONResponse({"id": getattr(user, "id", None), "pid": os.getpid()})
 
     async def probe(request: Request) -> JSONResponse:
         return JSONResponse(PROBE_DATA.report())
@@ -190,7 +191,7 @@ def _flask(auth: bool) -> Any:
     @app.get("/whoami")
     def whoami() -> Any:
         user = request.environ.get("authmw.user")
-        return {"id": getattr(user, "id", None)}
+        return {"id": getattr(user, "id", None), "pid": os.getpid()}
 
     @app.get("/__probe")
     def probe() -> Any:

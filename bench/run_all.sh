@@ -28,6 +28,8 @@ echo "  load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$PY" bench/hot_path.py
 "$PY" bench/keyset.py
 "$PY" bench/refresh_storm.py
+"$PY" bench/workers.py
+"$PY" bench/local_service.py
 "$PY" bench/http_overhead.py "$@"
 echo
 echo "  load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
