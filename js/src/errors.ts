@@ -11,11 +11,11 @@
  *   └── ConnectionError             the service could not be reached (diagnostics, offline hint)
  */
 import { fillTemplate, AuthmwError, KnownError, type ErrorDetails } from "./known-error";
-import { knownErrorClasses, UnsupportedError } from "./errors.gen";
+import { knownErrorClass, UnsupportedError } from "./errors.gen";
 import { reasonPhrase } from "./http-status";
 
 export * from "./errors.gen";
-export { AuthmwError, KnownError, type ErrorDetails, type KnownErrorInit } from "./known-error";
+export { AuthmwError, KnownError, type ErrorDetails, type KnownErrorClass, type KnownErrorInit } from "./known-error";
 export { reasonPhrase } from "./http-status";
 
 const BODY_PREVIEW = 2000;
@@ -86,7 +86,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 export function knownErrorFromJson(body: { code: string; details?: unknown; error?: unknown }, status?: number): KnownError {
   const details: ErrorDetails = isRecord(body.details) ? body.details : {};
   const message = typeof body.error === "string" ? body.error : undefined;
-  const cls = Object.prototype.hasOwnProperty.call(knownErrorClasses, body.code) ? knownErrorClasses[body.code] : undefined;
+  const cls = knownErrorClass(body.code);
   if (cls) return new cls({ message, details, status });
   const unsupportedDetails = { originalErrorCode: body.code, originalDetails: details };
   const base = fillTemplate(UnsupportedError.template, unsupportedDetails);

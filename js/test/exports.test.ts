@@ -55,6 +55,7 @@ const CORE = [
   "decodeJwtClaims",
   "isPasskeyCancel",
   "getProductionModeErrors",
+  "knownErrorClass",
   "knownErrorClasses",
   "knownErrorFromJson",
   "otpCode",

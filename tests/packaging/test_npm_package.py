@@ -18,7 +18,7 @@ MAIN = """
 import { createRoot } from "react-dom/client";
 import { BrowserRouter, Route, Routes } from "react-router";
 import { AuthHandler, AuthProvider, useUser } from "@authmw/react";
-import { KnownError } from "@authmw/react/core";
+import { KnownError, PasswordTooShort, VerificationCodeError, VerificationCodeExpired } from "@authmw/react/core";
 import { AuthProviderForTesting } from "@authmw/react/testing";
 
 function Home() {
@@ -28,6 +28,16 @@ function Home() {
 }
 
 const isKnown = (error: unknown): boolean => error instanceof KnownError;
+
+// The catalogue classes as apps use them: instanceof narrowing, typed detail getters, a subclass.
+function explain(error: unknown): string {
+  if (error instanceof PasswordTooShort) return `at least ${error.minLength ?? 8} characters`;
+  if (error instanceof VerificationCodeExpired) return "expired";
+  if (error instanceof VerificationCodeError) return `unusable code (${error.code})`;
+  return "other";
+}
+class TooShortHere extends PasswordTooShort {}
+const checks = [explain(new TooShortHere({ details: { min_length: 10 } })), explain(new VerificationCodeExpired())];
 
 createRoot(document.getElementById("root")!).render(
   <AuthProvider projectId="p" publishableClientKey="pck" baseUrl="http://localhost:8102">
@@ -39,7 +49,7 @@ createRoot(document.getElementById("root")!).render(
     </BrowserRouter>
   </AuthProvider>,
 );
-export { AuthProviderForTesting, isKnown };
+export { AuthProviderForTesting, checks, isKnown };
 """
 
 TSCONFIG = {
