@@ -3,10 +3,13 @@
 //
 //   node scripts/bundle-size.mjs           print the sizes beside their budgets and targets
 //   node scripts/bundle-size.mjs --check   also exit 1 when a bundle is over its budget
+//   node scripts/bundle-size.mjs --peers   also the same two-line app with the peers' React
+//                                          packages, installed into a temporary folder (network)
 //
 // A budget is the size today plus a small margin, so that nothing grows unnoticed; the target
 // is where issue 15 wants it. Lower a budget whenever a change makes the bundle smaller.
 import { build } from "esbuild";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -33,10 +36,36 @@ const BUNDLES = [
   },
 ];
 
+/** The provider and the signed-in user of the lightest peers, the way their docs show them. */
+const PEERS = [
+  {
+    name: "@propelauth/react: AuthProvider + useAuthInfo",
+    packages: ["@propelauth/react@2.1.1"],
+    source: `import { AuthProvider, useAuthInfo } from "@propelauth/react";
+      export function App() { return AuthProvider({ authUrl: "https://auth.example.com", children: null }); }
+      export function Who() { return useAuthInfo().loading; }`,
+  },
+  {
+    name: "@stackframe/react: StackProvider + useUser",
+    packages: ["@stackframe/react@2.8.108"],
+    source: `import { StackClientApp, StackProvider, useUser } from "@stackframe/react";
+      const app = new StackClientApp({ projectId: "p", publishableClientKey: "k", tokenStore: "cookie" });
+      export function App() { return StackProvider({ app, children: null }); }
+      export function Who() { return useUser()?.id; }`,
+  },
+  {
+    name: "@clerk/react: ClerkProvider + useUser",
+    packages: ["@clerk/react@6.17.2"],
+    source: `import { ClerkProvider, useUser } from "@clerk/react";
+      export function App() { return ClerkProvider({ publishableKey: "pk_test_x", children: null }); }
+      export function Who() { return useUser().isSignedIn; }`,
+  },
+];
+
 /** Minified and gzipped size of what the page loads first: the entry and the chunks it imports
  * statically (code behind a dynamic import(), such as the passkey and QR libraries, loads
  * later and is left out, as an app's bundler splits it off). */
-async function initialKb(source, dir) {
+async function initialKb(source, dir, alias = { "@authmw/react": join(root, "dist", "index.js") }) {
   const entry = join(dir, `entry-${Math.random().toString(36).slice(2)}.mjs`);
   writeFileSync(entry, source);
   const result = await build({
@@ -50,7 +79,7 @@ async function initialKb(source, dir) {
     write: false,
     metafile: true,
     external: ["react", "react-dom", "react/jsx-runtime", "react-router"],
-    alias: { "@authmw/react": join(root, "dist", "index.js") },
+    alias,
     logLevel: "error",
   });
   const outputs = result.metafile.outputs;
@@ -79,6 +108,19 @@ for (const bundle of BUNDLES) {
     `  ${bundle.name.padEnd(36)} ${raw.toFixed(1).padStart(6)} KB min  ${gzip.toFixed(2).padStart(6)} KB gz` +
       `   budget ${bundle.budgetKb} KB, target ${bundle.targetKb} KB: ${verdict}`,
   );
+}
+if (process.argv.includes("--peers")) {
+  console.log("peers, the same way (installed now into a temporary folder):");
+  const peers = join(dir, "peers");
+  writeFileSync(join(dir, "package.json"), "{}");
+  const wanted = [...new Set(PEERS.flatMap((peer) => peer.packages))];
+  execFileSync("npm", ["install", "--prefix", peers, "--no-audit", "--no-fund", "--loglevel=error", ...wanted, "react@19", "react-dom@19", "react-router@7"], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (const peer of PEERS) {
+    const { raw, gzip } = await initialKb(peer.source, peers, {});
+    console.log(`  ${peer.name.padEnd(44)} ${raw.toFixed(1).padStart(6)} KB min  ${gzip.toFixed(2).padStart(6)} KB gz`);
+  }
 }
 rmSync(dir, { recursive: true, force: true });
 if (check && over > 0) {
