@@ -24,14 +24,14 @@ const BUNDLES = [
     source: `import { AuthProvider, useUser } from "@authmw/react";
       export function App() { return AuthProvider({ projectId: "p", publishableClientKey: "k", children: null }); }
       export function Who() { return useUser().status; }`,
-    budgetKb: 19,
+    budgetKb: 17,
     targetKb: 8,
   },
   {
     name: "every handler page (AuthHandler)",
     source: `import { AuthHandler, AuthProvider } from "@authmw/react";
       export { AuthHandler, AuthProvider };`,
-    budgetKb: 40,
+    budgetKb: 39,
     targetKb: 30,
   },
 ];

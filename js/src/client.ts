@@ -4,24 +4,15 @@
 // (controller.ts, where each call is documented).
 import type { AuthCaches } from "./api-context";
 import { createAsyncCache } from "./cache";
-import { createContactChannelsApi, type ContactChannelsApi } from "./contact-channels";
+import type { ContactChannelsApi } from "./contact-channels";
 import type { AuthController, UserState } from "./controller";
 import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies";
 import { CannotGetOwnUserWithoutUser, RefreshTokenError } from "./errors";
-import { createFlows, type Flows, type SignInResponse } from "./flows";
+import type { Flows, SignInResponse } from "./flows";
 import { projectFromWire, userFromWire, userUpdateToWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models";
-import { createOAuthApi, type OAuthApi, type SignInWithOAuthOptions } from "./oauth";
+import type { OAuthApi, SignInWithOAuthOptions } from "./oauth";
 import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store";
-import {
-  createTeamInvitationsApi,
-  createTeamMemberProfilesApi,
-  createTeamPermissionsApi,
-  createTeamsApi,
-  type TeamInvitationsApi,
-  type TeamMemberProfilesApi,
-  type TeamPermissionsApi,
-  type TeamsApi,
-} from "./teams";
+import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 import { Transport, type SessionTokens, type TokenProvider, type TransportOptions } from "./transport";
 import { resolveUrls, type AuthUrlOverrides, type AuthUrls } from "./urls";
 import { UserStateMachine } from "./user-state";
@@ -42,6 +33,55 @@ export interface AuthClientOptions extends Omit<TransportOptions, "baseUrl"> {
   /** How the browser is sent to the OAuth provider; window.location.assign by default. */
   assign?: (url: string) => void;
 }
+
+/**
+ * An API whose module is imported on its first call: an app's bundler splits it off the first
+ * page, which then carries only what shows the user. Every method of these APIs returns a
+ * promise; a module that fails to load (a network error) is tried again on the next call.
+ */
+function loadedOnFirstCall<T extends object>(load: () => Promise<T>): T {
+  let api: Promise<T> | undefined;
+  const loaded = () =>
+    (api ??= load().catch((error: unknown) => {
+      api = undefined;
+      throw error;
+    }));
+  const methods = new Map<string, (...args: unknown[]) => Promise<unknown>>();
+  return new Proxy({} as T, {
+    get(_, name) {
+      if (typeof name !== "string" || name === "then") return undefined; // not a thenable
+      let method = methods.get(name);
+      if (!method) {
+        method = (...args) =>
+          loaded().then((module) => (module as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!(...args));
+        methods.set(name, method);
+      }
+      return method;
+    },
+  });
+}
+
+/** The flows of flows.ts, each a method of AuthClient (checked against the module by the type). */
+const FLOWS: Record<keyof Flows, true> = {
+  signInWithCredential: true,
+  signUpWithCredential: true,
+  sendMagicLinkEmail: true,
+  signInWithMagicLink: true,
+  signInWithMfa: true,
+  sendForgotPasswordEmail: true,
+  verifyPasswordResetCode: true,
+  resetPassword: true,
+  updatePassword: true,
+  setPassword: true,
+  sendVerificationEmail: true,
+  verifyEmail: true,
+  signInWithPasskey: true,
+  registerPasskey: true,
+  removePasskey: true,
+  createTotpSetup: true,
+  enableTotp: true,
+  disableTotp: true,
+};
 
 // The flows (flows.ts) become methods of every AuthClient as they are, so no call is written twice.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
@@ -91,24 +131,27 @@ export class AuthClient implements AuthController {
       caches,
       reloadUser: () => this.user.refresh(),
     };
-    this.teams = createTeamsApi(ctx);
-    this.teamMemberProfiles = createTeamMemberProfilesApi(ctx);
-    this.teamPermissions = createTeamPermissionsApi(ctx);
-    this.teamInvitations = createTeamInvitationsApi(ctx);
-    this.contactChannels = createContactChannelsApi(ctx);
-    this.oauth = createOAuthApi(ctx, {
-      transport: this.transport,
-      cookies: options.cookies === undefined ? (typeof document !== "undefined" ? document : null) : options.cookies,
-      assign: options.assign,
-      now: options.now,
-      storeSignIn: ({ accessToken, refreshToken }) => {
-        this.session.setTokens({ refreshToken, accessToken });
-        return this.reloadUser();
-      },
-    });
-    Object.assign(
-      this,
-      createFlows({
+    // Teams, contact channels, OAuth and the sign-in flows load with their first call.
+    const teams = () => import("./teams");
+    this.teams = loadedOnFirstCall(async () => (await teams()).createTeamsApi(ctx));
+    this.teamMemberProfiles = loadedOnFirstCall(async () => (await teams()).createTeamMemberProfilesApi(ctx));
+    this.teamPermissions = loadedOnFirstCall(async () => (await teams()).createTeamPermissionsApi(ctx));
+    this.teamInvitations = loadedOnFirstCall(async () => (await teams()).createTeamInvitationsApi(ctx));
+    this.contactChannels = loadedOnFirstCall(async () => (await import("./contact-channels")).createContactChannelsApi(ctx));
+    this.oauth = loadedOnFirstCall(async () =>
+      (await import("./oauth")).createOAuthApi(ctx, {
+        transport: this.transport,
+        cookies: options.cookies === undefined ? (typeof document !== "undefined" ? document : null) : options.cookies,
+        assign: options.assign,
+        now: options.now,
+        storeSignIn: ({ accessToken, refreshToken }) => {
+          this.session.setTokens({ refreshToken, accessToken });
+          return this.reloadUser();
+        },
+      }),
+    );
+    const flows = loadedOnFirstCall(async () =>
+      (await import("./flows")).createFlows({
         transport: this.transport,
         session: this.session,
         urls: this.urls,
@@ -124,6 +167,7 @@ export class AuthClient implements AuthController {
         updateUser: (update) => this.updateUser(update),
       }),
     );
+    for (const name of Object.keys(FLOWS) as (keyof Flows)[]) Object.assign(this, { [name]: flows[name] });
     this.session.subscribe((state, previous) => {
       if (state.refreshToken === previous.refreshToken) return;
       // Another session (or none): every cached value of the user is someone else's now.

@@ -32,7 +32,7 @@ export { createStore } from "./vanilla";
 export type { Listener, StoreApi } from "./vanilla";
 export { AuthClient, createAuthClient } from "./client";
 export type { AuthClientOptions } from "./client";
-export { otpCode } from "./flows";
+export { otpCode } from "./otp-code";
 export type {
   AuthController,
   AuthStatus,
@@ -124,14 +124,13 @@ export {
   codeChallenge,
   readOuterVerifier,
   stripCodeAndState,
-} from "./oauth";
+} from "./oauth-protocol";
+export type { AuthorizeUrlOptions, OAuthCallbackErrorReason } from "./oauth-protocol";
 export type {
-  AuthorizeUrlOptions,
   ConnectedAccount,
   GetConnectedAccountOptions,
   LinkOAuthOptions,
   OAuthApi,
-  OAuthCallbackErrorReason,
   OAuthCallbackResult,
   SignInWithOAuthOptions,
 } from "./oauth";

@@ -5,6 +5,7 @@ import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequest
 import type { AuthCaches } from "./api-context";
 import type { CallbackOptions, MagicLinkOptions, SignUpOptions, UserState } from "./controller";
 import { AuthmwError } from "./errors";
+import { otpCode } from "./otp-code";
 import type { CurrentUser, CurrentUserUpdate, Project, SignInResult } from "./models";
 import {
   authenticationOptions,
@@ -46,17 +47,6 @@ export interface FlowContext {
 const relativeReturnTo = (url: string | null | undefined) => (url ? toRelativeUrl(url) : null);
 
 /** Length of the one-time code shown in magic-link e-mails. */
-const OTP_LENGTH = 6;
-
-/** The 45-character code for a typed one-time code: its 6 characters, lower-cased, + the nonce. */
-export function otpCode(otp: string, nonce: string): string {
-  const typed = otp.replace(/[\s-]/g, "").toLowerCase();
-  if (typed.length !== OTP_LENGTH) {
-    throw new AuthmwError(`With a nonce, the code must be the ${OTP_LENGTH}-character code from the e-mail.`);
-  }
-  return typed + nonce;
-}
-
 /** The flows over `ctx`, as the AuthController calls of the same names (documented there). */
 export function createFlows(ctx: FlowContext) {
   const { transport, session, urls } = ctx;

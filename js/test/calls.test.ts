@@ -1,7 +1,7 @@
 // Request shapes and error handling of the e-mail flows, teams and contact-channel calls.
 import { describe, expect, it, vi } from "vitest";
 import { AuthClient } from "../src/client";
-import { otpCode } from "../src/flows";
+import { otpCode } from "../src/otp-code";
 import {
   EmailAlreadyVerified,
   MultiFactorAuthenticationRequired,

@@ -95,7 +95,7 @@ describe("form behaviours", () => {
   });
 
   it("the submit button is disabled with its progress text while the call runs", async () => {
-    let answer!: (response: Response) => void;
+    let answer: ((response: Response) => void) | undefined;
     const f = fakeFetch((call) =>
       call.url.endsWith("/projects/current")
         ? jsonResponse({ id: PROJECT_ID, display_name: "Demo", config: { sign_up_enabled: true, credential_enabled: true } })
@@ -124,7 +124,8 @@ describe("form behaviours", () => {
     const button = await screen.findByRole("button", { name: "Signing in…" });
     expect((button as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByTestId("sign-in-form").getAttribute("aria-busy")).toBe("true");
-    answer(knownErrorResponse("EMAIL_PASSWORD_MISMATCH", 400));
+    await waitFor(() => expect(answer).toBeTypeOf("function")); // the sign-in call went out (its module loads first)
+    answer!(knownErrorResponse("EMAIL_PASSWORD_MISMATCH", 400));
     expect((await screen.findByRole("alert")).textContent).toBe("Wrong e-mail or password.");
     expect((screen.getByRole("button", { name: "Sign in" }) as HTMLButtonElement).disabled).toBe(false);
   });

@@ -8,7 +8,7 @@ import {
   OAuthCallbackError,
   readOuterVerifier,
   stripCodeAndState,
-} from "../src/oauth";
+} from "../src/oauth-protocol";
 import {
   BASE_URL,
   clearDocumentCookies,

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { MultiFactorAuthenticationRequired } from "../../errors";
-import { OAuthCallbackError, type OAuthCallbackResult } from "../../oauth";
+import type { OAuthCallbackResult } from "../../oauth";
+import { OAuthCallbackError } from "../../oauth-protocol";
 import { trustedReturnTo } from "../../urls";
 import { useAuth } from "../hooks";
 import { describeError, useMessages, type Messages } from "../messages";
