@@ -34,35 +34,44 @@ export interface AuthClientOptions extends Omit<TransportOptions, "baseUrl"> {
   assign?: (url: string) => void;
 }
 
+/** The methods of an API, by name (a record, so the compiler checks it against the API). */
+type Methods<T> = Record<keyof T, true>;
+
 /**
  * An API whose module is imported on its first call: an app's bundler splits it off the first
  * page, which then carries only what shows the user. Every method of these APIs returns a
  * promise; a module that fails to load (a network error) is tried again on the next call.
  */
-function loadedOnFirstCall<T extends object>(load: () => Promise<T>): T {
+function loadedOnFirstCall<T extends object>(methods: Methods<T>, load: () => Promise<T>): T {
   let api: Promise<T> | undefined;
   const loaded = () =>
     (api ??= load().catch((error: unknown) => {
       api = undefined;
       throw error;
     }));
-  const methods = new Map<string, (...args: unknown[]) => Promise<unknown>>();
-  return new Proxy({} as T, {
-    get(_, name) {
-      if (typeof name !== "string" || name === "then") return undefined; // not a thenable
-      let method = methods.get(name);
-      if (!method) {
-        method = (...args) =>
-          loaded().then((module) => (module as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!(...args));
-        methods.set(name, method);
-      }
-      return method;
-    },
-  });
+  const calls: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const name of Object.keys(methods)) {
+    calls[name] = (...args) => loaded().then((module) => (module as typeof calls)[name]!(...args));
+  }
+  return calls as T;
 }
 
-/** The flows of flows.ts, each a method of AuthClient (checked against the module by the type). */
-const FLOWS: Record<keyof Flows, true> = {
+const TEAMS: Methods<TeamsApi> = { list: true, get: true, create: true, update: true, delete: true, leave: true, removeMember: true };
+const TEAM_MEMBER_PROFILES: Methods<TeamMemberProfilesApi> = { list: true, get: true, update: true };
+const TEAM_PERMISSIONS: Methods<TeamPermissionsApi> = { list: true, has: true };
+const TEAM_INVITATIONS: Methods<TeamInvitationsApi> = { send: true, list: true, revoke: true, checkCode: true, getDetails: true, accept: true };
+const CONTACT_CHANNELS: Methods<ContactChannelsApi> = {
+  list: true,
+  get: true,
+  create: true,
+  update: true,
+  delete: true,
+  sendVerificationEmail: true,
+};
+const OAUTH: Methods<OAuthApi> = { signIn: true, link: true, handleCallback: true, getConnectedAccount: true };
+
+/** The flows of flows.ts, each a method of AuthClient. */
+const FLOWS: Methods<Flows> = {
   signInWithCredential: true,
   signUpWithCredential: true,
   sendMagicLinkEmail: true,
@@ -133,12 +142,14 @@ export class AuthClient implements AuthController {
     };
     // Teams, contact channels, OAuth and the sign-in flows load with their first call.
     const teams = () => import("./teams");
-    this.teams = loadedOnFirstCall(async () => (await teams()).createTeamsApi(ctx));
-    this.teamMemberProfiles = loadedOnFirstCall(async () => (await teams()).createTeamMemberProfilesApi(ctx));
-    this.teamPermissions = loadedOnFirstCall(async () => (await teams()).createTeamPermissionsApi(ctx));
-    this.teamInvitations = loadedOnFirstCall(async () => (await teams()).createTeamInvitationsApi(ctx));
-    this.contactChannels = loadedOnFirstCall(async () => (await import("./contact-channels")).createContactChannelsApi(ctx));
-    this.oauth = loadedOnFirstCall(async () =>
+    this.teams = loadedOnFirstCall(TEAMS, async () => (await teams()).createTeamsApi(ctx));
+    this.teamMemberProfiles = loadedOnFirstCall(TEAM_MEMBER_PROFILES, async () => (await teams()).createTeamMemberProfilesApi(ctx));
+    this.teamPermissions = loadedOnFirstCall(TEAM_PERMISSIONS, async () => (await teams()).createTeamPermissionsApi(ctx));
+    this.teamInvitations = loadedOnFirstCall(TEAM_INVITATIONS, async () => (await teams()).createTeamInvitationsApi(ctx));
+    this.contactChannels = loadedOnFirstCall(CONTACT_CHANNELS, async () =>
+      (await import("./contact-channels")).createContactChannelsApi(ctx),
+    );
+    this.oauth = loadedOnFirstCall(OAUTH, async () =>
       (await import("./oauth")).createOAuthApi(ctx, {
         transport: this.transport,
         cookies: options.cookies === undefined ? (typeof document !== "undefined" ? document : null) : options.cookies,
@@ -150,7 +161,7 @@ export class AuthClient implements AuthController {
         },
       }),
     );
-    const flows = loadedOnFirstCall(async () =>
+    const flows = loadedOnFirstCall(FLOWS, async () =>
       (await import("./flows")).createFlows({
         transport: this.transport,
         session: this.session,
@@ -167,7 +178,7 @@ export class AuthClient implements AuthController {
         updateUser: (update) => this.updateUser(update),
       }),
     );
-    for (const name of Object.keys(FLOWS) as (keyof Flows)[]) Object.assign(this, { [name]: flows[name] });
+    Object.assign(this, flows);
     this.session.subscribe((state, previous) => {
       if (state.refreshToken === previous.refreshToken) return;
       // Another session (or none): every cached value of the user is someone else's now.
