@@ -2,9 +2,11 @@
 
 The service runs in a subprocess (uvicorn, one worker, as `authmw dev` runs it) on a fresh data
 folder, with its database either as it is (one SQLite connection in WAL mode behind one lock:
-every request's transaction runs alone) or, for comparison, with a connection per thread
-(SQLite's own locking: readers run side by side, one writer at a time, `BEGIN IMMEDIATE`
-transactions wait up to the busy timeout). A client with `--concurrency` requests in flight
+every request's transaction runs alone; passwords are hashed and checked between two passes
+of the request, outside any transaction) or, for comparison, with the passwords hashed inside
+the transaction (as before), or with a connection per thread (SQLite's own locking: readers
+run side by side, one writer at a time, `BEGIN IMMEDIATE` transactions wait up to the busy
+timeout). A client with `--concurrency` requests in flight
 sends a fixed number of each request; the figures are requests per second, latency and the
 service's CPU per request. The variants alternate over `--rounds` rounds.
 
@@ -71,18 +73,25 @@ class PerThreadDatabase(db.Database):
 
 if variant == "per-thread":
     app_module.Database = PerThreadDatabase
+if variant == "hash-inside":  # as before 27 November 2026: scrypt inside the request's transaction
+    from authmw.dev import endpoint
+    endpoint.RequestContext.outside = lambda self, key, work: work()
 app = app_module.create_app(data_dir, api_url=f"http://127.0.0.1:{port}")
 uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
 """
 
-VARIANTS = ("one connection (today)", "a connection per thread")
+VARIANTS = (
+    "one connection (today)",
+    "one connection, passwords hashed inside the transaction",
+    "a connection per thread",
+)
 
 
 class Service:
     def __init__(self, variant: str) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix="authmw-bench-service-")
         port = free_port()
-        kind = "per-thread" if "per thread" in variant else "shared"
+        kind = "per-thread" if "per thread" in variant else "hash-inside" if "inside" in variant else "shared"
         self.proc = subprocess.Popen(
             [PYTHON, "-c", SERVICE, self._tmp.name, str(port), kind],
             env={**os.environ, "PYTHONUNBUFFERED": "1"},

@@ -9,7 +9,9 @@
 
 The wrapper parses the body, resolves authentication (auth.py), checks the tier
 (INSUFFICIENT_ACCESS_TYPE), validates params / query / headers / body (SCHEMA_ERROR), runs the
-handler inside one database transaction and renders the result.
+handler inside one database transaction and renders the result. Slow work that needs no
+database (password hashing) is done between two passes of the handler, outside any
+transaction (`RequestContext.outside`), so that other requests need not wait for it.
 """
 
 from __future__ import annotations
@@ -42,6 +44,20 @@ ADMIN = frozenset({"admin"})
 API_PREFIX = "/api/v1"
 
 Handler = Callable[["RequestContext"], Any]
+
+#: Passes of a handler that asks for work outside the transaction (`RequestContext.outside`)
+#: before the work is done inside it instead: a request whose data keeps changing between
+#: passes still ends.
+OUTSIDE_PASSES = 3
+
+
+class _WorkOutside(Exception):
+    """Raised by `RequestContext.outside` to leave the transaction for slow work."""
+
+    def __init__(self, key: tuple[object, ...], work: Callable[[], object]) -> None:
+        super().__init__(key[0])
+        self.key = key
+        self.work = work
 
 
 @dataclass(frozen=True)
@@ -78,6 +94,9 @@ class RequestContext:
     committed_callbacks: list[Callable[[], object]] = field(default_factory=list)
     #: Seconds to wait before answering, after the transaction (so no lock is held meanwhile).
     response_delay: float = 0.0
+    #: Results of work done outside the transaction, by key (`outside`).
+    done_outside: dict[tuple[object, ...], object] = field(default_factory=dict)
+    last_pass: bool = False
 
     @property
     def project(self) -> Project:
@@ -113,6 +132,22 @@ class RequestContext:
         For quick hand-offs of slow work that must not hold the database, e.g. queueing an
         e-mail for SMTP delivery (mail.py)."""
         self.committed_callbacks.append(callback)
+
+    def outside(self, key: tuple[object, ...], work: Callable[[], Any]) -> Any:
+        """The result of `work`, slow CPU work that needs no database (a password hash),
+        computed with no lock held.
+
+        The first time a key is asked for, the request's transaction is rolled back, `work`
+        runs outside it (other requests use the database meanwhile; scrypt releases the GIL),
+        and the handler runs again from the start in a new transaction, where this call
+        returns the result. `key` must name everything the result depends on, so that a pass
+        that reads other data asks for other work (e.g. ("verify", password, stored_hash)).
+        On the last pass the work runs here, inside the transaction."""
+        if key in self.done_outside:
+            return self.done_outside[key]
+        if self.last_pass:
+            return work()
+        raise _WorkOutside(key, work)
 
     def validate(self, spec: Spec, value: Any, where: str = "body") -> Any:
         """Validate inside a handler (for schemas that depend on the tier)."""
@@ -153,24 +188,15 @@ class Endpoint:
             return error.to_response()
 
     def _run(self, service: Service, request: Request, body: Any) -> Response:
-        ctx: RequestContext | None = None
-        try:
-            with service.db.tx() as c:
-                auth = resolve(c, service.keys, request.headers)
-                self._check_tier(auth)
-                ctx = RequestContext(
-                    service=service, sql=c, request=request, auth=auth, raw_body=body, headers=request.headers
-                )
-                self._validate(ctx, request, body)
-                if self.needs_user is not None and self.needs_user.code is not None and ctx.user is None:
-                    raise CatalogueError(self.needs_user.code)
-                result = self.handler(ctx)
-        except ServiceError:
-            if ctx is not None and ctx.kept_on_error:
-                with service.db.tx() as c:
-                    for write in ctx.kept_on_error:
-                        write(c)
-            raise
+        done_outside: dict[tuple[object, ...], object] = {}
+        for number in range(1, OUTSIDE_PASSES + 1):
+            try:
+                ctx, result = self._pass(service, request, body, done_outside, last=number == OUTSIDE_PASSES)
+                break
+            except _WorkOutside as asked:
+                done_outside[asked.key] = asked.work()
+        else:  # pragma: no cover - the last pass does its work inside
+            raise AssertionError("no pass of the handler ended")
         for callback in ctx.committed_callbacks:
             callback()
         if ctx.response_delay > 0:
@@ -178,6 +204,36 @@ class Endpoint:
         if isinstance(result, AfterCommit):
             result = result.fn()
         return _render(result, indent="text/html" in request.headers.get("accept", ""))
+
+    def _pass(
+        self, service: Service, request: Request, body: Any, done_outside: dict[tuple[object, ...], object], last: bool
+    ) -> tuple[RequestContext, Any]:
+        """One run of the handler in one transaction."""
+        ctx: RequestContext | None = None
+        try:
+            with service.db.tx() as c:
+                auth = resolve(c, service.keys, request.headers)
+                self._check_tier(auth)
+                ctx = RequestContext(
+                    service=service,
+                    sql=c,
+                    request=request,
+                    auth=auth,
+                    raw_body=body,
+                    headers=request.headers,
+                    done_outside=done_outside,
+                    last_pass=last,
+                )
+                self._validate(ctx, request, body)
+                if self.needs_user is not None and self.needs_user.code is not None and ctx.user is None:
+                    raise CatalogueError(self.needs_user.code)
+                return ctx, self.handler(ctx)
+        except ServiceError:
+            if ctx is not None and ctx.kept_on_error:
+                with service.db.tx() as c:
+                    for write in ctx.kept_on_error:
+                        write(c)
+            raise
 
     def _check_tier(self, auth: Auth | None) -> None:
         if self.tiers is None:

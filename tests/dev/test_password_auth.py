@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
+from collections.abc import Callable
 from contextlib import closing
+from typing import Any
 
 import pytest
 
+from authmw.dev import LocalService
+
 from .conftest import Api, assert_known_error, unique_email
+from .test_outbox import reset_code_for
 
 CALLBACK = "http://localhost:3000/handler/email-verification"
 
@@ -149,3 +155,100 @@ def test_create_team_on_sign_up_makes_and_joins_a_team(api: Api, project_config)
 def test_sign_up_works_on_every_tier(api: Api) -> None:
     for tier in ("server", "admin"):
         assert api.sign_up(tier=tier)["user_id"]
+
+
+def _lock_is_free(service: LocalService) -> bool:
+    """Whether another thread could take the service's database lock right now."""
+    db = service.app.state.service.db
+    result: list[bool] = []
+
+    def probe() -> None:
+        taken = db.lock.acquire(blocking=False)
+        if taken:
+            db.lock.release()
+        result.append(taken)
+
+    thread = threading.Thread(target=probe)
+    thread.start()
+    thread.join()
+    return result[0]
+
+
+@pytest.mark.parametrize("endpoint", ["sign-up", "sign-in", "update", "reset"])
+def test_password_hashing_runs_outside_the_database_transaction(
+    service: LocalService, api: Api, user: dict, monkeypatch: pytest.MonkeyPatch, endpoint: str
+) -> None:
+    """scrypt (about 40 ms of CPU) runs while no request holds the database: meanwhile another
+    request is answered, and the request then finishes with the hash it made."""
+    from authmw.dev.routes import auth_password
+
+    code = reset_code_for(api, user["email"]) if endpoint == "reset" else ""
+    seen: list[str] = []
+
+    def observed(name: str, real: Callable[..., Any]) -> Callable[..., Any]:
+        def work(*args: Any) -> Any:
+            assert _lock_is_free(service), f"{name}: the database lock is held"
+            # Another request, answered while this one waits for its hash: it needs the database.
+            assert api.call("GET", "/users/me", token=user["access_token"]).status_code == 200
+            seen.append(name)
+            return real(*args)
+
+        return work
+
+    monkeypatch.setattr(auth_password, "hash_password", observed("hash", auth_password.hash_password))
+    monkeypatch.setattr(auth_password, "verify_password", observed("verify", auth_password.verify_password))
+    new_password = "another long password"
+    email = user["email"]
+    if endpoint == "sign-up":
+        email = unique_email()
+        response = sign_up(api, email, new_password)
+    elif endpoint == "sign-in":
+        new_password = user["password"]
+        response = api.call("POST", "/auth/password/sign-in", json={"email": email, "password": new_password})
+    elif endpoint == "update":
+        response = api.call(
+            "POST",
+            "/auth/password/update",
+            token=user["access_token"],
+            json={"old_password": user["password"], "new_password": new_password},
+        )
+    else:
+        response = api.call("POST", "/auth/password/reset", json={"code": code, "password": new_password})
+    assert response.status_code == 200, response.text
+    assert (
+        seen == {"sign-up": ["hash"], "sign-in": ["verify"], "update": ["verify", "hash"], "reset": ["hash"]}[endpoint]
+    )
+    monkeypatch.undo()
+    # The hash made outside is the one stored: the (new) password signs in.
+    signed_in = api.call("POST", "/auth/password/sign-in", json={"email": email, "password": new_password})
+    assert signed_in.status_code == 200, signed_in.text
+
+
+def test_a_hash_that_changes_between_passes_is_checked_again(
+    service: LocalService, api: Api, user: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check made outside the transaction is keyed by the stored hash: when the password
+    changes while a sign-in checks the old one, the sign-in checks again against the new hash
+    (here: the old password no longer matches)."""
+    from authmw.dev.routes import auth_password
+
+    real = auth_password.verify_password
+    checked: list[str] = []
+
+    def verify(password: str, stored: str | None) -> bool:
+        checked.append(stored or "")
+        if len(checked) == 1:  # the first check, outside: another request changes the password
+            changed = api.call(
+                "POST",
+                "/auth/password/update",
+                token=user["access_token"],
+                json={"old_password": user["password"], "new_password": "changed meanwhile"},
+            )
+            assert changed.status_code == 200, changed.text
+        return real(password, stored)
+
+    monkeypatch.setattr(auth_password, "verify_password", verify)
+    response = api.call("POST", "/auth/password/sign-in", json={"email": user["email"], "password": user["password"]})
+    assert_known_error(response, "EMAIL_PASSWORD_MISMATCH", 400)
+    # update's own check, then the sign-in's second check against the new hash
+    assert len(checked) == 3 and checked[0] != checked[2]
