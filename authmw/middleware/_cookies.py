@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.utils import formatdate
@@ -76,10 +77,12 @@ class SessionCookieReader:
         self._hexclave = (f"hexclave-refresh-{project_id}--", f"__Host-hexclave-refresh-{project_id}--")
         self._stack = (f"stack-refresh-{project_id}--", f"__Host-stack-refresh-{project_id}--")
         self._structured = self._hexclave + self._stack
-        self._exact = frozenset({self.raw_name, LEGACY_REFRESH_COOKIE, ACCESS_COOKIE, HEXCLAVE_ACCESS_COOKIE})
+        self._exact = frozenset({self.raw_name, LEGACY_REFRESH_COOKIE})
+        self._access = frozenset({ACCESS_COOKIE, HEXCLAVE_ACCESS_COOKIE})
 
     def read(self, header: str) -> StoredSession:
         exact: dict[str, str] = {}
+        raw_access: dict[str, str] = {}
         hexclave: list[tuple[float, str, str]] = []
         stack: list[tuple[float, str, str]] = []
         https = False
@@ -88,7 +91,10 @@ class SessionCookieReader:
             name = name.strip()
             if not sep:
                 continue
-            if name in self._exact:
+            if name in self._access:
+                if name not in raw_access:
+                    raw_access[name] = _unwrapped(value)  # decoded only if the fast path cannot read it
+            elif name in self._exact:
                 if name not in exact:
                     exact[name] = _cookie_value(value)
             elif name == IS_HTTPS_COOKIE:
@@ -98,24 +104,46 @@ class SessionCookieReader:
                 if parsed is not None:
                     (hexclave if name.startswith(self._hexclave) else stack).append((parsed[1], name, parsed[0]))
         raw = [(n, t) for n in (self.raw_name, LEGACY_REFRESH_COOKIE) if (t := _token(exact.get(n))) is not None]
-        ranked = [*_newest_first(hexclave), *raw, *_newest_first(stack)]
+        ranked = [*_newest_first(hexclave), *raw, *_newest_first(stack)] if hexclave or stack else raw
         if not ranked:
             return StoredSession(https=https)
         refresh = ranked[0][1]
         access = None
         for name in (ACCESS_COOKIE, HEXCLAVE_ACCESS_COOKIE):
-            if name in exact:
-                access = _token(access_from_cookie(exact[name], refresh))
+            if name in raw_access:
+                access = _token(_encoded_access(raw_access[name], refresh))
                 if access is not None:
                     break
         return StoredSession(refresh, access, https, tuple(ranked))
 
 
-def _cookie_value(value: str) -> str:
+def _unwrapped(value: str) -> str:
+    """A cookie value without its surrounding blanks and double quotes, still percent-encoded."""
     value = value.strip()
     if len(value) >= 2 and value[0] == value[-1] == '"':
         value = value[1:-1]
+    return value
+
+
+def _cookie_value(value: str) -> str:
+    value = _unwrapped(value)
     return unquote(value) if "%" in value else value
+
+
+#: ``encodeURIComponent(JSON.stringify([refresh, access]))`` of two tokens that need no JSON
+#: escape and no percent-encoding (the service's tokens: base32, base64url and dots), which
+#: is how every browser SDK writes the access cookie. Hex digits in either case, as unquote.
+_ENCODED_PAIR = re.compile(r"%5[Bb]%22([A-Za-z0-9._~-]*)%22%2[Cc]%22([A-Za-z0-9._~-]*)%22%5[Dd]")
+
+
+def _encoded_access(raw: str, refresh_token: str | None) -> str | None:
+    """:func:`access_from_cookie` of a still percent-encoded value: the usual shape is read by
+    one regular expression (the same result as decoding it and parsing its JSON, a third of
+    the time); any other shape is decoded and parsed."""
+    match = _ENCODED_PAIR.fullmatch(raw)
+    if match is None:
+        return access_from_cookie(unquote(raw) if "%" in raw else raw, refresh_token)
+    return match[2] if refresh_token is not None and match[1] == refresh_token else None
 
 
 def _token(value: str | None) -> str | None:

@@ -328,14 +328,17 @@ class Authenticator:
         """The decision :meth:`decide` left open: verify the access token (fetching the key set
         if needed) and refresh the session when it must be. Raises :class:`Refusal` (503 when
         configured so during an outage; 401 for a bearer token that is not valid)."""
-        outcome = yield from self.authenticate(tokens)
+        # decide() has just looked for an answer without I/O; settle goes on from there.
+        outcome = yield from (self._bearer(tokens) if tokens.bearer else self._with_io(tokens))
         return self._finished(tokens, outcome)
 
     def _finished(self, tokens: Tokens, outcome: Outcome) -> Outcome:
         claims = outcome.claims
         if not tokens.from_cookies or claims is None:
             return outcome  # (the cross-site check concerns signed-in cookie sessions only)
-        outcome = Outcome(claims, outcome.access_token, outcome.refresh_token, outcome.cookies, True)  # (not _replace: 3x slower)
+        outcome = Outcome(
+            claims, outcome.access_token, outcome.refresh_token, outcome.cookies, True
+        )  # (not _replace: 3x slower)
         cookie = tokens.cookie
         # Kept for the next request with the same Cookie value: signed in, nothing to write.
         if cookie is not None and not outcome.cookies:
@@ -368,6 +371,10 @@ class Authenticator:
         known = self._without_io(tokens)
         if known is not None:
             return known
+        return (yield from self._with_io(tokens))
+
+    def _with_io(self, tokens: Tokens) -> Op[Outcome]:
+        """:meth:`authenticate` once :meth:`_without_io` has found no answer."""
         access, refresh = tokens.access_token, tokens.refresh_token
         # Without a refresh token a short-lived access token is still better than nothing.
         if access is not None and (refresh is None or self._fresh_enough(access)):

@@ -278,10 +278,28 @@ def test_expiry_then_verification_parse_the_token_once(config, mint, jwks_server
     token = mint()
     exp = verifier.expiry(token)  # what the middleware reads before verifying
     claims = run(verifier, jwks_server, token)
-    assert len(parses) == 2  # header and payload, once
-    assert token_expiry(token) == exp and len(parses) == 4  # the module function has no memo
+    # The payload, once; the header is the one of the first token (decoded once per segment).
+    assert parses == [token.split(".")[1]]
+    assert token_expiry(token) == exp and len(parses) == 2  # the module function has no memo
     assert claims.exp == exp > time.time()
     assert verifier.signature_checks == 2
+
+
+def test_the_header_is_decoded_once_per_segment(config, mint, jwks_server, monkeypatch):
+    """Tokens of one key share their header segment: it is decoded and checked once, and a
+    token with another header (another kid here) gets its own."""
+    verifier = TokenVerifier(config)
+    run(verifier, jwks_server, mint())
+    decoded = []
+    real = tokens._b64url_json
+    monkeypatch.setattr(tokens, "_b64url_json", lambda segment: decoded.append(segment) or real(segment))
+    first, second = mint(sub="user-a"), mint(sub="user-b")
+    assert first.split(".")[0] == second.split(".")[0]
+    assert run(verifier, jwks_server, first).sub == "user-a"
+    assert run(verifier, jwks_server, second).sub == "user-b"
+    assert decoded == [first.split(".")[1], second.split(".")[1]]  # payloads only
+    header = tokens.parse(first).header
+    assert header["alg"] == "ES256" and tokens.parse(second).header is header  # one shared dict
 
 
 def test_the_shared_parse_is_per_token(config, mint, jwks_server):
