@@ -73,7 +73,7 @@ class PerThreadDatabase(db.Database):
 
 if variant == "per-thread":
     app_module.Database = PerThreadDatabase
-if variant == "hash-inside":  # as before 27 November 2026: scrypt inside the request's transaction
+if variant == "hash-inside":  # as before 71a27ab: scrypt inside the request's transaction
     from authmw.dev import endpoint
     endpoint.RequestContext.outside = lambda self, key, work: work()
 app = app_module.create_app(data_dir, api_url=f"http://127.0.0.1:{port}")

@@ -5,7 +5,13 @@ import typescript from "@rollup/plugin-typescript";
 const isBareImport = (id) => !id.startsWith(".") && !id.startsWith("/") && !id.startsWith("\0");
 
 export default {
-  input: { index: "src/index.ts", core: "src/core.ts", testing: "src/testing.tsx" },
+  input: {
+    index: "src/index.ts",
+    core: "src/core.ts",
+    errors: "src/errors.ts",
+    protocol: "src/protocol.ts",
+    testing: "src/testing.tsx",
+  },
   external: isBareImport,
   output: {
     dir: "dist",

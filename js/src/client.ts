@@ -7,7 +7,7 @@ import { createAsyncCache } from "./cache";
 import type { ContactChannelsApi } from "./contact-channels";
 import type { AuthController, UserState } from "./controller";
 import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies";
-import { CannotGetOwnUserWithoutUser, RefreshTokenError } from "./errors";
+import { isKnownError } from "./known-error";
 import type { Flows, SignInResponse } from "./flows";
 import { projectFromWire, userFromWire, userUpdateToWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models";
 import type { OAuthApi, SignInWithOAuthOptions } from "./oauth";
@@ -240,7 +240,7 @@ export class AuthClient implements AuthController {
         await this.transport.request({ method: "DELETE", path: "/auth/sessions/current", body: {}, session: tokens });
       }
     } catch (error) {
-      if (!(error instanceof RefreshTokenError)) throw error;
+      if (!isKnownError(error, "REFRESH_TOKEN_ERROR")) throw error;
     } finally {
       this.session.clear();
     }
@@ -257,7 +257,7 @@ export class AuthClient implements AuthController {
       });
       return userFromWire(body);
     } catch (error) {
-      if (error instanceof CannotGetOwnUserWithoutUser) return null;
+      if (isKnownError(error, "CANNOT_GET_OWN_USER_WITHOUT_USER")) return null;
       throw error;
     }
   }

@@ -1,5 +1,10 @@
-// Framework-free part of @authmw/react (also available as "@authmw/react/core").
-export * from "./errors";
+// Framework-free part of @authmw/react (also available as "@authmw/react/core"). The error
+// classes of the catalogue are in "@authmw/react/errors" and the OAuth, passkey and TOTP
+// helpers in "@authmw/react/protocol", so that a page that only signs users in does not load
+// them (see docs/performance.md).
+export { AuthmwError, KnownError, isKnownError } from "./known-error";
+export type { ErrorDetails, KnownErrorClass, KnownErrorInit } from "./known-error";
+export type { KnownErrorsByCode } from "./errors.gen";
 export { Transport, MAX_ATTEMPTS, MAX_WAIT_MS, BACKOFF_BASE_MS } from "./transport";
 export type {
   AccessType,
@@ -32,7 +37,6 @@ export { createStore } from "./vanilla";
 export type { Listener, StoreApi } from "./vanilla";
 export { AuthClient, createAuthClient } from "./client";
 export type { AuthClientOptions } from "./client";
-export { otpCode } from "./otp-code";
 export type {
   AuthController,
   AuthStatus,
@@ -51,18 +55,6 @@ export type {
   OwnerClient,
   ProductionModeError,
 } from "./admin";
-export {
-  PASSKEY_RP_PLACEHOLDER,
-  authenticationOptions,
-  isPasskeyCancel,
-  passkeyAutofillSupported,
-  passkeyHostname,
-  passkeysSupported,
-  registrationOptions,
-  webauthnError,
-} from "./passkeys";
-export { TOTP_ENROL_WINDOW, TOTP_SECRET_BYTES, checkTotpSetupCode, createTotpSetup } from "./totp";
-export type { TotpSetup } from "./totp";
 export { CACHE_DROP_AFTER_MS, CACHE_THROTTLE_MS, createAsyncCache } from "./cache";
 export type { AsyncCache, AsyncCacheOptions, CachedState } from "./cache";
 export type { AuthCaches } from "./api-context";
@@ -115,17 +107,6 @@ export {
   trustedReturnTo,
 } from "./urls";
 export type { AuthUrlOverrides, AuthUrls } from "./urls";
-export {
-  OAUTH_OUTER_COOKIE_MAX_AGE_S,
-  OAUTH_OUTER_COOKIE_PREFIXES,
-  OAuthCallbackError,
-  authorizeUrl,
-  callbackCode,
-  codeChallenge,
-  readOuterVerifier,
-  stripCodeAndState,
-} from "./oauth-protocol";
-export type { AuthorizeUrlOptions, OAuthCallbackErrorReason } from "./oauth-protocol";
 export type {
   ConnectedAccount,
   GetConnectedAccountOptions,

@@ -74,7 +74,7 @@ export interface Project {
   config: ProjectConfig;
 }
 
-type Wire = Record<string, any>;
+export type Wire = Record<string, any>;
 
 export function teamFromWire(w: Wire): Team {
   return {
@@ -122,12 +122,7 @@ const UPDATE_FIELDS: Record<keyof CurrentUserUpdate, string> = {
 };
 
 export function userUpdateToWire(update: CurrentUserUpdate): Wire {
-  const body: Wire = {};
-  for (const [key, wire] of Object.entries(UPDATE_FIELDS)) {
-    const value = update[key as keyof CurrentUserUpdate];
-    if (value !== undefined) body[wire] = value;
-  }
-  return body;
+  return toWire(update as Record<string, unknown>, UPDATE_FIELDS);
 }
 
 export function projectFromWire(w: Wire): Project {
@@ -223,29 +218,6 @@ export interface SignInResult {
   isNewUser: boolean;
 }
 
-export const teamMemberProfileFromWire = (w: Wire): TeamMemberProfile => ({
-  teamId: w.team_id,
-  userId: w.user_id,
-  displayName: w.display_name ?? null,
-  profileImageUrl: w.profile_image_url ?? null,
-});
-
-export const teamInvitationFromWire = (w: Wire): TeamInvitation => ({
-  id: w.id,
-  teamId: w.team_id,
-  recipientEmail: w.recipient_email,
-  expiresAt: new Date(w.expires_at_millis),
-});
-
-export const contactChannelFromWire = (w: Wire): ContactChannel => ({
-  id: w.id,
-  value: w.value,
-  type: w.type,
-  isVerified: Boolean(w.is_verified),
-  isPrimary: Boolean(w.is_primary),
-  usedForAuth: Boolean(w.used_for_auth),
-});
-
 /** camelCase fields -> snake_case wire fields, leaving out undefined ones. */
 export function toWire(fields: Record<string, unknown>, names: Record<string, string>): Wire {
   const body: Wire = {};
@@ -254,21 +226,6 @@ export function toWire(fields: Record<string, unknown>, names: Record<string, st
   }
   return body;
 }
-
-export const TEAM_FIELDS = {
-  displayName: "display_name",
-  profileImageUrl: "profile_image_url",
-  clientMetadata: "client_metadata",
-};
-
-export const CONTACT_CHANNEL_FIELDS = {
-  value: "value",
-  type: "type",
-  usedForAuth: "used_for_auth",
-  isPrimary: "is_primary",
-};
-
-export const MEMBER_PROFILE_FIELDS = { displayName: "display_name", profileImageUrl: "profile_image_url" };
 
 // -- admin tier (contract 5.2, 5.8-5.12) -------------------------------------------------------
 

@@ -2,34 +2,16 @@
 // callback's checks and the verifier cookie. Pure functions, no session: oauth.ts runs the flows
 // with them, and they are public for apps that drive OAuth themselves.
 import { parseCookieHeader, decodeCookieValue } from "./cookies";
-import { AuthmwError, parseKnownError } from "./errors";
+import { parseKnownError } from "./errors";
+import { AuthmwError } from "./known-error";
+import { OAuthCallbackError } from "./oauth-callback-error";
+
+export { OAuthCallbackError, type OAuthCallbackErrorReason } from "./oauth-callback-error";
 
 /** Names of the cookie holding the PKCE verifier: the first is written, both are read (2.7 and 2.8.108 SDKs). */
 export const OAUTH_OUTER_COOKIE_PREFIXES = ["stack-oauth-outer-", "hexclave-oauth-outer-"] as const;
 /** Lifetime of the verifier cookie (contract 4.1). */
 export const OAUTH_OUTER_COOKIE_MAX_AGE_S = 3600;
-
-export type OAuthCallbackErrorReason =
-  | "missing_parameters"
-  | "no_stored_state"
-  | "state_mismatch"
-  | "issuer_mismatch"
-  | "provider_error"
-  | "implicit_response";
-
-/** An OAuth callback that cannot finish a sign-in; `reason` says which check failed. */
-export class OAuthCallbackError extends AuthmwError {
-  readonly reason: OAuthCallbackErrorReason;
-  /** The provider's `error` parameter (e.g. "access_denied") for reason "provider_error". */
-  readonly error: string | undefined;
-  constructor(reason: OAuthCallbackErrorReason, message: string, error?: string) {
-    super(message);
-    this.name = "OAuthCallbackError";
-    this.reason = reason;
-    this.error = error;
-  }
-}
-
 
 const base64url = (bytes: Uint8Array) => {
   let text = "";

@@ -10,6 +10,9 @@ import type {
 } from "@simplewebauthn/browser";
 import { PasskeyAuthenticationFailed, PasskeyRegistrationFailed, PasskeyWebauthnError } from "./errors";
 import { KnownError } from "./known-error";
+import { browserHelper } from "./passkey-support";
+
+export { cancelPasskeyCeremony, isPasskeyCancel, passkeyAutofillSupported, passkeysSupported } from "./passkey-support";
 
 /** The relying-party id the service puts in passkey options; the client replaces it (7.6). */
 export const PASSKEY_RP_PLACEHOLDER = "THIS_VALUE_WILL_BE_REPLACED.example.com";
@@ -84,15 +87,6 @@ export function webauthnError(error: unknown): KnownError {
   return new PasskeyWebauthnError({ message, details: { message, code } });
 }
 
-/** True for the failures a person causes by closing the browser's passkey dialog (or its timeout). */
-export function isPasskeyCancel(error: unknown): boolean {
-  if (!(error instanceof PasskeyWebauthnError)) return false;
-  const code = (error.details as { code?: unknown }).code;
-  return code === "NotAllowedError" || code === "AbortError" || code === "ERROR_CEREMONY_ABORTED";
-}
-
-const browserHelper = () => import("@simplewebauthn/browser");
-
 /** Runs navigator.credentials.create for these options; browser failures become PasskeyWebauthnError. */
 export async function createCredential(options: PublicKeyCredentialCreationOptionsJSON): Promise<RegistrationResponseJSON> {
   const { startRegistration } = await browserHelper();
@@ -118,22 +112,4 @@ export async function getCredential(
   } catch (error) {
     throw webauthnError(error);
   }
-}
-
-/** Whether this browser can offer passkeys in an input's autofill (conditional mediation). */
-export async function passkeyAutofillSupported(): Promise<boolean> {
-  if (typeof window === "undefined" || typeof PublicKeyCredential === "undefined") return false;
-  const { browserSupportsWebAuthnAutofill } = await browserHelper();
-  return browserSupportsWebAuthnAutofill().catch(() => false);
-}
-
-/** Whether this browser has WebAuthn at all. */
-export function passkeysSupported(): boolean {
-  return typeof window !== "undefined" && typeof window.PublicKeyCredential === "function";
-}
-
-/** Cancels a pending ceremony (e.g. the autofill request when the page leaves). */
-export async function cancelPasskeyCeremony(): Promise<void> {
-  const { WebAuthnAbortService } = await browserHelper();
-  WebAuthnAbortService.cancelCeremony();
 }

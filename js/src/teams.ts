@@ -2,12 +2,9 @@
 // client's: teams, teamMemberProfiles, teamPermissions, teamInvitations.
 import { seg, withQuery, type ApiContext } from "./api-context";
 import { TeamMembershipNotFound, TeamNotFound } from "./errors";
+import { MEMBER_PROFILE_FIELDS, TEAM_FIELDS, teamInvitationFromWire, teamMemberProfileFromWire } from "./team-models";
 import {
-  MEMBER_PROFILE_FIELDS,
-  TEAM_FIELDS,
   teamFromWire,
-  teamInvitationFromWire,
-  teamMemberProfileFromWire,
   toWire,
   type Team,
   type TeamCreate,

@@ -1,13 +1,4 @@
-import {
-  ApiKeyNotFound,
-  ConnectionError,
-  HttpStatusError,
-  InvalidAccessToken,
-  InvalidAdminAccessToken,
-  InvalidServerResponse,
-  parseKnownError,
-  RefreshTokenError,
-} from "./errors";
+import { isKnownError } from "./known-error";
 import { randomNonce } from "./random";
 import { CLIENT_VERSION_HEADER } from "./version";
 
@@ -20,6 +11,10 @@ export const MAX_ATTEMPTS = 5;
 export const BACKOFF_BASE_MS = 1000;
 /** Longest wait a timer can take (2^31 - 1 ms); every wait is capped at it. */
 export const MAX_WAIT_MS = 2147483647;
+
+/** The error classes and the error table, loaded with the first failure: a page whose calls
+ * succeed never loads them. */
+const errors = () => import("./errors");
 
 const IDEMPOTENT = new Set<HttpMethod>(["GET", "PUT", "DELETE", "OPTIONS", "HEAD"]);
 const LOOP_MARKER = "INFINITE_LOOP_DETECTED";
@@ -101,7 +96,6 @@ function defaultIsOnline(): boolean | undefined {
 /** fetch rejects with a TypeError when the request could not be sent at all. */
 const isNetworkFailure = (error: unknown) => error instanceof TypeError;
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** `x-stack-actual-status` replaces the HTTP status when present (override-error-status, contract 1.6). */
 function effectiveStatus(response: Response): number {
@@ -180,20 +174,20 @@ export class Transport {
       const { response, status, text } = await this.send(req.method, url, init, IDEMPOTENT.has(req.method));
       const code = response.headers.get("x-stack-known-error");
       if (code !== null) {
-        const error = parseKnownError(code, status, text);
-        if (error instanceof InvalidAccessToken && req.session && tokens.accessToken && tokenRetry === 0) {
+        const error = (await errors()).parseKnownError(code, status, text);
+        if (isKnownError(error, "INVALID_ACCESS_TOKEN") && req.session && tokens.accessToken && tokenRetry === 0) {
           req.session.markAccessTokenExpired(tokens.accessToken);
           continue;
         }
-        const adminRefused = error instanceof InvalidAdminAccessToken || error instanceof ApiKeyNotFound;
+        const adminRefused = isKnownError(error, "INVALID_ADMIN_ACCESS_TOKEN") || isKnownError(error, "API_KEY_NOT_FOUND");
         if (adminRefused && req.adminSession && adminToken && tokenRetry === 0) {
           req.adminSession.markAccessTokenExpired(adminToken);
           continue;
         }
         throw error;
       }
-      if (status < 200 || status >= 300) throw new HttpStatusError(status, text, { url, method: req.method });
-      const body = req.responseType === "text" ? text : parseJsonBody(status, text);
+      if (status < 200 || status >= 300) throw await httpStatusError(status, text, url, req.method);
+      const body = req.responseType === "text" ? text : await parseJsonBody(status, text);
       return { status, headers: response.headers, body: body as T };
     }
   }
@@ -222,14 +216,14 @@ export class Transport {
     const { response, status, text } = await this.send("POST", url, init, true);
     const code = response.headers.get("x-stack-known-error");
     if (code !== null) {
-      const error = parseKnownError(code, status, text);
-      if (error instanceof RefreshTokenError) return null;
+      const error = (await errors()).parseKnownError(code, status, text);
+      if (isKnownError(error, "REFRESH_TOKEN_ERROR")) return null;
       throw error;
     }
-    if (status < 200 || status >= 300) throw new HttpStatusError(status, text, { url, method: "POST" });
-    const body = parseJsonBody(status, text) as { access_token?: unknown } | null;
+    if (status < 200 || status >= 300) throw await httpStatusError(status, text, url, "POST");
+    const body = (await parseJsonBody(status, text)) as { access_token?: unknown } | null;
     if (!body || typeof body.access_token !== "string") {
-      throw new InvalidServerResponse("the token endpoint answered without access_token", status, text);
+      throw new (await errors()).InvalidServerResponse("the token endpoint answered without access_token", status, text);
     }
     return body.access_token;
   }
@@ -250,8 +244,8 @@ export class Transport {
     });
     const { response, status, text } = await this.send("POST", url, init, false);
     const code = response.headers.get("x-stack-known-error");
-    if (code !== null) throw parseKnownError(code, status, text);
-    if (status < 200 || status >= 300) throw new HttpStatusError(status, text, { url, method: "POST" });
+    if (code !== null) throw (await errors()).parseKnownError(code, status, text);
+    if (status < 200 || status >= 300) throw await httpStatusError(status, text, url, "POST");
     return parseJsonBody(status, text);
   }
 
@@ -284,7 +278,10 @@ export class Transport {
         response = await this.fetchImpl(url, init());
       } catch (error) {
         if (!isNetworkFailure(error)) throw error;
-        if (!idempotent || last) throw await this.connectionError(method, url, error, attempt + 1, idempotent);
+        if (!idempotent || last) {
+          const online = this.isOnline();
+          throw await (await import("./connection-failure")).connectionFailure({ fetch: this.fetchImpl, baseUrl: this.baseUrl, online, method, url, cause: error, attempts: attempt + 1, idempotent });
+        }
         await this.wait(this.backoffMs(attempt));
         continue;
       }
@@ -302,41 +299,17 @@ export class Transport {
     }
   }
 
-  private async connectionError(
-    method: string,
-    url: string,
-    cause: unknown,
-    attempts: number,
-    idempotent: boolean,
-  ): Promise<ConnectionError> {
-    const offline = this.isOnline() === false;
-    const diagnostics = [
-      idempotent
-        ? `${method} ${url} failed ${attempts} time(s); last error: ${errorText(cause)}`
-        : `${method} ${url} failed: ${errorText(cause)} (${method} is not retried because it may not be idempotent)`,
-    ];
-    if (offline) diagnostics.push("navigator.onLine is false");
-    diagnostics.push(await this.healthCheck());
-    return new ConnectionError({ method, url, offline, diagnostics, cause });
-  }
-
-  private async healthCheck(): Promise<string> {
-    const url = `${this.baseUrl}/health`;
-    try {
-      const response = await this.fetchImpl(url, { method: "GET", credentials: "omit", cache: "no-store" });
-      const text = (await response.text()).slice(0, 200);
-      return `GET ${url}: ${response.status}${text ? ` ${text}` : ""}`;
-    } catch (error) {
-      return `GET ${url} failed: ${errorText(error)}`;
-    }
-  }
 }
 
-function parseJsonBody(status: number, text: string): unknown {
+async function parseJsonBody(status: number, text: string): Promise<unknown> {
   if (text === "") return null;
   try {
     return JSON.parse(text);
   } catch {
-    throw new InvalidServerResponse("expected a JSON body", status, text);
+    throw new (await errors()).InvalidServerResponse("expected a JSON body", status, text);
   }
+}
+
+async function httpStatusError(status: number, text: string, url: string, method: string): Promise<Error> {
+  return new (await errors()).HttpStatusError(status, text, { url, method });
 }

@@ -79,6 +79,42 @@ describe("generated error classes", () => {
   });
 });
 
+describe("isKnownError", () => {
+  const classes = Object.entries(knownErrorClasses);
+
+  it("answers as instanceof the code's class does, for every error and every code", () => {
+    for (const [, made] of classes) {
+      const error = new made();
+      for (const [code, cls] of classes) {
+        expect(errors.isKnownError(error, code), `${made.className} is ${code}`).toBe(error instanceof cls);
+      }
+    }
+  });
+
+  it("is false for everything that is not a catalogue error, and for unknown codes", () => {
+    for (const value of [null, undefined, "EMAIL_PASSWORD_MISMATCH", { code: "EMAIL_PASSWORD_MISMATCH" }, new Error("x")]) {
+      expect(errors.isKnownError(value, "EMAIL_PASSWORD_MISMATCH")).toBe(false);
+    }
+    expect(errors.isKnownError(new HttpStatusError(400, "x"), "EMAIL_PASSWORD_MISMATCH")).toBe(false);
+    expect(errors.isKnownError(new PasswordTooShort(), "KNOWN_ERROR")).toBe(false);
+    expect(errors.isKnownError(new PasswordTooShort(), "NO_SUCH_CODE")).toBe(false);
+  });
+
+  it("holds for subclasses an app declares, and narrows to the typed getters", () => {
+    class Mine extends PasswordTooShort {}
+    const error: unknown = new Mine({ details: { min_length: 12 } });
+    expect(errors.isKnownError(error, "PASSWORD_REQUIREMENTS_NOT_MET")).toBe(true);
+    if (!errors.isKnownError(error, "PASSWORD_TOO_SHORT")) throw new Error("not narrowed");
+    expect(error.minLength).toBe(12); // typed: PasswordTooShort's getter
+  });
+
+  it("needs nothing but the bases: the main entry exports it without the catalogue", async () => {
+    const core = await import("../src/core");
+    expect(core.isKnownError).toBe(errors.isKnownError);
+    expect("PasswordTooShort" in core).toBe(false);
+  });
+});
+
 describe("parseKnownError", () => {
   const body = (code: string, extra: Record<string, unknown> = {}) => JSON.stringify({ code, error: "msg", ...extra });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as core from "../src/core";
 import * as index from "../src/index";
+import * as errors from "../src/errors";
+import * as protocol from "../src/protocol";
 import * as testing from "../src/testing";
 import { knownErrorClasses } from "../src/errors";
 
@@ -14,19 +16,58 @@ const CORE = [
   "CACHE_DROP_AFTER_MS",
   "CACHE_THROTTLE_MS",
   "COOKIE_POLL_INTERVAL_MS",
-  "ConnectionError",
   "DEFAULT_DASHBOARD_URL",
   "DEFAULT_HANDLER_PATH",
   "DEFAULT_MIN_VALIDITY_MS",
   "HEXCLAVE_ACCESS_COOKIE",
-  "HttpStatusError",
-  "InvalidServerResponse",
   "KnownError",
   "LEGACY_REFRESH_COOKIE",
   "MAX_ATTEMPTS",
   "MAX_MIN_VALIDITY_MS",
   "MAX_WAIT_MS",
   "MissingCallbackUrlError",
+  "RETURN_TO_PARAM",
+  "Transport",
+  "UntrustedRedirectError",
+  "VERSION",
+  "authPageUrl",
+  "callbackUrl",
+  "createAdminClient",
+  "createAsyncCache",
+  "createAuthClient",
+  "createSessionStore",
+  "createStore",
+  "decodeJwtClaims",
+  "getProductionModeErrors",
+  "isKnownError",
+  "ownedProjects",
+  "randomNonce",
+  "readSessionCookies",
+  "readStoredSession",
+  "redirectToSignIn",
+  "refreshCookieName",
+  "resolveUrls",
+  "sessionCookieWrites",
+  "structuredRefreshCookieName",
+  "toRelativeUrl",
+  "trustedReturnTo",
+];
+// @authmw/react/errors: every error class (loaded with the first error response, not in the main entry).
+const ERRORS = [
+  "AuthmwError",
+  "KnownError",
+  "isKnownError",
+  "ConnectionError",
+  "HttpStatusError",
+  "InvalidServerResponse",
+  "knownErrorClass",
+  "knownErrorClasses",
+  "knownErrorFromJson",
+  "parseKnownError",
+  "reasonPhrase",
+];
+// @authmw/react/protocol: the OAuth, passkey and TOTP helpers behind the pages.
+const PROTOCOL = [
   "OAUTH_OUTER_COOKIE_MAX_AGE_S",
   "OAUTH_OUTER_COOKIE_PREFIXES",
   "OAuthCallbackError",
@@ -36,46 +77,17 @@ const CORE = [
   "readOuterVerifier",
   "stripCodeAndState",
   "PASSKEY_RP_PLACEHOLDER",
-  "RETURN_TO_PARAM",
   "TOTP_ENROL_WINDOW",
   "TOTP_SECRET_BYTES",
-  "Transport",
-  "UntrustedRedirectError",
-  "VERSION",
-  "authPageUrl",
   "authenticationOptions",
-  "callbackUrl",
   "checkTotpSetupCode",
-  "createAdminClient",
-  "createAsyncCache",
-  "createAuthClient",
-  "createSessionStore",
-  "createStore",
   "createTotpSetup",
-  "decodeJwtClaims",
   "isPasskeyCancel",
-  "getProductionModeErrors",
-  "knownErrorClass",
-  "knownErrorClasses",
-  "knownErrorFromJson",
   "otpCode",
-  "ownedProjects",
-  "parseKnownError",
   "passkeyAutofillSupported",
   "passkeyHostname",
   "passkeysSupported",
-  "randomNonce",
-  "readSessionCookies",
-  "readStoredSession",
-  "reasonPhrase",
-  "redirectToSignIn",
-  "refreshCookieName",
   "registrationOptions",
-  "resolveUrls",
-  "sessionCookieWrites",
-  "structuredRefreshCookieName",
-  "toRelativeUrl",
-  "trustedReturnTo",
   "webauthnError",
 ];
 const REACT = [
@@ -117,12 +129,20 @@ const errorClassNames = Object.values(knownErrorClasses).map((cls) => cls.classN
 const sorted = (names: string[]) => [...names].sort();
 
 describe("public API", () => {
-  it("@authmw/react/core exports the core and one class per catalogue code", () => {
-    expect(sorted(Object.keys(core))).toEqual(sorted([...CORE, ...errorClassNames]));
+  it("@authmw/react/core exports the core and the error bases, not the catalogue's classes", () => {
+    expect(sorted(Object.keys(core))).toEqual(sorted(CORE));
   });
 
   it("@authmw/react adds the React layer", () => {
-    expect(sorted(Object.keys(index))).toEqual(sorted([...CORE, ...errorClassNames, ...REACT]));
+    expect(sorted(Object.keys(index))).toEqual(sorted([...CORE, ...REACT]));
+  });
+
+  it("@authmw/react/errors exports the bases, the helpers and one class per catalogue code", () => {
+    expect(sorted(Object.keys(errors))).toEqual(sorted([...ERRORS, ...errorClassNames]));
+  });
+
+  it("@authmw/react/protocol exports the OAuth, passkey and TOTP helpers", () => {
+    expect(sorted(Object.keys(protocol))).toEqual(sorted(PROTOCOL));
   });
 
   it("@authmw/react/testing exports the testing helpers", () => {

@@ -3,13 +3,9 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import { Secret, TOTP } from "otpauth";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  AuthHandler,
-  DEFAULT_MESSAGES,
-  PasskeyAuthenticationFailed,
-  PasskeyWebauthnError,
-  webauthnError,
-} from "../src/index";
+import { PasskeyAuthenticationFailed, PasskeyWebauthnError } from "../src/errors";
+import { AuthHandler, DEFAULT_MESSAGES } from "../src/index";
+import { webauthnError } from "../src/protocol";
 import { describePasskeyError } from "../src/react/messages";
 import { QrCode } from "../src/react/qr-code";
 import { AuthProviderForTesting } from "../src/testing";

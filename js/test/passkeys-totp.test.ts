@@ -1,10 +1,7 @@
 import { TOTP as LibTotp, Secret } from "otpauth";
 import { describe, expect, it } from "vitest";
+import { InvalidTotpCode, PasskeyAuthenticationFailed, PasskeyRegistrationFailed, PasskeyWebauthnError } from "../src/errors";
 import {
-  InvalidTotpCode,
-  PasskeyAuthenticationFailed,
-  PasskeyRegistrationFailed,
-  PasskeyWebauthnError,
   PASSKEY_RP_PLACEHOLDER,
   authenticationOptions,
   checkTotpSetupCode,
@@ -13,7 +10,7 @@ import {
   passkeyHostname,
   registrationOptions,
   webauthnError,
-} from "../src/core";
+} from "../src/protocol";
 
 const b64url = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url");
 

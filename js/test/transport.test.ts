@@ -8,6 +8,7 @@ import {
   UserNotFound,
 } from "../src/errors";
 import { MAX_WAIT_MS, Transport, type TokenProvider, type TransportOptions } from "../src/transport";
+import { VERSION } from "../src/version";
 import {
   BASE_URL,
   fakeFetch,
@@ -60,7 +61,7 @@ describe("request headers", () => {
     expect(call!.headers).toMatchObject({
       "x-stack-project-id": PROJECT_ID,
       "x-stack-access-type": "client",
-      "x-stack-client-version": "js @authmw/react@0.1.0",
+      "x-stack-client-version": `js @authmw/react@${VERSION}`,
       "x-stack-override-error-status": "true",
       "x-stack-publishable-client-key": PCK,
       "x-stack-access-token": "at",

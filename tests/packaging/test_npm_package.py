@@ -18,7 +18,9 @@ MAIN = """
 import { createRoot } from "react-dom/client";
 import { BrowserRouter, Route, Routes } from "react-router";
 import { AuthHandler, AuthProvider, useUser } from "@authmw/react";
-import { KnownError, PasswordTooShort, VerificationCodeError, VerificationCodeExpired } from "@authmw/react/core";
+import { KnownError, isKnownError } from "@authmw/react/core";
+import { PasswordTooShort, VerificationCodeError, VerificationCodeExpired } from "@authmw/react/errors";
+import { codeChallenge, passkeysSupported } from "@authmw/react/protocol";
 import { AuthProviderForTesting } from "@authmw/react/testing";
 
 function Home() {
@@ -37,7 +39,18 @@ function explain(error: unknown): string {
   return "other";
 }
 class TooShortHere extends PasswordTooShort {}
-const checks = [explain(new TooShortHere({ details: { min_length: 10 } })), explain(new VerificationCodeExpired())];
+// The same question without importing the classes: the code, its children included, narrowed.
+function explainByCode(error: unknown): string {
+  if (isKnownError(error, "PASSWORD_TOO_SHORT")) return `at least ${error.minLength ?? 8} characters`;
+  if (isKnownError(error, "VERIFICATION_ERROR")) return `unusable code (${error.code})`;
+  return "other";
+}
+const checks = [
+  explain(new TooShortHere({ details: { min_length: 10 } })),
+  explain(new VerificationCodeExpired()),
+  explainByCode(new VerificationCodeExpired()),
+  typeof codeChallenge === "function" && typeof passkeysSupported(),
+];
 
 createRoot(document.getElementById("root")!).render(
   <AuthProvider projectId="p" publishableClientKey="pck" baseUrl="http://localhost:8102">

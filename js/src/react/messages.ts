@@ -1,37 +1,8 @@
 import { createContext, useContext } from "react";
-import {
-  ConnectionError,
-  ContactChannelAlreadyUsedForAuthBySomeoneElse,
-  EmailAlreadyVerified,
-  EmailPasswordMismatch,
-  HttpStatusError,
-  InvalidTotpCode,
-  KnownError,
-  MultiFactorAuthenticationRequired,
-  PasskeyAuthenticationFailed,
-  PasskeyAuthenticationNotEnabled,
-  PasskeyWebauthnError,
-  PasswordAuthenticationNotEnabled,
-  PasswordConfirmationMismatch,
-  PasswordRequirementsNotMet,
-  PasswordTooLong,
-  PasswordTooShort,
-  RedirectUrlNotWhitelisted,
-  SchemaError,
-  SignUpNotEnabled,
-  TeamMembershipAlreadyExists,
-  TeamMembershipNotFound,
-  TeamNotFound,
-  TeamPermissionRequired,
-  UserDoesNotHavePassword,
-  UserEmailAlreadyExists,
-  VerificationCodeAlreadyUsed,
-  VerificationCodeError,
-  VerificationCodeExpired,
-  VerificationCodeMaxAttemptsReached,
-} from "../errors";
-import { AuthmwError } from "../known-error";
-import { isPasskeyCancel } from "../passkeys";
+import type { VerificationCodeError } from "../errors";
+import { ConnectionError, HttpStatusError } from "../http-errors";
+import { AuthmwError, KnownError, isKnownError } from "../known-error";
+import { isPasskeyCancel } from "../passkey-support";
 
 /**
  * Every text of the handler pages, in one table. Pass a part of it to <AuthHandler messages={...}>
@@ -327,28 +298,28 @@ export const useMessages = (): Messages => useContext(MessagesContext);
 
 /** The sentence a handler page shows for a failed call. */
 export function describeError(error: unknown, m: Messages = DEFAULT_MESSAGES): string {
-  if (error instanceof EmailPasswordMismatch) return m.errorEmailPasswordMismatch;
-  if (error instanceof UserEmailAlreadyExists) return m.errorUserEmailAlreadyExists;
-  if (error instanceof PasswordTooShort) return m.errorPasswordTooShort(error.minLength ?? 8);
-  if (error instanceof PasswordTooLong) return m.errorPasswordTooLong(error.maxLength ?? 70);
-  if (error instanceof PasswordRequirementsNotMet) return m.errorPasswordRequirementsNotMet;
-  if (error instanceof SignUpNotEnabled) return m.errorSignUpNotEnabled;
-  if (error instanceof PasswordAuthenticationNotEnabled) return m.errorPasswordAuthenticationNotEnabled;
-  if (error instanceof PasskeyAuthenticationNotEnabled) return m.errorPasskeyAuthenticationNotEnabled;
-  if (error instanceof MultiFactorAuthenticationRequired) return m.errorMfaRequired;
-  if (error instanceof InvalidTotpCode) return m.errorInvalidTotpCode;
+  if (isKnownError(error, "EMAIL_PASSWORD_MISMATCH")) return m.errorEmailPasswordMismatch;
+  if (isKnownError(error, "USER_EMAIL_ALREADY_EXISTS")) return m.errorUserEmailAlreadyExists;
+  if (isKnownError(error, "PASSWORD_TOO_SHORT")) return m.errorPasswordTooShort(error.minLength ?? 8);
+  if (isKnownError(error, "PASSWORD_TOO_LONG")) return m.errorPasswordTooLong(error.maxLength ?? 70);
+  if (isKnownError(error, "PASSWORD_REQUIREMENTS_NOT_MET")) return m.errorPasswordRequirementsNotMet;
+  if (isKnownError(error, "SIGN_UP_NOT_ENABLED")) return m.errorSignUpNotEnabled;
+  if (isKnownError(error, "PASSWORD_AUTHENTICATION_NOT_ENABLED")) return m.errorPasswordAuthenticationNotEnabled;
+  if (isKnownError(error, "PASSKEY_AUTHENTICATION_NOT_ENABLED")) return m.errorPasskeyAuthenticationNotEnabled;
+  if (isKnownError(error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED")) return m.errorMfaRequired;
+  if (isKnownError(error, "INVALID_TOTP_CODE")) return m.errorInvalidTotpCode;
   // The service's only use of this code: a password change whose old password is wrong.
-  if (error instanceof PasswordConfirmationMismatch) return m.errorWrongCurrentPassword;
-  if (error instanceof UserDoesNotHavePassword) return m.errorUserDoesNotHavePassword;
-  if (error instanceof EmailAlreadyVerified) return m.errorEmailAlreadyVerified;
-  if (error instanceof RedirectUrlNotWhitelisted) return m.errorRedirectUrlNotWhitelisted;
-  if (error instanceof ContactChannelAlreadyUsedForAuthBySomeoneElse) return m.errorContactChannelUsedBySomeoneElse;
-  if (error instanceof TeamPermissionRequired) return m.errorTeamPermissionRequired;
-  if (error instanceof TeamMembershipAlreadyExists) return m.errorTeamMembershipAlreadyExists;
-  if (error instanceof TeamNotFound) return m.errorTeamNotFound;
-  if (error instanceof TeamMembershipNotFound) return m.errorTeamMembershipNotFound;
-  if (error instanceof VerificationCodeError) return verificationCodeMessage(error, m.codeNoun, m);
-  if (error instanceof SchemaError) return m.errorSchema(error.message);
+  if (isKnownError(error, "PASSWORD_CONFIRMATION_MISMATCH")) return m.errorWrongCurrentPassword;
+  if (isKnownError(error, "USER_DOES_NOT_HAVE_PASSWORD")) return m.errorUserDoesNotHavePassword;
+  if (isKnownError(error, "EMAIL_ALREADY_VERIFIED")) return m.errorEmailAlreadyVerified;
+  if (isKnownError(error, "REDIRECT_URL_NOT_WHITELISTED")) return m.errorRedirectUrlNotWhitelisted;
+  if (isKnownError(error, "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE")) return m.errorContactChannelUsedBySomeoneElse;
+  if (isKnownError(error, "TEAM_PERMISSION_REQUIRED")) return m.errorTeamPermissionRequired;
+  if (isKnownError(error, "TEAM_MEMBERSHIP_ALREADY_EXISTS")) return m.errorTeamMembershipAlreadyExists;
+  if (isKnownError(error, "TEAM_NOT_FOUND")) return m.errorTeamNotFound;
+  if (isKnownError(error, "TEAM_MEMBERSHIP_NOT_FOUND")) return m.errorTeamMembershipNotFound;
+  if (isKnownError(error, "VERIFICATION_ERROR")) return verificationCodeMessage(error, m.codeNoun, m);
+  if (isKnownError(error, "SCHEMA_ERROR")) return m.errorSchema(error.message);
   if (error instanceof KnownError) return error.message;
   // Plain-text refusals of the service (e.g. "Magic link is not enabled for this project").
   if (error instanceof HttpStatusError) {
@@ -365,25 +336,25 @@ const isShortText = (body: string) =>
 
 /** The sentence for a code that cannot be used, naming what it was (one of the *Noun texts). */
 export function verificationCodeMessage(error: VerificationCodeError, what: string, m: Messages = DEFAULT_MESSAGES): string {
-  if (error instanceof VerificationCodeExpired) return m.codeExpired(what);
-  if (error instanceof VerificationCodeAlreadyUsed) return m.codeAlreadyUsed(what);
-  if (error instanceof VerificationCodeMaxAttemptsReached) return m.codeMaxAttempts(what);
+  if (isKnownError(error, "VERIFICATION_CODE_EXPIRED")) return m.codeExpired(what);
+  if (isKnownError(error, "VERIFICATION_CODE_ALREADY_USED")) return m.codeAlreadyUsed(what);
+  if (isKnownError(error, "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED")) return m.codeMaxAttempts(what);
   return m.codeNotValid(what);
 }
 
 /** describeError, except that an unusable code is named (`what`: "password reset link", ...). */
 export function describeCodeError(error: unknown, what: string, m: Messages): string {
-  return error instanceof VerificationCodeError ? verificationCodeMessage(error, what, m) : describeError(error, m);
+  return isKnownError(error, "VERIFICATION_ERROR") ? verificationCodeMessage(error, what, m) : describeError(error, m);
 }
 
 /** The sentence for a failed passkey ceremony: cancelled, refused by the browser, unknown passkey, or a refusal of the service. */
 export function describePasskeyError(error: unknown, m: Messages = DEFAULT_MESSAGES): string {
   if (isPasskeyCancel(error)) return m.passkeyCancelled;
-  if (error instanceof PasskeyWebauthnError) {
+  if (isKnownError(error, "PASSKEY_WEBAUTHN_ERROR")) {
     const code = (error.details as { code?: unknown }).code;
     if (code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED" || code === "InvalidStateError") return m.passkeyAlreadyRegistered;
     return m.passkeyBrowserRefused(error.message);
   }
-  if (error instanceof PasskeyAuthenticationFailed && error.message === "Passkey not found") return m.passkeyNotFound;
+  if (isKnownError(error, "PASSKEY_AUTHENTICATION_FAILED") && error.message === "Passkey not found") return m.passkeyNotFound;
   return describeError(error, m);
 }

@@ -1,11 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import {
-  EmailAlreadyVerified,
-  VerificationCodeError,
-  VerificationCodeExpired,
-  VerificationCodeMaxAttemptsReached,
-} from "../../errors";
+import { isKnownError } from "../../known-error";
 import { useAuth } from "../hooks";
 import { describeError, useMessages, verificationCodeMessage, type Messages } from "../messages";
 import { AuthPage, FormError, Status, useReturnTo, useSubmit } from "./layout";
@@ -17,9 +12,9 @@ type Outcome =
   | { state: "failed"; message: string; retry: boolean };
 
 function verificationMessage(error: unknown, m: Messages): string {
-  if (error instanceof VerificationCodeError) {
+  if (isKnownError(error, "VERIFICATION_ERROR")) {
     const sentence = verificationCodeMessage(error, m.verificationLinkNoun, m);
-    const renewable = error instanceof VerificationCodeExpired || error instanceof VerificationCodeMaxAttemptsReached;
+    const renewable = isKnownError(error, "VERIFICATION_CODE_EXPIRED") || isKnownError(error, "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED");
     return renewable ? `${sentence} ${m.requestNewOne}` : sentence;
   }
   return describeError(error, m);
@@ -48,7 +43,7 @@ export function EmailVerification() {
         setOutcome({
           state: "failed",
           message: verificationMessage(error, m),
-          retry: !(error instanceof VerificationCodeError) && !(error instanceof EmailAlreadyVerified),
+          retry: !(isKnownError(error, "VERIFICATION_ERROR")) && !(isKnownError(error, "EMAIL_ALREADY_VERIFIED")),
         }),
     );
   }, [auth, code, m]);

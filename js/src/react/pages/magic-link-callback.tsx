@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useAuthRedirect } from "../redirect";
 import { useSearchParams } from "react-router";
-import { MultiFactorAuthenticationRequired } from "../../errors";
+import { isKnownError } from "../../known-error";
 import type { SignInResult } from "../../models";
 import { useAuth } from "../hooks";
 import { describeCodeError, useMessages } from "../messages";
@@ -38,7 +38,7 @@ export function MagicLinkCallback() {
     if (!code || started.current) return;
     started.current = true; // the code is used by the first attempt; StrictMode runs effects twice
     auth.signInWithMagicLink(code).then(finish, (error: unknown) => {
-      if (error instanceof MultiFactorAuthenticationRequired && error.attemptCode) {
+      if (isKnownError(error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED") && error.attemptCode) {
         setState({ step: "mfa", attemptCode: error.attemptCode });
       } else {
         setState({ step: "failed", message: describeCodeError(error, m.signInLinkNoun, m) });

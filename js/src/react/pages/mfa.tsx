@@ -1,17 +1,17 @@
 import { useCallback, useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router";
-import { InvalidTotpCode, MultiFactorAuthenticationRequired, VerificationCodeError } from "../../errors";
+import { isKnownError } from "../../known-error";
 import type { SignInResult } from "../../models";
 import { useAuth } from "../hooks";
 import { describeError, useMessages, type Messages } from "../messages";
 import { Field, FormError, formValue, SubmitButton, useSubmit } from "./layout";
 
 const mfaMessage = (error: unknown, m: Messages) =>
-  error instanceof VerificationCodeError ? m.mfaAttemptExpired : describeError(error, m);
+  isKnownError(error, "VERIFICATION_ERROR") ? m.mfaAttemptExpired : describeError(error, m);
 
 /** On an OAuth callback a wrong code ends the attempt (spec: "Please try signing in again"). */
 const oauthMfaMessage = (error: unknown, m: Messages) =>
-  error instanceof InvalidTotpCode ? m.oauthInvalidTotpCode : mfaMessage(error, m);
+  isKnownError(error, "INVALID_TOTP_CODE") ? m.oauthInvalidTotpCode : mfaMessage(error, m);
 
 /**
  * Asks for the 6-digit TOTP code after MULTI_FACTOR_AUTHENTICATION_REQUIRED and completes the
@@ -39,7 +39,7 @@ export function MfaPrompt({
     const totp = formValue(event.currentTarget, "totp").replace(/\s/g, "");
     const outcome = await submit.run(() => auth.signInWithMfa(attemptCode, totp));
     if (outcome.ok) onSignedIn(outcome.value);
-    else if (outcome.error instanceof VerificationCodeError || (wrongCodeEnds && outcome.error instanceof InvalidTotpCode)) {
+    else if (isKnownError(outcome.error, "VERIFICATION_ERROR") || (wrongCodeEnds && isKnownError(outcome.error, "INVALID_TOTP_CODE"))) {
       setExpired(true);
     }
   }
@@ -79,7 +79,7 @@ export function useMfaStep(onSignedIn: (result: SignInResult) => void): {
 } {
   const [attemptCode, setAttemptCode] = useState<string | null>(null);
   const catchMfa = useCallback((error: unknown) => {
-    if (!(error instanceof MultiFactorAuthenticationRequired) || !error.attemptCode) return false;
+    if (!(isKnownError(error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED")) || !error.attemptCode) return false;
     setAttemptCode(error.attemptCode);
     return true;
   }, []);

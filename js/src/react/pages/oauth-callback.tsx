@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import { MultiFactorAuthenticationRequired } from "../../errors";
+import { isKnownError } from "../../known-error";
 import type { OAuthCallbackResult } from "../../oauth";
-import { OAuthCallbackError } from "../../oauth-protocol";
+import { OAuthCallbackError } from "../../oauth-callback-error";
 import { trustedReturnTo } from "../../urls";
 import { useAuth } from "../hooks";
 import { describeError, useMessages, type Messages } from "../messages";
@@ -47,7 +47,7 @@ export function OAuthCallback() {
         else finish(result.isNewUser, result.afterCallbackRedirectUrl);
       },
       (error: unknown) => {
-        if (error instanceof MultiFactorAuthenticationRequired && error.attemptCode) {
+        if (isKnownError(error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED") && error.attemptCode) {
           setState({ step: "mfa", attemptCode: error.attemptCode });
         } else {
           setState({ step: "failed", message: failure(error, m) });

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
-import { PasswordRequirementsNotMet, VerificationCodeError } from "../../errors";
+import { isKnownError } from "../../known-error";
 import { useAuth } from "../hooks";
 import { describeCodeError, useMessages, type Messages } from "../messages";
 import { AuthPage, FormError, formValue, NewPasswordFields, repeatMismatch, SubmitButton, useSubmit } from "./layout";
@@ -38,8 +38,8 @@ export function PasswordReset() {
     if (!submit.validate(form, repeatMismatch(form, "password", m))) return;
     const outcome = await submit.run(() => auth.resetPassword({ code: code!, password }));
     if (outcome.ok) setState({ step: "done" });
-    else if (outcome.error instanceof VerificationCodeError) setState({ step: "failed", message: linkMessage(outcome.error, m) });
-    else if (outcome.error instanceof PasswordRequirementsNotMet) submit.showOnField(form, "password", outcome.error);
+    else if (isKnownError(outcome.error, "VERIFICATION_ERROR")) setState({ step: "failed", message: linkMessage(outcome.error, m) });
+    else if (isKnownError(outcome.error, "PASSWORD_REQUIREMENTS_NOT_MET")) submit.showOnField(form, "password", outcome.error);
   }
 
   return (

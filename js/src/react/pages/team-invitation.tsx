@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
-import { VerificationCodeError } from "../../errors";
+import { isKnownError } from "../../known-error";
 import type { TeamInvitationDetails } from "../../models";
 import { withReturnTo } from "../../urls";
 import { useAuth } from "../hooks";
@@ -50,7 +50,7 @@ export function TeamInvitation() {
   async function join(details: TeamInvitationDetails) {
     const outcome = await accept.run(() => auth.teamInvitations.accept(code!));
     if (outcome.ok) setState({ step: "joined", details });
-    else if (outcome.error instanceof VerificationCodeError) setState({ step: "failed", message: invitationMessage(outcome.error, m) });
+    else if (isKnownError(outcome.error, "VERIFICATION_ERROR")) setState({ step: "failed", message: invitationMessage(outcome.error, m) });
   }
 
   return (

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { passkeysSupported } from "../../../passkeys";
+import { passkeysSupported } from "../../../passkey-support";
 import { useAuth } from "../../hooks";
 import { describePasskeyError, useMessages } from "../../messages";
 import { FormError, Status } from "../layout";

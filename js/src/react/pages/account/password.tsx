@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { PasswordConfirmationMismatch, PasswordRequirementsNotMet } from "../../../errors";
+import { isKnownError } from "../../../known-error";
 import { useAuth } from "../../hooks";
 import { useMessages } from "../../messages";
 import { Field, FormError, formValue, NewPasswordFields, repeatMismatch, Status, SubmitButton, useSubmit } from "../layout";
@@ -7,8 +7,8 @@ import type { AccountSection, SectionProps } from "./section";
 
 /** The field a refusal is about: a wrong current password, or a new one the project refuses. */
 function fieldOf(error: unknown): "oldPassword" | "newPassword" | null {
-  if (error instanceof PasswordConfirmationMismatch) return "oldPassword";
-  if (error instanceof PasswordRequirementsNotMet) return "newPassword";
+  if (isKnownError(error, "PASSWORD_CONFIRMATION_MISMATCH")) return "oldPassword";
+  if (isKnownError(error, "PASSWORD_REQUIREMENTS_NOT_MET")) return "newPassword";
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { MultiFactorAuthenticationRequired, UserEmailAlreadyExists } from "../../../errors";
+import { isKnownError } from "../../../known-error";
 import { useAuth } from "../../hooks";
 import { describeCodeError, describeError, useMessages, type Messages } from "../../messages";
 import { Field, FormError, formValue, Status, SubmitButton, useReturnTo, useSubmit } from "../layout";
@@ -9,7 +9,7 @@ import type { MethodProps } from "./types";
 
 // The service refuses magic links for an address a password account uses but has not verified.
 const sendMessage = (error: unknown, m: Messages) =>
-  error instanceof UserEmailAlreadyExists ? m.magicLinkUnverifiedAccount : describeError(error, m);
+  isKnownError(error, "USER_EMAIL_ALREADY_EXISTS") ? m.magicLinkUnverifiedAccount : describeError(error, m);
 
 const codeMessage = (error: unknown, m: Messages) => describeCodeError(error, m.codeNoun, m);
 
@@ -38,7 +38,7 @@ export function MagicLinkForm({ returnTo, onSignedIn, onMfaRequired }: MethodPro
     const otp = formValue(event.currentTarget, "otp").trim();
     const outcome = await verify.run(() => auth.signInWithMagicLink(otp, sent.nonce));
     if (outcome.ok) onSignedIn(outcome.value.isNewUser);
-    else if (outcome.error instanceof MultiFactorAuthenticationRequired && outcome.error.attemptCode) {
+    else if (isKnownError(outcome.error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED") && outcome.error.attemptCode) {
       onMfaRequired(outcome.error.attemptCode);
     }
   }

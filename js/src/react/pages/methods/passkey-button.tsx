@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
-import { MultiFactorAuthenticationRequired, PasskeyWebauthnError } from "../../../errors";
+import { isKnownError } from "../../../known-error";
 import type { ProjectConfig } from "../../../models";
-import { cancelPasskeyCeremony, isPasskeyCancel, passkeyAutofillSupported, passkeysSupported } from "../../../passkeys";
+import { cancelPasskeyCeremony, isPasskeyCancel, passkeyAutofillSupported, passkeysSupported } from "../../../passkey-support";
 import { useAuth } from "../../hooks";
 import { describePasskeyError, useMessages } from "../../messages";
 import { FormError } from "../layout";
@@ -32,7 +32,7 @@ export function PasskeyButton({ onSignedIn, onMfaRequired }: MethodProps) {
   const settle = (outcome: { ok: true; isNewUser: boolean } | { ok: false; error: unknown }, quietCancel: boolean) => {
     if (outcome.ok) return onSignedIn(outcome.isNewUser);
     const failure = outcome.error;
-    if (failure instanceof MultiFactorAuthenticationRequired && failure.attemptCode) return onMfaRequired(failure.attemptCode);
+    if (isKnownError(failure, "MULTI_FACTOR_AUTHENTICATION_REQUIRED") && failure.attemptCode) return onMfaRequired(failure.attemptCode);
     if (!live.current || (quietCancel && isPasskeyCancel(failure))) return;
     setError(describePasskeyError(failure, m));
   };
@@ -52,7 +52,7 @@ export function PasskeyButton({ onSignedIn, onMfaRequired }: MethodProps) {
       // The autofill offer is not something the user asked for: what the browser says about it
       // (aborted by the button's own request, the field gone after switching to the e-mail link
       // tab, no passkey) is never shown. Once a passkey was picked, the service's answer is.
-      if (!outcome.ok && outcome.error instanceof PasskeyWebauthnError) return;
+      if (!outcome.ok && isKnownError(outcome.error, "PASSKEY_WEBAUTHN_ERROR")) return;
       if (active || outcome.ok) settle(outcome, true);
     })();
     return () => {

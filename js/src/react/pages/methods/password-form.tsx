@@ -1,10 +1,6 @@
 import { type FormEvent } from "react";
 import { Link } from "react-router";
-import {
-  MultiFactorAuthenticationRequired,
-  PasswordRequirementsNotMet,
-  UserEmailAlreadyExists,
-} from "../../../errors";
+import { isKnownError } from "../../../known-error";
 import { useAuth } from "../../hooks";
 import { useMessages } from "../../messages";
 import { Field, FormError, formValue, SubmitButton, useSubmit } from "../layout";
@@ -12,8 +8,8 @@ import type { MethodProps } from "./types";
 
 /** The field a refusal of the service is about, so the message is shown there. */
 function fieldOf(error: unknown): "email" | "password" | null {
-  if (error instanceof UserEmailAlreadyExists) return "email";
-  if (error instanceof PasswordRequirementsNotMet) return "password";
+  if (isKnownError(error, "USER_EMAIL_ALREADY_EXISTS")) return "email";
+  if (isKnownError(error, "PASSWORD_REQUIREMENTS_NOT_MET")) return "password";
   return null;
 }
 
@@ -34,7 +30,7 @@ export function PasswordForm({ mode, returnTo, config, onSignedIn, onMfaRequired
       signIn ? auth.signIn(email, password) : auth.signUp(email, password, { afterAuthReturnTo: returnTo }),
     );
     if (outcome.ok) return onSignedIn(!signIn);
-    if (outcome.error instanceof MultiFactorAuthenticationRequired && outcome.error.attemptCode) {
+    if (isKnownError(outcome.error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED") && outcome.error.attemptCode) {
       return onMfaRequired(outcome.error.attemptCode);
     }
     const field = fieldOf(outcome.error);
