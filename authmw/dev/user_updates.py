@@ -6,11 +6,12 @@ import base64
 import binascii
 import re
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 from .db import dump
 from .errors import CatalogueError, PlainError
-from .passwords import hash_password, is_valid_bcrypt_hash
+from .passwords import is_valid_bcrypt_hash
 from .projects import Project
 from .schema import Arr, Bool, Json, Obj, Str, Uuid
 from .teams import create_team, is_member
@@ -88,8 +89,10 @@ def check_client_image(value: str | None) -> None:
         raise PlainError(400, "Invalid profile image URL")
 
 
-def _password_hash_of(project: Project, fields: dict[str, Any]) -> tuple[bool, str | None]:
-    """(changed, new hash) from `password` / `password_hash`."""
+def _password_hash_of(
+    project: Project, fields: dict[str, Any], hasher: Callable[[str], str]
+) -> tuple[bool, str | None]:
+    """(changed, new hash) from `password` / `password_hash`; `hasher` hashes a new password."""
     if "password" in fields and "password_hash" in fields:
         raise PlainError(400, "Cannot set both password and password_hash at the same time.")
     if "password_hash" in fields:
@@ -99,7 +102,7 @@ def _password_hash_of(project: Project, fields: dict[str, Any]) -> tuple[bool, s
     if "password" in fields:
         if fields["password"] is not None and not project.config["credential_enabled"]:
             raise PlainError(400, "Password auth not enabled in the project")
-        return True, None if fields["password"] is None else hash_password(fields["password"])
+        return True, None if fields["password"] is None else hasher(fields["password"])
     return False, None
 
 
@@ -118,7 +121,9 @@ def _check_oauth_accounts_free(c: sqlite3.Connection, project_id: str, providers
         seen.add(key)
 
 
-def server_create_user(c: sqlite3.Connection, project: Project, fields: dict[str, Any]) -> str:
+def server_create_user(
+    c: sqlite3.Connection, project: Project, fields: dict[str, Any], hasher: Callable[[str], str]
+) -> str:
     email = fields.get("primary_email")
     if email is None and ("primary_email_verified" in fields or "primary_email_auth_enabled" in fields):
         raise PlainError(400, "primary_email_verified and primary_email_auth_enabled need primary_email")
@@ -127,7 +132,7 @@ def server_create_user(c: sqlite3.Connection, project: Project, fields: dict[str
     if fields.get("otp_auth_enabled") and not project.config["magic_link_enabled"]:
         raise PlainError(400, "OTP auth not enabled in the project")
     _check_oauth_accounts_free(c, project.id, fields.get("oauth_providers", []))
-    _, password_hash = _password_hash_of(project, fields)
+    _, password_hash = _password_hash_of(project, fields, hasher)
     user_id = create_user(
         c,
         project.id,
@@ -161,7 +166,13 @@ def server_create_user(c: sqlite3.Connection, project: Project, fields: dict[str
     return user_id
 
 
-def update_user(c: sqlite3.Connection, project: Project, user: sqlite3.Row, fields: dict[str, Any]) -> None:
+def update_user(
+    c: sqlite3.Connection,
+    project: Project,
+    user: sqlite3.Row,
+    fields: dict[str, Any],
+    hasher: Callable[[str], str],
+) -> None:
     user_id = user["id"]
     columns: dict[str, Any] = {}
     if "display_name" in fields:
@@ -172,7 +183,7 @@ def update_user(c: sqlite3.Connection, project: Project, user: sqlite3.Row, fiel
         if name in fields:
             columns[name] = dump(fields[name])
 
-    changed, password_hash = _password_hash_of(project, fields)
+    changed, password_hash = _password_hash_of(project, fields, hasher)
     if changed:
         columns["password_hash"] = password_hash
         revoke_user_refresh_tokens(c, project.id, user_id)

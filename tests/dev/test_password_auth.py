@@ -174,13 +174,13 @@ def _lock_is_free(service: LocalService) -> bool:
     return result[0]
 
 
-@pytest.mark.parametrize("endpoint", ["sign-up", "sign-in", "update", "reset"])
+@pytest.mark.parametrize("endpoint", ["sign-up", "sign-in", "update", "reset", "server create", "server update"])
 def test_password_hashing_runs_outside_the_database_transaction(
     service: LocalService, api: Api, user: dict, monkeypatch: pytest.MonkeyPatch, endpoint: str
 ) -> None:
     """scrypt (about 40 ms of CPU) runs while no request holds the database: meanwhile another
     request is answered, and the request then finishes with the hash it made."""
-    from authmw.dev.routes import auth_password
+    from authmw.dev import password_work
 
     code = reset_code_for(api, user["email"]) if endpoint == "reset" else ""
     seen: list[str] = []
@@ -195,8 +195,8 @@ def test_password_hashing_runs_outside_the_database_transaction(
 
         return work
 
-    monkeypatch.setattr(auth_password, "hash_password", observed("hash", auth_password.hash_password))
-    monkeypatch.setattr(auth_password, "verify_password", observed("verify", auth_password.verify_password))
+    monkeypatch.setattr(password_work, "hash_password", observed("hash", password_work.hash_password))
+    monkeypatch.setattr(password_work, "verify_password", observed("verify", password_work.verify_password))
     new_password = "another long password"
     email = user["email"]
     if endpoint == "sign-up":
@@ -212,12 +212,16 @@ def test_password_hashing_runs_outside_the_database_transaction(
             token=user["access_token"],
             json={"old_password": user["password"], "new_password": new_password},
         )
-    else:
+    elif endpoint == "reset":
         response = api.call("POST", "/auth/password/reset", json={"code": code, "password": new_password})
-    assert response.status_code == 200, response.text
-    assert (
-        seen == {"sign-up": ["hash"], "sign-in": ["verify"], "update": ["verify", "hash"], "reset": ["hash"]}[endpoint]
-    )
+    elif endpoint == "server create":
+        email = unique_email()
+        body = {"primary_email": email, "primary_email_auth_enabled": True, "password": new_password}
+        response = api.call("POST", "/users", "server", json=body)
+    else:
+        response = api.call("PATCH", f"/users/{user['user_id']}", "server", json={"password": new_password})
+    assert response.status_code in (200, 201), response.text
+    assert seen == (["verify", "hash"] if endpoint == "update" else ["verify"] if endpoint == "sign-in" else ["hash"])
     monkeypatch.undo()
     # The hash made outside is the one stored: the (new) password signs in.
     signed_in = api.call("POST", "/auth/password/sign-in", json={"email": email, "password": new_password})
@@ -230,9 +234,9 @@ def test_a_hash_that_changes_between_passes_is_checked_again(
     """The check made outside the transaction is keyed by the stored hash: when the password
     changes while a sign-in checks the old one, the sign-in checks again against the new hash
     (here: the old password no longer matches)."""
-    from authmw.dev.routes import auth_password
+    from authmw.dev import password_work
 
-    real = auth_password.verify_password
+    real = password_work.verify_password
     checked: list[str] = []
 
     def verify(password: str, stored: str | None) -> bool:
@@ -247,7 +251,7 @@ def test_a_hash_that_changes_between_passes_is_checked_again(
             assert changed.status_code == 200, changed.text
         return real(password, stored)
 
-    monkeypatch.setattr(auth_password, "verify_password", verify)
+    monkeypatch.setattr(password_work, "verify_password", verify)
     response = api.call("POST", "/auth/password/sign-in", json={"email": user["email"], "password": user["password"]})
     assert_known_error(response, "EMAIL_PASSWORD_MISMATCH", 400)
     # update's own check, then the sign-in's second check against the new hash

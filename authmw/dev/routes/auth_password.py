@@ -8,7 +8,8 @@ from typing import Any
 from ..emails import PASSWORD_RESET, send_password_reset_email, send_verification_email
 from ..endpoint import ANY, USER_IN_SCHEMA, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError
-from ..passwords import MIN_LENGTH, hash_password, verify_password
+from ..password_work import hash_outside, matches_outside
+from ..passwords import MIN_LENGTH
 from ..schema import Obj, Str, password
 from ..sign_in import finish_sign_in
 from ..teams import create_team
@@ -20,22 +21,10 @@ from ..verification import CODE_LENGTH, find_code
 group = EndpointGroup()
 
 
-def _hash(ctx: RequestContext, password: str) -> str:
-    """A new hash of `password`, made outside the request's transaction."""
-    new_hash: str = ctx.outside(("hash", password), lambda: hash_password(password))
-    return new_hash
-
-
-def _matches(ctx: RequestContext, password: str, stored: str | None) -> bool:
-    """Whether `password` matches the stored hash, checked outside the request's transaction."""
-    matches: bool = ctx.outside(("verify", password, stored), lambda: verify_password(password, stored))
-    return matches
-
-
 def _set_password_hash(ctx: RequestContext, user_id: str, password: str) -> None:
     ctx.sql.execute(
         "UPDATE users SET password_hash = ? WHERE project_id = ? AND id = ?",
-        (_hash(ctx, password), ctx.project.id, user_id),
+        (hash_outside(ctx, password), ctx.project.id, user_id),
     )
 
 
@@ -65,7 +54,7 @@ def sign_up(ctx: RequestContext) -> dict[str, Any]:
     user_id = create_user(
         ctx.sql,
         project.id,
-        password_hash=_hash(ctx, new_password),
+        password_hash=hash_outside(ctx, new_password),
         primary_email=email,
         primary_email_auth_enabled=True,
     )
@@ -86,7 +75,7 @@ def sign_in(ctx: RequestContext) -> dict[str, Any]:
         raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
     user = find_user_by_auth_email(ctx.sql, project.id, ctx.body["email"])
     stored = None if user is None else user["password_hash"]
-    if not _matches(ctx, ctx.body["password"], stored) or user is None:
+    if not matches_outside(ctx, ctx.body["password"], stored) or user is None:
         raise CatalogueError("EMAIL_PASSWORD_MISMATCH")
     return finish_sign_in(ctx, user)
 
@@ -105,7 +94,7 @@ def update_password(ctx: RequestContext) -> dict[str, Any]:
         raise CatalogueError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
     if user["password_hash"] is None:
         raise CatalogueError("USER_DOES_NOT_HAVE_PASSWORD")
-    if not _matches(ctx, ctx.body["old_password"], user["password_hash"]):
+    if not matches_outside(ctx, ctx.body["old_password"], user["password_hash"]):
         raise CatalogueError("PASSWORD_CONFIRMATION_MISMATCH")
     _set_password_hash(ctx, user["id"], ctx.body["new_password"])
     # Every other session ends; the one in x-stack-refresh-token (if any) survives.

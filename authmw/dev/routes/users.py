@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from functools import partial
 from typing import Any
 
 from ..endpoint import ANY, SERVER_OR_ADMIN, EndpointGroup, NeedsUser, RequestContext
 from ..errors import CatalogueError, PlainError
+from ..password_work import hash_outside
 from ..responses import Created
 from ..schema import Bool, Num, Obj, Str, Uuid
 from ..user_updates import (
@@ -52,7 +54,7 @@ def update_me(ctx: RequestContext) -> dict[str, Any]:
             check_client_image(fields["profile_image_url"])
     else:
         fields = ctx.validate(SERVER_UPDATE, raw)
-    update_user(ctx.sql, ctx.project, ctx.signed_in_user, fields)
+    update_user(ctx.sql, ctx.project, ctx.signed_in_user, fields, partial(hash_outside, ctx))
     return user_view(ctx.sql, _reload(ctx, ctx.signed_in_user["id"]), ctx.tier)
 
 
@@ -85,7 +87,7 @@ def list_users(ctx: RequestContext) -> dict[str, Any]:
 
 @group.post("/users", tiers=SERVER_OR_ADMIN, query=Obj({}), body=SERVER_CREATE)
 def create(ctx: RequestContext) -> Created:
-    user_id = server_create_user(ctx.sql, ctx.project, ctx.body)
+    user_id = server_create_user(ctx.sql, ctx.project, ctx.body, partial(hash_outside, ctx))
     return Created(user_view(ctx.sql, _reload(ctx, user_id), ctx.tier))
 
 
@@ -97,7 +99,7 @@ def get_one(ctx: RequestContext) -> dict[str, Any]:
 @group.patch("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH, body=SERVER_UPDATE)
 def update_one(ctx: RequestContext) -> dict[str, Any]:
     user = _existing(ctx)
-    update_user(ctx.sql, ctx.project, user, ctx.body)
+    update_user(ctx.sql, ctx.project, user, ctx.body, partial(hash_outside, ctx))
     return user_view(ctx.sql, _reload(ctx, user["id"]), ctx.tier)
 
 
