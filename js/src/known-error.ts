@@ -94,7 +94,9 @@ export function isKnownError<C extends keyof KnownErrorsByCode>(error: unknown, 
 export function isKnownError(error: unknown, code: string): error is KnownError;
 export function isKnownError(error: unknown, code: string): boolean {
   if (!(error instanceof KnownError)) return false;
-  for (let cls = error.constructor as typeof KnownError; cls !== KnownError; cls = Object.getPrototypeOf(cls)) {
+  // The chain of the error's class up to KnownError (a constructor property changed by hand
+  // may not lead there: the walk stops at the end of the chain).
+  for (let cls = error.constructor as typeof KnownError | null; cls && cls !== KnownError; cls = Object.getPrototypeOf(cls)) {
     if (Object.prototype.hasOwnProperty.call(cls, "code") && cls.code === code) return true;
   }
   return false;

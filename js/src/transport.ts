@@ -96,7 +96,6 @@ function defaultIsOnline(): boolean | undefined {
 /** fetch rejects with a TypeError when the request could not be sent at all. */
 const isNetworkFailure = (error: unknown) => error instanceof TypeError;
 
-
 /** `x-stack-actual-status` replaces the HTTP status when present (override-error-status, contract 1.6). */
 function effectiveStatus(response: Response): number {
   const actual = response.headers.get("x-stack-actual-status");
@@ -279,8 +278,17 @@ export class Transport {
       } catch (error) {
         if (!isNetworkFailure(error)) throw error;
         if (!idempotent || last) {
-          const online = this.isOnline();
-          throw await (await import("./connection-failure")).connectionFailure({ fetch: this.fetchImpl, baseUrl: this.baseUrl, online, method, url, cause: error, attempts: attempt + 1, idempotent });
+          const { connectionFailure } = await import("./connection-failure");
+          throw await connectionFailure({
+            fetch: this.fetchImpl,
+            baseUrl: this.baseUrl,
+            online: this.isOnline(),
+            method,
+            url,
+            cause: error,
+            attempts: attempt + 1,
+            idempotent,
+          });
         }
         await this.wait(this.backoffMs(attempt));
         continue;

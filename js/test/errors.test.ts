@@ -98,6 +98,9 @@ describe("isKnownError", () => {
     expect(errors.isKnownError(new HttpStatusError(400, "x"), "EMAIL_PASSWORD_MISMATCH")).toBe(false);
     expect(errors.isKnownError(new PasswordTooShort(), "KNOWN_ERROR")).toBe(false);
     expect(errors.isKnownError(new PasswordTooShort(), "NO_SUCH_CODE")).toBe(false);
+    const odd = new PasswordTooShort();
+    Object.defineProperty(odd, "constructor", { value: Object });
+    expect(errors.isKnownError(odd, "PASSWORD_TOO_SHORT")).toBe(false); // a chain that never reaches KnownError
   });
 
   it("holds for subclasses an app declares, and narrows to the typed getters", () => {
