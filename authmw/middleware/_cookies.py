@@ -199,10 +199,7 @@ def parse_cookie_header(header: str, wanted: frozenset[str]) -> dict[str, str]:
         name = name.strip()
         if not sep or name not in wanted or name in found:
             continue
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] == '"':
-            value = value[1:-1]
-        found[name] = unquote(value) if "%" in value else value
+        found[name] = _cookie_value(value)
     return found
 
 
