@@ -18,8 +18,17 @@ __all__: list[str] = [
     "AdminAccessTokenIsNotAdmin",
     "AdminAuthenticationRequired",
     "AllOverloadsFailed",
+    "AnalyticsNotEnabled",
+    "AnonymousAuthenticationNotAllowed",
+    "ApiKeyExpired",
     "ApiKeyNotFound",
+    "ApiKeyNotValid",
+    "ApiKeyRevoked",
     "BodyParsingError",
+    "BotChallengeFailed",
+    "BotChallengeRequired",
+    "BranchDoesNotExist",
+    "CannotDeleteCurrentSession",
     "CannotGetOwnUserWithoutUser",
     "ClientAuthenticationRequired",
     "ClientOrAdminAuthenticationRequired",
@@ -28,6 +37,7 @@ __all__: list[str] = [
     "ContactChannelAlreadyUsedForAuthBySomeoneElse",
     "ContainedPermissionNotFound",
     "CrossSiteRequestRefused",
+    "CurrentProjectNotFound",
     "EmailAlreadyVerified",
     "EmailIsNotPrimaryEmail",
     "EmailNotAssociatedWithUser",
@@ -58,7 +68,9 @@ __all__: list[str] = [
     "OAuthConnectionNotConnectedToUser",
     "OAuthExtraScopeNotAvailableWithSharedOAuthKeys",
     "OAuthProviderAccessDenied",
+    "OAuthProviderAccountIdAlreadyUsedForSignIn",
     "OAuthProviderNotFoundOrNotEnabled",
+    "OAuthProviderTemporarilyUnavailable",
     "OuterOAuthTimeout",
     "PasskeyAuthenticationFailed",
     "PasskeyAuthenticationNotEnabled",
@@ -69,19 +81,27 @@ __all__: list[str] = [
     "PasswordRequirementsNotMet",
     "PasswordTooLong",
     "PasswordTooShort",
+    "PermissionIdAlreadyExists",
     "PermissionNotFound",
     "ProjectAuthenticationError",
     "ProjectAuthenticationRequired",
     "ProjectKeyWithoutAccessType",
     "ProjectNotFound",
+    "ProjectPermissionRequired",
     "ProviderRejected",
+    "PublicApiKeyCannotBeRevoked",
+    "PublishableClientKeyRequiredForProject",
     "RedirectUrlNotWhitelisted",
     "RefreshTokenError",
     "RefreshTokenNotFoundOrExpired",
+    "RequiresCustomEmailServer",
+    "RestrictedUserNotAllowed",
     "SchemaError",
     "ServerAuthenticationRequired",
     "SessionAuthenticationError",
     "SignUpNotEnabled",
+    "SignUpRejected",
+    "TeamInvitationRestrictedUserNotAllowed",
     "TeamMembershipAlreadyExists",
     "TeamMembershipNotFound",
     "TeamNotFound",
@@ -101,6 +121,8 @@ __all__: list[str] = [
     "VerificationCodeExpired",
     "VerificationCodeMaxAttemptsReached",
     "VerificationCodeNotFound",
+    "WrongApiKeyType",
+    "WrongPermissionScope",
 ]
 
 
@@ -339,6 +361,18 @@ class ClientAuthenticationRequired(ProjectAuthenticationRequired):
     abstract = False
 
 
+class PublishableClientKeyRequiredForProject(ProjectAuthenticationRequired):
+    code = 'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT'
+    status = 401
+    message_template = 'Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access.'
+    abstract = False
+    detail_fields = ('project_id',)
+
+    @property
+    def project_id(self) -> str | None:
+        return self.details.get('project_id')
+
+
 class ServerAuthenticationRequired(ProjectAuthenticationRequired):
     code = 'SERVER_AUTHENTICATION_REQUIRED'
     status = 401
@@ -381,6 +415,45 @@ class ExpectedInternalProject(ProjectAuthenticationError):
     abstract = False
 
 
+class CurrentProjectNotFound(KnownError):
+    code = 'CURRENT_PROJECT_NOT_FOUND'
+    status = 400
+    message_template = 'The current project with ID {project_id} was not found. Please check the value of the x-stack-project-id header.'
+    detail_fields = ('project_id',)
+
+    @property
+    def project_id(self) -> str | None:
+        return self.details.get('project_id')
+
+
+class BranchDoesNotExist(KnownError):
+    code = 'BRANCH_DOES_NOT_EXIST'
+    status = 400
+    message_template = 'The branch with ID {branch_id} does not exist.'
+    detail_fields = ('branch_id',)
+
+    @property
+    def branch_id(self) -> str | None:
+        return self.details.get('branch_id')
+
+
+class AnonymousAuthenticationNotAllowed(KnownError):
+    code = 'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED'
+    status = 401
+    message_template = "X-Stack-Access-Token is for an anonymous user, but anonymous users are not enabled. Set the X-Stack-Allow-Anonymous-User header of this request to 'true' to allow anonymous users."
+
+
+class RestrictedUserNotAllowed(KnownError):
+    code = 'RESTRICTED_USER_NOT_ALLOWED'
+    status = 403
+    message_template = 'The user in the access token is in restricted state. Reason: {reason}. Please pass the X-Stack-Allow-Restricted-User header if this is intended.'
+    detail_fields = ('restricted_reason',)
+
+    @property
+    def restricted_reason(self) -> dict[str, Any] | None:
+        return self.details.get('restricted_reason')
+
+
 class UnparsableAccessToken(InvalidAccessToken):
     code = 'UNPARSABLE_ACCESS_TOKEN'
     status = 401
@@ -393,11 +466,23 @@ class AccessTokenExpired(InvalidAccessToken):
     status = 401
     message_template = 'Access token has expired. Please refresh it and try again.{expired_suffix}'
     abstract = False
-    detail_fields = ('expired_at_millis',)
+    detail_fields = ('expired_at_millis', 'project_id', 'user_id', 'refresh_token_id')
 
     @property
     def expired_at_millis(self) -> float | None:
         return self.details.get('expired_at_millis')
+
+    @property
+    def project_id(self) -> str | None:
+        return self.details.get('project_id')
+
+    @property
+    def user_id(self) -> str | None:
+        return self.details.get('user_id')
+
+    @property
+    def refresh_token_id(self) -> str | None:
+        return self.details.get('refresh_token_id')
 
 
 class InvalidProjectForAccessToken(InvalidAccessToken):
@@ -405,12 +490,28 @@ class InvalidProjectForAccessToken(InvalidAccessToken):
     status = 401
     message_template = 'Access token not valid for this project.'
     abstract = False
+    detail_fields = ('expected_project_id', 'actual_project_id')
+
+    @property
+    def expected_project_id(self) -> str | None:
+        return self.details.get('expected_project_id')
+
+    @property
+    def actual_project_id(self) -> str | None:
+        return self.details.get('actual_project_id')
 
 
 class RefreshTokenNotFoundOrExpired(RefreshTokenError):
     code = 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'
     status = 401
     message_template = 'Refresh token not found for this project, or the session has expired/been revoked.'
+    abstract = False
+
+
+class CannotDeleteCurrentSession(RefreshTokenError):
+    code = 'CANNOT_DELETE_CURRENT_SESSION'
+    status = 400
+    message_template = 'Cannot delete the current session.'
     abstract = False
 
 
@@ -425,6 +526,15 @@ class UserEmailAlreadyExists(KnownError):
     code = 'USER_EMAIL_ALREADY_EXISTS'
     status = 409
     message_template = 'User email already exists.'
+    detail_fields = ('email', 'would_work_if_email_was_verified')
+
+    @property
+    def email(self) -> str | None:
+        return self.details.get('email')
+
+    @property
+    def would_work_if_email_was_verified(self) -> bool | None:
+        return self.details.get('would_work_if_email_was_verified')
 
 
 class UserIdDoesNotExist(KnownError):
@@ -444,10 +554,55 @@ class UserNotFound(KnownError):
     message_template = 'User not found.'
 
 
-class ApiKeyNotFound(KnownError):
+class ApiKeyNotValid(KnownError):
+    code = 'API_KEY_NOT_VALID'
+    status = 400
+    message_template = 'API key not valid.'
+    abstract = True
+
+
+class ApiKeyNotFound(ApiKeyNotValid):
     code = 'API_KEY_NOT_FOUND'
     status = 404
     message_template = 'API key not found.'
+    abstract = False
+
+
+class ApiKeyExpired(ApiKeyNotValid):
+    code = 'API_KEY_EXPIRED'
+    status = 401
+    message_template = 'API key has expired.'
+    abstract = False
+
+
+class ApiKeyRevoked(ApiKeyNotValid):
+    code = 'API_KEY_REVOKED'
+    status = 401
+    message_template = 'API key has been revoked.'
+    abstract = False
+
+
+class WrongApiKeyType(ApiKeyNotValid):
+    code = 'WRONG_API_KEY_TYPE'
+    status = 400
+    message_template = 'This endpoint is for {expected_type} API keys, but a {actual_type} API key was provided.'
+    abstract = False
+    detail_fields = ('expected_type', 'actual_type')
+
+    @property
+    def expected_type(self) -> str | None:
+        return self.details.get('expected_type')
+
+    @property
+    def actual_type(self) -> str | None:
+        return self.details.get('actual_type')
+
+
+class PublicApiKeyCannotBeRevoked(ApiKeyNotValid):
+    code = 'PUBLIC_API_KEY_CANNOT_BE_REVOKED'
+    status = 400
+    message_template = 'Public API keys cannot be revoked by the secretscanner endpoint.'
+    abstract = False
 
 
 class ProjectNotFound(KnownError):
@@ -465,6 +620,34 @@ class SignUpNotEnabled(KnownError):
     code = 'SIGN_UP_NOT_ENABLED'
     status = 400
     message_template = 'Creation of new accounts is not enabled for this project. Please ask the project owner to enable it.'
+
+
+class SignUpRejected(KnownError):
+    code = 'SIGN_UP_REJECTED'
+    status = 403
+    message_template = '{message}'
+    detail_fields = ('message',)
+
+    @property
+    def detail_message(self) -> str | None:
+        return self.details.get('message')
+
+
+class BotChallengeRequired(KnownError):
+    code = 'BOT_CHALLENGE_REQUIRED'
+    status = 409
+    message_template = 'An additional bot challenge is required before sign-up can continue.'
+
+
+class BotChallengeFailed(KnownError):
+    code = 'BOT_CHALLENGE_FAILED'
+    status = 400
+    message_template = '{message}'
+    detail_fields = ('message',)
+
+    @property
+    def detail_message(self) -> str | None:
+        return self.details.get('message')
 
 
 class PasswordAuthenticationNotEnabled(KnownError):
@@ -620,6 +803,51 @@ class PermissionNotFound(KnownError):
         return self.details.get('permission_id')
 
 
+class WrongPermissionScope(KnownError):
+    code = 'WRONG_PERMISSION_SCOPE'
+    status = 404
+    message_template = 'Permission {permission_id} not found. (It was found for a different scope {actual_scope}, but scope {expected_scope} was expected.)'
+    detail_fields = ('permission_id', 'expected_scope', 'actual_scope')
+
+    @property
+    def permission_id(self) -> str | None:
+        return self.details.get('permission_id')
+
+    @property
+    def expected_scope(self) -> str | None:
+        return self.details.get('expected_scope')
+
+    @property
+    def actual_scope(self) -> str | None:
+        return self.details.get('actual_scope')
+
+
+class PermissionIdAlreadyExists(KnownError):
+    code = 'PERMISSION_ID_ALREADY_EXISTS'
+    status = 400
+    message_template = 'Permission with ID "{permission_id}" already exists. Choose a different ID.'
+    detail_fields = ('permission_id',)
+
+    @property
+    def permission_id(self) -> str | None:
+        return self.details.get('permission_id')
+
+
+class ProjectPermissionRequired(KnownError):
+    code = 'PROJECT_PERMISSION_REQUIRED'
+    status = 401
+    message_template = 'User {user_id} does not have permission {permission_id}.'
+    detail_fields = ('user_id', 'permission_id')
+
+    @property
+    def user_id(self) -> str | None:
+        return self.details.get('user_id')
+
+    @property
+    def permission_id(self) -> str | None:
+        return self.details.get('permission_id')
+
+
 class ContainedPermissionNotFound(KnownError):
     code = 'CONTAINED_PERMISSION_NOT_FOUND'
     status = 400
@@ -701,10 +929,33 @@ class TeamPermissionNotFound(KnownError):
         return self.details.get('permission_id')
 
 
+class TeamInvitationRestrictedUserNotAllowed(KnownError):
+    code = 'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED'
+    status = 403
+    message_template = 'Restricted users cannot accept team invitations. Reason: {reason}. Please complete the onboarding process before accepting team invitations.'
+    detail_fields = ('restricted_reason',)
+
+    @property
+    def restricted_reason(self) -> dict[str, Any] | None:
+        return self.details.get('restricted_reason')
+
+
 class EmailTemplateAlreadyExists(KnownError):
     code = 'EMAIL_TEMPLATE_ALREADY_EXISTS'
     status = 409
     message_template = 'Email template already exists.'
+
+
+class RequiresCustomEmailServer(KnownError):
+    code = 'REQUIRES_CUSTOM_EMAIL_SERVER'
+    status = 400
+    message_template = 'This action requires a custom SMTP server. Please edit your email server configuration and try again.'
+
+
+class AnalyticsNotEnabled(KnownError):
+    code = 'ANALYTICS_NOT_ENABLED'
+    status = 400
+    message_template = 'Analytics is not enabled for this project.'
 
 
 class OAuthConnectionNotConnectedToUser(KnownError):
@@ -772,6 +1023,18 @@ class OAuthProviderNotFoundOrNotEnabled(KnownError):
     message_template = 'The OAuth provider is not found or not enabled.'
 
 
+class OAuthProviderAccountIdAlreadyUsedForSignIn(KnownError):
+    code = 'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN'
+    status = 400
+    message_template = 'A provider with the same account ID is already used for signing in.'
+
+
+class OAuthProviderTemporarilyUnavailable(KnownError):
+    code = 'OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE'
+    status = 503
+    message_template = 'The OAuth provider is temporarily unavailable. Please try signing in again.'
+
+
 class MultiFactorAuthenticationRequired(KnownError):
     code = 'MULTI_FACTOR_AUTHENTICATION_REQUIRED'
     status = 400
@@ -833,11 +1096,19 @@ class ContactChannelAlreadyUsedForAuthBySomeoneElse(KnownError):
     code = 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE'
     status = 409
     message_template = 'This {type} is already used for authentication by another account.'
-    detail_fields = ('type',)
+    detail_fields = ('type', 'contact_channel_value', 'would_work_if_email_was_verified')
 
     @property
     def type(self) -> str | None:
         return self.details.get('type')
+
+    @property
+    def contact_channel_value(self) -> str | None:
+        return self.details.get('contact_channel_value')
+
+    @property
+    def would_work_if_email_was_verified(self) -> bool | None:
+        return self.details.get('would_work_if_email_was_verified')
 
 
 class CrossSiteRequestRefused(KnownError):
@@ -885,23 +1156,37 @@ BY_CODE: dict[str, type[KnownError]] = {
     'INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN': InvalidProjectForAdminAccessToken,
     'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN': AdminAccessTokenIsNotAdmin,
     'CLIENT_AUTHENTICATION_REQUIRED': ClientAuthenticationRequired,
+    'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT': PublishableClientKeyRequiredForProject,
     'SERVER_AUTHENTICATION_REQUIRED': ServerAuthenticationRequired,
     'CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED': ClientOrServerAuthenticationRequired,
     'CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED': ClientOrAdminAuthenticationRequired,
     'CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED': ClientOrServerOrAdminAuthenticationRequired,
     'ADMIN_AUTHENTICATION_REQUIRED': AdminAuthenticationRequired,
     'EXPECTED_INTERNAL_PROJECT': ExpectedInternalProject,
+    'CURRENT_PROJECT_NOT_FOUND': CurrentProjectNotFound,
+    'BRANCH_DOES_NOT_EXIST': BranchDoesNotExist,
+    'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED': AnonymousAuthenticationNotAllowed,
+    'RESTRICTED_USER_NOT_ALLOWED': RestrictedUserNotAllowed,
     'UNPARSABLE_ACCESS_TOKEN': UnparsableAccessToken,
     'ACCESS_TOKEN_EXPIRED': AccessTokenExpired,
     'INVALID_PROJECT_FOR_ACCESS_TOKEN': InvalidProjectForAccessToken,
     'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED': RefreshTokenNotFoundOrExpired,
+    'CANNOT_DELETE_CURRENT_SESSION': CannotDeleteCurrentSession,
     'PROVIDER_REJECTED': ProviderRejected,
     'USER_EMAIL_ALREADY_EXISTS': UserEmailAlreadyExists,
     'USER_ID_DOES_NOT_EXIST': UserIdDoesNotExist,
     'USER_NOT_FOUND': UserNotFound,
+    'API_KEY_NOT_VALID': ApiKeyNotValid,
     'API_KEY_NOT_FOUND': ApiKeyNotFound,
+    'API_KEY_EXPIRED': ApiKeyExpired,
+    'API_KEY_REVOKED': ApiKeyRevoked,
+    'WRONG_API_KEY_TYPE': WrongApiKeyType,
+    'PUBLIC_API_KEY_CANNOT_BE_REVOKED': PublicApiKeyCannotBeRevoked,
     'PROJECT_NOT_FOUND': ProjectNotFound,
     'SIGN_UP_NOT_ENABLED': SignUpNotEnabled,
+    'SIGN_UP_REJECTED': SignUpRejected,
+    'BOT_CHALLENGE_REQUIRED': BotChallengeRequired,
+    'BOT_CHALLENGE_FAILED': BotChallengeFailed,
     'PASSWORD_AUTHENTICATION_NOT_ENABLED': PasswordAuthenticationNotEnabled,
     'PASSKEY_AUTHENTICATION_NOT_ENABLED': PasskeyAuthenticationNotEnabled,
     'EMAIL_PASSWORD_MISMATCH': EmailPasswordMismatch,
@@ -921,13 +1206,19 @@ BY_CODE: dict[str, type[KnownError]] = {
     'PASSKEY_WEBAUTHN_ERROR': PasskeyWebauthnError,
     'PASSKEY_AUTHENTICATION_FAILED': PasskeyAuthenticationFailed,
     'PERMISSION_NOT_FOUND': PermissionNotFound,
+    'WRONG_PERMISSION_SCOPE': WrongPermissionScope,
+    'PERMISSION_ID_ALREADY_EXISTS': PermissionIdAlreadyExists,
+    'PROJECT_PERMISSION_REQUIRED': ProjectPermissionRequired,
     'CONTAINED_PERMISSION_NOT_FOUND': ContainedPermissionNotFound,
     'TEAM_NOT_FOUND': TeamNotFound,
     'TEAM_MEMBERSHIP_NOT_FOUND': TeamMembershipNotFound,
     'TEAM_MEMBERSHIP_ALREADY_EXISTS': TeamMembershipAlreadyExists,
     'TEAM_PERMISSION_REQUIRED': TeamPermissionRequired,
     'TEAM_PERMISSION_NOT_FOUND': TeamPermissionNotFound,
+    'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED': TeamInvitationRestrictedUserNotAllowed,
     'EMAIL_TEMPLATE_ALREADY_EXISTS': EmailTemplateAlreadyExists,
+    'REQUIRES_CUSTOM_EMAIL_SERVER': RequiresCustomEmailServer,
+    'ANALYTICS_NOT_ENABLED': AnalyticsNotEnabled,
     'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER': OAuthConnectionNotConnectedToUser,
     'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER': OAuthConnectionAlreadyConnectedToAnotherUser,
     'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE': OAuthConnectionDoesNotHaveRequiredScope,
@@ -938,6 +1229,8 @@ BY_CODE: dict[str, type[KnownError]] = {
     'USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION': UserAlreadyConnectedToAnotherOAuthConnection,
     'OUTER_OAUTH_TIMEOUT': OuterOAuthTimeout,
     'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED': OAuthProviderNotFoundOrNotEnabled,
+    'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN': OAuthProviderAccountIdAlreadyUsedForSignIn,
+    'OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE': OAuthProviderTemporarilyUnavailable,
     'MULTI_FACTOR_AUTHENTICATION_REQUIRED': MultiFactorAuthenticationRequired,
     'INVALID_TOTP_CODE': InvalidTotpCode,
     'USER_AUTHENTICATION_REQUIRED': UserAuthenticationRequired,

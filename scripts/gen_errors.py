@@ -35,6 +35,7 @@ TYPES = {
     "number": "float",
     "boolean": "bool",
     "string[]": "list[str]",
+    "object": "dict[str, Any]",
     "object[]": "list[dict[str, Any]]",
 }
 

@@ -41,12 +41,13 @@ class CatalogueError(ServiceError):
         entry = catalogue().get(code)
         if entry is None or entry.get("abstract"):
             raise ValueError(f"{code} is not a concrete code of authmw/catalogue.json")
-        missing = [name for name in entry["details"] if name not in args]
+        optional = entry.get("details_added_in_2_8", ())
+        missing = [name for name in entry["details"] if name not in args and name not in optional]
         if missing:
             raise ValueError(f"{code} needs the detail fields {', '.join(missing)}")
         self.code = code
         self.status: int = entry["status"]
-        self.details = {name: args[name] for name in entry["details"]}
+        self.details = {name: args[name] for name in entry["details"] if name in args}
         self.message = entry["message"].format_map(args)
         super().__init__(f"{code}: {self.message}")
 

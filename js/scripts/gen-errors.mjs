@@ -25,6 +25,7 @@ const DETAIL_TYPES = {
   boolean: "boolean",
   "number|null": "number | null",
   "string[]": "string[]",
+  object: "Record<string, unknown>",
   "object[]": "Record<string, unknown>[]",
 };
 

@@ -33,23 +33,37 @@ const CATALOGUE: readonly CatalogueRow[] = [
   ["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN","INVALID_ADMIN_ACCESS_TOKEN",401,"Admin access tokens must be created on the internal project.",0,"",""],
   ["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN","INVALID_ADMIN_ACCESS_TOKEN",401,"Admin access token does not have the required permissions to access this project.",0,"",""],
   ["CLIENT_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_REQUIRED",401,"The publishable client key must be provided.",0,"",""],
+  ["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT","PROJECT_AUTHENTICATION_REQUIRED",401,"Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access.",0,"","project_id"],
   ["SERVER_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_REQUIRED",401,"The secret server key must be provided.",0,"",""],
   ["CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_REQUIRED",401,"Either the publishable client key or the secret server key must be provided.",0,"",""],
   ["CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_REQUIRED",401,"Either the publishable client key or the super secret admin key must be provided.",0,"",""],
   ["CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_REQUIRED",401,"Either the publishable client key, the secret server key, or the super secret admin key must be provided.",0,"",""],
   ["ADMIN_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_REQUIRED",401,"The super secret admin key must be provided.",0,"",""],
   ["EXPECTED_INTERNAL_PROJECT","PROJECT_AUTHENTICATION_ERROR",401,"The project ID is expected to be internal.",0,"",""],
+  ["CURRENT_PROJECT_NOT_FOUND","",400,"The current project with ID {project_id} was not found. Please check the value of the x-stack-project-id header.",0,"","project_id"],
+  ["BRANCH_DOES_NOT_EXIST","",400,"The branch with ID {branch_id} does not exist.",0,"","branch_id"],
+  ["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED","",401,"X-Stack-Access-Token is for an anonymous user, but anonymous users are not enabled. Set the X-Stack-Allow-Anonymous-User header of this request to 'true' to allow anonymous users.",0,"",""],
+  ["RESTRICTED_USER_NOT_ALLOWED","",403,"The user in the access token is in restricted state. Reason: {reason}. Please pass the X-Stack-Allow-Restricted-User header if this is intended.",0,"","restricted_reason"],
   ["UNPARSABLE_ACCESS_TOKEN","INVALID_ACCESS_TOKEN",401,"Access token is not parsable.",0,"",""],
-  ["ACCESS_TOKEN_EXPIRED","INVALID_ACCESS_TOKEN",401,"Access token has expired. Please refresh it and try again.{expired_suffix}",0,"","expired_at_millis"],
-  ["INVALID_PROJECT_FOR_ACCESS_TOKEN","INVALID_ACCESS_TOKEN",401,"Access token not valid for this project.",0,"",""],
+  ["ACCESS_TOKEN_EXPIRED","INVALID_ACCESS_TOKEN",401,"Access token has expired. Please refresh it and try again.{expired_suffix}",0,"","expired_at_millis,project_id,user_id,refresh_token_id"],
+  ["INVALID_PROJECT_FOR_ACCESS_TOKEN","INVALID_ACCESS_TOKEN",401,"Access token not valid for this project.",0,"","expected_project_id,actual_project_id"],
   ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED","REFRESH_TOKEN_ERROR",401,"Refresh token not found for this project, or the session has expired/been revoked.",0,"",""],
+  ["CANNOT_DELETE_CURRENT_SESSION","REFRESH_TOKEN_ERROR",400,"Cannot delete the current session.",0,"",""],
   ["PROVIDER_REJECTED","REFRESH_TOKEN_ERROR",401,"The OAuth provider rejected the refresh of its token. The user must sign in with the provider again.",0,"",""],
-  ["USER_EMAIL_ALREADY_EXISTS","",409,"User email already exists.",0,"",""],
+  ["USER_EMAIL_ALREADY_EXISTS","",409,"User email already exists.",0,"","email,would_work_if_email_was_verified"],
   ["USER_ID_DOES_NOT_EXIST","",400,"The given user with the ID {user_id} does not exist.",0,"","user_id"],
   ["USER_NOT_FOUND","",404,"User not found.",0,"",""],
-  ["API_KEY_NOT_FOUND","",404,"API key not found.",0,"",""],
+  ["API_KEY_NOT_VALID","",400,"API key not valid.",1,"",""],
+  ["API_KEY_NOT_FOUND","API_KEY_NOT_VALID",404,"API key not found.",0,"",""],
+  ["API_KEY_EXPIRED","API_KEY_NOT_VALID",401,"API key has expired.",0,"",""],
+  ["API_KEY_REVOKED","API_KEY_NOT_VALID",401,"API key has been revoked.",0,"",""],
+  ["WRONG_API_KEY_TYPE","API_KEY_NOT_VALID",400,"This endpoint is for {expected_type} API keys, but a {actual_type} API key was provided.",0,"","expected_type,actual_type"],
+  ["PUBLIC_API_KEY_CANNOT_BE_REVOKED","API_KEY_NOT_VALID",400,"Public API keys cannot be revoked by the secretscanner endpoint.",0,"",""],
   ["PROJECT_NOT_FOUND","",404,"Project {project_id} not found or is not accessible with the current user.",0,"","project_id"],
   ["SIGN_UP_NOT_ENABLED","",400,"Creation of new accounts is not enabled for this project. Please ask the project owner to enable it.",0,"",""],
+  ["SIGN_UP_REJECTED","",403,"{message}",0,"","message"],
+  ["BOT_CHALLENGE_REQUIRED","",409,"An additional bot challenge is required before sign-up can continue.",0,"",""],
+  ["BOT_CHALLENGE_FAILED","",400,"{message}",0,"","message"],
   ["PASSWORD_AUTHENTICATION_NOT_ENABLED","",400,"Password authentication is not enabled for this project.",0,"",""],
   ["PASSKEY_AUTHENTICATION_NOT_ENABLED","",400,"Passkey authentication is not enabled for this project.",0,"",""],
   ["EMAIL_PASSWORD_MISMATCH","",400,"Wrong e-mail or password.",0,"",""],
@@ -69,13 +83,19 @@ const CATALOGUE: readonly CatalogueRow[] = [
   ["PASSKEY_WEBAUTHN_ERROR","",400,"{message}",0,"","message,code"],
   ["PASSKEY_AUTHENTICATION_FAILED","",400,"{message}",0,"",""],
   ["PERMISSION_NOT_FOUND","",404,"Permission \"{permission_id}\" not found. Make sure you created it on the dashboard.",0,"","permission_id"],
+  ["WRONG_PERMISSION_SCOPE","",404,"Permission {permission_id} not found. (It was found for a different scope {actual_scope}, but scope {expected_scope} was expected.)",0,"","permission_id,expected_scope,actual_scope"],
+  ["PERMISSION_ID_ALREADY_EXISTS","",400,"Permission with ID \"{permission_id}\" already exists. Choose a different ID.",0,"","permission_id"],
+  ["PROJECT_PERMISSION_REQUIRED","",401,"User {user_id} does not have permission {permission_id}.",0,"","user_id,permission_id"],
   ["CONTAINED_PERMISSION_NOT_FOUND","",400,"Contained permission with ID \"{permission_id}\" not found. Make sure you created it on the dashboard.",0,"","permission_id"],
   ["TEAM_NOT_FOUND","",404,"Team {team_id} not found.",0,"","team_id"],
   ["TEAM_MEMBERSHIP_NOT_FOUND","",404,"User {user_id} is not found in team {team_id}.",0,"","team_id,user_id"],
   ["TEAM_MEMBERSHIP_ALREADY_EXISTS","",409,"Team membership already exists.",0,"",""],
   ["TEAM_PERMISSION_REQUIRED","",401,"User {user_id} does not have permission {permission_id} in team {team_id}.",0,"","team_id,user_id,permission_id"],
   ["TEAM_PERMISSION_NOT_FOUND","",401,"User {user_id} does not have permission {permission_id} in team {team_id}.",0,"","team_id,user_id,permission_id"],
+  ["TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED","",403,"Restricted users cannot accept team invitations. Reason: {reason}. Please complete the onboarding process before accepting team invitations.",0,"","restricted_reason"],
   ["EMAIL_TEMPLATE_ALREADY_EXISTS","",409,"Email template already exists.",0,"",""],
+  ["REQUIRES_CUSTOM_EMAIL_SERVER","",400,"This action requires a custom SMTP server. Please edit your email server configuration and try again.",0,"",""],
+  ["ANALYTICS_NOT_ENABLED","",400,"Analytics is not enabled for this project.",0,"",""],
   ["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER","",400,"The OAuth connection is not connected to any user.",0,"",""],
   ["OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER","",409,"The OAuth connection is already connected to another user.",0,"",""],
   ["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE","",400,"The OAuth connection does not have the required scope.",0,"",""],
@@ -86,6 +106,8 @@ const CATALOGUE: readonly CatalogueRow[] = [
   ["USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION","",409,"The user is already connected to another OAuth account of this provider.",0,"",""],
   ["OUTER_OAUTH_TIMEOUT","",408,"The OAuth flow has timed out. Please sign in again.",0,"",""],
   ["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED","",400,"The OAuth provider is not found or not enabled.",0,"",""],
+  ["OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN","",400,"A provider with the same account ID is already used for signing in.",0,"",""],
+  ["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE","",503,"The OAuth provider is temporarily unavailable. Please try signing in again.",0,"",""],
   ["MULTI_FACTOR_AUTHENTICATION_REQUIRED","",400,"Multi-factor authentication is required for this user.",0,"","attempt_code"],
   ["INVALID_TOTP_CODE","",400,"The TOTP code is invalid. Please try again.",0,"",""],
   ["USER_AUTHENTICATION_REQUIRED","",401,"User authentication required for this endpoint.",0,"",""],
@@ -93,7 +115,7 @@ const CATALOGUE: readonly CatalogueRow[] = [
   ["INVALID_STANDARD_OAUTH_PROVIDER_ID","",400,"The standard OAuth provider with ID {provider_id} is not valid.",0,"","provider_id"],
   ["INVALID_AUTHORIZATION_CODE","",400,"The given authorization code is invalid.",0,"",""],
   ["OAUTH_PROVIDER_ACCESS_DENIED","",400,"The OAuth provider denied access to the user.",0,"",""],
-  ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE","",409,"This {type} is already used for authentication by another account.",0,"","type"],
+  ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE","",409,"This {type} is already used for authentication by another account.",0,"","type,contact_channel_value,would_work_if_email_was_verified"],
   ["CROSS_SITE_REQUEST_REFUSED","",403,"Refused a cross-site request made with the session cookies (failed the {check} check). Send it from the app's own pages, or list its origin among the trusted origins.",0,"","check,origin"],
 ];
 
@@ -189,6 +211,9 @@ export type AdminAccessTokenIsNotAdmin = InstanceType<typeof AdminAccessTokenIsN
 /** CLIENT_AUTHENTICATION_REQUIRED (401). */
 export const ClientAuthenticationRequired = /* @__PURE__ */ knownErrorClass("CLIENT_AUTHENTICATION_REQUIRED") as KnownErrorClass<{ readonly "~lineage"?: { PROJECT_AUTHENTICATION_ERROR: true; PROJECT_AUTHENTICATION_REQUIRED: true; CLIENT_AUTHENTICATION_REQUIRED: true } }>;
 export type ClientAuthenticationRequired = InstanceType<typeof ClientAuthenticationRequired>;
+/** PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT (401). */
+export const PublishableClientKeyRequiredForProject = /* @__PURE__ */ knownErrorClass("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT") as KnownErrorClass<{ readonly "~lineage"?: { PROJECT_AUTHENTICATION_ERROR: true; PROJECT_AUTHENTICATION_REQUIRED: true; PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT: true }; readonly projectId: string | null | undefined }>;
+export type PublishableClientKeyRequiredForProject = InstanceType<typeof PublishableClientKeyRequiredForProject>;
 /** SERVER_AUTHENTICATION_REQUIRED (401). */
 export const ServerAuthenticationRequired = /* @__PURE__ */ knownErrorClass("SERVER_AUTHENTICATION_REQUIRED") as KnownErrorClass<{ readonly "~lineage"?: { PROJECT_AUTHENTICATION_ERROR: true; PROJECT_AUTHENTICATION_REQUIRED: true; SERVER_AUTHENTICATION_REQUIRED: true } }>;
 export type ServerAuthenticationRequired = InstanceType<typeof ServerAuthenticationRequired>;
@@ -207,23 +232,38 @@ export type AdminAuthenticationRequired = InstanceType<typeof AdminAuthenticatio
 /** EXPECTED_INTERNAL_PROJECT (401). */
 export const ExpectedInternalProject = /* @__PURE__ */ knownErrorClass("EXPECTED_INTERNAL_PROJECT") as KnownErrorClass<{ readonly "~lineage"?: { PROJECT_AUTHENTICATION_ERROR: true; EXPECTED_INTERNAL_PROJECT: true } }>;
 export type ExpectedInternalProject = InstanceType<typeof ExpectedInternalProject>;
+/** CURRENT_PROJECT_NOT_FOUND (400). */
+export const CurrentProjectNotFound = /* @__PURE__ */ knownErrorClass("CURRENT_PROJECT_NOT_FOUND") as KnownErrorClass<{ readonly "~lineage"?: { CURRENT_PROJECT_NOT_FOUND: true }; readonly projectId: string | undefined }>;
+export type CurrentProjectNotFound = InstanceType<typeof CurrentProjectNotFound>;
+/** BRANCH_DOES_NOT_EXIST (400). */
+export const BranchDoesNotExist = /* @__PURE__ */ knownErrorClass("BRANCH_DOES_NOT_EXIST") as KnownErrorClass<{ readonly "~lineage"?: { BRANCH_DOES_NOT_EXIST: true }; readonly branchId: string | undefined }>;
+export type BranchDoesNotExist = InstanceType<typeof BranchDoesNotExist>;
+/** ANONYMOUS_AUTHENTICATION_NOT_ALLOWED (401). */
+export const AnonymousAuthenticationNotAllowed = /* @__PURE__ */ knownErrorClass("ANONYMOUS_AUTHENTICATION_NOT_ALLOWED") as KnownErrorClass<{ readonly "~lineage"?: { ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: true } }>;
+export type AnonymousAuthenticationNotAllowed = InstanceType<typeof AnonymousAuthenticationNotAllowed>;
+/** RESTRICTED_USER_NOT_ALLOWED (403). */
+export const RestrictedUserNotAllowed = /* @__PURE__ */ knownErrorClass("RESTRICTED_USER_NOT_ALLOWED") as KnownErrorClass<{ readonly "~lineage"?: { RESTRICTED_USER_NOT_ALLOWED: true }; readonly restrictedReason: Record<string, unknown> | undefined }>;
+export type RestrictedUserNotAllowed = InstanceType<typeof RestrictedUserNotAllowed>;
 /** UNPARSABLE_ACCESS_TOKEN (401). */
 export const UnparsableAccessToken = /* @__PURE__ */ knownErrorClass("UNPARSABLE_ACCESS_TOKEN") as KnownErrorClass<{ readonly "~lineage"?: { SESSION_AUTHENTICATION_ERROR: true; INVALID_SESSION_AUTHENTICATION: true; INVALID_ACCESS_TOKEN: true; UNPARSABLE_ACCESS_TOKEN: true } }>;
 export type UnparsableAccessToken = InstanceType<typeof UnparsableAccessToken>;
 /** ACCESS_TOKEN_EXPIRED (401). */
-export const AccessTokenExpired = /* @__PURE__ */ knownErrorClass("ACCESS_TOKEN_EXPIRED") as KnownErrorClass<{ readonly "~lineage"?: { SESSION_AUTHENTICATION_ERROR: true; INVALID_SESSION_AUTHENTICATION: true; INVALID_ACCESS_TOKEN: true; ACCESS_TOKEN_EXPIRED: true }; readonly expiredAtMillis: number | null | undefined }>;
+export const AccessTokenExpired = /* @__PURE__ */ knownErrorClass("ACCESS_TOKEN_EXPIRED") as KnownErrorClass<{ readonly "~lineage"?: { SESSION_AUTHENTICATION_ERROR: true; INVALID_SESSION_AUTHENTICATION: true; INVALID_ACCESS_TOKEN: true; ACCESS_TOKEN_EXPIRED: true }; readonly expiredAtMillis: number | null | undefined; readonly projectId: string | null | undefined; readonly userId: string | null | undefined; readonly refreshTokenId: string | null | undefined }>;
 export type AccessTokenExpired = InstanceType<typeof AccessTokenExpired>;
 /** INVALID_PROJECT_FOR_ACCESS_TOKEN (401). */
-export const InvalidProjectForAccessToken = /* @__PURE__ */ knownErrorClass("INVALID_PROJECT_FOR_ACCESS_TOKEN") as KnownErrorClass<{ readonly "~lineage"?: { SESSION_AUTHENTICATION_ERROR: true; INVALID_SESSION_AUTHENTICATION: true; INVALID_ACCESS_TOKEN: true; INVALID_PROJECT_FOR_ACCESS_TOKEN: true } }>;
+export const InvalidProjectForAccessToken = /* @__PURE__ */ knownErrorClass("INVALID_PROJECT_FOR_ACCESS_TOKEN") as KnownErrorClass<{ readonly "~lineage"?: { SESSION_AUTHENTICATION_ERROR: true; INVALID_SESSION_AUTHENTICATION: true; INVALID_ACCESS_TOKEN: true; INVALID_PROJECT_FOR_ACCESS_TOKEN: true }; readonly expectedProjectId: string | undefined; readonly actualProjectId: string | undefined }>;
 export type InvalidProjectForAccessToken = InstanceType<typeof InvalidProjectForAccessToken>;
 /** REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED (401). */
 export const RefreshTokenNotFoundOrExpired = /* @__PURE__ */ knownErrorClass("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED") as KnownErrorClass<{ readonly "~lineage"?: { REFRESH_TOKEN_ERROR: true; REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: true } }>;
 export type RefreshTokenNotFoundOrExpired = InstanceType<typeof RefreshTokenNotFoundOrExpired>;
+/** CANNOT_DELETE_CURRENT_SESSION (400). */
+export const CannotDeleteCurrentSession = /* @__PURE__ */ knownErrorClass("CANNOT_DELETE_CURRENT_SESSION") as KnownErrorClass<{ readonly "~lineage"?: { REFRESH_TOKEN_ERROR: true; CANNOT_DELETE_CURRENT_SESSION: true } }>;
+export type CannotDeleteCurrentSession = InstanceType<typeof CannotDeleteCurrentSession>;
 /** PROVIDER_REJECTED (401). */
 export const ProviderRejected = /* @__PURE__ */ knownErrorClass("PROVIDER_REJECTED") as KnownErrorClass<{ readonly "~lineage"?: { REFRESH_TOKEN_ERROR: true; PROVIDER_REJECTED: true } }>;
 export type ProviderRejected = InstanceType<typeof ProviderRejected>;
 /** USER_EMAIL_ALREADY_EXISTS (409). */
-export const UserEmailAlreadyExists = /* @__PURE__ */ knownErrorClass("USER_EMAIL_ALREADY_EXISTS") as KnownErrorClass<{ readonly "~lineage"?: { USER_EMAIL_ALREADY_EXISTS: true } }>;
+export const UserEmailAlreadyExists = /* @__PURE__ */ knownErrorClass("USER_EMAIL_ALREADY_EXISTS") as KnownErrorClass<{ readonly "~lineage"?: { USER_EMAIL_ALREADY_EXISTS: true }; readonly email: string | undefined; readonly wouldWorkIfEmailWasVerified: boolean | undefined }>;
 export type UserEmailAlreadyExists = InstanceType<typeof UserEmailAlreadyExists>;
 /** USER_ID_DOES_NOT_EXIST (400). */
 export const UserIdDoesNotExist = /* @__PURE__ */ knownErrorClass("USER_ID_DOES_NOT_EXIST") as KnownErrorClass<{ readonly "~lineage"?: { USER_ID_DOES_NOT_EXIST: true }; readonly userId: string | undefined }>;
@@ -231,15 +271,39 @@ export type UserIdDoesNotExist = InstanceType<typeof UserIdDoesNotExist>;
 /** USER_NOT_FOUND (404). */
 export const UserNotFound = /* @__PURE__ */ knownErrorClass("USER_NOT_FOUND") as KnownErrorClass<{ readonly "~lineage"?: { USER_NOT_FOUND: true } }>;
 export type UserNotFound = InstanceType<typeof UserNotFound>;
+/** API_KEY_NOT_VALID (400), parent only: never sent by the service. */
+export const ApiKeyNotValid = /* @__PURE__ */ knownErrorClass("API_KEY_NOT_VALID") as KnownErrorClass<{ readonly "~lineage"?: { API_KEY_NOT_VALID: true } }>;
+export type ApiKeyNotValid = InstanceType<typeof ApiKeyNotValid>;
 /** API_KEY_NOT_FOUND (404). */
-export const ApiKeyNotFound = /* @__PURE__ */ knownErrorClass("API_KEY_NOT_FOUND") as KnownErrorClass<{ readonly "~lineage"?: { API_KEY_NOT_FOUND: true } }>;
+export const ApiKeyNotFound = /* @__PURE__ */ knownErrorClass("API_KEY_NOT_FOUND") as KnownErrorClass<{ readonly "~lineage"?: { API_KEY_NOT_VALID: true; API_KEY_NOT_FOUND: true } }>;
 export type ApiKeyNotFound = InstanceType<typeof ApiKeyNotFound>;
+/** API_KEY_EXPIRED (401). */
+export const ApiKeyExpired = /* @__PURE__ */ knownErrorClass("API_KEY_EXPIRED") as KnownErrorClass<{ readonly "~lineage"?: { API_KEY_NOT_VALID: true; API_KEY_EXPIRED: true } }>;
+export type ApiKeyExpired = InstanceType<typeof ApiKeyExpired>;
+/** API_KEY_REVOKED (401). */
+export const ApiKeyRevoked = /* @__PURE__ */ knownErrorClass("API_KEY_REVOKED") as KnownErrorClass<{ readonly "~lineage"?: { API_KEY_NOT_VALID: true; API_KEY_REVOKED: true } }>;
+export type ApiKeyRevoked = InstanceType<typeof ApiKeyRevoked>;
+/** WRONG_API_KEY_TYPE (400). */
+export const WrongApiKeyType = /* @__PURE__ */ knownErrorClass("WRONG_API_KEY_TYPE") as KnownErrorClass<{ readonly "~lineage"?: { API_KEY_NOT_VALID: true; WRONG_API_KEY_TYPE: true }; readonly expectedType: string | undefined; readonly actualType: string | undefined }>;
+export type WrongApiKeyType = InstanceType<typeof WrongApiKeyType>;
+/** PUBLIC_API_KEY_CANNOT_BE_REVOKED (400). */
+export const PublicApiKeyCannotBeRevoked = /* @__PURE__ */ knownErrorClass("PUBLIC_API_KEY_CANNOT_BE_REVOKED") as KnownErrorClass<{ readonly "~lineage"?: { API_KEY_NOT_VALID: true; PUBLIC_API_KEY_CANNOT_BE_REVOKED: true } }>;
+export type PublicApiKeyCannotBeRevoked = InstanceType<typeof PublicApiKeyCannotBeRevoked>;
 /** PROJECT_NOT_FOUND (404). */
 export const ProjectNotFound = /* @__PURE__ */ knownErrorClass("PROJECT_NOT_FOUND") as KnownErrorClass<{ readonly "~lineage"?: { PROJECT_NOT_FOUND: true }; readonly projectId: string | undefined }>;
 export type ProjectNotFound = InstanceType<typeof ProjectNotFound>;
 /** SIGN_UP_NOT_ENABLED (400). */
 export const SignUpNotEnabled = /* @__PURE__ */ knownErrorClass("SIGN_UP_NOT_ENABLED") as KnownErrorClass<{ readonly "~lineage"?: { SIGN_UP_NOT_ENABLED: true } }>;
 export type SignUpNotEnabled = InstanceType<typeof SignUpNotEnabled>;
+/** SIGN_UP_REJECTED (403). */
+export const SignUpRejected = /* @__PURE__ */ knownErrorClass("SIGN_UP_REJECTED") as KnownErrorClass<{ readonly "~lineage"?: { SIGN_UP_REJECTED: true }; readonly detailMessage: string | undefined }>;
+export type SignUpRejected = InstanceType<typeof SignUpRejected>;
+/** BOT_CHALLENGE_REQUIRED (409). */
+export const BotChallengeRequired = /* @__PURE__ */ knownErrorClass("BOT_CHALLENGE_REQUIRED") as KnownErrorClass<{ readonly "~lineage"?: { BOT_CHALLENGE_REQUIRED: true } }>;
+export type BotChallengeRequired = InstanceType<typeof BotChallengeRequired>;
+/** BOT_CHALLENGE_FAILED (400). */
+export const BotChallengeFailed = /* @__PURE__ */ knownErrorClass("BOT_CHALLENGE_FAILED") as KnownErrorClass<{ readonly "~lineage"?: { BOT_CHALLENGE_FAILED: true }; readonly detailMessage: string | undefined }>;
+export type BotChallengeFailed = InstanceType<typeof BotChallengeFailed>;
 /** PASSWORD_AUTHENTICATION_NOT_ENABLED (400). */
 export const PasswordAuthenticationNotEnabled = /* @__PURE__ */ knownErrorClass("PASSWORD_AUTHENTICATION_NOT_ENABLED") as KnownErrorClass<{ readonly "~lineage"?: { PASSWORD_AUTHENTICATION_NOT_ENABLED: true } }>;
 export type PasswordAuthenticationNotEnabled = InstanceType<typeof PasswordAuthenticationNotEnabled>;
@@ -297,6 +361,15 @@ export type PasskeyAuthenticationFailed = InstanceType<typeof PasskeyAuthenticat
 /** PERMISSION_NOT_FOUND (404). */
 export const PermissionNotFound = /* @__PURE__ */ knownErrorClass("PERMISSION_NOT_FOUND") as KnownErrorClass<{ readonly "~lineage"?: { PERMISSION_NOT_FOUND: true }; readonly permissionId: string | undefined }>;
 export type PermissionNotFound = InstanceType<typeof PermissionNotFound>;
+/** WRONG_PERMISSION_SCOPE (404). */
+export const WrongPermissionScope = /* @__PURE__ */ knownErrorClass("WRONG_PERMISSION_SCOPE") as KnownErrorClass<{ readonly "~lineage"?: { WRONG_PERMISSION_SCOPE: true }; readonly permissionId: string | undefined; readonly expectedScope: string | undefined; readonly actualScope: string | null | undefined }>;
+export type WrongPermissionScope = InstanceType<typeof WrongPermissionScope>;
+/** PERMISSION_ID_ALREADY_EXISTS (400). */
+export const PermissionIdAlreadyExists = /* @__PURE__ */ knownErrorClass("PERMISSION_ID_ALREADY_EXISTS") as KnownErrorClass<{ readonly "~lineage"?: { PERMISSION_ID_ALREADY_EXISTS: true }; readonly permissionId: string | undefined }>;
+export type PermissionIdAlreadyExists = InstanceType<typeof PermissionIdAlreadyExists>;
+/** PROJECT_PERMISSION_REQUIRED (401). */
+export const ProjectPermissionRequired = /* @__PURE__ */ knownErrorClass("PROJECT_PERMISSION_REQUIRED") as KnownErrorClass<{ readonly "~lineage"?: { PROJECT_PERMISSION_REQUIRED: true }; readonly userId: string | undefined; readonly permissionId: string | undefined }>;
+export type ProjectPermissionRequired = InstanceType<typeof ProjectPermissionRequired>;
 /** CONTAINED_PERMISSION_NOT_FOUND (400). */
 export const ContainedPermissionNotFound = /* @__PURE__ */ knownErrorClass("CONTAINED_PERMISSION_NOT_FOUND") as KnownErrorClass<{ readonly "~lineage"?: { CONTAINED_PERMISSION_NOT_FOUND: true }; readonly permissionId: string | undefined }>;
 export type ContainedPermissionNotFound = InstanceType<typeof ContainedPermissionNotFound>;
@@ -315,9 +388,18 @@ export type TeamPermissionRequired = InstanceType<typeof TeamPermissionRequired>
 /** TEAM_PERMISSION_NOT_FOUND (401). */
 export const TeamPermissionNotFound = /* @__PURE__ */ knownErrorClass("TEAM_PERMISSION_NOT_FOUND") as KnownErrorClass<{ readonly "~lineage"?: { TEAM_PERMISSION_NOT_FOUND: true }; readonly teamId: string | undefined; readonly userId: string | undefined; readonly permissionId: string | undefined }>;
 export type TeamPermissionNotFound = InstanceType<typeof TeamPermissionNotFound>;
+/** TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED (403). */
+export const TeamInvitationRestrictedUserNotAllowed = /* @__PURE__ */ knownErrorClass("TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED") as KnownErrorClass<{ readonly "~lineage"?: { TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: true }; readonly restrictedReason: Record<string, unknown> | undefined }>;
+export type TeamInvitationRestrictedUserNotAllowed = InstanceType<typeof TeamInvitationRestrictedUserNotAllowed>;
 /** EMAIL_TEMPLATE_ALREADY_EXISTS (409). */
 export const EmailTemplateAlreadyExists = /* @__PURE__ */ knownErrorClass("EMAIL_TEMPLATE_ALREADY_EXISTS") as KnownErrorClass<{ readonly "~lineage"?: { EMAIL_TEMPLATE_ALREADY_EXISTS: true } }>;
 export type EmailTemplateAlreadyExists = InstanceType<typeof EmailTemplateAlreadyExists>;
+/** REQUIRES_CUSTOM_EMAIL_SERVER (400). */
+export const RequiresCustomEmailServer = /* @__PURE__ */ knownErrorClass("REQUIRES_CUSTOM_EMAIL_SERVER") as KnownErrorClass<{ readonly "~lineage"?: { REQUIRES_CUSTOM_EMAIL_SERVER: true } }>;
+export type RequiresCustomEmailServer = InstanceType<typeof RequiresCustomEmailServer>;
+/** ANALYTICS_NOT_ENABLED (400). */
+export const AnalyticsNotEnabled = /* @__PURE__ */ knownErrorClass("ANALYTICS_NOT_ENABLED") as KnownErrorClass<{ readonly "~lineage"?: { ANALYTICS_NOT_ENABLED: true } }>;
+export type AnalyticsNotEnabled = InstanceType<typeof AnalyticsNotEnabled>;
 /** OAUTH_CONNECTION_NOT_CONNECTED_TO_USER (400). */
 export const OAuthConnectionNotConnectedToUser = /* @__PURE__ */ knownErrorClass("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER") as KnownErrorClass<{ readonly "~lineage"?: { OAUTH_CONNECTION_NOT_CONNECTED_TO_USER: true } }>;
 export type OAuthConnectionNotConnectedToUser = InstanceType<typeof OAuthConnectionNotConnectedToUser>;
@@ -348,6 +430,12 @@ export type OuterOAuthTimeout = InstanceType<typeof OuterOAuthTimeout>;
 /** OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED (400). */
 export const OAuthProviderNotFoundOrNotEnabled = /* @__PURE__ */ knownErrorClass("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED") as KnownErrorClass<{ readonly "~lineage"?: { OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED: true } }>;
 export type OAuthProviderNotFoundOrNotEnabled = InstanceType<typeof OAuthProviderNotFoundOrNotEnabled>;
+/** OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN (400). */
+export const OAuthProviderAccountIdAlreadyUsedForSignIn = /* @__PURE__ */ knownErrorClass("OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN") as KnownErrorClass<{ readonly "~lineage"?: { OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN: true } }>;
+export type OAuthProviderAccountIdAlreadyUsedForSignIn = InstanceType<typeof OAuthProviderAccountIdAlreadyUsedForSignIn>;
+/** OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE (503). */
+export const OAuthProviderTemporarilyUnavailable = /* @__PURE__ */ knownErrorClass("OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE") as KnownErrorClass<{ readonly "~lineage"?: { OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE: true } }>;
+export type OAuthProviderTemporarilyUnavailable = InstanceType<typeof OAuthProviderTemporarilyUnavailable>;
 /** MULTI_FACTOR_AUTHENTICATION_REQUIRED (400). */
 export const MultiFactorAuthenticationRequired = /* @__PURE__ */ knownErrorClass("MULTI_FACTOR_AUTHENTICATION_REQUIRED") as KnownErrorClass<{ readonly "~lineage"?: { MULTI_FACTOR_AUTHENTICATION_REQUIRED: true }; readonly attemptCode: string | undefined }>;
 export type MultiFactorAuthenticationRequired = InstanceType<typeof MultiFactorAuthenticationRequired>;
@@ -370,7 +458,7 @@ export type InvalidAuthorizationCode = InstanceType<typeof InvalidAuthorizationC
 export const OAuthProviderAccessDenied = /* @__PURE__ */ knownErrorClass("OAUTH_PROVIDER_ACCESS_DENIED") as KnownErrorClass<{ readonly "~lineage"?: { OAUTH_PROVIDER_ACCESS_DENIED: true } }>;
 export type OAuthProviderAccessDenied = InstanceType<typeof OAuthProviderAccessDenied>;
 /** CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE (409). */
-export const ContactChannelAlreadyUsedForAuthBySomeoneElse = /* @__PURE__ */ knownErrorClass("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE") as KnownErrorClass<{ readonly "~lineage"?: { CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: true }; readonly type: string | undefined }>;
+export const ContactChannelAlreadyUsedForAuthBySomeoneElse = /* @__PURE__ */ knownErrorClass("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE") as KnownErrorClass<{ readonly "~lineage"?: { CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: true }; readonly type: string | undefined; readonly contactChannelValue: string | null | undefined; readonly wouldWorkIfEmailWasVerified: boolean | undefined }>;
 export type ContactChannelAlreadyUsedForAuthBySomeoneElse = InstanceType<typeof ContactChannelAlreadyUsedForAuthBySomeoneElse>;
 /** CROSS_SITE_REQUEST_REFUSED (403). */
 export const CrossSiteRequestRefused = /* @__PURE__ */ knownErrorClass("CROSS_SITE_REQUEST_REFUSED") as KnownErrorClass<{ readonly "~lineage"?: { CROSS_SITE_REQUEST_REFUSED: true }; readonly check: string | undefined; readonly origin: string | null | undefined }>;
@@ -406,23 +494,37 @@ export interface KnownErrorsByCode {
   INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN: InvalidProjectForAdminAccessToken;
   ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN: AdminAccessTokenIsNotAdmin;
   CLIENT_AUTHENTICATION_REQUIRED: ClientAuthenticationRequired;
+  PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT: PublishableClientKeyRequiredForProject;
   SERVER_AUTHENTICATION_REQUIRED: ServerAuthenticationRequired;
   CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED: ClientOrServerAuthenticationRequired;
   CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED: ClientOrAdminAuthenticationRequired;
   CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED: ClientOrServerOrAdminAuthenticationRequired;
   ADMIN_AUTHENTICATION_REQUIRED: AdminAuthenticationRequired;
   EXPECTED_INTERNAL_PROJECT: ExpectedInternalProject;
+  CURRENT_PROJECT_NOT_FOUND: CurrentProjectNotFound;
+  BRANCH_DOES_NOT_EXIST: BranchDoesNotExist;
+  ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: AnonymousAuthenticationNotAllowed;
+  RESTRICTED_USER_NOT_ALLOWED: RestrictedUserNotAllowed;
   UNPARSABLE_ACCESS_TOKEN: UnparsableAccessToken;
   ACCESS_TOKEN_EXPIRED: AccessTokenExpired;
   INVALID_PROJECT_FOR_ACCESS_TOKEN: InvalidProjectForAccessToken;
   REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: RefreshTokenNotFoundOrExpired;
+  CANNOT_DELETE_CURRENT_SESSION: CannotDeleteCurrentSession;
   PROVIDER_REJECTED: ProviderRejected;
   USER_EMAIL_ALREADY_EXISTS: UserEmailAlreadyExists;
   USER_ID_DOES_NOT_EXIST: UserIdDoesNotExist;
   USER_NOT_FOUND: UserNotFound;
+  API_KEY_NOT_VALID: ApiKeyNotValid;
   API_KEY_NOT_FOUND: ApiKeyNotFound;
+  API_KEY_EXPIRED: ApiKeyExpired;
+  API_KEY_REVOKED: ApiKeyRevoked;
+  WRONG_API_KEY_TYPE: WrongApiKeyType;
+  PUBLIC_API_KEY_CANNOT_BE_REVOKED: PublicApiKeyCannotBeRevoked;
   PROJECT_NOT_FOUND: ProjectNotFound;
   SIGN_UP_NOT_ENABLED: SignUpNotEnabled;
+  SIGN_UP_REJECTED: SignUpRejected;
+  BOT_CHALLENGE_REQUIRED: BotChallengeRequired;
+  BOT_CHALLENGE_FAILED: BotChallengeFailed;
   PASSWORD_AUTHENTICATION_NOT_ENABLED: PasswordAuthenticationNotEnabled;
   PASSKEY_AUTHENTICATION_NOT_ENABLED: PasskeyAuthenticationNotEnabled;
   EMAIL_PASSWORD_MISMATCH: EmailPasswordMismatch;
@@ -442,13 +544,19 @@ export interface KnownErrorsByCode {
   PASSKEY_WEBAUTHN_ERROR: PasskeyWebauthnError;
   PASSKEY_AUTHENTICATION_FAILED: PasskeyAuthenticationFailed;
   PERMISSION_NOT_FOUND: PermissionNotFound;
+  WRONG_PERMISSION_SCOPE: WrongPermissionScope;
+  PERMISSION_ID_ALREADY_EXISTS: PermissionIdAlreadyExists;
+  PROJECT_PERMISSION_REQUIRED: ProjectPermissionRequired;
   CONTAINED_PERMISSION_NOT_FOUND: ContainedPermissionNotFound;
   TEAM_NOT_FOUND: TeamNotFound;
   TEAM_MEMBERSHIP_NOT_FOUND: TeamMembershipNotFound;
   TEAM_MEMBERSHIP_ALREADY_EXISTS: TeamMembershipAlreadyExists;
   TEAM_PERMISSION_REQUIRED: TeamPermissionRequired;
   TEAM_PERMISSION_NOT_FOUND: TeamPermissionNotFound;
+  TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: TeamInvitationRestrictedUserNotAllowed;
   EMAIL_TEMPLATE_ALREADY_EXISTS: EmailTemplateAlreadyExists;
+  REQUIRES_CUSTOM_EMAIL_SERVER: RequiresCustomEmailServer;
+  ANALYTICS_NOT_ENABLED: AnalyticsNotEnabled;
   OAUTH_CONNECTION_NOT_CONNECTED_TO_USER: OAuthConnectionNotConnectedToUser;
   OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER: OAuthConnectionAlreadyConnectedToAnotherUser;
   OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE: OAuthConnectionDoesNotHaveRequiredScope;
@@ -459,6 +567,8 @@ export interface KnownErrorsByCode {
   USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION: UserAlreadyConnectedToAnotherOAuthConnection;
   OUTER_OAUTH_TIMEOUT: OuterOAuthTimeout;
   OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED: OAuthProviderNotFoundOrNotEnabled;
+  OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN: OAuthProviderAccountIdAlreadyUsedForSignIn;
+  OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE: OAuthProviderTemporarilyUnavailable;
   MULTI_FACTOR_AUTHENTICATION_REQUIRED: MultiFactorAuthenticationRequired;
   INVALID_TOTP_CODE: InvalidTotpCode;
   USER_AUTHENTICATION_REQUIRED: UserAuthenticationRequired;
