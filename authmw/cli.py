@@ -20,6 +20,10 @@ from ._cli_admin import register as register_admin_commands
 PID_FILE = "dev.pid"
 URL_FILE = "dev.url"
 LOG_FILE = "dev.log"
+#: Backend versions `authmw dev --api` answers as (authmw/dev/api_version.py, kept in step by a
+#: test: importing the local service here would slow down every other command).
+API_VERSIONS = ("2.7", "2.8")
+DEFAULT_API_VERSION = "2.7"
 #: How long `--background` and `--stop` wait for the service to come up or go away.
 BACKGROUND_TIMEOUT_SECONDS = 60
 
@@ -39,7 +43,9 @@ def _dev(args: argparse.Namespace) -> int:
         print(f"authmw dev needs the 'local' extra: pip install 'authmw[local]' ({error})", file=sys.stderr)
         return 2
     try:
-        service = LocalService(args.data_dir, host=args.host, port=args.port, access_token_ttl=args.access_token_ttl)
+        service = LocalService(
+            args.data_dir, host=args.host, port=args.port, access_token_ttl=args.access_token_ttl, api=args.api
+        )
     except OSError as error:
         print(
             f"authmw dev: cannot listen on {args.host}:{args.port} ({error.strerror or error}): another program may "
@@ -48,7 +54,8 @@ def _dev(args: argparse.Namespace) -> int:
         )
         return 2
     print(
-        f"authmw local service on {service.url}\n  project id: {service.project_id}\n  settings:   {service.env_file}",
+        f"authmw local service on {service.url} (answers as API {service.api})\n"
+        f"  project id: {service.project_id}\n  settings:   {service.env_file}",
         file=sys.stderr,
         flush=True,
     )
@@ -111,6 +118,8 @@ def _start_in_background(args: argparse.Namespace) -> int:
         str(folder),
         "--access-token-ttl",
         repr(args.access_token_ttl),
+        "--api",
+        args.api,
     ]
     with open(folder / LOG_FILE, "ab") as log:
         child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
@@ -201,6 +210,12 @@ def build_parser() -> argparse.ArgumentParser:
     dev.add_argument("--data-dir", default=".authmw", help="folder of the database and project.env (default .authmw)")
     dev.add_argument(
         "--access-token-ttl", type=float, default=600, help="access-token lifetime in seconds (default 600)"
+    )
+    dev.add_argument(
+        "--api",
+        choices=API_VERSIONS,
+        default=DEFAULT_API_VERSION,
+        help=f"backend version to answer as: 2.8 (2.8.86) or 2.7 (2.7.16) (default {DEFAULT_API_VERSION})",
     )
     mode = dev.add_mutually_exclusive_group()
     mode.add_argument(

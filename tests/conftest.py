@@ -60,6 +60,9 @@ class Service:
 
     def __init__(self, service) -> None:  # type: ignore[no-untyped-def]
         self._running = service
+        #: The backend version the service answers as ("2.8" or "2.7"); for a deployment,
+        #: AUTHMW_TEST_API (default 2.8).
+        self.api: str = getattr(service, "api", None) or os.environ.get("AUTHMW_TEST_API", "2.8")
         self.url: str = service.url
         self.project_id: str = service.project_id
         self.config = AuthConfig(
@@ -81,6 +84,11 @@ class Service:
     def outbox(self, to: str, kind: str | None = None) -> list[dict[str, object]]:
         return deployment.outbox(self._running, to, kind)
 
+    @property
+    def admin_project_path(self) -> str:
+        """Where the admin tier reads and changes the project: 2.8 moved it (contract 2.8, 14.4)."""
+        return "/internal/projects/current" if self.api == "2.8" else "/projects/current"
+
     def _headers(self, **extra: str) -> dict[str, str]:
         return {
             "x-stack-project-id": self.project_id,
@@ -101,11 +109,16 @@ class Service:
         return Session(body["user_id"], email, body["access_token"], body["refresh_token"])
 
     def sign_out(self, session: Session) -> None:
+        """End the session: 2.7 reads the refresh token, 2.8 the access token's session."""
         r = httpx.request(
             "DELETE",
             f"{self.url}/api/v1/auth/sessions/current",
             headers=self._headers(
-                **{"x-stack-refresh-token": session.refresh_token, "content-type": "application/json"}
+                **{
+                    "x-stack-refresh-token": session.refresh_token,
+                    "x-stack-access-token": session.access_token,
+                    "content-type": "application/json",
+                }
             ),
             content=b"{}",
         )
@@ -113,7 +126,7 @@ class Service:
 
 
 def _start(
-    tmp_path_factory: pytest.TempPathFactory, name: str, *, other_project: bool = False, **options: float
+    tmp_path_factory: pytest.TempPathFactory, name: str, *, other_project: bool = False, **options: object
 ) -> Iterator[Service]:
     with deployment.running(tmp_path_factory.mktemp(name), other_project=other_project, **options) as running:
         yield Service(running)
@@ -122,6 +135,25 @@ def _start(
 @pytest.fixture(scope="session")
 def local_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     yield from _start(tmp_path_factory, "service")
+
+
+@pytest.fixture(scope="session")
+def service_27(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """A local service answering as backend 2.7.16 (``authmw dev --api 2.7``)."""
+    yield from _start(tmp_path_factory, "service-27", api="2.7")
+
+
+@pytest.fixture(scope="session")
+def service_28(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """A local service answering as backend 2.8.86 (``authmw dev --api 2.8``)."""
+    yield from _start(tmp_path_factory, "service-28", api="2.8")
+
+
+@pytest.fixture(scope="session", params=["2.7", "2.8"])
+def service_each_api(request: pytest.FixtureRequest) -> Service:
+    """The same test against a local service of each API version (``service.api`` tells which)."""
+    fixture: Service = request.getfixturevalue(f"service_{request.param.replace('.', '')}")
+    return fixture
 
 
 @pytest.fixture(scope="session")
@@ -147,7 +179,7 @@ class OAuthService(Service):
 
     def configure(self) -> None:
         r = httpx.patch(
-            f"{self.url}/api/v1/projects/current",
+            f"{self.url}/api/v1{self.admin_project_path}",
             headers={
                 "x-stack-project-id": self.project_id,
                 "x-stack-access-type": "admin",

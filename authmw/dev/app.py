@@ -12,20 +12,18 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
+from .api_version import DEFAULT_API, ApiVersionMiddleware, api_version
 from .bootstrap import Bootstrap, ensure_projects, env_values, write_env_file
 from .clock import ClockMiddleware
 from .db import Database
 from .delivery import mark_interrupted
+from .endpoint import NOT_FOUND_TEXT
+from .end_user import EndUserMiddleware
 from .keys import KeyStore
 from .middleware import ServiceHeadersMiddleware
 from .routes import all_routes
 from .service import Service
 
-NOT_FOUND_TEXT = (
-    "404 — this page does not exist in Stack Auth's API.\n\n"
-    "Please see the API documentation at https://docs.stack-auth.com, or visit the authmw local"
-    " service's source if you believe this is a bug.\n\nURL: {url}"
-)
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
@@ -50,13 +48,17 @@ def create_app(
     api_url: str | None = None,
     on_first_start: Callable[[Bootstrap], None] | None = None,
     clock: Callable[[], float] = time.time,
+    api: str = DEFAULT_API,
 ) -> Starlette:
     """Open (or create) the service's data in `data_dir` and build the ASGI app.
 
     With `api_url`, `<data_dir>/project.env` is (re)written with the AUTHMW_* settings.
     `on_first_start` is called once when the data folder was empty (e.g. to print the keys).
     `clock` is the time requests see (tests pass a `Clock` to stop or move it).
+    `api` is the backend version the service answers as ("2.8" or "2.7", api_version.py);
+    `api_url` is also the base of the 2.8 token issuers (without it, each request's own URL).
     """
+    version = api_version(api)
     db = Database.in_dir(data_dir)
     bootstrap = ensure_projects(db)
     mark_interrupted(db)
@@ -66,11 +68,18 @@ def create_app(
         write_env_file(data_dir, env_values(api_url, bootstrap.project))
     app = Starlette(
         routes=all_routes(),
-        middleware=[Middleware(ServiceHeadersMiddleware), Middleware(ClockMiddleware, clock=clock)],
+        middleware=[
+            Middleware(ServiceHeadersMiddleware),
+            Middleware(ClockMiddleware, clock=clock),
+            Middleware(ApiVersionMiddleware, api=version),
+            Middleware(EndUserMiddleware),
+        ],
         exception_handlers={404: _not_found, 405: _method_not_allowed, HTTPException: _http_error},
     )
     app.router.redirect_slashes = False
-    app.state.service = Service(db=db, keys=KeyStore(db), access_token_ttl=access_token_ttl)
+    app.state.service = Service(
+        db=db, keys=KeyStore(db), access_token_ttl=access_token_ttl, api=version, public_url=api_url
+    )
     app.state.bootstrap = bootstrap
     app.state.data_dir = Path(data_dir)
     return app

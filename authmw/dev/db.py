@@ -207,6 +207,20 @@ MIGRATIONS: list[str] = [
     UPDATE refresh_tokens SET id = substr(token_hash, 1, 32) WHERE id IS NULL;
     CREATE UNIQUE INDEX refresh_tokens_by_id ON refresh_tokens(id)
     """,
+    # 9: API 2.8 users (anonymous, restricted, country, risk scores) and sessions (impersonation,
+    #    last use), contract 2.8 sections 4.1 and 6.1
+    """
+    ALTER TABLE users ADD COLUMN is_anonymous INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE users ADD COLUMN restricted_by_admin INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE users ADD COLUMN restricted_by_admin_reason TEXT;
+    ALTER TABLE users ADD COLUMN restricted_by_admin_private_details TEXT;
+    ALTER TABLE users ADD COLUMN country_code TEXT;
+    ALTER TABLE users ADD COLUMN risk_score_bot INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE users ADD COLUMN risk_score_free_trial_abuse INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE refresh_tokens ADD COLUMN is_impersonation INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE refresh_tokens ADD COLUMN last_used_at_millis INTEGER;
+    ALTER TABLE refresh_tokens ADD COLUMN last_used_ip_info TEXT
+    """,
 ]
 
 

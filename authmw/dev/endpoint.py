@@ -30,6 +30,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from .api_version import ApiVersion
 from .auth import TIERS, Auth, resolve
 from .errors import CatalogueError, ServiceError, schema_error
 from .projects import Project
@@ -42,6 +43,16 @@ SERVER_OR_ADMIN = frozenset({"server", "admin"})
 ADMIN = frozenset({"admin"})
 
 API_PREFIX = "/api/v1"
+
+#: Endpoints only one version has (`versions=` of a route).
+ONLY_27 = frozenset({"2.7"})
+ONLY_28 = frozenset({"2.8"})
+
+NOT_FOUND_TEXT = (
+    "404 — this page does not exist in Stack Auth's API.\n\n"
+    "Please see the API documentation at https://docs.stack-auth.com, or visit the authmw local"
+    " service's source if you believe this is a bug.\n\nURL: {url}"
+)
 
 Handler = Callable[["RequestContext"], Any]
 
@@ -97,6 +108,11 @@ class RequestContext:
     #: Results of work done outside the transaction, by key (`outside`).
     done_outside: dict[tuple[object, ...], object] = field(default_factory=dict)
     last_pass: bool = False
+
+    @property
+    def api(self) -> ApiVersion:
+        """The backend version the service answers as (api_version.py)."""
+        return self.service.api
 
     @property
     def project(self) -> Project:
@@ -168,19 +184,38 @@ class RequestContext:
 
 
 @dataclass(frozen=True)
+class PerApi:
+    """A request schema that differs between API versions: `PerApi(v27=..., v28=...)`."""
+
+    v27: Spec
+    v28: Spec
+
+    def for_api(self, api: ApiVersion) -> Spec:
+        return self.v28 if api.name == "2.8" else self.v27
+
+
+@dataclass(frozen=True)
 class Endpoint:
     method: str
     path: str
     handler: Handler
     tiers: frozenset[str] | None
-    body: Spec | None
-    query: Obj | None
+    body: Spec | PerApi | None
+    query: Obj | PerApi | None
     params: Obj | None
     headers: Obj | None
     needs_user: NeedsUser | None
+    #: The versions that have this endpoint (None: all) and the status of the others (404 for a
+    #: path they do not have, 405 for a method they do not allow on a path they have).
+    versions: frozenset[str] | None = None
+    absent_status: int = 404
 
     async def __call__(self, request: Request) -> Response:
         service: Service = request.app.state.service
+        if self.versions is not None and service.api.name not in self.versions:
+            if self.absent_status == 405:
+                return PlainTextResponse("Method not allowed", 405)
+            return PlainTextResponse(NOT_FOUND_TEXT.format(url=str(request.url)), 404)
         try:
             body = await _parse_body(request)
             return await run_in_threadpool(self._run, service, request, body)
@@ -212,7 +247,7 @@ class Endpoint:
         ctx: RequestContext | None = None
         try:
             with service.db.tx() as c:
-                auth = resolve(c, service.keys, request.headers)
+                auth = resolve(c, service.tokens, request.headers)
                 self._check_tier(auth)
                 ctx = RequestContext(
                     service=service,
@@ -260,10 +295,12 @@ class Endpoint:
         if self.headers is not None:
             present = {name: request.headers[name] for name in self.headers.fields if request.headers.get(name)}
             ctx.headers = {**request.headers, **self.headers.check(present, "headers", problems)}
-        if self.query is not None:
-            ctx.query = self.query.check(dict(request.query_params), "query", problems, query=True)
-        if self.body is not None:
-            cleaned = self.body.check(MISSING if body is None else body, "body", problems)
+        query_spec = self.query.for_api(ctx.api) if isinstance(self.query, PerApi) else self.query
+        if query_spec is not None:
+            ctx.query = query_spec.check(dict(request.query_params), "query", problems, query=True)
+        body_spec = self.body.for_api(ctx.api) if isinstance(self.body, PerApi) else self.body
+        if body_spec is not None:
+            cleaned = body_spec.check(MISSING if body is None else body, "body", problems)
             ctx.body = None if cleaned is MISSING else cleaned
         if problems:
             raise schema_error(request.method, request.url.path, problems)
@@ -342,17 +379,25 @@ class EndpointGroup:
         path: str,
         *,
         tiers: frozenset[str] | None,
-        body: Spec | None = None,
-        query: Obj | None = None,
+        body: Spec | PerApi | None = None,
+        query: Obj | PerApi | None = None,
         params: Obj | None = None,
         headers: Obj | None = None,
         needs_user: NeedsUser | None = None,
+        versions: frozenset[str] | None = None,
+        absent_status: int = 404,
     ) -> Callable[[Handler], Handler]:
-        """`needs_user`: how a request without a signed-in user is answered (None: the handler
-        decides)."""
+        """`body` / `query`: request schemas, or `PerApi` ones when the versions differ.
+        `needs_user`: how a request without a signed-in user is answered (None: the handler
+        decides). `versions`: the API versions that have the endpoint (None: all); the others
+        answer `absent_status` (404, or 405 when they have the path with other methods)."""
 
         def register(handler: Handler) -> Handler:
-            self.endpoints.append(Endpoint(method, path, handler, tiers, body, query, params, headers, needs_user))
+            self.endpoints.append(
+                Endpoint(
+                    method, path, handler, tiers, body, query, params, headers, needs_user, versions, absent_status
+                )
+            )
             return handler
 
         return register

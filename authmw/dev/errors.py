@@ -5,6 +5,7 @@ Handlers raise them; the endpoint layer renders them (contract sections 1.5 and 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 from functools import lru_cache
@@ -13,6 +14,7 @@ from typing import Any
 
 from starlette.responses import PlainTextResponse, Response
 
+from .api_version import current_api
 from .responses import json_response
 
 
@@ -49,6 +51,13 @@ class CatalogueError(ServiceError):
         self.status: int = entry["status"]
         self.details = {name: args[name] for name in entry["details"] if name in args}
         self.message = entry["message"].format_map(args)
+        if current_api().name == "2.7":
+            # 2.7 had neither these details nor the 2.8 wording (contract 2.8, 2.2).
+            for name in optional:
+                self.details.pop(name, None)
+        elif "message_2_8" in entry:
+            with contextlib.suppress(KeyError):  # the 2.8 wording, when its values were given
+                self.message = entry["message_2_8"].format_map(args)
         super().__init__(f"{code}: {self.message}")
 
     def to_response(self) -> Response:
@@ -89,17 +98,34 @@ def schema_error(method: str, pathname: str, problems: list[str]) -> CatalogueEr
     return CatalogueError("SCHEMA_ERROR", message=text)
 
 
-def expired_error(code: str, exp_seconds: int | float | None) -> CatalogueError:
-    """ACCESS_TOKEN_EXPIRED / ADMIN_ACCESS_TOKEN_EXPIRED with the optional time suffix."""
+def expired_error(code: str, exp_seconds: int | float | None, **ids: Any) -> CatalogueError:
+    """ACCESS_TOKEN_EXPIRED / ADMIN_ACCESS_TOKEN_EXPIRED with the optional time suffix; `ids`
+    (project_id, user_id, refresh_token_id) fill the details the 2.8 catalogue entry has."""
     if exp_seconds is None:
-        return CatalogueError(code, expired_at_millis=None, expired_suffix="")
+        return CatalogueError(code, expired_at_millis=None, expired_suffix="", **{"ids_suffix": "", **ids})
     when = _dt.datetime.fromtimestamp(exp_seconds, tz=_dt.timezone.utc)
     iso = when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
     return CatalogueError(
         code,
         expired_at_millis=int(exp_seconds * 1000),
         expired_suffix=f" (The access token expired at {iso}.)",
+        **{"ids_suffix": "", **ids},
     )
 
 
 INTERNAL_ERROR_TEXT = "Something went wrong. Please make sure the data you entered is correct."
+
+
+def email_taken(email: str, *, would_work_if_email_was_verified: bool = False) -> CatalogueError:
+    """USER_EMAIL_ALREADY_EXISTS with the details and wording 2.8 gives it (contract 2.8, 2.2)."""
+    suffix = (
+        ". If this is you, sign in to that account and verify the e-mail address first."
+        if would_work_if_email_was_verified
+        else "."
+    )
+    return CatalogueError(
+        "USER_EMAIL_ALREADY_EXISTS",
+        email=email,
+        would_work_if_email_was_verified=would_work_if_email_was_verified,
+        unverified_suffix=suffix,
+    )

@@ -1,4 +1,9 @@
-"""ES256 signing keys (one per project plus the legacy global key), JWKS and JWTs.
+"""ES256 signing keys, JWKS and JWTs.
+
+API 2.7: one key per project plus the legacy global key. API 2.8 (contract 2.8, 3.3): two keys
+per audience (`{projectId}`, `{projectId}:restricted`, `{projectId}:anon`); the first signs, the
+second is only published. The first key of the plain project audience is the 2.7 project key,
+so normal users' tokens keep their `kid` across the switch.
 
 Keys are generated once and kept in the database, so tokens stay verifiable across restarts.
 """
@@ -17,8 +22,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from .db import Database
 from .ids import now_millis
 
-ISSUER = "https://access-token.jwt-signature.stack-auth.com"
 GLOBAL_SCOPE = "$global"
+#: The audience suffixes of the token kinds (authmw/token_kinds.json).
+AUDIENCE_SUFFIXES = ("", ":restricted", ":anon")
 
 
 def _b64url(data: bytes) -> str:
@@ -67,6 +73,10 @@ class KeyStore:
     def for_project(self, project_id: str) -> SigningKey:
         return self._get(f"project:{project_id}")
 
+    def for_audience(self, audience: str) -> tuple[SigningKey, SigningKey]:
+        """The signing key and the second (published, never signing) key of a 2.8 audience."""
+        return self._get(f"project:{audience}"), self._get(f"project-second:{audience}")
+
     def global_key(self) -> SigningKey:
         return self._get(GLOBAL_SCOPE)
 
@@ -99,7 +109,10 @@ class KeyStore:
             return key
 
     def forget(self, project_id: str) -> None:
-        scope = f"project:{project_id}"
+        """Drop every key of a project (all audiences)."""
+        audiences = [project_id + suffix for suffix in AUDIENCE_SUFFIXES]
+        scopes = [f"{prefix}:{aud}" for aud in audiences for prefix in ("project", "project-second")]
         with self._db.tx() as c:
-            self._cache.pop(scope, None)
-            c.execute("DELETE FROM signing_keys WHERE scope = ?", (scope,))
+            for scope in scopes:
+                self._cache.pop(scope, None)
+                c.execute("DELETE FROM signing_keys WHERE scope = ?", (scope,))

@@ -7,6 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from .api_version import ApiVersion
 from .db import dump, load
 from .ids import new_uuid, now_millis, random_code
 
@@ -62,6 +63,13 @@ def default_config() -> dict[str, Any]:
         "email_config": {"type": "shared"},
         "team_creator_default_permissions": [{"id": "admin"}],
         "team_member_default_permissions": [{"id": "member"}],
+        # 2.8 (contract 2.8, 1.2, 7.4, 8.1, 14.4). The backend's default for new projects is not
+        # to require the publishable key, but every project that existed when the setting came
+        # was set to require it; the local service keeps requiring it unless told otherwise.
+        "require_publishable_client_key": True,
+        "require_email_verification": False,
+        "allow_user_api_keys": False,
+        "allow_team_api_keys": False,
     }
 
 
@@ -92,10 +100,42 @@ class Project:
             {"id": p["id"]} for p in sorted(self.config["oauth_providers"], key=lambda p: p["id"]) if p.get("enabled")
         ]
 
-    def client_view(self) -> dict[str, Any]:
+    def client_view(self, api: ApiVersion) -> dict[str, Any]:
         config: dict[str, Any] = {flag: bool(self.config[flag]) for flag in CLIENT_FLAGS}
         config["enabled_oauth_providers"] = self.enabled_oauth_providers()
+        if api.admin_project_at_internal:  # contract 2.8, 14.4
+            config["allow_user_api_keys"] = bool(self.config["allow_user_api_keys"])
+            config["allow_team_api_keys"] = bool(self.config["allow_team_api_keys"])
+            config["domains"] = [dict(d) for d in self.config["domains"]]
         return {"id": self.id, "display_name": self.display_name, "config": config}
+
+    def admin_view_28(self) -> dict[str, Any]:
+        """The 2.8 admin view (GET /internal/projects/current, contract 2.8 14.4): no user count,
+        config id, legacy signing flag or provider `enabled`; logos, owner team, onboarding
+        status and the 2.8 config fields instead. The local service has no owner teams, logos
+        or e-mail themes: those read null / the backend's defaults."""
+        view = self.admin_view(0)
+        del view["user_count"]
+        config = view["config"]
+        del config["id"], config["legacy_global_jwt_signing"]
+        config["oauth_providers"] = [
+            {**{k: v for k, v in p.items() if k != "enabled"}, "provider_config_id": p["id"], "apple_bundle_ids": []}
+            for p in config["oauth_providers"]
+        ]
+        for flag in ("allow_user_api_keys", "allow_team_api_keys", "require_email_verification"):
+            config[flag] = bool(self.config[flag])
+        config["require_publishable_client_key"] = bool(self.config["require_publishable_client_key"])
+        config["email_theme"] = None
+        config["user_default_permissions"] = []
+        config["oauth_account_merge_strategy"] = "link_method"
+        for name in ("logo_url", "logo_full_url", "logo_dark_mode_url", "logo_full_dark_mode_url", "owner_team_id"):
+            view[name] = None
+        view["onboarding_status"] = "completed"
+        return view
+
+    def owner_view(self, api: ApiVersion, user_count: int) -> dict[str, Any]:
+        """The admin view of the version."""
+        return self.admin_view_28() if api.admin_project_at_internal else self.admin_view(user_count)
 
     def admin_view(self, user_count: int) -> dict[str, Any]:
         c = self.config

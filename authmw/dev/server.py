@@ -13,6 +13,7 @@ from typing import TextIO
 
 import uvicorn
 
+from .api_version import DEFAULT_API, api_version
 from .app import create_app
 from .bootstrap import ENV_FILE_NAME, Bootstrap, env_values
 
@@ -42,7 +43,8 @@ class LocalService:
             httpx.get(service.url + "/health")
 
     `port=0` picks a free port; `.url` tells the real one. `clock` is the time requests see
-    (`authmw.dev.Clock` lets a test stop or move it).
+    (`authmw.dev.Clock` lets a test stop or move it). `api` is the backend version it answers
+    as: "2.8" (2.8.86) or "2.7" (2.7.16); `.api` tells it.
     """
 
     def __init__(
@@ -54,7 +56,9 @@ class LocalService:
         *,
         quiet: bool = False,
         clock: Callable[[], float] = time.time,
+        api: str = DEFAULT_API,
     ) -> None:
+        self.api = api_version(api).name  # a clear error for an unknown version, before binding
         self.data_dir = Path(data_dir)
         self.host = host
         self.access_token_ttl = access_token_ttl
@@ -69,6 +73,7 @@ class LocalService:
                 api_url=self.url,
                 on_first_start=None if quiet else print_bootstrap,
                 clock=clock,
+                api=self.api,
             )
         except BaseException:
             self._sock.close()

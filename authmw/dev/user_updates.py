@@ -9,14 +9,16 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+from .api_version import ApiVersion, current_api
 from .db import dump
-from .errors import CatalogueError, PlainError
+from .errors import CatalogueError, PlainError, email_taken
+from .ids import now_millis
 from .passwords import is_valid_bcrypt_hash
 from .projects import Project
-from .schema import Arr, Bool, Json, Obj, Str, Uuid
+from .schema import Arr, Bool, Json, Num, Obj, Str, Uuid
 from .teams import create_team, is_member
 from .tokens import revoke_user_refresh_tokens
-from .users import add_contact_channel, create_user, email_used_for_auth, primary_email_channel
+from .users import add_contact_channel, create_user, email_used_for_auth, normalise_email, primary_email_channel
 
 MAX_IMAGE_URL_LENGTH = 1_000_000
 _CLIENT_IMAGE_RE = re.compile(r"^data:image/(png|jpg|jpeg|gif|bmp|webp);base64,(.*)$", re.DOTALL)
@@ -50,28 +52,112 @@ SERVER_FIELDS: dict[str, Any] = {
     "totp_secret_base64": Str(nullable=True, test=_padded_base64),
 }
 
+def _country_code(value: str) -> str | None:
+    return None if re.fullmatch(r"[A-Za-z]{2}", value.strip()) else "must be a two-letter country code"
+
+
+def _risk_score() -> Num:
+    return Num(required=True, integer=True, min_value=0, max_value=100)
+
+
+#: Server-tier fields 2.8 adds (contract 2.8, 5.2 and 5.3).
+SERVER_FIELDS_28: dict[str, Any] = {
+    "restricted_by_admin": Bool(),
+    "restricted_by_admin_reason": Str(nullable=True),
+    "restricted_by_admin_private_details": Str(nullable=True),
+    "country_code": Str(nullable=True, test=_country_code),
+    "risk_scores": Obj(
+        {"sign_up": Obj({"bot": _risk_score(), "free_trial_abuse": _risk_score()}, required=True)}
+    ),
+}
+OAUTH_PROVIDERS = Arr(Obj({"id": Str(required=True), "account_id": Str(required=True), "email": Str(nullable=True)}))
+
+SERVER_CREATE_27 = Obj({**SERVER_FIELDS, "oauth_providers": OAUTH_PROVIDERS}, required=True)
 SERVER_CREATE = Obj(
-    {
-        **SERVER_FIELDS,
-        "oauth_providers": Arr(
-            Obj({"id": Str(required=True), "account_id": Str(required=True), "email": Str(nullable=True)})
-        ),
-    },
+    {**SERVER_FIELDS, "oauth_providers": OAUTH_PROVIDERS, **SERVER_FIELDS_28, "is_anonymous": Bool()}, required=True
+)
+SERVER_UPDATE_27 = Obj({**SERVER_FIELDS, "selected_team_id": Uuid(nullable=True)}, required=True)
+SERVER_UPDATE = Obj(
+    {**SERVER_FIELDS, "selected_team_id": Uuid(nullable=True), **SERVER_FIELDS_28, "is_anonymous": Bool(only=False)},
     required=True,
 )
-SERVER_UPDATE = Obj({**SERVER_FIELDS, "selected_team_id": Uuid(nullable=True)}, required=True)
-CLIENT_UPDATE = Obj(
-    {
-        "display_name": Str(nullable=True),
-        "client_metadata": Json(),
-        "selected_team_id": Uuid(nullable=True),
-        "totp_secret_base64": Str(nullable=True, test=_padded_base64),
-        "profile_image_url": Str(nullable=True, max_length=MAX_IMAGE_URL_LENGTH),
-        "otp_auth_enabled": Bool(),
-        "passkey_auth_enabled": Bool(),
-    },
-    required=True,
-)
+CLIENT_FIELDS: dict[str, Any] = {
+    "display_name": Str(nullable=True),
+    "client_metadata": Json(),
+    "selected_team_id": Uuid(nullable=True),
+    "totp_secret_base64": Str(nullable=True, test=_padded_base64),
+    "profile_image_url": Str(nullable=True, max_length=MAX_IMAGE_URL_LENGTH),
+    "otp_auth_enabled": Bool(),
+    "passkey_auth_enabled": Bool(),
+}
+CLIENT_UPDATE_27 = Obj(CLIENT_FIELDS, required=True)
+#: 2.8 lets a user change their own primary e-mail (contract 2.8, 5.3).
+CLIENT_UPDATE_28 = Obj({**CLIENT_FIELDS, "primary_email": Str(nullable=True, email=True, min_length=1)}, required=True)
+
+
+def server_update_spec(api: ApiVersion) -> Obj:
+    return SERVER_UPDATE if api.anonymous_users else SERVER_UPDATE_27
+
+
+def client_update_spec(api: ApiVersion) -> Obj:
+    return CLIENT_UPDATE_28 if api.anonymous_users else CLIENT_UPDATE_27
+
+
+def _restriction_columns(fields: dict[str, Any]) -> dict[str, Any]:
+    """The restriction, country and risk-score columns a 2.8 body sets (contract 2.8, 5.2-5.3)."""
+    columns: dict[str, Any] = {}
+    restricted = fields.get("restricted_by_admin")
+    for name in ("restricted_by_admin_reason", "restricted_by_admin_private_details"):
+        value = fields.get(name) or None  # empty strings are stored as null
+        if value is not None and restricted is not True:
+            raise PlainError(400, f"{name} requires restricted_by_admin=true")
+        if name in fields:
+            columns[name] = value
+    if restricted is not None:
+        columns["restricted_by_admin"] = int(restricted)
+        if not restricted:
+            columns["restricted_by_admin_reason"] = None
+            columns["restricted_by_admin_private_details"] = None
+    if "country_code" in fields:
+        code = fields["country_code"]
+        columns["country_code"] = None if code is None else code.strip().upper()
+    if "risk_scores" in fields:
+        scores = fields["risk_scores"]["sign_up"]
+        columns["risk_score_bot"] = int(scores["bot"])
+        columns["risk_score_free_trial_abuse"] = int(scores["free_trial_abuse"])
+    return columns
+
+
+def personal_team_name(display_name: str | None, email: str | None) -> str:
+    """`<display name>'s Team`, else `<e-mail>'s Team`, else `Personal Team` (5.2)."""
+    if display_name:
+        return f"{display_name}'s Team"
+    return f"{email}'s Team" if email else "Personal Team"
+
+
+def create_personal_team(c: sqlite3.Connection, project: Project, user_id: str, name: str) -> str:
+    """The team `create_team_on_sign_up` makes; 2.8 also selects it (contract 2.8, 5.2)."""
+    team_id = create_team(c, project, name, creator_user_id=user_id)
+    if current_api().selects_personal_team:
+        c.execute("UPDATE users SET selected_team_id = ? WHERE project_id = ? AND id = ?", (team_id, project.id, user_id))
+    return team_id
+
+
+def upgrade_anonymous_user(c: sqlite3.Connection, project: Project, user_id: str) -> None:
+    """An anonymous user becomes a real one (contract 2.8, 7.3): signed up now, and teams still
+    called `Personal Team` named after the user."""
+    c.execute(
+        "UPDATE users SET is_anonymous = 0, signed_up_at_millis = ? WHERE project_id = ? AND id = ?",
+        (now_millis(), project.id, user_id),
+    )
+    user = c.execute("SELECT display_name FROM users WHERE project_id = ? AND id = ?", (project.id, user_id)).fetchone()
+    channel = primary_email_channel(c, project.id, user_id)
+    name = personal_team_name(user["display_name"], channel["value"] if channel else None)
+    c.execute(
+        "UPDATE teams SET display_name = ? WHERE project_id = ? AND display_name = 'Personal Team'"
+        " AND id IN (SELECT team_id FROM team_members WHERE project_id = ? AND user_id = ?)",
+        (name, project.id, project.id, user_id),
+    )
 
 
 def check_client_image(value: str | None) -> None:
@@ -128,11 +214,12 @@ def server_create_user(
     if email is None and ("primary_email_verified" in fields or "primary_email_auth_enabled" in fields):
         raise PlainError(400, "primary_email_verified and primary_email_auth_enabled need primary_email")
     if email is not None and fields.get("primary_email_auth_enabled") and email_used_for_auth(c, project.id, email):
-        raise CatalogueError("USER_EMAIL_ALREADY_EXISTS")
+        raise email_taken(normalise_email(email))
     if fields.get("otp_auth_enabled") and not project.config["magic_link_enabled"]:
         raise PlainError(400, "OTP auth not enabled in the project")
     _check_oauth_accounts_free(c, project.id, fields.get("oauth_providers", []))
     _, password_hash = _password_hash_of(project, fields, hasher)
+    restriction = _restriction_columns(fields)
     user_id = create_user(
         c,
         project.id,
@@ -147,7 +234,10 @@ def server_create_user(
         primary_email=email,
         primary_email_verified=bool(fields.get("primary_email_verified")),
         primary_email_auth_enabled=bool(fields.get("primary_email_auth_enabled")),
+        is_anonymous=bool(fields.get("is_anonymous")),
+        country_code=restriction.pop("country_code", None),
     )
+    _set_columns(c, project.id, user_id, restriction)
     for provider in fields.get("oauth_providers", []):
         c.execute(
             "INSERT INTO oauth_accounts (project_id, provider_id, account_id, user_id, email, created_at_millis)"
@@ -155,15 +245,17 @@ def server_create_user(
             (project.id, provider["id"], provider["account_id"], user_id, provider.get("email"), project.id, user_id),
         )
     if project.config["create_team_on_sign_up"]:
-        name = (
-            f"{fields['display_name']}'s Team"
-            if fields.get("display_name")
-            else f"{email}'s Team"
-            if email
-            else "Personal Team"
-        )
-        create_team(c, project, name, creator_user_id=user_id)
+        name = personal_team_name(fields.get("display_name"), email)
+        create_personal_team(c, project, user_id, name)
     return user_id
+
+
+def _set_columns(c: sqlite3.Connection, project_id: str, user_id: str, columns: dict[str, Any]) -> None:
+    if columns:
+        assignments = ", ".join(f"{name} = ?" for name in columns)
+        c.execute(
+            f"UPDATE users SET {assignments} WHERE project_id = ? AND id = ?", (*columns.values(), project_id, user_id)
+        )
 
 
 def update_user(
@@ -205,12 +297,14 @@ def update_user(
             raise CatalogueError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=team_id, user_id=user_id)
         columns["selected_team_id"] = team_id
 
-    _update_primary_email(c, project, user_id, fields)
-    if columns:
-        assignments = ", ".join(f"{name} = ?" for name in columns)
-        c.execute(
-            f"UPDATE users SET {assignments} WHERE project_id = ? AND id = ?", (*columns.values(), project.id, user_id)
-        )
+    columns.update(_restriction_columns(fields))
+    if current_api().keeps_old_primary_email:
+        _update_primary_email_28(c, project, user_id, fields)
+    else:
+        _update_primary_email(c, project, user_id, fields)
+    _set_columns(c, project.id, user_id, columns)
+    if fields.get("is_anonymous") is False and user["is_anonymous"]:
+        upgrade_anonymous_user(c, project, user_id)
 
 
 def _update_primary_email(c: sqlite3.Connection, project: Project, user_id: str, fields: dict[str, Any]) -> None:
@@ -224,7 +318,7 @@ def _update_primary_email(c: sqlite3.Connection, project: Project, user_id: str,
         else:
             auth = bool(fields.get("primary_email_auth_enabled")) or bool(channel and channel["used_for_auth"])
             if auth and email_used_for_auth(c, project.id, email, except_user=user_id):
-                raise CatalogueError("USER_EMAIL_ALREADY_EXISTS")
+                raise email_taken(email)
             if channel is not None:
                 c.execute(
                     "UPDATE contact_channels SET value = ?, used_for_auth = ? WHERE project_id = ? AND id = ?",
@@ -235,6 +329,56 @@ def _update_primary_email(c: sqlite3.Connection, project: Project, user_id: str,
                     c, project.id, user_id, email, is_primary=True, is_verified=False, used_for_auth=auth
                 )
             channel = primary_email_channel(c, project.id, user_id)
+    _set_primary_verified(c, project, channel, fields)
+
+
+def _update_primary_email_28(c: sqlite3.Connection, project: Project, user_id: str, fields: dict[str, Any]) -> None:
+    """2.8's primary e-mail rules (contract 2.8, 5.3): a new value becomes a channel of its own
+    (or an existing channel of the user with that value is promoted) and the old primary stays
+    as a non-primary channel; null demotes the primary channel."""
+    channel = primary_email_channel(c, project.id, user_id)
+    if "primary_email" in fields:
+        email = fields["primary_email"]
+        c.execute(
+            "UPDATE contact_channels SET is_primary = 0 WHERE project_id = ? AND user_id = ?", (project.id, user_id)
+        )
+        if email is not None:
+            email = normalise_email(email)
+            auth = (
+                fields["primary_email_auth_enabled"]
+                if "primary_email_auth_enabled" in fields
+                else bool(channel and channel["used_for_auth"])
+            )
+            if auth and email_used_for_auth(c, project.id, email, except_user=user_id):
+                raise email_taken(email)
+            same = c.execute(
+                "SELECT id FROM contact_channels WHERE project_id = ? AND user_id = ? AND type = 'email' AND value = ?",
+                (project.id, user_id, email),
+            ).fetchone()
+            if same is not None:
+                c.execute(
+                    "UPDATE contact_channels SET is_primary = 1, used_for_auth = ? WHERE project_id = ? AND id = ?",
+                    (int(auth), project.id, same["id"]),
+                )
+            else:
+                add_contact_channel(
+                    c, project.id, user_id, email, is_primary=True, is_verified=False, used_for_auth=auth
+                )
+        channel = primary_email_channel(c, project.id, user_id)
+    elif "primary_email_auth_enabled" in fields and channel is not None:
+        auth = bool(fields["primary_email_auth_enabled"])
+        if auth and email_used_for_auth(c, project.id, channel["value"], except_user=user_id):
+            raise email_taken(channel["value"])
+        c.execute(
+            "UPDATE contact_channels SET used_for_auth = ? WHERE project_id = ? AND id = ?",
+            (int(auth), project.id, channel["id"]),
+        )
+    _set_primary_verified(c, project, channel, fields)
+
+
+def _set_primary_verified(
+    c: sqlite3.Connection, project: Project, channel: sqlite3.Row | None, fields: dict[str, Any]
+) -> None:
     if "primary_email_verified" in fields:
         if channel is None:
             raise PlainError(400, "primary_email_verified needs a primary e-mail")

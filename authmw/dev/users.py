@@ -5,9 +5,22 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from . import end_user
+from .api_version import current_api
 from .db import dump, load
 from .ids import new_uuid, now_millis
+from .projects import get_project
 from .teams import get_team, team_view
+
+#: `restricted_reason.type` values (contract 2.8, 4.1).
+ANONYMOUS_REASON = "anonymous"
+EMAIL_NOT_VERIFIED = "email_not_verified"
+BY_ADMINISTRATOR = "restricted_by_administrator"
+
+
+def normalise_email(value: str) -> str:
+    """E-mails as the version stores them: 2.8 trims and lower-cases them (contract 2.8, 5.4)."""
+    return value.strip().lower() if current_api().normalise_emails else value
 
 
 def get_user(c: sqlite3.Connection, project_id: str, user_id: str) -> sqlite3.Row | None:
@@ -26,21 +39,26 @@ def primary_email_channel(c: sqlite3.Connection, project_id: str, user_id: str) 
 
 
 def find_user_by_auth_email(c: sqlite3.Connection, project_id: str, email: str) -> sqlite3.Row | None:
-    row: sqlite3.Row | None = c.execute(
-        "SELECT u.* FROM users u JOIN contact_channels cc ON cc.user_id = u.id"
-        " WHERE cc.project_id = ? AND cc.type = 'email' AND cc.value = ? AND cc.used_for_auth = 1",
-        (project_id, email),
-    ).fetchone()
-    return row
+    """The user signing in with `email`: the value as given, then (2.8) its normalised form."""
+    for value in dict.fromkeys((email, normalise_email(email))):
+        row: sqlite3.Row | None = c.execute(
+            "SELECT u.* FROM users u JOIN contact_channels cc ON cc.user_id = u.id"
+            " WHERE cc.project_id = ? AND cc.type = 'email' AND cc.value = ? AND cc.used_for_auth = 1",
+            (project_id, value),
+        ).fetchone()
+        if row is not None:
+            return row
+    return None
 
 
 def email_used_for_auth(c: sqlite3.Connection, project_id: str, email: str, *, except_user: str | None = None) -> bool:
-    row = c.execute(
-        "SELECT user_id FROM contact_channels WHERE project_id = ? AND type = 'email' AND value = ?"
+    """Is `email` (as given or, 2.8, normalised) some other user's sign-in e-mail?"""
+    rows = c.execute(
+        "SELECT user_id FROM contact_channels WHERE project_id = ? AND type = 'email' AND value IN (?, ?)"
         " AND used_for_auth = 1",
-        (project_id, email),
-    ).fetchone()
-    return row is not None and row["user_id"] != except_user
+        (project_id, email, normalise_email(email)),
+    ).fetchall()
+    return any(row["user_id"] != except_user for row in rows)
 
 
 def create_user(
@@ -58,13 +76,23 @@ def create_user(
     primary_email: str | None = None,
     primary_email_verified: bool = False,
     primary_email_auth_enabled: bool = False,
+    is_anonymous: bool = False,
+    country_code: str | None = None,
 ) -> str:
+    """A new user. 2.8: the e-mail is stored normalised and, unless given, `country_code` comes
+    from the request's geo headers (best effort, contract 2.8 4.1)."""
     user_id = new_uuid()
     now = now_millis()
+    if primary_email is not None:
+        primary_email = normalise_email(primary_email)
+    if country_code is None and current_api().anonymous_users:
+        info = end_user.current()
+        country_code = info.end_user.country_code if info and info.end_user else None
     c.execute(
         "INSERT INTO users (id, project_id, display_name, profile_image_url, client_metadata,"
         " client_read_only_metadata, server_metadata, password_hash, otp_auth_enabled, totp_secret_base64,"
-        " signed_up_at_millis, last_active_at_millis) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " signed_up_at_millis, last_active_at_millis, is_anonymous, country_code)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             user_id,
             project_id,
@@ -78,6 +106,8 @@ def create_user(
             totp_secret_base64,
             now,
             now,
+            int(is_anonymous),
+            country_code,
         ),
     )
     if primary_email is not None:
@@ -104,6 +134,7 @@ def add_contact_channel(
     used_for_auth: bool,
 ) -> str:
     channel_id = new_uuid()
+    value = normalise_email(value)
     if is_primary:
         c.execute(
             "UPDATE contact_channels SET is_primary = 0 WHERE project_id = ? AND user_id = ?", (project_id, user_id)
@@ -164,11 +195,42 @@ def user_view(c: sqlite3.Connection, row: sqlite3.Row, tier: str) -> dict[str, A
         "selected_team_id": selected_team["id"] if selected_team else None,
         "selected_team": selected_team,
     }
+    anonymous_users = current_api().anonymous_users
+    if anonymous_users:
+        reason = restricted_reason(c, row, channel)
+        view["is_anonymous"] = bool(row["is_anonymous"])
+        view["is_restricted"] = reason is not None
+        view["restricted_reason"] = None if reason is None else {"type": reason}
+        view["restricted_by_admin"] = bool(row["restricted_by_admin"])
+        view["restricted_by_admin_reason"] = row["restricted_by_admin_reason"]
     if tier != "client":
         view["primary_email_auth_enabled"] = bool(channel and channel["used_for_auth"])
         view["server_metadata"] = load(row["server_metadata"])
         view["last_active_at_millis"] = row["last_active_at_millis"]
+        if anonymous_users:
+            view["country_code"] = row["country_code"]
+            view["restricted_by_admin_private_details"] = row["restricted_by_admin_private_details"]
+            view["risk_scores"] = {
+                "sign_up": {"bot": row["risk_score_bot"], "free_trial_abuse": row["risk_score_free_trial_abuse"]}
+            }
     return view
+
+
+def restricted_reason(c: sqlite3.Connection, row: sqlite3.Row, channel: sqlite3.Row | None = None) -> str | None:
+    """Why a user is restricted, first match wins (contract 2.8, 4.1): anonymous; the project
+    requires a verified e-mail and the primary one is not (or there is none); an administrator
+    restricted the user. None for a normal user."""
+    if row["is_anonymous"]:
+        return ANONYMOUS_REASON
+    project = get_project(c, row["project_id"])
+    if project is not None and project.config.get("require_email_verification"):
+        if channel is None:
+            channel = primary_email_channel(c, row["project_id"], row["id"])
+        if channel is None or not channel["is_verified"]:
+            return EMAIL_NOT_VERIFIED
+    if row["restricted_by_admin"]:
+        return BY_ADMINISTRATOR
+    return None
 
 
 def _has_passkey(c: sqlite3.Connection, project_id: str, user_id: str) -> bool:

@@ -19,15 +19,22 @@ _emails = itertools.count()
 class Api:
     """Requests to one project of a running service, with the headers of a tier."""
 
-    def __init__(self, url: str, keys: ProjectKeys, data_dir: Path | None = None) -> None:
+    def __init__(self, url: str, keys: ProjectKeys, data_dir: Path | None = None, version: str = "2.8") -> None:
         self.url = url
         self.keys = keys
         self.data_dir = data_dir
+        #: The API version the service answers as ("2.7" or "2.8").
+        self.version = version
         self.http = httpx.Client(base_url=url, timeout=10)
 
     @classmethod
     def of(cls, service: LocalService, keys: ProjectKeys | None = None) -> Api:
-        return cls(service.url, keys or service.bootstrap.project, service.data_dir)
+        return cls(service.url, keys or service.bootstrap.project, service.data_dir, service.api)
+
+    @property
+    def admin_project_path(self) -> str:
+        """Where the admin tier reads and changes the project (2.8 moved it: contract 2.8, 14.4)."""
+        return "/internal/projects/current" if self.version == "2.8" else "/projects/current"
 
     @property
     def project_id(self) -> str:
@@ -84,7 +91,7 @@ class Api:
         return response.json()
 
     def set_config(self, **config: Any) -> None:
-        response = self.call("PATCH", "/projects/current", "admin", json={"config": config})
+        response = self.call("PATCH", self.admin_project_path, "admin", json={"config": config})
         assert response.status_code == 200, response.text
 
 
@@ -128,6 +135,20 @@ def api(service: LocalService) -> Api:
 
 
 @pytest.fixture(scope="session")
+def api_27(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    """A service of its own answering as backend 2.7.16 (`LocalService(..., api="2.7")`)."""
+    with LocalService(tmp_path_factory.mktemp("authmw-dev-27"), quiet=True, api="2.7") as running:
+        yield Api.of(running)
+
+
+@pytest.fixture(scope="session")
+def api_28(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    """A service of its own answering as backend 2.8.86 (`LocalService(..., api="2.8")`)."""
+    with LocalService(tmp_path_factory.mktemp("authmw-dev-28"), quiet=True, api="2.8") as running:
+        yield Api.of(running)
+
+
+@pytest.fixture(scope="session")
 def internal_api(service: LocalService) -> Api:
     return Api.of(service, service.bootstrap.internal)
 
@@ -143,7 +164,7 @@ def user(api: Api) -> dict[str, str]:
 @pytest.fixture
 def project_config(api: Api) -> Iterator[Any]:
     """Set config flags for one test; they are put back afterwards."""
-    before = api.call("GET", "/projects/current", "admin").json()["config"]
+    before = api.call("GET", api.admin_project_path, "admin").json()["config"]
     changed: set[str] = set()
 
     def set_config(**config: Any) -> None:

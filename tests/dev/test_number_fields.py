@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from authmw.dev.endpoint import PerApi
 from authmw.dev.schema import MAX_SAFE_INTEGER, Num, Obj, Spec
 
 from .conftest import Api, assert_known_error
@@ -47,6 +48,17 @@ FIELDS = [
     ("GET", "/users?limit=%s", "server", None),
     ("POST", "/internal/projects", "owner", '{"display_name": "n", "config": {"email_config": ' + SMTP + "}}"),
 ]
+#: Number fields only API 2.8 has (checked against a 2.8 service).
+FIELDS_28 = [
+    ("POST", "/users", "server", '{"risk_scores": {"sign_up": {"bot": %s, "free_trial_abuse": 0}}}'),
+    (
+        "PATCH",
+        "/users/00000000-0000-4000-8000-000000000000",
+        "server",
+        '{"risk_scores": {"sign_up": {"bot": 0, "free_trial_abuse": %s}}}',
+    ),
+    ("PATCH", "/internal/projects/current", "admin", '{"config": {"email_config": ' + SMTP + "}}"),
+]
 
 
 def _num_fields(spec: Spec, path: str = "") -> list[str]:
@@ -57,16 +69,22 @@ def _num_fields(spec: Spec, path: str = "") -> list[str]:
     return []
 
 
+def _versions_of(spec: Spec | PerApi | None) -> list[Spec | None]:
+    return [spec.v27, spec.v28] if isinstance(spec, PerApi) else [spec]
+
+
 def test_the_list_names_every_number_field_of_the_service() -> None:
     from authmw.dev.routes import ROUTE_MODULES
 
     found = set()
     for module in ROUTE_MODULES:
         for endpoint in getattr(getattr(module, "group", None), "endpoints", []):
-            for spec in (endpoint.body, endpoint.query):
+            specs = [s for spec in (endpoint.body, endpoint.query) for s in _versions_of(spec)]
+            for spec in specs:
                 if spec is not None and _num_fields(spec):
                     found.add((endpoint.method, "/" + endpoint.path.lstrip("/")))
-    listed = {(method, path.split("?")[0]) for method, path, _, _ in FIELDS}
+    listed = {(method, path.split("?")[0]) for method, path, _, _ in FIELDS + FIELDS_28}
+    listed = {(m, p.replace("00000000-0000-4000-8000-000000000000", "{user_id}")) for m, p in listed}
     assert found == listed
 
 
@@ -90,6 +108,14 @@ def _send(api: Api, owner: tuple[Api, str], method: str, path: str, tier: str, t
 @pytest.mark.parametrize(("method", "path", "tier", "template"), FIELDS)
 def test_hostile_numbers_are_schema_errors(api, internal_api, owner, method, path, tier, template, number) -> None:
     response = _send(api, (internal_api, owner["access_token"]), method, path, tier, template, number)
+    assert response.status_code == 400, response.text
+    assert response.headers.get("x-stack-known-error") == "SCHEMA_ERROR", response.text
+
+
+@pytest.mark.parametrize("number", HOSTILE)
+@pytest.mark.parametrize(("method", "path", "tier", "template"), FIELDS_28)
+def test_hostile_numbers_are_schema_errors_in_28_fields(api_28: Api, method, path, tier, template, number) -> None:
+    response = _send(api_28, (api_28, ""), method, path, tier, template, number)
     assert response.status_code == 400, response.text
     assert response.headers.get("x-stack-known-error") == "SCHEMA_ERROR", response.text
 

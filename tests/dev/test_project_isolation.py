@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import jwt
 import pytest
 
 from authmw.dev import LocalService
@@ -71,6 +72,8 @@ class ProjectB:
         self.member = self.api.sign_up(unique_email())
         self.other = self.api.sign_up(unique_email())
         self.user_id: str = self.member["user_id"]
+        claims = jwt.decode(self.member["access_token"], options={"verify_signature": False})
+        self.session_id: str = claims["refresh_token_id"]
         team = self.server("POST", "/teams", json={"display_name": "B team", "creator_user_id": self.user_id})
         self.team_id: str = team["id"]
         self.server("POST", f"/team-memberships/{self.team_id}/{self.other['user_id']}", json={})
@@ -147,6 +150,7 @@ def _path_values(b: ProjectB) -> dict[str, str]:
         "provider_id": "github",
         "type": "email_verification",
         "project_id": b.project_id,
+        "session_id": b.session_id,
     }
 
 
@@ -163,7 +167,9 @@ def _calls() -> list[tuple[str, str]]:
 
 
 CALLS = _calls()
-ID_IN_PATH = re.compile(r"\{(user_id|team_id|contact_channel_id|api_key_id|invitation_id|permission_id)\}")
+ID_IN_PATH = re.compile(
+    r"\{(user_id|team_id|contact_channel_id|api_key_id|invitation_id|permission_id|session_id)\}"
+)
 
 
 def test_the_route_table_is_covered() -> None:

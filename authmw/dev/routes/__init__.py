@@ -10,6 +10,7 @@ from starlette.routing import BaseRoute
 
 from . import (
     admin_tools,
+    anonymous,
     auth_password,
     connected_accounts,
     contact_channels,
@@ -40,6 +41,7 @@ ROUTE_MODULES = [
     outbox,
     mailbox,
     auth_password,
+    anonymous,
     otp,
     passkeys,
     mfa,

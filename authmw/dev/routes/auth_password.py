@@ -6,16 +6,16 @@ import random
 from typing import Any
 
 from ..emails import PASSWORD_RESET, send_password_reset_email, send_verification_email
-from ..endpoint import ANY, USER_IN_SCHEMA, EndpointGroup, RequestContext
-from ..errors import CatalogueError, PlainError
+from ..endpoint import ANY, USER_IN_SCHEMA, EndpointGroup, PerApi, RequestContext
+from ..errors import CatalogueError, PlainError, email_taken
 from ..password_work import hash_outside, matches_outside
 from ..passwords import MIN_LENGTH
 from ..schema import Obj, Str, password
 from ..sign_in import finish_sign_in
-from ..teams import create_team
 from ..tokens import revoke_user_refresh_tokens
 from ..urls import is_trusted_url
-from ..users import create_user, email_used_for_auth, find_user_by_auth_email
+from ..user_updates import create_personal_team, personal_team_name, upgrade_anonymous_user
+from ..users import add_contact_channel, create_user, email_used_for_auth, find_user_by_auth_email, normalise_email
 from ..verification import CODE_LENGTH, find_code
 
 group = EndpointGroup()
@@ -28,39 +28,61 @@ def _set_password_hash(ctx: RequestContext, user_id: str, password: str) -> None
     )
 
 
-@group.post(
-    "/auth/password/sign-up",
-    tiers=ANY,
-    body=Obj(
-        {
-            "email": Str(required=True, strict_email=True),
-            "password": password(),
-            "verification_callback_url": Str(required=True, url=True),
-        },
-        required=True,
-    ),
+SIGN_UP_FIELDS: dict[str, Any] = {"email": Str(required=True, strict_email=True), "password": password()}
+SIGN_UP_27 = Obj({**SIGN_UP_FIELDS, "verification_callback_url": Str(required=True, url=True)}, required=True)
+#: 2.8: the callback URL is optional (but must be trusted when given) and the bot-challenge
+#: fields are accepted; the local service has no bot challenge (contract 2.8, 14.1).
+SIGN_UP_28 = Obj(
+    {
+        **SIGN_UP_FIELDS,
+        "verification_callback_url": Str(url=True),
+        "bot_challenge_token": Str(),
+        "bot_challenge_phase": Str(one_of=("invisible", "visible")),
+        "bot_challenge_unavailable": Str(one_of=("true",)),
+    },
+    required=True,
 )
+
+
+@group.post("/auth/password/sign-up", tiers=ANY, body=PerApi(v27=SIGN_UP_27, v28=SIGN_UP_28))
 def sign_up(ctx: RequestContext) -> dict[str, Any]:
     project = ctx.project
-    email, new_password = ctx.body["email"], ctx.body["password"]
+    body = ctx.body
+    email, new_password = normalise_email(body["email"]), body["password"]
+    callback_url = body.get("verification_callback_url")
     if not project.config["credential_enabled"]:
         raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
+    if ctx.api.anonymous_users:  # 2.8 order (14.1): URL, sign-up enabled, password rules
+        if callback_url is not None and not is_trusted_url(project, callback_url):
+            raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
+        if not project.config["sign_up_enabled"]:
+            raise CatalogueError("SIGN_UP_NOT_ENABLED")
     if len(new_password) < MIN_LENGTH:
         raise CatalogueError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
     if not project.config["sign_up_enabled"]:
         raise CatalogueError("SIGN_UP_NOT_ENABLED")
     if email_used_for_auth(ctx.sql, project.id, email):
-        raise CatalogueError("USER_EMAIL_ALREADY_EXISTS")
-    user_id = create_user(
-        ctx.sql,
-        project.id,
-        password_hash=hash_outside(ctx, new_password),
-        primary_email=email,
-        primary_email_auth_enabled=True,
-    )
-    if project.config["create_team_on_sign_up"]:
-        create_team(ctx.sql, project, f"{email}'s Team", creator_user_id=user_id)
-    send_verification_email(ctx, user_id, email, ctx.body["verification_callback_url"])
+        raise email_taken(email)
+    password_hash = hash_outside(ctx, new_password)
+    anonymous = ctx.user if ctx.user is not None and ctx.user["is_anonymous"] else None
+    if anonymous is not None:
+        # 2.8: the anonymous user of the request's token becomes this account (7.3).
+        user_id = anonymous["id"]
+        ctx.sql.execute(
+            "UPDATE users SET password_hash = ? WHERE project_id = ? AND id = ?", (password_hash, project.id, user_id)
+        )
+        add_contact_channel(
+            ctx.sql, project.id, user_id, email, is_primary=True, is_verified=False, used_for_auth=True
+        )
+        upgrade_anonymous_user(ctx.sql, project, user_id)
+    else:
+        user_id = create_user(
+            ctx.sql, project.id, password_hash=password_hash, primary_email=email, primary_email_auth_enabled=True
+        )
+        if project.config["create_team_on_sign_up"]:
+            create_personal_team(ctx.sql, project, user_id, personal_team_name(None, email))
+    if callback_url is not None:
+        send_verification_email(ctx, user_id, email, callback_url)
     return {**ctx.service.new_session(ctx.sql, project.id, user_id), "user_id": user_id}
 
 

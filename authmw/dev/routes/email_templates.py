@@ -1,11 +1,11 @@
-"""E-mail templates (contract 5.10, admin)."""
+"""E-mail templates (contract 5.10, admin); API 2.7 only (2.8 removed them: contract 2.8, 14.4)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..email_templates import DEFAULT_SUBJECTS, save_template, template
-from ..endpoint import ADMIN, EndpointGroup, RequestContext
+from ..endpoint import ADMIN, ONLY_27, EndpointGroup, RequestContext
 from ..errors import PlainError
 from ..schema import Json, Obj, Str
 
@@ -13,12 +13,12 @@ group = EndpointGroup()
 TYPE_PATH = Obj({"type": Str(required=True, one_of=tuple(DEFAULT_SUBJECTS))})
 
 
-@group.get("/email-templates", tiers=ADMIN)
+@group.get("/email-templates", tiers=ADMIN, versions=ONLY_27)
 def list_templates(ctx: RequestContext) -> dict[str, Any]:
     return {"items": [template(ctx.sql, ctx.project.id, kind) for kind in DEFAULT_SUBJECTS], "is_paginated": False}
 
 
-@group.get("/email-templates/{type}", tiers=ADMIN, params=TYPE_PATH)
+@group.get("/email-templates/{type}", tiers=ADMIN, params=TYPE_PATH, versions=ONLY_27)
 def get_template(ctx: RequestContext) -> dict[str, Any]:
     return template(ctx.sql, ctx.project.id, ctx.params["type"])
 
@@ -28,6 +28,7 @@ def get_template(ctx: RequestContext) -> dict[str, Any]:
     tiers=ADMIN,
     params=TYPE_PATH,
     body=Obj({"content": Json(), "subject": Str()}, required=True),
+    versions=ONLY_27,
 )
 def update_template(ctx: RequestContext) -> dict[str, Any]:
     kind = ctx.params["type"]
@@ -39,7 +40,7 @@ def update_template(ctx: RequestContext) -> dict[str, Any]:
     return template(ctx.sql, ctx.project.id, kind)
 
 
-@group.delete("/email-templates/{type}", tiers=ADMIN, params=TYPE_PATH)
+@group.delete("/email-templates/{type}", tiers=ADMIN, params=TYPE_PATH, versions=ONLY_27)
 def reset_template(ctx: RequestContext) -> dict[str, bool]:
     deleted = ctx.sql.execute(
         "DELETE FROM email_templates WHERE project_id = ? AND type = ?", (ctx.project.id, ctx.params["type"])

@@ -36,7 +36,7 @@ def _managed_ids(owner: sqlite3.Row) -> list[str]:
 def list_owned_projects(ctx: RequestContext) -> dict[str, Any]:
     projects = [p for p in (get_project(ctx.sql, pid) for pid in _managed_ids(_owner(ctx))) if p is not None]
     projects.sort(key=lambda p: p.created_at_millis, reverse=True)
-    return {"items": [p.admin_view(user_count(ctx.sql, p.id)) for p in projects], "is_paginated": False}
+    return {"items": [p.owner_view(ctx.api, user_count(ctx.sql, p.id)) for p in projects], "is_paginated": False}
 
 
 @group.post("/internal/projects", tiers=ANY, needs_user=NO_OWNER, body=project_body(creating=True))
@@ -50,7 +50,7 @@ def create_owned_project(ctx: RequestContext) -> Created:
         "UPDATE users SET server_metadata = ? WHERE project_id = ? AND id = ?",
         (dump(metadata), owner["project_id"], owner["id"]),
     )
-    return Created(project.admin_view(0))
+    return Created(project.owner_view(ctx.api, 0))
 
 
 API_KEY_PATH = Obj({"api_key_id": Uuid(required=True)})

@@ -25,7 +25,6 @@ from ..oauth_flow import (
 from ..projects import Project, get_project, key_is_valid
 from ..schema import Obj, Str
 from ..teams import create_team
-from ..tokens import verify_access_token
 from ..urls import is_trusted_url, with_query_param
 from ..users import create_user, email_used_for_auth
 from ..verification import create_code, find_code
@@ -74,8 +73,8 @@ def authorize(ctx: RequestContext) -> Response:
     link_user_id = None
     if q.get("type", "authenticate") == "link":
         try:
-            claims = verify_access_token(
-                ctx.service.keys, q.get("token", ""), project.id, lambda pid: get_project(ctx.sql, pid) is not None
+            claims = ctx.service.tokens.verify(
+                q.get("token", ""), project.id, lambda pid: get_project(ctx.sql, pid) is not None
             )
         except CatalogueError as error:
             if error.code == "INVALID_PROJECT_FOR_ACCESS_TOKEN":

@@ -1,4 +1,8 @@
-"""The current project: read, update, delete (contract 5.8)."""
+"""The current project: read, update, delete (contract 5.8).
+
+API 2.8 (contract 2.8, 14.4): `/projects/current` is the client view on every tier and has no
+PATCH / DELETE (405); the admin view and changes live at `/internal/projects/current`.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import Any
 
 from ..auth import INTERNAL_PROJECT_ID
 from ..db import dump, load
-from ..endpoint import ADMIN, ANY, EndpointGroup, RequestContext
+from ..endpoint import ADMIN, ANY, ONLY_27, ONLY_28, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError, schema_error
 from ..projects import BOOLEAN_FLAGS, SYSTEM_PERMISSIONS, Project, save_project, user_count
 from ..schema import Arr, Bool, Num, Obj, Str
@@ -74,6 +78,12 @@ def project_body(*, creating: bool) -> Obj:
                     ),
                     "team_creator_default_permissions": _permission_refs(),
                     "team_member_default_permissions": _permission_refs(),
+                    # 2.8 settings (contract 2.8, 7.4, 8.1, 14.4; the publishable-key setting
+                    # is the local service's way to reach the project config of 1.2)
+                    "require_email_verification": Bool(),
+                    "allow_user_api_keys": Bool(),
+                    "allow_team_api_keys": Bool(),
+                    "require_publishable_client_key": Bool(),
                 }
             ),
         },
@@ -88,15 +98,42 @@ group = EndpointGroup()
 
 @group.get("/projects/current", tiers=ANY)
 def get_current(ctx: RequestContext) -> dict[str, Any]:
-    if ctx.tier == "admin":
+    if ctx.tier == "admin" and not ctx.api.admin_project_at_internal:
         return ctx.project.admin_view(user_count(ctx.sql, ctx.project.id))
-    return ctx.project.client_view()
+    return ctx.project.client_view(ctx.api)
 
 
-@group.patch("/projects/current", tiers=ADMIN, body=PROJECT_UPDATE)
+@group.get("/internal/projects/current", tiers=ADMIN, versions=ONLY_28)
+def get_current_as_admin(ctx: RequestContext) -> dict[str, Any]:
+    return ctx.project.admin_view_28()
+
+
+@group.patch("/projects/current", tiers=ADMIN, body=PROJECT_UPDATE, versions=ONLY_27, absent_status=405)
 def update_current(ctx: RequestContext) -> dict[str, Any]:
+    return _update_current(ctx)
+
+
+@group.patch("/internal/projects/current", tiers=ADMIN, body=PROJECT_UPDATE, versions=ONLY_28)
+def update_current_as_admin(ctx: RequestContext) -> dict[str, Any]:
+    return _update_current(ctx)
+
+
+def _update_current(ctx: RequestContext) -> dict[str, Any]:
+    if not ctx.api.anonymous_users:
+        _refuse_28_settings(ctx, ctx.body)
     updated = apply_update(ctx, ctx.project, ctx.body)
-    return updated.admin_view(user_count(ctx.sql, updated.id))
+    return updated.owner_view(ctx.api, user_count(ctx.sql, updated.id))
+
+
+#: Settings 2.7 does not have.
+SETTINGS_28 = ("require_email_verification", "allow_user_api_keys", "allow_team_api_keys", "require_publishable_client_key")
+
+
+def _refuse_28_settings(ctx: RequestContext, body: dict[str, Any]) -> None:
+    unknown = [name for name in SETTINGS_28 if name in body.get("config", {})]
+    if unknown:
+        problems = [f"body.config contains unknown properties: {', '.join(unknown)}"]
+        raise schema_error(ctx.request.method, ctx.request.url.path, problems)
 
 
 def apply_update(ctx: RequestContext, project: Project, body: dict[str, Any]) -> Project:
@@ -116,8 +153,17 @@ def apply_update(ctx: RequestContext, project: Project, body: dict[str, Any]) ->
     return updated
 
 
-@group.delete("/projects/current", tiers=ADMIN)
+@group.delete("/projects/current", tiers=ADMIN, versions=ONLY_27, absent_status=405)
 def delete_current(ctx: RequestContext) -> dict[str, Any]:
+    return _delete_current(ctx)
+
+
+@group.delete("/internal/projects/current", tiers=ADMIN, versions=ONLY_28)
+def delete_current_as_admin(ctx: RequestContext) -> dict[str, Any]:
+    return _delete_current(ctx)
+
+
+def _delete_current(ctx: RequestContext) -> dict[str, Any]:
     project_id = ctx.project.id
     for row in ctx.sql.execute(
         "SELECT id, server_metadata FROM users WHERE project_id = ?", (INTERNAL_PROJECT_ID,)
@@ -131,7 +177,7 @@ def delete_current(ctx: RequestContext) -> dict[str, Any]:
                 (dump(metadata), INTERNAL_PROJECT_ID, row["id"]),
             )
     ctx.sql.execute("DELETE FROM projects WHERE id = ?", (project_id,))
-    ctx.sql.execute("DELETE FROM signing_keys WHERE scope = ?", (f"project:{project_id}",))
+    ctx.service.keys.forget(project_id)
     return {"success": True}
 
 

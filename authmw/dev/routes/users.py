@@ -7,17 +7,21 @@ import sqlite3
 from functools import partial
 from typing import Any
 
-from ..endpoint import ANY, SERVER_OR_ADMIN, EndpointGroup, NeedsUser, RequestContext
+from ..endpoint import ANY, SERVER_OR_ADMIN, EndpointGroup, NeedsUser, PerApi, RequestContext
 from ..errors import CatalogueError, PlainError
 from ..password_work import hash_outside
+from ..projects import Project
 from ..responses import Created
 from ..schema import Bool, Num, Obj, Str, Uuid
 from ..user_updates import (
-    CLIENT_UPDATE,
     SERVER_CREATE,
+    SERVER_CREATE_27,
     SERVER_UPDATE,
+    SERVER_UPDATE_27,
     check_client_image,
+    client_update_spec,
     server_create_user,
+    server_update_spec,
     update_user,
 )
 from ..users import delete_user, get_user, user_view
@@ -27,15 +31,18 @@ group = EndpointGroup()
 NO_OWN_USER = NeedsUser("CANNOT_GET_OWN_USER_WITHOUT_USER")
 USER_PATH = Obj({"user_id": Uuid(required=True)})
 
+LIST_FIELDS_27: dict[str, Any] = {
+    "cursor": Uuid(),
+    "limit": Num(integer=True, min_value=1),
+    "order_by": Str(one_of=("signed_up_at",)),
+    "desc": Bool(),
+    "query": Str(),
+    "team_id": Uuid(),
+}
+LIST_QUERY_27 = Obj(LIST_FIELDS_27)
+#: 2.8 adds the anonymous / restricted filters (contract 2.8, 5.1).
 LIST_QUERY = Obj(
-    {
-        "cursor": Uuid(),
-        "limit": Num(integer=True, min_value=1),
-        "order_by": Str(one_of=("signed_up_at",)),
-        "desc": Bool(),
-        "query": Str(),
-        "team_id": Uuid(),
-    }
+    {**LIST_FIELDS_27, "include_restricted": Bool(), "include_anonymous": Bool(), "only_anonymous": Bool()}
 )
 
 
@@ -49,11 +56,11 @@ def get_me(ctx: RequestContext) -> dict[str, Any]:
 def update_me(ctx: RequestContext) -> dict[str, Any]:
     raw = ctx.raw_body
     if ctx.tier == "client":
-        fields = ctx.validate(CLIENT_UPDATE, raw)
+        fields = ctx.validate(client_update_spec(ctx.api), raw)
         if "profile_image_url" in fields:
             check_client_image(fields["profile_image_url"])
     else:
-        fields = ctx.validate(SERVER_UPDATE, raw)
+        fields = ctx.validate(server_update_spec(ctx.api), raw)
     update_user(ctx.sql, ctx.project, ctx.signed_in_user, fields, partial(hash_outside, ctx))
     return user_view(ctx.sql, _reload(ctx, ctx.signed_in_user["id"]), ctx.tier)
 
@@ -66,9 +73,11 @@ def delete_me(ctx: RequestContext) -> dict[str, Any]:
     return {"success": True}
 
 
-@group.get("/users", tiers=SERVER_OR_ADMIN, query=LIST_QUERY)
+@group.get("/users", tiers=SERVER_OR_ADMIN, query=PerApi(v27=LIST_QUERY_27, v28=LIST_QUERY))
 def list_users(ctx: RequestContext) -> dict[str, Any]:
-    rows = _matching_users(ctx.sql, ctx.project.id, ctx.query)
+    if ctx.query.get("only_anonymous") and not ctx.query.get("include_anonymous"):
+        raise PlainError(400, "only_anonymous=true requires include_anonymous=true")
+    rows = _matching_users(ctx.sql, ctx.project, ctx.query, hide_restricted=ctx.api.anonymous_users)
     start = 0
     if "cursor" in ctx.query:
         ids = [row["id"] for row in rows]
@@ -85,7 +94,7 @@ def list_users(ctx: RequestContext) -> dict[str, Any]:
     }
 
 
-@group.post("/users", tiers=SERVER_OR_ADMIN, query=Obj({}), body=SERVER_CREATE)
+@group.post("/users", tiers=SERVER_OR_ADMIN, query=Obj({}), body=PerApi(v27=SERVER_CREATE_27, v28=SERVER_CREATE))
 def create(ctx: RequestContext) -> Created:
     user_id = server_create_user(ctx.sql, ctx.project, ctx.body, partial(hash_outside, ctx))
     return Created(user_view(ctx.sql, _reload(ctx, user_id), ctx.tier))
@@ -96,7 +105,13 @@ def get_one(ctx: RequestContext) -> dict[str, Any]:
     return user_view(ctx.sql, _existing(ctx), ctx.tier)
 
 
-@group.patch("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH, body=SERVER_UPDATE)
+@group.patch(
+    "/users/{user_id}",
+    tiers=SERVER_OR_ADMIN,
+    query=Obj({}),
+    params=USER_PATH,
+    body=PerApi(v27=SERVER_UPDATE_27, v28=SERVER_UPDATE),
+)
 def update_one(ctx: RequestContext) -> dict[str, Any]:
     user = _existing(ctx)
     update_user(ctx.sql, ctx.project, user, ctx.body, partial(hash_outside, ctx))
@@ -125,9 +140,26 @@ def _reload(ctx: RequestContext, user_id: str) -> sqlite3.Row:
 _ID_NOISE = re.compile(r"[^A-Za-z0-9_.-]")
 
 
-def _matching_users(c: sqlite3.Connection, project_id: str, query: dict[str, Any]) -> list[sqlite3.Row]:
+def _matching_users(
+    c: sqlite3.Connection, project: Project, query: dict[str, Any], *, hide_restricted: bool
+) -> list[sqlite3.Row]:
+    """The users a list asks for. 2.8 (contract 2.8, 5.1) leaves out anonymous users unless
+    `include_anonymous`, and restricted ones (by an admin, or without a verified primary e-mail
+    when the project requires one) unless `include_restricted` or `include_anonymous`."""
     sql = "SELECT u.* FROM users u WHERE u.project_id = ?"
-    args: list[Any] = [project_id]
+    args: list[Any] = [project.id]
+    if hide_restricted:
+        if query.get("only_anonymous"):
+            sql += " AND u.is_anonymous = 1"
+        elif not query.get("include_anonymous"):
+            sql += " AND u.is_anonymous = 0"
+        if not query.get("include_restricted") and not query.get("include_anonymous"):
+            sql += " AND u.restricted_by_admin = 0"
+            if project.config["require_email_verification"]:
+                sql += (
+                    " AND EXISTS (SELECT 1 FROM contact_channels cc WHERE cc.project_id = u.project_id"
+                    " AND cc.user_id = u.id AND cc.type = 'email' AND cc.is_primary = 1 AND cc.is_verified = 1)"
+                )
     if "team_id" in query:
         sql += " AND EXISTS (SELECT 1 FROM team_members m WHERE m.user_id = u.id AND m.team_id = ?)"
         args.append(query["team_id"])
