@@ -207,6 +207,10 @@ MIGRATIONS: list[str] = [
     UPDATE refresh_tokens SET id = substr(token_hash, 1, 32) WHERE id IS NULL;
     CREATE UNIQUE INDEX refresh_tokens_by_id ON refresh_tokens(id)
     """,
+    # 9: the TOTP time step that last finished a sign-in, refused again (RFC 6238 section 5.2)
+    """
+    ALTER TABLE users ADD COLUMN totp_last_used_step INTEGER
+    """,
 ]
 
 
