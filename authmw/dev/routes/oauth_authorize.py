@@ -21,6 +21,9 @@ from ..oauth_flow import (
     OUTER_FLOW,
     OUTER_FLOW_LIFETIME_MILLIS,
     PROVIDER_CODE,
+    attach_account,
+    check_link,
+    grant_scopes,
 )
 from ..projects import Project, get_project, key_is_valid
 from ..schema import Obj, Str
@@ -169,8 +172,17 @@ def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any]
     if not is_trusted_url(project, flow["redirect_uri"]):
         raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
     account = _provider_account(ctx, project, params)
-    user_id, is_new_user = _account_user(ctx, project, flow, account)
-    _grant_scopes(ctx, project.id, flow["provider_id"], account["account_id"], flow.get("provider_scope", ""))
+    provider_id, provider_scope = flow["provider_id"], flow.get("provider_scope", "")
+    pending_link = None
+    if flow["type"] == "link":
+        # Checked now (errors go to the app's error page), attached only at the code exchange:
+        # the browser that got here may not be the app that started the flow (oauth_flow.py).
+        user_id, is_new_user = flow["link_user_id"], False
+        check_link(ctx.sql, project.id, provider_id, account["account_id"], user_id)
+        pending_link = {"provider_id": provider_id, "account": account, "provider_scope": provider_scope}
+    else:
+        user_id, is_new_user = _account_user(ctx, project, flow, account)
+        grant_scopes(ctx.sql, project.id, provider_id, account["account_id"], user_id, provider_scope)
     code = create_code(
         ctx.sql,
         project.id,
@@ -182,6 +194,7 @@ def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any]
             "code_challenge": flow["code_challenge"],
             "code_challenge_method": flow["code_challenge_method"],
             "after_callback_redirect_url": flow["after_callback_redirect_url"],
+            "pending_link": pending_link,
         },
         AUTHORIZATION_CODE_LIFETIME_MILLIS,
     )
@@ -205,24 +218,12 @@ def _provider_account(ctx: RequestContext, project: Project, params: dict[str, A
 def _account_user(
     ctx: RequestContext, project: Project, flow: dict[str, Any], account: dict[str, Any]
 ) -> tuple[str, bool]:
+    """The user the provider account signs in (created on first sign-in), for `authenticate`."""
     provider_id = flow["provider_id"]
     row = ctx.sql.execute(
         "SELECT user_id FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?",
         (project.id, provider_id, account["account_id"]),
     ).fetchone()
-    if flow["type"] == "link":
-        user_id = flow["link_user_id"]
-        if row is not None and row["user_id"] != user_id:
-            raise CatalogueError("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER")
-        other = ctx.sql.execute(
-            "SELECT account_id FROM oauth_accounts WHERE project_id = ? AND user_id = ? AND provider_id = ?",
-            (project.id, user_id, provider_id),
-        ).fetchone()
-        if other is not None and other["account_id"] != account["account_id"]:
-            raise CatalogueError("USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION")
-        if row is None:
-            _link(ctx, project.id, provider_id, account, user_id)
-        return user_id, False
     if row is not None:
         return row["user_id"], False
     if not project.config["sign_up_enabled"]:
@@ -235,31 +236,10 @@ def _account_user(
         primary_email_verified=account["email_verified"],
         primary_email_auth_enabled=not email_used_for_auth(ctx.sql, project.id, email),
     )
-    _link(ctx, project.id, provider_id, account, user_id)
+    attach_account(ctx.sql, project.id, provider_id, account, user_id, "")
     if project.config["create_team_on_sign_up"]:
         create_team(ctx.sql, project, f"{email}'s Team", creator_user_id=user_id)
     return user_id, True
-
-
-def _link(ctx: RequestContext, project_id: str, provider_id: str, account: dict[str, Any], user_id: str) -> None:
-    ctx.sql.execute(
-        "INSERT INTO oauth_accounts (project_id, provider_id, account_id, user_id, email, created_at_millis)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (project_id, provider_id, account["account_id"], user_id, account["email"], now_millis()),
-    )
-
-
-def _grant_scopes(ctx: RequestContext, project_id: str, provider_id: str, account_id: str, provider_scope: str) -> None:
-    """The mock provider grants every scope asked for; remember them for connected-account tokens."""
-    key = (project_id, provider_id, account_id)
-    row = ctx.sql.execute(
-        "SELECT granted_scopes FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?", key
-    ).fetchone()
-    scopes = set(row["granted_scopes"].split()) | set(provider_scope.split())
-    ctx.sql.execute(
-        "UPDATE oauth_accounts SET granted_scopes = ? WHERE project_id = ? AND provider_id = ? AND account_id = ?",
-        (" ".join(sorted(scopes)), *key),
-    )
 
 
 for method in ("GET", "POST"):
