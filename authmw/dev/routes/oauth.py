@@ -9,13 +9,12 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from ..endpoint import EndpointGroup, RequestContext
 from ..errors import CatalogueError, OAuthError
-from ..oauth_flow import AUTHORIZATION_CODE, attach_account, check_link, pkce_matches
+from ..oauth_flow import AUTHORIZATION_CODE, attach_account, check_link, pkce_matches, trusted_redirect
 from ..projects import Project, get_project, key_is_valid
 from ..responses import json_response
 from ..schema import Obj, Str
 from ..sign_in import finish_sign_in
 from ..tokens import find_refresh_session
-from ..urls import is_trusted_url
 from ..users import get_user
 from ..verification import find_code
 
@@ -68,7 +67,7 @@ def _exchange_code(ctx: RequestContext, project: Project, params: dict[str, Any]
     if not pkce_matches(params["code_verifier"], data["code_challenge"], data["code_challenge_method"]):
         raise CatalogueError("INVALID_AUTHORIZATION_CODE")
     redirect_uri = urlunsplit(urlsplit(params["redirect_uri"])._replace(fragment=""))
-    if redirect_uri != data["redirect_uri"] or not is_trusted_url(project, redirect_uri):
+    if redirect_uri != data["redirect_uri"] or not trusted_redirect(ctx.service, project, redirect_uri):
         raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
     user = get_user(ctx.sql, project.id, data["user_id"])
     if user is None:
