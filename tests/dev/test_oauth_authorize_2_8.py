@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from authmw.dev import LocalService
+from authmw.dev import LocalService, sign_in_at_mock_provider
 from authmw.dev.oauth_flow import trusted_redirect_2_8
 
 from .conftest import Api, assert_known_error, unique_email
@@ -182,3 +182,11 @@ def test_trusted_redirect_2_8_rules(
     url: str, entries: list[dict[str, Any]], allow_localhost: bool, expected: bool
 ) -> None:
     assert trusted_redirect_2_8(url, entries, allow_localhost=allow_localhost) is expected
+
+
+def test_the_mock_browser_follows_the_json_mode_too(api: Api) -> None:
+    flow = start(api, stack_response_mode="json")
+    url = str(flow.authorize.request.url)
+    back = sign_in_at_mock_provider(url, email=unique_email())
+    code = parse_qs(urlsplit(back).query)["code"][0]
+    assert exchange(api, code, flow.verifier).status_code == 200
