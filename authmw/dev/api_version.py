@@ -81,6 +81,10 @@ class ApiVersion:
     admin_project_at_internal: bool
     #: /email-templates (2.7 only; 14.4).
     email_templates: bool
+    #: OAuth authorize as 2.8 (14.2-14.3): unknown query parameters accepted, the JSON response
+    #: mode, a trusted after_callback_redirect_url, and redirect trust that compares ports and
+    #: ignores paths.
+    oauth_28: bool
 
     def issuer(self, base_url: str, project_id: str, kind: str = USER) -> str:
         table = token_kinds()
@@ -107,6 +111,7 @@ API_27 = ApiVersion(
     selects_personal_team=False,
     admin_project_at_internal=False,
     email_templates=True,
+    oauth_28=False,
 )
 
 API_28 = ApiVersion(
@@ -123,6 +128,7 @@ API_28 = ApiVersion(
     selects_personal_team=True,
     admin_project_at_internal=True,
     email_templates=False,
+    oauth_28=True,
 )
 
 VERSIONS = {version.name: version for version in (API_27, API_28)}

@@ -221,6 +221,10 @@ MIGRATIONS: list[str] = [
     ALTER TABLE refresh_tokens ADD COLUMN last_used_at_millis INTEGER;
     ALTER TABLE refresh_tokens ADD COLUMN last_used_ip_info TEXT
     """,
+    # 10: the TOTP time step that last finished a sign-in, refused again (RFC 6238 section 5.2)
+    """
+    ALTER TABLE users ADD COLUMN totp_last_used_step INTEGER
+    """,
 ]
 
 

@@ -2,7 +2,8 @@
 
 The local service stands in for every OAuth provider with a page of its own (mock_provider.py):
 a form asking for an e-mail address. ``sign_in_at_mock_provider`` does what a person's browser
-does between the app's authorize URL and the app's callback: it opens the URL, fills in and
+does between the app's authorize URL and the app's callback: it opens the URL (following
+a redirect, or the ``location`` of API 2.8's ``stack_response_mode=json`` answer), fills in and
 submits that page, follows the service's callback, and returns the URL the browser would be
 sent back to: your ``redirect_uri`` with ``code`` and ``state``, or, when the service reports an
 error (a denied sign-in), your ``error_redirect_url`` with ``errorCode``; without one, the
@@ -37,8 +38,8 @@ def sign_in_at_mock_provider(
     the account (default: one derived from the e-mail, the same each time)."""
     with httpx.Client(timeout=timeout) as browser:  # a cookie jar of its own, like a browser
         authorize = browser.get(authorize_url)
-        page = authorize.headers.get("location", "")
-        if not authorize.is_redirect or "/dev/oauth/" not in urlsplit(page).path:
+        page = authorize.headers.get("location", "") if authorize.is_redirect else _json_location(authorize)
+        if "/dev/oauth/" not in urlsplit(page).path:
             raise MockProviderError(
                 f"{authorize_url} answered {authorize.status_code} without sending the browser to the local "
                 f"service's mock provider: is it an authorize URL of the local service? {authorize.text[:300]}"
@@ -57,3 +58,13 @@ def sign_in_at_mock_provider(
         if not back.is_redirect:
             raise MockProviderError(f"the service's OAuth callback answered {back.status_code}: {back.text[:300]}")
         return str(back.headers["location"])
+
+
+def _json_location(response: httpx.Response) -> str:
+    """The `location` of API 2.8's `stack_response_mode=json` answer, else ""."""
+    try:
+        body = response.json()
+    except ValueError:
+        return ""
+    location = body.get("location") if response.status_code == 200 and isinstance(body, dict) else None
+    return location if isinstance(location, str) else ""

@@ -5,6 +5,16 @@ by a built-in mock: `/auth/oauth/authorize/{provider}` redirects to `/dev/oauth/
 (mock_provider.py), a page that asks for an e-mail address and returns to the callback with a
 code standing for that provider account (or with `error=access_denied`).
 Everything the client sees (redirects, cookies, codes, PKCE, errors) follows the contract.
+
+Linking (`type=link`) differs from the real service on purpose. The real service attaches the
+provider account to the token's user at its own callback, so anyone can send a victim an
+authorize URL built with their own access token: the victim's browser gets the inner cookie
+too, the victim authorizes, and the victim's provider account lands on the attacker's user
+(login CSRF through linking). Here the callback only checks the link and records it in the
+authorization code; the account is attached when the code is exchanged at
+`POST /auth/oauth/token` with the PKCE verifier, which only the app that started the flow
+holds (the victim's app has no `stack-oauth-outer-{state}` cookie for the attacker's state and
+never exchanges the code).
 """
 
 from __future__ import annotations
@@ -12,6 +22,19 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
+import sqlite3
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ada_url import URL
+
+from .._urls import is_local_host
+from .errors import CatalogueError
+from .ids import now_millis
+from .projects import Project
+from .service import Service
+from .urls import is_trusted_url
 
 #: Verification-code types of the flow.
 OUTER_FLOW = "oauth_outer_flow"
@@ -24,6 +47,73 @@ AUTHORIZATION_CODE_LIFETIME_MILLIS = 300 * 1000
 PROVIDER_CODE_LIFETIME_MILLIS = 300 * 1000
 INNER_COOKIE_MAX_AGE = 600
 INNER_COOKIE_PREFIX = "stack-oauth-inner-"
+#: The native-app scheme API 2.8 accepts for `after_callback_redirect_url` (contract 2.8, 14.2).
+NATIVE_APP_SCHEME = "stack-auth-mobile-oauth-url:"
+
+_DEFAULT_PORTS = {"http:": "80", "https:": "443"}
+
+
+def speaks_2_8(service: Service) -> bool:
+    """Whether the service answers the OAuth routes as API 2.8 (contract 2.8, 14.2-14.3).
+
+    One of the features of the service's API version (api_version.py)."""
+    return service.api.oauth_28
+
+
+def trusted_redirect(service: Service, project: Project, url: str) -> bool:
+    """Whether the flow may send a browser (and a code) to `url`: contract 7.3 for 2.7,
+    contract 2.8 section 14.3 for 2.8."""
+    if speaks_2_8(service):
+        allow_localhost = bool(project.config["allow_localhost"])
+        return trusted_redirect_2_8(url, project.config["domains"], allow_localhost=allow_localhost)
+    return is_trusted_url(project, url)
+
+
+def trusted_redirect_2_8(url: str, domains: Iterable[Mapping[str, Any]], *, allow_localhost: bool) -> bool:
+    """Contract 2.8, 14.3, on the URL as a browser parses it: localhost when allowed; else a
+    domain with the same scheme, the same host and the same port (default ports made
+    explicit; the path is not compared), or a wildcard domain whose host pattern (`*` within
+    one label, `**` across labels) matches the host, with the default port unless the pattern
+    names one."""
+    try:
+        parsed = URL(url)
+    except ValueError:
+        return False
+    if parsed.protocol not in _DEFAULT_PORTS or not parsed.hostname:
+        return False
+    if allow_localhost and is_local_host(parsed.hostname):
+        return True
+    port = parsed.port or _DEFAULT_PORTS[parsed.protocol]
+    for entry in domains:
+        domain = str(entry["domain"])
+        if "*" in domain:
+            if _matches_wildcard(domain, parsed.protocol, parsed.hostname, port):
+                return True
+            continue
+        try:
+            trusted = URL(domain)
+        except ValueError:
+            continue
+        if (trusted.protocol, trusted.hostname) == (parsed.protocol, parsed.hostname) and (
+            trusted.port or _DEFAULT_PORTS.get(trusted.protocol)
+        ) == port:
+            return True
+    return False
+
+
+def _matches_wildcard(domain: str, protocol: str, hostname: str, port: str) -> bool:
+    scheme, sep, rest = domain.partition("://")
+    if not sep or f"{scheme.lower()}:" != protocol:
+        return False
+    pattern = rest.split("/", 1)[0].lower()
+    if ":" in pattern:
+        subject = f"{hostname}:{port}"
+    elif port == _DEFAULT_PORTS[protocol]:
+        subject = hostname
+    else:
+        return False
+    parts = (re.escape(piece).replace(r"\*", "[^.]*") for piece in pattern.split("**"))
+    return re.fullmatch(".*".join(parts), subject) is not None
 
 
 def pkce_matches(verifier: str, challenge: str, method: str) -> bool:
@@ -31,3 +121,54 @@ def pkce_matches(verifier: str, challenge: str, method: str) -> bool:
         return hmac.compare_digest(verifier, challenge)
     digest = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
     return hmac.compare_digest(digest, challenge)
+
+
+def check_link(c: sqlite3.Connection, project_id: str, provider_id: str, account_id: str, user_id: str) -> None:
+    """Raise the contract's error when the provider account cannot be linked to `user_id`: it
+    belongs to another user, or the user has another account of this provider."""
+    holder = c.execute(
+        "SELECT user_id FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?",
+        (project_id, provider_id, account_id),
+    ).fetchone()
+    if holder is not None and holder["user_id"] != user_id:
+        raise CatalogueError("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER")
+    other = c.execute(
+        "SELECT account_id FROM oauth_accounts WHERE project_id = ? AND user_id = ? AND provider_id = ?",
+        (project_id, user_id, provider_id),
+    ).fetchone()
+    if other is not None and other["account_id"] != account_id:
+        raise CatalogueError("USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION")
+
+
+def attach_account(
+    c: sqlite3.Connection, project_id: str, provider_id: str, account: dict[str, Any], user_id: str, provider_scope: str
+) -> None:
+    """Link the provider account to `user_id` (unless it is linked already) and remember the
+    scopes granted. Safe to run twice: a link made meanwhile is kept as it is."""
+    c.execute(
+        "INSERT INTO oauth_accounts (project_id, provider_id, account_id, user_id, email, created_at_millis)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, provider_id, account_id) DO NOTHING",
+        (project_id, provider_id, account["account_id"], user_id, account["email"], now_millis()),
+    )
+    grant_scopes(c, project_id, provider_id, account["account_id"], user_id, provider_scope)
+
+
+def grant_scopes(
+    c: sqlite3.Connection, project_id: str, provider_id: str, account_id: str, user_id: str, provider_scope: str
+) -> None:
+    """The mock provider grants every scope asked for; remember them for connected-account
+    tokens, on the account as linked to `user_id`."""
+    key = (project_id, provider_id, account_id, user_id)
+    row = c.execute(
+        "SELECT granted_scopes FROM oauth_accounts"
+        " WHERE project_id = ? AND provider_id = ? AND account_id = ? AND user_id = ?",
+        key,
+    ).fetchone()
+    if row is None:
+        return
+    scopes = set(row["granted_scopes"].split()) | set(provider_scope.split())
+    c.execute(
+        "UPDATE oauth_accounts SET granted_scopes = ?"
+        " WHERE project_id = ? AND provider_id = ? AND account_id = ? AND user_id = ?",
+        (" ".join(sorted(scopes)), *key),
+    )

@@ -66,6 +66,40 @@ def test_only_the_current_step_counts_on_the_service_clock(api: Api, mfa_user: d
     assert mfa_sign_in(api, attempt_code, mfa_user["code"]()).status_code == 200
 
 
+def test_a_totp_code_finishes_one_sign_in_only(api: Api, mfa_user: dict, clock: Clock) -> None:
+    """RFC 6238 section 5.2: someone who saw the code (and knows the password) cannot reuse it
+    within the same 30-second step; the next step's code still signs the user in."""
+    code = mfa_user["code"]()
+    first = password_sign_in(api, mfa_user).json()["details"]["attempt_code"]
+    assert mfa_sign_in(api, first, code).status_code == 200
+    replay = password_sign_in(api, mfa_user).json()["details"]["attempt_code"]
+    body = assert_known_error(mfa_sign_in(api, replay, code), "INVALID_TOTP_CODE", 400)
+    assert body["error"] == "The TOTP code is invalid. Please try again."
+    clock.advance(30)
+    response = mfa_sign_in(api, replay, mfa_user["code"]())
+    assert response.status_code == 200, response.text
+    assert response.json()["user_id"] == mfa_user["user_id"]
+
+
+def test_a_used_step_is_the_users_own(api: Api, clock: Clock) -> None:
+    """Two users with codes of the same step both sign in: the used step is remembered per user."""
+    users = []
+    for _ in range(2):
+        email = unique_email()
+        tokens = api.sign_up(email, "correct horse")
+        secret = os.urandom(20)
+        api.call(
+            "PATCH",
+            "/users/me",
+            token=tokens["access_token"],
+            json={"totp_secret_base64": base64.b64encode(secret).decode()},
+        )
+        users.append({"email": email, "password": "correct horse", "secret": secret})
+    for each in users:
+        attempt_code = password_sign_in(api, each).json()["details"]["attempt_code"]
+        assert mfa_sign_in(api, attempt_code, totp(each["secret"], clock())).status_code == 200
+
+
 def test_the_rfc_6238_test_vector_signs_in(api: Api, user: dict, clock: Clock) -> None:
     secret = base64.b64encode(b"12345678901234567890").decode()
     api.call("PATCH", "/users/me", token=user["access_token"], json={"totp_secret_base64": secret})

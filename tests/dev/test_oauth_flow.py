@@ -340,3 +340,79 @@ def test_a_provider_code_is_single_use_and_bound_to_its_flow(api: Api) -> None:
     made_up_state = parse_qs(urlsplit(_page_url(made_up)).query)["state"][0]
     forged = made_up.browser.get(urlsplit(callback).path, params={"state": made_up_state, "code": "a@b.co"})
     assert forged.status_code == 400 and "invalid grant" in forged.text
+
+
+# -- linking: the account is attached by the app that holds the PKCE verifier (issue 26) --
+
+
+def github_accounts(api: Api, access_token: str) -> list[str]:
+    me = api.call("GET", "/users/me", token=access_token).json()
+    return [p["account_id"] for p in me["oauth_providers"] if p["id"] == "github"]
+
+
+def code_of(back: httpx.Response) -> str:
+    assert back.status_code == 307, back.text
+    return parse_qs(urlsplit(back.headers["location"]).query)["code"][0]
+
+
+def test_a_link_url_built_by_an_attacker_attaches_nothing(api: Api) -> None:
+    """Link CSRF: the attacker builds a link URL with their own access token, state and PKCE
+    verifier and gets a victim to open it. The victim authorizes at the provider and lands on
+    the app's callback page, which holds no verifier for the attacker's state. The victim's
+    provider account must not land on the attacker's user."""
+    attacker = api.sign_up()
+    victim_account = f"victim-{secrets.token_hex(6)}"
+    attack = start(api, type="link", token=attacker["access_token"])  # opened in the victim's browser
+    code = code_of(through_mock_provider(attack, unique_email(), account_id=victim_account))
+    assert github_accounts(api, attacker["access_token"]) == []
+    # an app holding some other verifier (the victim's own app, a replaying script) gets nothing either
+    assert_known_error(exchange(api, code, secrets.token_urlsafe(32)), "INVALID_AUTHORIZATION_CODE", 400)
+    assert github_accounts(api, attacker["access_token"]) == []
+    # the victim's next "Sign in with GitHub" is the victim's own new account
+    victim = sign_in(api, unique_email(), form={"account_id": victim_account})
+    assert victim["is_new_user"] is True
+    assert tokens_user(api, victim) != attacker["user_id"]
+    assert github_accounts(api, attacker["access_token"]) == []
+
+
+def test_the_app_that_started_a_link_attaches_the_account_at_the_exchange(api: Api) -> None:
+    user = api.sign_up()
+    account = f"acct-{secrets.token_hex(6)}"
+    flow = start(api, type="link", token=user["access_token"], after_callback_redirect_url="/settings")
+    code = code_of(through_mock_provider(flow, unique_email(), account_id=account))
+    assert github_accounts(api, user["access_token"]) == []  # not before the app exchanges the code
+    response = exchange(api, code, flow.verifier)
+    assert response.status_code == 200, response.text
+    tokens = response.json()
+    assert (tokens["is_new_user"], tokens["after_callback_redirect_url"]) == (False, "/settings")
+    assert tokens_user(api, tokens) == user["user_id"]
+    assert github_accounts(api, user["access_token"]) == [account]
+    # and the provider account now signs that user in
+    assert tokens_user(api, sign_in(api, unique_email(), form={"account_id": account})) == user["user_id"]
+
+
+def test_a_link_is_checked_again_at_the_exchange(api: Api) -> None:
+    """Two link flows for one provider account pass their callbacks; the first exchange wins."""
+    account = f"acct-{secrets.token_hex(6)}"
+    first_user, second_user = api.sign_up(), api.sign_up()
+    first = start(api, type="link", token=first_user["access_token"])
+    second = start(api, type="link", token=second_user["access_token"])
+    first_code = code_of(through_mock_provider(first, unique_email(), account_id=account))
+    second_code = code_of(through_mock_provider(second, unique_email(), account_id=account))
+    assert exchange(api, first_code, first.verifier).status_code == 200
+    late = exchange(api, second_code, second.verifier)
+    assert_known_error(late, "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER", 409)
+    assert github_accounts(api, second_user["access_token"]) == []
+    assert github_accounts(api, first_user["access_token"]) == [account]
+
+
+def test_a_link_of_a_totp_user_stays_attached_while_the_second_factor_is_asked(api: Api) -> None:
+    user = api.sign_up()
+    secret = base64.b64encode(secrets.token_bytes(20)).decode()
+    api.call("PATCH", "/users/me", token=user["access_token"], json={"totp_secret_base64": secret})
+    account = f"acct-{secrets.token_hex(6)}"
+    flow = start(api, type="link", token=user["access_token"])
+    code = code_of(through_mock_provider(flow, unique_email(), account_id=account))
+    body = assert_known_error(exchange(api, code, flow.verifier), "MULTI_FACTOR_AUTHENTICATION_REQUIRED", 400)
+    assert len(body["details"]["attempt_code"]) == 45
+    assert github_accounts(api, user["access_token"]) == [account]

@@ -171,3 +171,29 @@ def test_registering_again_replaces_the_passkey(api: Api, user: dict, passkeys_o
     assert register(api, user["access_token"], second).status_code == 200
     assert_known_error(authenticate(api, first), "PASSKEY_AUTHENTICATION_FAILED", 400)
     assert authenticate(api, second).json()["user_id"] == user["user_id"]
+
+
+def test_another_users_credential_id_cannot_replace_their_passkey(api: Api, passkeys_on: None) -> None:
+    """Credential ids are public (every sign-in sends one): an attacker who registers a key of
+    their own under the victim's credential id must not delete the victim's passkey."""
+    victim, attacker = api.sign_up(), api.sign_up()
+    victims_key = Authenticator()
+    assert register(api, victim["access_token"], victims_key).status_code == 200
+    forged = Authenticator(credential_id=victims_key.credential_id)  # same id, the attacker's key
+    body = assert_known_error(register(api, attacker["access_token"], forged), "PASSKEY_REGISTRATION_FAILED", 400)
+    assert body["error"] == (
+        "Passkey registration failed because this passkey is already registered to another account"
+    )
+    assert authenticate(api, victims_key).json()["user_id"] == victim["user_id"]
+    assert_known_error(authenticate(api, forged), "PASSKEY_AUTHENTICATION_FAILED", 400)
+    attacker_me = api.call("GET", "/users/me", token=attacker["access_token"]).json()
+    assert attacker_me["passkey_auth_enabled"] is False
+
+
+def test_registering_the_same_credential_again_replaces_ones_own(api: Api, user: dict, passkeys_on: None) -> None:
+    authenticator = Authenticator()
+    assert register(api, user["access_token"], authenticator).status_code == 200
+    renewed = Authenticator(credential_id=authenticator.credential_id)  # the same id, a new key
+    assert register(api, user["access_token"], renewed).status_code == 200
+    assert authenticate(api, renewed).json()["user_id"] == user["user_id"]
+    assert_known_error(authenticate(api, authenticator), "PASSKEY_AUTHENTICATION_FAILED", 400)

@@ -36,21 +36,36 @@ def mfa_sign_in(ctx: RequestContext) -> dict[str, Any]:
     found = find_code(ctx, MFA_ATTEMPT, ctx.body["code"])
     user = get_user(ctx.sql, ctx.project.id, found.data["user_id"])
     secret = None if user is None else user["totp_secret_base64"]
-    if user is None or secret is None or not totp_matches(secret, ctx.body["totp"]):
+    step = matching_step(secret, ctx.body["totp"]) if secret is not None else None
+    if user is None or step is None or _used_already(user, step):
         raise CatalogueError("INVALID_TOTP_CODE")  # the attempt code stays usable
+    # RFC 6238 section 5.2: a code finishes one sign-in only; this step is spent for the user.
+    ctx.sql.execute(
+        "UPDATE users SET totp_last_used_step = ? WHERE project_id = ? AND id = ?", (step, ctx.project.id, user["id"])
+    )
     found.consume()
     session = ctx.service.new_session(ctx.sql, ctx.project.id, user["id"])
     return {**session, "is_new_user": bool(found.data.get("is_new_user")), "user_id": user["id"]}
 
 
-def totp_matches(secret_base64: str, submitted: str) -> bool:
-    """RFC 6238 (HMAC-SHA-1, 6 digits, 30 s) at the service clock's time; only the current step counts (6.8)."""
+def _used_already(user: Any, step: int) -> bool:
+    """This step, or a later one, already finished a sign-in of the user (the clock went back)."""
+    last = user["totp_last_used_step"]
+    return last is not None and step <= last
+
+
+def matching_step(secret_base64: str, submitted: str) -> int | None:
+    """The RFC 6238 time step (HMAC-SHA-1, 6 digits, 30 s) at the service clock's time when
+    `submitted` is its code, else None; only the current step counts (6.8)."""
     try:
         secret = base64.b64decode(secret_base64, validate=True)
     except (binascii.Error, ValueError):
-        return False
+        return None
+    totp = pyotp.TOTP(base64.b32encode(secret).decode())
     at = datetime.fromtimestamp(clock.now(), tz=timezone.utc)
-    return pyotp.TOTP(base64.b32encode(secret).decode()).verify(submitted, for_time=at, valid_window=0)
+    if not totp.verify(submitted, for_time=at, valid_window=0):
+        return None
+    return totp.timecode(at)
 
 
 routes = group.routes

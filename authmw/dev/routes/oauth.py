@@ -9,13 +9,12 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from ..endpoint import EndpointGroup, RequestContext
 from ..errors import CatalogueError, OAuthError
-from ..oauth_flow import AUTHORIZATION_CODE, pkce_matches
+from ..oauth_flow import AUTHORIZATION_CODE, attach_account, check_link, pkce_matches, trusted_redirect
 from ..projects import Project, get_project, key_is_valid
 from ..responses import json_response
 from ..schema import Obj, Str
 from ..sign_in import finish_sign_in
 from ..tokens import find_refresh_session
-from ..urls import is_trusted_url
 from ..users import get_user
 from ..verification import find_code
 
@@ -68,11 +67,14 @@ def _exchange_code(ctx: RequestContext, project: Project, params: dict[str, Any]
     if not pkce_matches(params["code_verifier"], data["code_challenge"], data["code_challenge_method"]):
         raise CatalogueError("INVALID_AUTHORIZATION_CODE")
     redirect_uri = urlunsplit(urlsplit(params["redirect_uri"])._replace(fragment=""))
-    if redirect_uri != data["redirect_uri"] or not is_trusted_url(project, redirect_uri):
+    if redirect_uri != data["redirect_uri"] or not trusted_redirect(ctx.service, project, redirect_uri):
         raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
     user = get_user(ctx.sql, project.id, data["user_id"])
     if user is None:
         raise CatalogueError("INVALID_AUTHORIZATION_CODE")
+    link = data.get("pending_link")
+    if link is not None:
+        _attach_pending_link(ctx, project, user["id"], link)
     tokens = finish_sign_in(ctx, user, is_new_user=data["is_new_user"], project=project)
     after = data.get("after_callback_redirect_url")
     body = {
@@ -87,6 +89,17 @@ def _exchange_code(ctx: RequestContext, project: Project, params: dict[str, Any]
         "afterCallbackRedirectUrl": after,
     }
     return json_response(body, headers={"pragma": "no-cache"})
+
+
+def _attach_pending_link(ctx: RequestContext, project: Project, user_id: str, link: dict[str, Any]) -> None:
+    """The link flow's account, attached now that the app holding the PKCE verifier asked
+    (oauth_flow.py). It stays attached when the sign-in then needs the second factor: the
+    link was asked for with the user's access token, which already passed it."""
+    provider_id, account = link["provider_id"], link["account"]
+    check_link(ctx.sql, project.id, provider_id, account["account_id"], user_id)
+    ctx.keep_on_error(
+        lambda c: attach_account(c, project.id, provider_id, account, user_id, link["provider_scope"])
+    )
 
 
 def _client_credentials(ctx: RequestContext, params: dict[str, Any]) -> tuple[str, str]:

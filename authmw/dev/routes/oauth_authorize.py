@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from .. import mock_provider
+from ..db import load
 from ..endpoint import EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError
 from ..ids import now_millis, sha256_hex
@@ -18,37 +19,48 @@ from ..oauth_flow import (
     AUTHORIZATION_CODE_LIFETIME_MILLIS,
     INNER_COOKIE_MAX_AGE,
     INNER_COOKIE_PREFIX,
+    NATIVE_APP_SCHEME,
     OUTER_FLOW,
     OUTER_FLOW_LIFETIME_MILLIS,
     PROVIDER_CODE,
+    attach_account,
+    check_link,
+    grant_scopes,
+    speaks_2_8,
+    trusted_redirect,
 )
 from ..projects import Project, get_project, key_is_valid
-from ..schema import Obj, Str
+from ..responses import json_response
+from ..schema import Obj, Spec, Str
 from ..teams import create_team
-from ..urls import is_trusted_url, with_query_param
+from ..urls import with_query_param
 from ..users import create_user, email_used_for_auth
 from ..verification import create_code, find_code
 
 group = EndpointGroup()
 
-AUTHORIZE_QUERY = Obj(
-    {
-        "client_id": Str(required=True),
-        "client_secret": Str(required=True),
-        "redirect_uri": Str(required=True, url=True),
-        "scope": Str(required=True),
-        "state": Str(required=True),
-        "grant_type": Str(required=True, one_of=("authorization_code",)),
-        "code_challenge": Str(required=True),
-        "code_challenge_method": Str(required=True, one_of=("S256", "plain")),
-        "response_type": Str(required=True, one_of=("code",)),
-        "type": Str(one_of=("authenticate", "link")),
-        "token": Str(),
-        "provider_scope": Str(),
-        "error_redirect_uri": Str(url=True),
-        "error_redirect_url": Str(url=True),
-        "after_callback_redirect_url": Str(),
-    }
+AUTHORIZE_FIELDS: dict[str, Spec] = {
+    "client_id": Str(required=True),
+    "client_secret": Str(required=True),
+    "redirect_uri": Str(required=True, url=True),
+    "scope": Str(required=True),
+    "state": Str(required=True),
+    "grant_type": Str(required=True, one_of=("authorization_code",)),
+    "code_challenge": Str(required=True),
+    "code_challenge_method": Str(required=True, one_of=("S256", "plain")),
+    "response_type": Str(required=True, one_of=("code",)),
+    "type": Str(one_of=("authenticate", "link")),
+    "token": Str(),
+    "provider_scope": Str(),
+    "error_redirect_uri": Str(url=True),
+    "error_redirect_url": Str(url=True),
+    "after_callback_redirect_url": Str(),
+}
+#: API 2.7 refuses unknown query parameters.
+AUTHORIZE_QUERY = Obj(AUTHORIZE_FIELDS)
+#: API 2.8 accepts them (e.g. its bot-challenge fields) and answers JSON on request (14.2).
+AUTHORIZE_QUERY_2_8 = Obj(
+    {**AUTHORIZE_FIELDS, "stack_response_mode": Str(one_of=("json", "redirect"))}, allow_unknown=True
 )
 
 
@@ -60,9 +72,10 @@ def _enabled_provider(project: Any, provider_id: str) -> dict[str, Any]:
     raise CatalogueError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED")
 
 
-@group.get("/auth/oauth/authorize/{provider_id}", tiers=None, query=AUTHORIZE_QUERY)
+@group.get("/auth/oauth/authorize/{provider_id}", tiers=None)
 def authorize(ctx: RequestContext) -> Response:
-    q = ctx.query
+    api_2_8 = speaks_2_8(ctx.service)
+    q = ctx.validate(AUTHORIZE_QUERY_2_8 if api_2_8 else AUTHORIZE_QUERY, dict(ctx.request.query_params), "query")
     provider_id = ctx.params["provider_id"].lower()
     project = get_project(ctx.sql, q["client_id"])
     if project is None:
@@ -83,6 +96,12 @@ def authorize(ctx: RequestContext) -> Response:
         link_user_id = claims.user_id
     if q.get("provider_scope") and provider.get("type") == "shared":
         raise CatalogueError("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS")
+    after = q.get("after_callback_redirect_url")
+    if api_2_8 and after and not (after.startswith(NATIVE_APP_SCHEME) or trusted_redirect(ctx.service, project, after)):
+        # 2.8 refuses an untrusted address to go to after sign-in (2.7 returned any string)
+        raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
+    # 2.8's JSON mode sets no inner cookie: the PKCE verifier protects the flow (14.2)
+    inner_cookie = q.get("stack_response_mode") != "json"
     redirect_uri = urlunsplit(urlsplit(q["redirect_uri"])._replace(fragment=""))
     callback = f"{_base_url(ctx.request)}/api/v1/auth/oauth/callback/{provider_id}"
     flow = {
@@ -96,8 +115,9 @@ def authorize(ctx: RequestContext) -> Response:
         "type": q.get("type", "authenticate"),
         "link_user_id": link_user_id,
         "error_redirect_uri": q.get("error_redirect_uri") or q.get("error_redirect_url"),
-        "after_callback_redirect_url": q.get("after_callback_redirect_url"),
+        "after_callback_redirect_url": after,
         "provider_scope": q.get("provider_scope") or "",
+        "inner_cookie": inner_cookie,
         "started_at_millis": now_millis(),
         # the one address the mock provider may send the browser back to
         "provider_redirect_uri": callback,
@@ -106,6 +126,8 @@ def authorize(ctx: RequestContext) -> Response:
     mock_page = f"{_base_url(ctx.request)}/dev/oauth/{provider_id}?" + urlencode(
         {"state": inner_state, "redirect_uri": callback}
     )
+    if not inner_cookie:
+        return json_response({"location": mock_page})
     response = RedirectResponse(mock_page, status_code=307)
     response.set_cookie(
         INNER_COOKIE_PREFIX + inner_state,
@@ -125,17 +147,20 @@ def _base_url(request: Request) -> str:
 def callback(ctx: RequestContext) -> Response:
     params = {**dict(ctx.request.query_params), **(ctx.raw_body if isinstance(ctx.raw_body, dict) else {})}
     inner_state = str(params.get("state", "")).lower()
-    if not inner_state or ctx.request.cookies.get(INNER_COOKIE_PREFIX + inner_state) is None:
-        raise PlainError(
-            400,
-            "OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in"
-            " process. Please try signing in again",
-        )
+    # The flow's project is found from its unguessable inner state (the provider's redirect
+    # carries no project); everything after this is scoped to that project.
     row = ctx.sql.execute(
         "SELECT project_id FROM verification_codes WHERE code_hash = ? AND type = ?",
         (sha256_hex(inner_state), OUTER_FLOW),
     ).fetchone()
     project = None if row is None else get_project(ctx.sql, row["project_id"])
+    has_cookie = bool(inner_state) and ctx.request.cookies.get(INNER_COOKIE_PREFIX + inner_state) is not None
+    if not has_cookie and (project is None or _flow_needs_cookie(ctx, project, inner_state)):
+        raise PlainError(
+            400,
+            "OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in"
+            " process. Please try signing in again",
+        )
     if project is None:
         raise PlainError(400, "Invalid OAuth cookie. Please try signing in again.")
     found = find_code(ctx, OUTER_FLOW, inner_state, project_id=project.id)
@@ -144,15 +169,25 @@ def callback(ctx: RequestContext) -> Response:
         location = _finish_callback(ctx, project, flow, params)
     except CatalogueError as error:
         target = flow.get("error_redirect_uri")
-        if not target or not is_trusted_url(project, target):
+        if not target or not trusted_redirect(ctx.service, project, target):
             raise
         location = f"{target}{'&' if urlsplit(target).query else '?'}" + urlencode(
             {"errorCode": error.code, "message": error.message, "details": json.dumps(error.details)}
         )
     found.consume()
     response = RedirectResponse(location, status_code=307)
-    response.delete_cookie(INNER_COOKIE_PREFIX + inner_state, path="/")
+    if has_cookie:
+        response.delete_cookie(INNER_COOKIE_PREFIX + inner_state, path="/")
     return response
+
+
+def _flow_needs_cookie(ctx: RequestContext, project: Project, inner_state: str) -> bool:
+    """Flows started in 2.8's JSON mode have no inner cookie; every other flow needs its own."""
+    row = ctx.sql.execute(
+        "SELECT data FROM verification_codes WHERE project_id = ? AND code_hash = ? AND type = ?",
+        (project.id, sha256_hex(inner_state), OUTER_FLOW),
+    ).fetchone()
+    return row is None or bool(load(row["data"]).get("inner_cookie", True))
 
 
 def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any], params: dict[str, Any]) -> str:
@@ -165,11 +200,20 @@ def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any]
         raise PlainError(400, "Inner OAuth callback failed due to invalid grant. Please try again.")
     if flow["scope"] != "legacy":
         raise CatalogueError("INVALID_SCOPE", scope=flow["scope"])
-    if not is_trusted_url(project, flow["redirect_uri"]):
+    if not trusted_redirect(ctx.service, project, flow["redirect_uri"]):
         raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
     account = _provider_account(ctx, project, params)
-    user_id, is_new_user = _account_user(ctx, project, flow, account)
-    _grant_scopes(ctx, project.id, flow["provider_id"], account["account_id"], flow.get("provider_scope", ""))
+    provider_id, provider_scope = flow["provider_id"], flow.get("provider_scope", "")
+    pending_link = None
+    if flow["type"] == "link":
+        # Checked now (errors go to the app's error page), attached only at the code exchange:
+        # the browser that got here may not be the app that started the flow (oauth_flow.py).
+        user_id, is_new_user = flow["link_user_id"], False
+        check_link(ctx.sql, project.id, provider_id, account["account_id"], user_id)
+        pending_link = {"provider_id": provider_id, "account": account, "provider_scope": provider_scope}
+    else:
+        user_id, is_new_user = _account_user(ctx, project, flow, account)
+        grant_scopes(ctx.sql, project.id, provider_id, account["account_id"], user_id, provider_scope)
     code = create_code(
         ctx.sql,
         project.id,
@@ -181,6 +225,7 @@ def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any]
             "code_challenge": flow["code_challenge"],
             "code_challenge_method": flow["code_challenge_method"],
             "after_callback_redirect_url": flow["after_callback_redirect_url"],
+            "pending_link": pending_link,
         },
         AUTHORIZATION_CODE_LIFETIME_MILLIS,
     )
@@ -204,24 +249,12 @@ def _provider_account(ctx: RequestContext, project: Project, params: dict[str, A
 def _account_user(
     ctx: RequestContext, project: Project, flow: dict[str, Any], account: dict[str, Any]
 ) -> tuple[str, bool]:
+    """The user the provider account signs in (created on first sign-in), for `authenticate`."""
     provider_id = flow["provider_id"]
     row = ctx.sql.execute(
         "SELECT user_id FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?",
         (project.id, provider_id, account["account_id"]),
     ).fetchone()
-    if flow["type"] == "link":
-        user_id = flow["link_user_id"]
-        if row is not None and row["user_id"] != user_id:
-            raise CatalogueError("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER")
-        other = ctx.sql.execute(
-            "SELECT account_id FROM oauth_accounts WHERE project_id = ? AND user_id = ? AND provider_id = ?",
-            (project.id, user_id, provider_id),
-        ).fetchone()
-        if other is not None and other["account_id"] != account["account_id"]:
-            raise CatalogueError("USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION")
-        if row is None:
-            _link(ctx, project.id, provider_id, account, user_id)
-        return user_id, False
     if row is not None:
         return row["user_id"], False
     if not project.config["sign_up_enabled"]:
@@ -234,31 +267,10 @@ def _account_user(
         primary_email_verified=account["email_verified"],
         primary_email_auth_enabled=not email_used_for_auth(ctx.sql, project.id, email),
     )
-    _link(ctx, project.id, provider_id, account, user_id)
+    attach_account(ctx.sql, project.id, provider_id, account, user_id, "")
     if project.config["create_team_on_sign_up"]:
         create_team(ctx.sql, project, f"{email}'s Team", creator_user_id=user_id)
     return user_id, True
-
-
-def _link(ctx: RequestContext, project_id: str, provider_id: str, account: dict[str, Any], user_id: str) -> None:
-    ctx.sql.execute(
-        "INSERT INTO oauth_accounts (project_id, provider_id, account_id, user_id, email, created_at_millis)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (project_id, provider_id, account["account_id"], user_id, account["email"], now_millis()),
-    )
-
-
-def _grant_scopes(ctx: RequestContext, project_id: str, provider_id: str, account_id: str, provider_scope: str) -> None:
-    """The mock provider grants every scope asked for; remember them for connected-account tokens."""
-    key = (project_id, provider_id, account_id)
-    row = ctx.sql.execute(
-        "SELECT granted_scopes FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?", key
-    ).fetchone()
-    scopes = set(row["granted_scopes"].split()) | set(provider_scope.split())
-    ctx.sql.execute(
-        "UPDATE oauth_accounts SET granted_scopes = ? WHERE project_id = ? AND provider_id = ? AND account_id = ?",
-        (" ".join(sorted(scopes)), *key),
-    )
 
 
 for method in ("GET", "POST"):

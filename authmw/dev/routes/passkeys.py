@@ -87,11 +87,18 @@ def register(ctx: RequestContext) -> dict[str, Any]:
     except WebAuthnError:
         raise _registration_failed() from None
     user_id = ctx.signed_in_user["id"]
+    # A credential id names one passkey of the project: another user's is never replaced.
+    holder = ctx.sql.execute(
+        "SELECT user_id FROM passkeys WHERE project_id = ? AND credential_id = ?",
+        (ctx.project.id, passkey.credential_id),
+    ).fetchone()
+    if holder is not None and holder["user_id"] != user_id:
+        raise CatalogueError(
+            "PASSKEY_REGISTRATION_FAILED",
+            message="Passkey registration failed because this passkey is already registered to another account",
+        )
     # One passkey per user: registering again replaces it (contract 5.4.4, 7.6).
-    ctx.sql.execute(
-        "DELETE FROM passkeys WHERE project_id = ? AND (user_id = ? OR credential_id = ?)",
-        (ctx.project.id, user_id, passkey.credential_id),
-    )
+    ctx.sql.execute("DELETE FROM passkeys WHERE project_id = ? AND user_id = ?", (ctx.project.id, user_id))
     ctx.sql.execute(
         "INSERT INTO passkeys (user_id, project_id, credential_id, public_key, sign_count, rp_id, created_at_millis)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
