@@ -21,7 +21,7 @@ import hmac
 import json
 import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -77,6 +77,19 @@ def verifier_from_cookies(cookies: Mapping[str, str], state: str) -> str | None:
     return None
 
 
+#: Query parameters of an authorize URL that a repr shows as ``...``.
+_SECRET_PARAMS = frozenset({"token", "code_verifier"})
+
+
+def redacted_url(url: str) -> str:
+    """``url`` with the values of its secret query parameters (the link flow's ``token``)
+    replaced by ``...``, for reprs and messages."""
+    parts = urlsplit(url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    kept = [(k, "..." if k in _SECRET_PARAMS else v) for k, v in pairs]
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(kept, safe="."), parts.fragment))
+
+
 def strip_code_and_state(url: str) -> str:
     """``url`` without its ``code`` and ``state`` query parameters and its fragment (spec 5)."""
     parts = urlsplit(url)
@@ -94,12 +107,18 @@ class OAuthAuthorization:
 
     url: str
     state: str
-    code_verifier: str = field(repr=False)
+    code_verifier: str
     redirect_uri: str
 
     @property
     def cookie_name(self) -> str:
         return outer_cookie_name(self.state)
+
+    def __repr__(self) -> str:
+        """Neither the verifier nor the URL's secrets: a link flow's ``url`` carries the user's
+        access token (``token``), which must not reach a log or an error report."""
+        url = redacted_url(self.url)
+        return f"OAuthAuthorization(url={url!r}, state={self.state!r}, redirect_uri={self.redirect_uri!r})"
 
 
 def authorize_url(

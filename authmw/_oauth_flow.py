@@ -38,7 +38,7 @@ from ._ops import Op
 from ._session import Session
 from ._transport import Transport
 from ._urls import same_origin_path
-from .errors import AuthmwError, KnownError, MultiFactorAuthenticationRequired, OAuthCallbackError
+from .errors import AuthmwError, KnownError, MultiFactorAuthenticationRequired, OAuthCallbackError, UnsupportedError
 from .middleware import _cookies as c
 
 __all__ = ["START_COOKIE_MAX_AGE", "OAuthRoutes", "Reply", "safe_return_path"]
@@ -142,7 +142,7 @@ class OAuthRoutes:
             return self._page(
                 400,
                 "Nothing to sign in",
-                "This page finishes a sign-in started in this browser, and none was found. Please sign in again.",
+                _NOTHING_STARTED,
                 forget,
             )
         exchange = _Exchange(self.config)
@@ -205,9 +205,33 @@ class OAuthRoutes:
         )
 
 
+_NOTHING_STARTED = "This page finishes a sign-in started in this browser, and none was found. Please sign in again."
+#: What the error page says for each failed check of a callback (OAuthCallbackError.reason).
+_CALLBACK_FAILURES = {
+    "provider_error": "The sign-in was not completed at the provider. Please sign in again.",
+    "implicit_response": "This sign-in answer is not one this site accepts. Please sign in again.",
+    "missing_parameters": _NOTHING_STARTED,
+    "no_stored_state": _NOTHING_STARTED,
+    "state_mismatch": "This sign-in was not started in this browser. Please sign in again.",
+    "issuer_mismatch": "This sign-in answer did not come from this site's sign-in service. Please sign in again.",
+}
+_SIGN_IN_FAILED = "The sign-in could not be completed. Please sign in again."
+
+
 def _describe(exc: AuthmwError) -> str:
-    if isinstance(exc, OAuthCallbackError) and exc.error == "access_denied":
-        return "You denied the sign-in request. Please sign in again."
+    """The page's sentence for a failed callback: fixed text or the catalogue's own message.
+
+    Never the error's message: a callback URL is anyone's to write, so its ``message``,
+    ``details``, ``error_description`` or ``iss`` must not speak on this site's origin.
+    """
+    if isinstance(exc, OAuthCallbackError):
+        if exc.error == "access_denied":
+            return "You denied the sign-in request. Please sign in again."
+        return _CALLBACK_FAILURES.get(exc.reason, _SIGN_IN_FAILED)
     if isinstance(exc, KnownError) and exc.code == "OAUTH_PROVIDER_ACCESS_DENIED":
         return "The sign-in was denied at the provider. Please sign in again."
-    return exc.message if isinstance(exc, KnownError) else str(exc)
+    if isinstance(exc, KnownError) and not isinstance(exc, UnsupportedError):
+        template = type(exc).message_template
+        if template and "{" not in template:  # a template would be filled from the URL's details
+            return template
+    return _SIGN_IN_FAILED

@@ -172,6 +172,9 @@ def _rebuild_status_error(status: int, body: str, method: str, url: str) -> Http
     return HttpStatusError(status, body, method=method, url=url)
 
 
+#: Details that are credentials (the MFA attempt code finishes a sign-in with a TOTP code):
+#: in the wire body, never in a repr.
+_SECRET_DETAILS = frozenset({"attempt_code"})
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
@@ -204,7 +207,8 @@ class KnownError(AuthmwError):
         return f"{self.code}: {self.message}" if self.code else self.message
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.message!r}, details={self.details!r})"
+        shown = {k: "..." if k in _SECRET_DETAILS else v for k, v in self.details.items()}
+        return f"{type(self).__name__}({self.message!r}, details={shown!r})"
 
     def __reduce__(self) -> Any:
         return (type(self), (self.message, self.details))

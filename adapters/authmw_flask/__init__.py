@@ -14,7 +14,7 @@
         return {"id": current_user.id}
 """
 
-from authmw.adapter import DEFAULT_TEAM_ARG
+from authmw.adapter import DEFAULT_TEAM_ARG, EmailLinkRefused
 
 from ._decorators import (
     EXEMPT_METHODS,
@@ -25,17 +25,20 @@ from ._decorators import (
     user_required,
 )
 from ._extension import AuthMW, FlaskAuth, current_user, get_user
+from ._flask_login import linkable_email
 from ._oauth import oauth_blueprint
 
 __all__ = [
     "DEFAULT_TEAM_ARG",
     "EXEMPT_METHODS",
     "AuthMW",
+    "EmailLinkRefused",
     "FlaskAuth",
     "Guard",
     "TeamRequirement",
     "current_user",
     "get_user",
+    "linkable_email",
     "oauth_blueprint",
     "team_member_required",
     "team_permission_required",

@@ -2,14 +2,22 @@
 
 ::
 
+    from authmw_flask import AuthMW, EmailLinkRefused, linkable_email
+
     login_manager = LoginManager(app)
 
     def load_user(authmw_user):            # an AuthUser; return the app's user, or None
         user = User.query.filter_by(authmw_id=authmw_user.id).one_or_none()
-        if user is None:                   # first sign-in: create it
-            profile = authmw_user.get_server_user()
-            user = User(authmw_id=authmw_user.id, email=profile.primary_email)
-            db.session.add(user); db.session.commit()
+        if user is not None:               # linked before: by id, for good
+            return user
+        try:                               # first sign-in: an old row by e-mail, only if safe
+            email = linkable_email(authmw_user)
+            user = User.query.filter_by(email=email, authmw_id=None).one_or_none()
+        except EmailLinkRefused:           # unverified, or another authmw user holds it too
+            email = None
+        user = user or User(email=email)   # else a row of their own
+        user.authmw_id = authmw_user.id
+        db.session.add(user); db.session.commit()
         return user
 
     AuthMW(app, flask_login=load_user)
@@ -18,6 +26,10 @@
 request loader asks ``load_user`` once per request for a signed-in authmw user, so signing out
 of authmw signs out of Flask-Login too. Users Flask-Login keeps in its own session
 (``login_user``) still win, as Flask-Login decides.
+
+Matching by e-mail follows the one rule of :func:`authmw.adapter.linkable_email`: the address
+must be verified at the service and held by no other authmw user, and a row already linked
+to an authmw user is never taken over (``authmw_id=None`` above).
 """
 
 from __future__ import annotations
@@ -27,6 +39,7 @@ from typing import Any
 
 from flask import Flask
 
+from authmw import adapter
 from authmw.errors import ConfigurationError
 from authmw.middleware import AuthUser
 
@@ -55,3 +68,15 @@ def feed_flask_login(app: Flask, load_user: LoadUser, current_authmw_user: Calla
         return load_user(user) if isinstance(user, AuthUser) else None
 
     manager.request_loader(request_loader)
+
+
+def linkable_email(authmw_user: AuthUser) -> str:
+    """``authmw_user``'s e-mail when it may match one of your users: verified at the service
+    and held by no other authmw user (asked through the extension's server app, so the secret
+    server key is needed). Otherwise raises :class:`authmw.adapter.EmailLinkRefused` naming why.
+
+    Match only rows not linked to an authmw user yet, and keep the link by authmw user id.
+    """
+    if not isinstance(authmw_user, AuthUser):
+        raise TypeError(f"linkable_email takes the signed-in AuthUser, not {authmw_user!r}.")
+    return adapter.linkable_email(authmw_user.server, authmw_user.id)  # type: ignore[arg-type]

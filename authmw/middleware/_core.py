@@ -80,6 +80,14 @@ OnRefreshUnavailable = Literal["anonymous", "error"]
 Refresher = Callable[[AuthConfig, str], Op["str | None"]]
 
 
+#: The ``WWW-Authenticate`` value of a refused bearer token, by error code (RFC 6750 3.1):
+#: fixed ASCII text only, so nothing the caller sent is ever repeated into a header.
+_BEARER_CHALLENGES = {
+    code: f'Bearer realm="authmw", error="invalid_token", error_description="{text}"'
+    for code, text in (("ACCESS_TOKEN_EXPIRED", "The access token expired."), ("", "The access token is not valid."))
+}
+
+
 class Refusal(Exception):
     """Answer the request at once with a JSON error, instead of running (the rest of) the app.
 
@@ -137,9 +145,13 @@ class Refusal(Exception):
 
     @classmethod
     def bearer(cls, error: KnownError) -> Refusal:
-        """401 for a bearer token that is not valid (RFC 6750), naming the error."""
-        description = error.message.replace("\\", "").replace('"', "'")
-        challenge = f'Bearer realm="authmw", error="invalid_token", error_description="{description}"'
+        """401 for a bearer token that is not valid (RFC 6750), naming the error in the body.
+
+        The challenge's description is one of two fixed sentences, never the error's message:
+        that may quote the token (its ``alg``, say), and a header carrying the token's text
+        could break the response (a non-Latin-1 character makes servers fail) or inject.
+        """
+        challenge = _BEARER_CHALLENGES.get(error.code, _BEARER_CHALLENGES[""])
         return cls(401, error.message, code=error.code, details=error.details or None, www_authenticate=challenge)
 
 

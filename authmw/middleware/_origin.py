@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import urlsplit
 
+from publicsuffixlist import PublicSuffixList
+
 from authmw.errors import ConfigurationError, CrossSiteRequestRefused
 
 from ._core import Refusal, is_secure
@@ -54,6 +56,20 @@ WebSocketCrossSite = Literal["refuse", "anonymous"]
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 #: A DNS name or IPv4 address as browsers send it in origins (IDNs arrive as punycode).
 _HOST = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?")
+
+
+#: The Public Suffix List bundled with ``publicsuffixlist`` (no I/O), made on first use. Names
+#: under a top-level domain the list does not know (``localhost``, ``test``, ``internal``) are
+#: not public suffixes: a wildcard under them names a development or private network.
+_PUBLIC_SUFFIXES: list[PublicSuffixList] = []
+
+
+def is_public_suffix(host: str) -> bool:
+    """Whether ``host`` is a public suffix (``com``, ``co.uk``, ``github.io``), under which
+    anyone can register a name of their own."""
+    if not _PUBLIC_SUFFIXES:
+        _PUBLIC_SUFFIXES.append(PublicSuffixList(accept_unknown=False))
+    return bool(_PUBLIC_SUFFIXES[0].is_public(host.rstrip(".").lower()))
 
 
 def is_safe_method(method: str) -> bool:
@@ -117,6 +133,14 @@ def _parse_trusted(value: object, setting: str) -> str | _Trusted:
         return origin
     at = urlsplit(origin)
     assert at.hostname is not None
+    if at.hostname.replace(".", "").isdigit() or ":" in at.hostname:
+        raise ConfigurationError(f"{setting}: a wildcard needs a domain name, not an IP address; got {value!r}.")
+    if is_public_suffix(at.hostname):
+        raise ConfigurationError(
+            f"{setting} must not trust every site under the public suffix {at.hostname!r} ({value!r}): anyone can "
+            f"register a name there. List your own domain's subdomains, e.g. \"{at.scheme}://*.your-domain."
+            f"{at.hostname}\", or the exact origins."
+        )
     return _Trusted(at.scheme, at.hostname, at.port, True)
 
 

@@ -19,7 +19,7 @@ import asyncio
 import time
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 import httpx
@@ -41,7 +41,8 @@ class Resolved:
     """Who the request is from, and the ``Set-Cookie`` values its response must carry."""
 
     user: AuthUser | AnonymousUser
-    cookies: tuple[str, ...] = ()
+    #: (not in the repr: the values carry the session's tokens)
+    cookies: tuple[str, ...] = field(default=(), repr=False)
     #: The user was signed in from the session cookies (not from a header): a request of
     #: this session is subject to the cross-site check (see ``_origin``).
     from_cookies: bool = False

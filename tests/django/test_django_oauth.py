@@ -57,3 +57,16 @@ def test_sign_up_then_sign_in_again_and_deny(oauth_service: Any) -> None:
             denied = stranger.get(_path(back))
             assert denied.status_code == 400 and b"denied" in denied.content
             assert stranger.get("/whoami").json()["authenticated"] is False
+
+
+def test_the_error_page_shows_only_its_own_words(oauth_service: Any) -> None:
+    """A crafted callback link (tests/middleware/test_oauth_error_pages.py has the attack)."""
+    from middleware.test_oauth_error_pages import HOSTILE, callback, check_page
+
+    with override_settings(AUTHMW=_settings(oauth_service.config)):
+        urls = ModuleType("oauth_error_urls")
+        urls.urlpatterns = oauth_urls()  # type: ignore[attr-defined]
+        with override_settings(ROOT_URLCONF=urls):
+            for query, expected in HOSTILE:
+                page = Client().get(callback(query))
+                check_page(page.status_code, page.content.decode(), expected)

@@ -77,3 +77,56 @@ def test_a_wildcard_must_stand_for_subdomains() -> None:
     for bad in ["https://*example.com", "https://ex*.com", "*.example.com", "https://*.example.com/x"]:
         with pytest.raises(ConfigurationError, match="trusted_origins"):
             OriginPolicy(trusted_origins=[bad])
+
+
+@pytest.mark.parametrize(
+    "public",
+    [
+        "https://*.com",
+        "https://*.co.uk",
+        "https://*.CO.UK",
+        "http://*.com:8080",
+        "https://*.github.io",  # the list's private section: anyone can have a name there too
+        "https://*.xn--p1ai",  # .рф as browsers send it
+        "https://*.com.",
+    ],
+)
+def test_a_wildcard_directly_under_a_public_suffix_is_refused(public: str) -> None:
+    """``https://*.com`` would let every .com site POST with the user's cookies."""
+    with pytest.raises(ConfigurationError, match=r"trusted_origins must not trust every site under the public suffix"):
+        OriginPolicy(trusted_origins=[public])
+
+
+def test_a_wildcard_on_an_ip_address_is_refused() -> None:
+    for bad in ("https://*.0.0.1", "http://*.[::1]"):
+        with pytest.raises(ConfigurationError, match="trusted_origins: a wildcard needs a domain name"):
+            OriginPolicy(trusted_origins=[bad])
+
+
+def test_wildcards_under_a_registrable_domain_or_a_local_name_still_work() -> None:
+    policy = OriginPolicy(
+        trusted_origins=[
+            "https://*.example.co.uk",
+            "https://*.me.github.io",
+            "http://*.localhost:5173",
+            "https://*.dev.internal",
+            "https://*.test",  # unknown to the list: a private name, as localhost
+            "https://co.uk",  # an exact origin is only itself
+        ]
+    )
+    assert policy.is_trusted("https://shop.example.co.uk")
+    assert not policy.is_trusted("https://evil.co.uk")
+    assert policy.is_trusted("https://blog.me.github.io")
+    assert not policy.is_trusted("https://evil.github.io")
+    assert policy.is_trusted("http://ui.localhost:5173")
+    assert policy.is_trusted("https://a.test")
+
+
+def test_the_public_suffix_refusal_names_the_adapters_setting(local_service) -> None:
+    from authmw_flask import AuthMW
+    from flask import Flask
+
+    app = Flask(__name__)
+    app.config["AUTHMW_TRUSTED_ORIGINS"] = ["https://*.co.uk"]
+    with pytest.raises(ConfigurationError, match=r'app.config\["AUTHMW_TRUSTED_ORIGINS"\] must not trust every site'):
+        AuthMW(app, config=local_service.config)

@@ -1,0 +1,224 @@
+"""No secret in any repr, str or log line of a public object.
+
+Secrets: access and refresh tokens, the three project keys, PKCE verifiers, TOTP secrets, OAuth
+client secrets, SMTP passwords, MFA attempt codes, provider access tokens. Objects: every
+class exported by authmw's public modules and the adapters. The walk finds each exported class
+that can hold a secret (a field or argument with a secret's name) and demands an example of
+it below, made with real secrets (a real session of the local service where there is one), so
+a new class holding a secret cannot slip by without being checked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import json
+import logging
+import re
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+import authmw
+from authmw import AdminApp, AsyncClientApp, AsyncServerApp, AuthConfig, ClientApp, ServerApp
+from authmw.adapter import OAuthRoutes, Resolved, SessionResolver, read_settings
+from authmw.errors import MultiFactorAuthenticationRequired
+from authmw.middleware import AuthMiddleware, AuthUser, WSGIAuthMiddleware
+
+MODULES = ["authmw", "authmw.models", "authmw.adapter", "authmw.middleware", "authmw.errors", "authmw.dev"]
+ADAPTERS = ["authmw_fastapi", "authmw_flask"]
+#: Names of fields and arguments that hold a secret (``*_last_four`` and ``has_*`` do not).
+SECRET_NAME = re.compile(r"(^|_)(token|secret|key|password|verifier|cookies?)(_|$)|^url$|attempt_code")
+NOT_SECRET = re.compile(r"_last_four$|^has_|_enabled$|cookie_(same_site|secure|format|attributes)$|^from_cookies$")
+
+PKCE = "pkce-verifier-0123456789-abcdefghijklmnopqrstuvwxyz-ABCDEFGHIJKL"
+TOTP = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+CLIENT_SECRET = "oauth-client-secret-7f3a9c"
+SMTP_PASSWORD = "smtp-password-5be21d"
+ATTEMPT = "mfa-attempt-code-91c7e2"
+PROVIDER_TOKEN = "gho_provider-access-token-4d1e"
+
+
+def public_classes() -> Iterator[tuple[str, type]]:
+    for name in MODULES + ADAPTERS:
+        module = importlib.import_module(name)
+        for attr in getattr(module, "__all__", ()):
+            obj = getattr(module, attr)
+            if inspect.isclass(obj):
+                yield f"{name}.{attr}", obj
+
+
+def field_names(cls: type) -> list[str]:
+    if dataclasses.is_dataclass(cls):
+        return [f.name for f in dataclasses.fields(cls)]
+    if hasattr(cls, "model_fields"):
+        return list(cls.model_fields)
+    if hasattr(cls, "_fields"):
+        return list(cls._fields)
+    names = list(getattr(cls, "__slots__", ()))
+    try:
+        names += list(inspect.signature(cls.__init__).parameters)[1:]
+    except (TypeError, ValueError):
+        pass
+    return names
+
+
+def holds_secret(cls: type) -> bool:
+    return any(SECRET_NAME.search(n) and not NOT_SECRET.search(n) for n in field_names(cls))
+
+
+@pytest.fixture(scope="module")
+def examples(local_service: Any) -> dict[type, Callable[[], list[Any]]]:
+    """One or more instances per class that can hold a secret, each holding real secrets."""
+    from authmw import ConnectedAccount, OAuthAuthorization, Session
+    from authmw._oauth import authorize_url
+    from authmw.dev import LocalService
+    from authmw.errors import HttpStatusError, ServiceUnreachable
+    from authmw.models import (
+        AdminOAuthProvider,
+        EmailConfig,
+        NewApiKey,
+        OAuthSignInResult,
+        SignInResult,
+        TokenPair,
+        TotpSetup,
+    )
+    from authmw_flask import AuthMW
+    from flask import Flask
+
+    config = local_service.config
+    client = ClientApp(config)
+    signed_in = client.sign_up_with_password(f"repr-{time.time_ns()}@example.com", "correct horse battery")
+    access, refresh = signed_in.access_token, signed_in.refresh_token
+    claims = ServerApp(config).verify_access_token(access)
+    link = client.get_oauth_authorize_url("github", redirect_uri="http://localhost/cb", link=True)
+    sign_in = authorize_url(config, "github", redirect_uri="http://localhost/cb", code_verifier=PKCE)
+    key = AdminApp(config).api_keys.create(description="repr test", expires_at_millis=int(time.time() + 3600) * 1000)
+    session = Session(config, refresh_token=refresh, access_token=access)
+    resolver = SessionResolver(config)
+    cookies = tuple(f"{name}={value}; Path=/" for name, value in [("stack-access", json.dumps([refresh, access]))])
+    flask_app = Flask(__name__)
+    wire = {"access_token": access, "refresh_token": refresh, "user_id": claims.sub}
+    return {
+        AuthConfig: lambda: [config],
+        ClientApp: lambda: [client, ClientApp(config, refresh_token=refresh, access_token=access)],
+        AsyncClientApp: lambda: [AsyncClientApp(config, refresh_token=refresh, access_token=access)],
+        ServerApp: lambda: [ServerApp(config)],
+        AsyncServerApp: lambda: [AsyncServerApp(config)],
+        AdminApp: lambda: [AdminApp(config)],
+        Session: lambda: [session],
+        OAuthAuthorization: lambda: [link, sign_in],
+        ConnectedAccount: lambda: [ConnectedAccount("github", PROVIDER_TOKEN)],
+        TokenPair: lambda: [TokenPair.model_validate(wire)],
+        SignInResult: lambda: [signed_in],
+        OAuthSignInResult: lambda: [OAuthSignInResult.model_validate({**wire, "is_new_user": True})],
+        NewApiKey: lambda: [key],
+        AdminOAuthProvider: lambda: [
+            AdminOAuthProvider.model_validate(
+                {"id": "github", "type": "standard", "enabled": True, "client_id": "id", "client_secret": CLIENT_SECRET}
+            )
+        ],
+        EmailConfig: lambda: [
+            EmailConfig.model_validate(
+                {"type": "standard", "host": "smtp", "port": 587, "username": "u", "password": SMTP_PASSWORD}
+            )
+        ],
+        TotpSetup: lambda: [TotpSetup(uri=f"otpauth://totp/x?secret={TOTP}", secret=TOTP, secret_base64=TOTP)],
+        AuthUser: lambda: [AuthUser(claims, access, refresh, ServerApp(config))],
+        Resolved: lambda: [Resolved(AuthUser(claims, access, refresh), cookies, True)],
+        SessionResolver: lambda: [resolver],
+        OAuthRoutes: lambda: [OAuthRoutes(config)],
+        AuthMiddleware: lambda: [AuthMiddleware(lambda *a: None, config=config)],
+        WSGIAuthMiddleware: lambda: [WSGIAuthMiddleware(lambda *a: [], config)],
+        AuthMW: lambda: [AuthMW(flask_app, config=config)],
+        MultiFactorAuthenticationRequired: lambda: [MultiFactorAuthenticationRequired(details={"attempt_code": ATTEMPT})],
+        HttpStatusError: lambda: [HttpStatusError(401, "nope", method="POST", url=f"{config.api_url}/api/v1/x")],
+        ServiceUnreachable: lambda: [
+            ServiceUnreachable(
+                method="POST",
+                url=f"{config.api_url}/api/v1/auth/sessions/current/refresh",
+                attempts=3,
+                cause="ConnectError",
+                health="down",
+                api_url=config.api_url,
+            )
+        ],
+        LocalService: lambda: [local_service.service],
+        "secrets": lambda: [
+            access,
+            refresh,
+            config.secret_server_key,
+            config.super_secret_admin_key,
+            key.secret_server_key,
+            key.publishable_client_key,
+            link.code_verifier,
+            PKCE,
+            TOTP,
+            CLIENT_SECRET,
+            SMTP_PASSWORD,
+            ATTEMPT,
+            PROVIDER_TOKEN,
+        ],
+    }  # type: ignore[dict-item]
+
+
+def leaks(text: str, secrets: list[str]) -> list[str]:
+    return [s[:12] + "..." for s in secrets if s and (s in text or s[-24:] in text)]
+
+
+def test_every_public_class_that_holds_a_secret_has_an_example(examples: dict[Any, Any]) -> None:
+    missing = [name for name, cls in public_classes() if holds_secret(cls) and cls not in examples]
+    assert not missing, f"add an example of each to this test: {missing}"
+
+
+def test_no_repr_or_str_shows_a_secret(examples: dict[Any, Any]) -> None:
+    secrets = [s for s in examples["secrets"]() if s]
+    found = {}
+    for cls, make in examples.items():
+        if cls == "secrets":
+            continue
+        for obj in make():
+            for show in (repr, str):
+                bad = leaks(show(obj), secrets)
+                if bad:
+                    found[f"{show.__name__}({getattr(cls, '__name__', cls)})"] = bad
+    assert not found, sorted(found)
+
+
+def test_the_link_flows_authorization_keeps_the_token_out_of_repr_but_in_url(examples: dict[Any, Any]) -> None:
+    """The attack of issue 26: a link flow's repr showed the access token inside ``url``."""
+    from authmw import OAuthAuthorization
+
+    link, _ = examples[OAuthAuthorization]()
+    access = examples["secrets"]()[0]
+    assert f"token={access}" in link.url  # the browser still gets it
+    for shown in (repr(link), str(link), f"{link}", f"{link!r}"):
+        assert access not in shown and link.code_verifier not in shown
+        assert "redirect_uri" in shown  # still says which flow it is
+
+
+def test_no_log_line_of_a_session_shows_a_secret(local_service: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Sign-up, refresh, the middleware reading and refreshing a session, a refused token:
+    everything authmw and httpx log at DEBUG."""
+    from starlette.testclient import TestClient
+
+    from middleware.support import cookie_header, make_app
+
+    caplog.set_level(logging.DEBUG)
+    client = ClientApp(local_service.config)
+    result = client.sign_up_with_password(f"log-{time.time_ns()}@example.com", "correct horse battery")
+    again = ClientApp(local_service.config, refresh_token=result.refresh_token)
+    assert again.get_user() is not None  # a refresh call first: the app has no access token
+    fresh = json.loads(again.get_auth_headers()["x-stack-auth"])["accessToken"]
+    app = make_app(local_service.config)
+    with TestClient(app) as web:
+        web.get("/maybe", headers={"cookie": cookie_header(local_service.project_id, result.refresh_token)})
+        web.get("/maybe", headers={"authorization": f"Bearer {result.access_token}x"})
+    text = "\n".join(record.getMessage() for record in caplog.records)
+    secrets = [result.access_token, result.refresh_token, local_service.config.secret_server_key or ""]
+    secrets.append(fresh)
+    assert caplog.records, "nothing was logged: the test would prove nothing"
+    assert not leaks(text, secrets)

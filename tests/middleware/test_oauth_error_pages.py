@@ -1,0 +1,91 @@
+"""The server-rendered OAuth callback's error page never shows text from the URL.
+
+The attack: anyone can send a victim a link to ``{handler}/oauth-callback`` with a query of
+their choosing (``errorCode`` + ``message``/``details``, ``error`` + ``error_description``). The
+page is on the app's own origin, so the words it shows must be the app's: the catalogue's own
+message for a known code, a fixed sentence otherwise. Run on FastAPI and Flask here, Django in
+tests/django/test_django_oauth.py; the logic is the shared ``authmw._oauth_flow``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from authmw_fastapi import install, oauth_routes
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from authmw._oauth import outer_cookie_name
+from authmw._oauth_flow import OAuthRoutes
+from authmw.adapter import SyncDriver
+
+MARK = "PHISH-CALL-1-555-0100"
+LURE = f"Your account is locked. Call {MARK} <b>now</b>"
+
+#: (query, what the page must say instead)
+HOSTILE: list[tuple[dict[str, str], str]] = [
+    ({"errorCode": "INVALID_AUTHORIZATION_CODE", "message": LURE}, "The given authorization code is invalid."),
+    ({"errorCode": "SCHEMA_ERROR", "message": LURE}, "The sign-in could not be completed."),  # "{message}"
+    ({"errorCode": "TEAM_NOT_FOUND", "details": json.dumps({"team_id": LURE})}, "The sign-in could not be"),
+    ({"errorCode": "MADE_UP_CODE", "message": LURE}, "The sign-in could not be completed."),
+    ({"errorCode": "OAUTH_PROVIDER_ACCESS_DENIED", "message": LURE}, "The sign-in was denied at the provider."),
+    ({"error": "server_error", "error_description": LURE}, "The sign-in was not completed at the provider."),
+    ({"error": LURE}, "The sign-in was not completed at the provider."),
+    ({"error": "access_denied", "error_description": LURE}, "You denied the sign-in request."),
+]
+
+
+def check_page(status: int, body: str, expected: str) -> None:
+    assert status == 400
+    assert MARK not in body and "Call" not in body
+    assert expected in body, body
+
+
+def callback(query: dict[str, str]) -> str:
+    return "/handler/oauth-callback?" + urlencode(query)
+
+
+@pytest.mark.parametrize(("query", "expected"), HOSTILE)
+def test_fastapi_and_flask_error_pages_show_only_their_own_words(
+    oauth_service: Any, query: dict[str, str], expected: str
+) -> None:
+    from authmw_flask import AuthMW, oauth_blueprint
+    from flask import Flask
+
+    app = FastAPI()
+    install(app, oauth_service.config)
+    app.router.routes.extend(oauth_routes(oauth_service.config))
+    page = TestClient(app, follow_redirects=False).get(callback(query))
+    check_page(page.status_code, page.text, expected)
+
+    flask = Flask(__name__)
+    AuthMW(flask, config=oauth_service.config)
+    flask.register_blueprint(oauth_blueprint())
+    page = flask.test_client().get(callback(query))
+    check_page(page.status_code, page.get_data(as_text=True), expected)
+
+
+def test_a_foreign_issuer_is_not_named_on_the_page(oauth_service: Any) -> None:
+    """``iss`` is checked before any call, so the pure flow shows it: fixed words only."""
+    routes = OAuthRoutes(oauth_service.config)
+    state = "s" * 32
+    url = "http://testserver" + callback({"code": "c", "state": state, "iss": f"https://{MARK}.example"})
+    reply = SyncDriver().run(
+        routes.finish(request_url=url, cookie_header=f"{outer_cookie_name(state)}=verifier", secure=False)
+    )
+    check_page(reply.status, reply.body, "did not come from this site&#x27;s sign-in service")
+
+
+def test_the_real_denial_still_explains_itself(oauth_service: Any) -> None:
+    """The control: a user who presses Deny at the provider is told so."""
+    app = FastAPI()
+    install(app, oauth_service.config)
+    app.router.routes.extend(oauth_routes(oauth_service.config))
+    client = TestClient(app, follow_redirects=False)
+    start = client.get("/handler/oauth/github")
+    back = oauth_service.provider_round_trip(start.headers["location"], "x@example.com", action="deny")
+    page = client.get(back.split("testserver", 1)[1])
+    assert page.status_code == 400 and "The sign-in was denied at the provider." in page.text
