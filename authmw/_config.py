@@ -29,6 +29,9 @@ _ENV_NAMES: dict[str, tuple[str, ...]] = {
     "super_secret_admin_key": ("AUTHMW_SUPER_SECRET_ADMIN_KEY", "STACK_SUPER_SECRET_ADMIN_KEY"),
     "handler_path": ("AUTHMW_HANDLER_PATH",),
     "cookie_format": ("AUTHMW_COOKIE_FORMAT",),
+    "public_api_url": ("AUTHMW_PUBLIC_API_URL",),
+    "allow_anonymous": ("AUTHMW_ALLOW_ANONYMOUS",),
+    "allow_restricted": ("AUTHMW_ALLOW_RESTRICTED",),
 }
 #: How session cookies are written: "2.7" (default; read by every official SDK generation)
 #: or "2.8" (the structured refresh cookie of the official SDK's 2.8 releases).
@@ -46,6 +49,17 @@ class AuthConfig:
     super_secret_admin_key: str | None = field(default=None, repr=False)
     handler_path: str = DEFAULT_HANDLER_PATH
     cookie_format: str = "2.7"
+    #: The service's public URL when this app reaches it by another one (an internal host
+    #: name, say): API 2.8 writes its public URL into every access token's ``iss``
+    #: (``{public URL}/api/v1/projects/{project_id}``). None: the same as ``api_url``.
+    public_api_url: str | None = None
+    #: Sign in anonymous users (tokens with the ``{project_id}:anon`` audience, API 2.8) as
+    #: ``request.user`` with ``is_anonymous``; by default their requests are not signed in.
+    #: Implies ``allow_restricted`` (an anonymous user is restricted too).
+    allow_anonymous: bool = False
+    #: Sign in restricted users (``{project_id}:restricted``: e-mail not verified, or
+    #: restricted by an administrator) with ``is_restricted``; by default not signed in.
+    allow_restricted: bool = False
 
     def __post_init__(self) -> None:
         if not self.project_id:
@@ -58,14 +72,11 @@ class AuthConfig:
                 f"Project id {self.project_id!r} is not a UUID (or 'internal'). "
                 "Copy it from the project settings or from the local service's project.env."
             )
-        url = self.api_url.rstrip("/")
-        url = url.removesuffix("/api/v1")
-        if not url.startswith(("http://", "https://")):
-            raise ConfigurationError(
-                f"API URL {self.api_url!r} must start with http:// or https:// "
-                f"(for example {DEFAULT_API_URL} or {HOSTED_API_URL})."
-            )
-        object.__setattr__(self, "api_url", url)
+        object.__setattr__(self, "api_url", _api_url(self.api_url, "API URL"))
+        if self.public_api_url is not None:
+            object.__setattr__(self, "public_api_url", _api_url(self.public_api_url, "Public API URL"))
+        for name in ("allow_anonymous", "allow_restricted"):
+            object.__setattr__(self, name, _flag(getattr(self, name), name))
         if not self.handler_path.startswith("/"):
             raise ConfigurationError(f"Handler path {self.handler_path!r} must start with '/'.")
         object.__setattr__(self, "handler_path", self.handler_path.rstrip("/") or "/")
@@ -82,7 +93,19 @@ class AuthConfig:
 
     @property
     def jwks_url(self) -> str:
-        return f"{self.api_base}/projects/{self.project_id}/.well-known/jwks.json"
+        """The project's key set; with the keys of anonymous and restricted users' tokens
+        when the app accepts them (API 2.8 publishes those only when asked)."""
+        url = f"{self.api_base}/projects/{self.project_id}/.well-known/jwks.json"
+        if self.allow_anonymous:
+            return url + "?include_anonymous=true"  # (includes the restricted users' keys)
+        if self.allow_restricted:
+            return url + "?include_restricted=true"
+        return url
+
+    @property
+    def issuer_base(self) -> str:
+        """The URL API 2.8 starts its tokens' ``iss`` with: ``public_api_url``, else ``api_url``."""
+        return self.public_api_url or self.api_url
 
     def with_(self, **changes: object) -> AuthConfig:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -105,6 +128,28 @@ class AuthConfig:
     def from_env_file(cls, path: str | os.PathLike[str], **overrides: object) -> AuthConfig:
         """Read a ``KEY=value`` file such as the local service's ``project.env``."""
         return cls.from_env(read_env_file(path), **overrides)
+
+
+def _api_url(value: str, what: str) -> str:
+    url = value.rstrip("/").removesuffix("/api/v1")
+    if not url.startswith(("http://", "https://")):
+        raise ConfigurationError(
+            f"{what} {value!r} must start with http:// or https:// "
+            f"(for example {DEFAULT_API_URL} or {HOSTED_API_URL})."
+        )
+    return url
+
+
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
+
+
+def _flag(value: object, name: str) -> bool:
+    """A bool setting, also from the environment's text (``AUTHMW_ALLOW_ANONYMOUS=true``)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+        return value.strip().lower() in _TRUE
+    raise ConfigurationError(f"{name} must be true or false, not {value!r} (AUTHMW_{name.upper()}).")
 
 
 def read_env_file(path: str | os.PathLike[str]) -> dict[str, str]:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any, TypeVar
 
 import jwt
@@ -25,13 +27,18 @@ from ._jwt import CLOCK_TOLERANCE, MAX_TOKEN_LENGTH, Parsed, is_time, parse, ver
 from ._ops import Op, Request, Send, Shared
 from .errors import (
     AccessTokenExpired,
+    AnonymousAuthenticationNotAllowed,
     HttpStatusError,
     InvalidJwt,
     InvalidProjectForAccessToken,
     InvalidServerResponse,
+    KnownError,
     NetworkError,
+    RestrictedUserNotAllowed,
     UnparsableAccessToken,
 )
+
+logger = logging.getLogger("authmw")
 
 _T = TypeVar("_T")
 
@@ -40,7 +47,10 @@ __all__ = [
     "CLOCK_TOLERANCE",
     "MAX_TOKEN_LENGTH",
     "REQUIRED_VALIDITY_MS",
+    "KINDS",
+    "LEGACY_ISSUER",
     "Claims",
+    "TokenKind",
     "TokenVerifier",
     "has_validity",
     "token_expiry",
@@ -48,8 +58,12 @@ __all__ = [
     "verify_jwt",
 ]
 
-#: ``iss`` of every access token the service signs (contract 3.1).
-ACCESS_TOKEN_ISSUER = "https://access-token.jwt-signature.stack-auth.com"
+#: The kinds of access token and the 2.7 issuer, one table shared with the React package.
+_TABLE: dict[str, Any] = json.loads(resources.files("authmw").joinpath("token_kinds.json").read_text("utf-8"))
+#: ``iss`` of every access token an API 2.7 service signs, whatever the project (its ``aud``
+#: is the plain project id). API 2.8 derives the issuer from its URL: see :class:`TokenKind`.
+LEGACY_ISSUER: str = _TABLE["legacy_issuer"]
+ACCESS_TOKEN_ISSUER = LEGACY_ISSUER  # (the name of the 2.7 constant)
 #: An access token with less validity than this left needs refreshing before use (spec
 #: sections 4 and 9). The one definition: the session, the client apps and the middleware
 #: all decide through :func:`has_validity`.
@@ -109,6 +123,8 @@ class Claims:
     iat: float | None
     exp: float
     raw: Mapping[str, Any] = field(repr=False, compare=False)
+    #: "user", "restricted" or "anonymous": the token's kind, from its audience (API 2.8).
+    kind: str = "user"
 
     @property
     def user_id(self) -> str:
@@ -158,10 +174,13 @@ class Claims:
 
     @property
     def signed_up_at(self) -> _dt.datetime | None:
-        millis = self.raw.get("signed_up_at")
-        if isinstance(millis, bool) or not isinstance(millis, (int, float)) or not _MIN_MILLIS <= millis <= _MAX_MILLIS:
+        """API 2.8 writes seconds (``floor(signed_up_at_millis / 1000)``); a number past the
+        year 5138 in seconds is read as milliseconds (what earlier local services wrote)."""
+        value = self.raw.get("signed_up_at")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not _MIN_MILLIS <= value <= _MAX_MILLIS:
             return None
-        return _dt.datetime.fromtimestamp(millis / 1000, tz=_dt.timezone.utc)
+        seconds = value if value < _MILLIS_FROM else value / 1000
+        return _dt.datetime.fromtimestamp(seconds, tz=_dt.timezone.utc)
 
     @property
     def is_anonymous(self) -> bool | None:
@@ -184,6 +203,45 @@ class Claims:
 
 #: signed_up_at outside years 1970..9999 is not a date (and would overflow datetime).
 _MIN_MILLIS, _MAX_MILLIS = 0, 253_402_300_799_999
+#: signed_up_at at or above this is milliseconds (as seconds it would be after the year 5138).
+_MILLIS_FROM = 100_000_000_000
+
+
+@dataclass(frozen=True)
+class TokenKind:
+    """One kind of access token a project's service signs (``authmw/token_kinds.json``)."""
+
+    name: str  # "user", "restricted", "anonymous"
+    audience: str
+    #: Every ``iss`` accepted for this kind, without a trailing slash.
+    issuers: frozenset[str]
+    #: Whether the app signs such users in (``AuthConfig.allow_anonymous`` / ``allow_restricted``).
+    accepted: bool
+
+
+def token_kinds(config: AuthConfig) -> dict[str, TokenKind]:
+    """audience -> :class:`TokenKind` of the project: the one rule of which issuer goes with
+    which audience. API 2.8: ``iss = {public API URL}{issuer_path}``, ``aud = {project_id}
+    {audience_suffix}``; API 2.7: the fixed :data:`LEGACY_ISSUER` with the plain audience."""
+    pid = config.project_id
+    # An app that signs anonymous users in signs restricted ones in too (as the service's
+    # allow-anonymous header admits both): an anonymous user is the most restricted of them.
+    accepted = {
+        "user": True,
+        "restricted": config.allow_restricted or config.allow_anonymous,
+        "anonymous": config.allow_anonymous,
+    }
+    kinds: dict[str, TokenKind] = {}
+    for name, spec in _TABLE["kinds"].items():
+        issuers = {config.issuer_base + spec["issuer_path"].format(project_id=pid)}
+        if not spec["audience_suffix"]:
+            issuers.add(LEGACY_ISSUER)
+        audience = pid + spec["audience_suffix"]
+        kinds[audience] = TokenKind(name, audience, frozenset(issuers), accepted[name])
+    return kinds
+
+
+KINDS: tuple[str, ...] = tuple(_TABLE["kinds"])
 
 
 def _typed(claims: Mapping[str, Any], name: str, kind: type[_T]) -> _T | None:
@@ -216,6 +274,11 @@ class TokenVerifier:
     ) -> None:
         self.project_id = config.project_id
         self.jwks_url = config.jwks_url
+        self._kinds = token_kinds(config)
+        #: Audiences of the kinds the app does not sign in: decided before any I/O.
+        self._refused_audiences = {k.audience: k for k in self._kinds.values() if not k.accepted}
+        self._issuer_base = config.issuer_base
+        self._warned_issuer = False
         self._clock = clock
         self._monotonic = monotonic
         self._min_refetch = jwks_min_refetch_interval
@@ -264,8 +327,23 @@ class TokenVerifier:
         """:func:`token_expiry`, sharing its parse with a :meth:`verify` of the same token."""
         return _expiry(self._parse(token))
 
+    def refused_kind(self, token: str) -> KnownError | None:
+        """The error for a token of a kind the app does not sign in (an anonymous or a
+        restricted user's, by its audience, not verified), else None. Pure: no I/O, no
+        signature check; such a token means "not signed in" whether it is genuine or not."""
+        if not self._refused_audiences:
+            return None
+        try:
+            aud = self._parse(token).payload.get("aud")
+        except UnparsableAccessToken:
+            return None
+        kind = self._refused_audiences.get(aud) if isinstance(aud, str) else None
+        return None if kind is None else self.refused_kind_of(kind, self._parse(token).payload)
+
     def verify(self, token: str) -> Op[Claims]:
-        """Verify an access token of this project. Raises InvalidAccessToken subclasses.
+        """Verify an access token of this project. Raises InvalidAccessToken subclasses, and
+        :class:`AnonymousAuthenticationNotAllowed` / :class:`RestrictedUserNotAllowed` (before
+        any I/O) for the tokens of users the app does not sign in (:meth:`refused_kind`).
 
         When the key set cannot be fetched the fetch's error is raised (NetworkError,
         HttpStatusError or InvalidServerResponse): that says nothing about the token.
@@ -273,6 +351,9 @@ class TokenVerifier:
         claims = self.verify_cached(token)
         if claims is not None:
             return claims
+        refused = self.refused_kind(token)
+        if refused is not None:
+            raise refused
         header = self._parse(token).header
         alg, kid = header.get("alg"), header.get("kid")
         if alg not in ACCESS_TOKEN_ALGORITHMS:
@@ -295,8 +376,6 @@ class TokenVerifier:
                 token,
                 key,
                 algorithms=ACCESS_TOKEN_ALGORITHMS,
-                issuer=ACCESS_TOKEN_ISSUER,
-                audience=self.project_id,
                 leeway=self._leeway,
                 now=self._clock(),
                 parsed=parsed,
@@ -310,21 +389,71 @@ class TokenVerifier:
                     f"Access token has expired. Please refresh it and try again. (It expired at {when}.)",
                     {"expired_at_millis": exp_millis},
                 ) from None
-            if exc.reason == "audience":
-                raise InvalidProjectForAccessToken() from None
             raise UnparsableAccessToken(f"Access token is not parsable: {exc}") from None
+        kind = self._kind(payload)
         sub = payload.get("sub")
         if not isinstance(sub, str) or not sub:
             raise UnparsableAccessToken("Access token is not parsable: its sub claim is not a user id.")
         iat = payload.get("iat")
         return Claims(
             sub=sub,
-            aud=self.project_id,
+            aud=kind.audience,
             iss=payload["iss"],
             iat=float(iat) if iat is not None else None,
             exp=float(payload["exp"]),
             raw=payload,
+            kind=kind.name,
         )
+
+    def _kind(self, payload: Mapping[str, Any]) -> TokenKind:
+        """The kind of a signed token's audience, its issuer matching it, on the main branch.
+        Raises InvalidProjectForAccessToken / UnparsableAccessToken."""
+        aud = payload.get("aud")
+        kind = self._kinds.get(aud) if isinstance(aud, str) else None
+        if kind is None:
+            actual = aud.split(":", 1)[0] if isinstance(aud, str) else None
+            raise InvalidProjectForAccessToken(
+                details={"expected_project_id": self.project_id, "actual_project_id": actual}
+            )
+        if not kind.accepted:  # (refused_kind() refuses these before any I/O)
+            raise self.refused_kind_of(kind, payload)
+        iss = payload.get("iss")
+        if not isinstance(iss, str) or iss.rstrip("/") not in kind.issuers:
+            self._warn_issuer(iss, kind)
+            raise UnparsableAccessToken("Access token is not parsable: the token was issued by someone else.")
+        branch = payload.get("branch_id", payload.get("branchId"))
+        if branch is not None and branch != "main":
+            raise UnparsableAccessToken(
+                f"Access token is not parsable: it is for the branch {branch!r}; the service accepts "
+                "tokens of the main branch only."
+            )
+        return kind
+
+    @staticmethod
+    def refused_kind_of(kind: TokenKind, payload: Mapping[str, Any]) -> KnownError:
+        if kind.name == "anonymous":
+            return AnonymousAuthenticationNotAllowed()
+        return RestrictedUserNotAllowed(
+            "The access token is a restricted user's; this app does not sign them in (allow_restricted).",
+            {"restricted_reason": {"type": _restricted_type(payload)}},
+        )
+
+    def _warn_issuer(self, iss: object, kind: TokenKind) -> None:
+        """Once: a genuine token of this project whose issuer has another URL in front of the
+        project path means the app reaches the service by another URL than the public one."""
+        if self._warned_issuer or not isinstance(iss, str):
+            return
+        path = _TABLE["kinds"][kind.name]["issuer_path"].format(project_id=self.project_id)
+        if iss.rstrip("/").endswith(path) and not iss.startswith(self._issuer_base + "/"):
+            self._warned_issuer = True
+            logger.warning(
+                "authmw: access tokens of project %s are issued by %s, but this app expects %s: the service "
+                "writes its public URL into the tokens. Set AuthConfig(public_api_url=...) "
+                "(AUTHMW_PUBLIC_API_URL) to that URL when the app reaches the service by another one.",
+                self.project_id,
+                iss.rstrip("/").removesuffix(path),
+                self._issuer_base,
+            )
 
     def _remember(self, token: str, claims: Claims) -> None:
         self._verified.put(token, (claims.exp + self._leeway, claims))
@@ -368,6 +497,12 @@ class TokenVerifier:
         if response.status_code != 200:
             raise HttpStatusError(response.status_code, response.content, method="GET", url=self.jwks_url)
         return parse_jwks(response.content, self.jwks_url)
+
+
+def _restricted_type(payload: Mapping[str, Any]) -> str:
+    reason = payload.get("restricted_reason")
+    kind = reason.get("type") if isinstance(reason, Mapping) else None
+    return kind if isinstance(kind, str) else "anonymous" if payload.get("is_anonymous") is True else "restricted"
 
 
 def parse_jwks(content: bytes, url: str = "") -> dict[str, jwt.PyJWK]:

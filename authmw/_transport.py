@@ -180,6 +180,10 @@ class Transport:
             headers["x-stack-refresh-token"] = refresh_token
         if admin_access_token:
             headers["x-stack-admin-access-token"] = admin_access_token
+        if self.config.allow_anonymous or self.config.allow_restricted:
+            # API 2.8 refuses an anonymous or restricted user's token without it (2.7 ignores
+            # it); sent only by an app that signs such users in. It admits restricted users too.
+            headers["x-stack-allow-anonymous-user"] = "true"
         return headers
 
     def build(

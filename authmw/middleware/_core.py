@@ -21,8 +21,12 @@ decided outcomes            Cookie value -> signed-in Outcome     MEMO_SIZE; its
                                                                   refresh deadline
 cookie reads                Cookie value -> stored session        MEMO_SIZE
 header reads                x-stack-auth value -> Tokens          MEMO_SIZE
+                            (and Authorization: Bearer stackauth_…)
 fresh tokens                refresh token -> access token         FRESH_CACHE_SIZE; the margin
 refused refresh tokens      refresh token -> refused until        REFUSED_CACHE_SIZE; REFUSED_TTL
+unwanted sessions           refresh token -> until                REFUSED_CACHE_SIZE; the exp of
+                            (refreshed into a kind of token the   the token it gave
+                            app does not sign in: anonymous, ...)
 verified tokens (verifier)  access token -> Claims                VERIFIED_CACHE_SIZE; exp
 last parse (verifier)       access token -> its parse             one entry
 key set (verifier)          kid -> key                            refetched after JWKS_TTL
@@ -33,6 +37,7 @@ Values longer than MEMO_MAX_KEY are never memoized, so the memos hold at most ab
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
@@ -44,13 +49,15 @@ from authmw._bounded import BoundedMap
 from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._session import refresh_access_token
-from authmw._tokens import MAX_TOKEN_LENGTH, Claims, TokenVerifier, has_validity, usable_until
+from authmw._tokens import _TABLE, MAX_TOKEN_LENGTH, Claims, TokenVerifier, has_validity, usable_until
 from authmw.errors import (
     AccessTokenExpired,
+    AnonymousAuthenticationNotAllowed,
     ConfigurationError,
     InvalidAccessToken,
     KnownError,
     NetworkError,
+    RestrictedUserNotAllowed,
     UnparsableAccessToken,
 )
 
@@ -74,6 +81,18 @@ REFUSED_KEY_MAX = 256
 MEMO_SIZE = 1024
 #: Longer values are read every time, which bounds the memory of each map (about 4 MiB).
 MEMO_MAX_KEY = 4096
+
+#: Errors of a token whose kind the app does not sign in (anonymous or restricted users):
+#: such a request is not signed in, its session is neither refreshed nor signed out.
+UNWANTED_KIND = (AnonymousAuthenticationNotAllowed, RestrictedUserNotAllowed)
+#: Prefixes of the 2.8 SDK's ``Authorization: Bearer <prefix><base64 JSON>`` (contract 2.8,
+#: section 12), from authmw/token_kinds.json.
+AUTHORIZATION_PREFIXES: tuple[str, ...] = tuple(_TABLE["authorization_prefixes"])
+#: The fixed description of a malformed one (the value itself is never echoed).
+MALFORMED_AUTHORIZATION = (
+    "The Authorization header is not a session of the Stack Auth SDK: expected 'Bearer stackauth_' followed by "
+    'the base64 of {"accessToken": string|null, "refreshToken": string|null}.'
+)
 
 T = TypeVar("T")
 OnRefreshUnavailable = Literal["anonymous", "error"]
@@ -211,6 +230,35 @@ def _from_header(value: str) -> Tokens:
     return Tokens(_token(data.get("accessToken")), _token(data.get("refreshToken")))
 
 
+def _from_authorization(value: str) -> Tokens:
+    """The tokens of ``stackauth_<base64 of {"accessToken", "refreshToken"}>`` (the bearer
+    value, prefix included). Raises a 401 :class:`Refusal` with a fixed description."""
+    prefix = next(p for p in AUTHORIZATION_PREFIXES if value.startswith(p))
+    payload = value[len(prefix) :].strip()
+    try:
+        if not payload:
+            raise ValueError
+        data = json.loads(base64.b64decode(payload + "=" * (-len(payload) % 4), validate=True))
+    except (ValueError, RecursionError):  # (binascii.Error and UnicodeDecodeError are ValueErrors)
+        raise _malformed_authorization() from None
+    if not isinstance(data, dict) or not all(
+        data.get(key) is None or isinstance(data[key], str) for key in ("accessToken", "refreshToken")
+    ):
+        raise _malformed_authorization()
+    return Tokens(_token(data.get("accessToken")), _token(data.get("refreshToken")))
+
+
+def _malformed_authorization() -> Refusal:
+    challenge = f'Bearer realm="authmw", error="invalid_token", error_description="{MALFORMED_AUTHORIZATION}"'
+    return Refusal(401, MALFORMED_AUTHORIZATION, www_authenticate=challenge)
+
+
+def is_sdk_session(bearer: str) -> bool:
+    """Whether a bearer value is the 2.8 SDK's session header rather than a raw JWT (which
+    starts with ``eyJ``): told by its prefix alone, without any I/O."""
+    return bearer.startswith(AUTHORIZATION_PREFIXES)
+
+
 def bearer_token(authorization: str | None, access_token_header: str | None = None) -> str | None:
     """The access token of ``Authorization: Bearer <token>`` (scheme case-insensitive), else
     of the service's own ``x-stack-access-token`` header; None when neither is sent.
@@ -276,6 +324,9 @@ class Authenticator:
         self._warned_short_lived = False
         #: Refused refresh token (or its digest) -> the time until which it is refused.
         self._refused: BoundedMap[float] = BoundedMap(REFUSED_CACHE_SIZE)
+        #: Refresh token -> the time until which it is known to give a kind of token the app
+        #: does not sign in (an anonymous user's, say): not refreshed again before then.
+        self._unwanted: BoundedMap[float] = BoundedMap(REFUSED_CACHE_SIZE)
         self._cookie_memo: BoundedMap[c.StoredSession] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
         self._header_memo: BoundedMap[Tokens] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
         #: Cookie value -> (its signed-in outcome, the time until which it holds).
@@ -289,6 +340,9 @@ class Authenticator:
         if auth_header is not None:
             # No cookies are ever written for a header session, so ``secure`` is moot.
             return _remembered(self._header_memo, auth_header, _from_header)
+        if bearer is not None and bearer.startswith(AUTHORIZATION_PREFIXES):
+            # The 2.8 SDK's session header: as x-stack-auth (refreshed, never written back).
+            return _remembered(self._header_memo, bearer, _from_authorization)
         if cookie:
             stored = _remembered(self._cookie_memo, cookie, self._cookies.read)
             refresh = _token(stored.refresh_token)
@@ -325,9 +379,10 @@ class Authenticator:
         """
         if auth_header is None:
             if cookie:
-                hit = self._decided.get(cookie)  # the steady state: one lookup, one clock read
-                if hit is not None and self._clock() <= hit[1]:  # has_validity, its deadline kept
-                    return hit[0]
+                if bearer is None or not bearer.startswith(AUTHORIZATION_PREFIXES):  # (which wins)
+                    hit = self._decided.get(cookie)  # the steady state: one lookup, one clock read
+                    if hit is not None and self._clock() <= hit[1]:  # has_validity, its deadline kept
+                        return hit[0]
             elif bearer is None:
                 return ANONYMOUS
         tokens = self.read(
@@ -368,7 +423,12 @@ class Authenticator:
             claims = self.verifier.verify_cached(tokens.access_token)
             if claims is not None and has_validity(claims.exp, now):
                 return Outcome(claims, tokens.access_token, tokens.refresh_token)
+            if self.verifier.refused_kind(tokens.access_token) is not None:
+                return self._unwanted_session(tokens, self._expiry_or(tokens.access_token, now))
         if tokens.refresh_token is not None:
+            until = self._unwanted.get(tokens.refresh_token) if self._unwanted else None
+            if until is not None and now < until:
+                return self._unwanted_session(tokens, until)
             fresh = self._fresh_token(tokens.refresh_token, now)
             if fresh is not None:
                 return self._refreshed(tokens, *fresh)
@@ -418,6 +478,8 @@ class Authenticator:
             return self._unavailable(exc, "refreshing the session", self._refresh_url)
         self.watch.answered()
         if fresh is None:
+            if self._is_unwanted(refresh, self._clock()):
+                return ANONYMOUS  # a session, but of a user the app does not sign in
             return self._signed_out(tokens)
         return self._refreshed(tokens, *fresh)
 
@@ -430,6 +492,8 @@ class Authenticator:
                 claims = yield from self.verifier.verify(access)
             except InvalidAccessToken as exc:
                 raise Refusal.bearer(exc) from None
+            except UNWANTED_KIND:
+                return ANONYMOUS  # an anonymous or restricted user: not signed in, not refused
             except Exception as exc:
                 return self._unavailable(exc, "verifying a bearer token", self.verifier.jwks_url)
         if claims.exp <= self._clock():  # the verifier tolerates skew; the service does not
@@ -449,15 +513,44 @@ class Authenticator:
         fresh = self._fresh_token(refresh_token, self._clock())
         if fresh is not None:
             return fresh
-        if self._was_refused(refresh_token):
+        if self._was_refused(refresh_token) or self._is_unwanted(refresh_token, self._clock()):
             return None
         access = yield from self._refresher(self.config, refresh_token)
         if access is None:
             self._refused_now(refresh_token)
             return None
-        claims = yield from self.verifier.verify(access)
+        try:
+            claims = yield from self.verifier.verify(access)
+        except UNWANTED_KIND:
+            # Refreshing again would give the same kind of token: not before this one expires.
+            self._unwanted.put(refresh_token, self._expiry_or(access, self._clock() + REFUSED_TTL))
+            return None
         self._remember(refresh_token, access, claims)
         return access, claims
+
+    def _expiry_or(self, access_token: str, default: float) -> float:
+        try:
+            exp = self.verifier.expiry(access_token)
+        except UnparsableAccessToken:
+            return default
+        return default if exp is None else exp
+
+    def _is_unwanted(self, refresh_token: str, now: float) -> bool:
+        until = self._unwanted.get(refresh_token)
+        if until is None:
+            return False
+        if now < until:
+            return True
+        self._unwanted.drop(refresh_token)
+        return False
+
+    def _unwanted_session(self, tokens: Tokens, until: float) -> Outcome:
+        """Not signed in, the session left as it is (no refresh, no cookie written or
+        deleted: it belongs to the 2.8 browser SDK); the same Cookie value is decided by a
+        lookup until ``until``."""
+        if tokens.cookie is not None:
+            self._decided.put(tokens.cookie, (ANONYMOUS, until))
+        return ANONYMOUS
 
     def _refreshed(self, tokens: Tokens, access: str, claims: Claims) -> Outcome:
         refresh = tokens.refresh_token

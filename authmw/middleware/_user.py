@@ -16,11 +16,18 @@ if TYPE_CHECKING:
 
 
 class AnonymousUser:
-    """Nobody is signed in (or the session could not be confirmed)."""
+    """Nobody is signed in (or the session could not be confirmed, or it is an anonymous or
+    restricted user's and the app does not sign those in).
+
+    ``is_anonymous`` is True as for Django's anonymous user: there is no account here.
+    """
 
     __slots__ = ()
 
     is_authenticated = False
+    is_anonymous = True
+    is_restricted = False
+    restricted_reason = None
     id = None
     claims = None
     access_token = None
@@ -36,6 +43,11 @@ class AnonymousUser:
 
 class AuthUser:
     """A signed-in user, as far as a verified access token tells.
+
+    ``is_anonymous`` / ``is_restricted`` are True only for the users API 2.8 marks so, and
+    only in an app that signs them in (``AuthConfig(allow_anonymous=True)`` /
+    ``allow_restricted=True``); otherwise such a request has :class:`AnonymousUser`.
+    An anonymous user is restricted too (``restricted_reason == "anonymous"``).
 
     ``server`` is the project's :class:`authmw.ServerApp` (under WSGI) or
     :class:`authmw.AsyncServerApp` (under ASGI), running on the middleware's own driver; it
@@ -71,6 +83,24 @@ class AuthUser:
     @property
     def identity(self) -> str:
         return self.claims.sub
+
+    @property
+    def is_anonymous(self) -> bool:
+        """An anonymous user of API 2.8 (no e-mail, no password: a session the browser SDK made)."""
+        return self.claims.kind == "anonymous"
+
+    @property
+    def is_restricted(self) -> bool:
+        """A user API 2.8 restricts: anonymous, e-mail not verified, or restricted by an admin."""
+        return self.claims.kind != "user"
+
+    @property
+    def restricted_reason(self) -> str | None:
+        """Why the user is restricted: ``"anonymous"``, ``"email_not_verified"`` or
+        ``"restricted_by_administrator"``; None for a user who is not."""
+        if self.claims.kind == "user":
+            return None
+        return self.claims.restricted_reason or ("anonymous" if self.claims.kind == "anonymous" else None)
 
     def __repr__(self) -> str:  # never the tokens
         return f"AuthUser(id={self.id!r})"
