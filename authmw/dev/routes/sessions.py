@@ -97,7 +97,7 @@ def _session_user(ctx: RequestContext) -> str:
     return user_id
 
 
-@group.get("/auth/sessions", tiers=ANY, query=SESSION_QUERY, versions=ONLY_28)
+@group.get("/auth/sessions", tiers=ANY, query=SESSION_QUERY, versions=ONLY_28, absent_status=405)
 def list_sessions(ctx: RequestContext) -> dict[str, Any]:
     user_id = _session_user(ctx)
     sql = (
