@@ -168,7 +168,8 @@ def test_a_token_moved_to_another_audience_is_unparsable(api_28: Api, anonymous:
     assert_known_error(response, "UNPARSABLE_ACCESS_TOKEN", 401)
     # A 2.7-style token (fixed issuer) is not a 2.8 token.
     plain_key = service_keys.for_project(api_28.project_id)
-    legacy = plain_key.sign({**claims, "aud": api_28.project_id, "iss": "https://access-token.jwt-signature.stack-auth.com"})
+    legacy_issuer = "https://access-token.jwt-signature.stack-auth.com"
+    legacy = plain_key.sign({**claims, "aud": api_28.project_id, "iss": legacy_issuer})
     assert_known_error(api_28.call("GET", "/users/me", token=legacy, headers=ANON), "UNPARSABLE_ACCESS_TOKEN", 401)
 
 
