@@ -14,6 +14,8 @@ OAuth: the service's mock provider page stands in for GitHub, Google, ...;
 ``sign_in_at_mock_provider(authorize_url, email=...)`` plays the browser through it (mock_browser.py).
 
 From a shell: ``authmw dev --port 8102 --data-dir .authmw`` (also ``python -m authmw dev``).
+``api="2.8"`` / ``api="2.7"`` (``authmw dev --api``) picks the backend version it answers as;
+what differs between them is one object, api_version.py.
 `create_app(data_dir, access_token_ttl=600, api_url=None)` gives the bare ASGI app.
 
 Adding endpoints: write ``routes/<area>.py`` with an ``EndpointGroup`` (see endpoint.py),

@@ -44,9 +44,8 @@ ADMIN = frozenset({"admin"})
 
 API_PREFIX = "/api/v1"
 
-#: Endpoints only one version has (`versions=` of a route).
-ONLY_27 = frozenset({"2.7"})
-ONLY_28 = frozenset({"2.8"})
+#: Whether a version has an endpoint (`when=` of a route): a feature of api_version.ApiVersion.
+Availability = Callable[[ApiVersion], bool]
 
 NOT_FOUND_TEXT = (
     "404 — this page does not exist in Stack Auth's API.\n\n"
@@ -205,14 +204,14 @@ class Endpoint:
     params: Obj | None
     headers: Obj | None
     needs_user: NeedsUser | None
-    #: The versions that have this endpoint (None: all) and the status of the others (404 for a
-    #: path they do not have, 405 for a method they do not allow on a path they have).
-    versions: frozenset[str] | None = None
+    #: Whether the service's version has this endpoint (None: every version) and the status of
+    #: the others (404 for a path they do not have, 405 for a method they refuse on a path they have).
+    when: Availability | None = None
     absent_status: int = 404
 
     async def __call__(self, request: Request) -> Response:
         service: Service = request.app.state.service
-        if self.versions is not None and service.api.name not in self.versions:
+        if self.when is not None and not self.when(service.api):
             if self.absent_status == 405:
                 return PlainTextResponse("Method not allowed", 405)
             return PlainTextResponse(NOT_FOUND_TEXT.format(url=str(request.url)), 404)
@@ -384,18 +383,19 @@ class EndpointGroup:
         params: Obj | None = None,
         headers: Obj | None = None,
         needs_user: NeedsUser | None = None,
-        versions: frozenset[str] | None = None,
+        when: Availability | None = None,
         absent_status: int = 404,
     ) -> Callable[[Handler], Handler]:
         """`body` / `query`: request schemas, or `PerApi` ones when the versions differ.
         `needs_user`: how a request without a signed-in user is answered (None: the handler
-        decides). `versions`: the API versions that have the endpoint (None: all); the others
-        answer `absent_status` (404, or 405 when they have the path with other methods)."""
+        decides). `when`: the feature of the API version that brings the endpoint (None: every
+        version has it); the others answer `absent_status` (404, or 405 when they have the path
+        with other methods)."""
 
         def register(handler: Handler) -> Handler:
             self.endpoints.append(
                 Endpoint(
-                    method, path, handler, tiers, body, query, params, headers, needs_user, versions, absent_status
+                    method, path, handler, tiers, body, query, params, headers, needs_user, when, absent_status
                 )
             )
             return handler

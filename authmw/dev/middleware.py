@@ -1,6 +1,7 @@
 """Response rules every API answer follows (contract 1.5-1.7), as one plain ASGI middleware.
 
-- `x-stack-request-id` and `cache-control: no-store, max-age=0` on every response;
+- `x-stack-request-id` on every response, and `cache-control: no-store, max-age=0` unless the
+  route sets its own (the 2.8 key set is public for an hour);
 - CORS headers on `/api/*` (and `*` on `/health`); OPTIONS on `/api/*` answers at once;
 - methods outside GET, POST, PUT, PATCH, DELETE, OPTIONS get a plain 405;
 - `x-stack-override-error-status` turns 4xx/5xx into 200 plus `x-stack-actual-status`;
@@ -115,8 +116,11 @@ class ServiceHeadersMiddleware:
             if message["type"] == "http.response.start":
                 started = True
                 status = message["status"]
-                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
-                headers += [(b"x-stack-request-id", _request_id()), (b"cache-control", b"no-store, max-age=0")]
+                headers = list(message.get("headers", []))
+                headers.append((b"x-stack-request-id", _request_id()))
+                if not any(k.lower() == b"cache-control" for k, _ in headers):
+                    # Every answer is uncacheable unless its route says otherwise (the 2.8 key set).
+                    headers.append((b"cache-control", b"no-store, max-age=0"))
                 headers += extra
                 if override and 400 <= status <= 599:
                     headers.append((b"x-stack-actual-status", str(status).encode()))

@@ -26,10 +26,14 @@ class Api:
         #: The API version the service answers as ("2.7" or "2.8").
         self.version = version
         self.http = httpx.Client(base_url=url, timeout=10)
+        #: The LocalService itself, when made by `Api.of` (its keys, clock, ...).
+        self.running: LocalService | None = None
 
     @classmethod
     def of(cls, service: LocalService, keys: ProjectKeys | None = None) -> Api:
-        return cls(service.url, keys or service.bootstrap.project, service.data_dir, service.api)
+        api = cls(service.url, keys or service.bootstrap.project, service.data_dir, service.api)
+        api.running = service
+        return api
 
     @property
     def admin_project_path(self) -> str:

@@ -29,10 +29,13 @@ CALLBACK = "http://localhost:3000/handler/team-invitation"
 #: Routes that name no id of anyone and act only on the caller's own project as a whole.
 #: Calling them with A's keys could only change A (DELETE /projects/current would remove A and
 #: end the test); they are left out because they cannot reach B by construction.
-NO_TARGET = {("DELETE", "/api/v1/projects/current")}
+NO_TARGET = {("DELETE", "/api/v1/projects/current"), ("DELETE", "/api/v1/internal/projects/current")}
 
 #: Public by design (contract 3.2): every project's verification keys are readable by anyone.
-PUBLIC = {"/api/v1/projects/{project_id}/.well-known/jwks.json"}
+PUBLIC = {
+    "/api/v1/projects/{project_id}/.well-known/jwks.json",
+    "/api/v1/projects-anonymous-users/{project_id}/.well-known/{rest:path}",
+}
 
 
 class ProjectB:
@@ -52,7 +55,9 @@ class ProjectB:
             "x-stack-admin-access-token": owner["access_token"],
         }
         self.http = httpx.Client(base_url=service.url, timeout=10)
-        self.admin("PATCH", "/projects/current", json={"config": {"credential_enabled": True, "sign_up_enabled": True}})
+        self.version = service.api
+        self.project_path = "/internal/projects/current" if service.api == "2.8" else "/projects/current"
+        self.admin("PATCH", self.project_path, json={"config": {"credential_enabled": True, "sign_up_enabled": True}})
         keys = self.admin(
             "POST",
             "/internal/api-keys",
@@ -110,9 +115,10 @@ class ProjectB:
 
     def state(self) -> dict[str, Any]:
         """Everything of B that a refused call could have changed, read with B's own keys."""
-        users = self.server("GET", "/users")["items"]
-        return {
-            "project": self.admin("GET", "/projects/current"),
+        users = self.server("GET", "/users", params={"include_anonymous": "true"} if self.version == "2.8" else {})
+        users = users["items"]
+        state = {
+            "project": self.admin("GET", self.project_path),
             "users": users,
             "each_user": [self.server("GET", f"/users/{u['id']}") for u in users],
             "teams": self.server("GET", "/teams")["items"],
@@ -122,20 +128,24 @@ class ProjectB:
             "invitations": self.server("GET", "/team-invitations", params={"team_id": self.team_id})["items"],
             "definitions": self.admin("GET", "/team-permission-definitions")["items"],
             "api_keys": self.admin("GET", "/internal/api-keys")["items"],
-            "templates": self.admin("GET", "/email-templates")["items"],
         }
+        if self.version == "2.8":
+            state["sessions"] = self.server("GET", "/auth/sessions", params={"user_id": self.user_id})["items"]
+        else:
+            state["templates"] = self.admin("GET", "/email-templates")["items"]
+        return state
 
 
 def _channel_body(user_id: str) -> dict[str, Any]:
     return {"user_id": user_id, "type": "email", "value": unique_email(), "used_for_auth": False, "is_verified": False}
 
 
-@pytest.fixture(scope="module")
-def isolated() -> Iterator[tuple[Api, ProjectB]]:
-    """A service of its own: the calls below change project A freely."""
+@pytest.fixture(scope="module", params=["2.7", "2.8"])
+def isolated(request: pytest.FixtureRequest) -> Iterator[tuple[Api, ProjectB]]:
+    """A service of its own (of each API version): the calls below change project A freely."""
     import tempfile
 
-    with tempfile.TemporaryDirectory() as data_dir, LocalService(data_dir, quiet=True) as service:
+    with tempfile.TemporaryDirectory() as data_dir, LocalService(data_dir, quiet=True, api=request.param) as service:
         yield Api.of(service), ProjectB(service)
 
 

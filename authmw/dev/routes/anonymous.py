@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..endpoint import ANY, ONLY_28, EndpointGroup, RequestContext
+from ..api_version import ApiVersion
+from ..endpoint import ANY, EndpointGroup, RequestContext
 from ..schema import Obj
 from ..user_updates import create_personal_team
 from ..users import create_user
@@ -12,7 +13,11 @@ from ..users import create_user
 group = EndpointGroup()
 
 
-@group.post("/auth/anonymous/sign-up", tiers=ANY, body=Obj({}), versions=ONLY_28)
+def _has_anonymous_users(api: ApiVersion) -> bool:
+    return api.anonymous_users
+
+
+@group.post("/auth/anonymous/sign-up", tiers=ANY, body=Obj({}), when=_has_anonymous_users)
 def anonymous_sign_up(ctx: RequestContext) -> dict[str, Any]:
     """A new anonymous user and its session; no project setting gates it (7.1)."""
     project = ctx.project

@@ -5,20 +5,27 @@ from __future__ import annotations
 from typing import Any
 
 from ..email_templates import DEFAULT_SUBJECTS, save_template, template
-from ..endpoint import ADMIN, ONLY_27, EndpointGroup, RequestContext
+from ..api_version import ApiVersion
+from ..endpoint import ADMIN, EndpointGroup, RequestContext
 from ..errors import PlainError
 from ..schema import Json, Obj, Str
 
 group = EndpointGroup()
+
+
+def _has_templates(api: ApiVersion) -> bool:
+    return api.email_templates
+
+
 TYPE_PATH = Obj({"type": Str(required=True, one_of=tuple(DEFAULT_SUBJECTS))})
 
 
-@group.get("/email-templates", tiers=ADMIN, versions=ONLY_27)
+@group.get("/email-templates", tiers=ADMIN, when=_has_templates)
 def list_templates(ctx: RequestContext) -> dict[str, Any]:
     return {"items": [template(ctx.sql, ctx.project.id, kind) for kind in DEFAULT_SUBJECTS], "is_paginated": False}
 
 
-@group.get("/email-templates/{type}", tiers=ADMIN, params=TYPE_PATH, versions=ONLY_27)
+@group.get("/email-templates/{type}", tiers=ADMIN, params=TYPE_PATH, when=_has_templates)
 def get_template(ctx: RequestContext) -> dict[str, Any]:
     return template(ctx.sql, ctx.project.id, ctx.params["type"])
 
@@ -28,7 +35,7 @@ def get_template(ctx: RequestContext) -> dict[str, Any]:
     tiers=ADMIN,
     params=TYPE_PATH,
     body=Obj({"content": Json(), "subject": Str()}, required=True),
-    versions=ONLY_27,
+    when=_has_templates,
 )
 def update_template(ctx: RequestContext) -> dict[str, Any]:
     kind = ctx.params["type"]
@@ -40,7 +47,7 @@ def update_template(ctx: RequestContext) -> dict[str, Any]:
     return template(ctx.sql, ctx.project.id, kind)
 
 
-@group.delete("/email-templates/{type}", tiers=ADMIN, params=TYPE_PATH, versions=ONLY_27)
+@group.delete("/email-templates/{type}", tiers=ADMIN, params=TYPE_PATH, when=_has_templates)
 def reset_template(ctx: RequestContext) -> dict[str, bool]:
     deleted = ctx.sql.execute(
         "DELETE FROM email_templates WHERE project_id = ? AND type = ?", (ctx.project.id, ctx.params["type"])

@@ -12,7 +12,8 @@ from typing import Any
 
 from ..auth import INTERNAL_PROJECT_ID
 from ..db import dump, load
-from ..endpoint import ADMIN, ANY, ONLY_27, ONLY_28, EndpointGroup, RequestContext
+from ..api_version import ApiVersion
+from ..endpoint import ADMIN, ANY, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError, schema_error
 from ..projects import BOOLEAN_FLAGS, SYSTEM_PERMISSIONS, Project, save_project, user_count
 from ..schema import Arr, Bool, Num, Obj, Str
@@ -96,6 +97,14 @@ PROJECT_UPDATE = project_body(creating=False)
 group = EndpointGroup()
 
 
+def _admin_at_internal(api: ApiVersion) -> bool:
+    return api.admin_project_at_internal
+
+
+def _admin_at_current(api: ApiVersion) -> bool:
+    return not api.admin_project_at_internal
+
+
 @group.get("/projects/current", tiers=ANY)
 def get_current(ctx: RequestContext) -> dict[str, Any]:
     if ctx.tier == "admin" and not ctx.api.admin_project_at_internal:
@@ -103,17 +112,17 @@ def get_current(ctx: RequestContext) -> dict[str, Any]:
     return ctx.project.client_view(ctx.api)
 
 
-@group.get("/internal/projects/current", tiers=ADMIN, versions=ONLY_28)
+@group.get("/internal/projects/current", tiers=ADMIN, when=_admin_at_internal)
 def get_current_as_admin(ctx: RequestContext) -> dict[str, Any]:
     return ctx.project.admin_view_28()
 
 
-@group.patch("/projects/current", tiers=ADMIN, body=PROJECT_UPDATE, versions=ONLY_27, absent_status=405)
+@group.patch("/projects/current", tiers=ADMIN, body=PROJECT_UPDATE, when=_admin_at_current, absent_status=405)
 def update_current(ctx: RequestContext) -> dict[str, Any]:
     return _update_current(ctx)
 
 
-@group.patch("/internal/projects/current", tiers=ADMIN, body=PROJECT_UPDATE, versions=ONLY_28)
+@group.patch("/internal/projects/current", tiers=ADMIN, body=PROJECT_UPDATE, when=_admin_at_internal)
 def update_current_as_admin(ctx: RequestContext) -> dict[str, Any]:
     return _update_current(ctx)
 
@@ -126,7 +135,12 @@ def _update_current(ctx: RequestContext) -> dict[str, Any]:
 
 
 #: Settings 2.7 does not have.
-SETTINGS_28 = ("require_email_verification", "allow_user_api_keys", "allow_team_api_keys", "require_publishable_client_key")
+SETTINGS_28 = (
+    "require_email_verification",
+    "allow_user_api_keys",
+    "allow_team_api_keys",
+    "require_publishable_client_key",
+)
 
 
 def _refuse_28_settings(ctx: RequestContext, body: dict[str, Any]) -> None:
@@ -153,12 +167,12 @@ def apply_update(ctx: RequestContext, project: Project, body: dict[str, Any]) ->
     return updated
 
 
-@group.delete("/projects/current", tiers=ADMIN, versions=ONLY_27, absent_status=405)
+@group.delete("/projects/current", tiers=ADMIN, when=_admin_at_current, absent_status=405)
 def delete_current(ctx: RequestContext) -> dict[str, Any]:
     return _delete_current(ctx)
 
 
-@group.delete("/internal/projects/current", tiers=ADMIN, versions=ONLY_28)
+@group.delete("/internal/projects/current", tiers=ADMIN, when=_admin_at_internal)
 def delete_current_as_admin(ctx: RequestContext) -> dict[str, Any]:
     return _delete_current(ctx)
 

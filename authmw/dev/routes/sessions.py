@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..api_version import ApiVersion
 from ..db import load
-from ..endpoint import ADMIN, ANY, ONLY_28, SERVER_OR_ADMIN, EndpointGroup, PerApi, RequestContext
+from ..endpoint import ADMIN, ANY, SERVER_OR_ADMIN, EndpointGroup, PerApi, RequestContext
 from ..errors import CatalogueError, PlainError, expired_error
 from ..ids import now_millis
 from ..schema import Bool, Num, Obj, Str, Uuid
@@ -82,6 +83,10 @@ def _present(ctx: RequestContext, name: str) -> dict[str, str]:
     return {name: value} if value else {}
 
 
+def _has_session_routes(api: ApiVersion) -> bool:
+    return api.session_routes
+
+
 SESSION_QUERY = Obj({"user_id": Uuid(required=True, allow_me=True)})
 SESSION_PATH = Obj({"session_id": Uuid(required=True)})
 
@@ -97,7 +102,7 @@ def _session_user(ctx: RequestContext) -> str:
     return user_id
 
 
-@group.get("/auth/sessions", tiers=ANY, query=SESSION_QUERY, versions=ONLY_28)
+@group.get("/auth/sessions", tiers=ANY, query=SESSION_QUERY, when=_has_session_routes, absent_status=405)
 def list_sessions(ctx: RequestContext) -> dict[str, Any]:
     user_id = _session_user(ctx)
     sql = (
@@ -124,7 +129,9 @@ def list_sessions(ctx: RequestContext) -> dict[str, Any]:
     return {"items": items, "is_paginated": False}
 
 
-@group.delete("/auth/sessions/{session_id}", tiers=ANY, query=SESSION_QUERY, params=SESSION_PATH, versions=ONLY_28)
+@group.delete(
+    "/auth/sessions/{session_id}", tiers=ANY, query=SESSION_QUERY, params=SESSION_PATH, when=_has_session_routes
+)
 def revoke_session(ctx: RequestContext) -> dict[str, Any]:
     user_id = _session_user(ctx)
     session_id = ctx.params["session_id"]
