@@ -1,12 +1,13 @@
 """Flask-Login fed by authmw: an existing app with its own SQLAlchemy user table keeps
-``flask_login.current_user`` and ``@login_required`` working."""
+``flask_login.current_user`` and ``@login_required`` working. The table's ``load_user`` follows
+the linking rule (the attacks on it: test_flask_login_takeover.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from authmw_flask import AuthMW
+from authmw_flask import AuthMW, EmailLinkRefused, linkable_email
 from flask import Flask
 from flask_login import LoginManager, UserMixin, current_user, login_required, login_user
 from flask_testapp import with_cookies
@@ -14,6 +15,7 @@ from middleware.support import cookie_header
 from sqlalchemy import ForeignKey, String, create_engine, func, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from authmw import ServerApp
 from authmw.errors import ConfigurationError
 
 
@@ -26,7 +28,7 @@ class User(UserMixin, Base):
 
     __tablename__ = "users"
     id: Mapped[int] = mapped_column(primary_key=True)
-    email: Mapped[str] = mapped_column(String(200), unique=True)
+    email: Mapped[str | None] = mapped_column(String(200), unique=True)
     authmw_id: Mapped[str | None] = mapped_column(String(64), unique=True)
 
 
@@ -44,15 +46,22 @@ def make_app(config: Any) -> tuple[Flask, Any]:
     manager = LoginManager(app)
     manager.user_loader(lambda user_id: Session(engine).get(User, int(user_id)))
 
-    def load_user(authmw_user: Any) -> User:
+    def load_user(authmw_user: Any) -> User | None:
         with Session(engine, expire_on_commit=False) as db:
             user = db.scalar(select(User).where(User.authmw_id == authmw_user.id))
-            if user is None:  # first sign-in: link an existing row by e-mail, or create one
-                email = authmw_user.get_server_user().primary_email
-                user = db.scalar(select(User).where(User.email == email)) or User(email=email)
-                user.authmw_id = authmw_user.id
-                db.add(user)
-                db.commit()
+            if user is not None:  # linked before: by id, for good
+                return user
+            try:  # first sign-in: an unlinked row with the verified, unshared address, or a new row
+                email: str | None = linkable_email(authmw_user)
+            except EmailLinkRefused as refused:
+                if refused.reason == "unverified":
+                    return None
+                email = None
+            old = db.scalar(select(User).where(User.email == email, User.authmw_id.is_(None))) if email else None
+            user = old or User(email=email)
+            user.authmw_id = authmw_user.id
+            db.add(user)
+            db.commit()
             return user
 
     AuthMW(app, config=config, flask_login=load_user)
@@ -79,10 +88,16 @@ def make_app(config: Any) -> tuple[Flask, Any]:
     return app, engine
 
 
+def verified_sign_up(local_service: Any) -> Any:
+    s = local_service.sign_up()
+    ServerApp(local_service.config).users.update(s.user_id, primary_email_verified=True)  # the e-mailed link, clicked
+    return s
+
+
 def test_the_authmw_user_becomes_the_apps_user_and_login_required_works(local_service) -> None:
     app, _ = make_app(local_service.config)
     assert app.test_client().get("/me").status_code == 401  # Flask-Login's own refusal
-    s = local_service.sign_up()
+    s = verified_sign_up(local_service)
     client = with_cookies(app.test_client(), cookie_header(local_service.project_id, s.refresh_token, s.access_token))
     first = client.get("/me").json
     assert first["email"] == s.email
@@ -93,7 +108,7 @@ def test_the_authmw_user_becomes_the_apps_user_and_login_required_works(local_se
 
 def test_an_existing_row_with_the_same_e_mail_is_linked_not_duplicated(local_service) -> None:
     app, engine = make_app(local_service.config)
-    s = local_service.sign_up()
+    s = verified_sign_up(local_service)
     with Session(engine) as db:
         db.add(User(email=s.email))
         db.commit()
@@ -104,7 +119,7 @@ def test_an_existing_row_with_the_same_e_mail_is_linked_not_duplicated(local_ser
 
 def test_signing_out_of_authmw_signs_out_of_flask_login(local_service) -> None:
     app, _ = make_app(local_service.config)
-    s = local_service.sign_up()
+    s = verified_sign_up(local_service)
     client = with_cookies(app.test_client(), cookie_header(local_service.project_id, s.refresh_token, s.access_token))
     assert client.get("/me").status_code == 200
     local_service.sign_out(s)
