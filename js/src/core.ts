@@ -118,3 +118,4 @@ export type {
 export { decodeJwtClaims } from "./jwt";
 export { randomNonce } from "./random";
 export { VERSION } from "./version";
+export { SIGN_OUT_INTENT_PARAM, signOutIntentUrl } from "./sign-out-intent";

@@ -4,9 +4,14 @@ import { StrictMode, type ReactNode } from "react";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import { AuthClient } from "../src/client";
+import { OAuthCallbackError } from "../src/oauth-callback-error";
 import {
   AuthHandler,
   AuthProvider,
+  DEFAULT_MESSAGES,
+  describeError,
+  describeUntrustedError,
+  signOutIntentUrl,
   useAuth,
   usePermission,
   useSelectedTeam,
@@ -845,5 +850,113 @@ describe("OAuth: buttons, oauth-callback page, connected accounts", () => {
     expect(query.get("type")).toBe("link");
     expect(query.get("token")).toBe(access);
     expect(new URL(query.get("redirect_uri")!).searchParams.get("after_auth_return_to")).toBe("/handler/account-settings");
+  });
+});
+
+describe("issue 26: the sign-out page cannot be triggered from another site", () => {
+  afterEach(() => window.sessionStorage.clear());
+
+  it("reached without the app's one-time value (another site's link), it asks and stays signed in", async () => {
+    const { service, client, view } = renderPage("/handler/sign-out", { signedIn: true });
+    service.on("GET /users/me", jsonResponse(userWire()));
+    service.on("DELETE /auth/sessions/current", jsonResponse({ success: true }));
+    view();
+    expect(await screen.findByRole("heading", { name: "Sign out?" })).toBeTruthy();
+    expect(await screen.findByText("ada@example.com")).toBeTruthy();
+    expect(calls(service)).not.toContain("DELETE /auth/sessions/current");
+    expect(client.session.getState().refreshToken).toBe("rt");
+    expect(where()).toBe("/handler/sign-out");
+    // The click is the legitimate way: then it signs out and leaves.
+    fireEvent.click(screen.getByTestId("sign-out-confirm"));
+    await waitFor(() => expect(where()).toBe("/"));
+    expect(calls(service)).toContain("DELETE /auth/sessions/current");
+    expect(client.session.getState().refreshToken).toBeNull();
+  });
+
+  it("a guessed or stale value asks too; the value is used up by any arrival", async () => {
+    const stale = signOutIntentUrl("/handler/sign-out");
+    const { service, client, view } = renderPage("/handler/sign-out?intent=guessed", { signedIn: true });
+    service.on("GET /users/me", jsonResponse(userWire()));
+    view();
+    expect(await screen.findByTestId("sign-out-prompt")).toBeTruthy();
+    expect(window.sessionStorage.length).toBe(0);
+    cleanup();
+    const again = renderPage(stale, { signedIn: true });
+    again.service.on("GET /users/me", jsonResponse(userWire()));
+    again.view();
+    expect(await screen.findByTestId("sign-out-prompt")).toBeTruthy();
+    expect(calls(service)).not.toContain("DELETE /auth/sessions/current");
+    expect(client.session.getState().refreshToken).toBe("rt");
+  });
+
+  it("the app's own sign-out link (SignOutLink, e.g. on the signed-in sign-in page) signs out in one step", async () => {
+    const { service, client, view } = renderPage("/handler/sign-in", { signedIn: true });
+    service.on("GET /projects/current", jsonResponse(projectWire()));
+    service.on("GET /users/me", jsonResponse(userWire()));
+    service.on("DELETE /auth/sessions/current", jsonResponse({ success: true }));
+    view();
+    await screen.findByTestId("already-signed-in");
+    const link = screen.getByRole("link", { name: "Sign out" });
+    expect(link.getAttribute("href")).toBe("/handler/sign-out");
+    fireEvent.click(link);
+    await waitFor(() => expect(where()).toBe("/"));
+    expect(calls(service)).toContain("DELETE /auth/sessions/current");
+    expect(client.session.getState().refreshToken).toBeNull();
+    expect(screen.queryByTestId("sign-out-prompt")).toBeNull();
+  });
+
+  it("nobody signed in: it goes on to the after-sign-out URL without a call", async () => {
+    const { service, view } = renderPage("/handler/sign-out");
+    view();
+    await waitFor(() => expect(where()).toBe("/"));
+    expect(calls(service)).toEqual([]);
+  });
+});
+
+describe("issue 26: error and callback pages show no text from the URL", () => {
+  const EVIL = "Your account is locked. Call +1-555-0100 and give us your password";
+  const q = encodeURIComponent;
+
+  it.each([
+    [`errorCode=OAUTH_PROVIDER_ACCESS_DENIED&message=${q(EVIL)}`, "The sign-in was denied at the provider. Please try again."],
+    [`errorCode=SCHEMA_ERROR&message=${q(EVIL)}&details=${q(JSON.stringify({ message: EVIL }))}`, "An unexpected error occurred."],
+    [`errorCode=PASSWORD_TOO_SHORT&details=${q(JSON.stringify({ min_length: EVIL }))}`, "The password is too short: use at least 8 characters."],
+    [`errorCode=PROJECT_NOT_FOUND&details=${q(JSON.stringify({ project_id: EVIL }))}`, "An unexpected error occurred."],
+    [`errorCode=${q(EVIL)}&message=${q(EVIL)}`, "An unexpected error occurred."],
+    [`message=${q(EVIL)}`, "An unexpected error occurred."],
+    [`errorCode=REDIRECT_URL_NOT_WHITELISTED&message=${q(EVIL)}`, DEFAULT_MESSAGES.errorRedirectUrlNotWhitelisted],
+  ])("{handler}/error?%s", async (query, shown) => {
+    const { view } = renderPage(`/handler/error?${query}`);
+    view();
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe(shown));
+    const page = document.querySelector(".authmw-page")!.textContent;
+    expect(page).not.toContain("+1-555-0100");
+    expect(page).not.toMatch(/[A-Z]{3,}_[A-Z_]+/); // no raw code
+  });
+
+  it.each([
+    [`error=access_denied&error_description=${q(EVIL)}`, "The sign-in was denied at the provider. Please try again."],
+    [`error=${q(EVIL)}&error_description=${q(EVIL)}`, "The sign-in could not be completed. Please try again."],
+    [`errorCode=OAUTH_PROVIDER_ACCESS_DENIED&message=${q(EVIL)}`, "The sign-in was denied at the provider. Please try again."],
+    [`errorCode=SCHEMA_ERROR&message=${q(EVIL)}`, "The sign-in could not be completed. Please try again."],
+    [`errorCode=OUTER_OAUTH_TIMEOUT&message=${q(EVIL)}`, "The OAuth flow has timed out. Please sign in again."],
+  ])("{handler}/oauth-callback?%s", async (query, shown) => {
+    window.history.replaceState(null, "", `/handler/oauth-callback?${query}`);
+    try {
+      const { view } = renderPage(`/handler/oauth-callback?${query}`);
+      view();
+      expect((await screen.findByRole("alert")).textContent).toBe(shown);
+      expect(document.querySelector(".authmw-page")!.textContent).not.toContain("+1-555-0100");
+    } finally {
+      window.history.replaceState(null, "", "/");
+    }
+  });
+
+  it("describeUntrustedError keeps the page's own sentences and drops every text the error carries", () => {
+    const error = new OAuthCallbackError("provider_error", `The sign-in was not completed: ${EVIL}.`, "temporarily_unavailable");
+    expect(describeUntrustedError(error, DEFAULT_MESSAGES, "fixed")).toBe("fixed");
+    expect(describeUntrustedError(new Error(EVIL), DEFAULT_MESSAGES, "fixed")).toBe("fixed");
+    // The same errors on an ordinary form keep describeError's wording.
+    expect(describeError(new Error(EVIL))).toBe(DEFAULT_MESSAGES.errorUnknown);
   });
 });

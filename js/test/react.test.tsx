@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import type { ReactNode } from "react";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AuthHandler, AuthProvider, useAuth, useUser } from "../src/index";
+import { AuthHandler, AuthProvider, signOutIntentUrl, useAuth, useUser } from "../src/index";
 import { AuthClient } from "../src/client";
 import { AuthProviderForTesting } from "../src/testing";
 import {
@@ -317,10 +317,10 @@ describe("email verification page", () => {
 });
 
 describe("sign-out page and fallback", () => {
-  it("signs out and goes to the after-sign-out URL", async () => {
+  it("signs out and goes to the after-sign-out URL when reached through the app's own link", async () => {
     const { client, reply, calls } = makeClient({ refreshToken: "rt", accessToken: tokenValidFor(600) });
     reply(jsonResponse(userWire()), jsonResponse({ success: true }));
-    renderApp(client, "/handler/sign-out");
+    renderApp(client, signOutIntentUrl("/handler/sign-out"));
     await waitFor(() => expect(screen.getByTestId("where").textContent).toBe("/"));
     expect(calls.some((c) => c.method === "DELETE" && c.url.endsWith("/auth/sessions/current"))).toBe(true);
     expect(client.session.getState().refreshToken).toBeNull();
@@ -335,7 +335,7 @@ describe("sign-out page and fallback", () => {
     Object.defineProperty(window, "location", { configurable: true, value: { ...original, replace } });
     try {
       render(
-        <MemoryRouter initialEntries={["/handler/sign-out"]}>
+        <MemoryRouter initialEntries={[signOutIntentUrl("/handler/sign-out")]}>
           <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client}>
             <Routes>
               <Route path="/handler/*" element={<AuthHandler />} />
@@ -355,10 +355,10 @@ describe("sign-out page and fallback", () => {
     expect(screen.getByRole("heading", { name: "Page not found" })).toBeTruthy();
   });
 
-  it("renders the error page with the service's message", () => {
+  it("renders the error page with the catalogue's message, not the URL's", async () => {
     const { client } = makeClient();
     renderApp(client, "/handler/error?errorCode=OUTER_OAUTH_TIMEOUT&message=Timed%20out");
-    expect(screen.getByRole("alert").textContent).toBe("Timed out");
-    expect(screen.getByText("OUTER_OAUTH_TIMEOUT")).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("The OAuth flow has timed out. Please sign in again."));
+    expect(document.querySelector(".authmw-page")!.textContent).not.toMatch(/Timed out|OUTER_OAUTH_TIMEOUT/);
   });
 });

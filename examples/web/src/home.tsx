@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { useAuth, useUser } from "@authmw/react";
+import { SignOutLink, useAuth, useUser } from "@authmw/react";
 
 type ApiResult = { status: "loading" } | { status: number; body: unknown } | { status: "error"; message: string };
 
@@ -56,9 +56,7 @@ export function Home() {
                 Account settings
               </Link>{" "}
               ·{" "}
-              <Link to={urls.signOut} data-testid="sign-out-link">
-                Sign out
-              </Link>
+              <SignOutLink data-testid="sign-out-link">Sign out</SignOutLink>
             </>
           ) : (
             <>

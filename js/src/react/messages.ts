@@ -1,7 +1,8 @@
 import { createContext, useContext } from "react";
 import type { VerificationCodeError } from "../errors";
 import { ConnectionError, HttpStatusError } from "../http-errors";
-import { AuthmwError, KnownError, isKnownError } from "../known-error";
+import { AuthmwError, KnownError, isKnownError, type KnownErrorClass } from "../known-error";
+import { OAuthCallbackError } from "../oauth-callback-error";
 import { isPasskeyCancel } from "../passkey-support";
 
 /**
@@ -87,6 +88,7 @@ export const DEFAULT_MESSAGES = {
   oauthCallbackTitle: "Signing in",
   oauthNothingToFinish: "There is no sign-in to finish here: this page completes a sign-in started in this browser.",
   oauthDenied: "The sign-in was denied at the provider. Please try again.",
+  oauthNotCompleted: "The sign-in could not be completed. Please try again.",
   signInLinkIncomplete: "This sign-in link is incomplete (no code).",
 
   // Multi-factor prompt
@@ -135,11 +137,12 @@ export const DEFAULT_MESSAGES = {
   invitationLinkIncomplete: "This invitation link is incomplete (no code).",
 
   // Sign-out, error and not-found pages
+  signOutTitle: "Sign out?",
+  signOutQuestion: "Do you want to sign out of this browser?",
   signingOutTitle: "Signing out",
   signingYouOut: "Signing you out…",
   errorTitle: "Something went wrong",
   unexpectedError: "An unexpected error occurred.",
-  errorCode: "Error code:",
   notFoundTitle: "Page not found",
   notFound: "There is no such page here.",
 
@@ -296,12 +299,12 @@ MessagesContext.displayName = "AuthMessagesContext";
 /** The handler pages' texts: the defaults with the `messages` given to <AuthHandler> on top. */
 export const useMessages = (): Messages => useContext(MessagesContext);
 
-/** The sentence a handler page shows for a failed call. */
-export function describeError(error: unknown, m: Messages = DEFAULT_MESSAGES): string {
+/** The page's own sentence for a catalogue error it knows (a fixed text; details only as numbers), else null. */
+function knownErrorText(error: unknown, m: Messages): string | null {
   if (isKnownError(error, "EMAIL_PASSWORD_MISMATCH")) return m.errorEmailPasswordMismatch;
   if (isKnownError(error, "USER_EMAIL_ALREADY_EXISTS")) return m.errorUserEmailAlreadyExists;
-  if (isKnownError(error, "PASSWORD_TOO_SHORT")) return m.errorPasswordTooShort(error.minLength ?? 8);
-  if (isKnownError(error, "PASSWORD_TOO_LONG")) return m.errorPasswordTooLong(error.maxLength ?? 70);
+  if (isKnownError(error, "PASSWORD_TOO_SHORT")) return m.errorPasswordTooShort(numberOr(error.minLength, 8));
+  if (isKnownError(error, "PASSWORD_TOO_LONG")) return m.errorPasswordTooLong(numberOr(error.maxLength, 70));
   if (isKnownError(error, "PASSWORD_REQUIREMENTS_NOT_MET")) return m.errorPasswordRequirementsNotMet;
   if (isKnownError(error, "SIGN_UP_NOT_ENABLED")) return m.errorSignUpNotEnabled;
   if (isKnownError(error, "PASSWORD_AUTHENTICATION_NOT_ENABLED")) return m.errorPasswordAuthenticationNotEnabled;
@@ -318,7 +321,17 @@ export function describeError(error: unknown, m: Messages = DEFAULT_MESSAGES): s
   if (isKnownError(error, "TEAM_MEMBERSHIP_ALREADY_EXISTS")) return m.errorTeamMembershipAlreadyExists;
   if (isKnownError(error, "TEAM_NOT_FOUND")) return m.errorTeamNotFound;
   if (isKnownError(error, "TEAM_MEMBERSHIP_NOT_FOUND")) return m.errorTeamMembershipNotFound;
+  if (isKnownError(error, "OAUTH_PROVIDER_ACCESS_DENIED")) return m.oauthDenied;
   if (isKnownError(error, "VERIFICATION_ERROR")) return verificationCodeMessage(error, m.codeNoun, m);
+  return null;
+}
+
+const numberOr = (value: unknown, fallback: number) => (typeof value === "number" && Number.isFinite(value) ? value : fallback);
+
+/** The sentence a handler page shows for a failed call. */
+export function describeError(error: unknown, m: Messages = DEFAULT_MESSAGES): string {
+  const known = knownErrorText(error, m);
+  if (known !== null) return known;
   if (isKnownError(error, "SCHEMA_ERROR")) return m.errorSchema(error.message);
   if (error instanceof KnownError) return error.message;
   // Plain-text refusals of the service (e.g. "Magic link is not enabled for this project").
@@ -329,6 +342,28 @@ export function describeError(error: unknown, m: Messages = DEFAULT_MESSAGES): s
   if (error instanceof ConnectionError) return error.offline ? m.errorOffline : m.errorUnreachable;
   if (error instanceof AuthmwError) return error.message;
   return m.errorUnknown;
+}
+
+/**
+ * The sentence for an error that arrived in a URL anyone can write (the service's redirect to
+ * {handler}/error, an OAuth callback): never text from the URL. A catalogue code gets the page's
+ * own sentence, else the catalogue's message when it has no placeholders; a provider's
+ * "access_denied" gets `oauthDenied`; anything else `fallback`. The error's message and details
+ * (the URL's `message`, `details`, `error_description`) are never shown.
+ */
+export function describeUntrustedError(error: unknown, m: Messages = DEFAULT_MESSAGES, fallback: string = m.unexpectedError): string {
+  if (error instanceof OAuthCallbackError) return error.error === "access_denied" ? m.oauthDenied : fallback;
+  if (error instanceof KnownError) {
+    if (error.code === "UNSUPPORTED_ERROR") return fallback;
+    // The same class without the URL's message and details.
+    const cls = error.constructor as KnownErrorClass;
+    const bare = new cls();
+    const known = knownErrorText(bare, m);
+    if (known !== null) return known;
+    return /[{}]/.test(cls.template) ? fallback : cls.template;
+  }
+  if (error instanceof ConnectionError) return error.offline ? m.errorOffline : m.errorUnreachable;
+  return fallback;
 }
 
 const isShortText = (body: string) =>

@@ -2,10 +2,9 @@ import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { isKnownError } from "../../known-error";
 import type { OAuthCallbackResult } from "../../oauth";
-import { OAuthCallbackError } from "../../oauth-callback-error";
 import { trustedReturnTo } from "../../urls";
 import { useAuth } from "../hooks";
-import { describeError, useMessages, type Messages } from "../messages";
+import { describeUntrustedError, useMessages, type Messages } from "../messages";
 import { useAuthRedirect } from "../redirect";
 import { AuthPage, Failed, useReturnTo } from "./layout";
 import { MfaPrompt } from "./mfa";
@@ -16,10 +15,12 @@ type Step =
   | { step: "mfa"; attemptCode: string }
   | { step: "failed"; message: string };
 
-function failure(error: unknown, m: Messages): string {
-  if (error instanceof OAuthCallbackError && error.error === "access_denied") return m.oauthDenied;
-  return describeError(error, m);
-}
+/**
+ * What the page says when the sign-in cannot finish. The callback URL can be written by anyone
+ * (its `error`, `error_description`, `errorCode`, `message` parameters), so only the page's own
+ * sentences are shown, never the URL's text or the service's wording.
+ */
+const failure = (error: unknown, m: Messages): string => describeUntrustedError(error, m, m.oauthNotCompleted);
 
 /**
  * {handler}/oauth-callback?code=...&state=...: finishes an OAuth sign-in (or account link).

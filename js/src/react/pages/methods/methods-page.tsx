@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type ReactNode } from "react";
 import { Link } from "react-router";
+import { SignOutLink } from "../../sign-out-link";
 import { NEW_PROJECT_CONFIG, type ProjectConfig } from "../../../models";
 import { withReturnTo } from "../../../urls";
 import { useAuth, useProject } from "../../hooks";
@@ -68,9 +69,7 @@ export function MethodsPage({ mode }: { mode: AuthMode }) {
           <Link className="authmw-button authmw-primary" to={returnTo ?? (signIn ? auth.urls.afterSignIn : auth.urls.afterSignUp)}>
             {m.continue}
           </Link>
-          <Link className="authmw-button" to={auth.urls.signOut}>
-            {m.signOut}
-          </Link>
+          <SignOutLink className="authmw-button">{m.signOut}</SignOutLink>
         </div>
       </AuthPage>
     );

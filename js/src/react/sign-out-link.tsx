@@ -1,0 +1,28 @@
+import type { AnchorHTMLAttributes, MouseEvent } from "react";
+import { useNavigate } from "react-router";
+import { signOutIntentUrl } from "../sign-out-intent";
+import { useAuth } from "./hooks";
+
+export type SignOutLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">;
+
+/**
+ * A link to the sign-out page that signs out in one step: on a click it goes to the page with a
+ * one-time value kept in this tab (see sign-out-intent.ts), so the page signs out at once. Opened
+ * any other way (a new tab, another site's link, a typed URL) the page asks "Sign out?" first.
+ */
+export function SignOutLink({ onClick, children, ...props }: SignOutLinkProps) {
+  const signOutUrl = useAuth((auth) => auth.urls.signOut);
+  const navigate = useNavigate();
+  const click = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
+    const plain = event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+    if (event.defaultPrevented || !plain || (props.target && props.target !== "_self")) return;
+    event.preventDefault();
+    navigate(signOutIntentUrl(signOutUrl));
+  };
+  return (
+    <a {...props} href={signOutUrl} onClick={click}>
+      {children}
+    </a>
+  );
+}
