@@ -155,7 +155,7 @@ def _project_summary(project: AdminProject, show_secrets: bool, out: TextIO) -> 
         ("Project", f"{project.display_name} ({project.id})"),
         ("Description", project.description or "-"),
         ("Created", _when(project.created_at)),
-        ("Users", str(project.user_count)),
+        ("Users", "-" if project.user_count is None else str(project.user_count)),
         ("Production mode", _on(project.is_production_mode)),
         *((name, _on(getattr(config, name))) for name in _BOOLEAN_SETTINGS),
         ("Domains", ", ".join(f"{d.domain} (handler {d.handler_path})" for d in config.domains) or "none"),
@@ -295,7 +295,11 @@ def _user_row(user: ServerUser) -> tuple[str, str, str, str]:
 
 def _users_list(args: argparse.Namespace, out: TextIO) -> int:
     with _admin(args) as admin, progress("Listing the users"):
-        users = list(admin.users.iter(query=args.query or None))
+        users = list(
+            admin.users.iter(
+                query=args.query or None, include_anonymous=args.anonymous, include_restricted=args.restricted
+            )
+        )
     if args.json:
         _json([user.model_dump(mode="json") for user in users], out)
         return 0
@@ -394,6 +398,12 @@ def register(parser: argparse.ArgumentParser, commands: Any) -> None:
     list_users = users.add_parser("list", parents=[settings], help="the project's users")
     list_users.add_argument("--query", help="only users whose e-mail, name or id contains this")
     list_users.add_argument("--json", action="store_true", help="print JSON for scripts")
+    list_users.add_argument(
+        "--restricted", action="store_true", help="include restricted users (API 2.8 leaves them out)"
+    )
+    list_users.add_argument(
+        "--anonymous", action="store_true", help="include anonymous and restricted users (API 2.8)"
+    )
     list_users.set_defaults(run=_run(_users_list))
     create_user = users.add_parser("create", parents=[settings], help="create a user (prints the new id)")
     create_user.add_argument("--email", required=True, help="the user's primary e-mail")

@@ -238,18 +238,27 @@ class Session:
         return new
 
     def sign_out(self, transport: Transport) -> Op[None]:
-        """Revoke the refresh token on the service, then invalidate the session.
+        """End the session on the service, then invalidate it here.
 
-        A refresh-token error (already signed out elsewhere) is ignored. The session is
+        ``DELETE /auth/sessions/current`` with both tokens: API 2.8 ends the session named
+        by the access token (refreshed first when stale), 2.7 the one of
+        ``x-stack-refresh-token``. The allow-anonymous header goes with it whatever the app
+        signs in: ending an anonymous user's session is always allowed. A refresh that is
+        refused and the whole REFRESH_TOKEN_ERROR family mean "already gone". The session is
         invalidated even when the call fails; the failure is then raised.
         """
-        refresh_token = self._refresh_token
         try:
-            if refresh_token is not None and not self._known_invalid:
+            if self._refresh_token is not None and not self._known_invalid:
+                if (yield from self.get_access_token()) is None:
+                    return  # the service refused the refresh token: nothing left to end
                 try:
-                    # Only the refresh token: a stale access token would fail the call first.
                     yield from transport.call(
-                        "DELETE", "/auth/sessions/current", json={}, headers={"x-stack-refresh-token": refresh_token}
+                        "DELETE",
+                        "/auth/sessions/current",
+                        json={},
+                        headers={"x-stack-allow-anonymous-user": "true"},
+                        session=self,
+                        send_refresh_token=True,
                     )
                 except RefreshTokenError:
                     pass

@@ -11,6 +11,7 @@
      ├── InvalidJwt (ValueError)            a JWT failed verification (generic; reason)
      ├── InvalidServerResponse              the answer breaks the wire contract
      ├── HttpStatusError                    any other non-2xx answer (status, reason, body)
+     │    └── NotInServiceVersion           a call the service's API version does not have
      └── NetworkError (ConnectionError)     no HTTP answer at all
           └── ServiceUnreachable            ... after every attempt, with diagnostics
 
@@ -34,6 +35,7 @@ _OWN: list[str] = [
     "InvalidServerResponse",
     "KnownError",
     "NetworkError",
+    "NotInServiceVersion",
     "OAuthCallbackError",
     "ServiceUnreachable",
     "SettingsFileNotFound",
@@ -166,6 +168,26 @@ class HttpStatusError(AuthmwError):
 
     def __reduce__(self) -> Any:
         return (_rebuild_status_error, (self.status, self.body, self.method, self.url))
+
+
+class NotInServiceVersion(HttpStatusError):
+    """The service answered 404 to a call its API version no longer (or not yet) has, e.g. the
+    2.7 ``/email-templates`` on a 2.8 service. The message names the version and what to do."""
+
+    def __init__(self, message: str, *, method: str = "", url: str = "") -> None:
+        super().__init__(404, method=method, url=url)
+        self.args = (message,)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self) -> Any:
+        return (_rebuild_not_in_version, (self.message, self.method, self.url))
+
+
+def _rebuild_not_in_version(message: str, method: str, url: str) -> NotInServiceVersion:
+    return NotInServiceVersion(message, method=method, url=url)
 
 
 def _rebuild_status_error(status: int, body: str, method: str, url: str) -> HttpStatusError:

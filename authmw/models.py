@@ -18,6 +18,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    field_validator,
     model_validator,
 )
 
@@ -44,6 +45,7 @@ __all__ = [
     "ProjectConfig",
     "ProjectDomain",
     "ProjectOAuthProvider",
+    "RiskScores",
     "ServerTeam",
     "ServerTeamMemberProfile",
     "ServerUser",
@@ -127,6 +129,29 @@ class User(WireModel):
     oauth_providers: list[OAuthProvider] = Field(default_factory=list)
     selected_team_id: str | None = None
     selected_team: Team | None = None
+    # API 2.8 (absent from a 2.7 answer: the defaults describe a 2.7 user)
+    #: An anonymous user (no e-mail, no password), made by the 2.8 SDK or ``/auth/anonymous/sign-up``.
+    is_anonymous: bool = False
+    #: Anonymous, e-mail not verified (when the project requires it) or restricted by an admin.
+    is_restricted: bool = False
+    #: Why: ``"anonymous"``, ``"email_not_verified"`` or ``"restricted_by_administrator"``.
+    restricted_reason: str | None = None
+    #: Restricted by an administrator (or a sign-up rule), with the reason shown to the user.
+    restricted_by_admin: bool = False
+    restricted_by_admin_reason: str | None = None
+
+    @field_validator("restricted_reason", mode="before")
+    @classmethod
+    def _reason_type(cls, value: Any) -> Any:
+        # The wire form is {"type": ...}; the type alone is what there is to know.
+        return value.get("type") if isinstance(value, dict) else value
+
+
+class RiskScores(WireModel):
+    """Scores (0-100) the 2.8 service computes at sign-up."""
+
+    bot: int = 0
+    free_trial_abuse: int = 0
 
 
 class ServerUser(User):
@@ -136,6 +161,13 @@ class ServerUser(User):
     last_active_at: Millis | None = Field(None, validation_alias=_wire("last_active_at_millis", "last_active_at"))
     primary_email_auth_enabled: bool = False
     selected_team: ServerTeam | None = None
+    # API 2.8 (absent from a 2.7 answer)
+    #: Not shown to the user; must be None unless ``restricted_by_admin``.
+    restricted_by_admin_private_details: str | None = None
+    #: Two upper-case letters, from the sign-up request's location (best effort).
+    country_code: str | None = None
+    #: ``{"sign_up": RiskScores}``; None from a 2.7 service.
+    risk_scores: dict[str, RiskScores] | None = None
 
 
 class TokenPair(WireModel):
@@ -269,7 +301,8 @@ class AdminOAuthProvider(WireModel):
     """An OAuth provider of the project: shared (the service's keys) or standard (yours)."""
 
     id: str
-    enabled: bool = False
+    #: API 2.8 lists enabled providers only and drops the field: absent means enabled.
+    enabled: bool = True
     type: Literal["shared", "standard"] = "shared"
     client_id: str | None = None
     client_secret: str | None = Field(None, repr=False)
@@ -323,7 +356,8 @@ class AdminProject(Project):
 
     description: str = ""
     created_at: Millis | None = Field(None, validation_alias=_wire("created_at_millis", "created_at"))
-    user_count: int = 0
+    #: None from an API 2.8 service, whose admin view no longer counts users.
+    user_count: int | None = None
     is_production_mode: bool = False
     config: AdminProjectConfig = Field(default_factory=AdminProjectConfig)
 

@@ -18,8 +18,9 @@ from .._config import AuthConfig
 from .._ops import Op
 from .._production import DEFAULT_DASHBOARD_URL, ProductionModeError, production_mode_errors
 from .._session import Session
-from .._transport import Transport, segment
-from ..errors import InvalidServerResponse
+from .._ops import Response
+from .._transport import Transport, parse_json, segment
+from ..errors import HttpStatusError, InvalidServerResponse
 from ..models import (
     AdminProject,
     AdminProjectConfigUpdate,
@@ -133,8 +134,19 @@ class AsyncAdminPermissionDefinitions(_PermissionDefinitionsOps, AsyncRunner):
     """``admin.permission_definitions`` of an async app."""
 
 
+#: The admin view of the project: API 2.8 moved it (its ``/projects/current`` answers every
+#: tier with the client view, and refuses PATCH and DELETE with 405), API 2.7 has it at
+#: ``/projects/current``. Only the new path tells the versions apart (a 2.7 service answers
+#: it with a plain 404, with no side effect for any method), so it is tried first, once per
+#: app, and the path that answered is kept.
+PROJECT_PATH_2_8 = "/internal/projects/current"
+PROJECT_PATH_2_7 = "/projects/current"
+
+
 class _AdminOps(_Api):
     _owner_session: Session | None = None
+    #: The admin project path this app's service answered (None: not called yet).
+    _project_path: str | None = None
 
     def __init__(self, config: AuthConfig | None = None, /, *, owner_session: Session | None = None, **kwargs: Any):
         self._owner_session = owner_session
@@ -149,8 +161,8 @@ class _AdminOps(_Api):
     @operation
     def get_project(self) -> Op[AdminProject]:
         """The project with every setting (the admin view)."""
-        body = yield from self._transport.call_json("GET", "/projects/current")
-        return parse(AdminProject, body)
+        response = yield from self._project_call("GET")
+        return parse(AdminProject, parse_json(response))
 
     @operation
     def update_project(
@@ -176,13 +188,28 @@ class _AdminOps(_Api):
             is_production_mode=is_production_mode,
             config=config,
         )
-        answer = yield from self._transport.call_json("PATCH", "/projects/current", json=body)
-        return parse(AdminProject, answer)
+        response = yield from self._project_call("PATCH", json=body)
+        return parse(AdminProject, parse_json(response))
 
     @operation
     def delete_project(self) -> Op[None]:
         """Delete the project and all its data (users, teams, keys). There is no undo."""
-        yield from self._transport.call("DELETE", "/projects/current")
+        yield from self._project_call("DELETE")
+
+    def _project_call(self, method: str, **kwargs: Any) -> Op[Response]:
+        """The admin project call at the path of the service's API version (see PROJECT_PATH_2_8)."""
+        if self._project_path is not None:
+            return (yield from self._transport.call(method, self._project_path, **kwargs))
+        try:
+            response = yield from self._transport.call(method, PROJECT_PATH_2_8, **kwargs)
+        except HttpStatusError as exc:
+            if exc.status != 404:
+                raise
+            response = yield from self._transport.call(method, PROJECT_PATH_2_7, **kwargs)
+            self._project_path = PROJECT_PATH_2_7
+            return response
+        self._project_path = PROJECT_PATH_2_8
+        return response
 
     @operation
     def production_mode_errors(self, *, dashboard_url: str = DEFAULT_DASHBOARD_URL) -> Op[list[ProductionModeError]]:

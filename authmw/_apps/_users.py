@@ -148,6 +148,8 @@ class _ServerUsersOps(_Namespace):
         order_by: Literal["signed_up_at"] = "signed_up_at",
         query: str | None = None,
         team_id: str | None = None,
+        include_restricted: bool = False,
+        include_anonymous: bool = False,
     ) -> Op[Page[ServerUser]]:
         """One page of users, oldest first (``desc=True``: newest first).
 
@@ -155,6 +157,11 @@ class _ServerUsersOps(_Namespace):
         pass the page's ``next_cursor`` as ``cursor`` for the next page. ``query`` matches a
         user id exactly, or part of a display name or e-mail address (case-insensitive).
         ``team_id`` keeps the members of a team.
+
+        An API 2.8 service leaves out restricted users (e-mail not verified when the project
+        requires it, restricted by an admin) unless ``include_restricted``, and anonymous
+        users unless ``include_anonymous`` (which includes the restricted ones too). Each is
+        sent only when True: a 2.7 service has neither kind of user nor the parameters.
         """
         if limit is not None and limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}.")
@@ -165,6 +172,8 @@ class _ServerUsersOps(_Namespace):
             "order_by": order_by,
             "query": query,
             "team_id": team_id,
+            "include_restricted": include_restricted or None,
+            "include_anonymous": include_anonymous or None,
         }
         body = yield from self._transport.call_json("GET", "/users", query=params)
         return parse(Page[ServerUser], body)

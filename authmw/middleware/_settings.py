@@ -28,6 +28,9 @@ CONFIG_KEYS = {
     "PUBLISHABLE_CLIENT_KEY": "publishable_client_key",
     "SECRET_SERVER_KEY": "secret_server_key",
     "HANDLER_PATH": "handler_path",
+    "PUBLIC_API_URL": "public_api_url",
+    "ALLOW_ANONYMOUS": "allow_anonymous",
+    "ALLOW_RESTRICTED": "allow_restricted",
 }
 #: Every key :func:`read_settings` looks up.
 KEYS = (

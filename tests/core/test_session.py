@@ -265,8 +265,43 @@ def test_sign_out_revokes_then_invalidates(config):
     assert session.is_known_invalid and session.refresh_token is None
 
 
-def test_sign_out_ignores_a_refresh_token_error(config):
-    service = Recorder(lambda request: known_error(request, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401))
+def test_sign_out_names_the_session_by_both_tokens_for_2_8_and_2_7(config):
+    """2.8 ends the session of the access token's refresh_token_id, 2.7 reads the refresh token."""
+    service = Recorder(lambda request: httpx.Response(200, json={"success": True}))
+    access = token(600)
+    session = Session(config, access_token=access, refresh_token=RT)
+    service.sync_driver().run(session.sign_out(Transport(config, "client")))
+    (request,) = service.requests
+    assert (request.headers["x-stack-access-token"], request.headers["x-stack-refresh-token"]) == (access, RT)
+    assert request.headers["x-stack-allow-anonymous-user"] == "true"  # an anonymous session may end too
+
+
+def test_sign_out_refreshes_a_stale_access_token_first(config):
+    fresh = token(600)
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/refresh"):
+            return httpx.Response(200, json={"access_token": fresh})
+        return httpx.Response(200, json={"success": True})
+
+    service = Recorder(handler)
+    session = Session(config, access_token=token(5), refresh_token=RT)
+    service.sync_driver().run(session.sign_out(Transport(config, "client")))
+    refresh, delete = service.requests
+    assert refresh.url.path.endswith("/refresh") and delete.headers["x-stack-access-token"] == fresh
+
+
+def test_sign_out_of_a_session_the_service_refuses_to_refresh_calls_nothing_more(config):
+    service = refresh_service(None)
+    session = Session(config, access_token=token(5), refresh_token=RT)
+    service.sync_driver().run(session.sign_out(Transport(config, "client")))
+    assert [r.url.path for r in service.requests] == ["/api/v1/auth/sessions/current/refresh"]
+    assert session.is_known_invalid
+
+
+@pytest.mark.parametrize("code", ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", "CANNOT_DELETE_CURRENT_SESSION"])
+def test_sign_out_ignores_a_refresh_token_error(config, code):
+    service = Recorder(lambda request: known_error(request, code, 401 if code.startswith("REFRESH") else 400))
     session = Session(config, access_token=token(600), refresh_token=RT)
     service.sync_driver().run(session.sign_out(Transport(config, "client")))
     assert session.is_known_invalid
