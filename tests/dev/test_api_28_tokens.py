@@ -219,6 +219,32 @@ def test_the_publishable_key_is_required_unless_the_project_says_otherwise(api_2
     assert_known_error(server, "SERVER_AUTHENTICATION_REQUIRED", 401)
 
 
+def test_an_owners_admin_token_and_the_override_key_open_a_project_in_28(api_28: Api) -> None:
+    service = _service_of(api_28)
+    internal = Api.of(service, service.bootstrap.internal)
+    owner = internal.sign_up()
+    created = internal.call("POST", "/internal/projects", token=owner["access_token"], json={"display_name": "O"})
+    assert created.status_code == 201, created.text
+    project_id = created.json()["id"]
+    headers = {"x-stack-project-id": project_id, "x-stack-access-type": "admin"}
+    with_token = api_28.http.get(
+        "/api/v1/internal/projects/current", headers={**headers, "x-stack-admin-access-token": owner["access_token"]}
+    )
+    assert with_token.status_code == 200 and with_token.json()["id"] == project_id
+    # Another owner's token is not admin of it (the attack), the override key is (development only).
+    stranger = internal.sign_up()
+    refused = api_28.http.get(
+        "/api/v1/internal/projects/current", headers={**headers, "x-stack-admin-access-token": stranger["access_token"]}
+    )
+    assert_known_error(refused, "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN", 401)
+    override = {**headers, "x-stack-development-override-key": service.bootstrap.internal.super_secret_admin_key}
+    assert api_28.http.get("/api/v1/internal/projects/current", headers=override).status_code == 200
+    wrong = api_28.http.get(
+        "/api/v1/internal/projects/current", headers={**headers, "x-stack-development-override-key": "sak_wrong"}
+    )
+    assert wrong.status_code == 401
+
+
 def test_an_unknown_branch_is_refused(api_28: Api) -> None:
     response = api_28.call("GET", "/projects/current", headers={"x-stack-branch-id": "feature"})
     body = assert_known_error(response, "BRANCH_DOES_NOT_EXIST", 400)

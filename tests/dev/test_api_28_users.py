@@ -392,6 +392,33 @@ def test_projects_current_is_the_client_view_on_every_tier_in_28(api_28: Api) ->
     assert api_28.call("GET", "/internal/projects/current", "server").status_code == 401
 
 
+def test_the_28_admin_view_and_update(api_28: Api) -> None:
+    service = api_28.running
+    assert service is not None
+    internal = Api.of(service, service.bootstrap.internal)
+    project = internal.call("GET", "/internal/projects/current", "admin").json()
+    config = project["config"]
+    assert config["oauth_providers"] == [] and config["domains"] == []
+    assert config["allow_user_api_keys"] is False and config["allow_team_api_keys"] is False
+    assert config["require_publishable_client_key"] is True
+    assert "legacy_global_jwt_signing" not in config
+    providers = [{"id": "github", "type": "shared", "enabled": True}]
+    updated = internal.call(
+        "PATCH", "/internal/projects/current", "admin", json={"config": {"oauth_providers": providers}}
+    )
+    assert updated.status_code == 200, updated.text
+    assert updated.json()["config"]["oauth_providers"] == [
+        {"id": "github", "type": "shared", "provider_config_id": "github", "apple_bundle_ids": []}
+    ]
+    bad = internal.call("PATCH", "/internal/projects/current", "admin", json={"config": {"colour": 1}})
+    assert "body.config contains unknown properties: colour" in assert_known_error(bad, "SCHEMA_ERROR", 400)["error"]
+    for tier in ("client", "server"):
+        refused = internal.call("PATCH", "/internal/projects/current", tier, json={"display_name": "x"})
+        assert_known_error(refused, "INSUFFICIENT_ACCESS_TYPE", 401)
+    off = [{**providers[0], "enabled": False}]
+    internal.call("PATCH", "/internal/projects/current", "admin", json={"config": {"oauth_providers": off}})
+
+
 def test_the_moved_admin_routes_answer_405_and_404_in_28(api_28: Api) -> None:
     patched = api_28.call("PATCH", "/projects/current", "admin", json={"display_name": "x"})
     assert patched.status_code == 405
