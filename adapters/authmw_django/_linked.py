@@ -6,6 +6,12 @@ The middleware signs the linked user into Django's own session on each new authm
 (``AuthmwBackend``, RemoteUserBackend's idea), and signs it out of Django's session when the
 authmw session ends. Profile fields and the staff / superuser flags are brought in step on
 each such sign-in.
+
+E-mail follows the one linking rule of :func:`authmw.adapter.linkable_email`: a Django user
+gets an authmw user's address (as its e-mail, or as its username when new) only when the
+service says it is verified and no other authmw user holds it; an unverified or shared
+address is never copied. The link itself is by authmw user id (``AuthmwUserLink``) and never
+moves.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 
 from authmw import ServerApp
+from authmw.adapter import EmailLinkRefused, linkable_email
 from authmw.middleware import AnonymousUser, AuthUser
 
 BACKEND = "authmw_django.backends.AuthmwBackend"
@@ -112,6 +119,7 @@ def link_user(authmw_user: AuthUser, rules: LinkedUsers, server: ServerApp) -> A
     profile = server.users.get(authmw_user.id)
     if profile is None:
         return None
+    email = verified_email(server, profile)
     staff = rules.staff.granted(server, authmw_user.id) if rules.staff else None
     superuser = rules.superuser.granted(server, authmw_user.id) if rules.superuser else None
     model = django_auth.get_user_model()
@@ -120,9 +128,9 @@ def link_user(authmw_user: AuthUser, rules: LinkedUsers, server: ServerApp) -> A
         if link is not None:
             user = link.user
         else:
-            user = _new_user(model, profile)
+            user = _new_user(model, profile, email)
             AuthmwUserLink.objects.create(user=user, authmw_user_id=authmw_user.id)
-        changed = _sync(user, model, profile)
+        changed = _sync(user, model, profile, email)
         for field, value in (("is_staff", staff), ("is_superuser", superuser)):
             if value is not None and hasattr(user, field) and getattr(user, field) != value:
                 setattr(user, field, value)
@@ -132,23 +140,32 @@ def link_user(authmw_user: AuthUser, rules: LinkedUsers, server: ServerApp) -> A
     return user
 
 
-def _new_user(model: Any, profile: Any) -> Any:
-    email = profile.primary_email or ""
+def verified_email(server: ServerApp, profile: Any) -> str | None:
+    """The authmw user's address if the linking rule lets a Django user carry it, else None."""
+    try:
+        return linkable_email(server, profile)
+    except EmailLinkRefused:
+        return None
+
+
+def _new_user(model: Any, profile: Any, email: str | None) -> Any:
     username_field = model.USERNAME_FIELD
     taken = bool(email) and model._default_manager.filter(**{f"{username_field}__iexact": email}).exists()
-    username = email if email and not taken else f"authmw-{profile.id}"
+    username = profile.primary_email.strip() if email and not taken else f"authmw-{profile.id}"
     user = model(**{username_field: username})
     user.set_unusable_password()
     user.save()
     return user
 
 
-def _sync(user: Any, model: Any, profile: Any) -> list[str]:
-    """Copy e-mail and display name onto the Django user; the fields that changed."""
+def _sync(user: Any, model: Any, profile: Any, email: str | None) -> list[str]:
+    """Copy the e-mail (only one the linking rule allows) and the display name onto the Django
+    user; the fields that changed. A refused address leaves the Django e-mail as it was."""
     wanted: dict[str, Any] = {}
     email_field = model.get_email_field_name()
-    if profile.primary_email and hasattr(user, email_field):
-        wanted[email_field] = profile.primary_email
+    current = getattr(user, email_field, None)
+    if email and current is not None and current.strip().lower() != email:
+        wanted[email_field] = profile.primary_email.strip()  # as the user wrote it
     if profile.display_name is not None and hasattr(user, "first_name") and hasattr(user, "last_name"):
         first, _, last = profile.display_name.strip().partition(" ")
         wanted["first_name"], wanted["last_name"] = first[:150], last.strip()[:150]

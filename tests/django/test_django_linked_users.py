@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 from middleware.support import cookie_header
 
-from authmw import AdminApp, ServerApp
+from authmw import AdminApp, ClientApp, ServerApp
 
 LINKED_MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -41,15 +41,21 @@ def with_session(client: Client, local_service: Any, session: Any) -> Client:
     return client
 
 
+def verified_sign_up(local_service: Any) -> Any:
+    s = local_service.sign_up()
+    ServerApp(local_service.config).users.update(s.user_id, primary_email_verified=True)  # the e-mailed link, clicked
+    return s
+
+
 def test_first_sign_in_creates_and_links_a_django_user_kept_in_django_session(linked, local_service) -> None:
     from authmw_django.models import AuthmwUserLink
 
-    s = local_service.sign_up()
+    s = verified_sign_up(local_service)
     client = with_session(linked(), local_service, s)
     first = client.get("/linked/whoami").json()
     assert first["authenticated"] is True
     assert first["authmw_id"] == first["linked_to"] == s.user_id
-    assert first["email"] == s.email
+    assert first["email"] == first["username"] == s.email
     assert AuthmwUserLink.objects.get(authmw_user_id=s.user_id).user_id == first["django_id"]
     assert "sessionid" in client.cookies  # Django's own session now holds the user
     # later requests: the same Django user, no second user made
@@ -209,3 +215,95 @@ def test_staff_permission_without_linked_users_is_a_configuration_error(site, se
     with override_settings(AUTHMW=settings_for(site.config, STAFF_PERMISSION="staff")):
         with pytest.raises(ImproperlyConfigured, match="DJANGO_USERS"):
             _settings.load()
+
+
+# -- account takeover through e-mail (issue 26): the linking rule of authmw.adapter ------------
+
+
+def test_an_unverified_address_is_never_copied_into_the_django_user(linked, local_service) -> None:
+    """The attack: sign up at the service with the address of an existing Django user."""
+    model = get_user_model()
+    victim_email = f"victim-{uuid.uuid4().hex[:8]}@example.com"
+    victim = model.objects.create_user(username=f"victim-{uuid.uuid4().hex[:6]}", email=victim_email)
+    attacker = local_service.sign_up(victim_email)  # never verified: the victim gets the mail
+    me = with_session(linked(), local_service, attacker).get("/linked/whoami").json()
+    assert me["django_id"] != victim.pk
+    assert me["email"] == "" and me["username"] == f"authmw-{attacker.user_id}"
+    assert list(model.objects.filter(email__iexact=victim_email).values_list("pk", flat=True)) == [victim.pk]
+    assert not model.objects.filter(username__iexact=victim_email).exists()
+
+
+def test_an_unverified_channel_made_primary_is_not_copied_at_the_next_sign_in(linked, local_service) -> None:
+    model = get_user_model()
+    victim_email = f"victim-{uuid.uuid4().hex[:8]}@example.com"
+    attacker = verified_sign_up(local_service)
+    first = with_session(linked(), local_service, attacker).get("/linked/whoami").json()
+    assert first["email"] == attacker.email
+    server = ServerApp(local_service.config)
+    channel = server.contact_channels.create(attacker.user_id, victim_email)  # unverified
+    server.contact_channels.update(attacker.user_id, channel.id, is_primary=True)
+    again = with_session(linked(), local_service, server.sessions.create(attacker.user_id)).get("/linked/whoami")
+    assert again.json()["django_id"] == first["django_id"] and again.json()["email"] == attacker.email
+    assert not model.objects.filter(email__iexact=victim_email).exists()
+
+
+def test_an_oauth_sign_up_with_a_linked_victims_address_gets_neither_the_row_nor_the_address(
+    oauth_service, make_site, settings_for
+) -> None:
+    """The mock provider vouches for any address, so the attacker's copy is verified too:
+    the address is then held by two authmw users and names neither."""
+    from authmw_django.models import AuthmwUserLink
+
+    model = get_user_model()
+    victim_email = f"victim-{uuid.uuid4().hex[:8]}@example.com"
+    server = ServerApp(oauth_service.config)
+    victim = server.users.create(primary_email=victim_email, primary_email_verified=True)
+    old_row = model.objects.create_user(username=f"victim-{uuid.uuid4().hex[:6]}", email=victim_email)
+    site = make_site(oauth_service.config)
+    site.client(middleware=LINKED_MIDDLEWARE, DJANGO_USERS=True)  # loads the settings the command reads
+    with override_settings(AUTHMW=settings_for(oauth_service.config, DJANGO_USERS=True), MIDDLEWARE=LINKED_MIDDLEWARE):
+        call_command("authmw_link_users", "--apply", stdout=io.StringIO())
+    assert AuthmwUserLink.objects.get(authmw_user_id=victim.id).user_id == old_row.pk
+
+    attacker = ClientApp(oauth_service.config)
+    callback = "http://testserver/handler/oauth-callback"
+    flow = attacker.get_oauth_authorize_url("github", redirect_uri=callback, error_redirect_url=callback)
+    attacker.sign_in_with_oauth_callback(
+        oauth_service.provider_round_trip(flow.url, victim_email), state=flow.state, code_verifier=flow.code_verifier
+    )
+    assert attacker.get_user().primary_email_verified  # type: ignore[union-attr]
+    client = site.client(middleware=LINKED_MIDDLEWARE, DJANGO_USERS=True)
+    client.cookies.load(cookie_header(oauth_service.project_id, attacker.session.refresh_token))
+    me = client.get("/linked/whoami").json()
+    assert me["authenticated"] and me["django_id"] != old_row.pk and me["email"] == ""
+    victim_client = with_session(
+        site.client(middleware=LINKED_MIDDLEWARE, DJANGO_USERS=True), oauth_service, server.sessions.create(victim.id)
+    )
+    assert victim_client.get("/linked/whoami").json()["django_id"] == old_row.pk  # the control: still hers
+
+
+def test_linking_command_refuses_an_address_that_several_authmw_users_hold(linked, local_service, settings_for) -> None:
+    from authmw_django.models import AuthmwUserLink
+
+    linked()
+    server = ServerApp(local_service.config)
+    model = get_user_model()
+    tag = uuid.uuid4().hex[:8]
+    shared = f"shared-{tag}@example.com"
+    first = server.users.create(primary_email=shared, primary_email_verified=True)
+    second = server.users.create(primary_email=shared.upper(), primary_email_verified=True)
+    secondary = f"second-{tag}@example.com"  # verified as another user's non-primary address
+    owner = server.users.create(primary_email=secondary, primary_email_verified=True)
+    other = server.users.create(primary_email=f"other-{tag}@example.com", primary_email_verified=True)
+    server.contact_channels.create(other.id, secondary, is_verified=True)
+    model.objects.create_user(username=f"shared-{tag}", email=shared)
+    model.objects.create_user(username=f"second-{tag}", email=secondary)
+
+    settings = {"AUTHMW": settings_for(local_service.config, DJANGO_USERS=True), "MIDDLEWARE": LINKED_MIDDLEWARE}
+    with override_settings(**settings):
+        out, err = io.StringIO(), io.StringIO()
+        call_command("authmw_link_users", "--apply", stdout=out, stderr=err)
+    for refused in (first, second, owner):
+        assert not AuthmwUserLink.objects.filter(authmw_user_id=refused.id).exists()
+        assert f"skip authmw user {refused.id}: another authmw user holds its e-mail" in err.getvalue()
+    assert "e-mail shared by several authmw users" in out.getvalue()

@@ -14,6 +14,7 @@ def whoami(request: HttpRequest) -> JsonResponse:
     return JsonResponse(
         {
             "django_id": user.pk,
+            "username": user.get_username() if user.is_authenticated else None,
             "authenticated": user.is_authenticated,
             "email": getattr(user, "email", None),
             "name": [getattr(user, "first_name", None), getattr(user, "last_name", None)],

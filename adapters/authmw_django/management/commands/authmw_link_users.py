@@ -9,14 +9,16 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from authmw import ServerApp
+from authmw.adapter import EmailLinkRefused, linkable_email
 
 from ... import _settings
 
 
 class Command(BaseCommand):
     help = (
-        "Link each authmw user whose primary e-mail is verified to the one existing Django user with "
-        "that e-mail (case-insensitive). Prints the plan; writes nothing without --apply."
+        "Link each authmw user whose primary e-mail is verified, and held by no other authmw user, to "
+        "the one existing Django user with that e-mail (case-insensitive) that is not linked yet. "
+        "Prints the plan; writes nothing without --apply."
     )
 
     def add_arguments(self, parser: Any) -> None:
@@ -34,20 +36,32 @@ class Command(BaseCommand):
         linked_authmw = set(AuthmwUserLink.objects.values_list("authmw_user_id", flat=True))
         linked_django = set(AuthmwUserLink.objects.values_list("user_id", flat=True))
         plan: list[tuple[str, Any]] = []
-        counts = {"already linked": 0, "unverified e-mail": 0, "no Django user": 0, "several Django users": 0}
+        counts = {
+            "already linked": 0,
+            "no or unverified e-mail": 0,
+            "e-mail shared by several authmw users": 0,
+            "no Django user": 0,
+            "several Django users": 0,
+        }
         for user in server.users.iter():
             if user.id in linked_authmw:
                 counts["already linked"] += 1
                 continue
-            if not user.primary_email or not user.primary_email_verified:
-                counts["unverified e-mail"] += 1
+            try:  # the one rule: verified at the service, and no other authmw user holds it
+                email = linkable_email(server, user)
+            except EmailLinkRefused as refused:
+                if refused.reason == "shared":
+                    counts["e-mail shared by several authmw users"] += 1
+                    self.stderr.write(f"skip authmw user {user.id}: another authmw user holds its e-mail, verified")
+                else:
+                    counts["no or unverified e-mail"] += 1
                 continue
-            matches = list(model._default_manager.filter(**{f"{email_field}__iexact": user.primary_email})[:2])
+            matches = list(model._default_manager.filter(**{f"{email_field}__iexact": email})[:2])
             if not matches:
                 counts["no Django user"] += 1
             elif len(matches) > 1:
                 counts["several Django users"] += 1
-                self.stderr.write(f"skip {user.primary_email}: {len(matches)} Django users have it")
+                self.stderr.write(f"skip authmw user {user.id}: {len(matches)} Django users have its e-mail")
             elif matches[0].pk in linked_django:
                 counts["already linked"] += 1
             else:
