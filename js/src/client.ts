@@ -7,18 +7,19 @@ import { createAsyncCache } from "./cache";
 import type { ContactChannelsApi } from "./contact-channels";
 import type { AuthController, UserState } from "./controller";
 import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies";
-import { isKnownError } from "./known-error";
+import { isKnownError, KnownError } from "./known-error";
 import type { Flows, SignInResponse } from "./flows";
 import { projectFromWire, userFromWire, userUpdateToWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models";
 import type { OAuthApi, SignInWithOAuthOptions } from "./oauth";
 import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store";
+import { accessTokenKind, type UserKindOptions } from "./token-kind";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
-import { Transport, type SessionTokens, type TokenProvider, type TransportOptions } from "./transport";
+import { Transport, type SessionTokens, type TransportOptions } from "./transport";
 import { resolveUrls, type AuthUrlOverrides, type AuthUrls } from "./urls";
 import { UserStateMachine } from "./user-state";
 import type { StoreApi } from "./vanilla";
 
-export interface AuthClientOptions extends Omit<TransportOptions, "baseUrl"> {
+export interface AuthClientOptions extends Omit<TransportOptions, "baseUrl">, UserKindOptions {
   /** API URL of the service (without /api/v1). */
   baseUrl: string;
   handlerPath?: string;
@@ -90,6 +91,7 @@ const FLOWS: Methods<Flows> = {
   createTotpSetup: true,
   enableTotp: true,
   disableTotp: true,
+  signOut: true,
 };
 
 // The flows (flows.ts) become methods of every AuthClient as they are, so no call is written twice.
@@ -114,6 +116,7 @@ export class AuthClient implements AuthController {
     this.urls = resolveUrls(options.handlerPath, options.urls);
     this.transport = new Transport(options);
     this.session = createSessionStore({
+      userKinds: options,
       projectId: options.projectId,
       refresh: (refreshToken) => this.transport.refreshAccessToken(refreshToken),
       cookies: options.cookies,
@@ -179,11 +182,20 @@ export class AuthClient implements AuthController {
       }),
     );
     Object.assign(this, flows);
+    // The kind of the session's latest access token: a new token of another kind (a restricted
+    // user who verified the e-mail, an anonymous user who signed up) shows or hides the user.
+    const kindOf = (token: string | null) => (token ? accessTokenKind(token, options.projectId) : null);
+    let kind = kindOf(this.session.getState().accessToken);
     this.session.subscribe((state, previous) => {
-      if (state.refreshToken === previous.refreshToken) return;
-      // Another session (or none): every cached value of the user is someone else's now.
-      for (const [name, cache] of Object.entries(caches)) if (name !== "project") cache.clear();
-      void this.reloadUser().catch(() => {});
+      const was = kind;
+      kind = kindOf(state.accessToken) ?? kind;
+      if (state.refreshToken !== previous.refreshToken) {
+        // Another session (or none): every cached value of the user is someone else's now.
+        for (const [name, cache] of Object.entries(caches)) if (name !== "project") cache.clear();
+        void this.reloadUser().catch(() => {});
+      } else if (was && kind !== was) {
+        void this.user.refresh().catch(() => {});
+      }
     });
   }
 
@@ -211,10 +223,9 @@ export class AuthClient implements AuthController {
     return this.session.getAccessToken(options);
   }
 
-  /** Header that forwards this session to your own back end (contract 4.2). */
+  /** Header that forwards this session to your own back end (contract 4.2); no tokens for a session not shown here. */
   async getAuthHeaders(): Promise<{ "x-stack-auth": string }> {
-    const accessToken = await this.session.getAccessToken();
-    const { refreshToken } = this.session.getState();
+    const { accessToken, refreshToken } = await this.session.getTokens();
     return { "x-stack-auth": JSON.stringify({ accessToken, refreshToken }) };
   }
 
@@ -227,28 +238,12 @@ export class AuthClient implements AuthController {
     return this.updateUser({ selectedTeamId: teamId });
   }
 
-  /** Ends the session on the service (a refresh-token error is ignored) and always forgets the tokens. */
-  async signOut(): Promise<void> {
-    const { refreshToken } = this.session.getState();
-    try {
-      if (refreshToken) {
-        // Only the refresh token is needed; the access token is sent when it is still valid.
-        const tokens: TokenProvider = {
-          getTokens: async () => ({ refreshToken, accessToken: this.session.getState().accessToken }),
-          markAccessTokenExpired: (token) => this.session.markAccessTokenExpired(token),
-        };
-        await this.transport.request({ method: "DELETE", path: "/auth/sessions/current", body: {}, session: tokens });
-      }
-    } catch (error) {
-      if (!isKnownError(error, "REFRESH_TOKEN_ERROR")) throw error;
-    } finally {
-      this.session.clear();
-    }
-  }
-
   /** The signed-in user, or null without a session (CANNOT_GET_OWN_USER_WITHOUT_USER). */
   async getUser(): Promise<CurrentUser | null> {
     if (!this.session.getState().refreshToken) return null;
+    // An anonymous or restricted session the app does not allow is "signed out": no call that
+    // the service would refuse, nothing cleared (it may be the 2.8 SDK's), nothing retried.
+    if (!(await this.session.getSessionAccess())?.allowed) return null;
     try {
       const { body } = await this.transport.request<Record<string, unknown>>({
         method: "GET",
@@ -258,6 +253,10 @@ export class AuthClient implements AuthController {
       return userFromWire(body);
     } catch (error) {
       if (isKnownError(error, "CANNOT_GET_OWN_USER_WITHOUT_USER")) return null;
+      // The service refuses the kind of user (a token the kind check could not read); the code
+      // may be one this client's catalogue does not know yet (UnsupportedError keeps it).
+      const code = error instanceof KnownError ? (error.details.originalErrorCode ?? error.code) : null;
+      if (code === "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED" || code === "RESTRICTED_USER_NOT_ALLOWED") return null;
       throw error;
     }
   }

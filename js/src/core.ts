@@ -11,6 +11,7 @@ export type {
   ApiRequest,
   ApiResponse,
   HttpMethod,
+  RequestTokens,
   SessionTokens,
   TokenProvider,
   TransportOptions,
@@ -21,7 +22,7 @@ export {
   DEFAULT_MIN_VALIDITY_MS,
   MAX_MIN_VALIDITY_MS,
 } from "./store";
-export type { GetAccessTokenOptions, SessionState, SessionStore, SessionStoreOptions } from "./store";
+export type { GetAccessTokenOptions, SessionAccess, SessionState, SessionStore, SessionStoreOptions } from "./store";
 export {
   ACCESS_COOKIE,
   HEXCLAVE_ACCESS_COOKIE,
@@ -83,6 +84,7 @@ export type {
   Project,
   ProjectConfig,
   ProjectDomain,
+  RestrictedReason,
   SignInResult,
   Team,
   TeamCreate,
@@ -119,3 +121,5 @@ export { decodeJwtClaims } from "./jwt";
 export { randomNonce } from "./random";
 export { VERSION } from "./version";
 export { SIGN_OUT_INTENT_PARAM, signOutIntentUrl } from "./sign-out-intent";
+export { accessTokenKind, ALLOW_ANONYMOUS_HEADER, kindAllowed, LEGACY_ISSUER, TOKEN_KINDS } from "./token-kind";
+export type { AccessTokenKind, UserKindOptions } from "./token-kind";

@@ -5,6 +5,7 @@ import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequest
 import type { AuthCaches } from "./api-context";
 import type { CallbackOptions, MagicLinkOptions, SignUpOptions, UserState } from "./controller";
 import { AuthmwError } from "./errors";
+import { isKnownError } from "./known-error";
 import { otpCode } from "./otp-code";
 import type { CurrentUser, CurrentUserUpdate, Project, SignInResult } from "./models";
 import {
@@ -16,7 +17,7 @@ import {
 } from "./passkeys";
 import type { SessionStore } from "./store";
 import { checkTotpSetupCode, createTotpSetup, type TotpSetup } from "./totp";
-import type { Transport } from "./transport";
+import type { TokenProvider, Transport } from "./transport";
 import { absoluteUrl, callbackUrl, toRelativeUrl, withReturnTo, type AuthUrls } from "./urls";
 
 /** The service's answer to every sign-in. */
@@ -62,6 +63,39 @@ export function createFlows(ctx: FlowContext) {
   };
 
   return {
+    /**
+     * Ends the session on the service and forgets the tokens (also when the call fails). API 2.8
+     * ends the session named by the access token (refreshed first when it is expired); the
+     * refresh token goes along for 2.7. A REFRESH_TOKEN_ERROR means the session had already
+     * ended. A session this app does not show (an anonymous or restricted user it does not
+     * allow) is left as it is: it is not the app's to end, and for the app nobody is signed in.
+     */
+    async signOut(): Promise<void> {
+      let hidden = false;
+      try {
+        const access = await session.getSessionAccess();
+        hidden = access !== null && !access.allowed;
+        if (access && !hidden) {
+          // The session's own tokens, refreshed again if the service refuses the access token
+          // (the transport then retries once).
+          const tokens: TokenProvider = {
+            getTokens: async () => {
+              const fresh = await session.getSessionAccess();
+              return fresh
+                ? { accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, allowAnonymousUser: fresh.kind !== "user" }
+                : { accessToken: null, refreshToken: null };
+            },
+            markAccessTokenExpired: (token) => session.markAccessTokenExpired(token),
+          };
+          await transport.request({ method: "DELETE", path: "/auth/sessions/current", body: {}, session: tokens });
+        }
+      } catch (error) {
+        if (!isKnownError(error, "REFRESH_TOKEN_ERROR")) throw error;
+      } finally {
+        if (!hidden) session.clear();
+      }
+    },
+
     async signInWithCredential(email: string, password: string): Promise<CurrentUser | null> {
       const { body } = await transport.request<SignInResponse>({
         method: "POST",

@@ -34,6 +34,21 @@ export interface CurrentUser {
   oauthProviders: OAuthProviderLink[];
   selectedTeamId: string | null;
   selectedTeam: Team | null;
+  /**
+   * API 2.8: an anonymous user (no e-mail, no password; created by the 2.8 SDK on its own).
+   * Seen only with `allowAnonymous`; false for every user of a 2.7 service. The client always
+   * sets the three fields below; they are optional so that users written by hand stay valid.
+   */
+  isAnonymous?: boolean;
+  /** API 2.8: a restricted user (anonymous, or e-mail not verified where the project requires it, or restricted by an administrator). Seen only with `allowRestricted` (or `allowAnonymous` for anonymous users). */
+  isRestricted?: boolean;
+  /** Why the user is restricted, or null. */
+  restrictedReason?: RestrictedReason | null;
+}
+
+/** API 2.8: why a user is restricted. */
+export interface RestrictedReason {
+  type: "anonymous" | "email_not_verified" | "restricted_by_administrator" | (string & {});
 }
 
 /** Fields the client tier may change on itself (PATCH /users/me). */
@@ -108,8 +123,12 @@ export function userFromWire(w: Wire): CurrentUser {
     })),
     selectedTeamId: w.selected_team_id ?? null,
     selectedTeam: w.selected_team ? teamFromWire(w.selected_team) : null,
+    isAnonymous: w.is_anonymous === true,
+    isRestricted: Boolean(w.is_restricted || w.is_anonymous),
+    restrictedReason: typeof w.restricted_reason?.type === "string" ? { type: w.restricted_reason.type } : null,
   };
 }
+
 
 const UPDATE_FIELDS: Record<keyof CurrentUserUpdate, string> = {
   displayName: "display_name",

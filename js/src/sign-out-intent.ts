@@ -11,9 +11,9 @@ const STORAGE_KEY = "authmw-sign-out-intent";
 
 function sessionStore(): Storage | null {
   try {
-    return typeof window !== "undefined" ? window.sessionStorage : null;
+    return window.sessionStorage;
   } catch {
-    return null; // storage switched off: every arrival asks
+    return null; // no window, or storage switched off: every arrival asks
   }
 }
 
@@ -25,32 +25,17 @@ function sessionStore(): Storage | null {
 export function signOutIntentUrl(signOutUrl: string, storage: Storage | null = sessionStore()): string {
   if (!storage) return signOutUrl;
   const value = randomNonce();
-  try {
-    storage.setItem(STORAGE_KEY, value);
-  } catch {
-    return signOutUrl;
-  }
-  const [path, hash = ""] = signOutUrl.split("#", 2);
-  return `${path}${path!.includes("?") ? "&" : "?"}${SIGN_OUT_INTENT_PARAM}=${value}${hash ? `#${hash}` : ""}`;
+  storage.setItem(STORAGE_KEY, value);
+  return `${signOutUrl}${signOutUrl.includes("?") ? "&" : "?"}${SIGN_OUT_INTENT_PARAM}=${value}`;
 }
 
 /** Whether `search` (a URL's query) carries the value kept in this tab, without using it up. */
 export function hasSignOutIntent(search: string, storage: Storage | null = sessionStore()): boolean {
   const given = new URLSearchParams(search).get(SIGN_OUT_INTENT_PARAM);
-  let kept: string | null = null;
-  try {
-    kept = storage?.getItem(STORAGE_KEY) ?? null;
-  } catch {
-    kept = null;
-  }
-  return given !== null && given.length > 0 && kept === given;
+  return !!given && given === storage?.getItem(STORAGE_KEY);
 }
 
-/** Uses the kept value up (after a sign-out, or on any arrival), so that no URL signs out twice. */
+/** Uses the kept value up (on any arrival at the page), so that no URL signs out twice. */
 export function forgetSignOutIntent(storage: Storage | null = sessionStore()): void {
-  try {
-    storage?.removeItem(STORAGE_KEY);
-  } catch {
-    // nothing kept
-  }
+  storage?.removeItem(STORAGE_KEY);
 }

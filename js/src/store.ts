@@ -11,7 +11,8 @@ import {
   type CookieSameSite,
 } from "./cookies";
 import { hasValidity } from "./jwt";
-import type { SessionTokens, TokenProvider } from "./transport";
+import { accessTokenKind, kindAllowed, type AccessTokenKind, type UserKindOptions } from "./token-kind";
+import type { RequestTokens, SessionTokens, TokenProvider } from "./transport";
 import { createStore, type StoreApi } from "./vanilla";
 
 export type SessionState = SessionTokens;
@@ -38,6 +39,20 @@ export interface SessionStoreOptions {
   cookieFormat?: CookieFormat;
   /** The cookies' SameSite attribute: "lax" (default), "strict", or "none" (https pages only). */
   cookieSameSite?: CookieSameSite;
+  /**
+   * Which sessions besides normal users' count (API 2.8): an anonymous or restricted session
+   * that is not allowed here is left alone (cookies kept) and treated as none.
+   */
+  userKinds?: UserKindOptions;
+}
+
+/** The current session's access token (fresh), and what kind of user it is for. */
+export interface SessionAccess {
+  accessToken: string;
+  refreshToken: string;
+  kind: AccessTokenKind;
+  /** Whether the session counts here (a normal user, or a kind the options allow). */
+  allowed: boolean;
 }
 
 export interface GetAccessTokenOptions {
@@ -50,8 +65,15 @@ export interface SessionStore extends StoreApi<SessionState>, TokenProvider {
   setTokens(tokens: Partial<SessionTokens>): void;
   /** Forgets both tokens (sign-out, refresh rejected, user deleted). */
   clear(): void;
-  /** A valid access token, refreshing first when needed; null when signed out. */
+  /**
+   * A valid access token, refreshing first when needed; null when signed out, and for a session
+   * of a kind that is not allowed (an anonymous or restricted user, see `userKinds`).
+   */
   getAccessToken(options?: GetAccessTokenOptions): Promise<string | null>;
+  /** The session's valid access token (refreshing first when needed) and its kind, allowed or not; null when signed out. */
+  getSessionAccess(options?: GetAccessTokenOptions): Promise<SessionAccess | null>;
+  /** The tokens a request carries: none for a session that is not allowed. */
+  getTokens(): Promise<RequestTokens>;
   /** Re-reads the cookies now; returns true when that changed the tokens. */
   syncFromCookies(): boolean;
   /** Polls cookies every 100 ms until the returned function is called (reference counted). */
@@ -122,7 +144,8 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     return pending;
   }
 
-  async function getAccessToken({ minValidityMs = DEFAULT_MIN_VALIDITY_MS }: GetAccessTokenOptions = {}) {
+  /** A valid access token of the session, whatever its kind (spec section 4). */
+  async function freshAccessToken({ minValidityMs = DEFAULT_MIN_VALIDITY_MS }: GetAccessTokenOptions = {}) {
     if (!(minValidityMs < MAX_MIN_VALIDITY_MS)) {
       throw new RangeError(`minValidityMs must be below ${MAX_MIN_VALIDITY_MS} ms (got ${minValidityMs}).`);
     }
@@ -149,6 +172,14 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     return store.getState().accessToken;
   }
 
+  async function getSessionAccess(validity?: GetAccessTokenOptions): Promise<SessionAccess | null> {
+    const accessToken = await freshAccessToken(validity);
+    const { refreshToken } = store.getState();
+    if (!accessToken || !refreshToken) return null;
+    const kind = accessTokenKind(accessToken, options.projectId);
+    return { accessToken, refreshToken, kind, allowed: kindAllowed(kind, options.userKinds) };
+  }
+
   let pollers = 0;
   let timer: ReturnType<typeof setInterval> | undefined;
   function startPolling() {
@@ -171,10 +202,16 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     ...store,
     setTokens,
     clear: () => setTokens({}),
-    getAccessToken,
+    getSessionAccess,
+    async getAccessToken(options) {
+      const access = await getSessionAccess(options);
+      return access?.allowed ? access.accessToken : null;
+    },
     async getTokens() {
-      const accessToken = await getAccessToken();
-      return { accessToken, refreshToken: store.getState().refreshToken };
+      const access = await getSessionAccess();
+      return access?.allowed
+        ? { accessToken: access.accessToken, refreshToken: access.refreshToken, allowAnonymousUser: access.kind !== "user" }
+        : { accessToken: null, refreshToken: null };
     },
     markAccessTokenExpired(accessToken) {
       if (store.getState().accessToken === accessToken) store.setState({ accessToken: null });

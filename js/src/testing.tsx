@@ -47,6 +47,9 @@ export function fakeUser(fields: Partial<CurrentUser> = {}): CurrentUser {
     oauthProviders: [],
     selectedTeamId: null,
     selectedTeam: null,
+    isAnonymous: false,
+    isRestricted: false,
+    restrictedReason: null,
     ...fields,
   };
 }

@@ -1,5 +1,6 @@
 import { isKnownError } from "./known-error";
 import { randomNonce } from "./random";
+import { ALLOW_ANONYMOUS_HEADER } from "./token-kinds.gen";
 import { CLIENT_VERSION_HEADER } from "./version";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "HEAD";
@@ -24,9 +25,18 @@ export interface SessionTokens {
   refreshToken: string | null;
 }
 
+/** The tokens one request carries. */
+export interface RequestTokens extends SessionTokens {
+  /**
+   * The access token is an anonymous or restricted user's and the app accepts such users: the
+   * request says so (`x-stack-allow-anonymous-user: true`, API 2.8), else the service refuses it.
+   */
+  allowAnonymousUser?: boolean;
+}
+
 /** What the transport needs from a session: current tokens, and a way to drop a rejected access token. */
 export interface TokenProvider {
-  getTokens(): Promise<SessionTokens>;
+  getTokens(): Promise<RequestTokens>;
   markAccessTokenExpired(accessToken: string): void;
 }
 
@@ -85,7 +95,7 @@ interface RawResult {
   text: string;
 }
 
-const NO_TOKENS: SessionTokens = { accessToken: null, refreshToken: null };
+const NO_TOKENS: RequestTokens = { accessToken: null, refreshToken: null };
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -248,7 +258,7 @@ export class Transport {
     return parseJsonBody(status, text);
   }
 
-  private apiHeaders(tokens: SessionTokens, hasBody: boolean, adminAccessToken: string | null = null): Record<string, string> {
+  private apiHeaders(tokens: RequestTokens, hasBody: boolean, adminAccessToken: string | null = null): Record<string, string> {
     const headers: Record<string, string> = {
       "x-stack-project-id": this.projectId,
       "x-stack-access-type": this.accessType,
@@ -259,6 +269,7 @@ export class Transport {
     if (adminAccessToken) headers["x-stack-admin-access-token"] = adminAccessToken;
     else if (this.tierKey) headers[this.tierKey[0]] = this.tierKey[1];
     if (tokens.accessToken) headers["x-stack-access-token"] = tokens.accessToken;
+    if (tokens.accessToken && tokens.allowAnonymousUser) headers[ALLOW_ANONYMOUS_HEADER] = "true";
     if (tokens.refreshToken) headers["x-stack-refresh-token"] = tokens.refreshToken;
     if (hasBody) headers["content-type"] = "application/json";
     return headers;

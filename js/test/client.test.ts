@@ -1,31 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { AuthClient, type AuthClientOptions } from "../src/client";
 import { EmailPasswordMismatch, HttpStatusError } from "../src/errors";
-import {
-  BASE_URL,
-  fakeFetch,
-  jsonResponse,
-  knownErrorResponse,
-  PCK,
-  PROJECT_ID,
-  recordingSleep,
-  tokenValidFor,
-  userWire,
-} from "./helpers";
+import { BASE_URL, clientWith, jsonResponse, knownErrorResponse, PROJECT_ID, tokenValidFor, userWire } from "./helpers";
 
-function setup(options: Partial<AuthClientOptions> = {}) {
-  const f = fakeFetch();
-  const client = new AuthClient({
-    projectId: PROJECT_ID,
-    publishableClientKey: PCK,
-    baseUrl: BASE_URL,
-    fetch: f.fetch,
-    sleep: recordingSleep().sleep,
-    cookies: null,
-    ...options,
-  });
-  return { client, ...f };
-}
+const setup = clientWith;
 
 const signedIn = () => ({ initialTokens: { refreshToken: "rt", accessToken: tokenValidFor(600) } });
 

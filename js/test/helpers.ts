@@ -1,4 +1,5 @@
 import { vi } from "vitest";
+import { AuthClient, type AuthClientOptions } from "../src/client";
 
 export const PROJECT_ID = "11111111-2222-4333-8444-555555555555";
 export const PCK = "pck_test";
@@ -112,4 +113,19 @@ export function clearDocumentCookies() {
     const name = part.split("=")[0]?.trim();
     if (name) document.cookie = `${name}=; path=/; max-age=0`;
   }
+}
+
+/** An AuthClient over a fetch double, without cookies; the double's calls and replies along. */
+export function clientWith(options: Partial<AuthClientOptions> = {}) {
+  const f = fakeFetch();
+  const client = new AuthClient({
+    projectId: PROJECT_ID,
+    publishableClientKey: PCK,
+    baseUrl: BASE_URL,
+    fetch: f.fetch,
+    sleep: recordingSleep().sleep,
+    cookies: null,
+    ...options,
+  });
+  return { client, ...f };
 }

@@ -283,7 +283,7 @@ describe("getAccessToken", () => {
     const all = Promise.all([store.getAccessToken(), store.getAccessToken(), store.getTokens()]);
     await vi.waitFor(() => expect(calls).toHaveLength(1));
     release();
-    expect(await all).toEqual([fresh, fresh, { accessToken: fresh, refreshToken: "rt" }]);
+    expect(await all).toEqual([fresh, fresh, { accessToken: fresh, refreshToken: "rt", allowAnonymousUser: false }]);
     expect(calls).toHaveLength(1);
   });
 

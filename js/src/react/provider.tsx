@@ -23,6 +23,15 @@ export interface AuthProviderProps {
    * page, so server-rendered pages see the new session; "router" navigates inside the app.
    */
   redirectMethod?: RedirectMethod;
+  /**
+   * Show anonymous users (API 2.8; the 2.8 SDK creates them on its own and writes their tokens
+   * into the shared cookies) as signed in, with `user.isAnonymous`; requests with their tokens
+   * then send `x-stack-allow-anonymous-user: true`. Default false: such a session counts as
+   * signed out, and is left as it is.
+   */
+  allowAnonymous?: boolean;
+  /** The same for restricted users (e.g. an unverified e-mail where the project requires verification): `user.isRestricted`. */
+  allowRestricted?: boolean;
   /** Use this controller instead of creating one (advanced; see also AuthProviderForTesting). */
   client?: AuthController;
   children?: ReactNode;
