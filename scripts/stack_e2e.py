@@ -151,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
                 "CI": "true",
                 "STACK_BACKEND_BASE_URL": service.url,
                 "STACK_INBUCKET_API_URL": str(service.mail_api_url),
+                "INBUCKET_API_URL": str(service.mail_api_url),  # its name up to 2.7
                 # Nothing listens there: the webhook tests fail (the local service has no Svix).
                 "STACK_SVIX_SERVER_URL": args.svix_url,
                 "STACK_DASHBOARD_BASE_URL": args.dashboard_url,

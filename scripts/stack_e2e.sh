@@ -73,11 +73,13 @@ if [ ! -f "$stack/.authmw-installed" ]; then
     echo "stack_e2e.sh: pnpm install failed; see $cache/install.log" >&2; exit 2; }
   touch "$stack/.authmw-installed"
 fi
-# 3. The suite imports @stackframe/stack-shared/dist: build it once (about 2 minutes).
-if [ ! -f "$stack/packages/stack-shared/dist/utils/env.js" ]; then
+# 3. The suite imports @stackframe/stack-shared/dist: build it, after the workspace packages it
+#    depends on (@stackframe/stack-sc in 2.7), once (about 2 minutes).
+if [ ! -f "$stack/.authmw-built" ]; then
   echo "stack_e2e.sh: building @stackframe/stack-shared" >&2
-  (cd "$stack/packages/stack-shared" && "$pnpm" run build >"$cache/build-stack-shared.log" 2>&1) || {
+  (cd "$stack" && "$pnpm" --filter "@stackframe/stack-shared..." run build >"$cache/build-stack-shared.log" 2>&1) || {
     echo "stack_e2e.sh: building stack-shared failed; see $cache/build-stack-shared.log" >&2; exit 2; }
+  touch "$stack/.authmw-built"
 fi
 
 # 4. The run: a fresh local service, the suite against it, the table.

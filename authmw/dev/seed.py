@@ -10,8 +10,9 @@ more key set of the project on every start (idempotent); the keys the local serv
 itself keep working.
 
 When the set is first added, the project also takes the name and sign-in methods of Stack's
-seeded internal project ("Stack Dashboard", e-mail codes and passkeys on), so the mails the
-suite reads carry the same sender and subjects.
+seeded internal project ("Stack Dashboard", e-mail codes, client team creation, the shared
+GitHub, Google, Microsoft and Spotify providers), so the suite reads the same project and the
+mails carry the same sender and subjects.
 """
 
 from __future__ import annotations
@@ -29,7 +30,15 @@ SEEDED_KEY_DESCRIPTION = "Seeded from given keys (authmw dev --internal-keys)"
 #: Seeded keys do not expire: they are fixed development values, like Stack's.
 SEEDED_KEY_EXPIRY_MILLIS = 253402300799000  # 9999-12-31
 STACK_INTERNAL_PROJECT_NAME = "Stack Dashboard"
-STACK_INTERNAL_PROJECT_CONFIG = {"magic_link_enabled": True, "passkey_enabled": True}
+#: The sign-in methods and client flags of Stack's seeded internal project (2.7 and 2.8 alike).
+STACK_INTERNAL_PROJECT_CONFIG = {
+    "magic_link_enabled": True,
+    "passkey_enabled": False,
+    "client_team_creation_enabled": True,
+    "oauth_providers": [
+        {"id": provider, "type": "shared", "enabled": True} for provider in ("github", "google", "microsoft", "spotify")
+    ],
+}
 
 #: (attribute, the e2e suite's variable, the backend seed's variable)
 _E2E, _SEED = "STACK_INTERNAL_PROJECT_", "STACK_SEED_INTERNAL_PROJECT_"

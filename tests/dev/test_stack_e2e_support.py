@@ -73,9 +73,11 @@ def test_seeded_keys_open_the_internal_project_and_survive_a_restart(tmp_path: P
     for _ in range(2):  # the second start finds the set and adds nothing
         with LocalService(tmp_path, quiet=True, internal_keys=KEYS) as service:
             api = seeded_api(service)
-            project = api.call("GET", "/projects/current", "admin").json()
+            project = api.call("GET", "/projects/current", "client").json()
             assert project["id"] == "internal" and project["display_name"] == "Stack Dashboard"
-            assert project["config"]["magic_link_enabled"] is True
+            config = project["config"]
+            assert (config["magic_link_enabled"], config["passkey_enabled"]) == (True, False)
+            assert [p["id"] for p in config["enabled_oauth_providers"]] == ["github", "google", "microsoft", "spotify"]
             own = Api.of(service, service.bootstrap.internal)  # the service's own keys still work
             assert own.call("GET", "/projects/current", "client").status_code == 200
             tokens = api.sign_up()
