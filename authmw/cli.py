@@ -42,20 +42,35 @@ def _dev(args: argparse.Namespace) -> int:
     except ImportError as error:  # starlette / uvicorn missing
         print(f"authmw dev needs the 'local' extra: pip install 'authmw[local]' ({error})", file=sys.stderr)
         return 2
+    from authmw.dev.seed import SeedError, read_internal_keys
+
+    try:
+        internal_keys = None if args.internal_keys is None else read_internal_keys(args.internal_keys)
+    except SeedError as error:
+        print(f"authmw dev: --internal-keys: {error}", file=sys.stderr)
+        return 2
     try:
         service = LocalService(
-            args.data_dir, host=args.host, port=args.port, access_token_ttl=args.access_token_ttl, api=args.api
+            args.data_dir,
+            host=args.host,
+            port=args.port,
+            access_token_ttl=args.access_token_ttl,
+            api=args.api,
+            internal_keys=internal_keys,
+            mail_api_port=args.mail_api_port,
         )
     except OSError as error:
         print(
             f"authmw dev: cannot listen on {args.host}:{args.port} ({error.strerror or error}): another program may "
-            "hold the port; pick another with --port (and point AUTHMW_API_URL at it), or stop that program.",
+            "hold the port; pick another with --port (and point AUTHMW_API_URL at it), or stop that program"
+            " (with --mail-api-port: the same for that port).",
             file=sys.stderr,
         )
         return 2
+    mail_api = f"\n  mail API:   {service.mail_api_url} (Inbucket's)" if service.mail_api_url else ""
     print(
         f"authmw local service on {service.url} (answers as API {service.api})\n"
-        f"  project id: {service.project_id}\n  settings:   {service.env_file}",
+        f"  project id: {service.project_id}\n  settings:   {service.env_file}" + mail_api,
         file=sys.stderr,
         flush=True,
     )
@@ -121,6 +136,10 @@ def _start_in_background(args: argparse.Namespace) -> int:
         "--api",
         args.api,
     ]
+    if args.internal_keys is not None:
+        command += ["--internal-keys", str(Path(args.internal_keys).resolve())]
+    if args.mail_api_port is not None:
+        command += ["--mail-api-port", str(args.mail_api_port)]
     with open(folder / LOG_FILE, "ab") as log:
         child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
     deadline = time.monotonic() + BACKGROUND_TIMEOUT_SECONDS
@@ -186,6 +205,10 @@ def _dev_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the options of `authmw dev`, in one line naming the fix; None if nothing."""
     if not 0 <= args.port <= 65535:
         return f"--port {args.port} is not a port: use 1-65535 (or 0 to pick a free one)."
+    if args.mail_api_port is not None and not 0 <= args.mail_api_port <= 65535:
+        return f"--mail-api-port {args.mail_api_port} is not a port: use 1-65535 (or 0 to pick a free one)."
+    if args.mail_api_port is not None and args.mail_api_port == args.port != 0:
+        return f"--mail-api-port {args.mail_api_port} is the service's own --port: pick another port."
     if not args.access_token_ttl > 0:
         return f"--access-token-ttl {args.access_token_ttl:g} must be a number of seconds above 0 (default 600)."
     folder = Path(args.data_dir)
@@ -216,6 +239,18 @@ def build_parser() -> argparse.ArgumentParser:
         choices=API_VERSIONS,
         default=DEFAULT_API_VERSION,
         help=f"backend version to answer as: 2.8 (2.8.86) or 2.7 (2.7.16) (default {DEFAULT_API_VERSION})",
+    )
+    dev.add_argument(
+        "--internal-keys",
+        metavar="FILE",
+        help="dotenv file whose STACK_INTERNAL_PROJECT_{CLIENT,SERVER,ADMIN}_KEY become keys of the internal"
+        " project (e.g. Stack's apps/e2e/.env.development)",
+    )
+    dev.add_argument(
+        "--mail-api-port",
+        type=int,
+        metavar="PORT",
+        help="also serve the outbox through Inbucket's read API on this port (0 picks a free one)",
     )
     mode = dev.add_mutually_exclusive_group()
     mode.add_argument(

@@ -22,6 +22,7 @@ from .end_user import EndUserMiddleware
 from .keys import KeyStore
 from .middleware import ServiceHeadersMiddleware
 from .routes import all_routes
+from .seed import InternalKeys
 from .service import Service
 
 
@@ -49,6 +50,7 @@ def create_app(
     on_first_start: Callable[[Bootstrap], None] | None = None,
     clock: Callable[[], float] = time.time,
     api: str = DEFAULT_API,
+    internal_keys: InternalKeys | None = None,
 ) -> Starlette:
     """Open (or create) the service's data in `data_dir` and build the ASGI app.
 
@@ -57,10 +59,11 @@ def create_app(
     `clock` is the time requests see (tests pass a `Clock` to stop or move it).
     `api` is the backend version the service answers as ("2.8" or "2.7", api_version.py);
     `api_url` is also the base of the 2.8 token issuers (without it, each request's own URL).
+    `internal_keys` (seed.py) become one more key set of the `internal` project.
     """
     version = api_version(api)
     db = Database.in_dir(data_dir)
-    bootstrap = ensure_projects(db)
+    bootstrap = ensure_projects(db, internal_keys)
     mark_interrupted(db)
     if bootstrap.created and on_first_start is not None:
         on_first_start(bootstrap)

@@ -16,6 +16,7 @@ from .projects import (
     get_project,
     save_project,
 )
+from .seed import InternalKeys, seed_internal_keys
 
 LOCAL_PROJECT_NAME = "authmw local project"
 INTERNAL_PROJECT_NAME = "authmw internal"
@@ -51,9 +52,11 @@ class Bootstrap:
     created: bool  # True on the very first start of this data folder
 
 
-def ensure_projects(db: Database) -> Bootstrap:
+def ensure_projects(db: Database, internal_keys: InternalKeys | None = None) -> Bootstrap:
     """Create the projects and keys on first start; reuse them later. A project that was deleted
-    (DELETE /projects/current) is created afresh, with new keys, as on a first start."""
+    (DELETE /projects/current) is created afresh, with new keys, as on a first start.
+
+    `internal_keys` (seed.py) are added as one more key set of the `internal` project."""
     with db.tx() as c:
         created = False
         project_id = _meta(c, "project_id")
@@ -67,6 +70,8 @@ def ensure_projects(db: Database) -> Bootstrap:
             internal = _new_project_with_keys(c, INTERNAL_PROJECT_NAME, INTERNAL_PROJECT_ID)
         else:
             internal = _keys_of(c, INTERNAL_PROJECT_ID)
+        if internal_keys is not None:
+            seed_internal_keys(c, internal_keys)
     return Bootstrap(project=project, internal=internal, created=created)
 
 

@@ -225,6 +225,10 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE users ADD COLUMN totp_last_used_step INTEGER
     """,
+    # 11: the HTML part of each outbox e-mail (the Inbucket-compatible mail API serves it)
+    """
+    ALTER TABLE sent_emails ADD COLUMN html TEXT
+    """,
 ]
 
 

@@ -33,8 +33,11 @@ _DEFAULT_PARAGRAPHS: dict[str, tuple[str, ...]] = {
         "{{ passwordResetLink }}",
         "If you did not ask for a new password, you can ignore this e-mail.",
     ),
+    # The code stands alone on its line (clients, and Stack's own tests, read it that way).
     "magic_link": (
-        "Your sign-in code for {{ projectDisplayName }} is {{ otp }}. Or open this link to sign in:",
+        "Your sign-in code for {{ projectDisplayName }} is:",
+        "{{ otp }}",
+        "Or open this link to sign in:",
         "{{ magicLink }}",
     ),
     "team_invitation": (

@@ -61,8 +61,8 @@ def send_email(ctx: RequestContext, mail: Mail) -> str:
     settings = SmtpSettings.from_config(ctx.project.config["email_config"])
     email_id = new_uuid()
     ctx.sql.execute(
-        "INSERT INTO sent_emails (id, project_id, recipient, kind, subject, body, link, sent_at_millis, delivery)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO sent_emails (id, project_id, recipient, kind, subject, body, html, link, sent_at_millis, delivery)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             email_id,
             ctx.project.id,
@@ -70,6 +70,7 @@ def send_email(ctx: RequestContext, mail: Mail) -> str:
             mail.kind,
             mail.subject,
             mail.text,
+            mail.html,
             mail.link,
             now_millis(),
             OUTBOX_ONLY if settings is None else PENDING,

@@ -51,6 +51,11 @@ def _describe(value: Any) -> str:
         return repr(value)
 
 
+class Unprefixed(str):
+    """A `test` message used as written, without the field's path before it (as the service
+    words some of its checks, e.g. "URL must start with http:// or https://")."""
+
+
 class Spec:
     type_name = "mixed"
 
@@ -130,7 +135,7 @@ class Str(Spec):
         if self.test is not None and len(problems) == before:
             message = self.test(value)
             if message:
-                problems.append(f"{path} {message}")
+                problems.append(message if isinstance(message, Unprefixed) else f"{path} {message}")
         return value
 
 

@@ -12,10 +12,13 @@ from types import TracebackType
 from typing import TextIO
 
 import uvicorn
+from starlette.applications import Starlette
 
 from .api_version import DEFAULT_API, api_version
 from .app import create_app
 from .bootstrap import ENV_FILE_NAME, Bootstrap, env_values
+from .inbucket import create_mail_api
+from .seed import InternalKeys
 
 DEFAULT_HOST = "127.0.0.1"
 STARTUP_TIMEOUT_SECONDS = 20.0
@@ -44,7 +47,9 @@ class LocalService:
 
     `port=0` picks a free port; `.url` tells the real one. `clock` is the time requests see
     (`authmw.dev.Clock` lets a test stop or move it). `api` is the backend version it answers
-    as: "2.8" (2.8.86) or "2.7" (2.7.16); `.api` tells it.
+    as: "2.8" (2.8.86) or "2.7" (2.7.16); `.api` tells it. `internal_keys` (`authmw.dev.seed`)
+    add given keys to the `internal` project; `mail_api_port` (0: a free one) also serves the
+    outbox through Inbucket's read API (inbucket.py) on that port, at `.mail_api_url`.
     """
 
     def __init__(
@@ -57,6 +62,8 @@ class LocalService:
         quiet: bool = False,
         clock: Callable[[], float] = time.time,
         api: str = DEFAULT_API,
+        internal_keys: InternalKeys | None = None,
+        mail_api_port: int | None = None,
     ) -> None:
         self.api = api_version(api).name  # a clear error for an unknown version, before binding
         self.data_dir = Path(data_dir)
@@ -74,14 +81,24 @@ class LocalService:
                 on_first_start=None if quiet else print_bootstrap,
                 clock=clock,
                 api=self.api,
+                internal_keys=internal_keys,
             )
         except BaseException:
             self._sock.close()
             raise
         self.bootstrap: Bootstrap = self.app.state.bootstrap
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="off", access_log=False)
-        self._server = uvicorn.Server(config)
+        self._server = _server(self.app)
         self._thread: threading.Thread | None = None
+        self._mail_api: _Served | None = None
+        self.mail_api_url: str | None = None
+        if mail_api_port is not None:
+            try:
+                mail_sock = _bind(host, mail_api_port)
+            except BaseException:
+                self._close()
+                raise
+            self._mail_api = _Served(_server(create_mail_api(self.app.state.service)), mail_sock, "authmw-dev-mail")
+            self.mail_api_url = f"http://{url_host}:{mail_sock.getsockname()[1]}"
 
     @property
     def project_id(self) -> str:
@@ -112,22 +129,16 @@ class LocalService:
         """Serve in a daemon thread; returns once connections are accepted."""
         if self._thread is not None:
             raise RuntimeError("LocalService.start() was already called")
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [self._sock]}, name="authmw-dev", daemon=True
-        )
-        self._thread.start()
-        deadline = time.monotonic() + STARTUP_TIMEOUT_SECONDS
-        while not self._server.started:
-            if not self._thread.is_alive():
-                raise RuntimeError("the local service stopped while starting; see the log above")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the local service did not start within {STARTUP_TIMEOUT_SECONDS} s")
-            time.sleep(0.01)
+        self._thread = _serve_in_thread(self._server, self._sock, "authmw-dev")
+        if self._mail_api is not None:
+            self._mail_api.start()
         return self
 
     def run(self) -> None:
         """Serve in the current thread until interrupted (Ctrl-C)."""
         try:
+            if self._mail_api is not None:
+                self._mail_api.start()
             self._server.run(sockets=[self._sock])
         finally:
             self._close()
@@ -140,6 +151,8 @@ class LocalService:
         self._close()
 
     def _close(self) -> None:
+        if self._mail_api is not None:
+            self._mail_api.stop()
         self._sock.close()
         self.app.state.service.db.close()
 
@@ -150,6 +163,48 @@ class LocalService:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.stop()
+
+
+def _server(app: Starlette) -> uvicorn.Server:
+    # server_header=False: Stack's backend sends no `server` header, and clients that compare
+    # whole responses (Stack's own e2e suite) see none either.
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False, server_header=False)
+    return uvicorn.Server(config)
+
+
+def _serve_in_thread(server: uvicorn.Server, sock: socket.socket, name: str) -> threading.Thread:
+    """Run `server` on `sock` in a daemon thread; return once it accepts connections."""
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=name, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + STARTUP_TIMEOUT_SECONDS
+    while not server.started:
+        if not thread.is_alive():
+            raise RuntimeError("the local service stopped while starting; see the log above")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the local service did not start within {STARTUP_TIMEOUT_SECONDS} s")
+        time.sleep(0.01)
+    return thread
+
+
+class _Served:
+    """A second server of the same process (the mail API), started and stopped with the service."""
+
+    def __init__(self, server: uvicorn.Server, sock: socket.socket, name: str) -> None:
+        self.server = server
+        self.sock = sock
+        self.name = name
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self.thread is None:
+            self.thread = _serve_in_thread(self.server, self.sock, self.name)
+
+    def stop(self) -> None:
+        if self.thread is not None:
+            self.server.should_exit = True
+            self.thread.join(timeout=10)
+            self.thread = None
+        self.sock.close()
 
 
 def _bind(host: str, port: int) -> socket.socket:

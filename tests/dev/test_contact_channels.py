@@ -128,3 +128,25 @@ def test_server_manages_channels_of_any_user(api: Api, user: dict) -> None:
         json={"callback_url": CALLBACK},
     )
     assert_known_error(unknown, "USER_ID_DOES_NOT_EXIST", 400)
+
+
+def test_adding_ones_own_sign_in_address_again_is_a_plain_duplicate(api: Api, user: dict) -> None:
+    again = add(api, user["access_token"], user["email"], used_for_auth=True)
+    assert (again.status_code, again.text) == (400, "Contact channel already exists")
+    other = api.sign_up()  # someone else's sign-in address is still the known error
+    clash = add(api, other["access_token"], user["email"], used_for_auth=True)
+    assert_known_error(clash, "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", 409)
+
+
+def test_sending_a_channel_code_without_a_user_names_the_missing_user(api: Api, user: dict) -> None:
+    channel = add(api, user["access_token"], unique_email()).json()
+    path = f"/contact-channels/{user['user_id']}/{channel['id']}/send-verification-code"
+    anonymous = api.call("POST", path, json={"callback_url": CALLBACK})
+    assert_known_error(anonymous, "CANNOT_GET_OWN_USER_WITHOUT_USER", 400)
+    other = api.sign_up()
+    foreign = api.call("POST", path, token=other["access_token"], json={"callback_url": CALLBACK})
+    assert (foreign.status_code, foreign.text) == (400, "Client can only send verification codes for their own user.")
+    own = api.call("POST", path, token=user["access_token"], json={"callback_url": CALLBACK})
+    assert own.json() == {"success": True}
+    server = api.call("POST", path, "server", json={"callback_url": CALLBACK})  # no user needed on the server
+    assert server.json() == {"success": True}

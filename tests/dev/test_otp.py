@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from urllib.parse import parse_qs, urlsplit
 
@@ -74,3 +75,55 @@ def test_send_code_errors(api: Api, user: dict, magic_link: None, project_config
     assert_known_error(send_code(api, user["email"]), "USER_EMAIL_ALREADY_EXISTS", 409)
     project_config(sign_up_enabled=False)
     assert_known_error(send_code(api, unique_email()), "SIGN_UP_NOT_ENABLED", 400)
+
+
+def test_the_code_stands_alone_on_its_own_line_of_the_mail(api: Api, magic_link: None) -> None:
+    email = unique_email()
+    send_code(api, email)
+    mail = last_mail(api, email)
+    otp = mail["subject"].rsplit(" ", 1)[1]
+    assert re.findall(r"^[A-Z0-9]{6}$", mail["body"], re.MULTILINE) == [otp]
+
+
+def test_a_verified_secondary_sign_in_address_receives_codes_for_its_user(
+    api: Api, user: dict, magic_link: None
+) -> None:
+    second = unique_email()
+    created = api.call(
+        "POST",
+        "/contact-channels",
+        "server",
+        json={"user_id": user["user_id"], "type": "email", "value": second, "used_for_auth": True, "is_verified": True},
+    )
+    assert created.status_code == 201, created.text
+    assert send_code(api, second).status_code == 200
+    code = parse_qs(urlsplit(last_mail(api, second)["link"]).query)["code"][0]
+    signed_in = api.call("POST", "/auth/otp/sign-in", json={"code": code}).json()
+    assert (signed_in["user_id"], signed_in["is_new_user"]) == (user["user_id"], False)
+
+
+def test_an_unverified_sign_in_address_gets_no_code(api: Api, user: dict, magic_link: None) -> None:
+    # The attack: someone else's account signed up with an address its owner never verified;
+    # a code mailed there must not open that account.
+    second = unique_email()
+    api.call(
+        "POST",
+        "/contact-channels",
+        "server",
+        json={"user_id": user["user_id"], "type": "email", "value": second, "used_for_auth": True},
+    )
+    assert_known_error(send_code(api, second), "USER_EMAIL_ALREADY_EXISTS", 409)
+    assert_known_error(send_code(api, user["email"]), "USER_EMAIL_ALREADY_EXISTS", 409)  # unverified primary too
+    assert api.http.get("/dev/outbox", params={"to": second}).json()["items"] == []
+
+
+def test_the_bot_challenge_fields_of_2_8_clients_are_accepted(api: Api, magic_link: None) -> None:
+    email = unique_email()
+    response = api.call(
+        "POST",
+        "/auth/otp/send-sign-in-code",
+        json={"email": email, "callback_url": CALLBACK, "bot_challenge_token": "token", "bot_challenge_phase": "x"},
+    )
+    assert response.status_code == 200, response.text
+    unknown = api.call("POST", "/auth/otp/send-sign-in-code", json={"email": email, "callback_url": CALLBACK, "x": 1})
+    assert "body contains unknown properties: x" in assert_known_error(unknown, "SCHEMA_ERROR", 400)["error"]

@@ -78,7 +78,7 @@ def test_update_validation(api: Api) -> None:
     body = assert_known_error(
         patch({"config": {"domains": [{"domain": "ftp://x.example.com", "handler_path": "/h"}]}}), "SCHEMA_ERROR", 400
     )
-    assert "URL must start with http:// or https://" in body["error"]
+    assert body["error"].endswith(":\n  - URL must start with http:// or https://")  # no field path, as the service
     duplicated = patch({"config": {"domains": [{"domain": "https://a.example.com", "handler_path": "/h"}] * 2}})
     assert (duplicated.status_code, duplicated.text) == (400, "Duplicated domain found")
     bad_permission = patch({"config": {"team_member_default_permissions": [{"id": "nope"}]}})
@@ -87,6 +87,36 @@ def test_update_validation(api: Api) -> None:
         patch({"config": {"email_config": {"type": "standard", "host": "smtp"}}}), "SCHEMA_ERROR", 400
     )
     assert "body.config.email_config.port must be defined" in body["error"]
+    empty = patch(
+        {
+            "config": {
+                "email_config": {
+                    "type": "standard",
+                    "host": "",
+                    "port": 25,
+                    "username": "u",
+                    "password": "p",
+                    "sender_name": "n",
+                    "sender_email": "n@example.com",
+                }
+            }
+        }
+    )
+    assert assert_known_error(empty, "SCHEMA_ERROR", 400)["error"].endswith(
+        ":\n  - body.config.email_config.host must not be empty"
+    )
+    secretless = patch(
+        {
+            "config": {
+                "oauth_providers": [
+                    {"id": "github", "type": "standard", "enabled": True, "client_id": "i", "client_secret": ""}
+                ]
+            }
+        }
+    )
+    assert assert_known_error(secretless, "SCHEMA_ERROR", 400)["error"].endswith(
+        ":\n  - body.config.oauth_providers[0].client_secret must not be empty"
+    )
     assert (
         "body.config.legacy_global_jwt_signing"
         in assert_known_error(patch({"config": {"legacy_global_jwt_signing": True}}), "SCHEMA_ERROR", 400)["error"]

@@ -69,13 +69,14 @@ def create(ctx: RequestContext) -> Created:
     user_id = _user_id(ctx, body["user_id"], "Client can only create contact channels for their own user.")
     if get_user(ctx.sql, ctx.project.id, user_id) is None:
         raise CatalogueError("USER_NOT_FOUND")
-    if body["used_for_auth"] and email_used_for_auth(ctx.sql, ctx.project.id, body["value"]):
-        raise CatalogueError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", type="email")
+    # The user's own duplicate first: a plain 400 even when that address is their sign-in address.
     if ctx.sql.execute(
         "SELECT 1 FROM contact_channels WHERE project_id = ? AND user_id = ? AND type = 'email' AND value = ?",
         (ctx.project.id, user_id, body["value"]),
     ).fetchone():
         raise PlainError(400, "Contact channel already exists")
+    if body["used_for_auth"] and email_used_for_auth(ctx.sql, ctx.project.id, body["value"]):
+        raise CatalogueError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", type="email")
     channel_id = add_contact_channel(
         ctx.sql,
         ctx.project.id,
@@ -159,6 +160,8 @@ def delete(ctx: RequestContext) -> dict[str, bool]:
     body=Obj({"callback_url": Str(required=True, url=True)}, required=True),
 )
 def send_channel_verification(ctx: RequestContext) -> dict[str, bool]:
+    if ctx.tier == "client" and ctx.user is None:  # as the service: even with an explicit user id
+        raise CatalogueError("CANNOT_GET_OWN_USER_WITHOUT_USER")
     user_id = _user_id(
         ctx, ctx.params["user_id"], "Client can only send verification codes for their own user.", status=400
     )

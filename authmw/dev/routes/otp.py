@@ -11,7 +11,7 @@ from ..schema import Obj, Str
 from ..sign_in import finish_sign_in
 from ..teams import create_team
 from ..urls import is_trusted_url
-from ..users import create_user, find_user_by_auth_email, get_user, primary_email_channel
+from ..users import create_user, find_user_by_auth_email, get_user
 from ..verification import CODE_LENGTH, NONCE_LENGTH, find_code
 
 group = EndpointGroup()
@@ -22,7 +22,15 @@ CODE_BODY = Obj({"code": Str(required=True, min_length=CODE_LENGTH, max_length=C
     "/auth/otp/send-sign-in-code",
     tiers=ANY,
     body=Obj(
-        {"email": Str(required=True, strict_email=True), "callback_url": Str(required=True, url=True)}, required=True
+        {
+            "email": Str(required=True, strict_email=True),
+            "callback_url": Str(required=True, url=True),
+            # Sent by 2.8 clients (the service's bot challenge); the local service has none, so
+            # a request is never refused for its token and the fields are only accepted.
+            "bot_challenge_token": Str(),
+            "bot_challenge_phase": Str(),
+        },
+        required=True,
     ),
 )
 def send_sign_in_code(ctx: RequestContext) -> dict[str, Any]:
@@ -35,12 +43,23 @@ def send_sign_in_code(ctx: RequestContext) -> dict[str, Any]:
     user = find_user_by_auth_email(ctx.sql, project.id, email)
     if user is None and not project.config["sign_up_enabled"]:
         raise CatalogueError("SIGN_UP_NOT_ENABLED")
-    if user is not None:
-        channel = primary_email_channel(ctx.sql, ctx.project.id, user["id"])
-        if channel is None or channel["value"] != email or not channel["is_verified"]:
-            raise CatalogueError("USER_EMAIL_ALREADY_EXISTS")
+    if user is not None and not _auth_channel_is_verified(ctx, user["id"], email):
+        # Someone signed up with this address (e.g. by password) and never proved they own it:
+        # a code sent there must not open their account.
+        raise CatalogueError("USER_EMAIL_ALREADY_EXISTS")
     code = send_magic_link_email(ctx, email, ctx.body["callback_url"])
     return {"nonce": code[-NONCE_LENGTH:]}
+
+
+def _auth_channel_is_verified(ctx: RequestContext, user_id: str, email: str) -> bool:
+    """Is the user's sign-in address `email` verified? Primary or not: a verified secondary
+    address used for sign-in receives codes too, as the service sends them."""
+    row = ctx.sql.execute(
+        "SELECT is_verified FROM contact_channels WHERE project_id = ? AND user_id = ? AND type = 'email'"
+        " AND value = ? AND used_for_auth = 1",
+        (ctx.project.id, user_id, email),
+    ).fetchone()
+    return row is not None and bool(row["is_verified"])
 
 
 @group.post("/auth/otp/sign-in/check-code", tiers=ANY, body=CODE_BODY)

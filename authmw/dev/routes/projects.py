@@ -16,7 +16,7 @@ from ..api_version import ApiVersion
 from ..endpoint import ADMIN, ANY, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError, schema_error
 from ..projects import BOOLEAN_FLAGS, SYSTEM_PERMISSIONS, Project, save_project, user_count
-from ..schema import Arr, Bool, Num, Obj, Str
+from ..schema import Arr, Bool, Num, Obj, Str, Unprefixed
 
 OAUTH_PROVIDER_IDS = (
     "google", "github", "microsoft", "spotify", "facebook", "discord",
@@ -27,7 +27,7 @@ EMAIL_CONFIG_FIELDS = ("host", "port", "username", "password", "sender_name", "s
 
 
 def _http_url(value: str) -> str | None:
-    return None if value.startswith(("http://", "https://")) else "URL must start with http:// or https://"
+    return None if value.startswith(("http://", "https://")) else Unprefixed("URL must start with http:// or https://")
 
 
 def _permission_refs() -> Arr:
@@ -195,6 +195,10 @@ def _delete_current(ctx: RequestContext) -> dict[str, Any]:
     return {"success": True}
 
 
+def _missing_or_empty(value: Any) -> str:
+    return "must not be empty" if value == "" else "must be defined"
+
+
 def _check_config(ctx: RequestContext, project: Project, changes: dict[str, Any]) -> None:
     current = project.config
     problems: list[str] = []
@@ -202,13 +206,15 @@ def _check_config(ctx: RequestContext, project: Project, changes: dict[str, Any]
     if email_config and email_config["type"] == "standard":
         for name in EMAIL_CONFIG_FIELDS:
             if email_config.get(name) in (None, ""):
-                problems.append(f"body.config.email_config.{name} must be defined")
+                problems.append(f"body.config.email_config.{name} {_missing_or_empty(email_config.get(name))}")
     providers = changes.get("oauth_providers")
     for index, provider in enumerate(providers or []):
         if provider["type"] == "standard" and provider["enabled"]:
             for name in ("client_id", "client_secret"):
                 if not provider.get(name):
-                    problems.append(f"body.config.oauth_providers[{index}].{name} must be defined")
+                    problems.append(
+                        f"body.config.oauth_providers[{index}].{name} {_missing_or_empty(provider.get(name))}"
+                    )
     if problems:
         raise schema_error(ctx.request.method, ctx.request.url.path, problems)
 

@@ -1,0 +1,256 @@
+"""Run Stack Auth's own end-to-end API suite against the local service (called by stack_e2e.sh).
+
+    python scripts/stack_e2e.py prepare STACK_DIR          lockfile fixes before the install
+    python scripts/stack_e2e.py run STACK_DIR [options] [TEST PATH ...]
+
+`run` starts a LocalService (fresh data folder, the `internal` project seeded with the keys of
+`apps/e2e/.env.development`, the Inbucket-compatible mail API on a free port), runs vitest on
+the given paths (default: every area under tests/backend/endpoints/api/v1 whose endpoints the
+local service offers, see EXCLUDED), prints passed/total per directory, and stops the service.
+A developer tool, not part of the test suite: it needs a copy of stack-auth/stack-auth and
+its node_modules (stack_e2e.sh makes both).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+SUITE = "tests/backend/endpoints/api/v1"
+#: The checkout this script belongs to: its authmw is the one tested.
+REPO = Path(__file__).resolve().parent.parent
+
+#: Areas left out by default, with why (`--all` runs them too). Paths are relative to SUITE.
+EXCLUDED: dict[str, str] = {
+    "payments": "payments (Stripe, products, items): not offered by the local service",
+    "internal/payments": "payments: not offered",
+    "stripe-webhooks.test.ts": "payments: not offered",
+    "internal/transactions.test.ts": "payments: not offered",
+    "internal/transactions-refund.test.ts": "payments: not offered",
+    "integrations": "Neon/custom OAuth integrations and project transfers: not offered",
+    "data-vault.test.ts": "data vault: not offered",
+    "ai-query.test.ts": "AI query: not offered (needs OpenAI)",
+    "internal/wysiwyg-edit.test.ts": "AI e-mail editing: not offered (needs OpenAI)",
+    "analytics-config.test.ts": "analytics (ClickHouse): not offered",
+    "analytics-events.test.ts": "analytics (ClickHouse): not offered",
+    "analytics-events-batch.test.ts": "analytics (ClickHouse): not offered",
+    "analytics-query.test.ts": "analytics (ClickHouse): not offered",
+    "token-refresh-events.test.ts": "analytics events of token refreshes (ClickHouse): not offered",
+    "session-replays.test.ts": "session replays: not offered",
+    "external-db-sync-advanced.test.ts": "external database sync (needs Postgres targets): not offered",
+    "external-db-sync-basics.test.ts": "external database sync: not offered",
+    "external-db-sync-high-volume.test.ts": "external database sync: not offered",
+    "external-db-sync-race.test.ts": "external database sync: not offered",
+    "emails": "e-mail queue, drafts, themes rendered by React Email (Freestyle sandbox): not offered",
+    "email-themes.test.ts": "e-mail themes (React Email): not offered",
+    "render-email.test.ts": "e-mail rendering of TSX templates (Freestyle sandbox): not offered",
+    "send-email.test.ts": "the e-mail queue's send-email API (React Email): not offered",
+    "unsubscribe-link.test.ts": "notification categories of the e-mail queue: not offered",
+    "internal/email-drafts.test.ts": "e-mail drafts (React Email): not offered",
+    "internal/email-queue-step.test.ts": "the e-mail queue worker: not offered",
+    "internal/email-templates-create.test.ts": "TSX e-mail templates (2.8 config): not offered",
+    "internal/email-templates.test.ts": "TSX e-mail templates (2.8 config): not offered",
+    "internal/email.test.ts": "e-mail server onboarding (managed domains): not offered",
+    "internal/failed-emails-digest.test.ts": "the e-mail queue's failure digest: not offered",
+    "internal/managed-email-onboarding.test.ts": "managed e-mail domains (DNSimple, Resend): not offered",
+    "internal/feedback.test.ts": "dashboard feedback form: not offered",
+    "internal/component-versions.test.ts": "dashboard component versions: not offered",
+    "internal/config-local-emulator.test.ts": "Stack's local emulator: not offered",
+    "internal/local-emulator-project.test.ts": "Stack's local emulator: not offered",
+    "internal/sign-up-rules-stats.test.ts": "sign-up rule statistics (ClickHouse): not offered",
+    "internal-metrics.test.ts": "dashboard metrics with geo and analytics data (ClickHouse): not offered",
+}
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+#: The root importer's entry of `codebuff`, whose pinned version the npm registry answers 404.
+_CODEBUFF_IMPORTER = re.compile(r"\n      codebuff:\n        specifier: [^\n]*\n        version: [^\n]*")
+
+
+def prepare(stack: Path) -> None:
+    """Drop `codebuff` (an AI CLI among the root devDependencies, unpublished version) from the
+    root package.json and the lockfile's root importer, so a frozen install can fetch the rest."""
+    package_json = stack / "package.json"
+    package = json.loads(package_json.read_text(encoding="utf-8"))
+    if package.get("devDependencies", {}).pop("codebuff", None) is not None:
+        package_json.write_text(json.dumps(package, indent=2) + "\n", encoding="utf-8")
+    lockfile = stack / "pnpm-lock.yaml"
+    text = lockfile.read_text(encoding="utf-8")
+    fixed = _CODEBUFF_IMPORTER.sub("", text, count=1)
+    if fixed != text:
+        lockfile.write_text(fixed, encoding="utf-8")
+
+
+def _excluded(path: str) -> str | None:
+    for prefix, why in EXCLUDED.items():
+        if path == prefix or path.startswith(prefix.rstrip("/") + "/"):
+            return why
+    return None
+
+
+def _all_test_files(e2e: Path) -> list[str]:
+    root = e2e / SUITE
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*.test.ts") if "node_modules" not in p.parts)
+
+
+def _area(path: str, depth: int) -> str:
+    parts = path.split("/")
+    return "/".join(parts[:depth]) if len(parts) > depth else path
+
+
+def _env_file_values(path: Path) -> dict[str, str]:
+    values = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if "=" in line and not line.lstrip().startswith("#"):
+            name, _, value = line.partition("=")
+            values[name.strip()] = value.strip()
+    return values
+
+
+def run(args: argparse.Namespace) -> int:
+    sys.path.insert(0, str(REPO))
+    from authmw.dev import LocalService
+    from authmw.dev.seed import read_internal_keys
+
+    stack = Path(args.stack).resolve()
+    e2e = stack / "apps" / "e2e"
+    vitest = stack / "node_modules" / ".bin" / "vitest"
+    if not vitest.exists():
+        print(f"stack_e2e: {vitest} is missing: run scripts/stack_e2e.sh (it installs the suite).", file=sys.stderr)
+        return 2
+    every = _all_test_files(e2e)
+    if args.paths:
+        selected = [f for f in every if any(f == p or f.startswith(p.rstrip("/") + "/") for p in args.paths)]
+    else:
+        selected = [f for f in every if args.all or _excluded(f) is None]
+    if not selected:
+        print(f"stack_e2e: no test file under {SUITE} matches {args.paths}.", file=sys.stderr)
+        return 2
+    env_file = e2e / ".env.development"
+    keys = read_internal_keys(env_file)
+    dev_env = _env_file_values(env_file)
+
+    with tempfile.TemporaryDirectory(prefix="authmw-stack-e2e-") as data_dir:
+        report = Path(data_dir) / "vitest-report.json"
+        with LocalService(
+            Path(data_dir) / "service",
+            quiet=True,
+            internal_keys=keys,
+            mail_api_port=0,
+            access_token_ttl=args.access_token_ttl,
+        ) as service:
+            env = {
+                **os.environ,
+                "CI": "true",
+                "STACK_BACKEND_BASE_URL": service.url,
+                "STACK_INBUCKET_API_URL": str(service.mail_api_url),
+                "INBUCKET_API_URL": str(service.mail_api_url),  # its name up to 2.7
+                # Nothing listens there: the webhook tests fail (the local service has no Svix).
+                "STACK_SVIX_SERVER_URL": args.svix_url,
+                "STACK_DASHBOARD_BASE_URL": args.dashboard_url,
+                "STACK_INTERNAL_PROJECT_ID": dev_env.get("STACK_INTERNAL_PROJECT_ID", "internal"),
+            }
+            command = [
+                str(vitest),
+                "run",
+                *[f"{SUITE}/{f}" for f in selected],
+                "--reporter=json",
+                f"--outputFile={report}",
+                "--reporter=dot",
+                "--pool=forks",
+                f"--poolOptions.forks.maxForks={args.workers}",
+                f"--poolOptions.forks.minForks={min(args.workers, 1)}",
+            ]
+            print(
+                f"stack_e2e: {len(selected)} test files against {service.url} (mail API {service.mail_api_url})",
+                file=sys.stderr,
+                flush=True,
+            )
+            child = subprocess.Popen(command, cwd=e2e, env=env, start_new_session=True)
+            try:
+                child.wait(timeout=args.timeout_minutes * 60)
+            except subprocess.TimeoutExpired:
+                print(f"stack_e2e: stopped vitest after {args.timeout_minutes} minutes.", file=sys.stderr)
+            except KeyboardInterrupt:
+                pass
+            finally:
+                if child.poll() is None:
+                    os.killpg(child.pid, signal.SIGTERM)
+                    child.wait(timeout=30)
+        if not report.exists():
+            print("stack_e2e: vitest wrote no report (see its output above).", file=sys.stderr)
+            return 2
+        results = json.loads(report.read_text(encoding="utf-8"))
+    return _print_table(results, e2e / SUITE, args)
+
+
+def _print_table(results: dict[str, object], suite_root: Path, args: argparse.Namespace) -> int:
+    passed: dict[str, int] = defaultdict(int)
+    total: dict[str, int] = defaultdict(int)
+    failures: list[str] = []
+    for file_result in results.get("testResults", []):  # type: ignore[union-attr]
+        path = str(Path(file_result["name"]).resolve().relative_to(suite_root))
+        area = _area(path, args.depth)
+        assertions = file_result.get("assertionResults", [])
+        if not assertions and file_result.get("status") == "failed":
+            total[area] += 1  # the file did not load: count it as one failure
+            failures.append(f"{path}: {file_result.get('message', '')[:200]}")
+        for assertion in assertions:
+            if assertion["status"] in ("skipped", "pending", "todo"):
+                continue
+            total[area] += 1
+            if assertion["status"] == "passed":
+                passed[area] += 1
+            else:
+                message = _ANSI.sub("", "\n".join(assertion.get("failureMessages") or []))
+                lines = [line for line in message.splitlines() if line.strip()][: args.failure_lines]
+                failures.append("\n    ".join([f"{path} > {assertion['fullName']}", *lines]))
+    width = max((len(area) for area in total), default=10)
+    print(f"\n{'area'.ljust(width)}  passed/total")
+    for area in sorted(total):
+        print(f"{area.ljust(width)}  {passed[area]}/{total[area]}")
+    all_passed, all_total = sum(passed.values()), sum(total.values())
+    print(f"{'ALL'.ljust(width)}  {all_passed}/{all_total}")
+    if args.failures:
+        Path(args.failures).write_text("\n".join(failures) + "\n", encoding="utf-8")
+        print(f"(failed tests and their messages in {args.failures})")
+    if not args.paths and not args.all:
+        print("\nexcluded (run them with --all):")
+        for prefix, why in EXCLUDED.items():
+            print(f"  {prefix}: {why}")
+    return 0 if all_passed == all_total else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="stack_e2e.py")
+    commands = parser.add_subparsers(dest="command", required=True)
+    prep = commands.add_parser("prepare")
+    prep.add_argument("stack")
+    go = commands.add_parser("run")
+    go.add_argument("stack", help="the copy of stack-auth/stack-auth with its node_modules")
+    go.add_argument("paths", nargs="*", help=f"test files or folders relative to {SUITE} (default: every offered area)")
+    go.add_argument("--all", action="store_true", help="also run the excluded areas")
+    go.add_argument("--depth", type=int, default=1, help="path components per row of the table (default 1)")
+    go.add_argument("--workers", type=int, default=2, help="vitest worker processes (default 2)")
+    go.add_argument("--timeout-minutes", type=float, default=60, help="stop vitest after this long (default 60)")
+    go.add_argument("--access-token-ttl", type=float, default=600)
+    go.add_argument("--failures", help="write the failed tests, each with its message, to this file")
+    go.add_argument("--failure-lines", type=int, default=40, help="lines of each failure message kept (default 40)")
+    go.add_argument("--svix-url", default="http://127.0.0.1:9")
+    go.add_argument("--dashboard-url", default="http://127.0.0.1:9")
+    args = parser.parse_args(argv)
+    if args.command == "prepare":
+        prepare(Path(args.stack))
+        return 0
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
