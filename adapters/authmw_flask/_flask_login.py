@@ -13,8 +13,10 @@
         try:                               # first sign-in: an old row by e-mail, only if safe
             email = linkable_email(authmw_user)
             user = User.query.filter_by(email=email, authmw_id=None).one_or_none()
-        except EmailLinkRefused:           # unverified, or another authmw user holds it too
-            email = None
+        except EmailLinkRefused as refused:
+            if refused.reason == "unverified":
+                return None                # signed out here until the address is verified
+            email = None                   # another authmw user holds it too, or none
         user = user or User(email=email)   # else a row of their own
         user.authmw_id = authmw_user.id
         db.session.add(user); db.session.commit()
