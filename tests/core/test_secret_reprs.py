@@ -76,7 +76,7 @@ def examples(local_service: Any) -> dict[type, Callable[[], list[Any]]]:
     from authmw import ConnectedAccount, OAuthAuthorization, Session
     from authmw._oauth import authorize_url
     from authmw.dev import LocalService
-    from authmw.errors import HttpStatusError, ServiceUnreachable
+    from authmw.errors import HttpStatusError, NotInServiceVersion, ServiceUnreachable
     from authmw.models import (
         AdminOAuthProvider,
         EmailConfig,
@@ -136,6 +136,9 @@ def examples(local_service: Any) -> dict[type, Callable[[], list[Any]]]:
         AuthMW: lambda: [AuthMW(flask_app, config=config)],
         MultiFactorAuthenticationRequired: lambda: [MultiFactorAuthenticationRequired(details={"attempt_code": ATTEMPT})],
         HttpStatusError: lambda: [HttpStatusError(401, "nope", method="POST", url=f"{config.api_url}/api/v1/x")],
+        NotInServiceVersion: lambda: [
+            NotInServiceVersion("Not in API 2.8.", method="GET", url=f"{config.api_url}/api/v1/email-templates")
+        ],
         ServiceUnreachable: lambda: [
             ServiceUnreachable(
                 method="POST",
