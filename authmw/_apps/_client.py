@@ -8,7 +8,12 @@ from typing import Any, Literal
 from .._config import AuthConfig
 from .._ops import Op
 from .._session import Session
-from ..errors import CannotGetOwnUserWithoutUser, UserAuthenticationRequired
+from ..errors import (
+    AnonymousAuthenticationNotAllowed,
+    CannotGetOwnUserWithoutUser,
+    RestrictedUserNotAllowed,
+    UserAuthenticationRequired,
+)
 from ..models import SignInResult, User
 from ._base import UNSET, _AsyncApp, _SyncApp, changes, namespace, parse
 from ._binding import operation
@@ -102,14 +107,23 @@ class _ClientOps(_ClientMfa, _ClientOAuth, _OwnedProjectsOps):
 
     @operation
     def get_user(self) -> Op[User | None]:
-        """The signed-in user, or None."""
+        """The signed-in user, or None.
+
+        None too for an anonymous or restricted user of API 2.8 when the app does not sign
+        them in (``AuthConfig(allow_anonymous=True)`` / ``allow_restricted=True``), as the
+        middleware decides and as the official SDK's ``getUser()`` does by default.
+        """
         if not self.session.is_signed_in:
             return None
         try:
             body = yield from self._transport.call_json("GET", "/users/me", session=self.session)
-        except CannotGetOwnUserWithoutUser:
+        except (CannotGetOwnUserWithoutUser, AnonymousAuthenticationNotAllowed, RestrictedUserNotAllowed):
             return None
-        return parse(User, body)
+        user = parse(User, body)
+        # (the allow header admits both kinds; allow_restricted alone does not sign in anonymous users)
+        if user.is_anonymous and not self.config.allow_anonymous:
+            return None
+        return user
 
     @operation
     def update_user(

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from .._ops import Op
 from .._transport import segment
-from ..errors import UserNotFound
+from ..errors import SchemaError, UserNotFound
 from ..models import Page, ServerUser, TokenPair
 from ._base import UNSET, _Namespace, changes, parse
 from ._binding import AsyncRunner, SyncRunner, operation, paginated
@@ -161,7 +161,8 @@ class _ServerUsersOps(_Namespace):
         An API 2.8 service leaves out restricted users (e-mail not verified when the project
         requires it, restricted by an admin) unless ``include_restricted``, and anonymous
         users unless ``include_anonymous`` (which includes the restricted ones too). Each is
-        sent only when True: a 2.7 service has neither kind of user nor the parameters.
+        sent only when True (a 2.7 service, which refuses them, is asked again without: it
+        has neither kind of user).
         """
         if limit is not None and limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}.")
@@ -175,7 +176,14 @@ class _ServerUsersOps(_Namespace):
             "include_restricted": include_restricted or None,
             "include_anonymous": include_anonymous or None,
         }
-        body = yield from self._transport.call_json("GET", "/users", query=params)
+        try:
+            body = yield from self._transport.call_json("GET", "/users", query=params)
+        except SchemaError as exc:
+            if not (include_restricted or include_anonymous) or "include_" not in exc.message:
+                raise
+            # A 2.7 service knows neither parameter, and has neither kind of user to include.
+            params["include_restricted"] = params["include_anonymous"] = None
+            body = yield from self._transport.call_json("GET", "/users", query=params)
         return parse(Page[ServerUser], body)
 
     #: Every user matching the filters, page after page (``limit`` = page size, default 100).

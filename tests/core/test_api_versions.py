@@ -3,6 +3,7 @@ each service (pure code; the local service answers in both modes in tests/server
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -121,3 +122,67 @@ def test_user_models_read_2_8_fields_and_2_7_answers_alike():
     assert (old.is_anonymous, old.is_restricted, old.restricted_reason, old.risk_scores) == (False, False, None, None)
     assert User.model_validate(USER_2_8).restricted_reason == "anonymous"
     assert AdminProject.model_validate(PROJECT).user_count is None
+
+
+# -- against the local service of each version ------------------------------------------------
+
+
+def test_sign_out_ends_the_session_on_either_version(service_each_api):
+    from authmw import ClientApp
+    from authmw._ops import SyncDriver
+    from authmw._session import refresh_access_token
+
+    session = service_each_api.sign_up()
+    with ClientApp(service_each_api.config, access_token=session.access_token, refresh_token=session.refresh_token) as app:
+        app.sign_out()
+        app.sign_out()  # nothing left to end: fine
+    driver = SyncDriver()
+    try:
+        assert driver.run(refresh_access_token(service_each_api.config, session.refresh_token)) is None
+    finally:
+        driver.close()
+
+
+def test_an_anonymous_session_is_no_user_unless_the_app_opts_in(service_28):
+    from api_sessions import sign_up_anonymously
+
+    from authmw import ClientApp
+
+    anonymous = sign_up_anonymously(service_28)
+    tokens = {"access_token": anonymous["access_token"], "refresh_token": anonymous["refresh_token"]}
+    with ClientApp(service_28.config, **tokens) as app:
+        assert app.get_user() is None
+    with ClientApp(service_28.config.with_(allow_restricted=True), **tokens) as app:
+        assert app.get_user() is None  # restricted users only
+    with ClientApp(service_28.config.with_(allow_anonymous=True), **tokens) as app:
+        user = app.get_user()
+        assert user is not None and user.id == anonymous["user_id"] and user.is_anonymous and user.is_restricted
+        app.sign_out()
+
+
+def test_the_admin_tier_and_the_cli_work_against_either_version(service_each_api, capsys, tmp_path):
+    from authmw import AdminApp
+    from authmw.cli import main
+
+    with AdminApp(service_each_api.config) as admin:
+        project = admin.update_project(description="two versions")
+        assert project.description == "two versions" and admin.get_project().description == "two versions"
+        assert admin._project_path == ("/internal/projects/current" if service_each_api.api == "2.8" else "/projects/current")
+        if service_each_api.api == "2.8":
+            with pytest.raises(NotInServiceVersion):
+                admin.email_templates.list()
+        else:
+            assert admin.email_templates.list()
+    config = service_each_api.config
+    env_file = tmp_path / "project.env"
+    env_file.write_text(
+        f"AUTHMW_PROJECT_ID={config.project_id}\nAUTHMW_API_URL={config.api_url}\n"
+        f"AUTHMW_SUPER_SECRET_ADMIN_KEY={config.super_secret_admin_key}\n"
+    )
+    capsys.readouterr()
+    for argv in (["project", "show"], ["keys", "list"], ["users", "list", "--anonymous"]):
+        assert main([*argv, "--env-file", str(env_file)]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    users_row = re.search(r"^Users +(\S+)$", out, re.M)
+    assert "two versions" in out and users_row is not None
+    assert (users_row[1] == "-") == (service_each_api.api == "2.8")  # 2.8 no longer counts them

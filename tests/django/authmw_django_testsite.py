@@ -45,6 +45,11 @@ def whoami(request: HttpRequest) -> JsonResponse:
     return JsonResponse(_view(request.user))
 
 
+def whoami_kind(request: HttpRequest) -> JsonResponse:
+    user = request.user
+    return JsonResponse({"id": user.id, "anonymous": user.is_anonymous, "restricted": user.is_restricted})
+
+
 async def awhoami(request: HttpRequest) -> JsonResponse:
     return JsonResponse(_view(await request.auser()))  # type: ignore[attr-defined]
 
@@ -187,6 +192,7 @@ urlpatterns = [
     path("exempt-action", exempt_action),
     path("drf/action", DrfAction.as_view()),
     path("whoami", whoami),
+    path("whoami/kind", whoami_kind),
     path("cacheable", cacheable),
     path("async/whoami", awhoami),
     path("sets-cookie", sets_cookie),
