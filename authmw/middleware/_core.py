@@ -25,8 +25,8 @@ header reads                x-stack-auth value -> Tokens          MEMO_SIZE
 fresh tokens                refresh token -> access token         FRESH_CACHE_SIZE; the margin
 refused refresh tokens      refresh token -> refused until        REFUSED_CACHE_SIZE; REFUSED_TTL
 unwanted sessions           refresh token -> until                REFUSED_CACHE_SIZE; the exp of
-                            (refreshed into a kind of token the   the token it gave
-                            app does not sign in: anonymous, ...)
+                            (refreshed into a token the verifier  the token it gave
+                            refuses: an anonymous user's, ...)
 verified tokens (verifier)  access token -> Claims                VERIFIED_CACHE_SIZE; exp
 last parse (verifier)       access token -> its parse             one entry
 key set (verifier)          kid -> key                            refetched after JWKS_TTL
@@ -521,8 +521,12 @@ class Authenticator:
             return None
         try:
             claims = yield from self.verifier.verify(access)
-        except UNWANTED_KIND:
-            # Refreshing again would give the same kind of token: not before this one expires.
+        except (*UNWANTED_KIND, InvalidAccessToken) as exc:
+            # Refreshing again would give a token refused alike (a user of a kind the app does
+            # not sign in; or a misconfiguration, e.g. a service reached by another URL than
+            # the one it signs with): not before this one expires. The cookies stay.
+            if isinstance(exc, InvalidAccessToken):
+                logger.warning("authmw: the service's fresh access token was refused (%s); not signed in", type(exc).__name__)
             self._unwanted.put(refresh_token, self._expiry_or(access, self._clock() + REFUSED_TTL))
             return None
         self._remember(refresh_token, access, claims)

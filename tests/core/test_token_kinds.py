@@ -298,6 +298,19 @@ def test_a_refresh_that_gives_an_anonymous_token_is_not_repeated(config, keys, p
     assert refresher.calls == 1
 
 
+def test_a_refreshed_token_refused_by_the_verifier_is_not_fetched_again(config, keys, project_id, caplog):
+    """A service reached by another URL than the one it signs with: every refreshed token is
+    refused (issuer). One refresh per session, not one per request; the cookies stay."""
+    public = keys.sign(project_id, iss=f"https://auth.example.com/api/v1/projects/{project_id}")
+    refresher = Refresher(public)
+    core = authenticator(config, refresher)
+    with caplog.at_level(logging.WARNING, "authmw"):
+        for _ in range(5):
+            outcome = settle(core, keys, core.decide(cookie_of(project_id, "r" * 45, None), None))
+            assert outcome.claims is None and outcome.cookies == ()
+    assert refresher.calls == 1 and "public_api_url" in caplog.text
+
+
 def test_a_refreshed_kind_is_retried_once_the_token_it_gave_has_expired(config, keys, project_id):
     now = [time.time()]
     restricted = keys.sign(project_id, ":restricted", exp=int(now[0]) + 600)
