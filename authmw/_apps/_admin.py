@@ -143,6 +143,23 @@ PROJECT_PATH_2_8 = "/internal/projects/current"
 PROJECT_PATH_2_7 = "/projects/current"
 
 
+def _body_2_8(body: dict[str, Any]) -> dict[str, Any]:
+    """A project update for API 2.8, whose OAuth providers have no ``enabled`` (a listed
+    provider is enabled: a disabled one is left out) and which has no legacy JWT signing."""
+    config = body.get("config")
+    if not isinstance(config, dict):
+        return body
+    config = {name: value for name, value in config.items() if name != "legacy_global_jwt_signing"}
+    providers = config.get("oauth_providers")
+    if isinstance(providers, list):
+        config["oauth_providers"] = [
+            {name: value for name, value in provider.items() if name != "enabled"}
+            for provider in providers
+            if provider.get("enabled", True)
+        ]
+    return {**body, "config": config}
+
+
 class _AdminOps(_Api):
     _owner_session: Session | None = None
     #: The admin project path this app's service answered (None: not called yet).
@@ -188,6 +205,10 @@ class _AdminOps(_Api):
             is_production_mode=is_production_mode,
             config=config,
         )
+        if self._project_path is None:
+            yield from self._project_call("GET")  # which version: the body differs (below)
+        if self._project_path == PROJECT_PATH_2_8:
+            body = _body_2_8(body)
         response = yield from self._project_call("PATCH", json=body)
         return parse(AdminProject, parse_json(response))
 

@@ -3,6 +3,7 @@ each service (pure code; the local service answers in both modes in tests/server
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -56,6 +57,25 @@ def test_the_admin_project_path_is_probed_once_and_kept(config, version):
         ]
         assert first.user_count == 3
     assert first.config.oauth_providers[0].enabled  # 2.8 lists enabled providers only
+
+
+@pytest.mark.parametrize("version", ["2.8", "2.7"])
+def test_a_project_update_is_written_for_the_service_version(config, version):
+    """2.8 lists enabled OAuth providers only, without an enabled field, and has no legacy JWT
+    signing; the first update of an app asks which version it talks to (a GET) first."""
+    fake = service(version)
+    providers = [{"id": "github", "type": "shared", "enabled": True}, {"id": "google", "type": "shared", "enabled": False}]
+    AdminApp(config, driver=fake.sync_driver()).update_project(
+        config={"oauth_providers": providers, "legacy_global_jwt_signing": False, "sign_up_enabled": True}
+    )
+    (patch,) = [r for r in fake.requests if r.method == "PATCH"]
+    sent = json.loads(patch.content)["config"]
+    if version == "2.8":
+        assert [r.method for r in fake.requests] == ["GET", "PATCH"]
+        assert sent == {"oauth_providers": [{"id": "github", "type": "shared"}], "sign_up_enabled": True}
+    else:
+        assert [r.method for r in fake.requests] == ["GET", "GET", "PATCH"]
+        assert [p["enabled"] for p in sent["oauth_providers"]] == [True, False] and "legacy_global_jwt_signing" in sent
 
 
 def test_another_error_of_the_admin_project_is_raised_as_it_is(config):
