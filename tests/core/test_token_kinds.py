@@ -146,6 +146,12 @@ def test_a_2_7_branch_id_in_camel_case_is_read_and_main_accepted(config, keys, p
     assert claims.branch_id == "main"
 
 
+@pytest.mark.parametrize(("value", "iso"), [(1_700_000_000, "2023-11-14T22:13:20"), (1_700_000_000_123, "2023-11-14T22:13:20.123000")])
+def test_signed_up_at_is_seconds_in_2_8_and_milliseconds_from_older_local_services(config, keys, project_id, value, iso):
+    signed_up_at = verify(config, keys, keys.sign(project_id, signed_up_at=value)).signed_up_at
+    assert signed_up_at is not None and signed_up_at.isoformat().startswith(iso)
+
+
 def test_refused_project_error_names_both_projects(config, keys, project_id):
     other = str(uuid.uuid4())
     with pytest.raises(InvalidProjectForAccessToken) as info:
