@@ -104,3 +104,36 @@ def test_a_malformed_sdk_header_is_a_401_naming_the_expected_form(local_service,
     r = APPS[kind](local_service.config).get("/whoami", headers={"authorization": value})
     assert r.status_code == 401 and r.json()["error"] == MALFORMED_AUTHORIZATION
     assert 'error="invalid_token"' in r.headers["www-authenticate"]
+
+
+def restricted_session(service: Any) -> tuple[str, dict[str, str]]:
+    """A user of a 2.8 service an admin restricted, and a fresh session of it (server tier)."""
+    session = service.sign_up()
+    config = service.config
+    headers = {
+        "x-stack-project-id": config.project_id,
+        "x-stack-access-type": "server",
+        "x-stack-secret-server-key": config.secret_server_key or "",
+    }
+    base = f"{service.url}/api/v1"
+    r = httpx.patch(
+        f"{base}/users/{session.user_id}",
+        headers=headers,
+        json={"restricted_by_admin": True, "restricted_by_admin_reason": "Under review"},
+    )
+    assert r.status_code == 200, r.text
+    r = httpx.post(f"{base}/auth/sessions", headers=headers, json={"user_id": session.user_id})
+    assert r.status_code == 200, r.text
+    return session.user_id, r.json()
+
+
+@pytest.mark.parametrize("kind", list(APPS))
+def test_a_restricted_2_8_user_is_signed_in_only_where_the_app_allows_it(service_28, kind):
+    user_id, tokens = restricted_session(service_28)
+    headers = session_headers("cookie", service_28.project_id, tokens["access_token"], tokens["refresh_token"])
+    assert APPS[kind](service_28.config).get("/whoami", headers=headers).json() == {"id": None}
+    for options in ({"allow_restricted": True}, {"allow_anonymous": True}):
+        r = APPS[kind](service_28.config.with_(**options)).get("/whoami", headers=headers)
+        assert r.json()["id"] == user_id and r.json()["anonymous"] is False
+        if kind == "fastapi":
+            assert r.json()["restricted"] is True
