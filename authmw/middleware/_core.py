@@ -374,8 +374,8 @@ class Authenticator:
         :class:`Tokens` read from the request, for :meth:`settle`. ``x-stack-auth`` wins over
         cookies, which win over a bearer token (see :func:`bearer_token`). ``scheme`` and
         ``X-Forwarded-Proto`` say whether cookies written back must be ``Secure``
-        (:func:`is_secure`). Raises :class:`Refusal` (400) for a malformed ``x-stack-auth`` or
-        bearer token.
+        (:func:`is_secure`). Raises :class:`Refusal` for a malformed ``x-stack-auth`` (400),
+        bearer token or 2.8 SDK ``Bearer stackauth_...`` session (401).
         """
         if auth_header is None:
             if cookie:
