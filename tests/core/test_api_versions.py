@@ -177,7 +177,33 @@ def test_an_anonymous_session_is_no_user_unless_the_app_opts_in(service_28):
     with ClientApp(service_28.config.with_(allow_anonymous=True), **tokens) as app:
         user = app.get_user()
         assert user is not None and user.id == anonymous["user_id"] and user.is_anonymous and user.is_restricted
-        app.sign_out()
+
+
+def test_an_anonymous_session_can_be_ended_by_any_app(service_28):
+    from api_sessions import sign_up_anonymously
+
+    from authmw import ClientApp
+    from authmw._ops import SyncDriver
+    from authmw._session import refresh_access_token
+
+    anonymous = sign_up_anonymously(service_28)
+    with ClientApp(service_28.config, access_token=anonymous["access_token"], refresh_token=anonymous["refresh_token"]) as app:
+        app.sign_out()  # not opted in: the sign-out still carries the allow header
+    driver = SyncDriver()
+    try:
+        assert driver.run(refresh_access_token(service_28.config, anonymous["refresh_token"])) is None
+    finally:
+        driver.close()
+
+
+def test_list_users_includes_anonymous_users_when_asked(service_28):
+    from api_sessions import sign_up_anonymously
+
+    anonymous = sign_up_anonymously(service_28)
+    with ServerApp(service_28.config) as server:
+        plain = {u.id for u in server.users.iter()}
+        everyone = {u.id for u in server.users.iter(include_anonymous=True)}
+    assert anonymous["user_id"] in everyone and anonymous["user_id"] not in plain
 
 
 def test_the_admin_tier_and_the_cli_work_against_either_version(service_each_api, capsys, tmp_path):
