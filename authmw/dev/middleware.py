@@ -28,6 +28,7 @@ ALLOWED_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 #: The service's own request headers (contract 1.2, plus the 2.8 SDK's anonymous-user flag).
 STACK_REQUEST_HEADERS = (
     "x-stack-project-id",
+    "x-stack-branch-id",
     "x-stack-override-error-status",
     "x-stack-random-nonce",
     "x-stack-client-version",
@@ -57,6 +58,7 @@ API_CORS_HEADERS = [
                 *(name.replace("x-stack-", "x-hexclave-", 1) for name in STACK_REQUEST_HEADERS),
                 "baggage",
                 "sentry-trace",
+                "x-vercel-protection-bypass",  # in 2.8's allow-list (contract 2.8, 1.4)
                 "ngrok-skip-browser-warning",  # sent on every call by the official SDK 2.8.108
             ]
         ).encode(),
