@@ -7,7 +7,7 @@ import { createAsyncCache } from "./cache";
 import type { ContactChannelsApi } from "./contact-channels";
 import type { AuthController, UserState } from "./controller";
 import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies";
-import { isKnownError, KnownError } from "./known-error";
+import { isKnownError } from "./known-error";
 import type { Flows, SignInResponse } from "./flows";
 import { projectFromWire, userFromWire, userUpdateToWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models";
 import type { OAuthApi, SignInWithOAuthOptions } from "./oauth";
@@ -253,10 +253,8 @@ export class AuthClient implements AuthController {
       return userFromWire(body);
     } catch (error) {
       if (isKnownError(error, "CANNOT_GET_OWN_USER_WITHOUT_USER")) return null;
-      // The service refuses the kind of user (a token the kind check could not read); the code
-      // may be one this client's catalogue does not know yet (UnsupportedError keeps it).
-      const code = error instanceof KnownError ? (error.details.originalErrorCode ?? error.code) : null;
-      if (code === "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED" || code === "RESTRICTED_USER_NOT_ALLOWED") return null;
+      // The service refuses the kind of user (a token the kind check could not read).
+      if (isKnownError(error, "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED") || isKnownError(error, "RESTRICTED_USER_NOT_ALLOWED")) return null;
       throw error;
     }
   }

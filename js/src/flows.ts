@@ -15,7 +15,7 @@ import {
   registrationOptions,
   type PasskeyChallenge,
 } from "./passkeys";
-import type { SessionStore } from "./store";
+import type { SessionAccess, SessionStore } from "./store";
 import { checkTotpSetupCode, createTotpSetup, type TotpSetup } from "./totp";
 import type { TokenProvider, Transport } from "./transport";
 import { absoluteUrl, callbackUrl, toRelativeUrl, withReturnTo, type AuthUrls } from "./urls";
@@ -76,16 +76,20 @@ export function createFlows(ctx: FlowContext) {
         const access = await session.getSessionAccess();
         hidden = access !== null && !access.allowed;
         if (access && !hidden) {
-          // The session's own tokens, refreshed again if the service refuses the access token
-          // (the transport then retries once).
+          // The session's own tokens; fetched (refreshed) again only when the service refuses
+          // the access token (the transport then retries once).
+          let current: SessionAccess | null = access;
           const tokens: TokenProvider = {
             getTokens: async () => {
-              const fresh = await session.getSessionAccess();
-              return fresh
-                ? { accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, allowAnonymousUser: fresh.kind !== "user" }
+              current ??= await session.getSessionAccess();
+              return current
+                ? { accessToken: current.accessToken, refreshToken: current.refreshToken, allowAnonymousUser: current.kind !== "user" }
                 : { accessToken: null, refreshToken: null };
             },
-            markAccessTokenExpired: (token) => session.markAccessTokenExpired(token),
+            markAccessTokenExpired: (token) => {
+              current = null;
+              session.markAccessTokenExpired(token);
+            },
           };
           await transport.request({ method: "DELETE", path: "/auth/sessions/current", body: {}, session: tokens });
         }

@@ -12,7 +12,7 @@ const PYTHON = resolve(REPO, ".venv/bin/python");
 const SERVICE_SCRIPT = `
 import dataclasses, json, sys, tempfile
 from authmw.dev import LocalService
-with tempfile.TemporaryDirectory() as folder, LocalService(folder, quiet=True) as service:
+with tempfile.TemporaryDirectory() as folder, LocalService(folder, quiet=True, api=sys.argv[1]) as service:
     keys = service.bootstrap
     print(json.dumps({"url": service.url, "project": dataclasses.asdict(keys.project),
                       "internal": dataclasses.asdict(keys.internal)}), flush=True)
@@ -35,11 +35,12 @@ export interface RunningService {
   stop(): void;
 }
 
-export function startLocalService(): Promise<RunningService> {
+/** Starts a local service answering as API `api` ("2.7", the local service's default, or "2.8"). */
+export function startLocalService(api: "2.8" | "2.7" = "2.7"): Promise<RunningService> {
   if (!existsSync(PYTHON)) {
     throw new Error(`These tests run the local service with the project's Python at ${PYTHON}: run bash scripts/test.sh once.`);
   }
-  const child: ChildProcess = spawn(PYTHON, ["-c", SERVICE_SCRIPT], { stdio: ["pipe", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(PYTHON, ["-c", SERVICE_SCRIPT, api], { stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((done, fail) => {

@@ -22,7 +22,7 @@ from werkzeug.serving import make_server
 
 from authmw import AuthConfig
 
-from .test_signup_flow import PASSWORD, api_me, session_cookies, sign_up
+from .test_signup_flow import PASSWORD, api_me, session_cookies, sign_out, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -138,8 +138,7 @@ def check_the_user_server_side(local_service: Any, context: Any, base: str) -> N
     refresh, access = session_cookies(context, local_service.project_id)
     assert refresh and access and access[0] == refresh
 
-    page.goto(f"{base}/handler/sign-out")
-    page.wait_for_url(f"{base}/")
+    sign_out(page, base)
     expect(page.get_by_test_id("user-status")).to_have_attribute("data-status", "signed-out")
     expect(page.get_by_test_id("api-me")).to_have_attribute("data-status", "401")
 
@@ -158,8 +157,7 @@ def test_flask_example_reads_the_browser_session(local_service, web_dist, contex
 def sign_in_through_a_guarded_page(local_service: Any, context: Any, base: str) -> None:
     page = context.new_page()
     email = sign_up(page, base)
-    page.goto(f"{base}/handler/sign-out")
-    page.wait_for_url(f"{base}/")
+    sign_out(page, base)
 
     page.goto(f"{base}/account?tab=1")
     page.wait_for_url(f"{base}/handler/sign-in?after_auth_return_to=%2Faccount%3Ftab%3D1")

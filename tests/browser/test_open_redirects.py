@@ -10,7 +10,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from .test_signup_flow import PASSWORD, sign_up
+from .test_signup_flow import PASSWORD, sign_out, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -31,8 +31,7 @@ def test_signing_in_with_a_hostile_return_path_stays_on_the_app(
     context.route(re.compile(r"^https?://evil\.example"), lambda route: (evil.append(route.request.url), route.abort()))
     page = context.new_page()
     email = sign_up(page, base)
-    page.goto(f"{base}/handler/sign-out")
-    page.wait_for_url(f"{base}/")
+    sign_out(page, base)
 
     page.goto(f"{base}/handler/sign-in?after_auth_return_to={quote(hostile, safe='')}")
     form = page.get_by_test_id("sign-in-form")

@@ -209,6 +209,18 @@ def test_pages_pass_axe_in_light_and_dark_and_are_screenshotted(
     page.keyboard.press("Escape")
     expect(page.get_by_test_id("delete-account")).to_be_focused()
 
+    # Sign-out reached without the app's link asks first (issue 26); the error and callback
+    # pages of a failed sign-in (attacker text in the URL is not shown).
+    page.goto(f"{base}/handler/sign-out")
+    expect(page.get_by_test_id("sign-out-prompt")).to_be_visible()
+    inspect.check("sign-out-prompt")
+    page.goto(f"{base}/handler/error?errorCode=OAUTH_PROVIDER_ACCESS_DENIED&message=Call%20us")
+    expect(page.get_by_role("alert")).to_have_text("The sign-in was denied at the provider. Please try again.")
+    inspect.check("error")
+    page.goto(f"{base}/handler/oauth-callback?error=server_error&error_description=Call%20us")
+    expect(page.get_by_role("alert")).to_have_text("The sign-in could not be completed. Please try again.")
+    inspect.check("oauth-callback-failed")
+
     assert not inspect.problems, "serious or critical axe-core violations, or overflow:\n" + "\n".join(inspect.problems)
 
 

@@ -20,6 +20,8 @@ from playwright.sync_api import expect
 from authmw import AuthConfig
 from authmw.dev import Clock, LocalService
 
+from .test_signup_flow import sign_out
+
 pytestmark = pytest.mark.browser
 
 PASSWORD = "correct horse battery"
@@ -101,12 +103,6 @@ def sign_up(page: Any, base: str) -> str:
     page.wait_for_url(f"{base}/")
     expect(page.get_by_test_id("user-email")).to_have_text(email)
     return email
-
-
-def sign_out(page: Any, base: str) -> None:
-    page.goto(f"{base}/handler/sign-out")
-    page.wait_for_url(f"{base}/")
-    expect(page.get_by_test_id("user-status")).to_have_attribute("data-status", "signed-out")
 
 
 def test_add_a_passkey_sign_in_with_it_remove_it(passkey_service, example_app, context) -> None:

@@ -27,6 +27,15 @@ def sign_up(page: Any, base: str) -> str:
     return email
 
 
+def sign_out(page: Any, base: str) -> None:
+    """Opens {handler}/sign-out directly (not through the app's link), so the page asks first;
+    presses "Sign out" and waits for the home page."""
+    page.goto(f"{base}/handler/sign-out")
+    page.get_by_test_id("sign-out-confirm").click()
+    page.wait_for_url(f"{base}/")
+    expect(page.get_by_test_id("user-status")).to_have_attribute("data-status", "signed-out")
+
+
 def session_cookies(context: Any, project_id: str) -> tuple[str | None, list[str] | None]:
     jar = {c["name"]: unquote(c["value"]) for c in context.cookies()}
     access = jar.get("stack-access")
@@ -55,8 +64,7 @@ def test_sign_up_see_the_user_server_side_then_sign_out(local_service, example_a
     assert body["id"] == user_id
     assert body == {"id": user_id, "primary_email": email, "display_name": None}
 
-    page.goto(f"{base}/handler/sign-out")
-    page.wait_for_url(f"{base}/")
+    sign_out(page, base)
     expect(page.get_by_test_id("user-status")).to_have_attribute("data-status", "signed-out")
     expect(page.get_by_test_id("api-me")).to_have_attribute("data-status", "401")
     r = api_me(context, base)
@@ -72,8 +80,7 @@ def test_a_guarded_page_sends_the_browser_to_sign_in_and_back(local_service, exa
     page.goto(f"{base}/account")
     expect(page.get_by_test_id("account")).to_have_text(f"Signed in as {user_id}")
 
-    page.goto(f"{base}/handler/sign-out")
-    page.wait_for_url(f"{base}/")
+    sign_out(page, base)
     page.goto(f"{base}/account?tab=1")
     page.wait_for_url(f"{base}/handler/sign-in?after_auth_return_to=%2Faccount%3Ftab%3D1")
     form = page.get_by_test_id("sign-in-form")  # the password form (other methods are on the page too)

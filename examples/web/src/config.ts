@@ -4,6 +4,8 @@ export interface ExampleConfig {
   publishableClientKey: string | null;
   apiUrl: string;
   handlerPath: string;
+  /** Show API 2.8's anonymous users as signed in (AuthProvider's allowAnonymous); default false. */
+  allowAnonymous: boolean;
 }
 
 declare global {
@@ -21,5 +23,6 @@ export function readConfig(): ExampleConfig | string {
     publishableClientKey: raw.publishableClientKey ?? null,
     apiUrl: raw.apiUrl,
     handlerPath: raw.handlerPath || "/handler",
+    allowAnonymous: raw.allowAnonymous === true,
   };
 }

@@ -39,12 +39,12 @@ export function Home() {
       <h1>authmw example</h1>
       <section aria-labelledby="user-heading">
         <h2 id="user-heading">Browser session</h2>
-        <p data-testid="user-status" data-status={user.status}>
+        <p data-testid="user-status" data-status={user.status} data-anonymous={String(user.user?.isAnonymous === true)}>
           {user.status === "loading" && "Loading…"}
           {user.status === "signed-out" && "You are signed out."}
           {user.status === "signed-in" && (
             <>
-              Signed in as <strong data-testid="user-email">{user.user.primaryEmail}</strong>{" "}
+              Signed in as <strong data-testid="user-email">{user.user.isAnonymous ? "an anonymous user" : user.user.primaryEmail}</strong>{" "}
               (<span data-testid="user-id">{user.user.id}</span>)
             </>
           )}

@@ -27,6 +27,7 @@ if (typeof config === "string") {
           publishableClientKey={config.publishableClientKey}
           baseUrl={config.apiUrl}
           handlerPath={config.handlerPath}
+          allowAnonymous={config.allowAnonymous}
         >
           <Routes>
             <Route path="/" element={<Home />} />

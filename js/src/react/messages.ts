@@ -303,8 +303,8 @@ export const useMessages = (): Messages => useContext(MessagesContext);
 function knownErrorText(error: unknown, m: Messages): string | null {
   if (isKnownError(error, "EMAIL_PASSWORD_MISMATCH")) return m.errorEmailPasswordMismatch;
   if (isKnownError(error, "USER_EMAIL_ALREADY_EXISTS")) return m.errorUserEmailAlreadyExists;
-  if (isKnownError(error, "PASSWORD_TOO_SHORT")) return m.errorPasswordTooShort(numberOr(error.minLength, 8));
-  if (isKnownError(error, "PASSWORD_TOO_LONG")) return m.errorPasswordTooLong(numberOr(error.maxLength, 70));
+  if (isKnownError(error, "PASSWORD_TOO_SHORT")) return m.errorPasswordTooShort(error.minLength ?? 8);
+  if (isKnownError(error, "PASSWORD_TOO_LONG")) return m.errorPasswordTooLong(error.maxLength ?? 70);
   if (isKnownError(error, "PASSWORD_REQUIREMENTS_NOT_MET")) return m.errorPasswordRequirementsNotMet;
   if (isKnownError(error, "SIGN_UP_NOT_ENABLED")) return m.errorSignUpNotEnabled;
   if (isKnownError(error, "PASSWORD_AUTHENTICATION_NOT_ENABLED")) return m.errorPasswordAuthenticationNotEnabled;
@@ -325,8 +325,6 @@ function knownErrorText(error: unknown, m: Messages): string | null {
   if (isKnownError(error, "VERIFICATION_ERROR")) return verificationCodeMessage(error, m.codeNoun, m);
   return null;
 }
-
-const numberOr = (value: unknown, fallback: number) => (typeof value === "number" && Number.isFinite(value) ? value : fallback);
 
 /** The sentence a handler page shows for a failed call. */
 export function describeError(error: unknown, m: Messages = DEFAULT_MESSAGES): string {

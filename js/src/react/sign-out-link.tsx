@@ -15,8 +15,9 @@ export function SignOutLink({ onClick, children, ...props }: SignOutLinkProps) {
   const navigate = useNavigate();
   const click = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
-    const plain = event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
-    if (event.defaultPrevented || !plain || (props.target && props.target !== "_self")) return;
+    // Only a plain click in this tab; a new tab or window gets the page that asks.
+    const other = event.button || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
+    if (event.defaultPrevented || other || (props.target && props.target !== "_self")) return;
     event.preventDefault();
     navigate(signOutIntentUrl(signOutUrl));
   };

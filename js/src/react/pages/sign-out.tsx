@@ -59,21 +59,21 @@ export function SignOut() {
   const who = auth.user ? (auth.user.primaryEmail ?? auth.user.displayName ?? null) : null;
   return (
     <AuthPage title={m.signOutTitle}>
-      <div data-testid="sign-out-prompt">
+      <p data-testid="sign-out-prompt">
         {who && (
-          <p>
-            {m.signedInAs} <strong>{who}</strong>.
-          </p>
+          <>
+            {m.signedInAs} <strong>{who}</strong>.{" "}
+          </>
         )}
-        <p>{m.signOutQuestion}</p>
-        <div className="authmw-actions">
-          <button type="button" className="authmw-button authmw-primary" onClick={signOut} data-testid="sign-out-confirm">
-            {m.signOut}
-          </button>
-          <Link className="authmw-button" to={auth.urls.home} data-testid="sign-out-cancel">
-            {m.cancel}
-          </Link>
-        </div>
+        {m.signOutQuestion}
+      </p>
+      <div className="authmw-actions">
+        <button type="button" className="authmw-button authmw-primary" onClick={signOut} data-testid="sign-out-confirm">
+          {m.signOut}
+        </button>
+        <Link className="authmw-button" to={auth.urls.home} data-testid="sign-out-cancel">
+          {m.cancel}
+        </Link>
       </div>
     </AuthPage>
   );
