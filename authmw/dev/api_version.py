@@ -85,6 +85,9 @@ class ApiVersion:
     #: mode, a trusted after_callback_redirect_url, and redirect trust that compares ports and
     #: ignores paths.
     oauth_28: bool
+    #: Spaces before the `Project:` and `User:` lines of the GET /api/v1 text: 2.7.16's template
+    #: indented them by 9 (a nested deindent), 2.8.86 by 2.
+    root_text_indent: int
 
     def issuer(self, base_url: str, project_id: str, kind: str = USER) -> str:
         table = token_kinds()
@@ -112,6 +115,7 @@ API_27 = ApiVersion(
     admin_project_at_internal=False,
     email_templates=True,
     oauth_28=False,
+    root_text_indent=9,
 )
 
 API_28 = ApiVersion(
@@ -129,6 +133,7 @@ API_28 = ApiVersion(
     admin_project_at_internal=True,
     email_templates=False,
     oauth_28=True,
+    root_text_indent=2,
 )
 
 VERSIONS = {version.name: version for version in (API_27, API_28)}

@@ -117,13 +117,22 @@ def test_an_unverified_sign_in_address_gets_no_code(api: Api, user: dict, magic_
     assert api.http.get("/dev/outbox", params={"to": second}).json()["items"] == []
 
 
-def test_the_bot_challenge_fields_of_2_8_clients_are_accepted(api: Api, magic_link: None) -> None:
-    email = unique_email()
-    response = api.call(
-        "POST",
-        "/auth/otp/send-sign-in-code",
-        json={"email": email, "callback_url": CALLBACK, "bot_challenge_token": "token", "bot_challenge_phase": "x"},
-    )
-    assert response.status_code == 200, response.text
-    unknown = api.call("POST", "/auth/otp/send-sign-in-code", json={"email": email, "callback_url": CALLBACK, "x": 1})
-    assert "body contains unknown properties: x" in assert_known_error(unknown, "SCHEMA_ERROR", 400)["error"]
+def test_the_bot_challenge_fields_are_accepted_from_2_8_clients_only(api_27: Api, api_28: Api) -> None:
+    body = {"callback_url": CALLBACK, "bot_challenge_token": "token", "bot_challenge_phase": "invisible"}
+    before = {
+        api: api.call("GET", api.admin_project_path, "admin").json()["config"]["magic_link_enabled"]
+        for api in (api_27, api_28)
+    }
+    try:
+        for api in before:
+            api.set_config(magic_link_enabled=True)
+        sent = api_28.call("POST", "/auth/otp/send-sign-in-code", json={"email": unique_email(), **body})
+        assert sent.status_code == 200, sent.text
+        refused = api_27.call("POST", "/auth/otp/send-sign-in-code", json={"email": unique_email(), **body})
+        error = assert_known_error(refused, "SCHEMA_ERROR", 400)["error"]
+        assert "body contains unknown properties: bot_challenge_token, bot_challenge_phase" in error
+        unknown = api_28.call("POST", "/auth/otp/send-sign-in-code", json={"email": unique_email(), **body, "x": 1})
+        assert "body contains unknown properties: x" in assert_known_error(unknown, "SCHEMA_ERROR", 400)["error"]
+    finally:
+        for api, enabled in before.items():
+            api.set_config(magic_link_enabled=enabled)

@@ -5,32 +5,34 @@ from __future__ import annotations
 from typing import Any
 
 from ..emails import MAGIC_LINK, send_magic_link_email
-from ..endpoint import ANY, EndpointGroup, RequestContext
+from ..endpoint import ANY, EndpointGroup, PerApi, RequestContext
 from ..errors import CatalogueError, PlainError
-from ..schema import Obj, Str
+from ..schema import Obj, Spec, Str
 from ..sign_in import finish_sign_in
 from ..teams import create_team
 from ..urls import is_trusted_url
-from ..users import create_user, find_user_by_auth_email, get_user
+from ..users import create_user, find_user_by_auth_email, get_user, normalise_email
 from ..verification import CODE_LENGTH, NONCE_LENGTH, find_code
 
 group = EndpointGroup()
 CODE_BODY = Obj({"code": Str(required=True, min_length=CODE_LENGTH, max_length=CODE_LENGTH)}, required=True)
 
 
+SEND_FIELDS: dict[str, Spec] = {
+    "email": Str(required=True, strict_email=True),
+    "callback_url": Str(required=True, url=True),
+}
+#: 2.8 clients send the service's bot challenge; the local service has none, so the fields are
+#: accepted and a request is never refused for its token.
+BOT_CHALLENGE_FIELDS: dict[str, Spec] = {"bot_challenge_token": Str(), "bot_challenge_phase": Str()}
+
+
 @group.post(
     "/auth/otp/send-sign-in-code",
     tiers=ANY,
-    body=Obj(
-        {
-            "email": Str(required=True, strict_email=True),
-            "callback_url": Str(required=True, url=True),
-            # Sent by 2.8 clients (the service's bot challenge); the local service has none, so
-            # a request is never refused for its token and the fields are only accepted.
-            "bot_challenge_token": Str(),
-            "bot_challenge_phase": Str(),
-        },
-        required=True,
+    body=PerApi(
+        v27=Obj(SEND_FIELDS, required=True),
+        v28=Obj({**SEND_FIELDS, **BOT_CHALLENGE_FIELDS}, required=True),
     ),
 )
 def send_sign_in_code(ctx: RequestContext) -> dict[str, Any]:
@@ -56,8 +58,8 @@ def _auth_channel_is_verified(ctx: RequestContext, user_id: str, email: str) -> 
     address used for sign-in receives codes too, as the service sends them."""
     row = ctx.sql.execute(
         "SELECT is_verified FROM contact_channels WHERE project_id = ? AND user_id = ? AND type = 'email'"
-        " AND value = ? AND used_for_auth = 1",
-        (ctx.project.id, user_id, email),
+        " AND value IN (?, ?) AND used_for_auth = 1",
+        (ctx.project.id, user_id, email, normalise_email(email)),
     ).fetchone()
     return row is not None and bool(row["is_verified"])
 
