@@ -69,6 +69,15 @@ def test_magic_link_disabled_is_a_plain_403(api: Api, project_config) -> None:
     assert (response.status_code, response.text) == (403, "Magic link is not enabled for this project")
 
 
+def test_otp_disabled_is_worded_as_2_8_words_it(api_28: Api) -> None:
+    api_28.set_config(magic_link_enabled=False)
+    try:
+        response = send_code(api_28, unique_email())
+    finally:
+        api_28.set_config(magic_link_enabled=True)  # the local project's start value
+    assert (response.status_code, response.text) == (403, "OTP sign-in is not enabled for this project")
+
+
 def test_send_code_errors(api: Api, user: dict, magic_link: None, project_config) -> None:
     assert_known_error(send_code(api, unique_email(), "https://evil.example/cb"), "REDIRECT_URL_NOT_WHITELISTED", 400)
     # a password user whose e-mail is not verified yet

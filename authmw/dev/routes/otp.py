@@ -39,7 +39,7 @@ def send_sign_in_code(ctx: RequestContext) -> dict[str, Any]:
     project = ctx.project
     email = ctx.body["email"]
     if not project.config["magic_link_enabled"]:
-        raise PlainError(403, "Magic link is not enabled for this project")
+        raise PlainError(403, f"{ctx.api.otp_name} is not enabled for this project")
     if not is_trusted_url(project, ctx.body["callback_url"]):
         raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
     user = find_user_by_auth_email(ctx.sql, project.id, email)
