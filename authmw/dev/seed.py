@@ -11,7 +11,7 @@ itself keep working.
 
 When the set is first added, the project also takes the name and sign-in methods of Stack's
 seeded internal project ("Stack Dashboard", e-mail codes, client team creation, the shared
-GitHub, Google, Microsoft and Spotify providers, and the team permissions of the backend version
+GitHub, Google, Microsoft and Spotify providers, and the team set-up of the backend version
 the service answers as), so the suite reads the same project and the mails carry the same
 sender and subjects.
 """
@@ -22,6 +22,7 @@ import re
 import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from .auth import INTERNAL_PROJECT_ID
 from .db import dump
@@ -146,12 +147,14 @@ def seed_internal_keys(c: sqlite3.Connection, keys: InternalKeys, api: str = "2.
     )
     project = get_project(c, INTERNAL_PROJECT_ID)
     if project is not None:
-        config = {**project.config, **STACK_INTERNAL_PROJECT_CONFIG, **_team_permissions(c, api)}
+        config = {**project.config, **STACK_INTERNAL_PROJECT_CONFIG, **_teams_of_version(c, api)}
         save_project(c, replace(project, display_name=STACK_INTERNAL_PROJECT_NAME, config=config))
     return True
 
 
-def _team_permissions(c: sqlite3.Connection, api: str) -> dict[str, list[dict[str, str]]]:
+def _teams_of_version(c: sqlite3.Connection, api: str) -> dict[str, Any]:
+    """2.7.16: no team permissions, no team made at sign-up; 2.8.86: team_admin / team_member
+    and a personal team for each new user."""
     if api == "2.7":
         return {"team_creator_default_permissions": [], "team_member_default_permissions": []}
     for permission_id, description, contained in TEAM_PERMISSIONS_28:
@@ -161,6 +164,7 @@ def _team_permissions(c: sqlite3.Connection, api: str) -> dict[str, list[dict[st
             (INTERNAL_PROJECT_ID, permission_id, description, dump(contained), now_millis()),
         )
     return {
+        "create_team_on_sign_up": True,
         "team_creator_default_permissions": [{"id": "team_admin"}],
         "team_member_default_permissions": [{"id": "team_member"}],
     }

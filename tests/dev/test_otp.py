@@ -126,6 +126,17 @@ def test_an_unverified_sign_in_address_gets_no_code(api: Api, user: dict, magic_
     assert api.http.get("/dev/outbox", params={"to": second}).json()["items"] == []
 
 
+def test_an_unverified_address_is_named_as_2_8_names_it(api_28: Api) -> None:
+    email = unique_email()
+    api_28.sign_up(email)
+    body = assert_known_error(send_code(api_28, email), "USER_EMAIL_ALREADY_EXISTS", 409)
+    assert body["details"] == {"email": email, "would_work_if_email_was_verified": True}
+    assert body["error"] == (
+        f'A user with email "{email}" already exists but the email is not verified. Please login to your existing'
+        " account with the method you used to sign up, and then verify your email to sign in with this login method."
+    )
+
+
 def test_the_bot_challenge_fields_are_accepted_from_2_8_clients_only(api_27: Api, api_28: Api) -> None:
     body = {"callback_url": CALLBACK, "bot_challenge_token": "token", "bot_challenge_phase": "invisible"}
     before = {

@@ -217,7 +217,10 @@ def test_the_seeded_project_has_the_team_permissions_of_its_version(
         config = api.call("GET", path, "admin").json()["config"]
         assert [p["id"] for p in config["team_creator_default_permissions"]] == creator
         assert [p["id"] for p in config["team_member_default_permissions"]] == member
+        assert config["create_team_on_sign_up"] is (version == "2.8")
         tokens = api.sign_up()
+        me = api.call("GET", "/users/me", "client", token=tokens["access_token"]).json()
+        assert (me["selected_team_id"] is not None) is (version == "2.8")  # 2.8: the personal team
         team = api.call(
             "POST",
             "/teams",

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..emails import MAGIC_LINK, send_magic_link_email
 from ..endpoint import ANY, EndpointGroup, PerApi, RequestContext
-from ..errors import CatalogueError, PlainError
+from ..errors import CatalogueError, PlainError, email_taken
 from ..schema import Obj, Spec, Str
 from ..sign_in import finish_sign_in
 from ..teams import create_team
@@ -48,7 +48,7 @@ def send_sign_in_code(ctx: RequestContext) -> dict[str, Any]:
     if user is not None and not _auth_channel_is_verified(ctx, user["id"], email):
         # Someone signed up with this address (e.g. by password) and never proved they own it:
         # a code sent there must not open their account.
-        raise CatalogueError("USER_EMAIL_ALREADY_EXISTS")
+        raise email_taken(email, would_work_if_email_was_verified=True)
     code = send_magic_link_email(ctx, email, ctx.body["callback_url"])
     return {"nonce": code[-NONCE_LENGTH:]}
 
