@@ -156,3 +156,22 @@ def test_the_bot_challenge_fields_are_accepted_from_2_8_clients_only(api_27: Api
     finally:
         for api, enabled in before.items():
             api.set_config(magic_link_enabled=enabled)
+
+
+def test_an_e_mail_code_sign_up_selects_its_personal_team_in_2_8_only(api_27: Api, api_28: Api) -> None:
+    for api, selected in ((api_28, True), (api_27, False)):
+        before = api.call("GET", api.admin_project_path, "admin").json()["config"]
+        api.set_config(create_team_on_sign_up=True, magic_link_enabled=True)
+        try:
+            email = unique_email()
+            assert send_code(api, email).status_code == 200
+            code = parse_qs(urlsplit(last_mail(api, email)["link"]).query)["code"][0]
+            tokens = api.call("POST", "/auth/otp/sign-in", json={"code": code}).json()
+            me = api.call("GET", "/users/me", token=tokens["access_token"]).json()
+            teams = api.call("GET", "/teams?user_id=me", token=tokens["access_token"]).json()["items"]
+            assert [t["display_name"] for t in teams] == [f"{email}'s Team"]
+            assert me["selected_team_id"] == (teams[0]["id"] if selected else None)
+        finally:
+            api.set_config(
+                create_team_on_sign_up=before["create_team_on_sign_up"], magic_link_enabled=before["magic_link_enabled"]
+            )

@@ -9,8 +9,8 @@ from ..endpoint import ANY, EndpointGroup, PerApi, RequestContext
 from ..errors import CatalogueError, PlainError, email_taken
 from ..schema import Obj, Spec, Str
 from ..sign_in import finish_sign_in
-from ..teams import create_team
 from ..urls import is_trusted_url
+from ..user_updates import create_personal_team, personal_team_name
 from ..users import create_user, find_user_by_auth_email, get_user, normalise_email
 from ..verification import CODE_LENGTH, NONCE_LENGTH, find_code
 
@@ -94,7 +94,7 @@ def sign_in(ctx: RequestContext) -> dict[str, Any]:
         primary_email_auth_enabled=True,
     )
     if project.config["create_team_on_sign_up"]:
-        create_team(ctx.sql, project, f"{email}'s Team", creator_user_id=user_id)
+        create_personal_team(ctx.sql, project, user_id, personal_team_name(None, email))  # 2.8 selects it
     new_user = get_user(ctx.sql, project.id, user_id)
     assert new_user is not None
     return finish_sign_in(ctx, new_user, is_new_user=True)
