@@ -991,7 +991,7 @@ class OAuthAccessTokenNotAvailableWithSharedOAuthKeys(KnownError):
 class InvalidOAuthClientIdOrSecret(KnownError):
     code = 'INVALID_OAUTH_CLIENT_ID_OR_SECRET'
     status = 400
-    message_template = 'The OAuth client id or secret is invalid. The client id must equal the project id, and the client secret must be a publishable client key.'
+    message_template = 'The OAuth client ID or secret is invalid. The client ID must be equal to the project ID, and the client secret must be a publishable client key.'
     detail_fields = ('client_id',)
 
     @property

@@ -133,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
     if not selected:
         print(f"stack_e2e: no test file under {SUITE} matches {args.paths}.", file=sys.stderr)
         return 2
+    api = args.api
+    if api == "auto":  # the backend version of the copy: 2.7.x -> "2.7", else "2.8"
+        version = json.loads((e2e / "package.json").read_text(encoding="utf-8"))["version"]
+        api = "2.7" if version.startswith("2.7.") else "2.8"
     env_file = e2e / ".env.development"
     keys = read_internal_keys(env_file)
     dev_env = _env_file_values(env_file)
@@ -145,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
             internal_keys=keys,
             mail_api_port=0,
             access_token_ttl=args.access_token_ttl,
+            api=api,
         ) as service:
             env = {
                 **os.environ,
@@ -169,7 +174,8 @@ def run(args: argparse.Namespace) -> int:
                 f"--poolOptions.forks.minForks={min(args.workers, 1)}",
             ]
             print(
-                f"stack_e2e: {len(selected)} test files against {service.url} (mail API {service.mail_api_url})",
+                f"stack_e2e: {len(selected)} test files against {service.url} answering as API {service.api}"
+                f" (mail API {service.mail_api_url})",
                 file=sys.stderr,
                 flush=True,
             )
@@ -241,6 +247,12 @@ def main(argv: list[str] | None = None) -> int:
     go.add_argument("--workers", type=int, default=2, help="vitest worker processes (default 2)")
     go.add_argument("--timeout-minutes", type=float, default=60, help="stop vitest after this long (default 60)")
     go.add_argument("--access-token-ttl", type=float, default=600)
+    go.add_argument(
+        "--api",
+        choices=("auto", "2.7", "2.8"),
+        default="auto",
+        help="the version the service answers as (default auto: the suite's own, 2.7 for a 2.7.x copy, else 2.8)",
+    )
     go.add_argument("--failures", help="write the failed tests, each with its message, to this file")
     go.add_argument("--failure-lines", type=int, default=40, help="lines of each failure message kept (default 40)")
     go.add_argument("--svix-url", default="http://127.0.0.1:9")

@@ -9,7 +9,7 @@
 #                  STACK_AUTH_GIT. Only needed until the copy exists.
 #   --commit REV   the revision to test (default 2f719903b, backend 2.8.86, when the clone has
 #                  it; else HEAD). A different revision replaces the copy.
-#   after --       options of `scripts/stack_e2e.py run` (--all, --depth N, --workers N,
+#   after --       options of `scripts/stack_e2e.py run` (--all, --api 2.7|2.8, --depth N, --workers N,
 #                  --failures FILE, --timeout-minutes M) and test paths relative to the suite
 #                  folder, e.g. `-- auth/otp users.test.ts`.
 #

@@ -85,6 +85,12 @@ class ApiVersion:
     #: mode, a trusted after_callback_redirect_url, and redirect trust that compares ports and
     #: ignores paths.
     oauth_28: bool
+    #: Spaces before the `Project:` and `User:` lines of the GET /api/v1 text: 2.7.16's template
+    #: indented them by 9 (a nested deindent), 2.8.86 by 2.
+    root_text_indent: int
+    #: What the service calls e-mail code sign-in in its messages ("... is not enabled for this
+    #: project"): "Magic link" (2.7.16), "OTP sign-in" (2.8.86).
+    otp_name: str
 
     def issuer(self, base_url: str, project_id: str, kind: str = USER) -> str:
         table = token_kinds()
@@ -112,6 +118,8 @@ API_27 = ApiVersion(
     admin_project_at_internal=False,
     email_templates=True,
     oauth_28=False,
+    root_text_indent=9,
+    otp_name="Magic link",
 )
 
 API_28 = ApiVersion(
@@ -129,6 +137,8 @@ API_28 = ApiVersion(
     admin_project_at_internal=True,
     email_templates=False,
     oauth_28=True,
+    root_text_indent=2,
+    otp_name="OTP sign-in",
 )
 
 VERSIONS = {version.name: version for version in (API_27, API_28)}

@@ -63,7 +63,7 @@ def create_app(
     """
     version = api_version(api)
     db = Database.in_dir(data_dir)
-    bootstrap = ensure_projects(db, internal_keys)
+    bootstrap = ensure_projects(db, internal_keys, version.name)
     mark_interrupted(db)
     if bootstrap.created and on_first_start is not None:
         on_first_start(bootstrap)

@@ -52,11 +52,12 @@ class Bootstrap:
     created: bool  # True on the very first start of this data folder
 
 
-def ensure_projects(db: Database, internal_keys: InternalKeys | None = None) -> Bootstrap:
+def ensure_projects(db: Database, internal_keys: InternalKeys | None = None, api: str = "2.8") -> Bootstrap:
     """Create the projects and keys on first start; reuse them later. A project that was deleted
     (DELETE /projects/current) is created afresh, with new keys, as on a first start.
 
-    `internal_keys` (seed.py) are added as one more key set of the `internal` project."""
+    `internal_keys` (seed.py) are added as one more key set of the `internal` project, which
+    then takes the shape of Stack's seeded one in backend `api`."""
     with db.tx() as c:
         created = False
         project_id = _meta(c, "project_id")
@@ -71,7 +72,7 @@ def ensure_projects(db: Database, internal_keys: InternalKeys | None = None) -> 
         else:
             internal = _keys_of(c, INTERNAL_PROJECT_ID)
         if internal_keys is not None:
-            seed_internal_keys(c, internal_keys)
+            seed_internal_keys(c, internal_keys, api)
     return Bootstrap(project=project, internal=internal, created=created)
 
 

@@ -119,7 +119,8 @@ INTERNAL_ERROR_TEXT = "Something went wrong. Please make sure the data you enter
 def email_taken(email: str, *, would_work_if_email_was_verified: bool = False) -> CatalogueError:
     """USER_EMAIL_ALREADY_EXISTS with the details and wording 2.8 gives it (contract 2.8, 2.2)."""
     suffix = (
-        ". If this is you, sign in to that account and verify the e-mail address first."
+        " but the email is not verified. Please login to your existing account with the method you used to sign up,"
+        " and then verify your email to sign in with this login method."
         if would_work_if_email_was_verified
         else "."
     )

@@ -11,8 +11,9 @@ itself keep working.
 
 When the set is first added, the project also takes the name and sign-in methods of Stack's
 seeded internal project ("Stack Dashboard", e-mail codes, client team creation, the shared
-GitHub, Google, Microsoft and Spotify providers), so the suite reads the same project and the
-mails carry the same sender and subjects.
+GitHub, Google, Microsoft and Spotify providers, and the team set-up of the backend version
+the service answers as), so the suite reads the same project and the mails carry the same
+sender and subjects.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ import re
 import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from .auth import INTERNAL_PROJECT_ID
+from .db import dump
 from .ids import new_uuid, now_millis
 from .projects import get_project, save_project
 
@@ -41,6 +44,13 @@ STACK_INTERNAL_PROJECT_CONFIG = {
 }
 
 #: (attribute, the e2e suite's variable, the backend seed's variable)
+#: Team permissions of Stack's seeded internal project: 2.7.16's seed made it without any (team
+#: creators and members get none); 2.8.86's defines these two and makes them the defaults.
+TEAM_PERMISSIONS_28 = (
+    ("team_member", "1", ["$read_members"]),
+    ("team_admin", "2", ["$read_members", "$remove_members", "$update_team"]),
+)
+
 _E2E, _SEED = "STACK_INTERNAL_PROJECT_", "STACK_SEED_INTERNAL_PROJECT_"
 _VARIABLES = (
     ("publishable_client_key", _E2E + "CLIENT_KEY", _SEED + "PUBLISHABLE_CLIENT_KEY"),
@@ -102,8 +112,9 @@ def _parse_dotenv(text: str) -> dict[str, str]:
     return values
 
 
-def seed_internal_keys(c: sqlite3.Connection, keys: InternalKeys) -> bool:
+def seed_internal_keys(c: sqlite3.Connection, keys: InternalKeys, api: str = "2.8") -> bool:
     """Make `keys` a valid key set of the internal project; True when it was added just now.
+    The first time, the project takes the shape of Stack's seeded one in backend `api`.
 
     A key already used by another project's key set is refused: a key names one project."""
     existing = c.execute(
@@ -136,6 +147,24 @@ def seed_internal_keys(c: sqlite3.Connection, keys: InternalKeys) -> bool:
     )
     project = get_project(c, INTERNAL_PROJECT_ID)
     if project is not None:
-        config = {**project.config, **STACK_INTERNAL_PROJECT_CONFIG}
+        config = {**project.config, **STACK_INTERNAL_PROJECT_CONFIG, **_teams_of_version(c, api)}
         save_project(c, replace(project, display_name=STACK_INTERNAL_PROJECT_NAME, config=config))
     return True
+
+
+def _teams_of_version(c: sqlite3.Connection, api: str) -> dict[str, Any]:
+    """2.7.16: no team permissions, no team made at sign-up; 2.8.86: team_admin / team_member
+    and a personal team for each new user."""
+    if api == "2.7":
+        return {"team_creator_default_permissions": [], "team_member_default_permissions": []}
+    for permission_id, description, contained in TEAM_PERMISSIONS_28:
+        c.execute(
+            "INSERT OR IGNORE INTO permission_definitions (project_id, id, description, contained_permission_ids,"
+            " created_at_millis) VALUES (?, ?, ?, ?, ?)",
+            (INTERNAL_PROJECT_ID, permission_id, description, dump(contained), now_millis()),
+        )
+    return {
+        "create_team_on_sign_up": True,
+        "team_creator_default_permissions": [{"id": "team_admin"}],
+        "team_member_default_permissions": [{"id": "team_member"}],
+    }

@@ -52,6 +52,7 @@ SERVER_FIELDS: dict[str, Any] = {
     "totp_secret_base64": Str(nullable=True, test=_padded_base64),
 }
 
+
 def _country_code(value: str) -> str | None:
     return None if re.fullmatch(r"[A-Za-z]{2}", value.strip()) else "must be a two-letter country code"
 
@@ -66,9 +67,7 @@ SERVER_FIELDS_28: dict[str, Any] = {
     "restricted_by_admin_reason": Str(nullable=True),
     "restricted_by_admin_private_details": Str(nullable=True),
     "country_code": Str(nullable=True, test=_country_code),
-    "risk_scores": Obj(
-        {"sign_up": Obj({"bot": _risk_score(), "free_trial_abuse": _risk_score()}, required=True)}
-    ),
+    "risk_scores": Obj({"sign_up": Obj({"bot": _risk_score(), "free_trial_abuse": _risk_score()}, required=True)}),
 }
 OAUTH_PROVIDERS = Arr(Obj({"id": Str(required=True), "account_id": Str(required=True), "email": Str(nullable=True)}))
 
@@ -139,7 +138,9 @@ def create_personal_team(c: sqlite3.Connection, project: Project, user_id: str, 
     """The team `create_team_on_sign_up` makes; 2.8 also selects it (contract 2.8, 5.2)."""
     team_id = create_team(c, project, name, creator_user_id=user_id)
     if current_api().selects_personal_team:
-        c.execute("UPDATE users SET selected_team_id = ? WHERE project_id = ? AND id = ?", (team_id, project.id, user_id))
+        c.execute(
+            "UPDATE users SET selected_team_id = ? WHERE project_id = ? AND id = ?", (team_id, project.id, user_id)
+        )
     return team_id
 
 
@@ -183,7 +184,9 @@ def _password_hash_of(
         raise PlainError(400, "Cannot set both password and password_hash at the same time.")
     if "password_hash" in fields:
         if not is_valid_bcrypt_hash(fields["password_hash"]):
-            raise PlainError(400, "Invalid password hash. Make sure it's a bcrypt hash in Modular Crypt Format.")
+            raise PlainError(
+                400, "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format."
+            )
         return True, fields["password_hash"]
     if "password" in fields:
         if fields["password"] is not None and not project.config["credential_enabled"]:
@@ -211,8 +214,9 @@ def server_create_user(
     c: sqlite3.Connection, project: Project, fields: dict[str, Any], hasher: Callable[[str], str]
 ) -> str:
     email = fields.get("primary_email")
-    if email is None and ("primary_email_verified" in fields or "primary_email_auth_enabled" in fields):
-        raise PlainError(400, "primary_email_verified and primary_email_auth_enabled need primary_email")
+    for flag in ("primary_email_auth_enabled", "primary_email_verified"):  # the service's order and words
+        if email is None and fields.get(flag):
+            raise PlainError(400, f"{flag} cannot be true without primary_email")
     if email is not None and fields.get("primary_email_auth_enabled") and email_used_for_auth(c, project.id, email):
         raise email_taken(normalise_email(email))
     if fields.get("otp_auth_enabled") and not project.config["magic_link_enabled"]:
@@ -381,7 +385,9 @@ def _set_primary_verified(
 ) -> None:
     if "primary_email_verified" in fields:
         if channel is None:
-            raise PlainError(400, "primary_email_verified needs a primary e-mail")
+            if fields["primary_email_verified"]:
+                raise PlainError(400, "primary_email_verified cannot be true without primary_email")
+            return
         c.execute(
             "UPDATE contact_channels SET is_verified = ? WHERE project_id = ? AND id = ?",
             (int(fields["primary_email_verified"]), project.id, channel["id"]),

@@ -101,7 +101,7 @@ const CATALOGUE: readonly CatalogueRow[] = [
   ["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE","",400,"The OAuth connection does not have the required scope.",0,"",""],
   ["OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS","",400,"Extra scopes are not available with the shared OAuth keys. Configure the provider with your own client id and secret to request them.",0,"",""],
   ["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS","",400,"Provider access tokens are not available with the shared OAuth keys. Configure the provider with your own client id and secret to use them.",0,"",""],
-  ["INVALID_OAUTH_CLIENT_ID_OR_SECRET","",400,"The OAuth client id or secret is invalid. The client id must equal the project id, and the client secret must be a publishable client key.",0,"","client_id"],
+  ["INVALID_OAUTH_CLIENT_ID_OR_SECRET","",400,"The OAuth client ID or secret is invalid. The client ID must be equal to the project ID, and the client secret must be a publishable client key.",0,"","client_id"],
   ["INVALID_SCOPE","",400,"The scope \"{scope}\" is not a valid OAuth scope for Stack.",0,"",""],
   ["USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION","",409,"The user is already connected to another OAuth account of this provider.",0,"",""],
   ["OUTER_OAUTH_TIMEOUT","",408,"The OAuth flow has timed out. Please sign in again.",0,"",""],

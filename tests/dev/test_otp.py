@@ -69,6 +69,15 @@ def test_magic_link_disabled_is_a_plain_403(api: Api, project_config) -> None:
     assert (response.status_code, response.text) == (403, "Magic link is not enabled for this project")
 
 
+def test_otp_disabled_is_worded_as_2_8_words_it(api_28: Api) -> None:
+    api_28.set_config(magic_link_enabled=False)
+    try:
+        response = send_code(api_28, unique_email())
+    finally:
+        api_28.set_config(magic_link_enabled=True)  # the local project's start value
+    assert (response.status_code, response.text) == (403, "OTP sign-in is not enabled for this project")
+
+
 def test_send_code_errors(api: Api, user: dict, magic_link: None, project_config) -> None:
     assert_known_error(send_code(api, unique_email(), "https://evil.example/cb"), "REDIRECT_URL_NOT_WHITELISTED", 400)
     # a password user whose e-mail is not verified yet
@@ -117,13 +126,52 @@ def test_an_unverified_sign_in_address_gets_no_code(api: Api, user: dict, magic_
     assert api.http.get("/dev/outbox", params={"to": second}).json()["items"] == []
 
 
-def test_the_bot_challenge_fields_of_2_8_clients_are_accepted(api: Api, magic_link: None) -> None:
+def test_an_unverified_address_is_named_as_2_8_names_it(api_28: Api) -> None:
     email = unique_email()
-    response = api.call(
-        "POST",
-        "/auth/otp/send-sign-in-code",
-        json={"email": email, "callback_url": CALLBACK, "bot_challenge_token": "token", "bot_challenge_phase": "x"},
+    api_28.sign_up(email)
+    body = assert_known_error(send_code(api_28, email), "USER_EMAIL_ALREADY_EXISTS", 409)
+    assert body["details"] == {"email": email, "would_work_if_email_was_verified": True}
+    assert body["error"] == (
+        f'A user with email "{email}" already exists but the email is not verified. Please login to your existing'
+        " account with the method you used to sign up, and then verify your email to sign in with this login method."
     )
-    assert response.status_code == 200, response.text
-    unknown = api.call("POST", "/auth/otp/send-sign-in-code", json={"email": email, "callback_url": CALLBACK, "x": 1})
-    assert "body contains unknown properties: x" in assert_known_error(unknown, "SCHEMA_ERROR", 400)["error"]
+
+
+def test_the_bot_challenge_fields_are_accepted_from_2_8_clients_only(api_27: Api, api_28: Api) -> None:
+    body = {"callback_url": CALLBACK, "bot_challenge_token": "token", "bot_challenge_phase": "invisible"}
+    before = {
+        api: api.call("GET", api.admin_project_path, "admin").json()["config"]["magic_link_enabled"]
+        for api in (api_27, api_28)
+    }
+    try:
+        for api in before:
+            api.set_config(magic_link_enabled=True)
+        sent = api_28.call("POST", "/auth/otp/send-sign-in-code", json={"email": unique_email(), **body})
+        assert sent.status_code == 200, sent.text
+        refused = api_27.call("POST", "/auth/otp/send-sign-in-code", json={"email": unique_email(), **body})
+        error = assert_known_error(refused, "SCHEMA_ERROR", 400)["error"]
+        assert "body contains unknown properties: bot_challenge_token, bot_challenge_phase" in error
+        unknown = api_28.call("POST", "/auth/otp/send-sign-in-code", json={"email": unique_email(), **body, "x": 1})
+        assert "body contains unknown properties: x" in assert_known_error(unknown, "SCHEMA_ERROR", 400)["error"]
+    finally:
+        for api, enabled in before.items():
+            api.set_config(magic_link_enabled=enabled)
+
+
+def test_an_e_mail_code_sign_up_selects_its_personal_team_in_2_8_only(api_27: Api, api_28: Api) -> None:
+    for api, selected in ((api_28, True), (api_27, False)):
+        before = api.call("GET", api.admin_project_path, "admin").json()["config"]
+        api.set_config(create_team_on_sign_up=True, magic_link_enabled=True)
+        try:
+            email = unique_email()
+            assert send_code(api, email).status_code == 200
+            code = parse_qs(urlsplit(last_mail(api, email)["link"]).query)["code"][0]
+            tokens = api.call("POST", "/auth/otp/sign-in", json={"code": code}).json()
+            me = api.call("GET", "/users/me", token=tokens["access_token"]).json()
+            teams = api.call("GET", "/teams?user_id=me", token=tokens["access_token"]).json()["items"]
+            assert [t["display_name"] for t in teams] == [f"{email}'s Team"]
+            assert me["selected_team_id"] == (teams[0]["id"] if selected else None)
+        finally:
+            api.set_config(
+                create_team_on_sign_up=before["create_team_on_sign_up"], magic_link_enabled=before["magic_link_enabled"]
+            )

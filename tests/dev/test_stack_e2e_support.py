@@ -202,3 +202,35 @@ def test_cli_refuses_the_service_port_as_mail_port(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "--mail-api-port 8555 is the service's own --port" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("version", "creator", "member"),
+    [("2.7", [], []), ("2.8", ["team_admin"], ["team_member"])],
+)
+def test_the_seeded_project_has_the_team_permissions_of_its_version(
+    tmp_path: Path, version: str, creator: list[str], member: list[str]
+) -> None:
+    with LocalService(tmp_path, quiet=True, internal_keys=KEYS, api=version) as service:
+        api = seeded_api(service)
+        path = "/internal/projects/current" if version == "2.8" else "/projects/current"
+        config = api.call("GET", path, "admin").json()["config"]
+        assert [p["id"] for p in config["team_creator_default_permissions"]] == creator
+        assert [p["id"] for p in config["team_member_default_permissions"]] == member
+        assert config["create_team_on_sign_up"] is (version == "2.8")
+        tokens = api.sign_up()
+        me = api.call("GET", "/users/me", "client", token=tokens["access_token"]).json()
+        assert (me["selected_team_id"] is not None) is (version == "2.8")  # 2.8: the personal team
+        team = api.call(
+            "POST",
+            "/teams",
+            "client",
+            token=tokens["access_token"],
+            json={"display_name": "T", "creator_user_id": "me"},
+        )
+        assert team.status_code == 201, team.text
+        rename = api.call(
+            "PATCH", f"/teams/{team.json()['id']}", "client", token=tokens["access_token"], json={"display_name": "U"}
+        )
+        # 2.7.16's internal project gives a team's creator no permission; 2.8.86's team_admin may rename
+        assert rename.status_code == (200 if version == "2.8" else 401), rename.text

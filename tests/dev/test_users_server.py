@@ -55,7 +55,10 @@ def test_imported_bcrypt_hashes_sign_in(api: Api) -> None:
     ok = api.call("POST", "/auth/password/sign-in", json={"email": email, "password": "imported pw"})
     assert ok.status_code == 200
     bad = api.call("POST", "/users", "server", json={"password_hash": "$1$nope"})
-    assert bad.status_code == 400 and bad.text.startswith("Invalid password hash.")
+    assert (bad.status_code, bad.text) == (
+        400,
+        "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.",
+    )
     both = api.call("POST", "/users", "server", json={"password_hash": hashed, "password": "x"})
     assert both.text == "Cannot set both password and password_hash at the same time."
 
@@ -136,3 +139,22 @@ def test_list_users_rejects_unknown_and_invalid_query_parameters(api: Api) -> No
     assert "query.limit must be greater than or equal to 1" in body["error"]
     body = assert_known_error(api.call("GET", "/users", "server", params={"order_by": "name"}), "SCHEMA_ERROR", 400)
     assert "query.order_by must be one of the following values: signed_up_at" in body["error"]
+
+
+def test_e_mail_flags_without_an_address_are_refused_only_when_true_as_the_service_words_it(api: Api) -> None:
+    for flag in ("primary_email_auth_enabled", "primary_email_verified"):
+        refused = api.call("POST", "/users", "server", json={flag: True})
+        assert (refused.status_code, refused.text) == (400, f"{flag} cannot be true without primary_email")
+    both = api.call(
+        "POST", "/users", "server", json={"primary_email_verified": True, "primary_email_auth_enabled": True}
+    )
+    assert both.text == "primary_email_auth_enabled cannot be true without primary_email"  # checked first
+    created = api.call(
+        "POST", "/users", "server", json={"primary_email_verified": False, "primary_email_auth_enabled": False}
+    )
+    assert created.status_code == 201, created.text
+    user_id = created.json()["id"]
+    unverify = api.call("PATCH", f"/users/{user_id}", "server", json={"primary_email_verified": False})
+    assert unverify.status_code == 200, unverify.text
+    verify = api.call("PATCH", f"/users/{user_id}", "server", json={"primary_email_verified": True})
+    assert (verify.status_code, verify.text) == (400, "primary_email_verified cannot be true without primary_email")

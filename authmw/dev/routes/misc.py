@@ -32,7 +32,9 @@ def api_root(ctx: RequestContext) -> str:
     if ctx.user is not None:
         channel = primary_email_channel(ctx.sql, ctx.project.id, ctx.user["id"])
         user = channel["value"] if channel else ctx.user["id"]
-    return f"{WELCOME}\n\nAuthentication: {ctx.auth.tier.capitalize()}\n  Project: {ctx.project.id}\n  User: {user}"
+    indent = " " * ctx.api.root_text_indent
+    tier = ctx.auth.tier.capitalize()
+    return f"{WELCOME}\n\nAuthentication: {tier}\n{indent}Project: {ctx.project.id}\n{indent}User: {user}"
 
 
 @group.post("/check-feature-support", tiers=None, body=Json())

@@ -5,39 +5,41 @@ from __future__ import annotations
 from typing import Any
 
 from ..emails import MAGIC_LINK, send_magic_link_email
-from ..endpoint import ANY, EndpointGroup, RequestContext
-from ..errors import CatalogueError, PlainError
-from ..schema import Obj, Str
+from ..endpoint import ANY, EndpointGroup, PerApi, RequestContext
+from ..errors import CatalogueError, PlainError, email_taken
+from ..schema import Obj, Spec, Str
 from ..sign_in import finish_sign_in
-from ..teams import create_team
 from ..urls import is_trusted_url
-from ..users import create_user, find_user_by_auth_email, get_user
+from ..user_updates import create_personal_team, personal_team_name
+from ..users import create_user, find_user_by_auth_email, get_user, normalise_email
 from ..verification import CODE_LENGTH, NONCE_LENGTH, find_code
 
 group = EndpointGroup()
 CODE_BODY = Obj({"code": Str(required=True, min_length=CODE_LENGTH, max_length=CODE_LENGTH)}, required=True)
 
 
+SEND_FIELDS: dict[str, Spec] = {
+    "email": Str(required=True, strict_email=True),
+    "callback_url": Str(required=True, url=True),
+}
+#: 2.8 clients send the service's bot challenge; the local service has none, so the fields are
+#: accepted and a request is never refused for its token.
+BOT_CHALLENGE_FIELDS: dict[str, Spec] = {"bot_challenge_token": Str(), "bot_challenge_phase": Str()}
+
+
 @group.post(
     "/auth/otp/send-sign-in-code",
     tiers=ANY,
-    body=Obj(
-        {
-            "email": Str(required=True, strict_email=True),
-            "callback_url": Str(required=True, url=True),
-            # Sent by 2.8 clients (the service's bot challenge); the local service has none, so
-            # a request is never refused for its token and the fields are only accepted.
-            "bot_challenge_token": Str(),
-            "bot_challenge_phase": Str(),
-        },
-        required=True,
+    body=PerApi(
+        v27=Obj(SEND_FIELDS, required=True),
+        v28=Obj({**SEND_FIELDS, **BOT_CHALLENGE_FIELDS}, required=True),
     ),
 )
 def send_sign_in_code(ctx: RequestContext) -> dict[str, Any]:
     project = ctx.project
     email = ctx.body["email"]
     if not project.config["magic_link_enabled"]:
-        raise PlainError(403, "Magic link is not enabled for this project")
+        raise PlainError(403, f"{ctx.api.otp_name} is not enabled for this project")
     if not is_trusted_url(project, ctx.body["callback_url"]):
         raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
     user = find_user_by_auth_email(ctx.sql, project.id, email)
@@ -46,7 +48,7 @@ def send_sign_in_code(ctx: RequestContext) -> dict[str, Any]:
     if user is not None and not _auth_channel_is_verified(ctx, user["id"], email):
         # Someone signed up with this address (e.g. by password) and never proved they own it:
         # a code sent there must not open their account.
-        raise CatalogueError("USER_EMAIL_ALREADY_EXISTS")
+        raise email_taken(email, would_work_if_email_was_verified=True)
     code = send_magic_link_email(ctx, email, ctx.body["callback_url"])
     return {"nonce": code[-NONCE_LENGTH:]}
 
@@ -56,8 +58,8 @@ def _auth_channel_is_verified(ctx: RequestContext, user_id: str, email: str) -> 
     address used for sign-in receives codes too, as the service sends them."""
     row = ctx.sql.execute(
         "SELECT is_verified FROM contact_channels WHERE project_id = ? AND user_id = ? AND type = 'email'"
-        " AND value = ? AND used_for_auth = 1",
-        (ctx.project.id, user_id, email),
+        " AND value IN (?, ?) AND used_for_auth = 1",
+        (ctx.project.id, user_id, email, normalise_email(email)),
     ).fetchone()
     return row is not None and bool(row["is_verified"])
 
@@ -92,7 +94,7 @@ def sign_in(ctx: RequestContext) -> dict[str, Any]:
         primary_email_auth_enabled=True,
     )
     if project.config["create_team_on_sign_up"]:
-        create_team(ctx.sql, project, f"{email}'s Team", creator_user_id=user_id)
+        create_personal_team(ctx.sql, project, user_id, personal_team_name(None, email))  # 2.8 selects it
     new_user = get_user(ctx.sql, project.id, user_id)
     assert new_user is not None
     return finish_sign_in(ctx, new_user, is_new_user=True)
