@@ -23,7 +23,7 @@ LOG_FILE = "dev.log"
 #: Backend versions `authmw dev --api` answers as (authmw/dev/api_version.py, kept in step by a
 #: test: importing the local service here would slow down every other command).
 API_VERSIONS = ("2.7", "2.8")
-DEFAULT_API_VERSION = "2.7"
+DEFAULT_API_VERSION = "2.8"
 #: How long `--background` and `--stop` wait for the service to come up or go away.
 BACKGROUND_TIMEOUT_SECONDS = 60
 

@@ -62,7 +62,7 @@ class Service:
         self._running = service
         #: The backend version the service answers as ("2.8" or "2.7"); for a deployment,
         #: AUTHMW_TEST_API (default 2.8).
-        self.api: str = getattr(service, "api", None) or os.environ.get("AUTHMW_TEST_API", "2.8")
+        self.api: str = deployment.api_version(service)
         self.url: str = service.url
         self.project_id: str = service.project_id
         self.config = AuthConfig(
@@ -87,7 +87,7 @@ class Service:
     @property
     def admin_project_path(self) -> str:
         """Where the admin tier reads and changes the project: 2.8 moved it (contract 2.8, 14.4)."""
-        return "/internal/projects/current" if self.api == "2.8" else "/projects/current"
+        return deployment.admin_project_path(self._running)
 
     def _headers(self, **extra: str) -> dict[str, str]:
         return {

@@ -53,6 +53,17 @@ def target_url() -> str | None:
     return os.environ.get(TARGET_URL) or None
 
 
+def api_version(running: Any) -> str:
+    """The backend version a service answers as: a LocalService's `api`, else AUTHMW_TEST_API
+    (default 2.8, the hosted service's)."""
+    return str(getattr(running, "api", None) or os.environ.get("AUTHMW_TEST_API", "2.8"))
+
+
+def admin_project_path(running: Any) -> str:
+    """Where the admin tier reads and changes the project: 2.8 moved it (contract 2.8, 14.4)."""
+    return "/internal/projects/current" if api_version(running) == "2.8" else "/projects/current"
+
+
 @dataclass
 class Deployment:
     """A running service and one of its projects: the attributes of a ``LocalService``."""

@@ -143,7 +143,7 @@ API_28 = ApiVersion(
 
 VERSIONS = {version.name: version for version in (API_27, API_28)}
 #: What `LocalService`, `create_app` and `authmw dev` answer as unless told otherwise.
-DEFAULT_API = "2.7"
+DEFAULT_API = "2.8"
 
 
 def api_version(name: str) -> ApiVersion:

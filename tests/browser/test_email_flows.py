@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+import deployment
 import httpx
 import pyotp
 import pytest
@@ -47,7 +48,7 @@ class MailService:
 
     def configure(self, **config: bool) -> None:
         r = httpx.patch(
-            f"{self.url}/api/v1/projects/current",
+            f"{self.url}/api/v1{deployment.admin_project_path(self.service)}",
             headers={
                 "x-stack-project-id": self.service.project_id,
                 "x-stack-access-type": "admin",

@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+import deployment
 import httpx
 import pyotp
 import pytest
@@ -37,7 +38,7 @@ class PasskeyService:
             project_id=service.project_id, api_url=service.url, publishable_client_key=service.publishable_client_key
         )
         r = httpx.patch(
-            f"{service.url}/api/v1/projects/current",
+            f"{service.url}/api/v1{deployment.admin_project_path(service)}",
             headers={
                 "x-stack-project-id": service.project_id,
                 "x-stack-access-type": "admin",

@@ -241,7 +241,7 @@ def test_delete_user_invalidates_the_session(flavour, apps, config, service):
         "x-stack-super-secret-admin-key": service.super_secret_admin_key,
     }
     response = httpx.patch(
-        f"{config.api_base}/projects/current",
+        f"{config.api_base}{deployment.admin_project_path(service)}",
         json={"config": {"client_user_deletion_enabled": True}},
         headers=admin_headers,
     )
@@ -252,7 +252,7 @@ def test_delete_user_invalidates_the_session(flavour, apps, config, service):
         assert flavour(server().get_user(result.user_id)) is None
     finally:
         httpx.patch(
-            f"{config.api_base}/projects/current",
+            f"{config.api_base}{deployment.admin_project_path(service)}",
             json={"config": {"client_user_deletion_enabled": False}},
             headers=admin_headers,
         )

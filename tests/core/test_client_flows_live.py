@@ -68,7 +68,8 @@ class Live:
             "x-stack-access-type": "admin",
             "x-stack-super-secret-admin-key": self.config.super_secret_admin_key or "",
         }
-        response = httpx.patch(f"{self.config.api_base}/projects/current", json={"config": config}, headers=headers)
+        path = deployment.admin_project_path(self.running)
+        response = httpx.patch(f"{self.config.api_base}{path}", json={"config": config}, headers=headers)
         assert response.status_code == 200, response.text
 
     def mails(self, to: str, kind: str) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from authmw.dev import Clock, LocalService
+from authmw.dev.api_version import DEFAULT_API
 from authmw.dev.bootstrap import ProjectKeys
 
 _emails = itertools.count()
@@ -117,10 +118,39 @@ def service_clock() -> Clock:
     return Clock()
 
 
+class Services:
+    """One local service per API version, started when a test first needs it, sharing one clock."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory, clock: Clock) -> None:
+        self._tmp = tmp_path_factory
+        self._clock = clock
+        self._running: dict[str, LocalService] = {}
+
+    def get(self, version: str) -> LocalService:
+        if version not in self._running:
+            folder = self._tmp.mktemp(f"authmw-dev-{version.replace('.', '')}")
+            self._running[version] = LocalService(folder, quiet=True, clock=self._clock, api=version).start()
+        return self._running[version]
+
+    def stop(self) -> None:
+        for running in self._running.values():
+            running.stop()
+
+
 @pytest.fixture(scope="session")
-def service(tmp_path_factory: pytest.TempPathFactory, service_clock: Clock) -> Iterator[LocalService]:
-    with LocalService(tmp_path_factory.mktemp("authmw-dev"), quiet=True, clock=service_clock) as running:
-        yield running
+def services(tmp_path_factory: pytest.TempPathFactory, service_clock: Clock) -> Iterator[Services]:
+    pool = Services(tmp_path_factory, service_clock)
+    try:
+        yield pool
+    finally:
+        pool.stop()
+
+
+@pytest.fixture(scope="module")
+def service(request: pytest.FixtureRequest, services: Services) -> LocalService:
+    """The service of the module's API version: `API_VERSION = "2.7"` at the top of a test
+    module that checks 2.7 behaviour, else the default version (2.8)."""
+    return services.get(getattr(request.module, "API_VERSION", DEFAULT_API))
 
 
 @pytest.fixture
@@ -133,26 +163,24 @@ def clock(service_clock: Clock) -> Iterator[Clock]:
         service_clock.reset()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def api(service: LocalService) -> Api:
     return Api.of(service)
 
 
 @pytest.fixture(scope="session")
-def api_27(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
-    """A service of its own answering as backend 2.7.16 (`LocalService(..., api="2.7")`)."""
-    with LocalService(tmp_path_factory.mktemp("authmw-dev-27"), quiet=True, api="2.7") as running:
-        yield Api.of(running)
+def api_27(services: Services) -> Api:
+    """The service answering as backend 2.7.16 (`LocalService(..., api="2.7")`)."""
+    return Api.of(services.get("2.7"))
 
 
 @pytest.fixture(scope="session")
-def api_28(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
-    """A service of its own answering as backend 2.8.86 (`LocalService(..., api="2.8")`)."""
-    with LocalService(tmp_path_factory.mktemp("authmw-dev-28"), quiet=True, api="2.8") as running:
-        yield Api.of(running)
+def api_28(services: Services) -> Api:
+    """The service answering as backend 2.8.86 (`LocalService(..., api="2.8")`)."""
+    return Api.of(services.get("2.8"))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def internal_api(service: LocalService) -> Api:
     return Api.of(service, service.bootstrap.internal)
 

@@ -14,6 +14,9 @@ from authmw.dev import LocalService
 
 from .conftest import Api, assert_known_error
 
+#: API 2.7's tokens and key sets (2.8's: test_api_28_tokens.py).
+API_VERSION = "2.7"
+
 ISSUER = "https://access-token.jwt-signature.stack-auth.com"
 
 
@@ -185,7 +188,7 @@ def test_a_token_of_a_deleted_user_means_no_user(api: Api, user: dict) -> None:
 
 @pytest.fixture(scope="module")
 def own_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Api, LocalService]]:
-    with LocalService(tmp_path_factory.mktemp("expired-tokens"), quiet=True) as service:
+    with LocalService(tmp_path_factory.mktemp("expired-tokens"), quiet=True, api="2.7") as service:
         yield Api.of(service), service
 
 

@@ -44,10 +44,11 @@ FIELDS = [
         "admin",
         '{"recipient_email": "a@example.com", "email_config": ' + SMTP + "}",
     ),
-    ("PATCH", "/projects/current", "admin", '{"config": {"email_config": ' + SMTP + "}}"),
     ("GET", "/users?limit=%s", "server", None),
     ("POST", "/internal/projects", "owner", '{"display_name": "n", "config": {"email_config": ' + SMTP + "}}"),
 ]
+#: Number fields only API 2.7 has (checked against a 2.7 service).
+FIELDS_27 = [("PATCH", "/projects/current", "admin", '{"config": {"email_config": ' + SMTP + "}}")]
 #: Number fields only API 2.8 has (checked against a 2.8 service).
 FIELDS_28 = [
     ("POST", "/users", "server", '{"risk_scores": {"sign_up": {"bot": %s, "free_trial_abuse": 0}}}'),
@@ -83,7 +84,7 @@ def test_the_list_names_every_number_field_of_the_service() -> None:
             for spec in specs:
                 if spec is not None and _num_fields(spec):
                     found.add((endpoint.method, "/" + endpoint.path.lstrip("/")))
-    listed = {(method, path.split("?")[0]) for method, path, _, _ in FIELDS + FIELDS_28}
+    listed = {(method, path.split("?")[0]) for method, path, _, _ in FIELDS + FIELDS_27 + FIELDS_28}
     listed = {(m, p.replace("00000000-0000-4000-8000-000000000000", "{user_id}")) for m, p in listed}
     assert found == listed
 
@@ -113,9 +114,15 @@ def test_hostile_numbers_are_schema_errors(api, internal_api, owner, method, pat
 
 
 @pytest.mark.parametrize("number", HOSTILE)
-@pytest.mark.parametrize(("method", "path", "tier", "template"), FIELDS_28)
-def test_hostile_numbers_are_schema_errors_in_28_fields(api_28: Api, method, path, tier, template, number) -> None:
-    response = _send(api_28, (api_28, ""), method, path, tier, template, number)
+@pytest.mark.parametrize(
+    ("version", "method", "path", "tier", "template"),
+    [("2.7", *field) for field in FIELDS_27] + [("2.8", *field) for field in FIELDS_28],
+)
+def test_hostile_numbers_are_schema_errors_in_fields_of_one_version(
+    api_27: Api, api_28: Api, version, method, path, tier, template, number
+) -> None:
+    api = api_27 if version == "2.7" else api_28
+    response = _send(api, (api, ""), method, path, tier, template, number)
     assert response.status_code == 400, response.text
     assert response.headers.get("x-stack-known-error") == "SCHEMA_ERROR", response.text
 

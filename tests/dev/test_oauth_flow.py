@@ -21,12 +21,14 @@ REDIRECT_URI = "http://localhost:3000/handler/oauth-callback"
 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
-    """A service of its own: configured OAuth providers can be disabled but never removed."""
-    with LocalService(tmp_path_factory.mktemp("oauth"), quiet=True) as service:
+    """A service of its own: configured OAuth providers can be disabled but never removed.
+    It answers as API 2.7, whose authorize rules these tests check (2.8's:
+    test_oauth_authorize_2_8.py)."""
+    with LocalService(tmp_path_factory.mktemp("oauth"), quiet=True, api="2.7") as service:
         own = Api.of(service)
         response = own.call(
             "PATCH",
-            "/projects/current",
+            own.admin_project_path,
             "admin",
             json={
                 "config": {

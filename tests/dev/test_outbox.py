@@ -9,7 +9,7 @@ import pytest
 from authmw.dev.projects import Project, default_config
 from authmw.dev.urls import is_trusted_url
 
-from .conftest import Api, unique_email
+from .conftest import Api, assert_known_error, unique_email
 
 
 def sign_up(api: Api, email: str, callback: str) -> None:
@@ -41,10 +41,25 @@ def test_sign_up_sends_a_verification_link_to_a_trusted_callback(api: Api) -> No
     assert mail["link"] in mail["body"]
 
 
-def test_an_untrusted_callback_sends_nothing_but_sign_up_succeeds(api: Api) -> None:
+def test_an_untrusted_callback_sends_nothing_but_sign_up_succeeds_in_27(api_27: Api) -> None:
     email = unique_email()
-    sign_up(api, email, "https://attacker.example.net/verify")
-    assert outbox(api, email) == []
+    sign_up(api_27, email, "https://attacker.example.net/verify")
+    assert outbox(api_27, email) == []
+
+
+def test_an_untrusted_callback_refuses_the_sign_up_in_28(api_28: Api) -> None:
+    """2.8 checks the URL first (contract 2.8, 14.1): no user, no mail."""
+    email = unique_email()
+    body = {"email": email, "password": "long enough", "verification_callback_url": "https://attacker.example.net/v"}
+    response = api_28.call("POST", "/auth/password/sign-up", json=body)
+    assert_known_error(response, "REDIRECT_URL_NOT_WHITELISTED", 400)
+    assert outbox(api_28, email) == []
+    signed_in = api_28.call("POST", "/auth/password/sign-in", json={"email": email, "password": "long enough"})
+    assert_known_error(signed_in, "EMAIL_PASSWORD_MISMATCH", 400)
+    # Without a callback URL the sign-up succeeds and sends no mail.
+    plain = api_28.call("POST", "/auth/password/sign-up", json={"email": email, "password": "long enough"})
+    assert plain.status_code == 200, plain.text
+    assert outbox(api_28, email) == []
 
 
 def project_with(domains: list[str], allow_localhost: bool = True) -> Project:

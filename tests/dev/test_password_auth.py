@@ -70,10 +70,16 @@ def test_sign_in_of_a_user_without_password_is_a_mismatch(api: Api) -> None:
     assert_known_error(response, "EMAIL_PASSWORD_MISMATCH", 400)
 
 
-def test_duplicate_email_is_user_email_already_exists(api: Api, user: dict) -> None:
+def test_duplicate_email_is_user_email_already_exists(api: Api, user: dict, api_27: Api) -> None:
     response = sign_up(api, user["email"], "another password")
     body = assert_known_error(response, "USER_EMAIL_ALREADY_EXISTS", 409)
-    assert body["error"] == "User email already exists."
+    # 2.8 names the address (contract 2.8, 2.2); 2.7 did not.
+    assert body["error"] == f'A user with email "{user["email"]}" already exists.'
+    assert body["details"] == {"email": user["email"], "would_work_if_email_was_verified": False}
+    email = unique_email()
+    api_27.sign_up(email)
+    old = assert_known_error(sign_up(api_27, email, "another password"), "USER_EMAIL_ALREADY_EXISTS", 409)
+    assert old["error"] == "User email already exists." and "details" not in old
 
 
 def test_short_password_is_password_too_short_with_min_length(api: Api) -> None:
@@ -101,10 +107,17 @@ def test_sign_up_needs_a_strict_email(api: Api, email: str) -> None:
     assert "body.email must be a valid email" in body["error"]
 
 
-def test_missing_and_unknown_fields_are_listed_one_per_line(api: Api) -> None:
+def test_missing_and_unknown_fields_are_listed_one_per_line(api: Api, api_27: Api) -> None:
     response = api.call("POST", "/auth/password/sign-up", json={"password": "long enough", "a": 1, "b": 2})
     body = assert_known_error(response, "SCHEMA_ERROR", 400)
     assert body["error"] == (
+        "Request validation failed on POST /api/v1/auth/password/sign-up:\n"
+        "  - body contains unknown properties: a, b\n"
+        "  - body.email must be defined"
+    )
+    # 2.7 also requires the verification callback URL (2.8 made it optional: contract 2.8, 14.1).
+    old = api_27.call("POST", "/auth/password/sign-up", json={"password": "long enough", "a": 1, "b": 2})
+    assert assert_known_error(old, "SCHEMA_ERROR", 400)["error"] == (
         "Request validation failed on POST /api/v1/auth/password/sign-up:\n"
         "  - body contains unknown properties: a, b\n"
         "  - body.email must be defined\n"
@@ -129,9 +142,18 @@ def test_password_auth_disabled_is_refused_before_length_checks(api: Api, user: 
     assert_known_error(sign_in, "PASSWORD_AUTHENTICATION_NOT_ENABLED", 400)
 
 
-def test_short_password_is_checked_before_sign_up_enabled(api: Api, project_config) -> None:
+def test_sign_up_enabled_is_checked_before_the_password_in_28(api: Api, project_config) -> None:
+    """2.8's order (contract 2.8, 14.1); 2.7 checked the password first (next test)."""
     project_config(sign_up_enabled=False)
-    assert_known_error(sign_up(api, unique_email(), "short"), "PASSWORD_TOO_SHORT", 400)
+    assert_known_error(sign_up(api, unique_email(), "short"), "SIGN_UP_NOT_ENABLED", 400)
+
+
+def test_short_password_is_checked_before_sign_up_enabled_in_27(api_27: Api) -> None:
+    api_27.set_config(sign_up_enabled=False)
+    try:
+        assert_known_error(sign_up(api_27, unique_email(), "short"), "PASSWORD_TOO_SHORT", 400)
+    finally:
+        api_27.set_config(sign_up_enabled=True)
 
 
 def test_create_team_on_sign_up_makes_and_joins_a_team(api: Api, project_config) -> None:
@@ -149,7 +171,7 @@ def test_create_team_on_sign_up_makes_and_joins_a_team(api: Api, project_config)
     members = api.call("GET", "/users", "server", params={"team_id": rows[0][0]}).json()["items"]
     assert [m["id"] for m in members] == [tokens["user_id"]]
     me = api.call("GET", "/users/me", token=tokens["access_token"]).json()
-    assert me["selected_team"] is None  # the new team is not selected
+    assert me["selected_team_id"] == rows[0][0]  # 2.8 selects the new team (contract 2.8, 5.2)
 
 
 def test_sign_up_works_on_every_tier(api: Api) -> None:

@@ -6,6 +6,9 @@ import pytest
 
 from .conftest import Api, assert_known_error
 
+#: API 2.7's order of request authentication (2.8's: test_api_28_tokens.py).
+API_VERSION = "2.7"
+
 KEY_HEADERS = {
     "client": "x-stack-publishable-client-key",
     "server": "x-stack-secret-server-key",

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from .conftest import Api, assert_known_error
 
+#: API 2.7's project views and admin routes (2.8's: test_api_28_users.py).
+API_VERSION = "2.7"
+
 
 def test_client_view_of_the_local_project_has_every_method_on(api: Api) -> None:
     project = api.call("GET", "/projects/current").json()

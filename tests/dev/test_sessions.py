@@ -6,8 +6,9 @@ import base64
 
 import httpx
 import jwt
+import pytest
 
-from .conftest import Api, assert_known_error
+from .conftest import Api, assert_known_error, unique_email
 
 
 def oauth_refresh(api: Api, token: str | None, **overrides: str | None) -> httpx.Response:
@@ -121,7 +122,18 @@ def test_a_refresh_token_only_works_for_its_own_project(api: Api, internal_api: 
     assert_known_error(response, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401)
 
 
-def test_sign_out_deletes_the_refresh_token(api: Api, user: dict) -> None:
+@pytest.fixture
+def user_27(api_27: Api) -> dict:
+    email = unique_email()
+    return {**api_27.sign_up(email), "email": email, "password": "correct horse"}
+
+
+# Sign-out by the refresh token is API 2.7's (2.8 ends the access token's session:
+# test_api_28_users.py).
+
+
+def test_sign_out_deletes_the_refresh_token(api_27: Api, user_27: dict) -> None:
+    api, user = api_27, user_27
     headers = {"x-stack-refresh-token": user["refresh_token"], "content-type": "application/json"}
     response = api.call("DELETE", "/auth/sessions/current", headers=headers, content=b"{}")
     assert response.status_code == 200
@@ -133,15 +145,19 @@ def test_sign_out_deletes_the_refresh_token(api: Api, user: dict) -> None:
     assert_known_error(again, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401)
 
 
-def test_sign_out_only_ends_that_session(api: Api, user: dict) -> None:
+def test_sign_out_only_ends_that_session(api_27: Api, user_27: dict) -> None:
+    api, user = api_27, user_27
     second = api.call(
         "POST", "/auth/password/sign-in", json={"email": user["email"], "password": user["password"]}
     ).json()
-    api.call("DELETE", "/auth/sessions/current", headers={"x-stack-refresh-token": user["refresh_token"]})
+    ended = api.call("DELETE", "/auth/sessions/current", headers={"x-stack-refresh-token": user["refresh_token"]})
+    assert ended.status_code == 200
     assert oauth_refresh(api, second["refresh_token"]).status_code == 200
+    assert oauth_refresh(api, user["refresh_token"]).status_code == 401
 
 
-def test_sign_out_without_refresh_token_is_a_schema_error(api: Api, user: dict) -> None:
+def test_sign_out_without_refresh_token_is_a_schema_error(api_27: Api, user_27: dict) -> None:
+    api, user = api_27, user_27
     response = api.call("DELETE", "/auth/sessions/current", token=user["access_token"])
     assert_known_error(response, "SCHEMA_ERROR", 400)
 

@@ -103,6 +103,11 @@ class LiveService:
     def outbox(self, to: str, kind: str | None = None) -> list[dict[str, Any]]:
         return deployment.outbox(self._running, to, kind)
 
+    @property
+    def api(self) -> str:
+        """The backend version the service answers as ("2.8" or "2.7")."""
+        return deployment.api_version(self._running)
+
     def last_code(self, to: str, kind: str) -> str:
         """The code in the newest e-mail of ``kind`` to ``to``."""
         mails = self.outbox(to, kind)
@@ -118,7 +123,7 @@ class LiveService:
         return httpx.request(method, f"{self.config.api_base}{path}", json=body, headers=headers)
 
     def set_project_config(self, **config: Any) -> None:
-        response = self.admin_call("PATCH", "/projects/current", {"config": config})
+        response = self.admin_call("PATCH", deployment.admin_project_path(self._running), {"config": config})
         assert response.status_code == 200, response.text
 
     def lacks(self, method: str, path: str) -> bool:
