@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -14,7 +15,15 @@ from authmw.dev import LocalService, sign_in_at_mock_provider
 from authmw.dev.oauth_flow import trusted_redirect_2_8
 
 from .conftest import Api, assert_known_error, unique_email
-from .test_oauth_flow import REDIRECT_URI, code_of, exchange, start, submit_mock_page, through_mock_provider
+from .test_oauth_flow import (
+    REDIRECT_URI,
+    code_of,
+    exchange,
+    sign_in,
+    start,
+    submit_mock_page,
+    through_mock_provider,
+)
 
 
 @pytest.fixture(scope="module")
@@ -189,3 +198,61 @@ def test_the_mock_browser_follows_the_json_mode_too(api: Api) -> None:
     back = sign_in_at_mock_provider(url, email=unique_email())
     code = parse_qs(urlsplit(back).query)["code"][0]
     assert exchange(api, code, flow.verifier).status_code == 200
+
+
+# -- anonymous upgrade (contract 2.8, 7.3): at the code exchange, never at the callback ----
+
+
+def anonymous(api: Api) -> dict[str, str]:
+    response = api.call("POST", "/auth/anonymous/sign-up", json={})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def me(api: Api, access_token: str) -> dict[str, Any]:
+    response = api.call(
+        "GET", "/users/me", token=access_token, headers={"x-stack-allow-anonymous-user": "true"}
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_an_oauth_sign_up_with_an_anonymous_token_upgrades_that_user(api: Api) -> None:
+    anon = anonymous(api)
+    email = unique_email()
+    flow = start(api, token=anon["access_token"])
+    response = exchange(api, code_of(through_mock_provider(flow, email)), flow.verifier)
+    assert response.status_code == 200, response.text
+    tokens = response.json()
+    assert tokens["is_new_user"] is True
+    user = me(api, tokens["access_token"])
+    assert (user["id"], user["is_anonymous"], user["primary_email"]) == (anon["user_id"], False, email)
+    assert [p["id"] for p in user["oauth_providers"]] == ["github"]
+
+
+def test_an_attackers_anonymous_token_in_a_sign_in_url_takes_nothing_over(api: Api) -> None:
+    """The attacker holds an anonymous session and sends a victim a "Sign in with GitHub" URL
+    carrying its token. The victim signs up at the provider; the victim's app has no verifier
+    for the attacker's state and never exchanges the code. The attacker's anonymous user must
+    not become the victim's account."""
+    attacker = anonymous(api)
+    victim_account = f"victim-{secrets.token_hex(6)}"
+    attack = start(api, token=attacker["access_token"])  # opened in the victim's browser
+    assert code_of(through_mock_provider(attack, unique_email(), account_id=victim_account))
+    still = me(api, attacker["access_token"])
+    assert (still["is_anonymous"], still["primary_email"], still["oauth_providers"]) == (True, None, [])
+    victim = sign_in(api, unique_email(), form={"account_id": victim_account})
+    assert victim["is_new_user"] is True
+    assert me(api, victim["access_token"])["id"] != attacker["user_id"]
+    assert me(api, attacker["access_token"])["is_anonymous"] is True
+
+
+def test_an_existing_provider_account_signs_in_and_leaves_the_anonymous_user(api: Api) -> None:
+    account = f"acct-{secrets.token_hex(6)}"
+    existing = sign_in(api, unique_email(), form={"account_id": account})
+    anon = anonymous(api)
+    again = sign_in(api, unique_email(), form={"account_id": account}, token=anon["access_token"])
+    assert again["is_new_user"] is False
+    assert me(api, again["access_token"])["id"] == me(api, existing["access_token"])["id"]
+    assert me(api, anon["access_token"])["is_anonymous"] is True
+

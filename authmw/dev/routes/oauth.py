@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import sqlite3
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -15,7 +16,8 @@ from ..responses import json_response
 from ..schema import Obj, Str
 from ..sign_in import finish_sign_in
 from ..tokens import find_refresh_session
-from ..users import get_user
+from ..user_updates import upgrade_anonymous_user
+from ..users import add_contact_channel, email_used_for_auth, get_user
 from ..verification import find_code
 
 #: What the OAuth library reports as `expires_in`, whatever the JWT's real lifetime.
@@ -73,7 +75,9 @@ def _exchange_code(ctx: RequestContext, project: Project, params: dict[str, Any]
     if user is None:
         raise CatalogueError("INVALID_AUTHORIZATION_CODE")
     link = data.get("pending_link")
-    if link is not None:
+    if link is not None and link.get("upgrade_anonymous"):
+        _upgrade_anonymous(ctx, project, user, link)
+    elif link is not None:
         _attach_pending_link(ctx, project, user["id"], link)
     tokens = finish_sign_in(ctx, user, is_new_user=data["is_new_user"], project=project)
     after = data.get("after_callback_redirect_url")
@@ -100,6 +104,27 @@ def _attach_pending_link(ctx: RequestContext, project: Project, user_id: str, li
     ctx.keep_on_error(
         lambda c: attach_account(c, project.id, provider_id, account, user_id, link["provider_scope"])
     )
+
+
+def _upgrade_anonymous(ctx: RequestContext, project: Project, user: sqlite3.Row, link: dict[str, Any]) -> None:
+    """The OAuth sign-up that upgrades the anonymous user of the authorize token (contract 2.8,
+    7.3), done now that the app holding the PKCE verifier asked (oauth_flow.py)."""
+    if not user["is_anonymous"]:
+        raise CatalogueError("INVALID_AUTHORIZATION_CODE")  # signed up some other way meanwhile
+    provider_id, account = link["provider_id"], link["account"]
+    check_link(ctx.sql, project.id, provider_id, account["account_id"], user["id"])
+    email = account["email"]
+    add_contact_channel(
+        ctx.sql,
+        project.id,
+        user["id"],
+        email,
+        is_primary=True,
+        is_verified=bool(account["email_verified"]),
+        used_for_auth=not email_used_for_auth(ctx.sql, project.id, email),
+    )
+    upgrade_anonymous_user(ctx.sql, project, user["id"])
+    attach_account(ctx.sql, project.id, provider_id, account, user["id"], link["provider_scope"])
 
 
 def _client_credentials(ctx: RequestContext, params: dict[str, Any]) -> tuple[str, str]:

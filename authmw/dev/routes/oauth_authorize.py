@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from .. import mock_provider
+from ..api_version import ANONYMOUS
 from ..db import load
 from ..endpoint import EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError
@@ -33,6 +34,7 @@ from ..projects import Project, get_project, key_is_valid
 from ..responses import json_response
 from ..schema import Obj, Spec, Str
 from ..teams import create_team
+from ..tokens import AccessTokenClaims
 from ..urls import with_query_param
 from ..users import create_user, email_used_for_auth
 from ..verification import create_code, find_code
@@ -83,17 +85,13 @@ def authorize(ctx: RequestContext) -> Response:
     if not key_is_valid(ctx.sql, project.id, "client", q["client_secret"]):
         raise CatalogueError("INVALID_PUBLISHABLE_CLIENT_KEY", project_id=project.id)
     provider = _enabled_provider(project, provider_id)
-    link_user_id = None
+    link_user_id = anonymous_user_id = None
     if q.get("type", "authenticate") == "link":
-        try:
-            claims = ctx.service.tokens.verify(
-                q.get("token", ""), project.id, lambda pid: get_project(ctx.sql, pid) is not None
-            )
-        except CatalogueError as error:
-            if error.code == "INVALID_PROJECT_FOR_ACCESS_TOKEN":
-                raise PlainError(403, "The access token is not valid for this project.") from None
-            raise
-        link_user_id = claims.user_id
+        link_user_id = _token_claims(ctx, project, q.get("token", "")).user_id
+    elif api_2_8 and q.get("token"):
+        # 2.8: an anonymous user's token makes a new sign-up the upgrade of that user (7.3)
+        claims = _token_claims(ctx, project, q["token"])
+        anonymous_user_id = claims.user_id if claims.kind == ANONYMOUS else None
     if q.get("provider_scope") and provider.get("type") == "shared":
         raise CatalogueError("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS")
     after = q.get("after_callback_redirect_url")
@@ -114,6 +112,7 @@ def authorize(ctx: RequestContext) -> Response:
         "code_challenge_method": q["code_challenge_method"],
         "type": q.get("type", "authenticate"),
         "link_user_id": link_user_id,
+        "anonymous_user_id": anonymous_user_id,
         "error_redirect_uri": q.get("error_redirect_uri") or q.get("error_redirect_url"),
         "after_callback_redirect_url": after,
         "provider_scope": q.get("provider_scope") or "",
@@ -138,6 +137,16 @@ def authorize(ctx: RequestContext) -> Response:
         secure=ctx.request.url.scheme == "https",
     )
     return response
+
+
+def _token_claims(ctx: RequestContext, project: Project, token: str) -> AccessTokenClaims:
+    """The claims of the `token` query parameter; a token of another project is a plain 403."""
+    try:
+        return ctx.service.tokens.verify(token, project.id, lambda pid: get_project(ctx.sql, pid) is not None)
+    except CatalogueError as error:
+        if error.code == "INVALID_PROJECT_FOR_ACCESS_TOKEN":
+            raise PlainError(403, "The access token is not valid for this project.") from None
+        raise
 
 
 def _base_url(request: Request) -> str:
@@ -211,6 +220,15 @@ def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any]
         user_id, is_new_user = flow["link_user_id"], False
         check_link(ctx.sql, project.id, provider_id, account["account_id"], user_id)
         pending_link = {"provider_id": provider_id, "account": account, "provider_scope": provider_scope}
+    elif flow.get("anonymous_user_id") and _unlinked(ctx, project, provider_id, account):
+        # A sign-up that upgrades the anonymous user of the authorize token: done at the code
+        # exchange too, or a victim opening an attacker's URL would sign up into the
+        # attacker's anonymous session.
+        if not project.config["sign_up_enabled"]:
+            raise CatalogueError("SIGN_UP_NOT_ENABLED")
+        user_id, is_new_user = flow["anonymous_user_id"], True
+        pending_link = {"provider_id": provider_id, "account": account, "provider_scope": provider_scope}
+        pending_link["upgrade_anonymous"] = True
     else:
         user_id, is_new_user = _account_user(ctx, project, flow, account)
         grant_scopes(ctx.sql, project.id, provider_id, account["account_id"], user_id, provider_scope)
@@ -244,6 +262,14 @@ def _provider_account(ctx: RequestContext, project: Project, params: dict[str, A
     if found.data["inner_state_hash"] != sha256_hex(str(params.get("state", "")).lower()):
         raise invalid
     return dict(found.data["account"])
+
+
+def _unlinked(ctx: RequestContext, project: Project, provider_id: str, account: dict[str, Any]) -> bool:
+    row = ctx.sql.execute(
+        "SELECT 1 FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?",
+        (project.id, provider_id, account["account_id"]),
+    ).fetchone()
+    return row is None
 
 
 def _account_user(
