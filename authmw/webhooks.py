@@ -31,10 +31,11 @@ import binascii
 import hmac
 import inspect
 import json
+import logging
 import re
 import threading
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, ClassVar, Literal, Protocol, TypeVar, Union
@@ -72,6 +73,8 @@ __all__ = [
     "sign",
     "verify",
 ]
+
+_log = logging.getLogger("authmw.webhooks")
 
 TOLERANCE_SECONDS = 5 * 60
 """How far a delivery's timestamp may be from the receiver's clock, either way (Svix's value)."""
@@ -410,8 +413,9 @@ Handler = Callable[[Any], Union[None, Awaitable[None]]]
 
 @dataclass(frozen=True)
 class Handled:
-    """What a receiver answers: ``status`` (200 handled or already handled, 400/401 refused)
-    and a short JSON body without internals."""
+    """What a receiver answers: ``status`` (200 handled or already handled, 400/401 refused,
+    500 a handler failed: logged, and the sender retries) and a short JSON body without
+    internals."""
 
     status: int
     body: dict[str, str]
@@ -462,6 +466,11 @@ class Webhooks:
 
         return register
 
+    @property
+    def is_async(self) -> bool:
+        """Whether any handler is a coroutine function (receivers then await them)."""
+        return any(inspect.iscoroutinefunction(h) for hs in self._handlers.values() for h in hs)
+
     def _handlers_for(self, event: WebhookEvent) -> list[Handler]:
         return [*self._handlers.get(event.type, []), *self._handlers.get("*", [])]
 
@@ -476,32 +485,52 @@ class Webhooks:
             return Handled(200, {"status": "already handled"})
         return event
 
-    def handle(self, body: bytes, headers: Mapping[str, str]) -> Handled:
-        """Verify and run the (sync) handlers; what to answer."""
+    def _run(self, body: bytes, headers: Mapping[str, str]) -> Generator[object, None, Handled]:
+        """The steps of one delivery; yields each handler's result for the driver to await."""
         begun = self._begin(body, headers)
         if isinstance(begun, Handled):
             return begun
         try:
             for handler in self._handlers_for(begun):
-                result = handler(begun)
-                if inspect.isawaitable(result):
-                    raise TypeError(f"The webhook handler {handler.__qualname__} is async; this receiver runs sync handlers only.")
+                yield handler(begun)
+        except Exception:
+            self.seen_ids.discard(begun.id)  # not handled: the sender's retry must run it
+            _log.exception("The handler of webhook %s (%s) failed; the sender will retry it", begun.id, begun.type)
+            return Handled(500, {"error": "handler_failed", "message": "The webhook was not handled; send it again."})
         except BaseException:
             self.seen_ids.discard(begun.id)
             raise
         return Handled(200, {"status": "handled"})
 
+    def handle(self, body: bytes, headers: Mapping[str, str]) -> Handled:
+        """Verify and run the (sync) handlers; what to answer."""
+        steps = self._run(body, headers)
+        try:
+            result = next(steps)
+            while True:
+                if inspect.isawaitable(result):
+                    if inspect.iscoroutine(result):
+                        result.close()
+                    result = steps.throw(TypeError("An async webhook handler was registered; this receiver runs sync handlers only."))
+                else:
+                    result = steps.send(None)
+        except StopIteration as done:
+            handled: Handled = done.value
+            return handled
+
     async def handle_async(self, body: bytes, headers: Mapping[str, str]) -> Handled:
         """Verify and run the handlers, awaiting the async ones; what to answer."""
-        begun = self._begin(body, headers)
-        if isinstance(begun, Handled):
-            return begun
+        steps = self._run(body, headers)
         try:
-            for handler in self._handlers_for(begun):
-                result = handler(begun)
+            result = next(steps)
+            while True:
                 if inspect.isawaitable(result):
-                    await result
-        except BaseException:
-            self.seen_ids.discard(begun.id)
-            raise
-        return Handled(200, {"status": "handled"})
+                    try:
+                        await result
+                    except BaseException as exc:
+                        result = steps.throw(exc)
+                        continue
+                result = steps.send(None)
+        except StopIteration as done:
+            handled: Handled = done.value
+            return handled
