@@ -24,6 +24,7 @@ from ._decorators import (
 from ._middleware import AuthMiddleware
 from ._oauth import oauth_urls
 from ._settings import get_auth_config
+from .webhooks import webhook_view
 
 __all__ = [
     "DEFAULT_TEAM_KWARG",
@@ -35,4 +36,5 @@ __all__ = [
     "team_member_required",
     "team_permission_required",
     "user_required",
+    "webhook_view",
 ]

@@ -24,6 +24,7 @@ from ._guards import (
 )
 from ._oauth import oauth_routes
 from ._teams import TeamCheck, TeamSource, require_team_member, require_team_permission
+from ._webhooks import webhook_router
 
 __all__ = [
     "CurrentUser",
@@ -40,4 +41,5 @@ __all__ = [
     "require_team_permission",
     "require_user",
     "require_user_page",
+    "webhook_router",
 ]

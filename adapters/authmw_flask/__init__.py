@@ -27,6 +27,7 @@ from ._decorators import (
 from ._extension import AuthMW, FlaskAuth, current_user, get_user
 from ._flask_login import linkable_email
 from ._oauth import oauth_blueprint
+from ._webhooks import webhook_blueprint
 
 __all__ = [
     "DEFAULT_TEAM_ARG",
@@ -43,4 +44,5 @@ __all__ = [
     "team_member_required",
     "team_permission_required",
     "user_required",
+    "webhook_blueprint",
 ]

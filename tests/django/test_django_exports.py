@@ -16,6 +16,7 @@ def test_exported_members() -> None:
                 "team_member_required",
                 "team_permission_required",
                 "user_required",
+                "webhook_view",
             },
         ),
         (

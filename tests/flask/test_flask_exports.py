@@ -18,6 +18,7 @@ def test_exported_members() -> None:
         "team_member_required",
         "team_permission_required",
         "user_required",
+        "webhook_blueprint",
     }
     for name in exported:
         assert hasattr(authmw_flask, name)
