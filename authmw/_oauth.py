@@ -23,7 +23,7 @@ import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from ._config import AuthConfig
 from .errors import KnownError, OAuthCallbackError
@@ -139,7 +139,15 @@ def authorize_url(
     provider = provider.strip().lower()
     if not provider or not provider.isascii() or not provider.replace("_", "").isalnum():
         raise ValueError(f"OAuth provider must be an id such as 'github' or 'google', got {provider!r}.")
-    for name, url in (("redirect_uri", redirect_uri), ("error_redirect_url", error_redirect_url)):
+    if after_callback_redirect_url:
+        # API 2.8 refuses an after-callback URL that is not absolute and trusted; a path names a
+        # page of the app that receives the callback.
+        after_callback_redirect_url = urljoin(redirect_uri, after_callback_redirect_url)
+    for name, url in (
+        ("redirect_uri", redirect_uri),
+        ("error_redirect_url", error_redirect_url),
+        ("after_callback_redirect_url", after_callback_redirect_url),
+    ):
         if url is not None and (urlsplit(url).scheme not in ("http", "https") or not urlsplit(url).hostname):
             raise ValueError(f"{name} must be an absolute http(s) URL, got {url!r}.")
     redirect_uri = strip_code_and_state(redirect_uri)

@@ -64,7 +64,7 @@ def test_authorize_url_carries_every_parameter_of_spec_section_7() -> None:
         "response_type": "code",
         "type": "authenticate",
         "error_redirect_url": "http://testserver/handler/error",
-        "after_callback_redirect_url": "/after",
+        "after_callback_redirect_url": "http://testserver/after",
     }
     assert 43 <= len(flow.code_verifier) <= 128 and len(flow.state) >= 20
     assert flow.cookie_name == f"stack-oauth-outer-{flow.state}"
@@ -161,7 +161,7 @@ def test_sign_up_then_sign_in_again_through_the_mock_provider(oauth_service) -> 
         back = oauth_service.provider_round_trip(flow.url, email)
         assert _query(back)["state"] == flow.state
         result = app.sign_in_with_oauth_callback(back, state=flow.state, code_verifier=flow.code_verifier)
-        assert result.is_new_user is True and result.after_callback_redirect_url == "/welcome"
+        assert result.is_new_user is True and result.after_callback_redirect_url == "http://testserver/welcome"
         user = app.get_user()
         assert user is not None and user.primary_email == email
         assert [p.id for p in user.oauth_providers] == ["github"]
