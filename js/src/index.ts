@@ -39,3 +39,23 @@ export { HandlerError, HandlerNotFound } from "./react/pages/error";
 export { DEFAULT_MESSAGES, describeError, describeUntrustedError } from "./react/messages";
 export type { Messages } from "./react/messages";
 export type { ColorScheme } from "./react/handler-options";
+// The components (react/components/): modules of their own, left out of a page that does not use them.
+export {
+  COMPONENT_STYLES,
+  ComponentStyles,
+  DEFAULT_COMPONENT_TEXTS,
+  Protect,
+  SelectedTeamSwitcher,
+  SignedIn,
+  SignedOut,
+  UserButton,
+} from "./react/components";
+export type {
+  ComponentStyleProps,
+  ComponentTexts,
+  ProtectProps,
+  ProtectRule,
+  SelectedTeamSwitcherProps,
+  SignedInProps,
+  UserButtonProps,
+} from "./react/components";

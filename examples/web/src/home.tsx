@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { SignOutLink, useAuth, useUser } from "@authmw/react";
+import { Protect, SignedIn, SignOutLink, useAuth, useUser } from "@authmw/react";
+import { AppHeader } from "./header";
 
 type ApiResult = { status: "loading" } | { status: number; body: unknown } | { status: "error"; message: string };
 
@@ -35,52 +36,67 @@ export function Home() {
   const api = useApiMe(user.status === "signed-in" ? `in:${user.user.id}` : user.status);
 
   return (
-    <main style={{ maxWidth: "40rem", margin: "2rem auto", padding: "0 1rem", fontFamily: "system-ui, sans-serif" }}>
-      <h1>authmw example</h1>
-      <section aria-labelledby="user-heading">
-        <h2 id="user-heading">Browser session</h2>
-        <p data-testid="user-status" data-status={user.status} data-anonymous={String(user.user?.isAnonymous === true)}>
-          {user.status === "loading" && "Loading…"}
-          {user.status === "signed-out" && "You are signed out."}
-          {user.status === "signed-in" && (
-            <>
-              Signed in as <strong data-testid="user-email">{user.user.isAnonymous ? "an anonymous user" : user.user.primaryEmail}</strong>{" "}
-              (<span data-testid="user-id">{user.user.id}</span>)
-            </>
-          )}
-        </p>
-        <nav>
-          {user.status === "signed-in" ? (
-            <>
-              <Link to={urls.accountSettings} data-testid="account-settings-link">
-                Account settings
-              </Link>{" "}
-              ·{" "}
-              <SignOutLink data-testid="sign-out-link">Sign out</SignOutLink>
-            </>
-          ) : (
-            <>
-              <Link to={urls.signIn} data-testid="sign-in-link">
-                Sign in
-              </Link>{" "}
-              ·{" "}
-              <Link to={urls.signUp} data-testid="sign-up-link">
-                Sign up
-              </Link>
-            </>
-          )}
-        </nav>
-      </section>
-      <section aria-labelledby="api-heading">
-        <h2 id="api-heading">GET /api/me (server side)</h2>
-        <pre data-testid="api-me" data-status={String(api.status)}>
-          {api.status === "loading"
-            ? "Loading…"
-            : api.status === "error"
-              ? `Request failed: ${api.message}`
-              : `${api.status} ${JSON.stringify(api.body, null, 2)}`}
-        </pre>
-      </section>
-    </main>
+    <>
+      <AppHeader />
+      <main style={{ maxWidth: "40rem", margin: "2rem auto", padding: "0 1rem" }}>
+        <h1>authmw example</h1>
+        <section aria-labelledby="user-heading">
+          <h2 id="user-heading">Browser session</h2>
+          <p data-testid="user-status" data-status={user.status} data-anonymous={String(user.user?.isAnonymous === true)}>
+            {user.status === "loading" && "Loading…"}
+            {user.status === "signed-out" && "You are signed out."}
+            {user.status === "signed-in" && (
+              <>
+                Signed in as <strong data-testid="user-email">{user.user.isAnonymous ? "an anonymous user" : user.user.primaryEmail}</strong>{" "}
+                (<span data-testid="user-id">{user.user.id}</span>)
+              </>
+            )}
+          </p>
+          <nav>
+            {user.status === "signed-in" ? (
+              <>
+                <Link to={urls.accountSettings} data-testid="account-settings-link">
+                  Account settings
+                </Link>{" "}
+                ·{" "}
+                <SignOutLink data-testid="sign-out-link">Sign out</SignOutLink>
+              </>
+            ) : (
+              <>
+                <Link to={urls.signIn} data-testid="sign-in-link">
+                  Sign in
+                </Link>{" "}
+                ·{" "}
+                <Link to={urls.signUp} data-testid="sign-up-link">
+                  Sign up
+                </Link>
+              </>
+            )}
+          </nav>
+        </section>
+        <SignedIn>
+          <section aria-labelledby="team-heading">
+            <h2 id="team-heading">Selected team</h2>
+            <Protect
+              permission="$update_team"
+              loading={<p>Checking your permissions…</p>}
+              fallback={<p data-testid="team-admin-denied">Only the admins of a selected team see its settings here.</p>}
+            >
+              <p data-testid="team-admin">You may change the settings of this team.</p>
+            </Protect>
+          </section>
+        </SignedIn>
+        <section aria-labelledby="api-heading">
+          <h2 id="api-heading">GET /api/me (server side)</h2>
+          <pre data-testid="api-me" data-status={String(api.status)}>
+            {api.status === "loading"
+              ? "Loading…"
+              : api.status === "error"
+                ? `Request failed: ${api.message}`
+                : `${api.status} ${JSON.stringify(api.body, null, 2)}`}
+          </pre>
+        </section>
+      </main>
+    </>
   );
 }

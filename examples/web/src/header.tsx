@@ -1,0 +1,25 @@
+import { Link } from "react-router";
+import { SelectedTeamSwitcher, SignedIn, SignedOut, UserButton, useAuth } from "@authmw/react";
+
+/** The app's header: the team switch and the user's menu signed in, the way in signed out. */
+export function AppHeader() {
+  const urls = useAuth((auth) => auth.urls);
+  return (
+    <header className="app-header" data-testid="app-header">
+      <Link to="/" className="app-brand">
+        authmw example
+      </Link>
+      <div className="app-header-actions">
+        <SignedIn>
+          <SelectedTeamSwitcher />
+          <UserButton />
+        </SignedIn>
+        <SignedOut>
+          <Link to={urls.signIn} className="app-header-button" data-testid="header-sign-in">
+            Sign in
+          </Link>
+        </SignedOut>
+      </div>
+    </header>
+  );
+}

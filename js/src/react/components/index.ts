@@ -1,0 +1,11 @@
+// The components every auth product has, each in a module of its own (not in the provider's first page).
+export { Protect, SignedIn, SignedOut } from "./signed-in";
+export type { ProtectProps, ProtectRule, SignedInProps } from "./signed-in";
+export { UserButton } from "./user-button";
+export type { UserButtonProps } from "./user-button";
+export { SelectedTeamSwitcher } from "./team-switcher";
+export type { SelectedTeamSwitcherProps } from "./team-switcher";
+export { COMPONENT_STYLES, ComponentStyles } from "./theme";
+export type { ComponentStyleProps } from "./theme";
+export { DEFAULT_COMPONENT_TEXTS } from "./texts";
+export type { ComponentTexts } from "./texts";

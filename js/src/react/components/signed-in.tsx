@@ -1,0 +1,78 @@
+import type { ReactNode } from "react";
+import type { CurrentUser } from "../../models";
+import { useTeamPermissions, useTeams, useUser } from "../hooks";
+
+export interface SignedInProps {
+  children?: ReactNode;
+  /** Shown while the session loads; nothing by default. */
+  fallback?: ReactNode;
+}
+
+/** Renders its children only for a signed-in visitor. */
+export function SignedIn({ children, fallback = null }: SignedInProps) {
+  const { status } = useUser();
+  return <>{status === "signed-in" ? children : status === "loading" ? fallback : null}</>;
+}
+
+/** Renders its children only for a signed-out visitor. */
+export function SignedOut({ children, fallback = null }: SignedInProps) {
+  const { status } = useUser();
+  return <>{status === "signed-out" ? children : status === "loading" ? fallback : null}</>;
+}
+
+/**
+ * Who may see a <Protect>'s children: a member of `teamId`; a holder of `permission` in
+ * `teamId` (the user's selected team when left out); or a user for whom `condition` is true.
+ */
+export type ProtectRule =
+  | { teamId: string; permission?: string; condition?: never }
+  | { permission: string; teamId?: string; condition?: never }
+  | { condition(user: CurrentUser): boolean; teamId?: never; permission?: never };
+
+export type ProtectProps = ProtectRule & {
+  children?: ReactNode;
+  /** Shown to everyone else (signed out included); nothing by default. */
+  fallback?: ReactNode;
+  /** Shown while the user, their teams or permissions load; nothing by default. */
+  loading?: ReactNode;
+};
+
+/**
+ * Renders its children only for the visitors its rule admits, `fallback` for the others. This
+ * hides parts of a page; it protects nothing: the server must check the same rule on every
+ * request (e.g. the Python middleware's guards).
+ */
+export function Protect(props: ProtectProps) {
+  const state = useUser();
+  const { children = null, fallback = null, loading = null } = props;
+  if (state.status === "loading") return <>{loading}</>;
+  if (state.status === "signed-out") return <>{fallback}</>;
+  if (props.condition) return <>{props.condition(state.user) ? children : fallback}</>;
+  const teamId = props.teamId ?? state.user.selectedTeamId;
+  if (!teamId) return <>{fallback}</>;
+  const show = { children, fallback, loading };
+  return props.permission ? (
+    <PermissionGate teamId={teamId} permission={props.permission} {...show} />
+  ) : (
+    <MembershipGate teamId={teamId} {...show} />
+  );
+}
+
+interface Shown {
+  children: ReactNode;
+  fallback: ReactNode;
+  loading: ReactNode;
+}
+
+function MembershipGate({ teamId, children, fallback, loading }: Shown & { teamId: string }) {
+  const teams = useTeams();
+  if (teams.status === "loading") return <>{loading}</>;
+  return <>{teams.status === "ready" && teams.value.some((team) => team.id === teamId) ? children : fallback}</>;
+}
+
+function PermissionGate({ teamId, permission, children, fallback, loading }: Shown & { teamId: string; permission: string }) {
+  // The service refuses the permissions of a team the user is not in: an error shows the fallback.
+  const permissions = useTeamPermissions(teamId);
+  if (permissions.status === "loading") return <>{loading}</>;
+  return <>{permissions.status === "ready" && permissions.value.some((p) => p.id === permission) ? children : fallback}</>;
+}

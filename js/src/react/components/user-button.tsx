@@ -1,0 +1,250 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { Link } from "react-router";
+import type { CurrentUser } from "../../models";
+import { useAuth, useTeams, useUser } from "../hooks";
+import { SignOutLink } from "../sign-out-link";
+import { Avatar } from "./avatar";
+import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme";
+import { textsWith, type ComponentTexts } from "./texts";
+
+export interface UserButtonProps extends ComponentStyleProps {
+  /** Offer the user's teams in the menu (when they have any); default true. */
+  showTeams?: boolean;
+  /** Any part of the texts replaced (DEFAULT_COMPONENT_TEXTS). */
+  texts?: Partial<ComponentTexts>;
+}
+
+/**
+ * The signed-in user's avatar as a menu button (the ARIA menu button pattern): their name and
+ * e-mail, account settings, a switch between their teams, and sign-out in one step. Nothing for
+ * a signed-out visitor; a blank circle of the same size while the session loads.
+ */
+export function UserButton({ colorScheme, className, showTeams = true, texts }: UserButtonProps) {
+  const state = useUser();
+  if (state.status === "signed-out") return null;
+  return (
+    <span {...rootProps("authmw-user-button", className, colorScheme)} data-testid="user-button">
+      <ComponentStyles />
+      {state.status === "loading" ? (
+        <span className="authmw-trigger" aria-hidden="true">
+          <span className="authmw-avatar authmw-placeholder" />
+        </span>
+      ) : (
+        <UserMenu user={state.user} showTeams={showTeams} t={textsWith(texts)} />
+      )}
+    </span>
+  );
+}
+
+const ITEMS = "[role=menuitem], [role=menuitemradio]";
+
+function nameOf(user: CurrentUser, t: ComponentTexts): string {
+  return user.displayName || user.primaryEmail || (user.isAnonymous ? t.anonymousUser : t.accountSettings);
+}
+
+function UserMenu({ user, showTeams, t }: { user: CurrentUser; showTeams: boolean; t: ComponentTexts }) {
+  const accountSettings = useAuth((auth) => auth.urls.accountSettings);
+  // null: closed; otherwise which item gets the focus when the menu opens.
+  const [open, setOpen] = useState<"first" | "last" | null>(null);
+  const root = useRef<HTMLSpanElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  const id = useId();
+  const name = nameOf(user, t);
+  const items = () => Array.from(menu.current?.querySelectorAll<HTMLElement>(ITEMS) ?? []);
+
+  useEffect(() => {
+    if (!open) return;
+    const list = items();
+    list[open === "first" ? 0 : list.length - 1]?.focus();
+    const outside = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(null);
+    };
+    document.addEventListener("pointerdown", outside);
+    return () => document.removeEventListener("pointerdown", outside);
+  }, [open]);
+
+  const close = (returnFocus: boolean) => {
+    setOpen(null);
+    if (returnFocus) trigger.current?.focus();
+  };
+
+  const onTriggerKey = (event: KeyboardEvent<HTMLButtonElement>) => {
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      setOpen(event.key === "ArrowDown" ? "first" : "last");
+    }
+  };
+
+  const onMenuKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const list = items();
+    const at = list.indexOf(document.activeElement as HTMLElement);
+    const focus = (index: number) => list[(index + list.length) % list.length]?.focus();
+    switch (event.key) {
+      case "ArrowDown":
+        focus(at + 1);
+        break;
+      case "ArrowUp":
+        focus(at < 0 ? -1 : at - 1);
+        break;
+      case "Home":
+        focus(0);
+        break;
+      case "End":
+        focus(-1);
+        break;
+      case "Escape":
+        close(true);
+        break;
+      case "Tab":
+        // Tab leaves the menu as it would leave the button: to the next element of the page.
+        close(true);
+        return;
+      default:
+        return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  };
+
+  return (
+    <span
+      ref={root}
+      className="authmw-menu-button"
+      onBlur={(event) => {
+        if (open && event.relatedTarget && !root.current?.contains(event.relatedTarget as Node)) setOpen(null);
+      }}
+    >
+      <button
+        ref={trigger}
+        type="button"
+        className="authmw-trigger"
+        id={`${id}-button`}
+        aria-haspopup="menu"
+        aria-expanded={open !== null}
+        aria-controls={open ? `${id}-menu` : undefined}
+        aria-label={t.accountMenu(name)}
+        onClick={() => setOpen(open ? null : "first")}
+        onKeyDown={onTriggerKey}
+        data-testid="user-button-trigger"
+      >
+        <Avatar name={name} imageUrl={user.profileImageUrl} />
+      </button>
+      {open && (
+        <div className="authmw-popover" tabIndex={-1} onKeyDown={onMenuKey} data-testid="user-button-menu">
+          <div className="authmw-menu-header">
+            <Avatar name={name} imageUrl={user.profileImageUrl} size="large" />
+            <div className="authmw-menu-who" id={`${id}-who`}>
+              <span className="authmw-menu-name" data-testid="user-button-name">
+                {name}
+              </span>
+              {user.displayName && user.primaryEmail && <span className="authmw-menu-email">{user.primaryEmail}</span>}
+            </div>
+          </div>
+          <div role="menu" id={`${id}-menu`} aria-labelledby={`${id}-button`} ref={menu}>
+            <Link
+              to={accountSettings}
+              role="menuitem"
+              tabIndex={-1}
+              className="authmw-menu-item"
+              onClick={() => close(false)}
+              data-testid="user-button-account-settings"
+            >
+              <PersonIcon />
+              <span className="authmw-menu-item-label">{t.accountSettings}</span>
+            </Link>
+            {showTeams && <MenuTeams user={user} t={t} onDone={() => close(true)} />}
+            <div role="separator" />
+            <SignOutLink role="menuitem" tabIndex={-1} className="authmw-menu-item" data-testid="user-button-sign-out">
+              <SignOutIcon />
+              <span className="authmw-menu-item-label">{t.signOut}</span>
+            </SignOutLink>
+          </div>
+        </div>
+      )}
+    </span>
+  );
+}
+
+/** The user's teams as radio items (loaded when the menu opens; none shown when they have none). */
+function MenuTeams({ user, t, onDone }: { user: CurrentUser; t: ComponentTexts; onDone(): void }) {
+  const teams = useTeams();
+  const selectTeam = useAuth((auth) => auth.selectTeam);
+  const [pending, setPending] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const labelId = useId();
+  if (teams.status !== "ready" || teams.value.length === 0) return null;
+  const choose = async (teamId: string) => {
+    if (teamId === user.selectedTeamId) return onDone();
+    setPending(true);
+    setFailed(false);
+    try {
+      await selectTeam(teamId);
+      onDone();
+    } catch {
+      setFailed(true);
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <>
+      <div role="separator" />
+      <div role="group" aria-labelledby={labelId} data-testid="user-button-teams">
+        <div className="authmw-menu-label" id={labelId}>
+          {t.teams}
+        </div>
+        {teams.value.map((team) => (
+          <button
+            key={team.id}
+            type="button"
+            role="menuitemradio"
+            aria-checked={team.id === user.selectedTeamId}
+            aria-disabled={pending || undefined}
+            tabIndex={-1}
+            className="authmw-menu-item"
+            onClick={() => !pending && void choose(team.id)}
+          >
+            <Avatar name={team.displayName} imageUrl={team.profileImageUrl} size="small" />
+            <span className="authmw-menu-item-label">{team.displayName}</span>
+            {team.id === user.selectedTeamId && <CheckIcon />}
+          </button>
+        ))}
+        {failed && (
+          <span role="alert" className="authmw-ui-error authmw-menu-label">
+            {t.teamNotSelected}
+          </span>
+        )}
+      </div>
+    </>
+  );
+}
+
+const icon = { width: 16, height: 16, viewBox: "0 0 24 24", fill: "none", stroke: "currentColor", strokeWidth: 2, strokeLinecap: "round", strokeLinejoin: "round", "aria-hidden": true, focusable: false } as const;
+
+function PersonIcon() {
+  return (
+    <svg {...icon}>
+      <circle cx="12" cy="8" r="4" />
+      <path d="M4 21a8 8 0 0 1 16 0" />
+    </svg>
+  );
+}
+
+function SignOutIcon() {
+  return (
+    <svg {...icon}>
+      <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4" />
+      <path d="M16 17l5-5-5-5" />
+      <path d="M21 12H9" />
+    </svg>
+  );
+}
+
+export function CheckIcon() {
+  return (
+    <svg {...icon} className="authmw-check">
+      <path d="M20 6L9 17l-5-5" />
+    </svg>
+  );
+}

@@ -1,0 +1,316 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { MemoryRouter, Route, Routes, useLocation } from "react-router";
+import { afterEach, describe, expect, it } from "vitest";
+import { Protect, SelectedTeamSwitcher, SignedIn, SignedOut, UserButton, useUser } from "../src/index";
+import { initials } from "../src/react/components/avatar";
+import { COMPONENT_STYLES } from "../src/react/components/theme";
+import { SIGN_OUT_INTENT_PARAM } from "../src/sign-out-intent";
+import { AuthProviderForTesting, type AuthProviderForTestingProps } from "../src/testing";
+
+afterEach(cleanup);
+
+function Where() {
+  const location = useLocation();
+  return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
+}
+
+function Who() {
+  const state = useUser();
+  return <p data-testid="who">{state.status === "signed-in" ? `${state.user.primaryEmail} in ${state.user.selectedTeamId}` : state.status}</p>;
+}
+
+function renderWith(options: Omit<AuthProviderForTestingProps, "children">, children: ReactNode) {
+  return render(
+    <MemoryRouter initialEntries={["/"]}>
+      <AuthProviderForTesting {...options}>
+        <Routes>
+          <Route path="*" element={<>{children}<Where /><Who /></>} />
+        </Routes>
+      </AuthProviderForTesting>
+    </MemoryRouter>,
+  );
+}
+
+const ADA = { primaryEmail: "ada@example.com", displayName: "Ada Lovelace" };
+const TEAMS = [
+  { id: "t-design", displayName: "Design" },
+  { id: "t-ops", displayName: "Operations" },
+];
+
+describe("SignedIn and SignedOut", () => {
+  const both = (
+    <>
+      <SignedIn fallback={<span>in: waiting</span>}>in: shown</SignedIn>
+      <SignedOut fallback={<span>out: waiting</span>}>out: shown</SignedOut>
+    </>
+  );
+
+  it("show their children to a signed-in and a signed-out visitor only", () => {
+    renderWith({ user: ADA }, both);
+    expect(screen.getByText("in: shown")).toBeTruthy();
+    expect(screen.queryByText(/out:/)).toBeNull();
+    cleanup();
+    renderWith({ user: null }, both);
+    expect(screen.getByText("out: shown")).toBeTruthy();
+    expect(screen.queryByText(/in:/)).toBeNull();
+  });
+
+  it("show the fallback while the session loads, and nothing without one", () => {
+    renderWith({ loading: true }, both);
+    expect(screen.getByText("in: waiting")).toBeTruthy();
+    expect(screen.getByText("out: waiting")).toBeTruthy();
+    cleanup();
+    const { container } = renderWith({ loading: true }, <SignedIn>in</SignedIn>);
+    expect(container.textContent).toBe("/loading");
+  });
+});
+
+describe("Protect", () => {
+  const gate = (rule: ReactNode) => rule;
+
+  it("admits a member of the team, not a member of another one, and not a signed-out visitor", async () => {
+    const member = <Protect teamId="t-design" fallback={<span>denied</span>}>secret</Protect>;
+    renderWith({ user: ADA, teams: TEAMS }, member);
+    expect(await screen.findByText("secret")).toBeTruthy();
+    cleanup();
+    renderWith({ user: ADA, teams: [TEAMS[1]!] }, member);
+    expect(await screen.findByText("denied")).toBeTruthy();
+    cleanup();
+    renderWith({ user: null, teams: TEAMS }, member);
+    expect(screen.getByText("denied")).toBeTruthy();
+  });
+
+  it("admits a holder of the permission in the given or the selected team", async () => {
+    const options = { user: { ...ADA, selectedTeamId: "t-design" }, teams: TEAMS, permissions: { "t-design": ["$update_team"] } };
+    renderWith(options, <Protect permission="$update_team" fallback="denied">selected team: allowed</Protect>);
+    expect(await screen.findByText("selected team: allowed")).toBeTruthy();
+    cleanup();
+    renderWith(options, <Protect teamId="t-ops" permission="$update_team" fallback="other team: denied">allowed</Protect>);
+    expect(await screen.findByText("other team: denied")).toBeTruthy();
+    cleanup();
+    renderWith(options, <Protect permission="$delete_team" fallback="missing permission: denied">allowed</Protect>);
+    expect(await screen.findByText("missing permission: denied")).toBeTruthy();
+    cleanup();
+    // No selected team: nothing to hold the permission in.
+    renderWith({ ...options, user: ADA }, <Protect permission="$update_team" fallback="no team: denied">allowed</Protect>);
+    expect(screen.getByText("no team: denied")).toBeTruthy();
+  });
+
+  it("admits the users a condition accepts", () => {
+    const verified = <Protect condition={(user) => user.primaryEmailVerified} fallback="unverified">verified</Protect>;
+    renderWith({ user: { ...ADA, primaryEmailVerified: true } }, verified);
+    expect(screen.getByText("verified")).toBeTruthy();
+    cleanup();
+    renderWith({ user: { ...ADA, primaryEmailVerified: false } }, verified);
+    expect(screen.getByText("unverified")).toBeTruthy();
+  });
+
+  it("shows `loading` (not the fallback) while the session loads", () => {
+    renderWith({ loading: true }, <Protect teamId="t" loading="checking" fallback="denied">secret</Protect>);
+    expect(screen.getByText("checking")).toBeTruthy();
+    expect(screen.queryByText("denied")).toBeNull();
+  });
+
+  it("needs a rule (a type error otherwise)", () => {
+    // @ts-expect-error: a Protect without teamId, permission or condition
+    const noRule = <Protect>secret</Protect>;
+    // @ts-expect-error: a condition does not combine with a team
+    const both = <Protect teamId="t" condition={() => true}>secret</Protect>;
+    expect(gate(noRule)).toBeTruthy();
+    expect(gate(both)).toBeTruthy();
+  });
+});
+
+describe("UserButton", () => {
+  it("renders nothing signed out and a blank avatar while loading", () => {
+    const { container } = renderWith({ user: null }, <UserButton />);
+    expect(container.querySelector("[data-testid=user-button]")).toBeNull();
+    cleanup();
+    renderWith({ loading: true }, <UserButton />);
+    expect(screen.getByTestId("user-button").querySelector("[aria-hidden=true] .authmw-avatar")).toBeTruthy();
+    expect(screen.queryByRole("button")).toBeNull();
+  });
+
+  it("is a menu button named after the user, with their initials or their picture", async () => {
+    renderWith({ user: ADA }, <UserButton />);
+    const trigger = screen.getByRole("button", { name: "Account menu, Ada Lovelace" });
+    expect(trigger.getAttribute("aria-haspopup")).toBe("menu");
+    expect(trigger.getAttribute("aria-expanded")).toBe("false");
+    expect(trigger.textContent).toBe("AL");
+    cleanup();
+    renderWith({ user: { primaryEmail: "grace@example.com", profileImageUrl: "https://example.com/g.png" } }, <UserButton />);
+    const button = screen.getByRole("button", { name: "Account menu, grace@example.com" });
+    const image = button.querySelector("img")!;
+    expect(image.getAttribute("alt")).toBe("");
+    fireEvent.error(image); // a picture that fails to load gives way to the initials
+    expect(button.textContent).toBe("G");
+  });
+
+  it("opens with Enter, Space and ArrowDown on the first item, ArrowUp on the last; arrows move and wrap", async () => {
+    renderWith({ user: ADA, teams: TEAMS }, <UserButton />);
+    const trigger = screen.getByRole("button", { name: /Account menu/ });
+    trigger.focus();
+    fireEvent.keyDown(trigger, { key: "ArrowDown" });
+    const menu = await screen.findByRole("menu");
+    expect(menu.getAttribute("aria-labelledby")).toBe(trigger.id);
+    expect(trigger.getAttribute("aria-expanded")).toBe("true");
+    expect(trigger.getAttribute("aria-controls")).toBe(menu.id);
+    await waitFor(() => expect(document.activeElement).toBe(within(menu).getByRole("menuitem", { name: "Account settings" })));
+    // The teams load when the menu opens.
+    const design = await within(menu).findByRole("menuitemradio", { name: "Design" });
+    const items = Array.from(menu.querySelectorAll("[role=menuitem], [role=menuitemradio]"));
+    expect(items.map((item) => item.textContent)).toEqual(["Account settings", "DDesign", "OOperations", "Sign out"]);
+    fireEvent.keyDown(document.activeElement!, { key: "ArrowDown" });
+    expect(document.activeElement).toBe(design);
+    fireEvent.keyDown(document.activeElement!, { key: "End" });
+    expect(document.activeElement!.textContent).toBe("Sign out");
+    fireEvent.keyDown(document.activeElement!, { key: "ArrowDown" });
+    expect(document.activeElement!.textContent).toBe("Account settings");
+    fireEvent.keyDown(document.activeElement!, { key: "ArrowUp" });
+    expect(document.activeElement!.textContent).toBe("Sign out");
+    fireEvent.keyDown(document.activeElement!, { key: "Home" });
+    expect(document.activeElement!.textContent).toBe("Account settings");
+    // Escape closes and gives the focus back to the button.
+    fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    expect(screen.queryByRole("menu")).toBeNull();
+    expect(document.activeElement).toBe(trigger);
+    expect(trigger.getAttribute("aria-expanded")).toBe("false");
+    // ArrowUp opens on the last item; a click (what Enter and Space do on a button) on the first.
+    fireEvent.keyDown(trigger, { key: "ArrowUp" });
+    await waitFor(() => expect(document.activeElement!.textContent).toBe("Sign out"));
+    fireEvent.click(trigger);
+    expect(screen.queryByRole("menu")).toBeNull();
+    fireEvent.click(trigger);
+    await waitFor(() => expect(document.activeElement!.textContent).toBe("Account settings"));
+  });
+
+  it("shows the user's name and e-mail, and no team items for a user without teams", async () => {
+    renderWith({ user: ADA }, <UserButton />);
+    fireEvent.click(screen.getByRole("button", { name: /Account menu/ }));
+    const popover = await screen.findByTestId("user-button-menu");
+    expect(within(popover).getByText("Ada Lovelace")).toBeTruthy();
+    expect(within(popover).getByText("ada@example.com")).toBeTruthy();
+    await act(async () => {}); // the (empty) teams load
+    expect(within(popover).queryAllByRole("menuitemradio")).toEqual([]);
+    expect(within(popover).getAllByRole("menuitem").map((item) => item.textContent)).toEqual(["Account settings", "Sign out"]);
+  });
+
+  it("switches the selected team, marks it checked, and closes", async () => {
+    renderWith({ user: { ...ADA, selectedTeamId: "t-design" }, teams: TEAMS }, <UserButton />);
+    const trigger = screen.getByRole("button", { name: /Account menu/ });
+    fireEvent.click(trigger);
+    const design = await screen.findByRole("menuitemradio", { name: "Design" });
+    expect(design.getAttribute("aria-checked")).toBe("true");
+    fireEvent.click(screen.getByRole("menuitemradio", { name: "Operations" }));
+    await waitFor(() => expect(screen.getByTestId("who").textContent).toBe("ada@example.com in t-ops"));
+    expect(screen.queryByRole("menu")).toBeNull();
+    expect(document.activeElement).toBe(trigger);
+    fireEvent.click(trigger);
+    expect((await screen.findByRole("menuitemradio", { name: "Operations" })).getAttribute("aria-checked")).toBe("true");
+  });
+
+  it("goes to account settings, and signs out through the sign-out link with its one-time value", async () => {
+    renderWith({ user: ADA }, <UserButton />);
+    fireEvent.click(screen.getByRole("button", { name: /Account menu/ }));
+    fireEvent.click(await screen.findByRole("menuitem", { name: "Account settings" }));
+    expect(screen.getByTestId("where").textContent).toBe("/handler/account-settings");
+    expect(screen.queryByRole("menu")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: /Account menu/ }));
+    fireEvent.click(await screen.findByRole("menuitem", { name: "Sign out" }));
+    expect(screen.getByTestId("where").textContent).toMatch(new RegExp(`^/handler/sign-out\\?${SIGN_OUT_INTENT_PARAM}=[\\w-]+$`));
+  });
+
+  it("closes on a press outside it and when the focus leaves it", async () => {
+    renderWith({ user: ADA }, <><UserButton /><button>elsewhere</button></>);
+    fireEvent.click(screen.getByRole("button", { name: /Account menu/ }));
+    await screen.findByRole("menu");
+    fireEvent.pointerDown(document.body);
+    expect(screen.queryByRole("menu")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: /Account menu/ }));
+    const item = await screen.findByRole("menuitem", { name: "Account settings" });
+    fireEvent.blur(item, { relatedTarget: screen.getByRole("button", { name: "elsewhere" }) });
+    expect(screen.queryByRole("menu")).toBeNull();
+  });
+
+  it("takes other texts and a fixed palette", () => {
+    renderWith({ user: ADA }, <UserButton colorScheme="dark" className="mine" texts={{ accountMenu: (name) => `Konto von ${name}` }} />);
+    const root = screen.getByTestId("user-button");
+    expect(root.getAttribute("data-color-scheme")).toBe("dark");
+    expect(root.className).toBe("authmw-ui authmw-user-button mine");
+    expect(screen.getByRole("button", { name: "Konto von Ada Lovelace" })).toBeTruthy();
+  });
+});
+
+describe("SelectedTeamSwitcher", () => {
+  it("renders nothing signed out, and says so when the user has no team", async () => {
+    const { container } = renderWith({ user: null }, <SelectedTeamSwitcher />);
+    expect(container.querySelector("[data-testid=team-switcher]")).toBeNull();
+    cleanup();
+    renderWith({ user: ADA }, <SelectedTeamSwitcher />);
+    expect(await screen.findByText("No teams yet")).toBeTruthy();
+    await act(async () => {}); // the project loads: team creation is off
+    expect(screen.queryByRole("button", { name: "Create a team" })).toBeNull();
+  });
+
+  it("selects one of the user's teams", async () => {
+    const changed: string[] = [];
+    renderWith({ user: ADA, teams: TEAMS }, <SelectedTeamSwitcher onChange={(team) => changed.push(team.displayName)} />);
+    const select = (await screen.findByRole("combobox", { name: "Team" })) as HTMLSelectElement;
+    expect(select.value).toBe("");
+    expect(Array.from(select.options).map((option) => option.text)).toEqual(["No team selected", "Design", "Operations"]);
+    fireEvent.change(select, { target: { value: "t-ops" } });
+    await waitFor(() => expect(screen.getByTestId("who").textContent).toBe("ada@example.com in t-ops"));
+    expect(changed).toEqual(["Operations"]);
+    expect(select.value).toBe("t-ops");
+    expect(Array.from(select.options).map((option) => option.text)).toEqual(["Design", "Operations"]);
+  });
+
+  it("creates a team when the project allows it, selects it, and checks the name first", async () => {
+    renderWith({ user: ADA, projectConfig: { clientTeamCreationEnabled: true } }, <SelectedTeamSwitcher />);
+    const create = await screen.findByRole("button", { name: "Create a team" });
+    expect(create.getAttribute("aria-expanded")).toBe("false");
+    fireEvent.click(create);
+    const name = screen.getByRole("textbox", { name: "Team name" });
+    await waitFor(() => expect(document.activeElement).toBe(name));
+    expect(create.getAttribute("aria-expanded")).toBe("true");
+    fireEvent.click(screen.getByRole("button", { name: "Create team" }));
+    expect(screen.getByRole("alert").textContent).toBe("Enter a name for the team.");
+    expect(name.getAttribute("aria-invalid")).toBe("true");
+    // Escape closes the form and returns to its button.
+    fireEvent.keyDown(name, { key: "Escape" });
+    expect(screen.queryByRole("textbox")).toBeNull();
+    expect(document.activeElement).toBe(create);
+    fireEvent.click(create);
+    fireEvent.change(screen.getByRole("textbox", { name: "Team name" }), { target: { value: "  Research " } });
+    fireEvent.click(screen.getByRole("button", { name: "Create team" }));
+    const select = (await screen.findByRole("combobox", { name: "Team" })) as HTMLSelectElement;
+    await waitFor(() => expect(select.selectedOptions[0]?.text).toBe("Research"));
+    expect(screen.getByTestId("who").textContent).toBe(`ada@example.com in ${select.value}`);
+    expect(screen.queryByRole("textbox")).toBeNull();
+  });
+
+  it("offers no creation with allowCreate={false} whatever the project allows", async () => {
+    renderWith({ user: ADA, teams: TEAMS, projectConfig: { clientTeamCreationEnabled: true } }, <SelectedTeamSwitcher allowCreate={false} />);
+    await screen.findByRole("combobox");
+    await act(async () => {});
+    expect(screen.queryByRole("button", { name: "Create a team" })).toBeNull();
+  });
+});
+
+describe("the components' helpers", () => {
+  it("initials of names and e-mail addresses", () => {
+    expect(initials("Ada Lovelace")).toBe("AL");
+    expect(initials("ada.lovelace@example.com")).toBe("AL");
+    expect(initials("grace@example.com")).toBe("G");
+    expect(initials("Émile  du Châtelet")).toBe("ÉC");
+    expect(initials("  ")).toBe("?");
+  });
+
+  it("the stylesheet reads only variables the palettes set (or the pages' radius and font)", () => {
+    const read = new Set([...COMPONENT_STYLES.matchAll(/var\((--authmw-[a-z-]+)\)/g)].map((m) => m[1]));
+    const set = new Set([...COMPONENT_STYLES.matchAll(/(--authmw-[a-z-]+):/g)].map((m) => m[1]));
+    expect([...read].filter((name) => !set.has(name))).toEqual([]);
+    expect(COMPONENT_STYLES).toContain(":where(.authmw-ui[data-color-scheme=dark])");
+  });
+});
