@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -52,11 +53,14 @@ def axe_source() -> str:
 class Inspector:
     """Runs axe and takes the screenshots of the page in every scheme and width."""
 
-    def __init__(self, page: Any, axe_source: str) -> None:
+    def __init__(self, page: Any, axe_source: str, shots: Path = SHOTS, clip_height: int | None = None) -> None:
+        """Screenshots go to `shots`: whole pages, or the top `clip_height` px of the window."""
         self.page = page
         self.axe_source = axe_source
+        self.shots = shots
+        self.clip_height = clip_height
         self.problems: list[str] = []
-        SHOTS.mkdir(parents=True, exist_ok=True)
+        shots.mkdir(parents=True, exist_ok=True)
 
     def check(self, name: str) -> None:
         page = self.page
@@ -69,7 +73,11 @@ class Inspector:
                 self.problems.append(f"{name} ({scheme}): {overflow} px wide in a 320 px window")
             for width in WIDTHS:
                 page.set_viewport_size({"width": width, "height": 900})
-                page.screenshot(path=str(SHOTS / f"{name}-{scheme}-{width}.png"), full_page=True)
+                path = str(self.shots / f"{name}-{scheme}-{width}.png")
+                if self.clip_height is None:
+                    page.screenshot(path=path, full_page=True)
+                else:
+                    page.screenshot(path=path, clip={"x": 0, "y": 0, "width": width, "height": self.clip_height})
                 for violation in self.violations():
                     if violation["impact"] in ("serious", "critical"):
                         self.problems.append(f"{name} ({scheme}, {width} px): {violation['id']}: {violation['nodes']}")

@@ -123,12 +123,12 @@ function UserMenu({ user, showTeams, t }: { user: CurrentUser; showTeams: boolea
         aria-haspopup="menu"
         aria-expanded={open !== null}
         aria-controls={open ? `${id}-menu` : undefined}
-        aria-label={t.accountMenu(name)}
         onClick={() => setOpen(open ? null : "first")}
         onKeyDown={onTriggerKey}
         data-testid="user-button-trigger"
       >
         <Avatar name={name} imageUrl={user.profileImageUrl} />
+        <span className="authmw-sr-only">{t.accountMenu(name)}</span>
       </button>
       {open && (
         <div className="authmw-popover" tabIndex={-1} onKeyDown={onMenuKey} data-testid="user-button-menu">
