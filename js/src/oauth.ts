@@ -110,6 +110,8 @@ export function createOAuthApi(ctx: ApiContext, deps: OAuthDeps): OAuthApi {
       codeChallenge: await codeChallenge(codeVerifier),
       errorRedirectUrl: absoluteUrl(ctx.urls.error),
       ...extra,
+      // API 2.8 accepts only an absolute, trusted URL here; a path names a page of this app.
+      afterCallbackRedirectUrl: extra.afterCallbackRedirectUrl ? absoluteUrl(extra.afterCallbackRedirectUrl) : undefined,
     });
     if (!deps.cookies) throw new AuthmwError("Signing in with OAuth needs cookies (a browser page).");
     deps.cookies.cookie = setCookieString(OAUTH_OUTER_COOKIE_PREFIXES[0] + state, codeVerifier, OAUTH_OUTER_COOKIE_MAX_AGE_S, {
@@ -144,7 +146,7 @@ export function createOAuthApi(ctx: ApiContext, deps: OAuthDeps): OAuthApi {
       throw new InvalidServerResponse("the token endpoint answered without tokens", 200, JSON.stringify(body));
     }
     const user = await deps.storeSignIn({ accessToken: body.access_token, refreshToken: body.refresh_token });
-    const after = typeof body.after_callback_redirect_url === "string" ? body.after_callback_redirect_url : null;
+    const after = typeof body.after_callback_redirect_url === "string" ? pathOnThisOrigin(body.after_callback_redirect_url) : null;
     return { status: "signed-in", isNewUser: body.is_new_user === true, afterCallbackRedirectUrl: after, user };
   }
 
@@ -216,4 +218,15 @@ export function createOAuthApi(ctx: ApiContext, deps: OAuthDeps): OAuthApi {
       }
     },
   };
+}
+
+/** A URL of this page's origin as its path (the authorize call sent it absolute), any other as given. */
+function pathOnThisOrigin(url: string): string {
+  try {
+    const resolved = new URL(url, window.location.href);
+    if (resolved.origin === window.location.origin) return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+  } catch {
+    // not a URL: returned as the service sent it
+  }
+  return url;
 }

@@ -173,6 +173,28 @@ describe("signInWithOAuth and the callback", () => {
     expect(client.getUserState().status).toBe("signed-in");
   });
 
+  it("sends a path as after_callback_redirect_url on this origin (API 2.8 takes only absolute URLs) and gives it back as a path", async () => {
+    const { client, visited, reply } = setup();
+    await client.signInWithOAuth("github", { afterCallbackRedirectUrl: "/welcome?tab=1" });
+    const { state, after_callback_redirect_url: sent } = query(visited[0]!);
+    expect(sent).toBe(`${location.origin}/welcome?tab=1`);
+    reply(
+      jsonResponse({ access_token: tokenValidFor(600), refresh_token: "rt", is_new_user: false, after_callback_redirect_url: sent }),
+      jsonResponse(userWire()),
+    );
+    const result = await client.oauth.handleCallback(`${location.origin}/handler/oauth-callback?code=c&state=${state}`);
+    expect(result).toMatchObject({ status: "signed-in", afterCallbackRedirectUrl: "/welcome?tab=1" });
+    // another origin's URL is given back as the service sent it (the callback page does not follow it)
+    await client.signInWithOAuth("github");
+    const second = query(visited[1]!).state;
+    reply(
+      jsonResponse({ access_token: tokenValidFor(600), refresh_token: "rt", is_new_user: false, after_callback_redirect_url: "https://evil.example/x" }),
+      jsonResponse(userWire()),
+    );
+    const other = await client.oauth.handleCallback(`${location.origin}/handler/oauth-callback?code=c&state=${second}`);
+    expect(other).toMatchObject({ afterCallbackRedirectUrl: "https://evil.example/x" });
+  });
+
   it("surfaces MFA and bad codes", async () => {
     const { client, visited, reply } = setup();
     await client.signInWithOAuth("github");
