@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
@@ -74,6 +75,9 @@ def _dev(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
+    for url in args.webhook:
+        endpoint = service.add_webhook(url)
+        print(f"  webhooks:   {url} (signing secret {endpoint['secret']})", file=sys.stderr, flush=True)
     folder = Path(args.data_dir)
     (folder / URL_FILE).write_text(service.url + "\n")
     (folder / PID_FILE).write_text(f"{os.getpid()}\n")
@@ -135,6 +139,7 @@ def _start_in_background(args: argparse.Namespace) -> int:
         repr(args.access_token_ttl),
         "--api",
         args.api,
+        *(f"--webhook={url}" for url in args.webhook),
     ]
     if args.internal_keys is not None:
         command += ["--internal-keys", str(Path(args.internal_keys).resolve())]
@@ -211,6 +216,13 @@ def _dev_problem(args: argparse.Namespace) -> str | None:
         return f"--mail-api-port {args.mail_api_port} is the service's own --port: pick another port."
     if not args.access_token_ttl > 0:
         return f"--access-token-ttl {args.access_token_ttl:g} must be a number of seconds above 0 (default 600)."
+    for url in args.webhook:
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            return (
+                f"--webhook {url} is not an http(s) URL: pass where your app receives webhooks, "
+                "e.g. http://localhost:8000/webhooks/authmw"
+            )
     folder = Path(args.data_dir)
     if folder.exists() and not folder.is_dir():
         return f"--data-dir {args.data_dir} is a file, not a folder: pass a folder (it is created when missing)."
@@ -233,6 +245,13 @@ def build_parser() -> argparse.ArgumentParser:
     dev.add_argument("--data-dir", default=".authmw", help="folder of the database and project.env (default .authmw)")
     dev.add_argument(
         "--access-token-ttl", type=float, default=600, help="access-token lifetime in seconds (default 600)"
+    )
+    dev.add_argument(
+        "--webhook",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="send the project's webhooks (user, team, membership and permission events) to URL; repeatable",
     )
     dev.add_argument(
         "--api",

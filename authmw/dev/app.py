@@ -24,6 +24,7 @@ from .middleware import ServiceHeadersMiddleware
 from .routes import all_routes
 from .seed import InternalKeys
 from .service import Service
+from .webhooks import Sender
 
 
 
@@ -83,6 +84,7 @@ def create_app(
     app.state.service = Service(
         db=db, keys=KeyStore(db), access_token_ttl=access_token_ttl, api=version, public_url=api_url
     )
+    app.state.webhook_sender = Sender(db, clock).start()  # webhooks.py: signed POSTs, retried
     app.state.bootstrap = bootstrap
     app.state.data_dir = Path(data_dir)
     return app

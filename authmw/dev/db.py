@@ -9,12 +9,16 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 DB_FILE_NAME = "authmw.sqlite3"
+
+#: Called with the connection inside each transaction, just before it commits (webhooks.py
+#: renders the events of the transaction's changes there: the state after the change).
+BEFORE_COMMIT: list[Callable[[sqlite3.Connection], None]] = []
 
 MIGRATIONS: list[str] = [
     # 1: projects, keys, users, sessions, teams and permission definitions
@@ -229,6 +233,32 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE sent_emails ADD COLUMN html TEXT
     """,
+    # 12: webhook endpoints and the messages sent to them (authmw/dev/webhooks.py)
+    """
+    CREATE TABLE webhook_endpoints (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        url TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        created_at_millis INTEGER NOT NULL
+    );
+    CREATE TABLE webhook_messages (
+        id TEXT NOT NULL,
+        endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+        project_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        payload TEXT,
+        subject TEXT,
+        created_at_millis INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at REAL,
+        last_result TEXT,
+        PRIMARY KEY (id, endpoint_id)
+    );
+    CREATE INDEX webhook_messages_due ON webhook_messages(status, next_attempt_at);
+    CREATE INDEX webhook_messages_unrendered ON webhook_messages(subject) WHERE payload IS NULL
+    """,
 ]
 
 
@@ -269,6 +299,8 @@ class Database:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
+                for hook in BEFORE_COMMIT:
+                    hook(self._conn)
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import TextIO
+from typing import Any, TextIO
 
 import uvicorn
 from starlette.applications import Starlette
@@ -19,6 +19,7 @@ from .app import create_app
 from .bootstrap import ENV_FILE_NAME, Bootstrap, env_values
 from .inbucket import create_mail_api
 from .seed import InternalKeys
+from .webhooks import ensure_endpoint
 
 DEFAULT_HOST = "127.0.0.1"
 STARTUP_TIMEOUT_SECONDS = 20.0
@@ -121,6 +122,11 @@ class LocalService:
         """The AUTHMW_* settings, as written to `<data_dir>/project.env`."""
         return env_values(self.url, self.bootstrap.project)
 
+    def add_webhook(self, url: str, secret: str | None = None) -> dict[str, Any]:
+        """Send the default project's webhooks to `url` (authmw/dev/webhooks.py); returns the
+        endpoint `{"id", "url", "secret", ...}` (the same one when `url` already has one)."""
+        return ensure_endpoint(self.app.state.service.db, self.project_id, url, secret)
+
     @property
     def env_file(self) -> Path:
         return self.data_dir / ENV_FILE_NAME
@@ -154,6 +160,7 @@ class LocalService:
         if self._mail_api is not None:
             self._mail_api.stop()
         self._sock.close()
+        self.app.state.webhook_sender.stop()
         self.app.state.service.db.close()
 
     def __enter__(self) -> LocalService:

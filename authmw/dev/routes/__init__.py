@@ -32,6 +32,7 @@ from . import (
     team_member_profiles,
     teams,
     users,
+    webhooks,
 )
 
 #: Order matters only where paths overlap (a module's literal paths before its parameters).
@@ -40,6 +41,7 @@ ROUTE_MODULES = [
     jwks,
     outbox,
     mailbox,
+    webhooks,
     auth_password,
     anonymous,
     otp,
