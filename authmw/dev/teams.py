@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from . import webhooks
 from .db import dump, load
 from .ids import new_uuid, now_millis
 from .projects import Project
@@ -43,6 +44,8 @@ def add_member(c: sqlite3.Connection, project: Project, team_id: str, user_id: s
             " VALUES (?, ?, ?, ?)",
             (project.id, team_id, user_id, permission["id"]),
         )
+    if not as_creator:
+        webhooks.membership_created(c, project.id, team_id, user_id, [p["id"] for p in project.config[key]])
 
 
 def create_team(
@@ -73,6 +76,7 @@ def create_team(
     )
     if creator_user_id is not None:
         add_member(c, project, team_id, creator_user_id, as_creator=True)
+    webhooks.team_created(c, project.id, team_id)
     return team_id
 
 
@@ -86,6 +90,7 @@ def is_member(c: sqlite3.Connection, project_id: str, team_id: str, user_id: str
 
 def remove_member(c: sqlite3.Connection, project_id: str, team_id: str, user_id: str) -> None:
     # Permissions go with the membership (ON DELETE CASCADE).
+    webhooks.membership_deleted(c, project_id, team_id, user_id)
     c.execute(
         "DELETE FROM team_members WHERE project_id = ? AND team_id = ? AND user_id = ?", (project_id, team_id, user_id)
     )
@@ -100,6 +105,7 @@ def delete_team(c: sqlite3.Connection, project_id: str, team_id: str) -> None:
         "UPDATE users SET selected_team_id = NULL WHERE project_id = ? AND selected_team_id = ?", (project_id, team_id)
     )
     c.execute("DELETE FROM teams WHERE project_id = ? AND id = ?", (project_id, team_id))
+    webhooks.team_deleted(c, project_id, team_id)
 
 
 def permission_exists(c: sqlite3.Connection, project_id: str, permission_id: str) -> bool:

@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+from . import webhooks
 from .api_version import ApiVersion, current_api
 from .db import dump
 from .errors import CatalogueError, PlainError, email_taken
@@ -159,6 +160,7 @@ def upgrade_anonymous_user(c: sqlite3.Connection, project: Project, user_id: str
         " AND id IN (SELECT team_id FROM team_members WHERE project_id = ? AND user_id = ?)",
         (name, project.id, project.id, user_id),
     )
+    webhooks.user_updated(c, project.id, user_id)
 
 
 def check_client_image(value: str | None) -> None:
@@ -309,6 +311,7 @@ def update_user(
     _set_columns(c, project.id, user_id, columns)
     if fields.get("is_anonymous") is False and user["is_anonymous"]:
         upgrade_anonymous_user(c, project, user_id)
+    webhooks.user_updated(c, project.id, user_id)
 
 
 def _update_primary_email(c: sqlite3.Connection, project: Project, user_id: str, fields: dict[str, Any]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from . import end_user
+from . import end_user, webhooks
 from .api_version import current_api
 from .db import dump, load
 from .ids import new_uuid, now_millis
@@ -120,6 +120,7 @@ def create_user(
             is_verified=primary_email_verified,
             used_for_auth=primary_email_auth_enabled,
         )
+    webhooks.user_created(c, project_id, user_id)
     return user_id
 
 
@@ -156,6 +157,7 @@ def touch_last_active(c: sqlite3.Connection, project_id: str, user_id: str) -> N
 
 def delete_user(c: sqlite3.Connection, project_id: str, user_id: str) -> None:
     # Memberships, channels, OAuth accounts and refresh tokens go by ON DELETE CASCADE.
+    webhooks.user_deleted(c, project_id, user_id)
     c.execute("DELETE FROM users WHERE project_id = ? AND id = ?", (project_id, user_id))
 
 

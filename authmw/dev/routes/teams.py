@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import webhooks
 from ..db import dump
 from ..endpoint import ANY, SERVER_OR_ADMIN, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError
@@ -136,6 +137,7 @@ def update(ctx: RequestContext) -> dict[str, Any]:
             f"UPDATE teams SET {assignments} WHERE project_id = ? AND id = ?",
             (*columns.values(), ctx.project.id, team["id"]),
         )
+    webhooks.team_updated(ctx.sql, ctx.project.id, team["id"])
     return team_view(existing_team(ctx, team["id"]), ctx.tier)
 
 
@@ -224,6 +226,7 @@ def grant(ctx: RequestContext) -> Created:
         " VALUES (?, ?, ?, ?)",
         (ctx.project.id, team_id, user_id, permission_id),
     )
+    webhooks.team_permission_created(ctx.sql, ctx.project.id, team_id, user_id, permission_id)
     return Created({"id": permission_id, "team_id": team_id, "user_id": user_id})
 
 
@@ -236,6 +239,7 @@ def revoke(ctx: RequestContext) -> dict[str, bool]:
     ).rowcount
     if not deleted:
         raise CatalogueError("TEAM_PERMISSION_NOT_FOUND", team_id=team_id, user_id=user_id, permission_id=permission_id)
+    webhooks.team_permission_deleted(ctx.sql, ctx.project.id, team_id, user_id, permission_id)
     return {"success": True}
 
 
