@@ -10,12 +10,12 @@ from datetime import datetime, timezone
 from typing import Any
 
 import pytest
+from authmw_django import webhook_view
 from django.test import Client, override_settings
 from django.urls import path
 from svix.webhooks import Webhook as SvixWebhook
 
 from authmw.webhooks import MemorySeenIds, UserUpdated, Webhooks
-from authmw_django import webhook_view
 
 SECRET = "whsec_" + base64.b64encode(os.urandom(24)).decode()
 NOW = 1_790_000_000.0
@@ -36,7 +36,9 @@ def updated(event: UserUpdated) -> None:
 urlpatterns = [path("webhooks/authmw", webhook_view(webhooks))]
 
 
-def delivery(data: dict[str, Any], *, msg_id: str = "msg_1", secret: str = SECRET, at: float = NOW) -> tuple[bytes, dict[str, str]]:
+def delivery(
+    data: dict[str, Any], *, msg_id: str = "msg_1", secret: str = SECRET, at: float = NOW
+) -> tuple[bytes, dict[str, str]]:
     body = json.dumps({"type": "user.updated", "data": data}).encode()
     signature = SvixWebhook(secret).sign(msg_id, datetime.fromtimestamp(at, tz=timezone.utc), body.decode())
     return body, {"svix-id": msg_id, "svix-timestamp": str(int(at)), "svix-signature": signature}
@@ -88,3 +90,92 @@ def test_a_failing_handler_answers_500_and_the_retry_is_handled(client: Client) 
     response = post(client, body, headers)
     assert response.status_code == 500 and b"database locked" not in response.content and RAN == []
     assert post(client, body, headers).status_code == 200 and RAN == ["msg_1:ada@example.com"]
+
+
+def test_the_whole_loop_with_a_django_app_on_a_socket(tmp_path: Any) -> None:
+    """The local service's changes POSTed, signed, to Django (WSGIHandler on Werkzeug), with
+    CSRF checks on: handlers run once, retries and attacks change nothing (tests/webhook_loop.py)."""
+    from types import ModuleType
+
+    from django.core.handlers.wsgi import WSGIHandler
+    from webhook_loop import Loop, Received, run_the_loop, serve_wsgi, wsgi_recording
+
+    loop = Loop(tmp_path)
+    received = Received()
+    urls = ModuleType("webhook_loop_urls")
+    urls.urlpatterns = [path("webhooks/authmw", webhook_view(received.make_webhooks(loop.clock)))]  # type: ignore[attr-defined]
+    try:
+        csrf_only = ["django.middleware.csrf.CsrfViewMiddleware"]
+        with (
+            override_settings(ROOT_URLCONF=urls, MIDDLEWARE=csrf_only),
+            serve_wsgi(wsgi_recording(WSGIHandler(), received)) as url,
+        ):
+            run_the_loop(loop, url, received)
+    finally:
+        loop.close()
+
+
+@pytest.mark.usefixtures("database")
+@pytest.mark.parametrize("on_delete", ["deactivate", "delete"])
+def test_linked_django_users_follow_the_service(tmp_path: Any, make_site: Any, on_delete: str) -> None:
+    """Django users mode: a name changed at the service reaches the linked Django user; a user
+    deleted at the service is deactivated (or deleted) here and no longer signed in, found by
+    the link to its authmw id (the webhooks travel over HTTP from the local service)."""
+    from types import ModuleType
+
+    import authmw_django_testsite
+    from authmw_django.webhooks import keep_linked_users
+    from django.contrib.auth import get_user_model
+    from django.core.handlers.wsgi import WSGIHandler
+    from middleware.support import cookie_header
+    from webhook_loop import SECRET as LOOP_SECRET
+    from webhook_loop import Loop, Received, serve_wsgi, wsgi_recording
+
+    from authmw import AuthConfig, ServerApp
+
+    loop = Loop(tmp_path)
+    try:
+        running = loop.service
+        config = AuthConfig(
+            project_id=running.project_id,
+            api_url=running.url,
+            publishable_client_key=running.publishable_client_key,
+            secret_server_key=running.secret_server_key,
+        )
+        received = Received()
+        server = ServerApp(config)
+        hooks = keep_linked_users(Webhooks(LOOP_SECRET, clock=loop.clock), on_delete=on_delete, server=server)
+        hooks.on("*")(received.handler)  # after the linked-user handlers: tells the test they ran
+        urls = ModuleType("linked_webhook_urls")
+        urls.urlpatterns = [*authmw_django_testsite.urlpatterns, path("webhooks/authmw", webhook_view(hooks))]  # type: ignore[attr-defined]
+        ada = server.users.create(primary_email=f"ada-{on_delete}@example.com", primary_email_auth_enabled=True)
+        session = server.sessions.create(ada.id)
+        middleware = [
+            "django.contrib.sessions.middleware.SessionMiddleware",
+            "django.contrib.auth.middleware.AuthenticationMiddleware",
+            "authmw_django.AuthMiddleware",
+        ]
+        with override_settings(ROOT_URLCONF=urls):
+            client = make_site(config).client(middleware=middleware, DJANGO_USERS=True)
+            client.cookies.load(cookie_header(running.project_id, session.refresh_token, session.access_token))
+            first = client.get("/linked/whoami").json()
+            assert first["authenticated"] is True and first["authmw_id"] == ada.id
+            with override_settings(MIDDLEWARE=["django.middleware.csrf.CsrfViewMiddleware"]):
+                app = WSGIHandler()
+            with serve_wsgi(wsgi_recording(app, received)) as url:
+                running.add_webhook(url + "/webhooks/authmw", LOOP_SECRET)
+                server.users.update(ada.id, display_name="Ada Lovelace")
+                received.wait(lambda: any(e.type == "user.updated" for e in received.handled), "user.updated")
+                django_user = get_user_model().objects.get(pk=first["django_id"])
+                assert (django_user.first_name, django_user.last_name) == ("Ada", "Lovelace")
+
+                server.users.delete(ada.id)
+                received.wait(lambda: any(e.type == "user.deleted" for e in received.handled), "user.deleted")
+            remaining = get_user_model().objects.filter(pk=first["django_id"])
+            if on_delete == "delete":
+                assert not remaining.exists()
+            else:
+                assert remaining.get().is_active is False
+            assert client.get("/linked/whoami").json()["authenticated"] is False  # Django's session too
+    finally:
+        loop.close()
