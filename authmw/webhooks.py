@@ -38,7 +38,7 @@ import time
 from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, ClassVar, Literal, Protocol, TypeVar, Union
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from cachetools import TTLCache
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -258,11 +258,14 @@ def parse_event(payload: Any, *, event_id: str, timestamp: datetime) -> WebhookE
         raise InvalidWebhook("malformed", 'The webhook body is not {"type": ..., "data": ...}.')
     cls = EVENT_TYPES.get(payload["type"], UnknownEvent)
     try:
-        return cls.model_validate({"id": event_id, "timestamp": timestamp, "type": payload["type"], "data": payload["data"]})
+        return cls.model_validate(
+            {"id": event_id, "timestamp": timestamp, "type": payload["type"], "data": payload["data"]}
+        )
     except ValidationError as exc:
         fields = sorted({".".join(str(p) for p in err["loc"]) for err in exc.errors()})
         raise InvalidWebhook(
-            "malformed", f"The {payload['type']} webhook's data does not have the contract's shape (fields: {', '.join(fields)})."
+            "malformed",
+            f"The {payload['type']} webhook's data does not have the contract's shape (fields: {', '.join(fields)}).",
         ) from None
 
 
@@ -290,7 +293,9 @@ class MemorySeenIds:
     which the timestamp check refuses a replay anyway; pass a longer one to also skip the
     sender's later retries of a message already handled. ``clock`` is for tests."""
 
-    def __init__(self, maxsize: int = 100_000, *, ttl: float = _REPLAY_TTL, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, maxsize: int = 100_000, *, ttl: float = _REPLAY_TTL, clock: Callable[[], float] = time.time
+    ) -> None:
         self._ttl = max(ttl, _REPLAY_TTL)
         self._ids: TTLCache[str, bool] = TTLCache(maxsize=maxsize, ttl=self._ttl, timer=clock)
         self._lock = threading.Lock()
@@ -332,7 +337,9 @@ def _header(headers: Mapping[str, str], name: str) -> str:
     lowered = {k.lower(): v for k, v in headers.items()}
     value = lowered.get(f"svix-{name}") or lowered.get(f"webhook-{name}")
     if not value:
-        raise InvalidWebhook("headers", f"The webhook request has no svix-{name} header; it was not sent by the service.")
+        raise InvalidWebhook(
+            "headers", f"The webhook request has no svix-{name} header; it was not sent by the service."
+        )
     return value
 
 
@@ -353,13 +360,19 @@ def _check(body: bytes | str, headers: Mapping[str, str], secret: str, now: floa
         raise InvalidWebhook("headers", "The webhook's svix-timestamp header is not Unix seconds.")
     timestamp = int(raw_timestamp)
     if timestamp < now - TOLERANCE_SECONDS:
-        raise InvalidWebhook("stale", "The webhook's timestamp is more than five minutes old (a replay, or a clock far off).")
+        raise InvalidWebhook(
+            "stale", "The webhook's timestamp is more than five minutes old (a replay, or a clock far off)."
+        )
     if timestamp > now + TOLERANCE_SECONDS:
-        raise InvalidWebhook("future", "The webhook's timestamp is more than five minutes ahead (check this machine's clock).")
+        raise InvalidWebhook(
+            "future", "The webhook's timestamp is more than five minutes ahead (check this machine's clock)."
+        )
     try:
         text = body.decode() if isinstance(body, bytes) else body
     except UnicodeDecodeError:
-        raise InvalidWebhook("signature", "The webhook body is not UTF-8, so it was not signed by the service.") from None
+        raise InvalidWebhook(
+            "signature", "The webhook body is not UTF-8, so it was not signed by the service."
+        ) from None
     when = datetime.fromtimestamp(timestamp, tz=timezone.utc)
     expected = base64.b64decode(library.sign(msg_id, when, text).split(",", 1)[1])
     matched = False
@@ -401,14 +414,16 @@ def verify(
     msg_id, when, payload = _check(body, headers, secret, clock())
     event = parse_event(payload, event_id=msg_id, timestamp=when)
     if seen_ids is not None and not seen_ids.add(msg_id, _REPLAY_TTL):
-        raise InvalidWebhook("replayed", "This webhook message id was already accepted (a replay or a repeated delivery).")
+        raise InvalidWebhook(
+            "replayed", "This webhook message id was already accepted (a replay or a repeated delivery)."
+        )
     return event
 
 
 # --- Handlers ----------------------------------------------------------------------------
 
 E = TypeVar("E", bound=WebhookEvent)
-Handler = Callable[[Any], Union[None, Awaitable[None]]]
+Handler = Callable[[Any], None | Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -458,7 +473,9 @@ class Webhooks:
     def on(self, event_type: str) -> Callable[[Callable[[E], Any]], Callable[[E], Any]]:
         """Register a handler for ``event_type`` (one of :data:`EVENT_TYPES`, or ``"*"``)."""
         if event_type != "*" and event_type not in EVENT_TYPES:
-            raise ValueError(f"Unknown webhook event type {event_type!r}; known: {', '.join(sorted(EVENT_TYPES))}, or '*'.")
+            raise ValueError(
+                f"Unknown webhook event type {event_type!r}; known: {', '.join(sorted(EVENT_TYPES))}, or '*'."
+            )
 
         def register(handler: Callable[[E], Any]) -> Callable[[E], Any]:
             self._handlers.setdefault(event_type, []).append(handler)
@@ -493,7 +510,7 @@ class Webhooks:
         try:
             for handler in self._handlers_for(begun):
                 yield handler(begun)
-        except Exception:
+        except Exception:  # noqa: BLE001 - any handler failure: logged, answered 500, retried by the sender
             self.seen_ids.discard(begun.id)  # not handled: the sender's retry must run it
             _log.exception("The handler of webhook %s (%s) failed; the sender will retry it", begun.id, begun.type)
             return Handled(500, {"error": "handler_failed", "message": "The webhook was not handled; send it again."})
@@ -511,7 +528,9 @@ class Webhooks:
                 if inspect.isawaitable(result):
                     if inspect.iscoroutine(result):
                         result.close()
-                    result = steps.throw(TypeError("An async webhook handler was registered; this receiver runs sync handlers only."))
+                    result = steps.throw(
+                        TypeError("An async webhook handler was registered; this receiver runs sync handlers only.")
+                    )
                 else:
                     result = steps.send(None)
         except StopIteration as done:
@@ -527,7 +546,7 @@ class Webhooks:
                 if inspect.isawaitable(result):
                     try:
                         await result
-                    except BaseException as exc:
+                    except BaseException as exc:  # noqa: BLE001 - handed to the steps, which decide
                         result = steps.throw(exc)
                         continue
                 result = steps.send(None)

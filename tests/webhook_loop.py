@@ -89,11 +89,15 @@ class Received:
 
     def body_of(self, event: WebhookEvent) -> Any:
         """The JSON the app received for `event` (once its answer went out)."""
-        found = self.wait(lambda: [r for r in self.requests if r[1].get("svix-id") == event.id], f"the answer to {event.id}")
+        found = self.wait(
+            lambda: [r for r in self.requests if r[1].get("svix-id") == event.id], f"the answer to {event.id}"
+        )
         return json.loads(found[0][0])
 
     def summary(self) -> str:
-        return f"handled {[e.type for e in self.handled]}, failed {self.failed}, answers {[r[2] for r in self.requests]}"
+        return (
+            f"handled {[e.type for e in self.handled]}, failed {self.failed}, answers {[r[2] for r in self.requests]}"
+        )
 
     def make_webhooks(self, clock: Callable[[], float]) -> Webhooks:
         webhooks = Webhooks(SECRET, clock=clock)
@@ -237,7 +241,10 @@ class Loop:
 def run_the_loop(loop: Loop, app_url: str, received: Received) -> None:
     """Every step of the loop against one app at `app_url` (its receiver at /webhooks/authmw)."""
     endpoint = loop.call(
-        "POST", "/internal/webhook-endpoints", headers=loop.admin, json={"url": app_url + "/webhooks/authmw", "secret": SECRET}
+        "POST",
+        "/internal/webhook-endpoints",
+        headers=loop.admin,
+        json={"url": app_url + "/webhooks/authmw", "secret": SECRET},
     )
     assert endpoint["secret"] == SECRET
 
@@ -269,11 +276,14 @@ def run_the_loop(loop: Loop, app_url: str, received: Received) -> None:
     )
     loop.clock.advance(5)
     received.wait(
-        lambda: [r for r in received.requests if r[1]["svix-id"] == team_created.id and r[2] == 200], "the retried team.created"
+        lambda: [r for r in received.requests if r[1]["svix-id"] == team_created.id and r[2] == 200],
+        "the retried team.created",
     )
     assert [e.id for e in received.handled].count(team_created.id) == 1
     loop.messages_once(
-        lambda items: [(m["status"], m["attempts"]) for m in items if m["type"] == "team.created"] == [("delivered", 2)],
+        lambda items: (
+            [(m["status"], m["attempts"]) for m in items if m["type"] == "team.created"] == [("delivered", 2)]
+        ),
         "team.created delivered on the 2nd attempt",
     )
 
@@ -282,7 +292,9 @@ def run_the_loop(loop: Loop, app_url: str, received: Received) -> None:
     signed = {k: v for k, v in headers.items() if k.startswith("svix-")}
     count = len(received.handled)
     with httpx.Client(base_url=app_url, timeout=30) as app:
-        assert app.post("/webhooks/authmw", content=body, headers=signed).status_code == 200  # a replay: already handled
+        assert (
+            app.post("/webhooks/authmw", content=body, headers=signed).status_code == 200
+        )  # a replay: already handled
         tampered = body.replace(b'"Lab"', b'"Pwned"')
         assert app.post("/webhooks/authmw", content=tampered, headers=signed).status_code == 401
         now = loop.clock()
@@ -310,7 +322,10 @@ def run_the_loop(loop: Loop, app_url: str, received: Received) -> None:
     loop.call("DELETE", f"/users/{grace['id']}")
     left, deleted = received.wait_for_types("team_membership.deleted", "user.deleted")
     assert left.data.model_dump() == {"team_id": team["id"], "user_id": grace["id"]}
-    assert received.body_of(deleted) == {"type": "user.deleted", "data": {"id": grace["id"], "teams": [{"id": team["id"]}]}}
+    assert received.body_of(deleted) == {
+        "type": "user.deleted",
+        "data": {"id": grace["id"], "teams": [{"id": team["id"]}]},
+    }
     loop.call("PATCH", f"/teams/{team['id']}", json={"display_name": "Lab 2"})
     (renamed,) = received.wait_for_types("team.updated")
     assert renamed.data.display_name == "Lab 2"

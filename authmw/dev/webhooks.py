@@ -26,6 +26,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import httpx
@@ -99,7 +100,9 @@ def ensure_endpoint(db: Database, project_id: str, url: str, secret: str | None 
 # --- Events (contract 2.8, 13.2) -----------------------------------------------------------
 
 
-def emit(c: sqlite3.Connection, project_id: str, event_type: str, data: Any = None, *, subject: str | None = None) -> None:
+def emit(
+    c: sqlite3.Connection, project_id: str, event_type: str, data: Any = None, *, subject: str | None = None
+) -> None:
     """Queue `{"type", "data"}` for every endpoint of the project, in the caller's transaction.
 
     With `subject` (a user or team id) instead of `data`, the data is the server view of that
@@ -108,10 +111,13 @@ def emit(c: sqlite3.Connection, project_id: str, event_type: str, data: Any = No
     endpoints = c.execute("SELECT id FROM webhook_endpoints WHERE project_id = ?", (project_id,)).fetchall()
     if not endpoints:
         return
-    if subject is not None and c.execute(
-        "SELECT 1 FROM webhook_messages WHERE project_id = ? AND payload IS NULL AND subject = ? AND type = ?",
-        (project_id, subject, event_type),
-    ).fetchone():
+    if (
+        subject is not None
+        and c.execute(
+            "SELECT 1 FROM webhook_messages WHERE project_id = ? AND payload IS NULL AND subject = ? AND type = ?",
+            (project_id, subject, event_type),
+        ).fetchone()
+    ):
         return  # already announced by this transaction, with the state it leaves
     message_id = "msg_" + secrets.token_hex(12)
     payload = None if subject is not None else dump({"type": event_type, "data": data})
@@ -126,7 +132,9 @@ def emit(c: sqlite3.Connection, project_id: str, event_type: str, data: Any = No
 
 def _render(c: sqlite3.Connection) -> None:
     """Before a commit: the data of the transaction's user.*/team.* events (db.BEFORE_COMMIT)."""
-    rows = c.execute("SELECT DISTINCT id, project_id, type, subject FROM webhook_messages WHERE payload IS NULL").fetchall()
+    rows = c.execute(
+        "SELECT DISTINCT id, project_id, type, subject FROM webhook_messages WHERE payload IS NULL"
+    ).fetchall()
     for row in rows:
         kind = row["type"].partition(".")[0]
         data = (_server_user if kind == "user" else _server_team)(c, row["project_id"], row["subject"])
@@ -135,7 +143,8 @@ def _render(c: sqlite3.Connection) -> None:
         else:
             payload = dump({"type": row["type"], "data": data})
             c.execute(
-                "UPDATE webhook_messages SET payload = ? WHERE project_id = ? AND id = ?", (payload, row["project_id"], row["id"])
+                "UPDATE webhook_messages SET payload = ? WHERE project_id = ? AND id = ?",
+                (payload, row["project_id"], row["id"]),
             )
 
 
@@ -190,7 +199,9 @@ def team_deleted(c: sqlite3.Connection, project_id: str, team_id: str) -> None:
     emit(c, project_id, "team.deleted", {"id": team_id})
 
 
-def membership_created(c: sqlite3.Connection, project_id: str, team_id: str, user_id: str, permission_ids: list[str]) -> None:
+def membership_created(
+    c: sqlite3.Connection, project_id: str, team_id: str, user_id: str, permission_ids: list[str]
+) -> None:
     """A member added (not a team's creator): the membership, then (2.8) each default permission."""
     emit(c, project_id, "team_membership.created", {"team_id": team_id, "user_id": user_id})
     for permission_id in permission_ids:
@@ -201,12 +212,16 @@ def membership_deleted(c: sqlite3.Connection, project_id: str, team_id: str, use
     emit(c, project_id, "team_membership.deleted", {"team_id": team_id, "user_id": user_id})
 
 
-def team_permission_created(c: sqlite3.Connection, project_id: str, team_id: str, user_id: str, permission_id: str) -> None:
+def team_permission_created(
+    c: sqlite3.Connection, project_id: str, team_id: str, user_id: str, permission_id: str
+) -> None:
     if current_api().name != "2.7":  # team_permission.* are new in 2.8
         emit(c, project_id, "team_permission.created", {"id": permission_id, "team_id": team_id, "user_id": user_id})
 
 
-def team_permission_deleted(c: sqlite3.Connection, project_id: str, team_id: str, user_id: str, permission_id: str) -> None:
+def team_permission_deleted(
+    c: sqlite3.Connection, project_id: str, team_id: str, user_id: str, permission_id: str
+) -> None:
     if current_api().name != "2.7":
         emit(c, project_id, "team_permission.deleted", {"id": permission_id, "team_id": team_id, "user_id": user_id})
 
@@ -292,18 +307,21 @@ class Sender:
                 waiting = self._any_pending()
             except sqlite3.ProgrammingError:  # the database was closed: the service stopped
                 return
-            except Exception:  # noqa: BLE001 - the sender must outlive any one message
+            except Exception:  # the sender must outlive any one message
                 logger.exception("webhook sender: unexpected error")
             # Retries wait on the service's clock, which a test may move: look again soon while
             # any are pending; otherwise sleep until a new message is queued.
             with _changes:
-                _changes.wait_for(
-                    lambda: self._stopped or _generation[0] != seen, timeout=self.POLL_SECONDS if waiting else None
-                )
+                _changes.wait_for(partial(self._woken, seen), timeout=self.POLL_SECONDS if waiting else None)
+
+    def _woken(self, seen: int) -> bool:
+        return self._stopped or _generation[0] != seen
 
     def _any_pending(self) -> bool:
         with self.db.tx() as c:
-            return c.execute("SELECT 1 FROM webhook_messages WHERE status = ? LIMIT 1", (PENDING,)).fetchone() is not None
+            return (
+                c.execute("SELECT 1 FROM webhook_messages WHERE status = ? LIMIT 1", (PENDING,)).fetchone() is not None
+            )
 
     def _send_one(self) -> bool:
         """Attempt the oldest due message; False when none is due."""
@@ -331,7 +349,9 @@ class Sender:
             status, next_at = FAILED, None
         else:
             status, next_at = PENDING, now + BACKOFF_SECONDS[attempts - 1]
-        logger.info("webhook %s %s to %s: %s (attempt %d, %s)", row["id"], row["type"], row["url"], result, attempts, status)
+        logger.info(
+            "webhook %s %s to %s: %s (attempt %d, %s)", row["id"], row["type"], row["url"], result, attempts, status
+        )
         with self.db.tx() as c:
             c.execute(
                 "UPDATE webhook_messages SET status = ?, attempts = ?, next_attempt_at = ?, last_result = ?"
@@ -339,4 +359,3 @@ class Sender:
                 (status, attempts, next_at, result, row["project_id"], row["n"]),
             )
         return True
-

@@ -39,7 +39,8 @@ def _article(item: dict[str, Any]) -> str:
     <time datetime="{_iso(item["created_at_millis"])}">{_when(item["created_at_millis"])}</time>
     <span class="badge delivery-{state}" title="{escape(title)}">{escape(label)}</span>
     <span>{item["attempts"]} attempt{"s" if item["attempts"] != 1 else ""}{
-        f", last: {escape(item['last_result'])}" if item["last_result"] else ""}</span>
+        f", last: {escape(item['last_result'])}" if item["last_result"] else ""
+    }</span>
   </div>
   <h2>{escape(item["type"])}</h2>
   <dl><dt>Message id</dt><dd>{escape(item["id"])}</dd><dt>Project</dt><dd>{escape(item["project_id"])}</dd></dl>

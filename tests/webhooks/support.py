@@ -21,5 +21,9 @@ def delivery(
     body = json.dumps({"type": event_type, "data": data}).encode()
     when = datetime.fromtimestamp(timestamp, tz=timezone.utc)
     signature = SvixWebhook(secret).sign(msg_id, when, body.decode())
-    return body, {"svix-id": msg_id, "svix-timestamp": str(int(timestamp)), "svix-signature": signature,
-                  "content-type": "application/json"}
+    return body, {
+        "svix-id": msg_id,
+        "svix-timestamp": str(int(timestamp)),
+        "svix-signature": signature,
+        "content-type": "application/json",
+    }

@@ -7,7 +7,6 @@ import argparse
 from pathlib import Path
 
 import httpx
-import pytest
 from webhook_loop import Loop
 
 from authmw.cli import _dev_problem, build_parser
@@ -24,7 +23,9 @@ def endpoints(loop: Loop, method: str, path: str = "", **kwargs: object) -> http
 def test_endpoints_need_the_admin_key_and_a_real_url(loop: Loop) -> None:
     assert endpoints(loop, "POST", json={"url": UNREACHABLE}).status_code in (401, 403)  # the server key
     assert endpoints(loop, "POST", headers=loop.admin, json={"url": "ftp://example.com/x"}).status_code == 400
-    assert endpoints(loop, "POST", headers=loop.admin, json={"url": UNREACHABLE, "secret": "sk_123456"}).status_code == 400
+    assert (
+        endpoints(loop, "POST", headers=loop.admin, json={"url": UNREACHABLE, "secret": "sk_123456"}).status_code == 400
+    )
     created = endpoints(loop, "POST", headers=loop.admin, json={"url": UNREACHABLE})
     assert created.status_code == 201 and created.json()["secret"].startswith("whsec_")
     listed = endpoints(loop, "GET", headers=loop.admin).json()["items"]
@@ -83,7 +84,9 @@ def test_api_27_sends_no_team_permission_events(tmp_path: Path) -> None:
 
 
 def test_cli_webhook_option() -> None:
-    args = build_parser().parse_args(["dev", "--webhook", "http://localhost:8000/webhooks/authmw", "--webhook", "https://x.test/h"])
+    args = build_parser().parse_args(
+        ["dev", "--webhook", "http://localhost:8000/webhooks/authmw", "--webhook", "https://x.test/h"]
+    )
     assert args.webhook == ["http://localhost:8000/webhooks/authmw", "https://x.test/h"]
     bad = argparse.Namespace(**{**vars(args), "webhook": ["localhost:8000/hooks"]})
     problem = _dev_problem(bad)

@@ -8,14 +8,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from authmw_fastapi import webhook_router
+from authmw_flask import webhook_blueprint
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from flask import Flask
 from support import NOW, OTHER_SECRET, SECRET, delivery
 
 from authmw.webhooks import MemorySeenIds, UserDeleted, Webhooks
-from authmw_fastapi import webhook_router
-from authmw_flask import webhook_blueprint
 
 DELETED = {"id": "u1", "teams": []}
 Post = Callable[[bytes, dict[str, str]], Any]
@@ -73,7 +73,10 @@ def test_a_delivery_runs_its_handler_once_and_a_retry_does_not_run_it_again(rece
 @pytest.mark.parametrize(
     ("make", "expected"),
     [
-        (lambda: (delivery("user.deleted", DELETED)[0].replace(b"u1", b"u2"), delivery("user.deleted", DELETED)[1]), 401),
+        (
+            lambda: (delivery("user.deleted", DELETED)[0].replace(b"u1", b"u2"), delivery("user.deleted", DELETED)[1]),
+            401,
+        ),
         (lambda: delivery("user.deleted", DELETED, secret=OTHER_SECRET), 401),
         (lambda: delivery("user.deleted", DELETED, timestamp=NOW - 600), 401),
         (lambda: delivery("user.deleted", DELETED, timestamp=NOW + 600), 401),

@@ -56,9 +56,15 @@ USER = {
     "is_restricted": False,
     "restricted_reason": None,
 }
-TEAM = {"id": "7e000000-0000-4000-8000-000000000002", "display_name": "Lab", "profile_image_url": None,
-        "client_metadata": None, "client_read_only_metadata": None, "server_metadata": None,
-        "created_at_millis": 1_789_000_000_000}
+TEAM = {
+    "id": "7e000000-0000-4000-8000-000000000002",
+    "display_name": "Lab",
+    "profile_image_url": None,
+    "client_metadata": None,
+    "client_read_only_metadata": None,
+    "server_metadata": None,
+    "created_at_millis": 1_789_000_000_000,
+}
 
 PAYLOADS = {
     "user.created": USER,
@@ -223,7 +229,12 @@ def test_missing_or_malformed_headers() -> None:
 
 
 def test_malformed_signed_bodies() -> None:
-    for body in (b"not json", b"[]", b'{"type": "user.deleted"}', json.dumps({"type": "user.deleted", "data": {}}).encode()):
+    for body in (
+        b"not json",
+        b"[]",
+        b'{"type": "user.deleted"}',
+        json.dumps({"type": "user.deleted", "data": {}}).encode(),
+    ):
         assert reason(body, svix_headers(body)) == "malformed"
 
 

@@ -54,7 +54,10 @@ def create(ctx: RequestContext) -> Created:
 
 
 @group.delete(
-    "/internal/webhook-endpoints/{endpoint_id}", tiers=ADMIN, query=Obj({}), params=Obj({"endpoint_id": Uuid(required=True)})
+    "/internal/webhook-endpoints/{endpoint_id}",
+    tiers=ADMIN,
+    query=Obj({}),
+    params=Obj({"endpoint_id": Uuid(required=True)}),
 )
 def delete(ctx: RequestContext) -> dict[str, bool]:
     if not delete_endpoint(ctx.sql, ctx.project.id, ctx.params["endpoint_id"]):
