@@ -121,6 +121,8 @@ def emit(
         return  # already announced by this transaction, with the state it leaves
     message_id = "msg_" + secrets.token_hex(12)
     payload = None if subject is not None else dump({"type": event_type, "data": data})
+    if subject is not None:
+        _unrendered.add(id(c))
     for endpoint in endpoints:
         c.execute(
             "INSERT INTO webhook_messages (id, endpoint_id, project_id, type, payload, subject, created_at_millis,"
@@ -130,8 +132,16 @@ def emit(
     _wake_senders()  # the sender reads the rows once this transaction commits (one connection, one lock)
 
 
+#: The connections (one per service) whose transaction queued events to render at commit; any
+#: other commit skips the query.
+_unrendered: set[int] = set()
+
+
 def _render(c: sqlite3.Connection) -> None:
     """Before a commit: the data of the transaction's user.*/team.* events (db.BEFORE_COMMIT)."""
+    if id(c) not in _unrendered:
+        return
+    _unrendered.discard(id(c))
     rows = c.execute(
         "SELECT DISTINCT id, project_id, type, subject FROM webhook_messages WHERE payload IS NULL"
     ).fetchall()
@@ -330,7 +340,8 @@ class Sender:
             row = c.execute(
                 "SELECT m.rowid AS n, m.project_id, m.id, m.endpoint_id, m.type, m.payload, m.attempts, e.url, e.secret"
                 " FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id"
-                " WHERE m.status = ? AND m.next_attempt_at <= ? ORDER BY m.next_attempt_at, m.rowid LIMIT 1",
+                " WHERE m.status = ? AND m.next_attempt_at <= ? AND m.payload IS NOT NULL"
+                " ORDER BY m.next_attempt_at, m.rowid LIMIT 1",
                 (PENDING, now),
             ).fetchone()
         if row is None:
