@@ -86,11 +86,11 @@ export const COMPONENT_STYLES = `
 :where(.authmw-ui .authmw-ui-primary) { background: var(--authmw-accent); border-color: var(--authmw-accent); color: var(--authmw-accent-text); }
 :where(.authmw-ui .authmw-ui-primary:hover) { background: color-mix(in srgb, var(--authmw-accent) 86%, var(--authmw-text)); }
 :where(.authmw-ui .authmw-icon-button) { padding: 0.4rem; }
-:where(.authmw-ui .authmw-team-form) { display: grid; gap: 0.625rem; padding: 0.5rem; }
+:where(.authmw-ui .authmw-team-form) { display: grid; gap: 0.625rem; padding: 0.875rem; }
 :where(.authmw-ui .authmw-team-form label) { font-size: 0.875rem; font-weight: 560; }
 :where(.authmw-ui .authmw-team-form-actions) { display: flex; gap: 0.5rem; justify-content: flex-end; }
 :where(.authmw-ui .authmw-ui-error) { color: var(--authmw-error); font-size: 0.8125rem; font-weight: 500; margin: 0; }
-:where(.authmw-ui .authmw-popover > .authmw-ui-error) { padding: 0.25rem 0.625rem 0.375rem; }
+:where(.authmw-ui .authmw-menu-error) { display: block; padding: 0.25rem 0.625rem 0.375rem; }
 :where(.authmw-ui .authmw-ui-hint) { color: var(--authmw-muted); font-size: 0.875rem; }
 @media (prefers-reduced-motion: no-preference) {
   :where(.authmw-ui button, .authmw-ui a, .authmw-ui select) { transition: background-color 0.12s, border-color 0.12s; }

@@ -211,7 +211,7 @@ function MenuTeams({ user, t, onDone }: { user: CurrentUser; t: ComponentTexts; 
           </button>
         ))}
         {failed && (
-          <span role="alert" className="authmw-ui-error authmw-menu-label">
+          <span role="alert" className="authmw-ui-error authmw-menu-error">
             {t.teamNotSelected}
           </span>
         )}
