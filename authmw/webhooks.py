@@ -422,6 +422,11 @@ def verify(
 
 # --- Handlers ----------------------------------------------------------------------------
 
+
+def _attempt_key(event: WebhookEvent) -> str:
+    """One signed attempt of a message: its id and the second it was signed."""
+    return f"{event.id}@{int(event.timestamp.timestamp())}"
+
 E = TypeVar("E", bound=WebhookEvent)
 Handler = Callable[[Any], None | Awaitable[None]]
 
@@ -449,8 +454,9 @@ class Webhooks:
     each request to :meth:`handle` (sync handlers) or :meth:`handle_async` (async handlers
     too). A message id is remembered only after its handlers succeeded: a handler that raises
     gives a 500, the id is forgotten, and the sender's retry runs the handlers again; a retry
-    of a message already handled answers 200 without running them (idempotency by event id,
-    for as long as ``seen_ids`` keeps ids). ``on("*")`` receives every event, including
+    of a message already handled (a new attempt, signed anew) answers 200 without running them
+    (idempotency by event id, for as long as ``seen_ids`` keeps ids), and the same signed
+    request received again (a replay) answers 401 and runs nothing. ``on("*")`` receives every event, including
     :class:`UnknownEvent`; a type without a handler is acknowledged (200) and ignored.
     """
 
@@ -497,10 +503,20 @@ class Webhooks:
         except InvalidWebhook as exc:
             status = 400 if exc.reason in ("headers", "malformed") else 401
             return Handled(status, {"error": exc.reason, "message": str(exc)})
+        # The sender signs each attempt anew, so one signed request received twice is a replay:
+        # refused. A new attempt of a message already handled (its answer was lost) is
+        # acknowledged without a second run: the sender needs a 2xx to stop.
+        if not self.seen_ids.add(_attempt_key(event), _REPLAY_TTL):
+            return Handled(401, {"error": "replayed", "message": "This signed request was already received."})
         if not self.seen_ids.add(event.id, _REPLAY_TTL):
-            # Already handled (or being handled): no second run. The sender needs a 2xx to stop.
             return Handled(200, {"status": "already handled"})
         return event
+
+    def _forget(self, event: WebhookEvent) -> None:
+        """A delivery whose handlers failed changed nothing: its retry (even the same request)
+        must run them."""
+        self.seen_ids.discard(event.id)
+        self.seen_ids.discard(_attempt_key(event))
 
     def _run(self, body: bytes, headers: Mapping[str, str]) -> Generator[object, None, Handled]:
         """The steps of one delivery; yields each handler's result for the driver to await."""
@@ -511,11 +527,11 @@ class Webhooks:
             for handler in self._handlers_for(begun):
                 yield handler(begun)
         except Exception:  # noqa: BLE001 - any handler failure: logged, answered 500, retried by the sender
-            self.seen_ids.discard(begun.id)  # not handled: the sender's retry must run it
+            self._forget(begun)  # not handled: the sender's retry must run it
             _log.exception("The handler of webhook %s (%s) failed; the sender will retry it", begun.id, begun.type)
             return Handled(500, {"error": "handler_failed", "message": "The webhook was not handled; send it again."})
         except BaseException:
-            self.seen_ids.discard(begun.id)
+            self._forget(begun)
             raise
         return Handled(200, {"status": "handled"})
 

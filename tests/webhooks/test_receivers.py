@@ -68,6 +68,8 @@ def test_a_delivery_runs_its_handler_once_and_a_retry_does_not_run_it_again(rece
     body, headers = delivery("user.deleted", DELETED, timestamp=clock[0])
     response = post(body, headers)
     assert status(response) == 200 and ran == ["msg_1:u1"]
+    replayed = post(body, headers)  # an attacker sends that signed request again
+    assert status(replayed) == 401 and ran == ["msg_1:u1"]
 
 
 @pytest.mark.parametrize(
@@ -109,8 +111,10 @@ def test_a_failing_handler_answers_500_and_the_retry_runs_it(receiver) -> None: 
     response = post(body, headers)
     assert status(response) == 500 and ran == []
     assert "database down" not in (response.text if hasattr(response, "text") else response.get_data(as_text=True))
-    assert status(post(body, headers)) == 200 and ran == ["team:t1"]
-    assert status(post(body, headers)) == 200 and ran == ["team:t1"]
+    assert status(post(body, headers)) == 200 and ran == ["team:t1"]  # the failed attempt changed nothing
+    assert status(post(body, headers)) == 401 and ran == ["team:t1"]  # the same signed request again: a replay
+    body, headers = delivery("team.deleted", {"id": "t1"}, msg_id="msg_t", timestamp=NOW + 30)
+    assert status(post(body, headers)) == 200 and ran == ["team:t1"]  # a new attempt: acknowledged, not run
 
 
 def test_types_without_handlers_are_acknowledged_and_star_sees_everything(receiver) -> None:  # type: ignore[no-untyped-def]
