@@ -6,7 +6,8 @@ import { Protect, SelectedTeamSwitcher, SignedIn, SignedOut, UserButton, useUser
 import { initials } from "../src/react/components/avatar";
 import { COMPONENT_STYLES } from "../src/react/components/theme";
 import { SIGN_OUT_INTENT_PARAM } from "../src/sign-out-intent";
-import { AuthProviderForTesting, type AuthProviderForTestingProps } from "../src/testing";
+import { AuthProvider } from "../src/react/provider";
+import { AuthProviderForTesting, createTestingController, type AuthProviderForTestingProps } from "../src/testing";
 
 afterEach(cleanup);
 
@@ -295,6 +296,52 @@ describe("SelectedTeamSwitcher", () => {
     await screen.findByRole("combobox");
     await act(async () => {});
     expect(screen.queryByRole("button", { name: "Create a team" })).toBeNull();
+  });
+});
+
+describe("refusals", () => {
+  // The testing controller with its team calls failing, as a lost connection would make them.
+  function renderFailing(children: ReactNode) {
+    const controller = createTestingController({ user: { ...ADA, selectedTeamId: "t-design" }, teams: TEAMS, projectConfig: { clientTeamCreationEnabled: true } });
+    controller.selectTeam = async () => {
+      throw new Error("offline");
+    };
+    controller.teams.create = async () => {
+      throw new Error("offline");
+    };
+    return render(
+      <MemoryRouter>
+        <AuthProvider projectId="p" baseUrl="http://localhost:1" client={controller} redirectMethod="router">
+          {children}
+          <Who />
+        </AuthProvider>
+      </MemoryRouter>,
+    );
+  }
+
+  it("the menu says a team could not be selected and stays open", async () => {
+    renderFailing(<UserButton />);
+    fireEvent.click(screen.getByRole("button", { name: /Account menu/ }));
+    fireEvent.click(await screen.findByRole("menuitemradio", { name: "Operations" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("The team could not be selected. Please try again.");
+    expect(screen.getByRole("menu")).toBeTruthy();
+    expect(screen.getByRole("menuitemradio", { name: "Design" }).getAttribute("aria-checked")).toBe("true");
+    expect(screen.getByTestId("who").textContent).toBe("ada@example.com in t-design");
+  });
+
+  it("the switcher keeps the selected team and says why, and the creation form keeps its name", async () => {
+    renderFailing(<SelectedTeamSwitcher />);
+    const select = (await screen.findByRole("combobox", { name: "Team" })) as HTMLSelectElement;
+    fireEvent.change(select, { target: { value: "t-ops" } });
+    expect((await screen.findByRole("alert")).textContent).toBe("The team could not be selected. Please try again.");
+    await waitFor(() => expect(select.disabled).toBe(false));
+    expect(select.value).toBe("t-design");
+    expect(select.getAttribute("aria-describedby")).toBe(screen.getByRole("alert").id);
+    fireEvent.click(await screen.findByRole("button", { name: "Create a team" }));
+    fireEvent.change(screen.getByRole("textbox", { name: "Team name" }), { target: { value: "Research" } });
+    fireEvent.click(screen.getByRole("button", { name: "Create team" }));
+    expect(await screen.findByText("The team could not be created. Please try again.")).toBeTruthy();
+    expect((screen.getByRole("textbox", { name: "Team name" }) as HTMLInputElement).value).toBe("Research");
   });
 });
 
