@@ -145,8 +145,19 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveService]:
         yield LiveService(running)
 
 
+@pytest.fixture(scope="session")
+def live_27(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveService]:
+    """A local service answering as backend 2.7.16, for what only 2.7 has or words its own way."""
+    with deployment.running(tmp_path_factory.mktemp("server-tier-27"), api="2.7") as running:
+        yield LiveService(running)
+
+
 @pytest.fixture
-def apps(flavour: Sync | Async, live: LiveService) -> Iterator[Apps]:
+def apps(request: pytest.FixtureRequest, flavour: Sync | Async) -> Iterator[Apps]:
+    """Apps on the `live` service, or on `live_27` under
+    ``@pytest.mark.parametrize("apps", ["2.7"], indirect=True)`` (``["2.7", "2.8"]``: both)."""
+    version = getattr(request, "param", "2.8")
+    live: LiveService = request.getfixturevalue("live_27" if version == "2.7" else "live")
     opened = Apps(flavour, live)
     yield opened
     opened.close()

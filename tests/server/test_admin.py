@@ -20,11 +20,13 @@ from authmw import AuthConfig, production_mode_errors
 from authmw.errors import (
     AdminAccessTokenIsNotAdmin,
     ApiKeyNotFound,
+    CurrentProjectNotFound,
     ExpectedInternalProject,
     HttpStatusError,
     InsufficientAccessType,
     InvalidSecretServerKey,
     InvalidSuperSecretAdminKey,
+    NotInServiceVersion,
     SchemaError,
     UserAuthenticationRequired,
 )
@@ -77,11 +79,20 @@ def owner(flavour, apps) -> Owner:
 # -- project settings --------------------------------------------------------------------------
 
 
+BOTH_APIS = pytest.mark.parametrize("apps", ["2.7", "2.8"], indirect=True)
+ONLY_27 = pytest.mark.parametrize("apps", ["2.7"], indirect=True)
+
+
+@BOTH_APIS
 def test_get_project_is_the_admin_view_with_the_defaults(flavour, apps):
     project = flavour(apps.admin().get_project())
     assert isinstance(project, AdminProject)
     assert project.id == apps.live.config.project_id
-    assert project.description == "" and project.created_at is not None and project.user_count >= 0
+    assert project.description == "" and project.created_at is not None
+    if apps.live.api == "2.7":
+        assert project.user_count is not None and project.user_count >= 0
+    else:  # the 2.8 admin view has no user count (contract 2.8, 14.4)
+        assert project.user_count is None
     assert project.is_production_mode is False
     config = project.config
     assert config.allow_localhost is True and config.create_team_on_sign_up is False
@@ -165,11 +176,15 @@ def test_update_project_errors(flavour, apps, owner):
         flavour(wrong_key.get_project())
 
 
-def test_delete_project(flavour, owner):
+@BOTH_APIS
+def test_delete_project(flavour, apps, owner):
     created, admin = owner.project("Doomed")
     assert flavour(admin.delete_project()) is None
     assert created.id not in [p.id for p in flavour(owner.app.list_owned_projects())]
-    with pytest.raises(AdminAccessTokenIsNotAdmin):  # the owner no longer manages it
+    # 2.7: the owner no longer manages it; 2.8 looks the project up before the admin token
+    # (contract 2.8, 1.3 step 5) and says it is gone
+    gone = AdminAccessTokenIsNotAdmin if apps.live.api == "2.7" else CurrentProjectNotFound
+    with pytest.raises(gone):
         flavour(admin.get_project())
 
 
@@ -294,6 +309,10 @@ def test_why_invalid_names_expiry_first():
 # -- e-mail templates --------------------------------------------------------------------------
 
 
+# /email-templates is API 2.7's (2.8 removed it, contract 2.8, 14.4)
+
+
+@ONLY_27
 def test_templates_round_trip(flavour, owner):
     _, admin = owner.project()
     templates = flavour(admin.email_templates.list())
@@ -312,6 +331,7 @@ def test_templates_round_trip(flavour, owner):
     assert back.is_default and back.subject == templates[1].subject
 
 
+@ONLY_27
 def test_template_errors(flavour, owner):
     _, admin = owner.project()
     with pytest.raises(HttpStatusError) as info:
@@ -323,6 +343,19 @@ def test_template_errors(flavour, owner):
         flavour(admin.email_templates.update("magic_link", content={"no": "type"}))
     with pytest.raises(ValueError, match="content cannot be None"):
         flavour(admin.email_templates.update("magic_link", content=None))
+
+
+def test_templates_on_2_8_are_a_clear_not_in_service_version(flavour, owner):
+    _, admin = owner.project()
+    calls = (
+        lambda: admin.email_templates.list(),
+        lambda: admin.email_templates.get("password_reset"),
+        lambda: admin.email_templates.update("password_reset", subject="New password"),
+        lambda: admin.email_templates.reset("password_reset"),
+    )
+    for call in calls:
+        with pytest.raises(NotInServiceVersion, match="/email-templates.*API 2.8.*dashboard"):
+            flavour(call())
 
 
 # -- tools -------------------------------------------------------------------------------------
@@ -377,10 +410,11 @@ def test_admin_routes_refuse_the_server_tier(flavour, apps):
 # -- owned projects (internal project, admin access token) -------------------------------------
 
 
-def test_owners_create_and_list_projects_and_manage_them(flavour, owner):
+@BOTH_APIS
+def test_owners_create_and_list_projects_and_manage_them(flavour, apps, owner):
     created, admin = owner.project("Side project", magic_link_enabled=True)
     assert created.display_name == "Side project" and created.config.magic_link_enabled is True
-    assert created.user_count == 0 and created.config.allow_localhost is True
+    assert created.user_count == (0 if apps.live.api == "2.7" else None) and created.config.allow_localhost is True
     assert [p.id for p in flavour(owner.app.list_owned_projects())] == [created.id]
     assert flavour(admin.get_project()).id == created.id
     key = flavour(admin.api_keys.create(description="first", expires_at_millis=in_days(1)))

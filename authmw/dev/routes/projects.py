@@ -34,8 +34,11 @@ def _permission_refs() -> Arr:
     return Arr(Obj({"id": Str(required=True)}))
 
 
-def project_body(*, creating: bool) -> Obj:
-    """The PATCH /projects/current body; creating a project also needs `display_name`."""
+def project_body(*, creating: bool, provider_enabled_required: bool = True) -> Obj:
+    """The PATCH /projects/current body; creating a project also needs `display_name`.
+
+    API 2.8's admin view has no `oauth_providers[].enabled` (a listed provider is enabled,
+    contract 2.8, 14.4), so its update body does not require it (absent means enabled)."""
     return Obj(
         {
             "display_name": Str(required=creating),
@@ -58,7 +61,7 @@ def project_body(*, creating: bool) -> Obj:
                             {
                                 "id": Str(required=True, one_of=OAUTH_PROVIDER_IDS),
                                 "type": Str(required=True, one_of=("shared", "standard")),
-                                "enabled": Bool(required=True),
+                                "enabled": Bool(required=provider_enabled_required),
                                 "client_id": Str(),
                                 "client_secret": Str(),
                                 "facebook_config_id": Str(),
@@ -93,6 +96,7 @@ def project_body(*, creating: bool) -> Obj:
 
 
 PROJECT_UPDATE = project_body(creating=False)
+PROJECT_UPDATE_28 = project_body(creating=False, provider_enabled_required=False)
 
 group = EndpointGroup()
 
@@ -122,7 +126,7 @@ def update_current(ctx: RequestContext) -> dict[str, Any]:
     return _update_current(ctx)
 
 
-@group.patch("/internal/projects/current", tiers=ADMIN, body=PROJECT_UPDATE, when=_admin_at_internal)
+@group.patch("/internal/projects/current", tiers=ADMIN, body=PROJECT_UPDATE_28, when=_admin_at_internal)
 def update_current_as_admin(ctx: RequestContext) -> dict[str, Any]:
     return _update_current(ctx)
 
@@ -153,6 +157,8 @@ def _refuse_28_settings(ctx: RequestContext, body: dict[str, Any]) -> None:
 def apply_update(ctx: RequestContext, project: Project, body: dict[str, Any]) -> Project:
     """Check and save a project update (or the settings of a new project)."""
     config = json.loads(json.dumps(project.config))  # a deep copy to edit
+    for provider in body.get("config", {}).get("oauth_providers") or []:
+        provider.setdefault("enabled", True)  # API 2.8 lists enabled providers only
     for key, value in body.get("config", {}).items():
         config[key] = value
     _check_config(ctx, project, body.get("config", {}))
