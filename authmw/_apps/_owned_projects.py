@@ -37,8 +37,13 @@ class _OwnedProjectsOps(_Api):
         description: str | None = UNSET,
         is_production_mode: bool = UNSET,
         config: AdminProjectConfigUpdate | Mapping[str, Any] = UNSET,
+        owner_team_id: str = UNSET,
     ) -> Op[AdminProject]:
-        """Create a project owned by the signed-in user (``display_name`` is required)."""
+        """Create a project owned by the signed-in user (``display_name`` is required).
+
+        API 2.8 needs ``owner_team_id``: a team of ``internal`` the user is a member of, whose
+        members all manage the project (contract 2.8, 14.4). API 2.7 has no owner teams.
+        """
         body = project_update_body(
             project,
             display_name=display_name,
@@ -48,6 +53,8 @@ class _OwnedProjectsOps(_Api):
         )
         if not body.get("display_name"):
             raise ValueError("create_project needs a display_name.")
+        if owner_team_id is not UNSET:
+            body["owner_team_id"] = owner_team_id
         answer = yield from self._transport.call_json("POST", "/internal/projects", json=body, session=self.session)
         return parse(AdminProject, answer)
 

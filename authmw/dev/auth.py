@@ -7,10 +7,10 @@ import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .api_version import ANONYMOUS, token_kinds
+from .api_version import ANONYMOUS, ApiVersion, token_kinds
 from .db import load
 from .errors import CatalogueError, PlainError
-from .projects import Project, get_project, key_is_valid
+from .projects import Project, get_project, key_is_valid, owned_project_ids
 from .tokens import TokenRules
 from .users import get_user
 
@@ -169,6 +169,16 @@ def _resolve_28(c: sqlite3.Connection, tokens: TokenRules, headers: Mapping[str,
     return Auth(tier=access_type, project=project, user=user, session_id=claims.refresh_token_id if claims else None)
 
 
+def managed_project_ids(c: sqlite3.Connection, api: ApiVersion, owner: sqlite3.Row) -> list[str]:
+    """The projects a user of `internal` manages: 2.7 lists them in the user's server metadata
+    (`managedProjectIds`); 2.8 derives them from the user's teams (contract 2.8, 14.4)."""
+    if api.admin_project_at_internal:
+        return owned_project_ids(c, INTERNAL_PROJECT_ID, owner["id"])
+    metadata = load(owner["server_metadata"])
+    managed = metadata.get("managedProjectIds") if isinstance(metadata, dict) else None
+    return [pid for pid in managed if isinstance(pid, str)] if isinstance(managed, list) else []
+
+
 def _check_admin_token(c: sqlite3.Connection, tokens: TokenRules, token: str, project_id: str) -> None:
     project_exists = _project_exists(c)
     claims = tokens.verify(token, INTERNAL_PROJECT_ID, project_exists, admin=True)
@@ -177,9 +187,7 @@ def _check_admin_token(c: sqlite3.Connection, tokens: TokenRules, token: str, pr
     owner = get_user(c, INTERNAL_PROJECT_ID, claims.user_id)
     if owner is None:
         raise PlainError(401, "The user of the admin access token no longer exists.")
-    metadata = load(owner["server_metadata"])
-    managed = metadata.get("managedProjectIds") if isinstance(metadata, dict) else None
-    if not isinstance(managed, list) or project_id not in managed:
+    if project_id not in managed_project_ids(c, tokens.api, owner):
         raise CatalogueError("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN")
     if not project_exists(project_id):
         raise CatalogueError("INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN")

@@ -259,6 +259,10 @@ MIGRATIONS: list[str] = [
     CREATE INDEX webhook_messages_due ON webhook_messages(status, next_attempt_at);
     CREATE INDEX webhook_messages_unrendered ON webhook_messages(subject) WHERE payload IS NULL
     """,
+    # 13: API 2.8 projects are owned by a team of `internal` (contract 2.8, 14.4)
+    """
+    ALTER TABLE projects ADD COLUMN owner_team_id TEXT
+    """,
 ]
 
 

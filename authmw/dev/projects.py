@@ -82,6 +82,8 @@ class Project:
     is_production_mode: bool
     config_id: str
     config: dict[str, Any]
+    #: The team of `internal` that owns the project (API 2.8); None for 2.7-made projects.
+    owner_team_id: str | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Project:
@@ -93,6 +95,7 @@ class Project:
             is_production_mode=bool(row["is_production_mode"]),
             config_id=row["config_id"],
             config={**default_config(), **load(row["config"])},
+            owner_team_id=row["owner_team_id"],
         )
 
     def enabled_oauth_providers(self) -> list[dict[str, str]]:
@@ -112,8 +115,8 @@ class Project:
     def admin_view_28(self) -> dict[str, Any]:
         """The 2.8 admin view (GET /internal/projects/current, contract 2.8 14.4): no user count,
         config id, legacy signing flag or provider `enabled`; logos, owner team, onboarding
-        status and the 2.8 config fields instead. The local service has no owner teams, logos
-        or e-mail themes: those read null / the backend's defaults."""
+        status and the 2.8 config fields instead. The local service has no logos or e-mail
+        themes: those read null / the backend's defaults."""
         view = self.admin_view(0)
         del view["user_count"]
         config = view["config"]
@@ -128,8 +131,9 @@ class Project:
         config["email_theme"] = None
         config["user_default_permissions"] = []
         config["oauth_account_merge_strategy"] = "link_method"
-        for name in ("logo_url", "logo_full_url", "logo_dark_mode_url", "logo_full_dark_mode_url", "owner_team_id"):
+        for name in ("logo_url", "logo_full_url", "logo_dark_mode_url", "logo_full_dark_mode_url"):
             view[name] = None
+        view["owner_team_id"] = self.owner_team_id
         view["onboarding_status"] = "completed"
         return view
 
@@ -191,6 +195,20 @@ def create_project(
     project = get_project(c, project_id)
     assert project is not None
     return project
+
+
+def set_owner_team(c: sqlite3.Connection, project_id: str, team_id: str) -> None:
+    c.execute("UPDATE projects SET owner_team_id = ? WHERE id = ?", (team_id, project_id))
+
+
+def owned_project_ids(c: sqlite3.Connection, internal_project_id: str, internal_user_id: str) -> list[str]:
+    """API 2.8: the projects whose owner team (a team of `internal`) has this user as a member."""
+    rows = c.execute(
+        "SELECT p.id FROM projects p JOIN team_members m ON m.team_id = p.owner_team_id"
+        " WHERE m.project_id = ? AND m.user_id = ?",
+        (internal_project_id, internal_user_id),
+    ).fetchall()
+    return [row["id"] for row in rows]
 
 
 def save_project(c: sqlite3.Connection, project: Project) -> None:

@@ -105,8 +105,11 @@ class Str(Spec):
         one_of: tuple[str, ...] | None = None,
         pattern: str | None = None,
         test: Callable[[str], str | None] | None = None,
+        non_empty: bool = False,
     ) -> None:
         super().__init__(required=required, nullable=nullable)
+        #: "" is refused as "must not be empty" (the service's other string checks pass "" by).
+        self.non_empty = non_empty
         self.min_length = min_length
         self.max_length = max_length
         self.email = email or strict_email
@@ -120,6 +123,9 @@ class Str(Spec):
         if not isinstance(value, str):
             return self.wrong_type(value, path, problems)
         before = len(problems)
+        if self.non_empty and value == "":
+            problems.append(f"{path} must not be empty")
+            return value
         if self.one_of is not None and value not in self.one_of:
             problems.append(f"{path} must be one of the following values: {', '.join(self.one_of)}")
         if self.min_length is not None and len(value) < self.min_length:

@@ -223,7 +223,7 @@ def test_an_owners_admin_token_and_the_override_key_open_a_project_in_28(api_28:
     service = _service_of(api_28)
     internal = Api.of(service, service.bootstrap.internal)
     owner = internal.sign_up()
-    created = internal.call("POST", "/internal/projects", token=owner["access_token"], json={"display_name": "O"})
+    created = internal.create_owned_project(owner, {"display_name": "O"})
     assert created.status_code == 201, created.text
     project_id = created.json()["id"]
     headers = {"x-stack-project-id": project_id, "x-stack-access-type": "admin"}

@@ -279,6 +279,19 @@ def test_the_personal_team_is_selected_in_28_only(api_28: Api, config_28: Any, a
         api_27.set_config(create_team_on_sign_up=False)
 
 
+def test_post_users_answers_before_the_personal_team_is_made_in_28(api_28: Api, config_28: Any) -> None:
+    """2.8 builds the POST /users answer before it makes and selects the personal team."""
+    config_28(create_team_on_sign_up=True)
+    created = api_28.call("POST", "/users", "server", json={"primary_email": unique_email()})
+    assert created.status_code == 201, created.text
+    answer = created.json()
+    assert answer["selected_team_id"] is None and answer["selected_team"] is None
+    read = api_28.call("GET", f"/users/{answer['id']}", "server").json()
+    assert read["selected_team"]["display_name"].endswith("'s Team") and read["selected_team_id"] is not None
+    no_team = {"selected_team_id": None, "selected_team": None}
+    assert {k: v for k, v in read.items() if k not in no_team} == {k: v for k, v in answer.items() if k not in no_team}
+
+
 # Sign-out and sessions (3.5, 6)
 
 

@@ -65,11 +65,8 @@ def test_key_set_errors(api: Api) -> None:
 
 def test_owners_create_and_list_projects_on_internal(api: Api, internal_api: Api) -> None:
     owner = internal_api.sign_up()
-    created = internal_api.call(
-        "POST",
-        "/internal/projects",
-        token=owner["access_token"],
-        json={"display_name": "Side project", "config": {"magic_link_enabled": True}},
+    created = internal_api.create_owned_project(
+        owner, {"display_name": "Side project", "config": {"magic_link_enabled": True}}
     )
     assert created.status_code == 201, created.text
     project = created.json()
@@ -95,5 +92,7 @@ def test_owned_projects_need_a_user_of_internal(api: Api, internal_api: Api, use
     response = api.call("GET", "/internal/projects", token=user["access_token"])
     assert_known_error(response, "EXPECTED_INTERNAL_PROJECT", 401)
     owner = internal_api.sign_up()
-    no_name = internal_api.call("POST", "/internal/projects", token=owner["access_token"], json={})
+    no_name = internal_api.call(
+        "POST", "/internal/projects", token=owner["access_token"], json={"owner_team_id": UNKNOWN_ID}
+    )
     assert "body.display_name must be defined" in assert_known_error(no_name, "SCHEMA_ERROR", 400)["error"]

@@ -278,3 +278,14 @@ def test_a_hash_that_changes_between_passes_is_checked_again(
     assert_known_error(response, "EMAIL_PASSWORD_MISMATCH", 400)
     # update's own check, then the sign-in's second check against the new hash
     assert len(checked) == 3 and checked[0] != checked[2]
+
+
+def test_an_empty_email_at_2_8_sign_in_must_not_be_empty(api_28: Api, api_27: Api) -> None:
+    body = {"email": "", "password": "correct horse"}
+    error = assert_known_error(api_28.call("POST", "/auth/password/sign-in", json=body), "SCHEMA_ERROR", 400)
+    assert error["error"].splitlines()[1:] == ["  - body.email must not be empty"]
+    # a non-empty malformed address is still refused as one, and 2.7 answers as before
+    bad = api_28.call("POST", "/auth/password/sign-in", json={**body, "email": "nope"})
+    assert "body.email must be a valid email" in assert_known_error(bad, "SCHEMA_ERROR", 400)["error"]
+    old = api_27.call("POST", "/auth/password/sign-in", json=body)
+    assert "must not be empty" not in old.text

@@ -44,9 +44,8 @@ class ProjectB:
     def __init__(self, service: LocalService) -> None:
         internal = Api.of(service, service.bootstrap.internal)
         owner = internal.sign_up()
-        created = internal.call(
-            "POST", "/internal/projects", token=owner["access_token"], json={"display_name": "Project B"}
-        )
+        internal.version = service.api
+        created = internal.create_owned_project(owner, {"display_name": "Project B"})
         assert created.status_code == 201, created.text
         self.project_id: str = created.json()["id"]
         self.admin_headers = {

@@ -11,6 +11,7 @@ import time
 import uuid
 from typing import Any
 
+import httpx
 import pytest
 from dev.test_smtp_delivery import PASSWORD as SMTP_PASSWORD  # the test SMTP server (aiosmtpd)
 from dev.test_smtp_delivery import USERNAME as SMTP_USER
@@ -62,13 +63,35 @@ class Owner:
             publishable_client_key=internal.publishable_client_key,
         )
         self.flavour = flavour
+        self.apps = apps
         self.app = apps._open(flavour.client_class(self.config))
         flavour(self.app.sign_up_with_password(new_email("owner"), PASSWORD, "http://localhost:3000/handler/verify"))
 
     def project(self, name: str = "Scratch", **config: Any) -> tuple[AdminProject, Any]:
         """A new project of the owner and an admin app for it (over the owner's session)."""
-        created = self.flavour(self.app.create_project(display_name=name, config=config or None))
+        created = self.flavour(
+            self.app.create_project(display_name=name, config=config or None, **self.owner_team())
+        )
         return created, self.app.admin_app(created.id)
+
+    def owner_team(self) -> dict[str, str]:
+        """API 2.8: a team of `internal` the owner belongs to (`owner_team_id`); 2.7: nothing."""
+        running = self.apps.live.running
+        if running.api != "2.8":
+            return {}
+        internal = running.bootstrap.internal
+        user_id = self.flavour(self.app.get_user()).id
+        team = httpx.post(
+            f"{running.url}/api/v1/teams",
+            headers={
+                "x-stack-project-id": internal.project_id,
+                "x-stack-access-type": "server",
+                "x-stack-secret-server-key": internal.secret_server_key,
+            },
+            json={"display_name": "Owners", "creator_user_id": user_id},
+        )
+        assert team.status_code == 201, team.text
+        return {"owner_team_id": team.json()["id"]}
 
 
 @pytest.fixture
@@ -419,7 +442,9 @@ def test_owners_create_and_list_projects_and_manage_them(flavour, apps, owner):
     assert flavour(admin.get_project()).id == created.id
     key = flavour(admin.api_keys.create(description="first", expires_at_millis=in_days(1)))
     assert key.secret_server_key.startswith("ssk_")
-    newer = flavour(owner.app.create_project(AdminProjectUpdate(display_name="Newer", description="d")))
+    newer = flavour(
+        owner.app.create_project(AdminProjectUpdate(display_name="Newer", description="d"), **owner.owner_team())
+    )
     assert [p.id for p in flavour(owner.app.list_owned_projects())] == [newer.id, created.id]
 
 

@@ -89,7 +89,11 @@ def sign_up(ctx: RequestContext) -> dict[str, Any]:
 @group.post(
     "/auth/password/sign-in",
     tiers=ANY,
-    body=Obj({"email": Str(required=True, email=True), "password": password()}, required=True),
+    body=PerApi(
+        v27=Obj({"email": Str(required=True, email=True), "password": password()}, required=True),
+        # 2.8 (contract 2.8, 14.5): the e-mail must be non-empty
+        v28=Obj({"email": Str(required=True, email=True, non_empty=True), "password": password()}, required=True),
+    ),
 )
 def sign_in(ctx: RequestContext) -> dict[str, Any]:
     project = ctx.project

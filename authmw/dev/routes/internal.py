@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from typing import Any
 
-from ..auth import INTERNAL_PROJECT_ID
+from ..auth import INTERNAL_PROJECT_ID, managed_project_ids
 from ..db import dump, load
-from ..endpoint import ADMIN, ANY, EndpointGroup, NeedsUser, RequestContext
+from ..endpoint import ADMIN, ANY, EndpointGroup, NeedsUser, PerApi, RequestContext
 from ..errors import CatalogueError
 from ..ids import now_millis
-from ..projects import api_key_set_view, create_api_key_set, create_project, get_project, user_count
+from ..projects import (
+    Project,
+    api_key_set_view,
+    create_api_key_set,
+    create_project,
+    get_project,
+    set_owner_team,
+    user_count,
+)
 from ..responses import Created
 from ..schema import Bool, Num, Obj, Str, Uuid
+from ..teams import is_member
 from .projects import apply_update, project_body
 
 group = EndpointGroup()
@@ -26,31 +36,48 @@ def _owner(ctx: RequestContext) -> sqlite3.Row:
     return ctx.signed_in_user
 
 
-def _managed_ids(owner: sqlite3.Row) -> list[str]:
-    metadata = load(owner["server_metadata"])
-    managed = metadata.get("managedProjectIds") if isinstance(metadata, dict) else None
-    return [pid for pid in managed if isinstance(pid, str)] if isinstance(managed, list) else []
-
-
 @group.get("/internal/projects", tiers=ANY, needs_user=NO_OWNER)
 def list_owned_projects(ctx: RequestContext) -> dict[str, Any]:
-    projects = [p for p in (get_project(ctx.sql, pid) for pid in _managed_ids(_owner(ctx))) if p is not None]
+    ids = managed_project_ids(ctx.sql, ctx.api, _owner(ctx))
+    projects = [p for p in (get_project(ctx.sql, pid) for pid in ids) if p is not None]
     projects.sort(key=lambda p: p.created_at_millis, reverse=True)
     return {"items": [p.owner_view(ctx.api, user_count(ctx.sql, p.id)) for p in projects], "is_paginated": False}
 
 
-@group.post("/internal/projects", tiers=ANY, needs_user=NO_OWNER, body=project_body(creating=True))
+@group.post(
+    "/internal/projects",
+    tiers=ANY,
+    needs_user=NO_OWNER,
+    body=PerApi(v27=project_body(creating=True), v28=project_body(creating=True, api_28=True)),
+)
 def create_owned_project(ctx: RequestContext) -> Created:
     owner = _owner(ctx)
+    if ctx.api.admin_project_at_internal:
+        return Created(_create_team_owned_project(ctx, owner).owner_view(ctx.api, 0))
+    # 2.7: the project is listed in the creator's server metadata (`managedProjectIds`).
+    managed = managed_project_ids(ctx.sql, ctx.api, owner)
     project = apply_update(ctx, create_project(ctx.sql, ctx.body["display_name"]), ctx.body)
     metadata = load(owner["server_metadata"])
     metadata = metadata if isinstance(metadata, dict) else {}
-    metadata["managedProjectIds"] = [*_managed_ids(owner), project.id]
+    metadata["managedProjectIds"] = [*managed, project.id]
     ctx.sql.execute(
         "UPDATE users SET server_metadata = ? WHERE project_id = ? AND id = ?",
         (dump(metadata), owner["project_id"], owner["id"]),
     )
     return Created(project.owner_view(ctx.api, 0))
+
+
+def _create_team_owned_project(ctx: RequestContext, owner: sqlite3.Row) -> Project:
+    """2.8: the project belongs to `owner_team_id`, a team of `internal` the creator is a member
+    of; every member of that team manages it. Localhost is allowed unless the body says not
+    (contract 2.8, 14.4)."""
+    team_id = ctx.body["owner_team_id"]
+    if not is_member(ctx.sql, INTERNAL_PROJECT_ID, team_id, owner["id"]):
+        raise CatalogueError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=team_id, user_id=owner["id"])
+    body = {**ctx.body, "config": {"allow_localhost": True, **ctx.body.get("config", {})}}
+    created = create_project(ctx.sql, ctx.body["display_name"])
+    set_owner_team(ctx.sql, created.id, team_id)
+    return apply_update(ctx, dataclasses.replace(created, owner_team_id=team_id), body)
 
 
 API_KEY_PATH = Obj({"api_key_id": Uuid(required=True)})

@@ -16,7 +16,7 @@ from ..api_version import ApiVersion
 from ..endpoint import ADMIN, ANY, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError, schema_error
 from ..projects import BOOLEAN_FLAGS, SYSTEM_PERMISSIONS, Project, save_project, user_count
-from ..schema import Arr, Bool, Num, Obj, Str, Unprefixed
+from ..schema import Arr, Bool, Num, Obj, Str, Unprefixed, Uuid
 
 OAUTH_PROVIDER_IDS = (
     "google", "github", "microsoft", "spotify", "facebook", "discord",
@@ -34,13 +34,17 @@ def _permission_refs() -> Arr:
     return Arr(Obj({"id": Str(required=True)}))
 
 
-def project_body(*, creating: bool, provider_enabled_required: bool = True) -> Obj:
+def project_body(*, creating: bool, api_28: bool = False) -> Obj:
     """The PATCH /projects/current body; creating a project also needs `display_name`.
 
-    API 2.8's admin view has no `oauth_providers[].enabled` (a listed provider is enabled,
-    contract 2.8, 14.4), so its update body does not require it (absent means enabled)."""
+    API 2.8 (contract 2.8, 14.4): creating one also needs `owner_team_id`, a team of `internal`
+    the creator belongs to; providers have no `enabled` (every listed one signs in), so it is
+    optional and defaults to true.
+    """
+    owner = {"owner_team_id": Uuid(required=True)} if creating and api_28 else {}
     return Obj(
         {
+            **owner,
             "display_name": Str(required=creating),
             "description": Str(nullable=True),
             "is_production_mode": Bool(),
@@ -61,7 +65,7 @@ def project_body(*, creating: bool, provider_enabled_required: bool = True) -> O
                             {
                                 "id": Str(required=True, one_of=OAUTH_PROVIDER_IDS),
                                 "type": Str(required=True, one_of=("shared", "standard")),
-                                "enabled": Bool(required=provider_enabled_required),
+                                "enabled": Bool(required=not api_28),
                                 "client_id": Str(),
                                 "client_secret": Str(),
                                 "facebook_config_id": Str(),
@@ -96,7 +100,7 @@ def project_body(*, creating: bool, provider_enabled_required: bool = True) -> O
 
 
 PROJECT_UPDATE = project_body(creating=False)
-PROJECT_UPDATE_28 = project_body(creating=False, provider_enabled_required=False)
+PROJECT_UPDATE_28 = project_body(creating=False, api_28=True)
 
 group = EndpointGroup()
 
@@ -157,10 +161,10 @@ def _refuse_28_settings(ctx: RequestContext, body: dict[str, Any]) -> None:
 def apply_update(ctx: RequestContext, project: Project, body: dict[str, Any]) -> Project:
     """Check and save a project update (or the settings of a new project)."""
     config = json.loads(json.dumps(project.config))  # a deep copy to edit
-    for provider in body.get("config", {}).get("oauth_providers") or []:
-        provider.setdefault("enabled", True)  # API 2.8 lists enabled providers only
     for key, value in body.get("config", {}).items():
         config[key] = value
+    for provider in config["oauth_providers"]:
+        provider.setdefault("enabled", True)  # 2.8 bodies have no `enabled`: listed means enabled
     _check_config(ctx, project, body.get("config", {}))
     updated = dataclasses.replace(
         project,
@@ -215,7 +219,7 @@ def _check_config(ctx: RequestContext, project: Project, changes: dict[str, Any]
                 problems.append(f"body.config.email_config.{name} {_missing_or_empty(email_config.get(name))}")
     providers = changes.get("oauth_providers")
     for index, provider in enumerate(providers or []):
-        if provider["type"] == "standard" and provider["enabled"]:
+        if provider["type"] == "standard" and provider.get("enabled", True):
             for name in ("client_id", "client_secret"):
                 if not provider.get(name):
                     problems.append(

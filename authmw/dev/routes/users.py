@@ -97,7 +97,12 @@ def list_users(ctx: RequestContext) -> dict[str, Any]:
 @group.post("/users", tiers=SERVER_OR_ADMIN, query=Obj({}), body=PerApi(v27=SERVER_CREATE_27, v28=SERVER_CREATE))
 def create(ctx: RequestContext) -> Created:
     user_id = server_create_user(ctx.sql, ctx.project, ctx.body, partial(hash_outside, ctx))
-    return Created(user_view(ctx.sql, _reload(ctx, user_id), ctx.tier))
+    view = user_view(ctx.sql, _reload(ctx, user_id), ctx.tier)
+    if ctx.api.selects_personal_team:
+        # 2.8 builds this response before it makes (and selects) the personal team of
+        # `create_team_on_sign_up`: the team is there on the next read, not in this answer.
+        view["selected_team_id"] = view["selected_team"] = None
+    return Created(view)
 
 
 @group.get("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH)
