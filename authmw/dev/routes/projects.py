@@ -34,8 +34,13 @@ def _permission_refs() -> Arr:
     return Arr(Obj({"id": Str(required=True)}))
 
 
-def project_body(*, creating: bool) -> Obj:
-    """The PATCH /projects/current body; creating a project also needs `display_name`."""
+def project_body(*, creating: bool, provider_enabled_required: bool = True) -> Obj:
+    """The PATCH /projects/current body; creating a project also needs `display_name`.
+
+    API 2.8's admin update (`/internal/projects/current`) takes OAuth providers without
+    `enabled` (its admin view lists enabled providers only and has no such field), so there
+    `enabled` is optional and an absent one means enabled (`provider_enabled_required=False`).
+    """
     return Obj(
         {
             "display_name": Str(required=creating),
@@ -58,7 +63,7 @@ def project_body(*, creating: bool) -> Obj:
                             {
                                 "id": Str(required=True, one_of=OAUTH_PROVIDER_IDS),
                                 "type": Str(required=True, one_of=("shared", "standard")),
-                                "enabled": Bool(required=True),
+                                "enabled": Bool(required=provider_enabled_required),
                                 "client_id": Str(),
                                 "client_secret": Str(),
                                 "facebook_config_id": Str(),
@@ -93,6 +98,7 @@ def project_body(*, creating: bool) -> Obj:
 
 
 PROJECT_UPDATE = project_body(creating=False)
+PROJECT_UPDATE_28 = project_body(creating=False, provider_enabled_required=False)
 
 group = EndpointGroup()
 
@@ -122,8 +128,12 @@ def update_current(ctx: RequestContext) -> dict[str, Any]:
     return _update_current(ctx)
 
 
-@group.patch("/internal/projects/current", tiers=ADMIN, body=PROJECT_UPDATE, when=_admin_at_internal)
+@group.patch("/internal/projects/current", tiers=ADMIN, body=PROJECT_UPDATE_28, when=_admin_at_internal)
 def update_current_as_admin(ctx: RequestContext) -> dict[str, Any]:
+    config = ctx.body.get("config")
+    if isinstance(config, dict) and isinstance(config.get("oauth_providers"), list):
+        providers = [{"enabled": True, **provider} for provider in config["oauth_providers"]]
+        ctx.body = {**ctx.body, "config": {**config, "oauth_providers": providers}}
     return _update_current(ctx)
 
 
