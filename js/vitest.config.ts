@@ -12,6 +12,7 @@ export default defineConfig({
     alias: [
       { find: /^@authmw\/react$/, replacement: source("index.ts") },
       { find: /^@authmw\/react\/core$/, replacement: source("core.ts") },
+      { find: /^@authmw\/react\/errors$/, replacement: source("errors.ts") },
       { find: /^@authmw\/react\/testing$/, replacement: source("testing.tsx") },
     ],
   },

@@ -8,8 +8,11 @@
 //   a back end): never ship the super secret admin key in a page served to users.
 // - ownedProjects(client) for a user signed in on the `internal` project: its adminClient(id)
 //   sends the user's access token as the admin access token (refreshed and retried when refused).
+//
+// Works against API 2.8 (the hosted service) and 2.7: see PROJECT_PATH_2_8 and GONE_IN_2_8.
 import { seg } from "./api-context";
 import { AuthmwError, InvalidServerResponse } from "./errors";
+import { HttpStatusError, NotInServiceVersion } from "./http-errors";
 import {
   adminProjectFromWire,
   adminProjectUpdateToWire,
@@ -32,6 +35,40 @@ import {
 import { Transport, type ApiRequest, type HttpMethod, type TokenProvider, type TransportOptions } from "./transport";
 
 type Wire = Record<string, any>;
+
+/**
+ * The admin view of the project: API 2.8 moved it (its `/projects/current` answers every tier
+ * with the client view and refuses PATCH and DELETE with 405), API 2.7 has it at
+ * `/projects/current`. Only the new path tells the versions apart (a 2.7 service answers it with
+ * a plain 404, with no side effect for any method), so it is tried first, once per client, and
+ * the path that answered is kept. The same rule as the Python AdminApp.
+ */
+export const PROJECT_PATH_2_8 = "/internal/projects/current";
+export const PROJECT_PATH_2_7 = "/projects/current";
+
+/** What a 2.8 service answers to the 2.7 e-mail template routes: a plain 404 (they were removed). */
+export const GONE_IN_2_8 =
+  "The service has no /email-templates: that is an API 2.7 call, and this service answers as API 2.8, " +
+  "which removed it (its templates live under /internal/email-templates with another model, not " +
+  "supported by authmw yet). Edit the templates in the dashboard.";
+
+const isPlain404 = (error: unknown): error is HttpStatusError => error instanceof HttpStatusError && error.status === 404;
+
+/**
+ * A project update for API 2.8, whose OAuth providers have no `enabled` (a listed provider is
+ * enabled: a disabled one is left out) and which has no legacy JWT signing. Pure.
+ */
+export function projectUpdateFor28(body: Wire): Wire {
+  const config = body.config as Wire | undefined;
+  if (config === null || typeof config !== "object" || Array.isArray(config)) return body;
+  const { legacy_global_jwt_signing: _legacy, ...rest } = config;
+  if (Array.isArray(rest.oauth_providers)) {
+    rest.oauth_providers = (rest.oauth_providers as Wire[])
+      .filter((provider) => provider?.enabled !== false)
+      .map(({ enabled: _enabled, ...provider }) => provider);
+  }
+  return { ...body, config: rest };
+}
 
 /** Where the hosted service's project settings live; fix links point there by default. */
 export const DEFAULT_DASHBOARD_URL = "https://app.stack-auth.com";
@@ -155,20 +192,21 @@ export class AdminClient {
         return apiKeyFromWire(await call("PATCH", `/internal/api-keys/${seg(id)}`, { revoked: true }));
       },
     };
+    const templateCall = this.templateCall.bind(this);
     this.emailTemplates = {
       async list() {
-        return ((await call("GET", "/email-templates")).items as Wire[]).map(emailTemplateFromWire);
+        return ((await templateCall("GET", "/email-templates")).items as Wire[]).map(emailTemplateFromWire);
       },
       async get(type) {
-        return emailTemplateFromWire(await call("GET", `/email-templates/${seg(type)}`));
+        return emailTemplateFromWire(await templateCall("GET", `/email-templates/${seg(type)}`));
       },
       async update(type, data) {
         if (data.content === null) throw new AuthmwError("content cannot be null: pass the editor document, or reset(type).");
         const body = { subject: data.subject, content: data.content };
-        return emailTemplateFromWire(await call("PATCH", `/email-templates/${seg(type)}`, body));
+        return emailTemplateFromWire(await templateCall("PATCH", `/email-templates/${seg(type)}`, body));
       },
       async reset(type) {
-        await call("DELETE", `/email-templates/${seg(type)}`);
+        await templateCall("DELETE", `/email-templates/${seg(type)}`);
       },
     };
     this.permissionDefinitions = {
@@ -194,19 +232,66 @@ export class AdminClient {
     return (await this.transport.request<Wire>(request)).body;
   }
 
-  /** The project with every setting (the admin view). */
-  async getProject(): Promise<AdminProject> {
-    return adminProjectFromWire(await this.call("GET", "/projects/current"));
+  /**
+   * An e-mail template call; a plain 404 becomes NotInServiceVersion when the list itself is
+   * missing (a 2.7 service also answers 404 to resetting a template that was never changed).
+   */
+  private async templateCall(method: HttpMethod, path: string, body?: unknown): Promise<Wire> {
+    try {
+      return await this.call(method, path, body);
+    } catch (error) {
+      if (!isPlain404(error)) throw error;
+      if (path !== "/email-templates") {
+        try {
+          await this.call("GET", "/email-templates");
+        } catch (probe) {
+          if (!isPlain404(probe)) throw error;
+          throw new NotInServiceVersion(GONE_IN_2_8, { method, url: error.url });
+        }
+        throw error;
+      }
+      throw new NotInServiceVersion(GONE_IN_2_8, { method, url: error.url });
+    }
   }
 
-  /** Changes the project; `config` changes only the settings it names. */
+  /** The path of the admin project view this client's service answered (null: not called yet). */
+  private projectPath: string | null = null;
+
+  /** The admin project call at the path of the service's API version (see PROJECT_PATH_2_8). */
+  private async projectCall(method: HttpMethod, body?: unknown): Promise<Wire> {
+    if (this.projectPath !== null) return this.call(method, this.projectPath, body);
+    let answer: Wire;
+    try {
+      answer = await this.call(method, PROJECT_PATH_2_8, body);
+    } catch (error) {
+      if (!isPlain404(error)) throw error;
+      answer = await this.call(method, PROJECT_PATH_2_7, body);
+      this.projectPath = PROJECT_PATH_2_7;
+      return answer;
+    }
+    this.projectPath = PROJECT_PATH_2_8;
+    return answer;
+  }
+
+  /** The project with every setting (the admin view). */
+  async getProject(): Promise<AdminProject> {
+    return adminProjectFromWire(await this.projectCall("GET"));
+  }
+
+  /**
+   * Changes the project; `config` changes only the settings it names. On API 2.8 a provider
+   * with `enabled: false` is left out of `oauthProviders` (2.8 lists enabled providers only).
+   */
   async updateProject(update: AdminProjectUpdate): Promise<AdminProject> {
-    return adminProjectFromWire(await this.call("PATCH", "/projects/current", adminProjectUpdateToWire(update)));
+    let body = adminProjectUpdateToWire(update);
+    if (this.projectPath === null) await this.projectCall("GET"); // which version: the body differs
+    if (this.projectPath === PROJECT_PATH_2_8) body = projectUpdateFor28(body);
+    return adminProjectFromWire(await this.projectCall("PATCH", body));
   }
 
   /** Deletes the project and all its data. There is no undo. */
   async deleteProject(): Promise<void> {
-    await this.call("DELETE", "/projects/current");
+    await this.projectCall("DELETE");
   }
 
   /** What stands between the project and production mode (spec section 5); [] when ready. */

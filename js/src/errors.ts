@@ -11,6 +11,7 @@
  *   │   ├── InvalidAccessToken      ├── UnparsableAccessToken, AccessTokenExpired, ...
  *   │   └── ...                     parents catch their children
  *   ├── HttpStatusError             any other non-2xx answer (status, reason, body)
+ *   │   └── NotInServiceVersion     a call the service's API version does not have (404)
  *   ├── InvalidServerResponse       x-stack-known-error header that does not match the body
  *   └── ConnectionError             the service could not be reached (diagnostics, offline hint)
  */
@@ -19,7 +20,7 @@ import { knownErrorClass, UnsupportedError } from "./errors.gen";
 import { InvalidServerResponse } from "./http-errors";
 
 export * from "./errors.gen";
-export { ConnectionError, HttpStatusError, InvalidServerResponse } from "./http-errors";
+export { ConnectionError, HttpStatusError, InvalidServerResponse, NotInServiceVersion } from "./http-errors";
 export { AuthmwError, KnownError, isKnownError, type ErrorDetails, type KnownErrorClass, type KnownErrorInit } from "./known-error";
 export { reasonPhrase } from "./http-status";
 

@@ -27,6 +27,18 @@ export class HttpStatusError extends AuthmwError {
   }
 }
 
+/**
+ * The service answered 404 to a call its API version no longer (or not yet) has, e.g. the 2.7
+ * `/email-templates` on a 2.8 service. The message names the version and what to do.
+ */
+export class NotInServiceVersion extends HttpStatusError {
+  constructor(message: string, options: { url?: string; method?: string } = {}) {
+    super(404, "", options);
+    this.name = "NotInServiceVersion";
+    this.message = message;
+  }
+}
+
 /** The service answered in a way the contract rules out (e.g. known-error header and body disagree). */
 export class InvalidServerResponse extends AuthmwError {
   readonly status: number;

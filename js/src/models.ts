@@ -409,6 +409,16 @@ function camelKeys(value: unknown): any {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [camel(key), camelKeys(item)]));
 }
 
+const OAUTH_PROVIDER_FIELDS = ["clientId", "clientSecret", "facebookConfigId", "microsoftTenantId"] as const;
+
+/** One provider of the admin view (camelCase keys). API 2.8 lists enabled providers only and
+ * drops `enabled`: absent means enabled. Its other 2.8 fields are not part of the model. */
+function adminOAuthProviderFromWire(p: Wire): AdminOAuthProvider {
+  const provider: AdminOAuthProvider = { id: p.id, type: p.type ?? "shared", enabled: p.enabled ?? true };
+  for (const field of OAUTH_PROVIDER_FIELDS) if (p[field] != null) provider[field] = p[field];
+  return provider;
+}
+
 export function adminProjectFromWire(w: Wire): AdminProject {
   const base = projectFromWire(w);
   const c = camelKeys(w.config ?? {});
@@ -424,7 +434,7 @@ export function adminProjectFromWire(w: Wire): AdminProject {
       allowLocalhost: Boolean(c.allowLocalhost),
       legacyGlobalJwtSigning: Boolean(c.legacyGlobalJwtSigning),
       createTeamOnSignUp: Boolean(c.createTeamOnSignUp),
-      oauthProviders: c.oauthProviders ?? [],
+      oauthProviders: ((c.oauthProviders ?? []) as Wire[]).map(adminOAuthProviderFromWire),
       enabledOAuthProviders: c.enabledOauthProviders ?? [],
       domains: c.domains ?? [],
       emailConfig: c.emailConfig ?? { type: "shared" },

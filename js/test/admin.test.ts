@@ -2,22 +2,33 @@
 // The admin calls of @authmw/react/core against the real local service (authmw.dev.LocalService in
 // the project's Python, started for this file by ./local-service), with the scenarios of tests/server/test_admin.py.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AdminClient, createAdminClient, getProductionModeErrors, ownedProjects } from "../src/admin";
+import {
+  AdminClient,
+  createAdminClient,
+  getProductionModeErrors,
+  GONE_IN_2_8,
+  ownedProjects,
+  PROJECT_PATH_2_7,
+  PROJECT_PATH_2_8,
+  projectUpdateFor28,
+} from "../src/admin";
 import { AuthClient } from "../src/client";
 import {
   AdminAccessTokenIsNotAdmin,
   ApiKeyNotFound,
+  CurrentProjectNotFound,
   ExpectedInternalProject,
   HttpStatusError,
   InsufficientAccessType,
   InvalidSecretServerKey,
+  NotInServiceVersion,
   SchemaError,
   UserAuthenticationRequired,
 } from "../src/errors";
 import type { AdminProject } from "../src/models";
 import { Transport } from "../src/transport";
 import { fakeFetch, jsonResponse, knownErrorResponse, makeJwt } from "./helpers";
-import { startLocalService, type Keys, type RunningService } from "./local-service";
+import { API_VERSIONS, startLocalService, type Keys, type RunningService } from "./local-service";
 
 const DAY_MS = 24 * 3600 * 1000;
 const LOCALHOST_MESSAGE = "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings";
@@ -26,12 +37,6 @@ let service: RunningService;
 let url = "";
 let project: Keys;
 let internal: Keys;
-
-beforeAll(async () => {
-  service = await startLocalService();
-  ({ url, project, internal } = service);
-}, 150_000);
-afterAll(() => service?.stop());
 
 const admin = () => createAdminClient({ projectId: project.project_id, baseUrl: url, superSecretAdminKey: project.super_secret_admin_key });
 const email = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 12)}@example.com`;
@@ -55,205 +60,242 @@ async function scratchProject(config: NonNullable<Parameters<AdminClient["update
   return { client, owned, created, admin: owned.adminClient(created.id) };
 }
 
-describe("project settings", () => {
-  it("getProject is the admin view with the defaults", async () => {
-    const p = await admin().getProject();
-    expect(p.id).toBe(project.project_id);
-    expect(p.description).toBe("");
-    expect(p.createdAt).toBeInstanceOf(Date);
-    expect(p.isProductionMode).toBe(false);
-    expect(p.config.allowLocalhost).toBe(true);
-    expect(p.config.emailConfig).toEqual({ type: "shared" });
-    expect(p.config.teamCreatorDefaultPermissions).toEqual([{ id: "admin" }]);
-    expect(p.config.teamMemberDefaultPermissions).toEqual([{ id: "member" }]);
-    expect(p.config.domains).toEqual([]);
-  });
+// Every call that talks to the service runs against both API versions the local service answers
+// as (2.8, the hosted service's, and 2.7); the helpers above read the keys of the running one.
+describe.each(API_VERSIONS)("API %s", (api) => {
+  beforeAll(async () => {
+    service = await startLocalService(api);
+    ({ url, project, internal } = service);
+  }, 150_000);
+  afterAll(() => service?.stop());
 
-  it("updateProject changes what it names and reads back camelCase settings", async () => {
-    const { admin: a } = await scratchProject();
-    const updated = await a.updateProject({
-      displayName: "Renamed",
-      description: "for tests",
-      config: {
-        magicLinkEnabled: true,
-        domains: [{ domain: "https://app.example.com" }],
-        oauthProviders: [{ id: "github", type: "standard", enabled: true, clientId: "gh", clientSecret: "s3cret" }],
-      },
+  describe("project settings", () => {
+    it("getProject is the admin view with the defaults", async () => {
+      const p = await admin().getProject();
+      expect(p.id).toBe(project.project_id);
+      expect(p.description).toBe("");
+      expect(p.createdAt).toBeInstanceOf(Date);
+      expect(p.isProductionMode).toBe(false);
+      expect(p.config.allowLocalhost).toBe(true);
+      expect(p.config.emailConfig).toEqual({ type: "shared" });
+      expect(p.config.teamCreatorDefaultPermissions).toEqual([{ id: "admin" }]);
+      expect(p.config.teamMemberDefaultPermissions).toEqual([{ id: "member" }]);
+      expect(p.config.domains).toEqual([]);
     });
-    expect(updated.displayName).toBe("Renamed");
-    expect(updated.config.magicLinkEnabled).toBe(true);
-    expect(updated.config.domains).toEqual([{ domain: "https://app.example.com", handlerPath: "/handler" }]);
-    expect(updated.config.oauthProviders).toEqual([
-      { id: "github", type: "standard", enabled: true, clientId: "gh", clientSecret: "s3cret" },
-    ]);
-    expect(updated.config.enabledOAuthProviders).toEqual([{ id: "github" }]);
-    expect((await a.updateProject({ description: null })).description).toBe("");
-  });
 
-  it("contract errors are typed", async () => {
-    const { admin: a } = await scratchProject();
-    await expect(a.updateProject({ config: { domains: [{ domain: "ftp://a.example" }] } })).rejects.toBeInstanceOf(SchemaError);
-    const duplicated = a.updateProject({ config: { domains: [{ domain: "https://a.example" }, { domain: "https://a.example" }] } });
-    await expect(duplicated).rejects.toMatchObject({ status: 400 });
-    await expect(a.updateProject({ config: { allowLocalHost: false } as never })).rejects.toThrow(/unknown properties: allow_local_host/);
-    const server = new Transport({ projectId: project.project_id, baseUrl: url, accessType: "server", secretServerKey: project.secret_server_key });
-    await expect(server.request({ method: "GET", path: "/internal/api-keys" })).rejects.toBeInstanceOf(InsufficientAccessType);
-  });
-
-  it("deleteProject removes an owned project", async () => {
-    const { owned, created, admin: a } = await scratchProject();
-    await a.deleteProject();
-    expect((await owned.list()).map((p) => p.id)).not.toContain(created.id);
-    await expect(a.getProject()).rejects.toBeInstanceOf(AdminAccessTokenIsNotAdmin);
-  });
-});
-
-describe("production checks", () => {
-  it("a new project fails only the localhost check, with the fix link", async () => {
-    const { created, admin: a } = await scratchProject();
-    expect(await a.getProductionModeErrors()).toEqual([
-      {
-        message: LOCALHOST_MESSAGE,
-        relativeFixUrl: `/projects/${created.id}/domains`,
-        fixUrl: `https://app.stack-auth.com/projects/${created.id}/domains`,
-      },
-    ]);
-  });
-
-  it("each domain rule in list order, then none once fixed", async () => {
-    const { created, admin: a } = await scratchProject();
-    const domains = ["https://localhost:3000", "https://app.localhost", "http://127.0.0.1:8000", "https://192.168.1.20", "http://app.example.com", "https://app.example.com"];
-    await a.updateProject({ config: { allowLocalhost: false, domains: domains.map((domain) => ({ domain })) } });
-    const errors = await a.getProductionModeErrors({ dashboardUrl: "http://dash.test/" });
-    expect(errors.map((e) => e.message)).toEqual([
-      "Localhost domains are not allowed to be trusted in production mode: https://localhost:3000",
-      "Localhost domains are not allowed to be trusted in production mode: https://app.localhost",
-      "Localhost domains are not allowed to be trusted in production mode: http://127.0.0.1:8000",
-      "Direct IPs are not valid for trusted domains in production mode: https://192.168.1.20",
-      "Trusted domains should be HTTPS: http://app.example.com",
-    ]);
-    expect(new Set(errors.map((e) => e.fixUrl))).toEqual(new Set([`http://dash.test/projects/${created.id}/domains`]));
-    await a.updateProject({ config: { domains: [{ domain: "https://app.example.com" }] } });
-    expect(await a.getProductionModeErrors()).toEqual([]);
-  });
-
-  it.each([
-    ["not a url", "Trusted domain is not a valid URL: not a url"],
-    ["https://", "Trusted domain is not a valid URL: https://"],
-    ["https://LOCALHOST", "Localhost domains are not allowed to be trusted in production mode: https://LOCALHOST"],
-    ["https://10.0.0.1", "Direct IPs are not valid for trusted domains in production mode: https://10.0.0.1"],
-    ["http://a.example", "Trusted domains should be HTTPS: http://a.example"],
-  ])("the pure check of %s", (domain, message) => {
-    const p = { id: "p1", config: { allowLocalhost: false, domains: [{ domain, handlerPath: "/h" }] } } as unknown as AdminProject;
-    expect(getProductionModeErrors(p).map((e) => e.message)).toEqual([message]);
-  });
-});
-
-describe("API keys", () => {
-  it("create, list, get, revoke; a revoked key is refused by the next call", async () => {
-    const a = admin();
-    const created = await a.apiKeys.create({ description: "ci", expiresAt: new Date(Date.now() + 30 * DAY_MS) });
-    expect(created.secretServerKey).toMatch(/^ssk_/);
-    expect(created.publishableClientKey).toMatch(/^pck_/);
-    expect(created.superSecretAdminKey).toBeNull();
-    expect(created.isValid()).toBe(true);
-    expect((await a.apiKeys.list())[0]!.id).toBe(created.id);
-    const read = await a.apiKeys.get(created.id);
-    expect(read.secretServerKeyLastFour).toBe(created.secretServerKey!.slice(-4));
-    expect((read as { secretServerKey?: unknown }).secretServerKey).toBeNull();
-
-    const server = new Transport({ projectId: project.project_id, baseUrl: url, accessType: "server", secretServerKey: created.secretServerKey });
-    expect((await server.request<{ id: string }>({ method: "GET", path: "/projects/current" })).body.id).toBe(project.project_id);
-    const revoked = await a.apiKeys.revoke(created.id);
-    expect(revoked.manuallyRevokedAt).toBeInstanceOf(Date);
-    expect(revoked.whyInvalid()).toBe("manually-revoked");
-    await expect(server.request({ method: "GET", path: "/projects/current" })).rejects.toBeInstanceOf(InvalidSecretServerKey);
-  });
-
-  it("expired keys and unknown ids", async () => {
-    const a = admin();
-    const expired = await a.apiKeys.create({ description: "old", expiresAt: Date.now() - 1000, hasSuperSecretAdminKey: true });
-    expect(expired.whyInvalid()).toBe("expired");
-    expect(expired.superSecretAdminKey).toMatch(/^sak_/);
-    await expect(a.apiKeys.get("00000000-0000-4000-8000-000000000000")).rejects.toBeInstanceOf(ApiKeyNotFound);
-  });
-});
-
-describe("e-mail templates", () => {
-  it("round trip: list, update, get, reset", async () => {
-    const { admin: a } = await scratchProject();
-    const templates = await a.emailTemplates.list();
-    expect(templates.map((t) => t.type)).toEqual(["email_verification", "password_reset", "magic_link", "team_invitation"]);
-    expect(templates.every((t) => t.isDefault)).toBe(true);
-    const content = { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Hi" }] }] };
-    const changed = await a.emailTemplates.update("magic_link", { subject: "Your link", content });
-    expect(changed).toEqual({ type: "magic_link", subject: "Your link", content, isDefault: false });
-    expect(await a.emailTemplates.get("magic_link")).toEqual(changed);
-    await a.emailTemplates.reset("magic_link");
-    expect((await a.emailTemplates.get("magic_link")).isDefault).toBe(true);
-    const again = await a.emailTemplates.reset("magic_link").catch((e: unknown) => e);
-    expect(again).toBeInstanceOf(HttpStatusError);
-    expect((again as HttpStatusError).status).toBe(404);
-    await expect(a.emailTemplates.get("welcome" as never)).rejects.toBeInstanceOf(SchemaError);
-  });
-});
-
-describe("tools", () => {
-  it("a test e-mail to an SMTP server that is not there fails with a message", async () => {
-    const result = await admin().sendTestEmail({
-      recipientEmail: "ada@example.com",
-      emailConfig: { type: "standard", host: "127.0.0.1", port: 9, username: "u", password: "p", senderName: "Acme", senderEmail: "auth@acme.example" },
+    it("updateProject changes what it names and reads back camelCase settings", async () => {
+      const { admin: a } = await scratchProject();
+      const updated = await a.updateProject({
+        displayName: "Renamed",
+        description: "for tests",
+        config: {
+          magicLinkEnabled: true,
+          domains: [{ domain: "https://app.example.com" }],
+          oauthProviders: [{ id: "github", type: "standard", enabled: true, clientId: "gh", clientSecret: "s3cret" }],
+        },
+      });
+      expect(updated.displayName).toBe("Renamed");
+      expect(updated.config.magicLinkEnabled).toBe(true);
+      expect(updated.config.domains).toEqual([{ domain: "https://app.example.com", handlerPath: "/handler" }]);
+      expect(updated.config.oauthProviders).toEqual([
+        { id: "github", type: "standard", enabled: true, clientId: "gh", clientSecret: "s3cret" },
+      ]);
+      expect(updated.config.enabledOAuthProviders).toEqual([{ id: "github" }]);
+      expect((await a.updateProject({ description: null })).description).toBe("");
     });
-    expect(result.success).toBe(false);
-    expect(result.errorMessage).toBeTruthy();
+
+    it("a disabled OAuth provider: kept on 2.7, left out on 2.8 (which lists enabled providers only)", async () => {
+      const { admin: a } = await scratchProject();
+      const updated = await a.updateProject({
+        config: {
+          legacyGlobalJwtSigning: false, // 2.8 has no such setting: not sent there
+          oauthProviders: [
+            { id: "github", type: "shared", enabled: true },
+            { id: "google", type: "standard", enabled: false, clientId: "g", clientSecret: "s" },
+          ],
+        },
+      });
+      const github = { id: "github", type: "shared", enabled: true };
+      const google = { id: "google", type: "standard", enabled: false, clientId: "g", clientSecret: "s" };
+      expect(updated.config.oauthProviders).toEqual(api === "2.7" ? [github, google] : [github]);
+      expect(updated.config.enabledOAuthProviders).toEqual([{ id: "github" }]);
+      expect(updated.config.legacyGlobalJwtSigning).toBe(false);
+      expect((await a.getProject()).config.oauthProviders).toEqual(updated.config.oauthProviders);
+    });
+
+    it("contract errors are typed", async () => {
+      const { admin: a } = await scratchProject();
+      await expect(a.updateProject({ config: { domains: [{ domain: "ftp://a.example" }] } })).rejects.toBeInstanceOf(SchemaError);
+      const duplicated = a.updateProject({ config: { domains: [{ domain: "https://a.example" }, { domain: "https://a.example" }] } });
+      await expect(duplicated).rejects.toMatchObject({ status: 400 });
+      await expect(a.updateProject({ config: { allowLocalHost: false } as never })).rejects.toThrow(/unknown properties: allow_local_host/);
+      const server = new Transport({ projectId: project.project_id, baseUrl: url, accessType: "server", secretServerKey: project.secret_server_key });
+      await expect(server.request({ method: "GET", path: "/internal/api-keys" })).rejects.toBeInstanceOf(InsufficientAccessType);
+    });
+
+    it("deleteProject removes an owned project", async () => {
+      const { owned, created, admin: a } = await scratchProject();
+      await a.deleteProject();
+      expect((await owned.list()).map((p) => p.id)).not.toContain(created.id);
+      // 2.8 looks the project up before the admin token (contract 2.8, 1.3 step 5)
+      await expect(a.getProject()).rejects.toBeInstanceOf(api === "2.8" ? CurrentProjectNotFound : AdminAccessTokenIsNotAdmin);
+    });
   });
 
-  it("metrics and the webhook token", async () => {
-    const metrics = await admin().getMetrics();
-    expect(metrics.dailyUsers).toHaveLength(31);
-    expect(metrics.totalUsers).toBeGreaterThanOrEqual(0);
-    expect(typeof (await admin().createSvixToken())).toBe("string");
+  describe("production checks", () => {
+    it("a new project fails only the localhost check, with the fix link", async () => {
+      const { created, admin: a } = await scratchProject();
+      expect(await a.getProductionModeErrors()).toEqual([
+        {
+          message: LOCALHOST_MESSAGE,
+          relativeFixUrl: `/projects/${created.id}/domains`,
+          fixUrl: `https://app.stack-auth.com/projects/${created.id}/domains`,
+        },
+      ]);
+    });
+
+    it("each domain rule in list order, then none once fixed", async () => {
+      const { created, admin: a } = await scratchProject();
+      const domains = ["https://localhost:3000", "https://app.localhost", "http://127.0.0.1:8000", "https://192.168.1.20", "http://app.example.com", "https://app.example.com"];
+      await a.updateProject({ config: { allowLocalhost: false, domains: domains.map((domain) => ({ domain })) } });
+      const errors = await a.getProductionModeErrors({ dashboardUrl: "http://dash.test/" });
+      expect(errors.map((e) => e.message)).toEqual([
+        "Localhost domains are not allowed to be trusted in production mode: https://localhost:3000",
+        "Localhost domains are not allowed to be trusted in production mode: https://app.localhost",
+        "Localhost domains are not allowed to be trusted in production mode: http://127.0.0.1:8000",
+        "Direct IPs are not valid for trusted domains in production mode: https://192.168.1.20",
+        "Trusted domains should be HTTPS: http://app.example.com",
+      ]);
+      expect(new Set(errors.map((e) => e.fixUrl))).toEqual(new Set([`http://dash.test/projects/${created.id}/domains`]));
+      await a.updateProject({ config: { domains: [{ domain: "https://app.example.com" }] } });
+      expect(await a.getProductionModeErrors()).toEqual([]);
+    });
+
   });
 
-  it("permission definitions", async () => {
-    const { admin: a } = await scratchProject();
-    const made = await a.permissionDefinitions.create({ id: "editor", description: "edits", containedPermissionIds: ["$read_members"] });
-    expect(made).toEqual({ id: "editor", description: "edits", containedPermissionIds: ["$read_members"] });
-    expect((await a.permissionDefinitions.list()).map((d) => d.id)).toContain("editor");
-    expect((await a.permissionDefinitions.update("editor", { description: "changes" })).description).toBe("changes");
-    await a.permissionDefinitions.delete("editor");
-    expect((await a.permissionDefinitions.list()).map((d) => d.id)).not.toContain("editor");
-  });
-});
+  describe("API keys", () => {
+    it("create, list, get, revoke; a revoked key is refused by the next call", async () => {
+      const a = admin();
+      const created = await a.apiKeys.create({ description: "ci", expiresAt: new Date(Date.now() + 30 * DAY_MS) });
+      expect(created.secretServerKey).toMatch(/^ssk_/);
+      expect(created.publishableClientKey).toMatch(/^pck_/);
+      expect(created.superSecretAdminKey).toBeNull();
+      expect(created.isValid()).toBe(true);
+      expect((await a.apiKeys.list())[0]!.id).toBe(created.id);
+      const read = await a.apiKeys.get(created.id);
+      expect(read.secretServerKeyLastFour).toBe(created.secretServerKey!.slice(-4));
+      expect((read as { secretServerKey?: unknown }).secretServerKey).toBeNull();
 
-describe("owned projects", () => {
-  it("an owner creates and lists projects and manages one over the admin access token", async () => {
-    const { owned, created, admin: a } = await scratchProject({ magicLinkEnabled: true });
-    expect(created.config.magicLinkEnabled).toBe(true);
-    expect((await owned.list()).map((p) => p.id)).toEqual([created.id]);
-    expect((await a.getProject()).id).toBe(created.id);
-    await expect(owned.create({ displayName: "" })).rejects.toThrow("displayName");
+      const server = new Transport({ projectId: project.project_id, baseUrl: url, accessType: "server", secretServerKey: created.secretServerKey });
+      expect((await server.request<{ id: string }>({ method: "GET", path: "/projects/current" })).body.id).toBe(project.project_id);
+      const revoked = await a.apiKeys.revoke(created.id);
+      expect(revoked.manuallyRevokedAt).toBeInstanceOf(Date);
+      expect(revoked.whyInvalid()).toBe("manually-revoked");
+      await expect(server.request({ method: "GET", path: "/projects/current" })).rejects.toBeInstanceOf(InvalidSecretServerKey);
+    });
+
+    it("expired keys and unknown ids", async () => {
+      const a = admin();
+      const expired = await a.apiKeys.create({ description: "old", expiresAt: Date.now() - 1000, hasSuperSecretAdminKey: true });
+      expect(expired.whyInvalid()).toBe("expired");
+      expect(expired.superSecretAdminKey).toMatch(/^sak_/);
+      await expect(a.apiKeys.get("00000000-0000-4000-8000-000000000000")).rejects.toBeInstanceOf(ApiKeyNotFound);
+    });
   });
 
-  it("owned projects need a user of internal", async () => {
-    const anonymous = new AuthClient({ projectId: "internal", publishableClientKey: internal.publishable_client_key, baseUrl: url, cookies: null });
-    await expect(ownedProjects(anonymous).list()).rejects.toBeInstanceOf(UserAuthenticationRequired);
-    const user = new AuthClient({ projectId: project.project_id, publishableClientKey: project.publishable_client_key, baseUrl: url, cookies: null });
-    await user.signUpWithCredential(email("user"), "correct horse battery", { verificationCallbackUrl: "http://localhost:3000/v" });
-    await expect(ownedProjects(user).list()).rejects.toBeInstanceOf(ExpectedInternalProject);
-    const { owned } = await owner();
-    await expect(owned.adminClient(project.project_id).getProject()).rejects.toBeInstanceOf(AdminAccessTokenIsNotAdmin);
+  describe("e-mail templates", () => {
+    if (api === "2.8") it("2.8 removed them: every call is NotInServiceVersion, naming the version", async () => {
+      const { admin: a } = await scratchProject();
+      const calls = [
+        () => a.emailTemplates.list(),
+        () => a.emailTemplates.get("magic_link"),
+        () => a.emailTemplates.update("magic_link", { subject: "Your link" }),
+        () => a.emailTemplates.reset("magic_link"),
+      ];
+      for (const call of calls) {
+        const error = await call().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(NotInServiceVersion);
+        expect(error).toBeInstanceOf(HttpStatusError);
+        expect(error).toMatchObject({ name: "NotInServiceVersion", status: 404, message: GONE_IN_2_8 });
+        expect((error as Error).message).toMatch(/answers as API 2\.8/);
+      }
+    });
+
+    if (api === "2.7") it("round trip: list, update, get, reset", async () => {
+      const { admin: a } = await scratchProject();
+      const templates = await a.emailTemplates.list();
+      expect(templates.map((t) => t.type)).toEqual(["email_verification", "password_reset", "magic_link", "team_invitation"]);
+      expect(templates.every((t) => t.isDefault)).toBe(true);
+      const content = { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Hi" }] }] };
+      const changed = await a.emailTemplates.update("magic_link", { subject: "Your link", content });
+      expect(changed).toEqual({ type: "magic_link", subject: "Your link", content, isDefault: false });
+      expect(await a.emailTemplates.get("magic_link")).toEqual(changed);
+      await a.emailTemplates.reset("magic_link");
+      expect((await a.emailTemplates.get("magic_link")).isDefault).toBe(true);
+      const again = await a.emailTemplates.reset("magic_link").catch((e: unknown) => e);
+      expect(again).toBeInstanceOf(HttpStatusError);
+      expect((again as HttpStatusError).status).toBe(404);
+      await expect(a.emailTemplates.get("welcome" as never)).rejects.toBeInstanceOf(SchemaError);
+    });
   });
 
-  it("a refused admin access token is refreshed and the call retried", async () => {
-    const { client, created, admin: a } = await scratchProject();
-    const { accessToken, refreshToken } = client.session.getState();
-    const claims = JSON.parse(Buffer.from(accessToken!.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
-    const forged = makeJwt({ ...claims, exp: Math.floor(Date.now() / 1000) + 3600 }); // looks fresh, fails the signature
-    client.session.setTokens({ accessToken: forged, refreshToken });
-    expect((await a.getProject()).id).toBe(created.id);
-    expect(client.session.getState().accessToken).not.toBe(forged);
-    expect(client.session.getState().accessToken).toBeTruthy();
+  describe("tools", () => {
+    it("a test e-mail to an SMTP server that is not there fails with a message", async () => {
+      const result = await admin().sendTestEmail({
+        recipientEmail: "ada@example.com",
+        emailConfig: { type: "standard", host: "127.0.0.1", port: 9, username: "u", password: "p", senderName: "Acme", senderEmail: "auth@acme.example" },
+      });
+      expect(result.success).toBe(false);
+      expect(result.errorMessage).toBeTruthy();
+    });
+
+    it("metrics and the webhook token", async () => {
+      const metrics = await admin().getMetrics();
+      expect(metrics.dailyUsers).toHaveLength(31);
+      expect(metrics.totalUsers).toBeGreaterThanOrEqual(0);
+      expect(typeof (await admin().createSvixToken())).toBe("string");
+    });
+
+    it("permission definitions", async () => {
+      const { admin: a } = await scratchProject();
+      const made = await a.permissionDefinitions.create({ id: "editor", description: "edits", containedPermissionIds: ["$read_members"] });
+      expect(made).toEqual({ id: "editor", description: "edits", containedPermissionIds: ["$read_members"] });
+      expect((await a.permissionDefinitions.list()).map((d) => d.id)).toContain("editor");
+      expect((await a.permissionDefinitions.update("editor", { description: "changes" })).description).toBe("changes");
+      await a.permissionDefinitions.delete("editor");
+      expect((await a.permissionDefinitions.list()).map((d) => d.id)).not.toContain("editor");
+    });
+  });
+
+  describe("owned projects", () => {
+    it("an owner creates and lists projects and manages one over the admin access token", async () => {
+      const { owned, created, admin: a } = await scratchProject({ magicLinkEnabled: true });
+      expect(created.config.magicLinkEnabled).toBe(true);
+      expect((await owned.list()).map((p) => p.id)).toEqual([created.id]);
+      expect((await a.getProject()).id).toBe(created.id);
+      await expect(owned.create({ displayName: "" })).rejects.toThrow("displayName");
+    });
+
+    it("owned projects need a user of internal", async () => {
+      const anonymous = new AuthClient({ projectId: "internal", publishableClientKey: internal.publishable_client_key, baseUrl: url, cookies: null });
+      await expect(ownedProjects(anonymous).list()).rejects.toBeInstanceOf(UserAuthenticationRequired);
+      const user = new AuthClient({ projectId: project.project_id, publishableClientKey: project.publishable_client_key, baseUrl: url, cookies: null });
+      await user.signUpWithCredential(email("user"), "correct horse battery", { verificationCallbackUrl: "http://localhost:3000/v" });
+      await expect(ownedProjects(user).list()).rejects.toBeInstanceOf(ExpectedInternalProject);
+      const { owned } = await owner();
+      await expect(owned.adminClient(project.project_id).getProject()).rejects.toBeInstanceOf(AdminAccessTokenIsNotAdmin);
+    });
+
+    it("a refused admin access token is refreshed and the call retried", async () => {
+      const { client, created, admin: a } = await scratchProject();
+      const { accessToken, refreshToken } = client.session.getState();
+      const claims = JSON.parse(Buffer.from(accessToken!.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+      const forged = makeJwt({ ...claims, exp: Math.floor(Date.now() / 1000) + 3600 }); // looks fresh, fails the signature
+      client.session.setTokens({ accessToken: forged, refreshToken });
+      expect((await a.getProject()).id).toBe(created.id);
+      expect(client.session.getState().accessToken).not.toBe(forged);
+      expect(client.session.getState().accessToken).toBeTruthy();
+    });
   });
 });
 
@@ -272,5 +314,59 @@ describe("admin transport headers", () => {
     expect(f.calls[1]!.headers).not.toHaveProperty("x-stack-super-secret-admin-key");
     expect(f.calls).toHaveLength(3); // refused once, retried once
     expect(() => new AdminClient({ projectId: "p", baseUrl: "http://api.test" })).toThrow("super secret admin key");
+  });
+});
+
+describe("production checks, pure", () => {
+  it.each([
+    ["not a url", "Trusted domain is not a valid URL: not a url"],
+    ["https://", "Trusted domain is not a valid URL: https://"],
+    ["https://LOCALHOST", "Localhost domains are not allowed to be trusted in production mode: https://LOCALHOST"],
+    ["https://10.0.0.1", "Direct IPs are not valid for trusted domains in production mode: https://10.0.0.1"],
+    ["http://a.example", "Trusted domains should be HTTPS: http://a.example"],
+  ])("the pure check of %s", (domain, message) => {
+    const p = { id: "p1", config: { allowLocalhost: false, domains: [{ domain, handlerPath: "/h" }] } } as unknown as AdminProject;
+    expect(getProductionModeErrors(p).map((e) => e.message)).toEqual([message]);
+  });
+});
+
+describe("which API version answers", () => {
+  const wire = { id: "p", display_name: "P", created_at_millis: 0, config: {} };
+  const client = (fetch: typeof globalThis.fetch) =>
+    new AdminClient({ projectId: "p", baseUrl: "http://api.test", superSecretAdminKey: "sak_x", fetch });
+  const paths = (calls: { method: string; url: string }[]) => calls.map((c) => `${c.method} ${new URL(c.url).pathname.replace("/api/v1", "")}`);
+
+  it("a plain 404 of the 2.8 path means 2.7: probed once, then the 2.7 path, with the 2.7 body", async () => {
+    const f = fakeFetch();
+    const a = client(f.fetch);
+    f.reply(new Response("Not found", { status: 404 }), jsonResponse(wire), jsonResponse(wire));
+    await a.getProject();
+    await a.updateProject({ config: { oauthProviders: [{ id: "github", type: "shared", enabled: false }] } });
+    expect(paths(f.calls)).toEqual([`GET ${PROJECT_PATH_2_8}`, `GET ${PROJECT_PATH_2_7}`, `PATCH ${PROJECT_PATH_2_7}`]);
+    expect(JSON.parse(f.calls[2]!.body!).config.oauth_providers).toEqual([{ id: "github", type: "shared", enabled: false }]);
+  });
+
+  it("an update probes first, and 2.8 gets the 2.8 body", async () => {
+    const f = fakeFetch();
+    f.reply(jsonResponse(wire), jsonResponse(wire));
+    await client(f.fetch).updateProject({ config: { legacyGlobalJwtSigning: false, oauthProviders: [{ id: "github", type: "shared", enabled: true }] } });
+    expect(paths(f.calls)).toEqual([`GET ${PROJECT_PATH_2_8}`, `PATCH ${PROJECT_PATH_2_8}`]);
+    expect(JSON.parse(f.calls[1]!.body!).config).toEqual({ oauth_providers: [{ id: "github", type: "shared" }] });
+  });
+
+  it("a known error or another status on the 2.8 path is the answer, not a sign of 2.7", async () => {
+    const f = fakeFetch();
+    const a = client(f.fetch);
+    f.reply(knownErrorResponse("INVALID_SUPER_SECRET_ADMIN_KEY", 401), new Response("", { status: 405 }));
+    await expect(a.getProject()).rejects.toHaveProperty("status", 401);
+    await expect(a.deleteProject()).rejects.toMatchObject({ status: 405 });
+    expect(paths(f.calls)).toEqual([`GET ${PROJECT_PATH_2_8}`, `DELETE ${PROJECT_PATH_2_8}`]);
+  });
+
+  it("projectUpdateFor28 leaves what 2.8 has alone", () => {
+    expect(projectUpdateFor28({ display_name: "x" })).toEqual({ display_name: "x" });
+    const body = { config: { sign_up_enabled: true, legacy_global_jwt_signing: false, oauth_providers: [{ id: "a", enabled: false }, { id: "b" }] } };
+    expect(projectUpdateFor28(body)).toEqual({ config: { sign_up_enabled: true, oauth_providers: [{ id: "b" }] } });
+    expect(body.config.oauth_providers).toHaveLength(2); // the caller's body is not changed
   });
 });

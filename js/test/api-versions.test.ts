@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuthClient, type AuthClientOptions } from "../src/client";
 import { ALLOW_ANONYMOUS_HEADER } from "../src/token-kind";
-import { startLocalService, type RunningService } from "./local-service";
+import { API_VERSIONS, startLocalService, type RunningService } from "./local-service";
 
 const PASSWORD = "correct horse battery staple";
 const email = () => `u-${Math.random().toString(36).slice(2, 10)}@example.com`;
@@ -49,7 +49,7 @@ async function clientCall(service: RunningService, method: string, path: string,
   return { status: answer.status, code: answer.headers.get("x-stack-known-error"), body: (await answer.json()) as Record<string, any> };
 }
 
-for (const api of ["2.8", "2.7"] as const) {
+for (const api of API_VERSIONS) {
   describe(`a normal session against a service answering as ${api}`, () => {
     let service: RunningService;
     beforeAll(async () => {

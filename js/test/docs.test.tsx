@@ -4,6 +4,7 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { docBlocks, folderOf, OUT } from "../scripts/doc-blocks.mjs";
 import * as core from "../src/core";
+import * as errors from "../src/errors";
 import * as index from "../src/index";
 import { DEFAULT_STYLES } from "../src/react/styles";
 import * as testing from "../src/testing";
@@ -23,6 +24,7 @@ const PAGES = [
 const ENTRIES: Record<string, Record<string, unknown>> = {
   "@authmw/react": index,
   "@authmw/react/core": core,
+  "@authmw/react/errors": errors,
   "@authmw/react/testing": testing,
 };
 

@@ -67,6 +67,7 @@ const ERRORS = [
   "ConnectionError",
   "HttpStatusError",
   "InvalidServerResponse",
+  "NotInServiceVersion",
   "knownErrorClass",
   "knownErrorClasses",
   "knownErrorFromJson",

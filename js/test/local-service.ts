@@ -35,8 +35,12 @@ export interface RunningService {
   stop(): void;
 }
 
-/** Starts a local service answering as API `api` ("2.7", the local service's default, or "2.8"). */
-export function startLocalService(api: "2.8" | "2.7" = "2.7"): Promise<RunningService> {
+/** The API versions the local service answers as; tests that differ by version run over both. */
+export const API_VERSIONS = ["2.8", "2.7"] as const;
+export type ApiVersion = (typeof API_VERSIONS)[number];
+
+/** Starts a local service answering as API `api` ("2.8", the local service's default, or "2.7"). */
+export function startLocalService(api: ApiVersion = "2.8"): Promise<RunningService> {
   if (!existsSync(PYTHON)) {
     throw new Error(`These tests run the local service with the project's Python at ${PYTHON}: run bash scripts/test.sh once.`);
   }

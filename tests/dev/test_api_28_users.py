@@ -432,6 +432,26 @@ def test_the_28_admin_view_and_update(api_28: Api) -> None:
     internal.call("PATCH", "/internal/projects/current", "admin", json={"config": {"oauth_providers": off}})
 
 
+def test_the_28_update_takes_providers_without_enabled_and_27_still_requires_it(api_28: Api, api_27: Api) -> None:
+    service = api_28.running
+    assert service is not None
+    internal = Api.of(service, service.bootstrap.internal)
+    current = internal.call("GET", "/internal/projects/current", "admin").json()["config"]["oauth_providers"]
+    before = [{"id": p["id"], "type": p["type"]} for p in current]
+    listed = [{"id": "github", "type": "shared"}]  # as the admin tiers send it to 2.8: listed means enabled
+    try:
+        body = {"config": {"oauth_providers": listed}}
+        updated = internal.call("PATCH", "/internal/projects/current", "admin", json=body)
+        assert updated.status_code == 200, updated.text
+        assert [p["id"] for p in updated.json()["config"]["oauth_providers"]] == ["github"]
+        client_view = internal.call("GET", "/projects/current", "client").json()["config"]
+        assert client_view["enabled_oauth_providers"] == [{"id": "github"}]
+    finally:
+        internal.call("PATCH", "/internal/projects/current", "admin", json={"config": {"oauth_providers": before}})
+    refused = api_27.call("PATCH", "/projects/current", "admin", json={"config": {"oauth_providers": listed}})
+    assert "enabled must be defined" in assert_known_error(refused, "SCHEMA_ERROR", 400)["error"]
+
+
 def test_the_moved_admin_routes_answer_405_and_404_in_28(api_28: Api) -> None:
     patched = api_28.call("PATCH", "/projects/current", "admin", json={"display_name": "x"})
     assert patched.status_code == 405
