@@ -233,7 +233,9 @@ def _check_config(ctx: RequestContext, project: Project, changes: dict[str, Any]
         raise PlainError(400, "Duplicated domain found")
     if providers is not None:
         given = {p["id"] for p in providers}
-        for existing in current["oauth_providers"]:
+        # 2.7 wants every configured provider in the list; 2.8 lists enabled providers only, so a
+        # provider left out of its update is turned off (contract 2.8, 14.4).
+        for existing in [] if ctx.api.admin_project_at_internal else current["oauth_providers"]:
             if existing["id"] not in given:
                 raise PlainError(400, f"Provider with id '{existing['id']}' not found in the update")
         for provider in providers:
