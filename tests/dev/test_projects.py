@@ -149,3 +149,19 @@ def test_only_admins_update_the_project(api: Api) -> None:
     for tier in ("client", "server"):
         response = api.call("PATCH", "/projects/current", tier, json={"display_name": "x"})
         assert_known_error(response, "INSUFFICIENT_ACCESS_TYPE", 401)
+
+
+def test_an_update_leaving_a_provider_out_is_refused_by_2_7_and_disables_it_in_2_8(api_27: Api, api_28: Api) -> None:
+    github = {"id": "github", "type": "shared", "enabled": True}
+    refused = api_27.call("PATCH", api_27.admin_project_path, "admin", json={"config": {"oauth_providers": [github]}})
+    assert (refused.status_code, refused.text) == (400, "Provider with id 'google' not found in the update")
+    path = api_28.admin_project_path
+    try:
+        only_github = {"config": {"oauth_providers": [{"id": "github", "type": "shared"}]}}
+        left_out = api_28.call("PATCH", path, "admin", json=only_github)
+        assert left_out.status_code == 200, left_out.text
+        assert [p["id"] for p in left_out.json()["config"]["oauth_providers"]] == ["github"]
+        client = api_28.call("GET", "/projects/current", "client").json()["config"]
+        assert [p["id"] for p in client["enabled_oauth_providers"]] == ["github"]
+    finally:  # the local project's start value
+        api_28.set_config(oauth_providers=[{"id": p, "type": "shared"} for p in ("github", "google")])
