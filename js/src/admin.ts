@@ -338,8 +338,12 @@ export interface OwnerClient {
 export interface OwnedProjectsApi {
   /** The user's projects, newest first. */
   list(): Promise<AdminProject[]>;
-  /** Creates a project owned by the user (displayName required). */
-  create(data: AdminProjectUpdate & { displayName: string }): Promise<AdminProject>;
+  /**
+   * Creates a project owned by the user (displayName required). API 2.8 needs `ownerTeamId`, a
+   * team of `internal` the user is a member of (every member manages the project); 2.7 has no
+   * owner teams.
+   */
+  create(data: AdminProjectUpdate & { displayName: string; ownerTeamId?: string }): Promise<AdminProject>;
   /** An admin client for one of the user's projects, over the user's session. */
   adminClient(projectId: string): AdminClient;
 }
@@ -354,7 +358,9 @@ export function ownedProjects(client: OwnerClient, options: Omit<AdminClientOpti
     },
     async create(data) {
       if (!data.displayName) throw new AuthmwError("Creating a project needs a displayName.");
-      return adminProjectFromWire(await request("POST", adminProjectUpdateToWire(data)));
+      const { ownerTeamId, ...update } = data;
+      const body = { ...adminProjectUpdateToWire(update), ...(ownerTeamId ? { owner_team_id: ownerTeamId } : {}) };
+      return adminProjectFromWire(await request("POST", body));
     },
     adminClient(projectId) {
       return new AdminClient({

@@ -37,6 +37,7 @@ let service: RunningService;
 let url = "";
 let project: Keys;
 let internal: Keys;
+let currentApi: (typeof API_VERSIONS)[number] = "2.8";
 
 const admin = () => createAdminClient({ projectId: project.project_id, baseUrl: url, superSecretAdminKey: project.super_secret_admin_key });
 const email = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 12)}@example.com`;
@@ -54,9 +55,28 @@ async function owner() {
   return { client, owned: ownedProjects(client) };
 }
 
+/** API 2.8: a team of `internal` that the owner belongs to, made by the dashboard's back end (the
+ * project's owner team); 2.7 has no owner teams. */
+async function ownerTeam(client: AuthClient): Promise<string | undefined> {
+  if (currentApi !== "2.8") return undefined;
+  const userId = client.getUserState().user?.id;
+  const answer = await fetch(`${url}/api/v1/teams`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-stack-project-id": "internal",
+      "x-stack-access-type": "server",
+      "x-stack-secret-server-key": internal.secret_server_key,
+    },
+    body: JSON.stringify({ display_name: "Owners", creator_user_id: userId }),
+  });
+  expect(answer.status).toBe(201);
+  return ((await answer.json()) as { id: string }).id;
+}
+
 async function scratchProject(config: NonNullable<Parameters<AdminClient["updateProject"]>[0]["config"]> = {}) {
   const { client, owned } = await owner();
-  const created = await owned.create({ displayName: "Scratch", config });
+  const created = await owned.create({ displayName: "Scratch", config, ownerTeamId: await ownerTeam(client) });
   return { client, owned, created, admin: owned.adminClient(created.id) };
 }
 
@@ -66,6 +86,7 @@ describe.each(API_VERSIONS)("API %s", (api) => {
   beforeAll(async () => {
     service = await startLocalService(api);
     ({ url, project, internal } = service);
+    currentApi = api;
   }, 150_000);
   afterAll(() => service?.stop());
 

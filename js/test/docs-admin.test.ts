@@ -53,7 +53,23 @@ describe.each(API_VERSIONS)("API %s", (api) => {
     await owner.signUpWithCredential("owner@acme.example", "correct horse battery", {
       verificationCallbackUrl: "http://localhost:3000/handler/email-verification",
     });
-    const { project, count } = await createAcme(owner);
+    let ownerTeamId: string | undefined;
+    if (api === "2.8") {
+      // the dashboard's back end makes the owner's team on `internal`
+      const team = await fetch(`${service.url}/api/v1/teams`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-stack-project-id": "internal",
+          "x-stack-access-type": "server",
+          "x-stack-secret-server-key": service.internal.secret_server_key,
+        },
+        body: JSON.stringify({ display_name: "Acme engineering", creator_user_id: owner.getUserState().user?.id }),
+      });
+      expect(team.status).toBe(201);
+      ownerTeamId = ((await team.json()) as { id: string }).id;
+    }
+    const { project, count } = await createAcme(owner, ownerTeamId);
     expect(project.displayName).toBe("Acme");
     expect(count).toBe(1);
   });
