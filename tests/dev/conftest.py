@@ -194,6 +194,21 @@ def api_28(services: Services) -> Api:
     return Api.of(services.get("2.8"))
 
 
+@pytest.fixture
+def config_28(api_28: Api) -> Iterator[Any]:
+    """Set config flags of the 2.8 service for one test; put back afterwards."""
+    before = api_28.call("GET", "/internal/projects/current", "admin").json()["config"]
+    changed: set[str] = set()
+
+    def set_config(**config: Any) -> None:
+        changed.update(config)
+        api_28.set_config(**config)
+
+    yield set_config
+    if changed:
+        api_28.set_config(**{key: before[key] for key in changed})
+
+
 @pytest.fixture(scope="module")
 def internal_api(service: LocalService) -> Api:
     return Api.of(service, service.bootstrap.internal)

@@ -3,7 +3,6 @@ each next to what a 2.7 service answers where the two differ."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -42,21 +41,6 @@ def anonymous(api_28: Api) -> dict[str, str]:
     response = api_28.call("POST", "/auth/anonymous/sign-up", json={})
     assert response.status_code == 200, response.text
     return response.json()
-
-
-@pytest.fixture
-def config_28(api_28: Api) -> Iterator[Any]:
-    """Set config flags of the 2.8 service for one test; put back afterwards."""
-    before = api_28.call("GET", "/internal/projects/current", "admin").json()["config"]
-    changed: set[str] = set()
-
-    def set_config(**config: Any) -> None:
-        changed.update(config)
-        api_28.set_config(**config)
-
-    yield set_config
-    if changed:
-        api_28.set_config(**{key: before[key] for key in changed})
 
 
 def test_a_normal_users_token_carries_the_28_issuer_audience_and_claims(api_28: Api) -> None:

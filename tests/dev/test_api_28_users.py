@@ -3,7 +3,6 @@ next to what a 2.7 service answers where the two differ."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import jwt
@@ -22,20 +21,6 @@ def _session_id(token: str) -> str:
 def _kind(token: str) -> tuple[str, bool]:
     claims = jwt.decode(token, options={"verify_signature": False})
     return claims["aud"], claims["is_restricted"]
-
-
-@pytest.fixture
-def config_28(api_28: Api) -> Iterator[Any]:
-    before = api_28.call("GET", "/internal/projects/current", "admin").json()["config"]
-    changed: set[str] = set()
-
-    def set_config(**config: Any) -> None:
-        changed.update(config)
-        api_28.set_config(**config)
-
-    yield set_config
-    if changed:
-        api_28.set_config(**{key: before[key] for key in changed})
 
 
 def _anonymous(api: Api) -> dict[str, str]:
