@@ -5,7 +5,8 @@
 The middleware signs the linked user into Django's own session on each new authmw session
 (``AuthmwBackend``, RemoteUserBackend's idea), and signs it out of Django's session when the
 authmw session ends. Profile fields and the staff / superuser flags are brought in step on
-each such sign-in.
+each such sign-in, and between sign-ins by the webhook handlers of
+``authmw_django.webhooks.keep_linked_users``.
 
 E-mail follows the one linking rule of :func:`authmw.adapter.linkable_email`: a Django user
 gets an authmw user's address (as its e-mail, or as its username when new) only when the
@@ -120,8 +121,7 @@ def link_user(authmw_user: AuthUser, rules: LinkedUsers, server: ServerApp) -> A
     if profile is None:
         return None
     email = verified_email(server, profile)
-    staff = rules.staff.granted(server, authmw_user.id) if rules.staff else None
-    superuser = rules.superuser.granted(server, authmw_user.id) if rules.superuser else None
+    flags = granted_flags(rules, server, authmw_user.id)
     model = django_auth.get_user_model()
     with transaction.atomic():
         link = AuthmwUserLink.objects.select_related("user").filter(authmw_user_id=authmw_user.id).first()
@@ -130,14 +130,28 @@ def link_user(authmw_user: AuthUser, rules: LinkedUsers, server: ServerApp) -> A
         else:
             user = _new_user(model, profile, email)
             AuthmwUserLink.objects.create(user=user, authmw_user_id=authmw_user.id)
-        changed = _sync(user, model, profile, email)
-        for field, value in (("is_staff", staff), ("is_superuser", superuser)):
-            if value is not None and hasattr(user, field) and getattr(user, field) != value:
-                setattr(user, field, value)
-                changed.append(field)
+        changed = _sync(user, model, profile, email) + set_flags(user, flags)
         if changed:
             user.save(update_fields=changed)
     return user
+
+
+def granted_flags(rules: LinkedUsers, server: ServerApp, authmw_user_id: str) -> dict[str, bool]:
+    """The staff / superuser flags the rules give this authmw user, asked of the service; a
+    flag with no rule is left out (the app manages it itself)."""
+    flags: dict[str, bool] = {}
+    for field, rule in (("is_staff", rules.staff), ("is_superuser", rules.superuser)):
+        if rule is not None:
+            flags[field] = rule.granted(server, authmw_user_id)
+    return flags
+
+
+def set_flags(user: Any, flags: Mapping[str, bool]) -> list[str]:
+    """Write ``flags`` onto the Django user; the fields that changed (for ``update_fields``)."""
+    changed = [field for field, value in flags.items() if hasattr(user, field) and getattr(user, field) != value]
+    for field in changed:
+        setattr(user, field, flags[field])
+    return changed
 
 
 def verified_email(server: ServerApp, profile: Any) -> str | None:

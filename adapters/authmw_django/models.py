@@ -14,3 +14,18 @@ class AuthmwUserLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} <-> authmw user {self.authmw_user_id}"
+
+
+class SeenWebhookMessage(models.Model):
+    """A webhook message id a receiver accepted, kept until ``expires_at`` (Unix seconds) by
+    :class:`authmw_django.webhooks.DatabaseSeenIds`: the replay and retry check shared by every
+    process of the site."""
+
+    message_id = models.CharField(max_length=255, unique=True)
+    expires_at = models.FloatField(db_index=True)
+
+    class Meta:
+        verbose_name = "seen webhook message"
+
+    def __str__(self) -> str:
+        return str(self.message_id)

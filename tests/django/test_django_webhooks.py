@@ -44,6 +44,19 @@ def delivery(
     return body, {"svix-id": msg_id, "svix-timestamp": str(int(at)), "svix-signature": signature}
 
 
+def loop_config(running: Any) -> Any:
+    """Every key of the loop's local service project (tests/webhook_loop.py)."""
+    from authmw import AuthConfig
+
+    return AuthConfig(
+        project_id=running.project_id,
+        api_url=running.url,
+        publishable_client_key=running.publishable_client_key,
+        secret_server_key=running.secret_server_key,
+        super_secret_admin_key=running.super_secret_admin_key,
+    )
+
+
 USER = {"id": "u1", "primary_email": "ada@example.com", "primary_email_verified": True}
 
 
@@ -131,17 +144,12 @@ def test_linked_django_users_follow_the_service(tmp_path: Any, make_site: Any, o
     from webhook_loop import SECRET as LOOP_SECRET
     from webhook_loop import Loop, Received, serve_wsgi, wsgi_recording
 
-    from authmw import AuthConfig, ServerApp
+    from authmw import ServerApp
 
     loop = Loop(tmp_path)
     try:
         running = loop.service
-        config = AuthConfig(
-            project_id=running.project_id,
-            api_url=running.url,
-            publishable_client_key=running.publishable_client_key,
-            secret_server_key=running.secret_server_key,
-        )
+        config = loop_config(running)
         received = Received()
         server = ServerApp(config)
         hooks = keep_linked_users(Webhooks(LOOP_SECRET, clock=loop.clock), on_delete=on_delete, server=server)
@@ -179,3 +187,120 @@ def test_linked_django_users_follow_the_service(tmp_path: Any, make_site: Any, o
             assert client.get("/linked/whoami").json()["authenticated"] is False  # Django's session too
     finally:
         loop.close()
+
+
+@pytest.mark.usefixtures("database")
+def test_linked_staff_flag_follows_team_changes_between_sign_ins(tmp_path: Any, make_site: Any) -> None:
+    """STAFF_PERMISSION under webhooks: a permission revoked at the service takes the Django
+    admin away without a new sign-in; granted again, it comes back; the team deleted, it goes
+    (the service sends no membership events then). A user with nothing to do with the team
+    keeps their flag (the control)."""
+    from types import ModuleType
+
+    import authmw_django_testsite
+    from authmw_django.webhooks import keep_linked_users
+    from django.contrib.auth import get_user_model
+    from django.core.handlers.wsgi import WSGIHandler
+    from middleware.support import cookie_header
+    from webhook_loop import SECRET as LOOP_SECRET
+    from webhook_loop import Loop, Received, serve_wsgi, wsgi_recording
+
+    from authmw import AdminApp, ServerApp
+
+    loop = Loop(tmp_path)
+    try:
+        running = loop.service
+        config = loop_config(running)
+        server = ServerApp(config)
+        AdminApp(config).permission_definitions.create("staff")
+        received = Received()
+        urls = ModuleType("flag_webhook_urls")
+        urls.urlpatterns = [*authmw_django_testsite.urlpatterns]  # type: ignore[attr-defined]
+        middleware = [
+            "django.contrib.sessions.middleware.SessionMiddleware",
+            "django.contrib.auth.middleware.AuthenticationMiddleware",
+            "authmw_django.AuthMiddleware",
+        ]
+
+        def signed_in(user_id: str) -> int:
+            client = make_site(config).client(middleware=middleware, DJANGO_USERS=True, STAFF_PERMISSION="staff")
+            session = server.sessions.create(user_id)
+            client.cookies.load(cookie_header(running.project_id, session.refresh_token, session.access_token))
+            who = client.get("/linked/whoami").json()
+            assert who["authenticated"] is True
+            return int(who["django_id"])
+
+        staff_team = server.teams.create(display_name="Staff")
+        other_team = server.teams.create(display_name="Others")
+        ada = server.users.create(primary_email="ada-flags@example.com", primary_email_auth_enabled=True)
+        bob = server.users.create(primary_email="bob-flags@example.com", primary_email_auth_enabled=True)
+        for user, team in ((ada, staff_team), (bob, other_team)):
+            server.teams.add_member(team.id, user.id)
+            server.team_permissions.grant(team.id, user.id, "staff")
+        with override_settings(ROOT_URLCONF=urls):
+            ada_pk, bob_pk = signed_in(ada.id), signed_in(bob.id)
+        is_staff = lambda pk: get_user_model().objects.get(pk=pk).is_staff  # noqa: E731
+        assert is_staff(ada_pk) and is_staff(bob_pk)
+
+        from authmw_django._linked import LinkedUsers, PermissionRule
+
+        hooks = keep_linked_users(
+            Webhooks(LOOP_SECRET, clock=loop.clock), server=server, rules=LinkedUsers(staff=PermissionRule("staff"))
+        )
+        hooks.on("*")(received.handler)  # after the linked-user handlers: tells the test they ran
+        urls.urlpatterns.append(path("webhooks/authmw", webhook_view(hooks)))  # type: ignore[attr-defined]
+        with (
+            override_settings(ROOT_URLCONF=urls, MIDDLEWARE=["django.middleware.csrf.CsrfViewMiddleware"]),
+            serve_wsgi(wsgi_recording(WSGIHandler(), received)) as url,
+        ):
+            running.add_webhook(url + "/webhooks/authmw", LOOP_SECRET)
+
+            def after(event_type: str) -> None:
+                received.wait(lambda: any(e.type == event_type for e in received.handled[seen:]), event_type)
+
+            seen = len(received.handled)
+            server.team_permissions.revoke(staff_team.id, ada.id, "staff")
+            after("team_permission.deleted")
+            assert not is_staff(ada_pk) and is_staff(bob_pk)
+
+            seen = len(received.handled)
+            server.team_permissions.grant(staff_team.id, ada.id, "staff")
+            after("team_permission.created")
+            assert is_staff(ada_pk)
+
+            seen = len(received.handled)
+            server.teams.delete(staff_team.id)
+            after("team.deleted")
+            assert not is_staff(ada_pk) and is_staff(bob_pk)
+    finally:
+        loop.close()
+
+
+@pytest.mark.usefixtures("database")
+def test_the_database_store_is_shared_by_every_worker(client: Client) -> None:
+    """DatabaseSeenIds: two workers (two Webhooks, each with its own store object over one
+    table) never both run a message; a handler failure lets the retry run; ids expire."""
+    from authmw_django.models import SeenWebhookMessage
+    from authmw_django.webhooks import DatabaseSeenIds
+
+    SeenWebhookMessage.objects.all().delete()
+    worker_a = DatabaseSeenIds(clock=lambda: CLOCK[0])
+    worker_b = DatabaseSeenIds(clock=lambda: CLOCK[0])
+    assert worker_a.add("msg_x", 60) is True
+    assert worker_b.add("msg_x", 60) is False  # the other process already has it
+    worker_b.discard("msg_x")
+    assert worker_a.add("msg_x", 60) is True  # forgotten: handled again
+    CLOCK[0] = NOW + 61
+    assert worker_b.add("msg_x", 60) is True  # expired, and cleaned up on the way
+    assert SeenWebhookMessage.objects.count() == 1
+
+    webhooks.seen_ids = worker_a
+    body, headers = delivery(USER, msg_id="msg_db")
+    CLOCK[0] = NOW
+    assert post(client, body, headers).status_code == 200
+    webhooks.seen_ids = worker_b  # the same request reaching the other worker
+    assert post(client, body, headers).status_code == 401
+    CLOCK[0] = NOW + 120
+    assert post(client, *delivery(USER, msg_id="msg_db", at=CLOCK[0])).status_code == 200  # a retry: acknowledged
+    assert RAN == ["msg_db:ada@example.com"]
+    assert "secret" not in repr(worker_a).lower()
