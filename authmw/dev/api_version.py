@@ -56,6 +56,11 @@ class ApiVersion:
     #: audience suffixes, anonymous / restricted users, `signed_up_at` in seconds, no `branchId`
     #: (2.8, contract 2.8 3.1); else the fixed 2.7 issuer and the plain project audience.
     per_project_issuer: bool
+    #: Access tokens carry the 2.8 claims beyond iss/aud/sub/iat/exp (project_id, branch_id,
+    #: refresh_token_id, role, name, email, email_verified, selected_team_id, signed_up_at,
+    #: the anonymous / restricted marks, requires_totp_mfa; 2.8 3.1); a 2.7 token has only
+    #: those five and `branchId` (contract 3.1: "Not present: ... email").
+    token_profile_claims: bool
     #: Two published keys per audience, `include_restricted` / `include_anonymous` (3.2).
     jwks_per_audience: bool
     #: GET /.well-known/jwks.json at the server root (2.7 only).
@@ -106,6 +111,7 @@ class ApiVersion:
 API_27 = ApiVersion(
     name="2.7",
     per_project_issuer=False,
+    token_profile_claims=False,
     jwks_per_audience=False,
     root_jwks=True,
     auth_order_28=False,
@@ -125,6 +131,7 @@ API_27 = ApiVersion(
 API_28 = ApiVersion(
     name="2.8",
     per_project_issuer=True,
+    token_profile_claims=True,
     jwks_per_audience=True,
     root_jwks=False,
     auth_order_28=True,

@@ -89,6 +89,12 @@ class TokenRules:
                 "iat": iat,
                 "aud": self.api.audience(project_id, kind),
                 "exp": iat + max(1, int(round(ttl_seconds))),
+            }
+        )
+        if not self.api.token_profile_claims:
+            return self.signing_key(project_id, kind).sign(claims)
+        claims.update(
+            {
                 "project_id": project_id,
                 "branch_id": "main",
                 "refresh_token_id": subject.refresh_token_id,
@@ -97,10 +103,8 @@ class TokenRules:
                 "email": subject.email,
                 "email_verified": subject.email_verified,
                 "selected_team_id": subject.selected_team_id,
-                # 2.8 writes seconds (contract 2.8, 16); the 2.7 local service wrote milliseconds.
-                "signed_up_at": (
-                    subject.signed_up_at_millis // 1000 if self.api.per_project_issuer else subject.signed_up_at_millis
-                ),
+                # seconds (contract 2.8, 16); local services before 0.2 wrote milliseconds
+                "signed_up_at": subject.signed_up_at_millis // 1000,
                 "is_anonymous": kind == ANONYMOUS,
                 "is_restricted": kind != USER,
                 "restricted_reason": None if kind == USER else {"type": subject.restricted_reason},

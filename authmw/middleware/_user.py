@@ -33,6 +33,11 @@ class AnonymousUser:
     access_token = None
     refresh_token = None
     identity = ""
+    email = None
+    email_verified = None
+    display_name = None
+    selected_team_id = None
+    signed_up_at = None
 
     def __bool__(self) -> bool:
         return False
@@ -102,7 +107,38 @@ class AuthUser:
             return None
         return self.claims.restricted_reason or ("anonymous" if self.claims.kind == "anonymous" else None)
 
-    def __repr__(self) -> str:  # never the tokens
+    # -- from the token, no network call ------------------------------------------------
+    # What the service wrote into the access token when it minted it (at most its lifetime
+    # ago, 10 minutes by default). Tokens of API 2.8 services (and of the local service)
+    # carry them; a 2.7 service's tokens do not, and each is then None: ask
+    # ``get_server_user()`` for the current values, or when a change must show at once.
+
+    @property
+    def email(self) -> str | None:
+        """The primary e-mail, or None (no e-mail, or a token without the claim)."""
+        return self.claims.email
+
+    @property
+    def email_verified(self) -> bool | None:
+        """Whether the primary e-mail is verified; None when the token does not say."""
+        return self.claims.email_verified
+
+    @property
+    def display_name(self) -> str | None:
+        """The display name, or None (not set, or a token without the claim)."""
+        return self.claims.name
+
+    @property
+    def selected_team_id(self) -> str | None:
+        """The team the user last selected, or None."""
+        return self.claims.selected_team_id
+
+    @property
+    def signed_up_at(self) -> Any:
+        """When the user signed up (an aware ``datetime``), or None when the token does not say."""
+        return self.claims.signed_up_at
+
+    def __repr__(self) -> str:  # never the tokens, nor the e-mail
         return f"AuthUser(id={self.id!r})"
 
     # -- server tier: the full user, its teams and permissions, metadata updates ---------

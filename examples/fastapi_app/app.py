@@ -53,7 +53,7 @@ def browser_config_script(config: AuthConfig) -> str:
 async def user_view(user: AuthUser) -> dict[str, Any]:
     """The user as the API shows it: the server's view when the secret key is configured."""
     if user.server is None:  # only what the token says
-        return {"id": user.id, "primary_email": None, "display_name": None}
+        return {"id": user.id, "primary_email": user.email, "display_name": user.display_name}
     full = await user.get_server_user()
     if full is None:  # deleted since the token was issued
         raise Refusal.of(UserAuthenticationRequired())

@@ -57,7 +57,7 @@ def create_app(config: AuthConfig | None = None, *, web_dist: Path = WEB_DIST) -
         user = get_user()
         assert isinstance(user, AuthUser)  # user_required lets only signed-in users through
         if user.server is None:  # no secret server key: only what the token says
-            return jsonify(id=user.id, primary_email=None, display_name=None)
+            return jsonify(id=user.id, primary_email=user.email, display_name=user.display_name)
         full = user.get_server_user()
         if full is None:  # deleted since the token was issued
             raise Refusal.of(UserAuthenticationRequired())

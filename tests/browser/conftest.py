@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import importlib.util
 import socket
 import threading
 import time
@@ -11,6 +10,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from example_apps import load_example
 from playwright.sync_api import expect
 
 from authmw import AuthConfig
@@ -20,16 +20,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # Playwright's expect() retries until its condition holds; its default bound (5 s) is a
 # stopwatch on a busy machine, so it gets the same generous bound as every other wait.
 expect.set_options(timeout=60_000)
-
-
-def load_example() -> Any:
-    """examples/fastapi_app/app.py as a module (examples/ is not a package)."""
-    path = ROOT / "examples" / "fastapi_app" / "app.py"
-    spec = importlib.util.spec_from_file_location("authmw_example_fastapi", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @contextmanager

@@ -50,6 +50,11 @@ def whoami_kind(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"id": user.id, "anonymous": user.is_anonymous, "restricted": user.is_restricted})
 
 
+def whoami_claims(request: HttpRequest) -> JsonResponse:
+    user = request.user  # what the token says: no call to the service
+    return JsonResponse({"email": user.email, "email_verified": user.email_verified, "display_name": user.display_name})
+
+
 async def awhoami(request: HttpRequest) -> JsonResponse:
     return JsonResponse(_view(await request.auser()))  # type: ignore[attr-defined]
 
@@ -193,6 +198,7 @@ urlpatterns = [
     path("drf/action", DrfAction.as_view()),
     path("whoami", whoami),
     path("whoami/kind", whoami_kind),
+    path("whoami/claims", whoami_claims),
     path("cacheable", cacheable),
     path("async/whoami", awhoami),
     path("sets-cookie", sets_cookie),

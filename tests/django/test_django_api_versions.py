@@ -5,7 +5,7 @@ AUTHMW["ALLOW_ANONYMOUS"]. Real local services of both versions."""
 from __future__ import annotations
 
 import pytest
-from api_sessions import WAYS, session_headers, sign_up_anonymously
+from api_sessions import WAYS, expected_claims, session_headers, sign_up_anonymously
 
 from authmw.middleware._core import MALFORMED_AUTHORIZATION
 
@@ -18,6 +18,16 @@ def test_a_user_of_either_api_version_signs_in(service_each_api, make_site, way)
     r = make_site(service.config).client().get("/whoami/kind", headers=headers)
     assert r.json() == {"id": session.user_id, "anonymous": False, "restricted": False}, service.api
     assert not [name for name in r.cookies if name.startswith("stack-")]
+
+
+def test_the_token_claims_reach_request_user(service_each_api, make_site):
+    """request.user.email and friends come from the token: a 2.8 token carries them, a 2.7
+    token does not (None, not a guess)."""
+    service = service_each_api
+    session = service.sign_up()
+    headers = session_headers("cookie", service.project_id, session.access_token, session.refresh_token)
+    r = make_site(service.config).client().get("/whoami/claims", headers=headers)
+    assert r.json() == expected_claims(service, session)
 
 
 @pytest.mark.parametrize("way", ["cookie", "stackauth_"])

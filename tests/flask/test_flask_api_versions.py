@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from api_sessions import WAYS, session_headers, sign_up_anonymously
+from api_sessions import WAYS, expected_claims, session_headers, sign_up_anonymously
 from flask import jsonify
 from flask_testapp import make_app, with_cookies
 
@@ -31,7 +31,19 @@ def app_for(config: Any) -> Any:
     def kind() -> Any:
         return jsonify(id=current_user.id, anonymous=current_user.is_anonymous, restricted=current_user.is_restricted)
 
+    @app.get("/whoami/claims")
+    def claims() -> Any:
+        user = current_user  # what the token says: no call to the service
+        return jsonify(email=user.email, email_verified=user.email_verified, display_name=user.display_name)
+
     return app.test_client()
+
+
+def test_the_token_claims_reach_current_user(service_each_api):
+    service = service_each_api
+    session = service.sign_up()
+    r = get(service.config, "/whoami/claims", session_headers("cookie", service.project_id, session.access_token, session.refresh_token))
+    assert r.json == expected_claims(service, session)
 
 
 @pytest.mark.parametrize("way", WAYS)

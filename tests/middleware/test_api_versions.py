@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
-from api_sessions import WAYS, sdk_authorization, session_headers, sign_up_anonymously
+from api_sessions import WAYS, expected_claims, sdk_authorization, session_headers, sign_up_anonymously
 from authmw_fastapi import OptionalUser, install
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -28,6 +28,11 @@ def fastapi_app(config: AuthConfig) -> TestClient:
             return {"id": None}
         return {"id": user.id, "anonymous": user.is_anonymous, "restricted": user.is_restricted}
 
+    @app.get("/whoami/claims")
+    async def claims(user: OptionalUser) -> dict[str, Any]:
+        assert user is not None  # what the token says: no call to the service
+        return {"email": user.email, "email_verified": user.email_verified, "display_name": user.display_name}
+
     return TestClient(app)
 
 
@@ -35,7 +40,10 @@ def wsgi_app(config: AuthConfig) -> httpx.Client:
     def whoami(environ: dict[str, Any], start_response: Any) -> list[bytes]:
         user = environ["authmw.user"]
         start_response("200 OK", [("content-type", "application/json")])
-        body = {"id": user.id} if user.id is None else {"id": user.id, "anonymous": user.is_anonymous}
+        if environ["PATH_INFO"] == "/whoami/claims":
+            body = {"email": user.email, "email_verified": user.email_verified, "display_name": user.display_name}
+        else:
+            body = {"id": user.id} if user.id is None else {"id": user.id, "anonymous": user.is_anonymous}
         return [httpx.Response(200, json=body).content]
 
     return httpx.Client(transport=httpx.WSGITransport(app=WSGIAuthMiddleware(whoami, config)), base_url="http://testserver")
@@ -54,6 +62,16 @@ def test_a_user_of_either_api_version_signs_in(service_each_api, kind, way):
     assert r.status_code == 200 and r.json()["id"] == session.user_id, (service.api, r.text)
     assert r.json()["anonymous"] is False
     assert "set-cookie" not in r.headers
+
+
+@pytest.mark.parametrize("kind", list(APPS))
+def test_the_token_claims_reach_request_user(service_each_api, kind):
+    """request.user.email and friends come from the token: a 2.8 token carries them, a 2.7
+    token does not (None, not a guess)."""
+    service = service_each_api
+    session = service.sign_up()
+    headers = session_headers("bearer", service.project_id, session.access_token, session.refresh_token)
+    assert APPS[kind](service.config).get("/whoami/claims", headers=headers).json() == expected_claims(service, session)
 
 
 @pytest.mark.parametrize("way", ["stackauth_", "hexclave_", "x-stack-auth"])

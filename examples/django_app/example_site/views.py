@@ -22,7 +22,7 @@ CONFIG_MARKER = "<!--AUTHMW_CONFIG-->"
 def me(request: HttpRequest) -> JsonResponse:
     user: Any = request.user
     if user.server is None:  # no secret server key: only what the token says
-        return JsonResponse({"id": user.id, "primary_email": None, "display_name": None})
+        return JsonResponse({"id": user.id, "primary_email": user.email, "display_name": user.display_name})
     full = user.get_server_user()
     if full is None:  # deleted since the token was issued
         raise Refusal.of(UserAuthenticationRequired())
