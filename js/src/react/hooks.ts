@@ -78,16 +78,15 @@ export type UseAuthResult = {
 type Calls = Omit<UseAuthResult, "status" | "user">;
 
 function callsOf(controller: AuthController): Calls {
-  const calls: Record<string, unknown> = {
-    signIn: controller.signInWithCredential.bind(controller),
-    signUp: controller.signUpWithCredential.bind(controller),
-    redirectToSignIn: () => window.location.assign(authPageUrl(controller.urls.signIn, window.location)),
-    signInWithOAuth: controller.oauth.signIn.bind(controller.oauth),
-  };
+  const calls: Record<string, unknown> = {};
   for (const [name, handed] of Object.entries({ ...FLOW_NAMES, ...HANDED_OUT })) {
     const member = controller[name as keyof AuthController];
     if (handed) calls[name] = typeof member === "function" ? member.bind(controller) : member;
   }
+  calls.signIn = calls.signInWithCredential;
+  calls.signUp = calls.signUpWithCredential;
+  calls.redirectToSignIn = () => window.location.assign(authPageUrl(controller.urls.signIn, window.location));
+  calls.signInWithOAuth = controller.oauth.signIn.bind(controller.oauth);
   return calls as Calls;
 }
 
