@@ -1,8 +1,8 @@
 // @vitest-environment node
 // Proof that a call is declared once (controller.ts) and the compiler finds every place that must
 // follow: the sources are type-checked as they are, except for a controller that declares one
-// more flow, one more namespace and one more call of its own (and a flows.ts that implements a
-// flow nobody declared). Each consumer must then fail to compile, naming the new member; the
+// more flow, one more namespace and one more call of its own, and a namespace with one more call
+// (and, apart, a flows.ts that implements a flow nobody declared). Each consumer must then fail to compile, naming the new member; the
 // client and useAuth must take the new flow without an edit.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,7 +59,7 @@ function diagnosticsWith(
   return byFile;
 }
 
-describe("a member added to AuthController", () => {
+describe("a call added to AuthController or to one of its namespaces", () => {
   it("fails to compile in each consumer that must follow, and nowhere else", () => {
     const probe = join(root, "test", "controller-probe.ts");
     const byFile = diagnosticsWith(
@@ -75,6 +75,9 @@ describe("a member added to AuthController", () => {
             "export interface AuthController extends AuthFlows, AuthApis {\n",
             "  probeCall(): Promise<void>;\n",
           ),
+        // A new call of an existing namespace.
+        [src("contact-channels.ts")]: (text) =>
+          insertAfter(text, "export interface ContactChannelsApi {\n", "  probeMethod(): Promise<void>;\n"),
       },
       {
         // The client and useAuth take a new flow as it is declared, without an edit of their own.
@@ -98,6 +101,10 @@ describe("a member added to AuthController", () => {
     expect(mentions("src/client.ts", "probeApi")).toBe(true);
     expect(mentions("src/react/hooks.ts", "probeApi")).toBe(true);
     expect(mentions("src/testing.tsx", "probeApi")).toBe(true);
+    // The namespace's new call: its module, the client's table of its method names, the fake.
+    expect(mentions("src/contact-channels.ts", "probeMethod")).toBe(true);
+    expect(mentions("src/client.ts", "probeMethod")).toBe(true);
+    expect(mentions("src/testing.tsx", "probeMethod")).toBe(true);
     // The client's own new call: AuthClient, useAuth's table, the fake.
     expect(mentions("src/client.ts", "probeCall")).toBe(true);
     expect(mentions("src/react/hooks.ts", "probeCall")).toBe(true);
@@ -106,11 +113,12 @@ describe("a member added to AuthController", () => {
     // Nothing else fails: every error is about a probe, and only these files have errors (the
     // probe file's types exist, so the client and useAuth took the new flow by themselves).
     const unrelated = [...byFile].flatMap(([file, messages]) =>
-      messages.filter((m) => !/\bprobe(Flow|Api|Call)\b/.test(m)).map((m) => `${file}: ${m}`),
+      messages.filter((m) => !/\bprobe(Flow|Api|Call|Method)\b/.test(m)).map((m) => `${file}: ${m}`),
     );
     expect(unrelated).toEqual([]);
     expect([...byFile.keys()].sort()).toEqual([
       "src/client.ts",
+      "src/contact-channels.ts",
       "src/controller.ts",
       "src/flows.ts",
       "src/react/hooks.ts",
