@@ -1,6 +1,7 @@
 import type { AsyncCache } from "./cache";
 import type {
   ContactChannel,
+  CurrentUser,
   Project,
   Team,
   TeamInvitation,
@@ -23,14 +24,19 @@ export interface AuthCaches {
   teamInvitations: AsyncCache<[teamId: string], TeamInvitation[]>;
 }
 
-/** What the per-area API modules (teams, contact channels) share with the client. */
+/** What the modules loaded on first call (flows, teams, contact channels, OAuth) share with the client. */
 export interface ApiContext {
   request<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>>;
   readonly session: SessionStore;
   readonly urls: AuthUrls;
   readonly caches: AuthCaches;
-  /** Re-reads /users/me into the user state (after changes that show in the user). */
-  reloadUser(): Promise<unknown>;
+  /**
+   * Loads /users/me into the user state again after a change that shows in the user, not
+   * sharing a load that started before the change.
+   */
+  refreshUser(): Promise<CurrentUser | null>;
+  /** Keeps the tokens of a new session and loads its user. */
+  storeSignIn(tokens: { accessToken: string; refreshToken: string }): Promise<CurrentUser | null>;
 }
 
 /** `/path?query` with the undefined values left out. */

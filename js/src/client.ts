@@ -2,13 +2,12 @@
 // user-state machine (user-state.ts), the sign-in and account flows (flows.ts) and the
 // namespaces (teams, contact channels, OAuth), as the AuthController the React layer uses
 // (controller.ts, where each call is documented).
-import type { AuthCaches } from "./api-context";
+import type { ApiContext, AuthCaches } from "./api-context";
 import { createAsyncCache } from "./cache";
 import type { ContactChannelsApi } from "./contact-channels";
-import type { AuthController, UserState } from "./controller";
+import { FLOW_NAMES, type AuthApis, type AuthController, type AuthFlows, type UserState } from "./controller";
 import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies";
 import { isKnownError } from "./known-error";
-import type { Flows, SignInResponse } from "./flows";
 import { projectFromWire, userFromWire, userUpdateToWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models";
 import type { OAuthApi, SignInWithOAuthOptions } from "./oauth";
 import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store";
@@ -17,7 +16,6 @@ import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, Tea
 import { Transport, type SessionTokens, type TransportOptions } from "./transport";
 import { resolveUrls, type AuthUrlOverrides, type AuthUrls } from "./urls";
 import { UserStateMachine } from "./user-state";
-import type { StoreApi } from "./vanilla";
 
 export interface AuthClientOptions extends Omit<TransportOptions, "baseUrl">, UserKindOptions {
   /** API URL of the service (without /api/v1). */
@@ -71,32 +69,10 @@ const CONTACT_CHANNELS: Methods<ContactChannelsApi> = {
 };
 const OAUTH: Methods<OAuthApi> = { signIn: true, link: true, handleCallback: true, getConnectedAccount: true };
 
-/** The flows of flows.ts, each a method of AuthClient. */
-const FLOWS: Methods<Flows> = {
-  signInWithCredential: true,
-  signUpWithCredential: true,
-  sendMagicLinkEmail: true,
-  signInWithMagicLink: true,
-  signInWithMfa: true,
-  sendForgotPasswordEmail: true,
-  verifyPasswordResetCode: true,
-  resetPassword: true,
-  updatePassword: true,
-  setPassword: true,
-  sendVerificationEmail: true,
-  verifyEmail: true,
-  signInWithPasskey: true,
-  registerPasskey: true,
-  removePasskey: true,
-  createTotpSetup: true,
-  enableTotp: true,
-  disableTotp: true,
-  signOut: true,
-};
-
-// The flows (flows.ts) become methods of every AuthClient as they are, so no call is written twice.
+// The flows and the namespaces of AuthController (controller.ts) become members of every
+// AuthClient, put in place by the constructor, so each is declared once, there.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface AuthClient extends Flows {}
+export interface AuthClient extends AuthFlows, AuthApis {}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class AuthClient implements AuthController {
@@ -104,12 +80,6 @@ export class AuthClient implements AuthController {
   readonly transport: Transport;
   readonly session: SessionStore;
   readonly caches: AuthCaches;
-  readonly teams: TeamsApi;
-  readonly teamMemberProfiles: TeamMemberProfilesApi;
-  readonly teamPermissions: TeamPermissionsApi;
-  readonly teamInvitations: TeamInvitationsApi;
-  readonly contactChannels: ContactChannelsApi;
-  readonly oauth: OAuthApi;
   private readonly user: UserStateMachine;
 
   constructor(options: AuthClientOptions) {
@@ -136,52 +106,36 @@ export class AuthClient implements AuthController {
       teamInvitations: createAsyncCache((teamId: string) => this.teamInvitations.list(teamId)),
     };
     this.caches = caches;
-    const ctx = {
+    const ctx: ApiContext = {
       request: this.transport.request.bind(this.transport),
       session: this.session,
       urls: this.urls,
       caches,
-      reloadUser: () => this.user.refresh(),
+      refreshUser: () => this.user.refresh(),
+      storeSignIn: (tokens) => {
+        this.session.setTokens(tokens);
+        return this.reloadUser();
+      },
     };
-    // Teams, contact channels, OAuth and the sign-in flows load with their first call.
+    // The namespaces and the flows load with their first call.
     const teams = () => import("./teams");
-    this.teams = loadedOnFirstCall(TEAMS, async () => (await teams()).createTeamsApi(ctx));
-    this.teamMemberProfiles = loadedOnFirstCall(TEAM_MEMBER_PROFILES, async () => (await teams()).createTeamMemberProfilesApi(ctx));
-    this.teamPermissions = loadedOnFirstCall(TEAM_PERMISSIONS, async () => (await teams()).createTeamPermissionsApi(ctx));
-    this.teamInvitations = loadedOnFirstCall(TEAM_INVITATIONS, async () => (await teams()).createTeamInvitationsApi(ctx));
-    this.contactChannels = loadedOnFirstCall(CONTACT_CHANNELS, async () =>
-      (await import("./contact-channels")).createContactChannelsApi(ctx),
-    );
-    this.oauth = loadedOnFirstCall(OAUTH, async () =>
-      (await import("./oauth")).createOAuthApi(ctx, {
-        transport: this.transport,
-        cookies: options.cookies === undefined ? (typeof document !== "undefined" ? document : null) : options.cookies,
-        assign: options.assign,
-        now: options.now,
-        storeSignIn: ({ accessToken, refreshToken }) => {
-          this.session.setTokens({ refreshToken, accessToken });
-          return this.reloadUser();
-        },
-      }),
-    );
-    const flows = loadedOnFirstCall(FLOWS, async () =>
-      (await import("./flows")).createFlows({
-        transport: this.transport,
-        session: this.session,
-        urls: this.urls,
-        caches,
-        storeSignIn: (body: SignInResponse) => {
-          this.session.setTokens({ refreshToken: body.refresh_token, accessToken: body.access_token });
-          return this.reloadUser();
-        },
-        refreshUser: () => this.user.refresh(),
-        getUser: () => this.getUser(),
-        getUserState: () => this.getUserState(),
-        getProject: () => this.getProject(),
-        updateUser: (update) => this.updateUser(update),
-      }),
-    );
-    Object.assign(this, flows);
+    const apis: AuthApis = {
+      teams: loadedOnFirstCall(TEAMS, async () => (await teams()).createTeamsApi(ctx)),
+      teamMemberProfiles: loadedOnFirstCall(TEAM_MEMBER_PROFILES, async () => (await teams()).createTeamMemberProfilesApi(ctx)),
+      teamPermissions: loadedOnFirstCall(TEAM_PERMISSIONS, async () => (await teams()).createTeamPermissionsApi(ctx)),
+      teamInvitations: loadedOnFirstCall(TEAM_INVITATIONS, async () => (await teams()).createTeamInvitationsApi(ctx)),
+      contactChannels: loadedOnFirstCall(CONTACT_CHANNELS, async () => (await import("./contact-channels")).createContactChannelsApi(ctx)),
+      oauth: loadedOnFirstCall(OAUTH, async () =>
+        (await import("./oauth")).createOAuthApi(ctx, {
+          transport: this.transport,
+          cookies: options.cookies === undefined ? (typeof document !== "undefined" ? document : null) : options.cookies,
+          assign: options.assign,
+          now: options.now,
+        }),
+      ),
+    };
+    const flows = loadedOnFirstCall(FLOW_NAMES, async () => (await import("./flows")).createFlows(ctx, this));
+    Object.assign(this, apis, flows);
     // The kind of the session's latest access token: a new token of another kind (a restricted
     // user who verified the e-mail, an anonymous user who signed up) shows or hides the user.
     const kindOf = (token: string | null) => (token ? accessTokenKind(token, options.projectId) : null);
@@ -197,11 +151,6 @@ export class AuthClient implements AuthController {
         void this.user.refresh().catch(() => {});
       }
     });
-  }
-
-  /** The user state's store (for adapters that want the raw store rather than subscribe). */
-  get userStore(): StoreApi<{ value: UserState }> {
-    return this.user.store;
   }
 
   getUserState = (): UserState => this.user.getState();

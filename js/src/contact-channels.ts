@@ -35,7 +35,7 @@ export function createContactChannelsApi(ctx: ApiContext): ContactChannelsApi {
   // The primary e-mail and its verified flag are part of the user too.
   const changed = async () => {
     ctx.caches.contactChannels.invalidate();
-    await ctx.reloadUser().catch(() => {});
+    await ctx.refreshUser().catch(() => {});
   };
   return {
     async list() {

@@ -36,25 +36,25 @@ export interface CallbackOptions {
   callbackUrl?: string;
 }
 
-/** What the React layer needs; implemented by AuthClient and by the testing fake. */
-export interface AuthController {
-  readonly urls: AuthUrls;
-  getUserState(): UserState;
-  subscribe(listener: () => void): () => void;
-  /** Starts cookie polling and the first user load; returns the matching stop function. */
-  start(): () => void;
+/**
+ * The sign-in and account calls. flows.ts implements them (AuthClient imports it with the first
+ * call of one), the testing fake fakes them, and useAuth hands each out under its name.
+ */
+export interface AuthFlows {
+  /** Signs in with e-mail and password (EmailPasswordMismatch, MultiFactorAuthenticationRequired). */
   signInWithCredential(email: string, password: string): Promise<CurrentUser | null>;
+  /** Signs up with e-mail and password and signs the new user in (UserEmailAlreadyExists, PasswordRequirementsNotMet, SignUpNotEnabled). */
   signUpWithCredential(email: string, password: string, options?: SignUpOptions): Promise<CurrentUser | null>;
+  /**
+   * Ends the session on the service and forgets the tokens (also when the call fails). API 2.8
+   * ends the session named by the access token (refreshed first when it is expired); the
+   * refresh token goes along for 2.7. A REFRESH_TOKEN_ERROR means the session had already
+   * ended. A session this app does not show (an anonymous or restricted user it does not
+   * allow) is left as it is: it is not the app's to end, and for the app nobody is signed in.
+   */
   signOut(): Promise<void>;
-  getAccessToken(options?: GetAccessTokenOptions): Promise<string | null>;
-  getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
-  getUser(): Promise<CurrentUser | null>;
-  updateUser(update: CurrentUserUpdate): Promise<CurrentUser>;
-  deleteUser(): Promise<void>;
-  getProject(): Promise<Project>;
   /** Consumes an e-mail verification code (from the link of the verification e-mail). */
   verifyEmail(code: string): Promise<void>;
-
   /**
    * Sends a magic-link / one-time-code e-mail (POST /auth/otp/send-sign-in-code). Returns the nonce
    * that completes a typed 6-character code. Throws RedirectUrlNotWhitelisted, UserEmailAlreadyExists,
@@ -81,14 +81,11 @@ export interface AuthController {
   setPassword(options: { password: string }): Promise<void>;
   /** Sends the verification e-mail of the primary address (EmailAlreadyVerified when it is). */
   sendVerificationEmail(options?: CallbackOptions): Promise<void>;
-  /** Selects a team (or none) for the user. */
-  selectTeam(teamId: string | null): Promise<CurrentUser>;
-
   /**
-   * Signs in with a passkey: the browser asks which one (contract 6.7). With `autofill`, the
-   * browser offers passkeys in the autocomplete of an `autocomplete="username webauthn"` input
-   * instead, and the promise settles when the person picks one. Throws PasskeyWebauthnError
-   * (the person cancelled, or the browser refused), PasskeyAuthenticationFailed, or
+   * Signs in with a passkey: the browser asks which one. With `autofill`, the browser offers
+   * passkeys in the autocomplete of an `autocomplete="username webauthn"` input instead, and
+   * the promise settles when the person picks one. Throws PasskeyWebauthnError (the person
+   * cancelled, or the browser refused), PasskeyAuthenticationFailed, or
    * MultiFactorAuthenticationRequired (continue with signInWithMfa).
    */
   signInWithPasskey(options?: { autofill?: boolean }): Promise<SignInResult>;
@@ -102,7 +99,36 @@ export interface AuthController {
   enableTotp(setup: TotpSetup, code: string): Promise<CurrentUser>;
   /** Turns TOTP off. */
   disableTotp(): Promise<CurrentUser>;
+}
 
+/**
+ * The names of the flows, for the code that needs them while the program runs (AuthClient's
+ * stand-ins that load flows.ts, useAuth's calls). A record, so the compiler holds it to AuthFlows.
+ */
+export const FLOW_NAMES: Record<keyof AuthFlows, true> = {
+  signInWithCredential: true,
+  signUpWithCredential: true,
+  signOut: true,
+  verifyEmail: true,
+  sendMagicLinkEmail: true,
+  signInWithMagicLink: true,
+  signInWithMfa: true,
+  sendForgotPasswordEmail: true,
+  verifyPasswordResetCode: true,
+  resetPassword: true,
+  updatePassword: true,
+  setPassword: true,
+  sendVerificationEmail: true,
+  signInWithPasskey: true,
+  registerPasskey: true,
+  removePasskey: true,
+  createTotpSetup: true,
+  enableTotp: true,
+  disableTotp: true,
+};
+
+/** The namespaces of calls: each a module of its own, which AuthClient imports with its first call. */
+export interface AuthApis {
   readonly teams: TeamsApi;
   readonly teamMemberProfiles: TeamMemberProfilesApi;
   readonly teamPermissions: TeamPermissionsApi;
@@ -110,5 +136,26 @@ export interface AuthController {
   readonly contactChannels: ContactChannelsApi;
   /** OAuth sign-in, linking and connected accounts. */
   readonly oauth: OAuthApi;
+}
+
+/**
+ * What the React layer needs; implemented by AuthClient and by the testing fake. A call is
+ * declared once: here (the session and user calls the client makes itself), in AuthFlows or
+ * in AuthApis; the compiler then names every place that must follow (docs/architecture.md).
+ */
+export interface AuthController extends AuthFlows, AuthApis {
+  readonly urls: AuthUrls;
+  getUserState(): UserState;
+  subscribe(listener: () => void): () => void;
+  /** Starts cookie polling and the first user load; returns the matching stop function. */
+  start(): () => void;
+  getAccessToken(options?: GetAccessTokenOptions): Promise<string | null>;
+  getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
+  getUser(): Promise<CurrentUser | null>;
+  updateUser(update: CurrentUserUpdate): Promise<CurrentUser>;
+  deleteUser(): Promise<void>;
+  getProject(): Promise<Project>;
+  /** Selects a team (or none) for the user. */
+  selectTeam(teamId: string | null): Promise<CurrentUser>;
   readonly caches: AuthCaches;
 }

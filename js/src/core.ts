@@ -39,7 +39,9 @@ export type { Listener, StoreApi } from "./vanilla";
 export { AuthClient, createAuthClient } from "./client";
 export type { AuthClientOptions } from "./client";
 export type {
+  AuthApis,
   AuthController,
+  AuthFlows,
   AuthStatus,
   CallbackOptions,
   MagicLinkOptions,

@@ -1,13 +1,14 @@
 // The sign-in and account flows of the client tier: password, e-mail link and code, TOTP,
 // password reset and change, e-mail verification, passkeys. Each is a few service calls over
 // the client's transport and session; AuthClient takes them as they are (see createFlows).
+// They are declared and documented in controller.ts (AuthFlows), which this module implements.
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
-import type { AuthCaches } from "./api-context";
-import type { CallbackOptions, MagicLinkOptions, SignUpOptions, UserState } from "./controller";
+import type { ApiContext } from "./api-context";
+import type { AuthController, AuthFlows } from "./controller";
 import { AuthmwError } from "./errors";
 import { isKnownError } from "./known-error";
 import { otpCode } from "./otp-code";
-import type { CurrentUser, CurrentUserUpdate, Project, SignInResult } from "./models";
+import type { CurrentUser, SignInResult } from "./models";
 import {
   authenticationOptions,
   createCredential,
@@ -15,45 +16,32 @@ import {
   registrationOptions,
   type PasskeyChallenge,
 } from "./passkeys";
-import type { SessionAccess, SessionStore } from "./store";
-import { checkTotpSetupCode, createTotpSetup, type TotpSetup } from "./totp";
-import type { TokenProvider, Transport } from "./transport";
-import { absoluteUrl, callbackUrl, toRelativeUrl, withReturnTo, type AuthUrls } from "./urls";
+import type { SessionAccess } from "./store";
+import { checkTotpSetupCode, createTotpSetup } from "./totp";
+import type { TokenProvider } from "./transport";
+import { absoluteUrl, callbackUrl, toRelativeUrl, withReturnTo } from "./urls";
 
 /** The service's answer to every sign-in. */
-export interface SignInResponse {
+interface SignInResponse {
   access_token: string;
   refresh_token: string;
   user_id: string;
   is_new_user?: boolean;
 }
 
-/** What the flows need of the client. */
-export interface FlowContext {
-  transport: Transport;
-  session: SessionStore;
-  urls: AuthUrls;
-  caches: AuthCaches;
-  /** Keeps the new session's tokens and loads its user. */
-  storeSignIn(body: SignInResponse): Promise<CurrentUser | null>;
-  /** Loads the user again, not sharing a load that started before the change. */
-  refreshUser(): Promise<CurrentUser | null>;
-  getUser(): Promise<CurrentUser | null>;
-  getUserState(): UserState;
-  getProject(): Promise<Project>;
-  updateUser(update: CurrentUserUpdate): Promise<CurrentUser>;
-}
+/** The calls of the client the flows build on. */
+export type FlowClient = Pick<AuthController, "getUser" | "getUserState" | "getProject" | "updateUser">;
 
 /** A return-to URL put on an e-mail link: relative only (UntrustedRedirectError otherwise). */
 const relativeReturnTo = (url: string | null | undefined) => (url ? toRelativeUrl(url) : null);
 
-/** Length of the one-time code shown in magic-link e-mails. */
-/** The flows over `ctx`, as the AuthController calls of the same names (documented there). */
-export function createFlows(ctx: FlowContext) {
-  const { transport, session, urls } = ctx;
+/** The flows over `ctx` and `client`: AuthFlows, documented in controller.ts. */
+export function createFlows(ctx: ApiContext, client: FlowClient): AuthFlows {
+  const { session, urls } = ctx;
+  const store = (body: SignInResponse) => ctx.storeSignIn({ accessToken: body.access_token, refreshToken: body.refresh_token });
   const signedIn = async (body: SignInResponse): Promise<SignInResult> => ({
     isNewUser: Boolean(body.is_new_user),
-    user: await ctx.storeSignIn(body),
+    user: await store(body),
   });
   const userAfterChange = async (): Promise<CurrentUser> => {
     // The signed-in user after a change made outside PATCH /users/me (e.g. a new passkey).
@@ -63,14 +51,7 @@ export function createFlows(ctx: FlowContext) {
   };
 
   return {
-    /**
-     * Ends the session on the service and forgets the tokens (also when the call fails). API 2.8
-     * ends the session named by the access token (refreshed first when it is expired); the
-     * refresh token goes along for 2.7. A REFRESH_TOKEN_ERROR means the session had already
-     * ended. A session this app does not show (an anonymous or restricted user it does not
-     * allow) is left as it is: it is not the app's to end, and for the app nobody is signed in.
-     */
-    async signOut(): Promise<void> {
+    async signOut() {
       let hidden = false;
       try {
         const access = await session.getSessionAccess();
@@ -91,7 +72,7 @@ export function createFlows(ctx: FlowContext) {
               session.markAccessTokenExpired(token);
             },
           };
-          await transport.request({ method: "DELETE", path: "/auth/sessions/current", body: {}, session: tokens });
+          await ctx.request({ method: "DELETE", path: "/auth/sessions/current", body: {}, session: tokens });
         }
       } catch (error) {
         if (!isKnownError(error, "REFRESH_TOKEN_ERROR")) throw error;
@@ -100,31 +81,31 @@ export function createFlows(ctx: FlowContext) {
       }
     },
 
-    async signInWithCredential(email: string, password: string): Promise<CurrentUser | null> {
-      const { body } = await transport.request<SignInResponse>({
+    async signInWithCredential(email, password) {
+      const { body } = await ctx.request<SignInResponse>({
         method: "POST",
         path: "/auth/password/sign-in",
         body: { email, password },
       });
-      return ctx.storeSignIn(body);
+      return store(body);
     },
 
-    async signUpWithCredential(email: string, password: string, options: SignUpOptions = {}): Promise<CurrentUser | null> {
+    async signUpWithCredential(email, password, options = {}) {
       const callback =
         options.verificationCallbackUrl ??
         absoluteUrl(withReturnTo(urls.emailVerification, relativeReturnTo(options.afterAuthReturnTo)));
-      const { body } = await transport.request<SignInResponse>({
+      const { body } = await ctx.request<SignInResponse>({
         method: "POST",
         path: "/auth/password/sign-up",
         body: { email, password, verification_callback_url: callback },
       });
-      return ctx.storeSignIn(body);
+      return store(body);
     },
 
-    async sendMagicLinkEmail(email: string, options: MagicLinkOptions = {}): Promise<{ nonce: string }> {
+    async sendMagicLinkEmail(email, options = {}) {
       const page = withReturnTo(urls.magicLinkCallback, relativeReturnTo(options.afterAuthReturnTo));
       const callback_url = callbackUrl("sendMagicLinkEmail", page, options.callbackUrl);
-      const { body } = await transport.request<{ nonce: string }>({
+      const { body } = await ctx.request<{ nonce: string }>({
         method: "POST",
         path: "/auth/otp/send-sign-in-code",
         body: { email, callback_url },
@@ -132,9 +113,9 @@ export function createFlows(ctx: FlowContext) {
       return { nonce: body.nonce };
     },
 
-    async signInWithMagicLink(code: string, nonce?: string): Promise<SignInResult> {
+    async signInWithMagicLink(code, nonce) {
       const full = nonce === undefined ? code.trim() : otpCode(code, nonce);
-      const { body } = await transport.request<SignInResponse>({
+      const { body } = await ctx.request<SignInResponse>({
         method: "POST",
         path: "/auth/otp/sign-in",
         body: { code: full },
@@ -142,8 +123,8 @@ export function createFlows(ctx: FlowContext) {
       return signedIn(body);
     },
 
-    async signInWithMfa(attemptCode: string, totp: string): Promise<SignInResult> {
-      const { body } = await transport.request<SignInResponse>({
+    async signInWithMfa(attemptCode, totp) {
+      const { body } = await ctx.request<SignInResponse>({
         method: "POST",
         path: "/auth/mfa/sign-in",
         body: { code: attemptCode, type: "totp", totp: totp.replace(/\s/g, "") },
@@ -151,22 +132,22 @@ export function createFlows(ctx: FlowContext) {
       return signedIn(body);
     },
 
-    async sendForgotPasswordEmail(email: string, options: CallbackOptions = {}): Promise<void> {
+    async sendForgotPasswordEmail(email, options = {}) {
       const callback_url = callbackUrl("sendForgotPasswordEmail", urls.passwordReset, options.callbackUrl);
-      await transport.request({ method: "POST", path: "/auth/password/send-reset-code", body: { email, callback_url } });
+      await ctx.request({ method: "POST", path: "/auth/password/send-reset-code", body: { email, callback_url } });
     },
 
-    async verifyPasswordResetCode(code: string): Promise<void> {
-      await transport.request({ method: "POST", path: "/auth/password/reset/check-code", body: { code } });
+    async verifyPasswordResetCode(code) {
+      await ctx.request({ method: "POST", path: "/auth/password/reset/check-code", body: { code } });
     },
 
-    async resetPassword({ code, password }: { code: string; password: string }): Promise<void> {
-      await transport.request({ method: "POST", path: "/auth/password/reset", body: { code, password } });
+    async resetPassword({ code, password }) {
+      await ctx.request({ method: "POST", path: "/auth/password/reset", body: { code, password } });
     },
 
-    async updatePassword({ oldPassword, newPassword }: { oldPassword: string; newPassword: string }): Promise<void> {
+    async updatePassword({ oldPassword, newPassword }) {
       // The session's x-stack-refresh-token goes with it, so this session is the one that survives.
-      await transport.request({
+      await ctx.request({
         method: "POST",
         path: "/auth/password/update",
         body: { old_password: oldPassword, new_password: newPassword },
@@ -174,18 +155,18 @@ export function createFlows(ctx: FlowContext) {
       });
     },
 
-    async setPassword({ password }: { password: string }): Promise<void> {
-      await transport.request({ method: "POST", path: "/auth/password/set", body: { password }, session });
+    async setPassword({ password }) {
+      await ctx.request({ method: "POST", path: "/auth/password/set", body: { password }, session });
       await ctx.refreshUser().catch(() => {});
     },
 
-    async sendVerificationEmail(options: CallbackOptions = {}): Promise<void> {
+    async sendVerificationEmail(options = {}) {
       const callback_url = callbackUrl("sendVerificationEmail", urls.emailVerification, options.callbackUrl);
-      const state = ctx.getUserState();
-      const user = state.status === "signed-in" ? state.user : await ctx.getUser();
+      const state = client.getUserState();
+      const user = state.status === "signed-in" ? state.user : await client.getUser();
       if (!user) throw new AuthmwError("sendVerificationEmail needs a signed-in user.");
       if (!user.primaryEmail) throw new AuthmwError("The signed-in user has no primary e-mail to verify.");
-      await transport.request({
+      await ctx.request({
         method: "POST",
         path: "/contact-channels/send-verification-code",
         body: { email: user.primaryEmail, callback_url },
@@ -193,20 +174,20 @@ export function createFlows(ctx: FlowContext) {
       });
     },
 
-    async verifyEmail(code: string): Promise<void> {
-      await transport.request({ method: "POST", path: "/contact-channels/verify", body: { code } });
+    async verifyEmail(code) {
+      await ctx.request({ method: "POST", path: "/contact-channels/verify", body: { code } });
       ctx.caches.contactChannels.invalidate();
-      if (ctx.getUserState().status === "signed-in") await ctx.refreshUser().catch(() => {});
+      if (client.getUserState().status === "signed-in") await ctx.refreshUser().catch(() => {});
     },
 
-    async signInWithPasskey(options: { autofill?: boolean } = {}): Promise<SignInResult> {
-      const { body: started } = await transport.request<PasskeyChallenge<PublicKeyCredentialRequestOptionsJSON>>({
+    async signInWithPasskey(options = {}) {
+      const { body: started } = await ctx.request<PasskeyChallenge<PublicKeyCredentialRequestOptionsJSON>>({
         method: "POST",
         path: "/auth/passkey/initiate-passkey-authentication",
         body: {},
       });
       const answer = await getCredential(authenticationOptions(started.options_json, location.hostname), options.autofill);
-      const { body } = await transport.request<SignInResponse>({
+      const { body } = await ctx.request<SignInResponse>({
         method: "POST",
         path: "/auth/passkey/sign-in",
         body: { authentication_response: answer, code: started.code },
@@ -214,15 +195,15 @@ export function createFlows(ctx: FlowContext) {
       return signedIn(body);
     },
 
-    async registerPasskey(): Promise<CurrentUser> {
-      const { body: started } = await transport.request<PasskeyChallenge<PublicKeyCredentialCreationOptionsJSON>>({
+    async registerPasskey() {
+      const { body: started } = await ctx.request<PasskeyChallenge<PublicKeyCredentialCreationOptionsJSON>>({
         method: "POST",
         path: "/auth/passkey/initiate-passkey-registration",
         body: {},
         session,
       });
       const credential = await createCredential(registrationOptions(started.options_json, location.hostname));
-      await transport.request({
+      await ctx.request({
         method: "POST",
         path: "/auth/passkey/register",
         body: { credential, code: started.code },
@@ -231,25 +212,23 @@ export function createFlows(ctx: FlowContext) {
       return userAfterChange();
     },
 
-    removePasskey(): Promise<CurrentUser> {
-      return ctx.updateUser({ passkeyAuthEnabled: false });
+    removePasskey() {
+      return client.updateUser({ passkeyAuthEnabled: false });
     },
 
-    async createTotpSetup(): Promise<TotpSetup> {
-      const [project, user] = await Promise.all([ctx.getProject(), ctx.getUser()]);
+    async createTotpSetup() {
+      const [project, user] = await Promise.all([client.getProject(), client.getUser()]);
       if (!user) throw new AuthmwError("Sign in first: TOTP is set up for the signed-in user.");
       return createTotpSetup(project.displayName || project.id, user.primaryEmail ?? user.displayName ?? user.id);
     },
 
-    async enableTotp(setup: TotpSetup, code: string): Promise<CurrentUser> {
+    async enableTotp(setup, code) {
       await checkTotpSetupCode(setup, code);
-      return ctx.updateUser({ totpSecretBase64: setup.secretBase64 });
+      return client.updateUser({ totpSecretBase64: setup.secretBase64 });
     },
 
-    disableTotp(): Promise<CurrentUser> {
-      return ctx.updateUser({ totpSecretBase64: null });
+    disableTotp() {
+      return client.updateUser({ totpSecretBase64: null });
     },
   };
 }
-
-export type Flows = ReturnType<typeof createFlows>;

@@ -75,8 +75,6 @@ export interface OAuthDeps {
   /** Default: window.location.assign. */
   assign?: (url: string) => void;
   now?: () => number;
-  /** Stores the tokens of a sign-in and reloads the user. */
-  storeSignIn(tokens: { accessToken: string; refreshToken: string }): Promise<CurrentUser | null>;
 }
 
 interface TokenResponse {
@@ -145,7 +143,7 @@ export function createOAuthApi(ctx: ApiContext, deps: OAuthDeps): OAuthApi {
     if (!body || typeof body.access_token !== "string" || typeof body.refresh_token !== "string") {
       throw new InvalidServerResponse("the token endpoint answered without tokens", 200, JSON.stringify(body));
     }
-    const user = await deps.storeSignIn({ accessToken: body.access_token, refreshToken: body.refresh_token });
+    const user = await ctx.storeSignIn({ accessToken: body.access_token, refreshToken: body.refresh_token });
     const after = typeof body.after_callback_redirect_url === "string" ? pathOnThisOrigin(body.after_callback_redirect_url) : null;
     return { status: "signed-in", isNewUser: body.is_new_user === true, afterCallbackRedirectUrl: after, user };
   }

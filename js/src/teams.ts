@@ -95,7 +95,7 @@ async function nullWhen<T>(errorClass: abstract new (...args: never[]) => Error,
 export function createTeamsApi(ctx: ApiContext): TeamsApi {
   const json = jsonCaller(ctx);
   // The user carries its selected team, which may be the one that changed.
-  const reloadUser = () => ctx.reloadUser().then(
+  const refreshUser = () => ctx.refreshUser().then(
     () => {},
     () => {},
   );
@@ -121,18 +121,18 @@ export function createTeamsApi(ctx: ApiContext): TeamsApi {
     async update(teamId, data) {
       const team = teamFromWire(await json("PATCH", teamPath(teamId), toWire({ ...data }, TEAM_FIELDS)));
       changed();
-      await reloadUser();
+      await refreshUser();
       return team;
     },
     async delete(teamId) {
       await json("DELETE", teamPath(teamId));
       changed(teamId);
-      await reloadUser();
+      await refreshUser();
     },
     async leave(teamId) {
       await json("DELETE", `/team-memberships/${seg(teamId)}/me`);
       changed(teamId);
-      await reloadUser();
+      await refreshUser();
     },
     async removeMember(teamId, userId) {
       await json("DELETE", `/team-memberships/${seg(teamId)}/${seg(userId)}`);

@@ -3,7 +3,7 @@ import { RedirectMethodContext, type RedirectMethod } from "./react/redirect";
 import { useState, type ReactNode } from "react";
 import type { AuthCaches } from "./api-context";
 import { createAsyncCache } from "./cache";
-import type { AuthController, UserState } from "./controller";
+import type { AuthController, AuthFlows, UserState } from "./controller";
 import type { ContactChannelsApi } from "./contact-channels";
 import type { ContactChannel, CurrentUser, Project, ProjectConfig, Team, TeamInvitation, TeamMemberProfile } from "./models";
 import { NEW_PROJECT_CONFIG } from "./models";
@@ -84,11 +84,6 @@ export function createTestingController(options: TestingControllerOptions = {}):
       : { status: "signed-out", user: null };
   const store = createStore<{ value: UserState }>({ value: initial });
   const accessToken = options.accessToken ?? "test-access-token";
-  const signIn = async (email: string) => {
-    const user = fakeUser({ ...(options.user ?? {}), primaryEmail: email });
-    store.setState({ value: { status: "signed-in", user } });
-    return user;
-  };
   const current = () => {
     const state = store.getState().value;
     if (state.status !== "signed-in") throw new Error("Not signed in (AuthProviderForTesting).");
@@ -99,6 +94,9 @@ export function createTestingController(options: TestingControllerOptions = {}):
     store.setState({ value: { status: "signed-in", user } });
     return user;
   };
+  const signIn = async (email = options.user?.primaryEmail ?? "user@example.com") =>
+    setUser(fakeUser({ ...(options.user ?? {}), primaryEmail: email }));
+  const signOut = async () => store.setState({ value: { status: "signed-out", user: null } });
 
   // In-memory data behind the teams and contact-channel calls.
   let teams: Team[] = (options.teams ?? []).map((t) => fakeTeam(t));
@@ -193,48 +191,28 @@ export function createTestingController(options: TestingControllerOptions = {}):
     },
     sendVerificationEmail: async () => {},
   };
-  return {
-    urls: resolveUrls(options.handlerPath, options.urls),
-    getUserState: () => store.getState().value,
-    subscribe: (listener) => store.subscribe(() => listener()),
-    start: () => () => {},
-    signInWithCredential: signIn,
-    signUpWithCredential: signIn,
-    signOut: async () => store.setState({ value: { status: "signed-out", user: null } }),
-    getAccessToken: async () => (store.getState().value.status === "signed-in" ? accessToken : null),
-    getAuthHeaders: async () => {
-      const signedIn = store.getState().value.status === "signed-in";
-      return {
-        "x-stack-auth": JSON.stringify({
-          accessToken: signedIn ? accessToken : null,
-          refreshToken: signedIn ? "test-refresh-token" : null,
-        }),
-      };
-    },
-    getUser: async () => store.getState().value.user,
-    updateUser: async (update) => {
-      const user = { ...current(), ...update } as CurrentUser;
-      store.setState({ value: { status: "signed-in", user } });
-      return user;
-    },
-    deleteUser: async () => store.setState({ value: { status: "signed-out", user: null } }),
+  const signInResult = async () => ({ user: await signIn(), isNewUser: false });
+  // The flows of AuthFlows (controller.ts), each as the fake does it.
+  const flows: AuthFlows = {
+    signInWithCredential: (email) => signIn(email),
+    signUpWithCredential: (email) => signIn(email),
+    signOut,
     verifyEmail: async () => {
       const state = store.getState().value;
       if (state.status === "signed-in") {
         store.setState({ value: { status: "signed-in", user: { ...state.user, primaryEmailVerified: true } } });
       }
     },
-    getProject: async () => project,
     sendMagicLinkEmail: async () => ({ nonce: "n".repeat(39) }),
-    signInWithMagicLink: async () => ({ user: await signIn(options.user?.primaryEmail ?? "user@example.com"), isNewUser: false }),
-    signInWithMfa: async () => ({ user: await signIn(options.user?.primaryEmail ?? "user@example.com"), isNewUser: false }),
+    signInWithMagicLink: signInResult,
+    signInWithMfa: signInResult,
     sendForgotPasswordEmail: async () => {},
     verifyPasswordResetCode: async () => {},
     resetPassword: async () => {},
     updatePassword: async () => {},
     setPassword: async () => void setUser({ ...current(), hasPassword: true }),
     sendVerificationEmail: async () => {},
-    signInWithPasskey: async () => ({ user: await signIn(options.user?.primaryEmail ?? "user@example.com"), isNewUser: false }),
+    signInWithPasskey: signInResult,
     registerPasskey: async () => setUser({ ...current(), passkeyAuthEnabled: true }),
     removePasskey: async () => setUser({ ...current(), passkeyAuthEnabled: false }),
     createTotpSetup: async () => createTotpSetup(project.displayName, current().primaryEmail ?? current().id),
@@ -243,6 +221,24 @@ export function createTestingController(options: TestingControllerOptions = {}):
       return setUser({ ...current(), isMultiFactorRequired: true });
     },
     disableTotp: async () => setUser({ ...current(), isMultiFactorRequired: false }),
+  };
+  return {
+    ...flows,
+    urls: resolveUrls(options.handlerPath, options.urls),
+    getUserState: () => store.getState().value,
+    subscribe: (listener) => store.subscribe(() => listener()),
+    start: () => () => {},
+    getAccessToken: async () => (signedIn() ? accessToken : null),
+    getAuthHeaders: async () => ({
+      "x-stack-auth": JSON.stringify({
+        accessToken: signedIn() ? accessToken : null,
+        refreshToken: signedIn() ? "test-refresh-token" : null,
+      }),
+    }),
+    getUser: async () => store.getState().value.user,
+    updateUser: async (update) => setUser({ ...current(), ...update } as CurrentUser),
+    deleteUser: signOut,
+    getProject: async () => project,
     selectTeam: async (teamId) =>
       setUser({ ...current(), selectedTeamId: teamId, selectedTeam: teamId ? findTeam(teamId) : null }),
     teams: teamsApi,
@@ -252,7 +248,7 @@ export function createTestingController(options: TestingControllerOptions = {}):
     contactChannels: contactChannelsApi,
     oauth: {
       // No provider to visit: signing in with OAuth signs the fake user in at once.
-      signIn: async () => void (await signIn(options.user?.primaryEmail ?? "user@example.com")),
+      signIn: async () => void (await signIn()),
       link: async (provider) => {
         const user = current();
         if (!user.oauthProviders.some((p) => p.id === provider)) {

@@ -4,6 +4,7 @@ import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AuthHandler, AuthProvider, signOutIntentUrl, useAuth, useUser } from "../src/index";
 import { AuthClient } from "../src/client";
+import { FLOW_NAMES } from "../src/controller";
 import { AuthProviderForTesting } from "../src/testing";
 import {
   BASE_URL,
@@ -193,6 +194,26 @@ describe("hooks", () => {
     expect(auth.user?.displayName).toBe("Ada");
     await act(() => auth.signOut());
     expect(screen.getByTestId("who").textContent).toBe("signed-out");
+  });
+
+  it("useAuth hands out every flow under its name and the members HANDED_OUT names, bound to the client", async () => {
+    const { client, reply, calls } = makeClient();
+    let auth!: ReturnType<typeof useAuth>;
+    function Grab() {
+      auth = useAuth();
+      return null;
+    }
+    renderApp(client, "/", <Grab />);
+    await waitFor(() => expect(screen.getByTestId("who").textContent).toBe("signed-out"));
+    for (const name of Object.keys(FLOW_NAMES)) expect(typeof auth[name as keyof typeof FLOW_NAMES], name).toBe("function");
+    expect(auth.signIn).toBe(auth.signInWithCredential);
+    expect(auth.teams).toBe(client.teams);
+    expect(auth.urls).toBe(client.urls);
+    expect("getUserState" in auth || "caches" in auth).toBe(false);
+    // A flow called through useAuth reaches the client (flows.ts is loaded on this first call).
+    reply(jsonResponse({ success: true }));
+    await auth.sendForgotPasswordEmail("ada@example.com");
+    expect(calls.at(-1)).toMatchObject({ method: "POST", url: `${BASE_URL}/api/v1/auth/password/send-reset-code` });
   });
 
   it("the real provider loads the user of the session", async () => {

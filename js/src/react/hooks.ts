@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { AsyncCache, CachedState } from "../cache";
-import type { AuthController, AuthStatus, UserState } from "../controller";
+import { FLOW_NAMES, type AuthController, type AuthFlows, type AuthStatus, type UserState } from "../controller";
 import type {
   ContactChannel,
   CurrentUser,
@@ -26,43 +26,35 @@ export function useUser(): UserState {
   return useUserState(useAuthController("useUser"));
 }
 
-/** The controller's calls that useAuth hands out as they are (bound to the controller). */
-const ACTIONS = [
-  "signOut",
-  "getAccessToken",
-  "getAuthHeaders",
-  "verifyEmail",
-  "updateUser",
-  "deleteUser",
-  "getProject",
-  "sendMagicLinkEmail",
-  "signInWithMagicLink",
-  "signInWithMfa",
-  "sendForgotPasswordEmail",
-  "verifyPasswordResetCode",
-  "resetPassword",
-  "updatePassword",
-  "setPassword",
-  "sendVerificationEmail",
-  "selectTeam",
-  "signInWithPasskey",
-  "registerPasskey",
-  "removePasskey",
-  "createTotpSetup",
-  "enableTotp",
-  "disableTotp",
-] as const satisfies readonly (keyof AuthController)[];
+/**
+ * What useAuth hands out of the members of AuthController beyond the flows (every flow is
+ * handed out, under its name): true = as it is (a call bound to the controller), false = not
+ * at all. Every member is named, so a call added to AuthController does not compile until it
+ * is placed here.
+ */
+const HANDED_OUT = {
+  urls: true,
+  getAccessToken: true,
+  getAuthHeaders: true,
+  updateUser: true,
+  deleteUser: true,
+  getProject: true,
+  selectTeam: true,
+  teams: true,
+  teamMemberProfiles: true,
+  teamPermissions: true,
+  teamInvitations: true,
+  contactChannels: true,
+  oauth: true,
+  // The user's state is useAuth's own `status` and `user`; the caches are read by the hooks below.
+  getUserState: false,
+  subscribe: false,
+  start: false,
+  getUser: false,
+  caches: false,
+} as const satisfies Record<Exclude<keyof AuthController, keyof AuthFlows>, boolean>;
 
-/** The controller's APIs and values that useAuth hands out as they are. */
-const MEMBERS = [
-  "urls",
-  "teams",
-  "teamMemberProfiles",
-  "teamPermissions",
-  "teamInvitations",
-  "contactChannels",
-  "oauth",
-] as const satisfies readonly (keyof AuthController)[];
+type HandedOut = { [K in keyof typeof HANDED_OUT]: (typeof HANDED_OUT)[K] extends true ? K : never }[keyof typeof HANDED_OUT];
 
 /**
  * What useAuth() returns: the user's state, the controller's calls (their documentation is on
@@ -80,19 +72,21 @@ export type UseAuthResult = {
   redirectToSignIn(): void;
   /** Sends the browser to the provider's sign-in page; comes back to returnTo (relative) if given. */
   signInWithOAuth: OAuthApi["signIn"];
-} & Pick<AuthController, (typeof ACTIONS)[number] | (typeof MEMBERS)[number]>;
+} & AuthFlows &
+  Pick<AuthController, HandedOut>;
 
 type Calls = Omit<UseAuthResult, "status" | "user">;
 
 function callsOf(controller: AuthController): Calls {
-  const calls: Record<string, unknown> = {
-    signIn: controller.signInWithCredential.bind(controller),
-    signUp: controller.signUpWithCredential.bind(controller),
-    redirectToSignIn: () => window.location.assign(authPageUrl(controller.urls.signIn, window.location)),
-    signInWithOAuth: controller.oauth.signIn.bind(controller.oauth),
-  };
-  for (const name of ACTIONS) calls[name] = (controller[name] as (...args: never[]) => unknown).bind(controller);
-  for (const name of MEMBERS) calls[name] = controller[name];
+  const calls: Record<string, unknown> = {};
+  for (const [name, handed] of Object.entries({ ...FLOW_NAMES, ...HANDED_OUT })) {
+    const member = controller[name as keyof AuthController];
+    if (handed) calls[name] = typeof member === "function" ? member.bind(controller) : member;
+  }
+  calls.signIn = calls.signInWithCredential;
+  calls.signUp = calls.signUpWithCredential;
+  calls.redirectToSignIn = () => window.location.assign(authPageUrl(controller.urls.signIn, window.location));
+  calls.signInWithOAuth = controller.oauth.signIn.bind(controller.oauth);
   return calls as Calls;
 }
 
