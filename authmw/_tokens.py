@@ -83,11 +83,15 @@ def token_expiry(token: str) -> float | None:
     :class:`UnparsableAccessToken` for anything that is not a JWT (including ``"undefined"``)
     or whose ``exp`` is not a number of seconds between 1970 and the year 9999.
     """
+    return _expiry(_parse(token))
+
+
+def _parse(token: str) -> Parsed:
+    """:func:`authmw._jwt.parse`, raising :class:`UnparsableAccessToken`."""
     try:
-        parsed = parse(token)
+        return parse(token)
     except ValueError as exc:
         raise UnparsableAccessToken(f"Access token is not parsable: {exc}.") from None
-    return _expiry(parsed)
 
 
 def _expiry(parsed: Parsed) -> float | None:
@@ -288,10 +292,10 @@ class TokenVerifier:
         self._fetched_at: float | None = None  # monotonic time of the last good fetch
         self._attempted_at: float | None = None  # monotonic time of the last fetch attempt
         self._last_error: BaseException | None = None
+        #: Token -> (the time it stops being served, its Claims): a repeated token costs a
+        #: dictionary lookup instead of a signature check (bench/inprocess.py: a first-seen
+        #: token adds about 200 us to a request, a repeated one about 4 us).
         self._verified: BoundedMap[tuple[float, Claims]] = BoundedMap(cache_size)
-        #: The last token parsed and its parse: the middleware reads a new token's expiry and
-        #: then verifies it, so both steps share one parse. One entry, replaced atomically.
-        self._last_parse: tuple[str, Parsed] | None = None
         self._lock = threading.Lock()
         #: Signatures checked so far (a statistic for benchmarks and tests).
         self.signature_checks = 0
@@ -310,22 +314,9 @@ class TokenVerifier:
             return None
         return claims
 
-    def _parse(self, token: str) -> Parsed:
-        """``parse(token)``, once for the expiry read and the verification that follows it.
-        Raises :class:`UnparsableAccessToken`."""
-        last = self._last_parse
-        if last is not None and last[0] == token:
-            return last[1]
-        try:
-            parsed = parse(token)
-        except ValueError as exc:
-            raise UnparsableAccessToken(f"Access token is not parsable: {exc}.") from None
-        self._last_parse = (token, parsed)
-        return parsed
-
     def expiry(self, token: str) -> float | None:
-        """:func:`token_expiry`, sharing its parse with a :meth:`verify` of the same token."""
-        return _expiry(self._parse(token))
+        """:func:`token_expiry`."""
+        return _expiry(_parse(token))
 
     def refused_kind(self, token: str) -> KnownError | None:
         """The error for a token of a kind the app does not sign in (an anonymous or a
@@ -334,11 +325,14 @@ class TokenVerifier:
         if not self._refused_audiences:
             return None
         try:
-            aud = self._parse(token).payload.get("aud")
+            return self._refused_kind(_parse(token).payload)
         except UnparsableAccessToken:
             return None
+
+    def _refused_kind(self, payload: Mapping[str, Any]) -> KnownError | None:
+        aud = payload.get("aud")
         kind = self._refused_audiences.get(aud) if isinstance(aud, str) else None
-        return None if kind is None else self.refused_kind_of(kind, self._parse(token).payload)
+        return None if kind is None else self.refused_kind_of(kind, payload)
 
     def verify(self, token: str) -> Op[Claims]:
         """Verify an access token of this project. Raises InvalidAccessToken subclasses, and
@@ -351,10 +345,11 @@ class TokenVerifier:
         claims = self.verify_cached(token)
         if claims is not None:
             return claims
-        refused = self.refused_kind(token)
+        parsed = _parse(token)
+        refused = self._refused_kind(parsed.payload)
         if refused is not None:
             raise refused
-        header = self._parse(token).header
+        header = parsed.header
         alg, kid = header.get("alg"), header.get("kid")
         if alg not in ACCESS_TOKEN_ALGORITHMS:
             raise UnparsableAccessToken(f"Access token is not parsable: algorithm {alg!r} is not ES256.")
@@ -367,22 +362,11 @@ class TokenVerifier:
 
     def _check(self, token: str, key: jwt.PyJWK) -> Claims:
         self.signature_checks += 1
-        parsed = self._parse(token)
-        # Used up: the payload returned below shares its nested values with this parse, so a
-        # caller changing them must not change what the next call reads.
-        self._last_parse = None
         try:
-            payload = verify_jwt(
-                token,
-                key,
-                algorithms=ACCESS_TOKEN_ALGORITHMS,
-                leeway=self._leeway,
-                now=self._clock(),
-                parsed=parsed,
-            )
+            payload = verify_jwt(token, key, algorithms=ACCESS_TOKEN_ALGORITHMS, leeway=self._leeway, now=self._clock())
         except InvalidJwt as exc:
             if exc.reason == "expired":
-                payload = parsed.payload
+                payload = _parse(token).payload
                 exp_millis = int(payload["exp"] * 1000)
                 when = _dt.datetime.fromtimestamp(payload["exp"], tz=_dt.timezone.utc).isoformat()
                 raise AccessTokenExpired(
@@ -409,6 +393,8 @@ class TokenVerifier:
         """The kind of a signed token's audience, its issuer matching it, on the main branch.
         Raises InvalidProjectForAccessToken / UnparsableAccessToken."""
         aud = payload.get("aud")
+        if not isinstance(aud, (str, list, type(None))):
+            raise UnparsableAccessToken("Access token is not parsable: its aud claim is not a string.")
         kind = self._kinds.get(aud) if isinstance(aud, str) else None
         if kind is None:
             actual = aud.split(":", 1)[0] if isinstance(aud, str) else None
