@@ -31,6 +31,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from authmw import AuthConfig
+from authmw import _jwt
 from authmw._jwt import is_time
 from authmw._tokens import _TABLE, LEGACY_ISSUER, TokenVerifier, token_expiry, verify_jwt
 from authmw.errors import (
@@ -334,6 +335,35 @@ def test_time_claims_pyjwt_reads_through_int_are_refused(exp):
     token = sign_text(KEY.private, json.dumps({"alg": "ES256", "kid": "key-1"}), json.dumps(payload))
     assert oracle(CONFIG, token, NOW) is not None or exp is True  # PyJWT takes it (True is 1: expired)
     assert verdict(CONFIG, token, NOW) is None
+
+
+def _segment_answer(decode, segment: bytes) -> object:
+    try:
+        return decode(segment, "payload")
+    except jwt.DecodeError as exc:
+        return ("DecodeError", str(exc))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    segment=st.one_of(
+        st.binary(max_size=12).map(lambda raw: base64.urlsafe_b64encode(raw).rstrip(b"=")),  # canonical
+        st.binary(max_size=12).map(base64.urlsafe_b64encode),  # with its padding
+        st.text("AQgw-_=+/*. \n\x00é", max_size=14).map(lambda text: text.encode("utf-8")),
+        st.binary(max_size=14),
+    )
+)
+def test_the_faster_segment_rule_is_pyjwts(segment):
+    """authmw's one re-written PyJWT method (the strict base64url rule of a segment, by a
+    regular expression) answers as PyJWT's own on any segment: the same bytes or the same error."""
+    assert _segment_answer(_jwt._PyJWS._decode_base64url_segment, segment) == _segment_answer(
+        jwt.PyJWS._decode_base64url_segment, segment
+    )
+
+
+def test_the_verifier_uses_the_faster_rule_and_pyjwt_for_the_rest():
+    assert type(_jwt._PYJWT._jws) is _jwt._PyJWS
+    assert [name for name in vars(_jwt._PyJWS) if not name.startswith("__")] == ["_decode_base64url_segment"]
 
 
 # -- verify_jwt, the generic function --------------------------------------------------------
