@@ -28,6 +28,7 @@ unwanted sessions           refresh token -> until                REFUSED_CACHE_
                             (refreshed into a token the verifier  the token it gave
                             refuses: an anonymous user's, ...)
 verified tokens (verifier)  access token -> Claims                VERIFIED_CACHE_SIZE; exp
+last parse (verifier)       access token -> its parse             one entry
 key set (verifier)          kid -> key                            refetched after JWKS_TTL
 ==========================  ===================================  ==============================
 
