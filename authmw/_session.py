@@ -3,10 +3,10 @@
 - Signed out (no tokens) or signed in. A session with neither token is known to be
   invalid from the start; so is one whose refresh yields nothing, or that signed out. An
   invalid session holds no tokens.
-- The access token is refreshed on demand when less than the required validity remains
-  (callers use 20 s; asking for 60 s or more is an error). Concurrent refreshes of the
-  same refresh token share one call. A transient failure (network, 5xx) raises and keeps
-  the tokens; only a definitive ``REFRESH_TOKEN_ERROR`` clears them.
+- The access token is refreshed under the refresh policy (:mod:`authmw._refresh_policy`):
+  on demand when less than the required validity remains, a network failure retried, only
+  a refused refresh token (``REFRESH_TOKEN_ERROR``) clearing the tokens; any other failure
+  raises and keeps them. Concurrent refreshes of the same refresh token share one call.
 - An access token is only used together with a refresh token (contract 3.7).
 """
 
@@ -16,12 +16,21 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Any, Literal
 
 from ._config import AuthConfig
 from ._ops import Op, Shared
-from ._tokens import REQUIRED_VALIDITY_MS, has_validity, token_expiry
+from ._refresh_policy import (
+    MAX_MIN_VALIDITY_MS,
+    REQUIRED_VALIDITY_MS,
+    RETRY_NETWORK_FAILURE,
+    ShortLivedWarning,
+    refresh_endpoint,
+    signs_out,
+)
+from ._tokens import has_validity, token_expiry
 from ._transport import Transport
-from .errors import ConfigurationError, InvalidServerResponse, RefreshTokenError, UnparsableAccessToken
+from .errors import ConfigurationError, InvalidServerResponse, KnownError, RefreshTokenError, UnparsableAccessToken
 
 logger = logging.getLogger("authmw.session")
 
@@ -32,47 +41,48 @@ __all__ = [
     "refresh_access_token",
 ]
 
-#: Callers may require less than this (spec section 9).
-MAX_MIN_VALIDITY_MS = 60_000
-
-
-def refresh_access_token(config: AuthConfig, refresh_token: str) -> Op[str | None]:
+def refresh_access_token(
+    config: AuthConfig, refresh_token: str, *, holder: Literal["session", "request"] = "request"
+) -> Op[str | None]:
     """One refresh call: the new access token, or None when the refresh token is refused.
 
-    With a secret server key configured: ``POST /auth/sessions/current/refresh`` at the
-    server tier. Otherwise the OAuth refresh grant ``POST /auth/oauth/token`` with the
-    publishable client key. Concurrent callers with the same refresh token share one call.
-    Transient failures raise (``NetworkError`` at once, without a health check, or
-    ``HttpStatusError``); 429 and 508 answers are retried as for any call.
+    The endpoint is :func:`authmw._refresh_policy.refresh_endpoint`'s. Concurrent callers with
+    the same refresh token share one call. A network failure is retried when the policy says
+    so for ``holder`` ("session": an app holding a user's session; "request": a server
+    refreshing inside a request), then raised as ``NetworkError`` without a health check;
+    other transient failures raise (``HttpStatusError``); 429 and 508 answers are retried as
+    for any call.
     """
     _check_token(refresh_token, "refresh")
     key = ("refresh", config.project_id, refresh_token)
-    return (yield Shared(key, lambda: _refresh(config, refresh_token)))  # type: ignore[no-any-return]
+    return (yield Shared(key, lambda: _refresh(config, refresh_token, RETRY_NETWORK_FAILURE[holder])))  # type: ignore[no-any-return]
 
 
-def _refresh(config: AuthConfig, refresh_token: str) -> Op[str | None]:
+def _refresh(config: AuthConfig, refresh_token: str, retry_network: bool) -> Op[str | None]:
+    tier, path = refresh_endpoint(config)
+    if tier == "client" and not config.publishable_client_key:
+        raise ConfigurationError(
+            "Refreshing an access token needs the secret server key (AUTHMW_SECRET_SERVER_KEY) "
+            "or the publishable client key (AUTHMW_PUBLISHABLE_CLIENT_KEY)."
+        )
+    transport = Transport(config, tier, diagnose=False)
+    body: Any
     try:
-        if config.secret_server_key:
-            transport = Transport(config, "server", diagnose=False)
-            body = yield from transport.call_json(
-                "POST", "/auth/sessions/current/refresh", headers={"x-stack-refresh-token": refresh_token}
-            )
-        elif config.publishable_client_key:
-            transport = Transport(config, "client", diagnose=False)
+        if tier == "server":
+            headers = {"x-stack-refresh-token": refresh_token}
+            body = yield from transport.call_json("POST", path, headers=headers, retry_network=retry_network)
+        else:
             fields = {
                 "grant_type": "refresh_token",
                 "refresh_token": refresh_token,
                 "client_id": config.project_id,
-                "client_secret": config.publishable_client_key,
+                "client_secret": config.publishable_client_key or "",
             }
-            body = yield from transport.post_form("/auth/oauth/token", fields)
-        else:
-            raise ConfigurationError(
-                "Refreshing an access token needs the secret server key (AUTHMW_SECRET_SERVER_KEY) "
-                "or the publishable client key (AUTHMW_PUBLISHABLE_CLIENT_KEY)."
-            )
-    except RefreshTokenError:
-        return None
+            body = yield from transport.post_form(path, fields, retry_network=retry_network)
+    except KnownError as error:
+        if signs_out(error):
+            return None
+        raise
     token = body.get("access_token") if isinstance(body, dict) else None
     if not isinstance(token, str) or not token:
         raise InvalidServerResponse("The refresh answer has no access_token.")
@@ -112,7 +122,7 @@ class Session:
         self._known_invalid = self._access_token is None and self._refresh_token is None
         self._listeners: list[Listener] = []
         self._lock = threading.Lock()
-        self._warned_short_lived = False
+        self._short_lived = ShortLivedWarning(logger)
 
     def __repr__(self) -> str:
         state = "invalid" if self._known_invalid else ("signed in" if self._refresh_token else "no refresh token")
@@ -213,7 +223,7 @@ class Session:
         access = self._access_token
         if access is not None and self._usable(access, min_validity_ms):
             return access
-        new = yield from refresh_access_token(self.config, refresh_token)
+        new = yield from refresh_access_token(self.config, refresh_token, holder="session")
         if self._refresh_token != refresh_token:
             # Signed out or in again while refreshing: the result belongs to the old session.
             return (yield from self.get_access_token(min_validity_ms))
@@ -224,17 +234,7 @@ class Session:
             with self._lock:
                 self._access_token = new
             self._changed()
-        if not self._usable(new, min_validity_ms) and not self._warned_short_lived:
-            # The official SDK asserts here. A fresh token is still the best there is (a short
-            # development TTL, or a skewed clock), so it is used, with one warning, exactly as
-            # the React package does.
-            self._warned_short_lived = True
-            logger.warning(
-                "The service issued an access token valid for only %.1f s (wanted %.1f s); check this "
-                "machine's clock (or the service's token lifetime). Tokens will be refreshed on every call.",
-                self.remaining_ms(new) / 1000,
-                min_validity_ms / 1000,
-            )
+        self._short_lived.check(self.remaining_ms(new), min_validity_ms)  # (the official SDK asserts here)
         return new
 
     def sign_out(self, transport: Transport) -> Op[None]:

@@ -218,12 +218,15 @@ class Transport:
         session: SessionLike | None = None,
         admin_session: SessionLike | None = None,
         send_refresh_token: bool = False,
+        retry_network: bool | None = None,
     ) -> Op[Response]:
         """Send one API call and return its successful response, retrying as described above.
 
         ``session`` supplies ``x-stack-access-token`` (fresh for at least 20 s) and, with
         ``send_refresh_token``, ``x-stack-refresh-token``. ``admin_session`` (default: the
         transport's own) supplies ``x-stack-admin-access-token`` for project owners.
+        ``retry_network`` overrides whether a network failure is retried (default: for
+        idempotent methods only).
         """
         method = method.upper()
         admin_session = admin_session or self.admin_session
@@ -239,7 +242,7 @@ class Transport:
 
             build = functools.partial(self.build, method, path, json=json, query=query, headers=headers, **tokens)
             try:
-                return (yield from self.send(build))
+                return (yield from self.send(build, retry_network=retry_network))
             except KnownError as error:
                 stale = None if refreshed else _stale_session(error, session, admin_session, tokens)
                 if stale is None:
@@ -248,10 +251,11 @@ class Transport:
                 stale.mark_access_token_expired(used)
                 refreshed = True
 
-    def send(self, build: Callable[[], Request]) -> Op[Response]:
+    def send(self, build: Callable[[], Request], *, retry_network: bool | None = None) -> Op[Response]:
         """Send ``build()`` with retries and error parsing; no session handling.
 
-        ``build`` is called once per attempt, so every attempt gets a fresh nonce.
+        ``build`` is called once per attempt, so every attempt gets a fresh nonce. A network
+        failure is retried when ``retry_network`` says so (default: idempotent methods).
         """
         attempt = 0
         while True:
@@ -259,7 +263,8 @@ class Transport:
             try:
                 response = yield Send(request)
             except NetworkError as exc:
-                if request.method in IDEMPOTENT_METHODS and attempt + 1 < MAX_ATTEMPTS:
+                retry = request.method in IDEMPOTENT_METHODS if retry_network is None else retry_network
+                if retry and attempt + 1 < MAX_ATTEMPTS:
                     yield Sleep(self.backoff(attempt))
                     attempt += 1
                     continue
@@ -290,7 +295,7 @@ class Transport:
         response = yield from self.call(method, path, **kwargs)
         return parse_json(response, path)
 
-    def post_form(self, path: str, fields: Mapping[str, str]) -> Op[Any]:
+    def post_form(self, path: str, fields: Mapping[str, str], *, retry_network: bool | None = None) -> Op[Any]:
         """POST a form to an OAuth endpoint (``/auth/oauth/token``) and return its JSON.
 
         OAuth endpoints take no ``x-stack-*`` headers; retries and known errors as for ``call``.
@@ -298,7 +303,7 @@ class Transport:
         form = urlencode(fields).encode()
         url = self.config.api_base + "/" + path.lstrip("/")
         headers = {"content-type": "application/x-www-form-urlencoded", "accept": "application/json"}
-        response = yield from self.send(lambda: Request("POST", url, headers, form))
+        response = yield from self.send(lambda: Request("POST", url, headers, form), retry_network=retry_network)
         return parse_json(response, path)
 
     # -- waits -------------------------------------------------------------------------

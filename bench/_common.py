@@ -175,6 +175,8 @@ class Stack:
         return AuthConfig(
             project_id=self.service.project_id,
             api_url=self.proxy.url,
+            # API 2.8 tokens carry the service's own URL in their iss, not the proxy's
+            public_api_url=self.service.url,
             publishable_client_key=self.service.publishable_client_key,
             secret_server_key=self.service.secret_server_key,
         )
@@ -186,6 +188,7 @@ class Stack:
         return {
             "AUTHMW_PROJECT_ID": config.project_id,
             "AUTHMW_API_URL": config.api_url,
+            "AUTHMW_PUBLIC_API_URL": config.public_api_url or "",
             "AUTHMW_PUBLISHABLE_CLIENT_KEY": config.publishable_client_key or "",
             "AUTHMW_SECRET_SERVER_KEY": config.secret_server_key or "",
         }

@@ -64,7 +64,7 @@ unless_current .venv/.authmw-installed "$(inputs_hash pyproject.toml)-$(python3 
   unless_current node_modules/.authmw-installed "$(inputs_hash package-lock.json)" node_modules npm ci --no-audit --no-fund
   npm run typecheck
   unless_current node_modules/.authmw-built \
-    "$(inputs_hash src scripts package.json rollup.config.mjs tsconfig.build.json ../authmw/catalogue.json ../authmw/token_kinds.json)" dist/index.js \
+    "$(inputs_hash src scripts package.json rollup.config.mjs tsconfig.build.json ../authmw/catalogue.json ../authmw/token_kinds.json ../authmw/refresh_policy.json)" dist/index.js \
     npm run build
   # Size budgets of what an app bundles (a size, not a time: it belongs in CI)
   node scripts/bundle-size.mjs --check

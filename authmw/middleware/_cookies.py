@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import json
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.utils import formatdate
@@ -82,7 +81,7 @@ class SessionCookieReader:
 
     def read(self, header: str) -> StoredSession:
         exact: dict[str, str] = {}
-        raw_access: dict[str, str] = {}
+        access_values: dict[str, str] = {}
         hexclave: list[tuple[float, str, str]] = []
         stack: list[tuple[float, str, str]] = []
         https = False
@@ -92,8 +91,8 @@ class SessionCookieReader:
             if not sep:
                 continue
             if name in self._access:
-                if name not in raw_access:
-                    raw_access[name] = _unwrapped(value)  # decoded only if the fast path cannot read it
+                if name not in access_values:
+                    access_values[name] = _cookie_value(value)
             elif name in self._exact:
                 if name not in exact:
                     exact[name] = _cookie_value(value)
@@ -110,8 +109,8 @@ class SessionCookieReader:
         refresh = ranked[0][1]
         access = None
         for name in (ACCESS_COOKIE, HEXCLAVE_ACCESS_COOKIE):
-            if name in raw_access:
-                access = _token(_encoded_access(raw_access[name], refresh))
+            if name in access_values:
+                access = _token(access_from_cookie(access_values[name], refresh))
                 if access is not None:
                     break
         return StoredSession(refresh, access, https, tuple(ranked))
@@ -128,22 +127,6 @@ def _unwrapped(value: str) -> str:
 def _cookie_value(value: str) -> str:
     value = _unwrapped(value)
     return unquote(value) if "%" in value else value
-
-
-#: ``encodeURIComponent(JSON.stringify([refresh, access]))`` of two tokens that need no JSON
-#: escape and no percent-encoding (the service's tokens: base32, base64url and dots), which
-#: is how every browser SDK writes the access cookie. Hex digits in either case, as unquote.
-_ENCODED_PAIR = re.compile(r"%5[Bb]%22([A-Za-z0-9._~-]*)%22%2[Cc]%22([A-Za-z0-9._~-]*)%22%5[Dd]")
-
-
-def _encoded_access(raw: str, refresh_token: str | None) -> str | None:
-    """:func:`access_from_cookie` of a still percent-encoded value: the usual shape is read by
-    one regular expression (the same result as decoding it and parsing its JSON, a third of
-    the time); any other shape is decoded and parsed."""
-    match = _ENCODED_PAIR.fullmatch(raw)
-    if match is None:
-        return access_from_cookie(unquote(raw) if "%" in raw else raw, refresh_token)
-    return match[2] if refresh_token is not None and match[1] == refresh_token else None
 
 
 def _token(value: str | None) -> str | None:

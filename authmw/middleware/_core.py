@@ -48,6 +48,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 from authmw._bounded import BoundedMap
 from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
+from authmw._refresh_policy import ShortLivedWarning, refresh_endpoint
 from authmw._session import refresh_access_token
 from authmw._tokens import _TABLE, MAX_TOKEN_LENGTH, Claims, TokenVerifier, has_validity, usable_until
 from authmw.errors import (
@@ -316,12 +317,10 @@ class Authenticator:
         self.watch = ServiceWatch(config)
         if startup_check:
             self.watch.check_in_background()  # the only I/O of this class, in its own thread
-        self._refresh_url = config.api_base + (
-            "/auth/sessions/current/refresh" if config.secret_server_key else "/auth/oauth/token"
-        )
+        self._refresh_url = config.api_base + refresh_endpoint(config)[1]
         self._cookies = c.SessionCookieReader(config.project_id)
         self._fresh: BoundedMap[tuple[str, Claims]] = BoundedMap(FRESH_CACHE_SIZE)
-        self._warned_short_lived = False
+        self._short_lived = ShortLivedWarning(logger)
         #: Refused refresh token (or its digest) -> the time until which it is refused.
         self._refused: BoundedMap[float] = BoundedMap(REFUSED_CACHE_SIZE)
         #: Refresh token -> the time until which it is known to give a kind of token the app
@@ -642,13 +641,7 @@ class Authenticator:
         # :meth:`_fresh_token` allows. A token minted with less than the margin left (a
         # service with very short-lived tokens, or a skewed clock) serves only the requests
         # that shared its refresh; the next request refreshes again.
-        if not has_validity(claims.exp, self._clock()) and not self._warned_short_lived:
-            self._warned_short_lived = True
-            logger.warning(
-                "authmw: the service issued an access token valid for only %.1f s; check this machine's clock "
-                "(or the service's token lifetime). Sessions will be refreshed on every request.",
-                claims.exp - self._clock(),
-            )
+        self._short_lived.check((claims.exp - self._clock()) * 1000)
         self._fresh.put(refresh_token, (access, claims))
 
 

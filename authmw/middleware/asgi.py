@@ -96,8 +96,6 @@ class AuthMiddleware:
         self._http = http
         # httpx connection pools belong to one event loop; tests may run several.
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _PerLoop] = weakref.WeakKeyDictionary()
-        # Nearly always the same loop: skip the weak-dictionary lookup for it.
-        self._last: tuple[asyncio.AbstractEventLoop | None, _PerLoop | None] = (None, None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -149,19 +147,13 @@ class AuthMiddleware:
 
     def _bound(self) -> _PerLoop:
         loop = asyncio.get_running_loop()
-        last_loop, last = self._last
-        if loop is last_loop and last is not None:
-            return last
         bound = self._loops.get(loop)
         if bound is None:
             bound = self._loops[loop] = _PerLoop(self.config, AsyncDriver(self._http() if self._http else None))
-        self._last = (loop, bound)
         return bound
 
     async def aclose(self) -> None:
         loop = asyncio.get_running_loop()
-        if self._last[0] is loop:
-            self._last = (None, None)
         bound = self._loops.pop(loop, None)
         if bound is not None:
             await bound.driver.aclose()

@@ -24,14 +24,16 @@ const BUNDLES = [
     source: `import { AuthProvider, useUser } from "@authmw/react";
       export function App() { return AuthProvider({ projectId: "p", publishableClientKey: "k", children: null }); }
       export function Who() { return useUser().status; }`,
-    budgetKb: 10,
+    // +0.1 KB: the refresh policy generated from authmw/refresh_policy.json (issue 28)
+    budgetKb: 10.1,
     targetKb: 8,
   },
   {
     name: "every handler page (AuthHandler)",
     source: `import { AuthHandler, AuthProvider } from "@authmw/react";
       export { AuthHandler, AuthProvider };`,
-    budgetKb: 33,
+    // +0.1 KB: the refresh policy generated from authmw/refresh_policy.json (issue 28)
+    budgetKb: 33.1,
     targetKb: 30,
   },
   // The components are modules of their own: an app that does not render them does not load

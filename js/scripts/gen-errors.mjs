@@ -3,8 +3,9 @@
 //
 //   node scripts/gen-errors.mjs          write the file
 //   node scripts/gen-errors.mjs --check  exit 1 when the committed file is stale
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { writeOrCheck } from "./generated-file.mjs";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -149,22 +150,7 @@ export function readCatalogue(path = CATALOGUE_PATH) {
 }
 
 function main(argv) {
-  const text = generate(readCatalogue());
-  if (argv.includes("--check")) {
-    let current = "";
-    try {
-      current = readFileSync(OUTPUT_PATH, "utf8");
-    } catch {
-      // missing file counts as stale
-    }
-    if (current !== text) {
-      console.error("src/errors.gen.ts is stale: run `npm run gen-errors` and commit the result.");
-      process.exit(1);
-    }
-    return;
-  }
-  writeFileSync(OUTPUT_PATH, text);
-  console.log(`wrote ${OUTPUT_PATH}`);
+  writeOrCheck(OUTPUT_PATH, generate(readCatalogue()), argv, "npm run gen-errors");
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main(process.argv.slice(2));

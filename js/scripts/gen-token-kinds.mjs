@@ -4,8 +4,9 @@
 //
 //   node scripts/gen-token-kinds.mjs          write the file
 //   node scripts/gen-token-kinds.mjs --check  exit 1 when the committed file is stale
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { writeOrCheck } from "./generated-file.mjs";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -53,21 +54,7 @@ ${KINDS.map((kind) => `  ${kind}: { audienceSuffix: ${JSON.stringify(kinds[kind]
 }
 
 function main(argv) {
-  const text = generateTokenKinds(readTokenKinds());
-  if (argv.includes("--check")) {
-    let current = "";
-    try {
-      current = readFileSync(TOKEN_KINDS_OUTPUT_PATH, "utf8");
-    } catch {
-      // missing counts as stale
-    }
-    if (current !== text) {
-      console.error("src/token-kinds.gen.ts is stale: run `npm run gen-token-kinds` and commit it.");
-      process.exit(1);
-    }
-    return;
-  }
-  writeFileSync(TOKEN_KINDS_OUTPUT_PATH, text);
+  writeOrCheck(TOKEN_KINDS_OUTPUT_PATH, generateTokenKinds(readTokenKinds()), argv, "npm run gen-token-kinds");
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main(process.argv.slice(2));

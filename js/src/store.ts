@@ -10,18 +10,19 @@ import {
   type CookieFormat,
   type CookieSameSite,
 } from "./cookies";
-import { hasValidity } from "./jwt";
+import { accessTokenExpiresAt, hasValidity } from "./jwt";
+import { MAX_MIN_VALIDITY_MS, REQUIRED_VALIDITY_MS, shortLivedWarning } from "./refresh-policy.gen";
 import { accessTokenKind, kindAllowed, type AccessTokenKind, type UserKindOptions } from "./token-kind";
 import type { RequestTokens, SessionTokens, TokenProvider } from "./transport";
 import { createStore, type StoreApi } from "./vanilla";
 
 export type SessionState = SessionTokens;
 
-/** Validity callers ask for by default before using an access token (spec section 4: a token
- * with less left is refreshed; exactly this much is enough). */
-export const DEFAULT_MIN_VALIDITY_MS = 20_000;
+/** Validity callers ask for by default before using an access token (a token with less left is
+ * refreshed; exactly this much is enough): the refresh policy's, authmw/refresh_policy.json. */
+export const DEFAULT_MIN_VALIDITY_MS = REQUIRED_VALIDITY_MS;
 /** Callers must ask for less than this. */
-export const MAX_MIN_VALIDITY_MS = 60_000;
+export { MAX_MIN_VALIDITY_MS };
 export const COOKIE_POLL_INTERVAL_MS = 100;
 
 export interface SessionStoreOptions {
@@ -162,10 +163,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       // development TTL, or a skewed clock), so it is used, with one warning.
       if (!hasValidity(fresh, now(), minValidityMs) && !warnedShortLived) {
         warnedShortLived = true;
-        console.warn(
-          `authmw: the service issued an access token valid for less than ${minValidityMs} ms; ` +
-            "check the device clock (or the service's token lifetime). Tokens will be refreshed on every call.",
-        );
+        console.warn(shortLivedWarning(accessTokenExpiresAt(fresh) - now(), minValidityMs));
       }
       return fresh;
     }

@@ -1,5 +1,6 @@
 import { isKnownError } from "./known-error";
 import { randomNonce } from "./random";
+import { CLIENT_REFRESH_GRANT_TYPE, CLIENT_REFRESH_PATH, RETRY_NETWORK_FAILURE_IN_SESSION, SIGNS_OUT } from "./refresh-policy.gen";
 import { ALLOW_ANONYMOUS_HEADER } from "./token-kinds.gen";
 import { CLIENT_VERSION_HEADER } from "./version";
 
@@ -202,15 +203,16 @@ export class Transport {
   }
 
   /**
-   * OAuth refresh grant (contract 3.5): form-encoded, no x-stack headers, no override header.
-   * Returns null when the service says the refresh token is no good (REFRESH_TOKEN_ERROR);
-   * throws on anything transient, so callers never drop tokens because of a network blip.
-   * Refreshing does not rotate the refresh token, so network failures are retried like GET.
+   * OAuth refresh grant: form-encoded, no x-stack headers, no override header; the refresh
+   * policy's (authmw/refresh_policy.json, docs/architecture.md "Refresh policy"). Returns null
+   * when the service refuses the refresh token (SIGNS_OUT: REFRESH_TOKEN_ERROR); throws on
+   * anything else, so callers never drop tokens because of a network blip. Refreshing rotates
+   * nothing, so a session's refresh retries network failures like GET.
    */
   async refreshAccessToken(refreshToken: string): Promise<string | null> {
-    const url = this.apiUrl("/auth/oauth/token");
+    const url = this.apiUrl(CLIENT_REFRESH_PATH);
     const form = new URLSearchParams({
-      grant_type: "refresh_token",
+      grant_type: CLIENT_REFRESH_GRANT_TYPE,
       refresh_token: refreshToken,
       client_id: this.projectId,
       client_secret: this.publishableClientKey ?? "",
@@ -222,11 +224,11 @@ export class Transport {
       credentials: "omit",
       cache: "no-store",
     });
-    const { response, status, text } = await this.send("POST", url, init, true);
+    const { response, status, text } = await this.send("POST", url, init, RETRY_NETWORK_FAILURE_IN_SESSION);
     const code = response.headers.get("x-stack-known-error");
     if (code !== null) {
       const error = (await errors()).parseKnownError(code, status, text);
-      if (isKnownError(error, "REFRESH_TOKEN_ERROR")) return null;
+      if (SIGNS_OUT.some((refused) => isKnownError(error, refused))) return null;
       throw error;
     }
     if (status < 200 || status >= 300) throw await httpStatusError(status, text, url, "POST");

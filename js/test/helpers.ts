@@ -1,5 +1,6 @@
 import { vi } from "vitest";
 import { AuthClient, type AuthClientOptions } from "../src/client";
+import { Transport } from "../src/transport";
 
 export const PROJECT_ID = "11111111-2222-4333-8444-555555555555";
 export const PCK = "pck_test";
@@ -128,4 +129,17 @@ export function clientWith(options: Partial<AuthClientOptions> = {}) {
     ...options,
   });
   return { client, ...f };
+}
+
+/** A client-tier Transport over a fetch double: backoff waits recorded, not slept; online. */
+export function transportOver(fetch: typeof globalThis.fetch): Transport {
+  return new Transport({
+    projectId: PROJECT_ID,
+    publishableClientKey: PCK,
+    baseUrl: BASE_URL,
+    fetch,
+    sleep: recordingSleep().sleep,
+    random: () => 0.5,
+    isOnline: () => true,
+  });
 }

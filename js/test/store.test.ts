@@ -2,19 +2,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readSessionCookies, sessionCookieWrites, type CookieSameSite } from "../src/cookies";
 import { ConnectionError, HttpStatusError } from "../src/errors";
 import { createSessionStore, type SessionStoreOptions } from "../src/store";
-import { Transport } from "../src/transport";
 import {
-  BASE_URL,
   clearDocumentCookies,
   fakeFetch,
   jsonResponse,
   knownErrorResponse,
   makeJwt,
   networkFailure,
-  PCK,
   PROJECT_ID,
-  recordingSleep,
   tokenValidFor,
+  transportOver,
 } from "./helpers";
 
 const NOW = Date.parse("2026-01-01T00:00:00Z");
@@ -39,15 +36,7 @@ class RecordingDocument {
 
 function setup(options: Partial<SessionStoreOptions> = {}) {
   const f = fakeFetch();
-  const transport = new Transport({
-    projectId: PROJECT_ID,
-    publishableClientKey: PCK,
-    baseUrl: BASE_URL,
-    fetch: f.fetch,
-    sleep: recordingSleep().sleep,
-    random: () => 0.5,
-    isOnline: () => true,
-  });
+  const transport = transportOver(f.fetch);
   const doc = new RecordingDocument();
   const store = createSessionStore({
     projectId: PROJECT_ID,
@@ -339,18 +328,5 @@ describe("getAccessToken", () => {
     release();
     expect(await pending).toBe(newAccess);
     expect(store.getState()).toEqual({ refreshToken: "rt-new", accessToken: newAccess });
-  });
-
-  it("uses a fresh token even when it is shorter-lived than required, warning once", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const { store, reply } = setup();
-    store.setTokens({ refreshToken: "rt" });
-    const short = tokenValidFor(10, NOW);
-    reply(jsonResponse({ access_token: short }), jsonResponse({ access_token: short }));
-    expect(await store.getAccessToken()).toBe(short);
-    expect(await store.getAccessToken()).toBe(short);
-    expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0]![0]).toMatch(/device clock/);
-    warn.mockRestore();
   });
 });
