@@ -27,6 +27,7 @@ from ..oauth_flow import (
     attach_account,
     check_link,
     grant_scopes,
+    sign_in_link,
     speaks_2_8,
     trusted_redirect,
 )
@@ -265,11 +266,7 @@ def _provider_account(ctx: RequestContext, project: Project, params: dict[str, A
 
 
 def _unlinked(ctx: RequestContext, project: Project, provider_id: str, account: dict[str, Any]) -> bool:
-    row = ctx.sql.execute(
-        "SELECT 1 FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?",
-        (project.id, provider_id, account["account_id"]),
-    ).fetchone()
-    return row is None
+    return sign_in_link(ctx.sql, project.id, provider_id, account["account_id"]) is None
 
 
 def _account_user(
@@ -277,10 +274,7 @@ def _account_user(
 ) -> tuple[str, bool]:
     """The user the provider account signs in (created on first sign-in), for `authenticate`."""
     provider_id = flow["provider_id"]
-    row = ctx.sql.execute(
-        "SELECT user_id FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?",
-        (project.id, provider_id, account["account_id"]),
-    ).fetchone()
+    row = sign_in_link(ctx.sql, project.id, provider_id, account["account_id"])
     if row is not None:
         return row["user_id"], False
     if not project.config["sign_up_enabled"]:
