@@ -146,9 +146,16 @@ def create_personal_team(c: sqlite3.Connection, project: Project, user_id: str, 
     return team_id
 
 
-def upgrade_anonymous_user(c: sqlite3.Connection, project: Project, user_id: str) -> None:
-    """An anonymous user becomes a real one (contract 2.8, 7.3): signed up now, and teams still
-    called `Personal Team` named after the user."""
+def upgrade_anonymous_user(
+    c: sqlite3.Connection, project: Project, user_id: str, email: str | None = None, *, email_verified: bool = False
+) -> None:
+    """An anonymous user becomes a real one (contract 2.8, 7.3): signed up now (with `email` as
+    its primary sign-in address, when given), and teams still called `Personal Team` named
+    after the user."""
+    if email is not None:
+        add_contact_channel(
+            c, project.id, user_id, email, is_primary=True, is_verified=email_verified, used_for_auth=True
+        )
     c.execute(
         "UPDATE users SET is_anonymous = 0, signed_up_at_millis = ? WHERE project_id = ? AND id = ?",
         (now_millis(), project.id, user_id),

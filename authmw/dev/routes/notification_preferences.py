@@ -55,6 +55,7 @@ def list_preferences(ctx: RequestContext) -> dict[str, Any]:
     when=_has_preferences,
 )
 def update_preference(ctx: RequestContext) -> dict[str, Any]:
+    ctx.user_id_or_me(ctx.params["user_id"])  # "me" without a user first, as the service
     category = category_by_id(ctx.params["notification_category_id"])
     if category is None:
         raise PlainError(404, "Notification category not found")

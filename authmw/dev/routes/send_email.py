@@ -14,7 +14,8 @@ from typing import Any
 
 from ..api_version import ApiVersion
 from ..endpoint import SERVER_OR_ADMIN, EndpointGroup, RequestContext
-from ..errors import CatalogueError, PlainError
+from ..errors import CatalogueError, PlainError, schema_error
+from ..ids import is_uuid
 from ..mail import Mail, send_email
 from ..notifications import TRANSACTIONAL, category_by_name, is_enabled, unsubscribe_link
 from ..schema import Arr, Bool, Json, Num, Obj, Str, Uuid
@@ -51,9 +52,37 @@ def _text_of(html: str) -> str:
     return _html.unescape(re.sub(r"<[^>]+>", "", text)).strip()
 
 
+#: The three body shapes of the service's schema (a union): one content field each.
+CONTENT_FIELDS = ("html", "template_id", "draft_id")
+
+
+def _check_union(ctx: RequestContext, body: dict[str, Any]) -> None:
+    """The service's union schema: some shape must match, else every shape's problems, in its
+    words (including its repeated unknown-property line)."""
+    theme = body.get("theme_id", None)
+    theme_ok = theme is None or theme is False or (isinstance(theme, str) and is_uuid(theme))
+    shapes = []
+    for field in CONTENT_FIELDS:
+        problems = [] if field in body else [f"body.{field} must be defined"]
+        if not theme_ok:
+            problems.append("body.theme_id is invalid")
+        for other in CONTENT_FIELDS:
+            if other != field and other in body:
+                problems += [f"body contains unknown properties: {other}"] * 2
+        if not problems:
+            return
+        shapes.append(problems)
+    lines = ["body is not matched by any of the provided schemas:"]
+    for number, problems in enumerate(shapes):
+        lines.append(f"    Schema {number}:")
+        lines += [f"      {problem}" for problem in problems]
+    raise schema_error(ctx.request.method, ctx.request.url.path, ["\n".join(lines)])
+
+
 @group.post("/emails/send-email", tiers=SERVER_OR_ADMIN, body=BODY, when=_has_send_email)
 def send(ctx: RequestContext) -> dict[str, Any]:
     body = ctx.body
+    _check_union(ctx, body)
     if ctx.project.config["email_config"].get("type") == "shared":
         raise CatalogueError("REQUIRES_CUSTOM_EMAIL_SERVER")
     if ("user_ids" in body) == ("all_users" in body):
@@ -68,8 +97,6 @@ def send(ctx: RequestContext) -> dict[str, Any]:
         raise PlainError(400, "No template found with given template_id")
     if "draft_id" in body:
         raise PlainError(400, "No draft found with given draft_id")
-    if "html" not in body:
-        raise CatalogueError("SCHEMA_ERROR", message="Either template_id, html, or draft_id must be provided")
     if body.get("all_users"):
         rows = ctx.sql.execute(
             "SELECT id FROM users WHERE project_id = ? ORDER BY signed_up_at_millis, rowid", (ctx.project.id,)
