@@ -113,6 +113,13 @@ def test_send_email_request_errors(api: Api, inbox: Inbox) -> None:
     message = assert_known_error(both, "SCHEMA_ERROR", 400)["error"]
     assert message == "Exactly one of user_ids or all_users must be provided"
     assert_known_error(send(api), "SCHEMA_ERROR", 400)
+    no_content = api.call("POST", "/emails/send-email", "server", json={"user_ids": [user["user_id"]], "subject": "x"})
+    assert assert_known_error(no_content, "SCHEMA_ERROR", 400)["error"].endswith(
+        "  - body is not matched by any of the provided schemas:\n    Schema 0:\n      body.html must be defined\n"
+        "    Schema 1:\n      body.template_id must be defined\n    Schema 2:\n      body.draft_id must be defined"
+    )
+    bad_theme = send(api, user_ids=[user["user_id"]], theme_id="no-such-theme")
+    assert "      body.theme_id is invalid" in assert_known_error(bad_theme, "SCHEMA_ERROR", 400)["error"]
     category = send(api, user_ids=[user["user_id"]], notification_category_name="Newsletter")
     assert (category.status_code, category.text) == (400, "Notification category not found with given name")
     missing = "00000000-0000-4000-8000-000000000000"
