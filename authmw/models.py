@@ -29,13 +29,16 @@ __all__ = [
     "AdminProjectConfigUpdate",
     "AdminProjectUpdate",
     "ApiKey",
+    "ConnectedAccountLink",
     "ContactChannel",
     "DailyActivity",
     "EmailConfig",
     "EmailTemplate",
+    "EndUserIpInfo",
     "LoginMethodCount",
     "Metrics",
     "NewApiKey",
+    "NotificationPreference",
     "OAuthProvider",
     "OAuthSignInResult",
     "Page",
@@ -45,10 +48,12 @@ __all__ = [
     "ProjectConfig",
     "ProjectDomain",
     "ProjectOAuthProvider",
+    "ProviderAccount",
     "RiskScores",
     "ServerTeam",
     "ServerTeamMemberProfile",
     "ServerUser",
+    "SessionInfo",
     "SignInResult",
     "Team",
     "TeamInvitation",
@@ -93,6 +98,70 @@ class OAuthProvider(WireModel):
     id: str
     account_id: str | None = None
     email: str | None = None
+
+
+class ProviderAccount(WireModel):
+    """A user's link to an OAuth provider account (API 2.8, ``/oauth-providers``).
+
+    ``id`` is the link's own id (not the provider's name, which is ``provider_config_id``);
+    ``allow_sign_in`` makes the account a way to sign in, ``allow_connected_accounts`` lets the
+    app use its provider access tokens. ``account_id`` (the provider's id of the account) is
+    given to the server tier only.
+    """
+
+    id: str
+    user_id: str
+    provider_config_id: str
+    type: str
+    email: str | None = None
+    allow_sign_in: bool
+    allow_connected_accounts: bool
+    account_id: str | None = None
+
+
+class ConnectedAccountLink(WireModel):
+    """A provider account whose access tokens the app may ask for (``/connected-accounts``)."""
+
+    user_id: str
+    provider: str
+    provider_account_id: str
+
+
+class NotificationPreference(WireModel):
+    """Whether a user gets e-mail of one notification category (API 2.8).
+
+    ``can_disable`` is False for ``Transactional`` mail (which is always sent)."""
+
+    category_id: str = Field(validation_alias=_wire("notification_category_id", "category_id"))
+    category_name: str = Field(validation_alias=_wire("notification_category_name", "category_name"))
+    enabled: bool
+    can_disable: bool
+
+
+class EndUserIpInfo(WireModel):
+    """Where a session was last used from, as far as the service knows."""
+
+    ip: str | None = None
+    country_code: str | None = Field(None, validation_alias=_wire("countryCode", "country_code"))
+    region_code: str | None = Field(None, validation_alias=_wire("regionCode", "region_code"))
+    city_name: str | None = Field(None, validation_alias=_wire("cityName", "city_name"))
+    tz_identifier: str | None = Field(None, validation_alias=_wire("tzIdentifier", "tz_identifier"))
+    latitude: float | None = None
+    longitude: float | None = None
+
+
+class SessionInfo(WireModel):
+    """One of a user's active sessions (API 2.8, ``/auth/sessions``); no tokens, only facts."""
+
+    id: str
+    user_id: str
+    created_at: Millis
+    last_used_at: Millis | None = None
+    is_impersonation: bool = False
+    is_current_session: bool = False
+    last_used_from: EndUserIpInfo | None = Field(
+        None, validation_alias=_wire("last_used_at_end_user_ip_info", "last_used_from")
+    )
 
 
 class Team(WireModel):

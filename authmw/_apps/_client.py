@@ -15,6 +15,14 @@ from ..errors import (
     UserAuthenticationRequired,
 )
 from ..models import SignInResult, User
+from ._accounts import (
+    AsyncClientNotificationPreferences,
+    AsyncClientProviderAccounts,
+    AsyncClientSessions,
+    ClientNotificationPreferences,
+    ClientProviderAccounts,
+    ClientSessions,
+)
 from ._base import UNSET, _AsyncApp, _SyncApp, changes, namespace, parse
 from ._binding import operation
 from ._contact_channels import AsyncClientContactChannels, ClientContactChannels
@@ -63,7 +71,31 @@ class _ClientOps(_ClientMfa, _ClientOAuth, _OwnedProjectsOps):
             "POST",
             "/auth/password/sign-up",
             json={"email": email, "password": password, "verification_callback_url": callback},
+            session=self._upgradable_session(),
         )
+        return self._sign_in(body)
+
+    def _upgradable_session(self) -> Session | None:
+        """The session a sign-up sends along: an app that signs in anonymous users
+        (``allow_anonymous=True``) sends its session, so that API 2.8 turns an anonymous user
+        into this account, keeping its id (contract 2.8, 7.3); the service ignores the token of
+        a user who is not anonymous. Other apps send none, as before."""
+        return self.session if self.config.allow_anonymous and self.session.is_signed_in else None
+
+    @operation
+    def sign_up_anonymously(self) -> Op[SignInResult]:
+        """Sign in as a new anonymous user (API 2.8, ``POST /auth/anonymous/sign-up``).
+
+        The app must accept anonymous users (``AuthConfig(allow_anonymous=True)``): the service
+        refuses their tokens otherwise. A later ``sign_up_with_password`` on this app turns the
+        anonymous user into a real account with the same user id.
+        """
+        if not self.config.allow_anonymous:
+            raise ValueError(
+                "sign_up_anonymously needs an app that accepts anonymous users: "
+                "AuthConfig(..., allow_anonymous=True) or AUTHMW_ALLOW_ANONYMOUS=true."
+            )
+        body = yield from self._transport.call_json("POST", "/auth/anonymous/sign-up", json={})
         return self._sign_in(body)
 
     @operation
@@ -178,11 +210,15 @@ class ClientApp(_ClientOps, _SyncApp):
     E-mailed-code flows (magic link, password reset, e-mail verification) are methods of
     the app; the user's teams and addresses are grouped: ``teams``,
     ``team_member_profiles``, ``team_permissions``, ``team_invitations``,
-    ``contact_channels``.
+    ``contact_channels``; API 2.8 adds ``sessions``, ``provider_accounts`` and
+    ``notification_preferences``.
     """
 
     _tier = "client"
     contact_channels = namespace(ClientContactChannels)
+    notification_preferences = namespace(ClientNotificationPreferences)
+    provider_accounts = namespace(ClientProviderAccounts)
+    sessions = namespace(ClientSessions)
     team_invitations = namespace(ClientTeamInvitations)
     team_member_profiles = namespace(ClientTeamMemberProfiles)
     team_permissions = namespace(ClientTeamPermissions)
@@ -194,6 +230,9 @@ class AsyncClientApp(_ClientOps, _AsyncApp):
 
     _tier = "client"
     contact_channels = namespace(AsyncClientContactChannels)
+    notification_preferences = namespace(AsyncClientNotificationPreferences)
+    provider_accounts = namespace(AsyncClientProviderAccounts)
+    sessions = namespace(AsyncClientSessions)
     team_invitations = namespace(AsyncClientTeamInvitations)
     team_member_profiles = namespace(AsyncClientTeamMemberProfiles)
     team_permissions = namespace(AsyncClientTeamPermissions)

@@ -12,15 +12,18 @@ __all__ = ["AsyncServerConnectedAccounts", "ServerConnectedAccounts"]
 
 class _ConnectedAccountsOps(_Namespace):
     @operation
-    def get_access_token(self, user_id: str, provider: str, scope: str | None = None) -> Op[str | None]:
+    def get_access_token(
+        self, user_id: str, provider: str, scope: str | None = None, *, account_id: str | None = None
+    ) -> Op[str | None]:
         """An access token for the provider API on behalf of the user, or None.
 
         None when the user has no account of that provider or it was not granted ``scope``
-        (space-separated provider scopes): the user must connect it first. Raises
-        ``OAuthProviderNotFoundOrNotEnabled`` or
+        (space-separated provider scopes): the user must connect it first. ``account_id``
+        (API 2.8) picks one of several accounts of the provider (``provider_accounts.connected``
+        lists them). Raises ``OAuthProviderNotFoundOrNotEnabled`` or
         ``OAuthAccessTokenNotAvailableWithSharedOAuthKeys`` for project set-up problems.
         """
-        return (yield from connected_account_token(self._transport, user_id, provider, scope, None))
+        return (yield from connected_account_token(self._transport, user_id, provider, scope, None, account_id))
 
 
 class ServerConnectedAccounts(_ConnectedAccountsOps, SyncRunner):

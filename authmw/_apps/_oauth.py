@@ -41,12 +41,21 @@ class ConnectedAccount:
 
 
 def connected_account_token(
-    transport: Transport, user_id: str, provider: str, scopes: str | Iterable[str] | None, session: Session | None
+    transport: Transport,
+    user_id: str,
+    provider: str,
+    scopes: str | Iterable[str] | None,
+    session: Session | None,
+    account_id: str | None = None,
 ) -> Op[str | None]:
     """``POST /connected-accounts/{user}/{provider}/access-token``: the token, or None when the
-    user has no account of that provider or it lacks a scope (contract 5.4.7)."""
+    user has no account of that provider or it lacks a scope (contract 5.4.7). With
+    ``account_id`` (API 2.8, contract 2.8 10.3): that one provider account's token."""
     scope = _scope_text(scopes)
-    path = f"/connected-accounts/{segment(user_id)}/{segment(provider.lower())}/access-token"
+    path = f"/connected-accounts/{segment(user_id)}/{segment(provider.lower())}"
+    if account_id is not None:
+        path += f"/{segment(account_id)}"
+    path += "/access-token"
     try:
         answer = yield from transport.call_json(
             "POST", path, json={} if scope is None else {"scope": scope}, session=session

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._ops import Op
 from .._tokens import Claims, TokenVerifier
+from ..errors import InvalidServerResponse
 from ..models import ServerUser, TokenPair
+from ._accounts import (
+    AsyncServerNotificationPreferences,
+    AsyncServerProviderAccounts,
+    ServerNotificationPreferences,
+    ServerProviderAccounts,
+)
 from ._base import _AsyncApp, _CommonOps, _SyncApp, namespace
 from ._binding import operation
 from ._connected_accounts import AsyncServerConnectedAccounts, ServerConnectedAccounts
@@ -45,9 +54,47 @@ class _ServerOps(_CommonOps):
         return (yield from _ServerUsersOps.get.op(self, user_id))
 
     @operation
-    def create_session(self, user_id: str, expires_in_millis: int = DEFAULT_SESSION_MILLIS) -> Op[TokenPair]:
+    def create_session(
+        self, user_id: str, expires_in_millis: int = DEFAULT_SESSION_MILLIS, *, is_impersonation: bool = False
+    ) -> Op[TokenPair]:
         """Mint a session for a user (same as ``sessions.create``)."""
-        return (yield from _ServerSessionsOps.create.op(self, user_id, expires_in_millis))
+        return (
+            yield from _ServerSessionsOps.create.op(self, user_id, expires_in_millis, is_impersonation=is_impersonation)
+        )
+
+    @operation
+    def send_email(
+        self,
+        *,
+        html: str,
+        subject: str,
+        user_ids: list[str] | None = None,
+        all_users: bool = False,
+        notification_category: str | None = None,
+    ) -> Op[list[str]]:
+        """E-mail users at their primary addresses (API 2.8, ``POST /emails/send-email``).
+
+        Give ``user_ids`` or ``all_users=True``. ``notification_category``: ``"Transactional"``
+        (the default: always sent) or ``"Marketing"`` (users who turned it off get nothing; the
+        others get an unsubscribe link). The project needs its own e-mail server
+        (``RequiresCustomEmailServer`` otherwise); an unknown user raises ``UserIdDoesNotExist``
+        and sends nothing. Returns the ids of the users addressed; users without a primary
+        address are among them but get no mail.
+        """
+        if (user_ids is None) == (not all_users):
+            raise ValueError("send_email needs either user_ids=[...] or all_users=True (not both).")
+        payload: dict[str, Any] = {"html": html, "subject": subject}
+        if all_users:
+            payload["all_users"] = True
+        else:
+            payload["user_ids"] = list(user_ids or [])
+        if notification_category is not None:
+            payload["notification_category_name"] = notification_category
+        body = yield from self._transport.call_json("POST", "/emails/send-email", json=payload)
+        results = body.get("results") if isinstance(body, dict) else None
+        if not isinstance(results, list):
+            raise InvalidServerResponse("The send-email answer has no results list.")
+        return [str(item.get("user_id")) for item in results if isinstance(item, dict)]
 
     @operation
     def verify_access_token(self, access_token: str) -> Op[Claims]:
@@ -60,12 +107,14 @@ class ServerApp(_ServerOps, _SyncApp):
 
     Calls are grouped by resource: ``users``, ``sessions``, ``teams``,
     ``team_member_profiles``, ``team_permissions``, ``contact_channels``,
-    ``connected_accounts``.
+    ``connected_accounts``; API 2.8 adds ``provider_accounts`` and ``notification_preferences``.
     """
 
     _tier = "server"
     connected_accounts = namespace(ServerConnectedAccounts)
     contact_channels = namespace(ServerContactChannels)
+    notification_preferences = namespace(ServerNotificationPreferences)
+    provider_accounts = namespace(ServerProviderAccounts)
     sessions = namespace(ServerSessions)
     team_member_profiles = namespace(ServerTeamMemberProfiles)
     team_permissions = namespace(ServerTeamPermissions)
@@ -79,6 +128,8 @@ class AsyncServerApp(_ServerOps, _AsyncApp):
     _tier = "server"
     connected_accounts = namespace(AsyncServerConnectedAccounts)
     contact_channels = namespace(AsyncServerContactChannels)
+    notification_preferences = namespace(AsyncServerNotificationPreferences)
+    provider_accounts = namespace(AsyncServerProviderAccounts)
     sessions = namespace(AsyncServerSessions)
     team_member_profiles = namespace(AsyncServerTeamMemberProfiles)
     team_permissions = namespace(AsyncServerTeamPermissions)

@@ -8,7 +8,8 @@ from typing import Any, Literal
 from .._ops import Op
 from .._transport import segment
 from ..errors import SchemaError, UserNotFound
-from ..models import Page, ServerUser, TokenPair
+from ..models import Page, ServerUser, SessionInfo, TokenPair
+from ._accounts import list_user_sessions, revoke_user_session
 from ._base import UNSET, _Namespace, changes, parse
 from ._binding import AsyncRunner, SyncRunner, operation, paginated
 
@@ -200,15 +201,32 @@ class AsyncServerUsers(_ServerUsersOps, AsyncRunner):
 
 class _ServerSessionsOps(_Namespace):
     @operation
-    def create(self, user_id: str, expires_in_millis: int = DEFAULT_SESSION_MILLIS) -> Op[TokenPair]:
+    def create(
+        self, user_id: str, expires_in_millis: int = DEFAULT_SESSION_MILLIS, *, is_impersonation: bool = False
+    ) -> Op[TokenPair]:
         """Mint a session for a user (for example after your own checks); the token pair.
 
-        Raises ``UserIdDoesNotExist`` for an unknown user.
+        ``is_impersonation=True`` (API 2.8) marks a session an administrator opens as the
+        user: the user's own session list does not show it. Raises ``UserIdDoesNotExist`` for
+        an unknown user.
         """
-        body = yield from self._transport.call_json(
-            "POST", "/auth/sessions", json={"user_id": user_id, "expires_in_millis": expires_in_millis}
-        )
+        payload: dict[str, Any] = {"user_id": user_id, "expires_in_millis": expires_in_millis}
+        if is_impersonation:
+            payload["is_impersonation"] = True
+        body = yield from self._transport.call_json("POST", "/auth/sessions", json=payload)
         return parse(TokenPair, body)
+
+    @operation
+    def list(self, user_id: str) -> Op[list[SessionInfo]]:
+        """A user's active sessions, newest first (API 2.8; impersonation sessions are listed
+        to the admin tier only)."""
+        return (yield from list_user_sessions(self, user_id))
+
+    @operation
+    def revoke(self, user_id: str, session_id: str) -> Op[None]:
+        """End one of the user's sessions: its refresh token stops working at once, access
+        tokens already issued expire as usual (API 2.8)."""
+        yield from revoke_user_session(self, user_id, session_id)
 
 
 class ServerSessions(_ServerSessionsOps, SyncRunner):

@@ -90,6 +90,11 @@ class ApiVersion:
     #: mode, a trusted after_callback_redirect_url, and redirect trust that compares ports and
     #: ignores paths.
     oauth_28: bool
+    #: OAuth provider accounts (/oauth-providers), the connected-account list and per-account
+    #: access tokens (10.1-10.3).
+    oauth_provider_accounts: bool
+    #: Notification preferences, unsubscribe links and POST /emails/send-email (11).
+    notification_preferences: bool
     #: Spaces before the `Project:` and `User:` lines of the GET /api/v1 text: 2.7.16's template
     #: indented them by 9 (a nested deindent), 2.8.86 by 2.
     root_text_indent: int
@@ -124,6 +129,8 @@ API_27 = ApiVersion(
     admin_project_at_internal=False,
     email_templates=True,
     oauth_28=False,
+    oauth_provider_accounts=False,
+    notification_preferences=False,
     root_text_indent=9,
     otp_name="Magic link",
 )
@@ -144,6 +151,8 @@ API_28 = ApiVersion(
     admin_project_at_internal=True,
     email_templates=False,
     oauth_28=True,
+    oauth_provider_accounts=True,
+    notification_preferences=True,
     root_text_indent=2,
     otp_name="OTP sign-in",
 )

@@ -263,6 +263,44 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE projects ADD COLUMN owner_team_id TEXT
     """,
+    # accounts-1: OAuth provider accounts of API 2.8 (contract 2.8, 10): each link gets an id and
+    #    the sign-in / connected-account flags; a provider account may be linked to several users
+    #    but sign in only one (the partial unique index). Notification preferences (11.2).
+    """
+    CREATE TABLE oauth_links (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL,
+        provider_id TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        email TEXT,
+        created_at_millis INTEGER NOT NULL,
+        granted_scopes TEXT NOT NULL DEFAULT '',
+        allow_sign_in INTEGER NOT NULL DEFAULT 1,
+        allow_connected_accounts INTEGER NOT NULL DEFAULT 1,
+        UNIQUE (project_id, user_id, provider_id, account_id)
+    );
+    INSERT INTO oauth_links (id, project_id, provider_id, account_id, user_id, email, created_at_millis,
+                             granted_scopes)
+        SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2)
+                     || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2)
+                     || '-' || hex(randomblob(6))),
+               project_id, provider_id, account_id, user_id, email, created_at_millis, granted_scopes
+        FROM oauth_accounts;
+    DROP TABLE oauth_accounts;
+    ALTER TABLE oauth_links RENAME TO oauth_accounts;
+    CREATE UNIQUE INDEX oauth_accounts_sign_in ON oauth_accounts(project_id, provider_id, account_id)
+        WHERE allow_sign_in = 1;
+    CREATE INDEX oauth_accounts_by_user ON oauth_accounts(project_id, user_id, created_at_millis);
+
+    CREATE TABLE notification_preferences (
+        project_id TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        category_id TEXT NOT NULL,
+        enabled INTEGER NOT NULL,
+        PRIMARY KEY (user_id, category_id)
+    )
+    """,
 ]
 
 

@@ -31,7 +31,7 @@ from ada_url import URL
 
 from .._urls import is_local_host
 from .errors import CatalogueError
-from .ids import now_millis
+from .ids import new_uuid, now_millis
 from .projects import Project
 from .service import Service
 from .urls import is_trusted_url
@@ -123,13 +123,21 @@ def pkce_matches(verifier: str, challenge: str, method: str) -> bool:
     return hmac.compare_digest(digest, challenge)
 
 
+def sign_in_link(c: sqlite3.Connection, project_id: str, provider_id: str, account_id: str) -> sqlite3.Row | None:
+    """The link through which the provider account signs in (at most one: API 2.8 lets other
+    users link the same account for connected-account use only, contract 2.8 10.2)."""
+    row: sqlite3.Row | None = c.execute(
+        "SELECT * FROM oauth_accounts"
+        " WHERE project_id = ? AND provider_id = ? AND account_id = ? AND allow_sign_in = 1",
+        (project_id, provider_id, account_id),
+    ).fetchone()
+    return row
+
+
 def check_link(c: sqlite3.Connection, project_id: str, provider_id: str, account_id: str, user_id: str) -> None:
     """Raise the contract's error when the provider account cannot be linked to `user_id`: it
     belongs to another user, or the user has another account of this provider."""
-    holder = c.execute(
-        "SELECT user_id FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?",
-        (project_id, provider_id, account_id),
-    ).fetchone()
+    holder = sign_in_link(c, project_id, provider_id, account_id)
     if holder is not None and holder["user_id"] != user_id:
         raise CatalogueError("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER")
     other = c.execute(
@@ -146,9 +154,9 @@ def attach_account(
     """Link the provider account to `user_id` (unless it is linked already) and remember the
     scopes granted. Safe to run twice: a link made meanwhile is kept as it is."""
     c.execute(
-        "INSERT INTO oauth_accounts (project_id, provider_id, account_id, user_id, email, created_at_millis)"
-        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, provider_id, account_id) DO NOTHING",
-        (project_id, provider_id, account["account_id"], user_id, account["email"], now_millis()),
+        "INSERT INTO oauth_accounts (id, project_id, provider_id, account_id, user_id, email, created_at_millis)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        (new_uuid(), project_id, provider_id, account["account_id"], user_id, account["email"], now_millis()),
     )
     grant_scopes(c, project_id, provider_id, account["account_id"], user_id, provider_scope)
 

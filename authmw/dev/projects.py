@@ -70,6 +70,7 @@ def default_config() -> dict[str, Any]:
         "require_email_verification": False,
         "allow_user_api_keys": False,
         "allow_team_api_keys": False,
+        "oauth_account_merge_strategy": "link_method",
     }
 
 
@@ -130,7 +131,7 @@ class Project:
         config["require_publishable_client_key"] = bool(self.config["require_publishable_client_key"])
         config["email_theme"] = None
         config["user_default_permissions"] = []
-        config["oauth_account_merge_strategy"] = "link_method"
+        config["oauth_account_merge_strategy"] = self.config.get("oauth_account_merge_strategy", "link_method")
         for name in ("logo_url", "logo_full_url", "logo_dark_mode_url", "logo_full_dark_mode_url"):
             view[name] = None
         view["owner_team_id"] = self.owner_team_id

@@ -35,13 +35,17 @@ class Service:
     public_url: str | None = None
 
     @property
+    def base_url(self) -> str:
+        """The service's public base URL: `public_url`, else that of the request being served."""
+        if self.public_url is not None:
+            return self.public_url
+        info = end_user.current()
+        return info.base_url if info is not None else FALLBACK_BASE_URL
+
+    @property
     def tokens(self) -> TokenRules:
         """How this service signs and reads access tokens, for the request being served."""
-        base = self.public_url
-        if base is None:
-            info = end_user.current()
-            base = info.base_url if info is not None else FALLBACK_BASE_URL
-        return TokenRules(self.keys, self.api, base)
+        return TokenRules(self.keys, self.api, self.base_url)
 
     def access_token(self, c: sqlite3.Connection, project_id: str, session: RefreshSession) -> str:
         """Issue an access token for a session and record the user's and the session's activity

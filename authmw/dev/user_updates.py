@@ -13,7 +13,8 @@ from . import webhooks
 from .api_version import ApiVersion, current_api
 from .db import dump
 from .errors import CatalogueError, PlainError, email_taken
-from .ids import now_millis
+from .ids import new_uuid, now_millis
+from .oauth_flow import sign_in_link
 from .passwords import is_valid_bcrypt_hash
 from .projects import Project
 from .schema import Arr, Bool, Json, Num, Obj, Str, Uuid
@@ -145,9 +146,16 @@ def create_personal_team(c: sqlite3.Connection, project: Project, user_id: str, 
     return team_id
 
 
-def upgrade_anonymous_user(c: sqlite3.Connection, project: Project, user_id: str) -> None:
-    """An anonymous user becomes a real one (contract 2.8, 7.3): signed up now, and teams still
-    called `Personal Team` named after the user."""
+def upgrade_anonymous_user(
+    c: sqlite3.Connection, project: Project, user_id: str, email: str | None = None, *, email_verified: bool = False
+) -> None:
+    """An anonymous user becomes a real one (contract 2.8, 7.3): signed up now (with `email` as
+    its primary sign-in address, when given), and teams still called `Personal Team` named
+    after the user."""
+    if email is not None:
+        add_contact_channel(
+            c, project.id, user_id, email, is_primary=True, is_verified=email_verified, used_for_auth=True
+        )
     c.execute(
         "UPDATE users SET is_anonymous = 0, signed_up_at_millis = ? WHERE project_id = ? AND id = ?",
         (now_millis(), project.id, user_id),
@@ -203,10 +211,7 @@ def _check_oauth_accounts_free(c: sqlite3.Connection, project_id: str, providers
     seen: set[tuple[str, str]] = set()
     for provider in providers:
         key = (provider["id"], provider["account_id"])
-        taken = c.execute(
-            "SELECT 1 FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?",
-            (project_id, *key),
-        ).fetchone()
+        taken = sign_in_link(c, project_id, *key)
         if taken is not None or key in seen:
             raise CatalogueError("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER")
         seen.add(key)
@@ -246,9 +251,18 @@ def server_create_user(
     _set_columns(c, project.id, user_id, restriction)
     for provider in fields.get("oauth_providers", []):
         c.execute(
-            "INSERT INTO oauth_accounts (project_id, provider_id, account_id, user_id, email, created_at_millis)"
-            " SELECT ?, ?, ?, ?, ?, signed_up_at_millis FROM users WHERE project_id = ? AND id = ?",
-            (project.id, provider["id"], provider["account_id"], user_id, provider.get("email"), project.id, user_id),
+            "INSERT INTO oauth_accounts (id, project_id, provider_id, account_id, user_id, email, created_at_millis)"
+            " SELECT ?, ?, ?, ?, ?, ?, signed_up_at_millis FROM users WHERE project_id = ? AND id = ?",
+            (
+                new_uuid(),
+                project.id,
+                provider["id"],
+                provider["account_id"],
+                user_id,
+                provider.get("email"),
+                project.id,
+                user_id,
+            ),
         )
     if project.config["create_team_on_sign_up"]:
         name = personal_team_name(fields.get("display_name"), email)

@@ -276,13 +276,19 @@ def test_linking_an_account_of_another_user_is_refused(oauth_service) -> None:  
             _sign_in(oauth_service, other, "gitlab", f"second-{uuid.uuid4().hex[:8]}@example.com", link=True)
 
 
-def test_an_address_used_by_a_password_account_is_not_merged(oauth_service) -> None:  # type: ignore[no-untyped-def]
+def test_an_unverified_address_of_a_password_account_is_not_merged(oauth_service) -> None:  # type: ignore[no-untyped-def]
+    """API 2.8 (contract 2.8, 10.4): the OAuth sign-up is refused, saying the merge would work
+    once the address is verified; the provider never joins the unverified account."""
+    from authmw.errors import ContactChannelAlreadyUsedForAuthBySomeoneElse
+
     email = f"pw-{uuid.uuid4().hex[:8]}@example.com"
     with ClientApp(oauth_service.config) as password_user, ClientApp(oauth_service.config) as oauth_user:
         password_user.sign_up_with_password(email, "correct horse battery", "http://localhost/verify")
-        result = _sign_in(oauth_service, oauth_user, "github", email)
-        assert result.is_new_user is True
-        assert oauth_user.get_user().id != password_user.get_user().id  # type: ignore[union-attr]
+        with pytest.raises(ContactChannelAlreadyUsedForAuthBySomeoneElse) as info:
+            _sign_in(oauth_service, oauth_user, "github", email)
+        assert info.value.would_work_if_email_was_verified is True
+        assert not oauth_user.session.is_signed_in
+        assert password_user.get_user().oauth_providers == []  # type: ignore[union-attr]
 
 
 def test_the_mock_browser_says_what_went_wrong(oauth_service) -> None:  # type: ignore[no-untyped-def]

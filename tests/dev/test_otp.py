@@ -178,3 +178,34 @@ def test_an_e_mail_code_sign_up_selects_its_personal_team_in_2_8_only(api_27: Ap
             api.set_config(
                 create_team_on_sign_up=before["create_team_on_sign_up"], magic_link_enabled=before["magic_link_enabled"]
             )
+
+
+def _code_for(api: Api, email: str) -> str:
+    assert send_code(api, email).status_code == 200
+    return parse_qs(urlsplit(last_mail(api, email)["link"]).query)["code"][0]
+
+
+def test_an_e_mail_code_sign_up_upgrades_the_anonymous_user_of_the_token(api_28: Api, config_28) -> None:
+    """Contract 2.8, 7.3: a new address signs up into the anonymous user (same id); an address
+    that has an account signs into that account and leaves the anonymous user alone."""
+    config_28(magic_link_enabled=True)
+    allow = {"x-stack-allow-anonymous-user": "true"}
+    anonymous = api_28.call("POST", "/auth/anonymous/sign-up", json={}).json()
+    email = unique_email()
+    code = _code_for(api_28, email)
+    token = anonymous["access_token"]
+    signed = api_28.call("POST", "/auth/otp/sign-in", token=token, headers=allow, json={"code": code})
+    assert signed.status_code == 200, signed.text
+    assert (signed.json()["user_id"], signed.json()["is_new_user"]) == (anonymous["user_id"], True)
+    me = api_28.call("GET", "/users/me", token=signed.json()["access_token"]).json()
+    assert (me["id"], me["is_anonymous"], me["primary_email"], me["primary_email_verified"]) == (
+        anonymous["user_id"], False, email, True
+    )
+    # an existing account: signed into, the other anonymous user stays anonymous
+    other = api_28.call("POST", "/auth/anonymous/sign-up", json={}).json()
+    again = api_28.call(
+        "POST", "/auth/otp/sign-in", token=other["access_token"], headers=allow, json={"code": _code_for(api_28, email)}
+    )
+    assert again.json()["user_id"] == anonymous["user_id"]
+    still = api_28.call("GET", f"/users/{other['user_id']}?include_anonymous=true", "server").json()
+    assert still["is_anonymous"] is True

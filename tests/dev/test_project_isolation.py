@@ -162,6 +162,8 @@ def _path_values(b: ProjectB) -> dict[str, str]:
         "api_key_id": b.api_key_id,
         "invitation_id": b.invitation_id,
         "provider_id": "github",
+        "provider_account_id": "b-account",
+        "notification_category_id": "4f6f8873-3d04-46bd-8bef-18338b1a1b4c",
         "type": "email_verification",
         "project_id": b.project_id,
         "session_id": b.session_id,

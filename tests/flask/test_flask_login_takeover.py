@@ -18,10 +18,12 @@ import json
 import sys
 import types
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import httpx
 import pytest
 
 from authmw import ClientApp, ServerApp
@@ -111,6 +113,30 @@ def test_signing_up_with_the_victims_address_does_not_sign_in_as_the_victim(shop
     assert shop.users[1].authmw_id is None  # the victim's row is still free for the victim
 
 
+@pytest.fixture
+def duplicates_allowed(oauth_service: Any) -> Iterator[None]:
+    """Two users with one address: API 2.8's default e-mail merge (contract 2.8, 10.4) would join
+    a provider account vouching for a verified address to the account that has it; the project
+    setting `allow_duplicates` makes the separate user this test needs."""
+
+    def strategy(name: str) -> None:
+        response = httpx.patch(
+            f"{oauth_service.url}/api/v1{oauth_service.admin_project_path}",
+            headers={
+                "x-stack-project-id": oauth_service.project_id,
+                "x-stack-access-type": "admin",
+                "x-stack-super-secret-admin-key": oauth_service.config.super_secret_admin_key or "",
+            },
+            json={"config": {"oauth_account_merge_strategy": name}},
+        )
+        assert response.status_code == 200, response.text
+
+    strategy("allow_duplicates")
+    yield
+    strategy("link_method")
+
+
+@pytest.mark.usefixtures("duplicates_allowed")
 def test_an_oauth_sign_up_with_the_victims_address_cannot_take_the_row_back(shop: Shop) -> None:
     victim = link_the_victim(shop)
     attacker = oauth_sign_up(shop.service, shop.victim)

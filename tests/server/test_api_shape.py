@@ -74,6 +74,9 @@ def test_sync_and_async_twins_offer_the_same_calls(sync_class, async_class):
 def test_the_expected_namespaces():
     assert namespaces(ClientApp) == [
         "contact_channels",
+        "notification_preferences",
+        "provider_accounts",
+        "sessions",
         "team_invitations",
         "team_member_profiles",
         "team_permissions",
@@ -82,6 +85,8 @@ def test_the_expected_namespaces():
     assert namespaces(ServerApp) == [
         "connected_accounts",
         "contact_channels",
+        "notification_preferences",
+        "provider_accounts",
         "sessions",
         "team_member_profiles",
         "team_permissions",

@@ -20,13 +20,16 @@ from . import (
     mailbox,
     mfa,
     misc,
+    notification_preferences,
     oauth,
     oauth_authorize,
+    oauth_providers,
     otp,
     outbox,
     passkeys,
     permission_definitions,
     projects,
+    send_email,
     sessions,
     team_invitations,
     team_member_profiles,
@@ -51,6 +54,7 @@ ROUTE_MODULES = [
     oauth,
     oauth_authorize,
     connected_accounts,
+    oauth_providers,
     projects,
     internal,
     users,
@@ -61,6 +65,8 @@ ROUTE_MODULES = [
     email_templates,
     admin_tools,
     contact_channels,
+    notification_preferences,
+    send_email,
 ]
 
 

@@ -15,7 +15,7 @@ from ..sign_in import finish_sign_in
 from ..tokens import revoke_user_refresh_tokens
 from ..urls import is_trusted_url
 from ..user_updates import create_personal_team, personal_team_name, upgrade_anonymous_user
-from ..users import add_contact_channel, create_user, email_used_for_auth, find_user_by_auth_email, normalise_email
+from ..users import create_user, email_used_for_auth, find_user_by_auth_email, normalise_email
 from ..verification import CODE_LENGTH, find_code
 
 group = EndpointGroup()
@@ -71,10 +71,7 @@ def sign_up(ctx: RequestContext) -> dict[str, Any]:
         ctx.sql.execute(
             "UPDATE users SET password_hash = ? WHERE project_id = ? AND id = ?", (password_hash, project.id, user_id)
         )
-        add_contact_channel(
-            ctx.sql, project.id, user_id, email, is_primary=True, is_verified=False, used_for_auth=True
-        )
-        upgrade_anonymous_user(ctx.sql, project, user_id)
+        upgrade_anonymous_user(ctx.sql, project, user_id, email)
     else:
         user_id = create_user(
             ctx.sql, project.id, password_hash=password_hash, primary_email=email, primary_email_auth_enabled=True

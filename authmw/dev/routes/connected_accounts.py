@@ -14,7 +14,11 @@ group = EndpointGroup()
 BODY = Obj({"scope": Str()}, required=True)
 
 
-def _access_token(ctx: RequestContext, user_id: str, provider_id: str) -> Created:
+def provider_access_token(
+    ctx: RequestContext, user_id: str, provider_id: str, account_id: str | None = None
+) -> Created:
+    """A provider access token of the user's account of `provider_id` that allows connected-account
+    use: the one with `account_id` (API 2.8's per-account route) or any of them."""
     provider = next(
         (p for p in ctx.project.config["oauth_providers"] if p["id"] == provider_id and p.get("enabled")), None
     )
@@ -22,14 +26,17 @@ def _access_token(ctx: RequestContext, user_id: str, provider_id: str) -> Create
         raise CatalogueError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED")
     if provider.get("type") == "shared":
         raise CatalogueError("OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS")
-    row = ctx.sql.execute(
-        "SELECT granted_scopes FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND user_id = ?",
+    rows = ctx.sql.execute(
+        "SELECT account_id, granted_scopes FROM oauth_accounts WHERE project_id = ? AND provider_id = ?"
+        " AND user_id = ? AND allow_connected_accounts = 1 ORDER BY created_at_millis, rowid",
         (ctx.project.id, provider_id, user_id),
-    ).fetchone()
-    if row is None:
+    ).fetchall()
+    if account_id is not None:
+        rows = [row for row in rows if row["account_id"] == account_id]
+    if not rows:
         raise CatalogueError("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER")
     wanted = set((ctx.body or {}).get("scope", "").split())
-    if not wanted <= set(row["granted_scopes"].split()):
+    if not any(wanted <= set(row["granted_scopes"].split()) for row in rows):
         raise CatalogueError("OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE")
     return Created({"access_token": f"mock_{provider_id}_{random_code()}"})
 
@@ -44,7 +51,7 @@ def access_token(ctx: RequestContext) -> Created:
     user_id = ctx.user_id_or_me(ctx.params["user_id"])
     if ctx.tier == "client" and (ctx.user is None or ctx.user["id"] != user_id):
         raise PlainError(403, "Client can only access its own connected accounts")
-    return _access_token(ctx, user_id, ctx.params["provider_id"])
+    return provider_access_token(ctx, user_id, ctx.params["provider_id"])
 
 
 @group.post(
@@ -55,7 +62,7 @@ def access_token(ctx: RequestContext) -> Created:
 )
 def deprecated_access_token(ctx: RequestContext) -> Any:
     """Deprecated alias of /connected-accounts/me/{provider_id}/access-token."""
-    return _access_token(ctx, ctx.user_id_or_me("me"), ctx.params["provider_id"])
+    return provider_access_token(ctx, ctx.user_id_or_me("me"), ctx.params["provider_id"])
 
 
 routes = group.routes

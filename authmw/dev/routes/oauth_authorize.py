@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
@@ -27,6 +28,7 @@ from ..oauth_flow import (
     attach_account,
     check_link,
     grant_scopes,
+    sign_in_link,
     speaks_2_8,
     trusted_redirect,
 )
@@ -36,7 +38,7 @@ from ..schema import Obj, Spec, Str
 from ..teams import create_team
 from ..tokens import AccessTokenClaims
 from ..urls import with_query_param
-from ..users import create_user, email_used_for_auth
+from ..users import create_user, email_used_for_auth, normalise_email
 from ..verification import create_code, find_code
 
 group = EndpointGroup()
@@ -220,7 +222,11 @@ def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any]
         user_id, is_new_user = flow["link_user_id"], False
         check_link(ctx.sql, project.id, provider_id, account["account_id"], user_id)
         pending_link = {"provider_id": provider_id, "account": account, "provider_scope": provider_scope}
-    elif flow.get("anonymous_user_id") and _unlinked(ctx, project, provider_id, account):
+    elif (
+        flow.get("anonymous_user_id")
+        and _unlinked(ctx, project, provider_id, account)
+        and _merge_target(ctx, project, account) is None
+    ):
         # A sign-up that upgrades the anonymous user of the authorize token: done at the code
         # exchange too, or a victim opening an attacker's URL would sign up into the
         # attacker's anonymous session.
@@ -265,11 +271,44 @@ def _provider_account(ctx: RequestContext, project: Project, params: dict[str, A
 
 
 def _unlinked(ctx: RequestContext, project: Project, provider_id: str, account: dict[str, Any]) -> bool:
-    row = ctx.sql.execute(
-        "SELECT 1 FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?",
-        (project.id, provider_id, account["account_id"]),
+    return sign_in_link(ctx.sql, project.id, provider_id, account["account_id"]) is None
+
+
+def _merge_target(ctx: RequestContext, project: Project, account: dict[str, Any]) -> sqlite3.Row | None:
+    """API 2.8 (contract 2.8, 10.4): the sign-in address of another user that an OAuth sign-up
+    bringing the same e-mail meets, unless the project allows duplicates (2.7: never)."""
+    strategy = project.config.get("oauth_account_merge_strategy", "link_method")
+    if not ctx.api.oauth_provider_accounts or strategy == "allow_duplicates" or not account.get("email"):
+        return None
+    email = account["email"]
+    row: sqlite3.Row | None = ctx.sql.execute(
+        "SELECT user_id, value, is_verified FROM contact_channels WHERE project_id = ? AND type = 'email'"
+        " AND value IN (?, ?) AND used_for_auth = 1",
+        (project.id, email, normalise_email(email)),
     ).fetchone()
-    return row is None
+    return row
+
+
+def _merge_by_email(ctx: RequestContext, project: Project, provider_id: str, account: dict[str, Any]) -> str | None:
+    """The user an OAuth sign-up joins by e-mail (10.4), or None for a new user.
+
+    `link_method` (the default) attaches the provider account to the user who signs in with the
+    address, but only when both sides verified it: otherwise whoever controls one unverified
+    side (an attacker who signed up with the victim's address, or a provider that does not
+    check addresses) would get into the other's account. `raise_error` never merges."""
+    target = _merge_target(ctx, project, account)
+    if target is None:
+        return None
+    strategy = project.config.get("oauth_account_merge_strategy", "link_method")
+    if strategy == "link_method" and target["is_verified"] and account.get("email_verified") is True:
+        attach_account(ctx.sql, project.id, provider_id, account, target["user_id"], "")
+        return str(target["user_id"])
+    raise CatalogueError(
+        "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
+        type="email",
+        contact_channel_value=target["value"],
+        would_work_if_email_was_verified=strategy == "link_method",
+    )
 
 
 def _account_user(
@@ -277,12 +316,12 @@ def _account_user(
 ) -> tuple[str, bool]:
     """The user the provider account signs in (created on first sign-in), for `authenticate`."""
     provider_id = flow["provider_id"]
-    row = ctx.sql.execute(
-        "SELECT user_id FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND account_id = ?",
-        (project.id, provider_id, account["account_id"]),
-    ).fetchone()
+    row = sign_in_link(ctx.sql, project.id, provider_id, account["account_id"])
     if row is not None:
         return row["user_id"], False
+    merged = _merge_by_email(ctx, project, provider_id, account)
+    if merged is not None:
+        return merged, False
     if not project.config["sign_up_enabled"]:
         raise CatalogueError("SIGN_UP_NOT_ENABLED")
     email = account["email"]

@@ -10,7 +10,7 @@ from ..errors import CatalogueError, PlainError, email_taken
 from ..schema import Obj, Spec, Str
 from ..sign_in import finish_sign_in
 from ..urls import is_trusted_url
-from ..user_updates import create_personal_team, personal_team_name
+from ..user_updates import create_personal_team, personal_team_name, upgrade_anonymous_user
 from ..users import create_user, find_user_by_auth_email, get_user, normalise_email
 from ..verification import CODE_LENGTH, NONCE_LENGTH, find_code
 
@@ -85,6 +85,17 @@ def sign_in(ctx: RequestContext) -> dict[str, Any]:
         return finish_sign_in(ctx, user, is_new_user=False)
     if not project.config["sign_up_enabled"]:
         raise CatalogueError("SIGN_UP_NOT_ENABLED")
+    anonymous = ctx.user if ctx.api.anonymous_users and ctx.user is not None and ctx.user["is_anonymous"] else None
+    if anonymous is not None:
+        # 2.8: a new account made by OTP sign-in is the anonymous user of the request's token
+        # (7.3; an address that has an account signs into it above instead).
+        ctx.sql.execute(
+            "UPDATE users SET otp_auth_enabled = 1 WHERE project_id = ? AND id = ?", (project.id, anonymous["id"])
+        )
+        upgrade_anonymous_user(ctx.sql, project, anonymous["id"], email, email_verified=True)
+        upgraded = get_user(ctx.sql, project.id, anonymous["id"])
+        assert upgraded is not None
+        return finish_sign_in(ctx, upgraded, is_new_user=True)
     user_id = create_user(
         ctx.sql,
         project.id,

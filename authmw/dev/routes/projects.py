@@ -92,6 +92,9 @@ def project_body(*, creating: bool, api_28: bool = False) -> Obj:
                     "allow_user_api_keys": Bool(),
                     "allow_team_api_keys": Bool(),
                     "require_publishable_client_key": Bool(),
+                    "oauth_account_merge_strategy": Str(
+                        one_of=("link_method", "raise_error", "allow_duplicates")
+                    ),
                 }
             ),
         },
@@ -148,6 +151,7 @@ SETTINGS_28 = (
     "allow_user_api_keys",
     "allow_team_api_keys",
     "require_publishable_client_key",
+    "oauth_account_merge_strategy",
 )
 
 

@@ -44,6 +44,9 @@ LIST_QUERY_27 = Obj(LIST_FIELDS_27)
 LIST_QUERY = Obj(
     {**LIST_FIELDS_27, "include_restricted": Bool(), "include_anonymous": Bool(), "only_anonymous": Bool()}
 )
+#: One user by id: 2.8's users routes share one query schema, so the list filters are accepted
+#: (and do not matter) there too (`GET /users/{id}?include_anonymous=true`).
+ONE_USER_QUERY = PerApi(v27=Obj({}), v28=LIST_QUERY)
 
 
 # /users/me comes first so that "me" never reaches the /users/{user_id} routes.
@@ -105,7 +108,7 @@ def create(ctx: RequestContext) -> Created:
     return Created(view)
 
 
-@group.get("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH)
+@group.get("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=ONE_USER_QUERY, params=USER_PATH)
 def get_one(ctx: RequestContext) -> dict[str, Any]:
     return user_view(ctx.sql, _existing(ctx), ctx.tier)
 
@@ -113,7 +116,7 @@ def get_one(ctx: RequestContext) -> dict[str, Any]:
 @group.patch(
     "/users/{user_id}",
     tiers=SERVER_OR_ADMIN,
-    query=Obj({}),
+    query=ONE_USER_QUERY,
     params=USER_PATH,
     body=PerApi(v27=SERVER_UPDATE_27, v28=SERVER_UPDATE),
 )
@@ -123,7 +126,7 @@ def update_one(ctx: RequestContext) -> dict[str, Any]:
     return user_view(ctx.sql, _reload(ctx, user["id"]), ctx.tier)
 
 
-@group.delete("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=Obj({}), params=USER_PATH)
+@group.delete("/users/{user_id}", tiers=SERVER_OR_ADMIN, query=ONE_USER_QUERY, params=USER_PATH)
 def delete_one(ctx: RequestContext) -> dict[str, Any]:
     delete_user(ctx.sql, ctx.project.id, _existing(ctx)["id"])
     return {"success": True}
