@@ -33,7 +33,10 @@ const BUNDLES = [
     source: `import { AuthHandler, AuthProvider } from "@authmw/react";
       export { AuthHandler, AuthProvider };`,
     // +0.1 KB: the refresh policy generated from authmw/refresh_policy.json (issue 28)
-    budgetKb: 33.1,
+    // 33.1 -> 35.6 (issue 31): a sentence for an end user for every catalogue error a page can
+    // meet (the table from code to sentence), the two-factor page, the progress card; the
+    // provider logos load after the buttons and are not in this figure.
+    budgetKb: 35.6,
     targetKb: 30,
   },
   // The components are modules of their own: an app that does not render them does not load

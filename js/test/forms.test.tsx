@@ -9,6 +9,7 @@ import * as errors from "../src/errors";
 import { type KnownError } from "../src/core";
 import { ConnectionError, HttpStatusError } from "../src/errors";
 import { AuthHandler, AuthProvider, DEFAULT_MESSAGES, describeError, type Messages } from "../src/index";
+import { describeCodeError } from "../src/react/messages";
 import type { ProjectConfig } from "../src/models";
 import { AuthProviderForTesting } from "../src/testing";
 import { BASE_URL, fakeFetch, jsonResponse, knownErrorResponse, PCK, PROJECT_ID, recordingSleep } from "./helpers";
@@ -238,7 +239,7 @@ const PAGE_ERRORS: [ErrorClass, Record<string, unknown> | undefined, string][] =
   [errors.PasswordAuthenticationNotEnabled, undefined, "Signing in with a password is not enabled for this project."],
   [errors.PasskeyAuthenticationNotEnabled, undefined, "Signing in with a passkey is not enabled for this project."],
   [errors.MultiFactorAuthenticationRequired, undefined, DEFAULT_MESSAGES.errorMfaRequired],
-  [errors.InvalidTotpCode, undefined, "The TOTP code is invalid. Please try again."],
+  [errors.InvalidTotpCode, undefined, "The code is not correct. Check your authenticator app and try again."],
   // The service sends this code only for a password change whose current password is wrong.
   [errors.PasswordConfirmationMismatch, undefined, "Your current password is wrong."],
   [errors.UserDoesNotHavePassword, undefined, "This account has no password yet; set one instead."],
@@ -253,7 +254,8 @@ const PAGE_ERRORS: [ErrorClass, Record<string, unknown> | undefined, string][] =
   [errors.VerificationCodeAlreadyUsed, undefined, "This code has already been used."],
   [errors.VerificationCodeMaxAttemptsReached, undefined, "This code was tried too many times."],
   [errors.VerificationCodeNotFound, undefined, "This code is not valid."],
-  [errors.SchemaError, { message: "body.email must be a valid e-mail address" }, "The service rejected the form: body.email must be a valid e-mail address"],
+  // The service's validation text is never shown.
+  [errors.SchemaError, { message: "body.email must be a valid e-mail address" }, DEFAULT_MESSAGES.errorRejected],
 ];
 
 describe("the sentence of every known error a page can show", () => {
@@ -280,5 +282,64 @@ describe("the sentence of every known error a page can show", () => {
     expect(describeError(new HttpStatusError(500, "<html>oops</html>"))).toBe(DEFAULT_MESSAGES.errorServer);
     expect(describeError(new HttpStatusError(404, "<html>not here</html>"))).toBe(DEFAULT_MESSAGES.errorUnknown);
     expect(describeError(new Error("boom"))).toBe(DEFAULT_MESSAGES.errorUnknown);
+  });
+});
+
+/** Codes only the server and admin tiers meet (no handler page calls them): the generic sentence. */
+const NO_PAGE_MEETS = new Set([
+  "UNSUPPORTED_ERROR",
+  "API_KEY_NOT_FOUND",
+  "API_KEY_EXPIRED",
+  "API_KEY_REVOKED",
+  "WRONG_API_KEY_TYPE",
+  "PUBLIC_API_KEY_CANNOT_BE_REVOKED",
+  "PERMISSION_NOT_FOUND",
+  "WRONG_PERMISSION_SCOPE",
+  "PERMISSION_ID_ALREADY_EXISTS",
+  "CONTAINED_PERMISSION_NOT_FOUND",
+  "EMAIL_TEMPLATE_ALREADY_EXISTS",
+  "ANALYTICS_NOT_ENABLED",
+]);
+
+describe("issue 31: one mapping from every catalogue error to what a person reads", () => {
+  const concrete = Object.values(errors.knownErrorClasses).filter((cls) => !cls.abstract);
+  const codes = concrete.map((cls) => cls.code);
+  // The service's wording, with a value that must never reach the page.
+  const HOSTILE = "Request validation failed on POST /api/v1/x: body.code must be at least 45 characters <b>x</b>";
+
+  it.each(concrete.map((cls) => [cls.code, cls] as const))("%s", (code, cls) => {
+    const error = new cls({ message: HOSTILE, details: { message: HOSTILE, min_length: 12, maxLength: 64 } });
+    const text = describeError(error);
+    if (NO_PAGE_MEETS.has(code)) expect(text).toBe(DEFAULT_MESSAGES.errorUnknown);
+    else expect(text).not.toBe(DEFAULT_MESSAGES.errorUnknown);
+    expect(text).not.toContain("validation");
+    expect(text).not.toContain("<b>");
+    for (const any of codes) expect(text).not.toContain(any);
+    // A sentence: a capital first, a full stop last, no template placeholder.
+    expect(text).toMatch(/^[A-Z].*[.]$/);
+    expect(text).not.toMatch(/[{}]/);
+  });
+
+  it("a malformed code on a link page is named as the link, not as the service's validation", () => {
+    const malformed = new errors.SchemaError({ message: HOSTILE, details: { message: HOSTILE } });
+    expect(describeCodeError(malformed, DEFAULT_MESSAGES.passwordResetLinkNoun, DEFAULT_MESSAGES)).toBe(
+      "This password reset link is not valid.",
+    );
+    expect(describeCodeError(new errors.VerificationCodeExpired(), DEFAULT_MESSAGES.signInLinkNoun, DEFAULT_MESSAGES)).toBe(
+      "This sign-in link has expired.",
+    );
+  });
+
+  it("overrides given to <AuthHandler messages> are what the mapping returns", () => {
+    const custom = { ...DEFAULT_MESSAGES, errorSetup: "Einrichtung fehlerhaft.", oauthDenied: "Abgelehnt." };
+    expect(describeError(new errors.InvalidPublishableClientKey({ details: { project_id: "p" } }), custom)).toBe("Einrichtung fehlerhaft.");
+    expect(describeError(new errors.OAuthProviderAccessDenied(), custom)).toBe("Abgelehnt.");
+  });
+
+  it("service plain-text refusals are shown only when they are a plain sentence", () => {
+    expect(describeError(new HttpStatusError(400, "Request validation failed on POST /api/v1/auth: body.code is required"))).toBe(
+      DEFAULT_MESSAGES.errorUnknown,
+    );
+    expect(describeError(new HttpStatusError(400, "<b>x</b>"))).toBe(DEFAULT_MESSAGES.errorUnknown);
   });
 });

@@ -269,7 +269,7 @@ describe("magic-link-callback page", () => {
     type("Authentication code", "000000");
     submitForm("mfa-form");
     expect((await screen.findByRole("alert")).textContent).toBe(
-      "The TOTP code is invalid. Please try again.",
+      DEFAULT_MESSAGES.errorInvalidTotpCode,
     );
     type("Authentication code", "123456");
     submitForm("mfa-form");
@@ -808,7 +808,7 @@ describe("OAuth: buttons, oauth-callback page, connected accounts", () => {
     await screen.findByTestId("mfa-prompt");
     type("Authentication code", "000000");
     submitForm("mfa-form");
-    expect((await screen.findByRole("alert")).textContent).toBe("Invalid TOTP code. Please try signing in again.");
+    expect((await screen.findByRole("alert")).textContent).toBe(DEFAULT_MESSAGES.oauthInvalidTotpCode);
     expect(screen.getByRole("link", { name: "Sign in again" }).getAttribute("href")).toBe("/handler/sign-in");
     expect(screen.queryByRole("button", { name: "Verify" })).toBeNull();
   });
@@ -921,7 +921,7 @@ describe("issue 26: error and callback pages show no text from the URL", () => {
     [`errorCode=OAUTH_PROVIDER_ACCESS_DENIED&message=${q(EVIL)}`, "The sign-in was denied at the provider. Please try again."],
     [`errorCode=SCHEMA_ERROR&message=${q(EVIL)}&details=${q(JSON.stringify({ message: EVIL }))}`, "An unexpected error occurred."],
     [`errorCode=PASSWORD_TOO_SHORT&details=${q(JSON.stringify({ min_length: EVIL }))}`, "The password is too short: use at least 8 characters."],
-    [`errorCode=PROJECT_NOT_FOUND&details=${q(JSON.stringify({ project_id: EVIL }))}`, "An unexpected error occurred."],
+    [`errorCode=PROJECT_NOT_FOUND&details=${q(JSON.stringify({ project_id: EVIL }))}`, DEFAULT_MESSAGES.errorSetup],
     [`errorCode=${q(EVIL)}&message=${q(EVIL)}`, "An unexpected error occurred."],
     [`message=${q(EVIL)}`, "An unexpected error occurred."],
     [`errorCode=REDIRECT_URL_NOT_WHITELISTED&message=${q(EVIL)}`, DEFAULT_MESSAGES.errorRedirectUrlNotWhitelisted],
@@ -939,7 +939,7 @@ describe("issue 26: error and callback pages show no text from the URL", () => {
     [`error=${q(EVIL)}&error_description=${q(EVIL)}`, "The sign-in could not be completed. Please try again."],
     [`errorCode=OAUTH_PROVIDER_ACCESS_DENIED&message=${q(EVIL)}`, "The sign-in was denied at the provider. Please try again."],
     [`errorCode=SCHEMA_ERROR&message=${q(EVIL)}`, "The sign-in could not be completed. Please try again."],
-    [`errorCode=OUTER_OAUTH_TIMEOUT&message=${q(EVIL)}`, "The OAuth flow has timed out. Please sign in again."],
+    [`errorCode=OUTER_OAUTH_TIMEOUT&message=${q(EVIL)}`, "The sign-in took too long. Please sign in again."],
   ])("{handler}/oauth-callback?%s", async (query, shown) => {
     window.history.replaceState(null, "", `/handler/oauth-callback?${query}`);
     try {

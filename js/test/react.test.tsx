@@ -376,10 +376,10 @@ describe("sign-out page and fallback", () => {
     expect(screen.getByRole("heading", { name: "Page not found" })).toBeTruthy();
   });
 
-  it("renders the error page with the catalogue's message, not the URL's", async () => {
+  it("renders the page's own sentence for the error's code, not the URL's message (a failed OAuth sign-in: on the sign-in page)", async () => {
     const { client } = makeClient();
     renderApp(client, "/handler/error?errorCode=OUTER_OAUTH_TIMEOUT&message=Timed%20out");
-    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("The OAuth flow has timed out. Please sign in again."));
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("The sign-in took too long. Please sign in again."));
     expect(document.querySelector(".authmw-page")!.textContent).not.toMatch(/Timed out|OUTER_OAUTH_TIMEOUT/);
   });
 });

@@ -35,7 +35,8 @@ describe("default styles of the handler pages", () => {
     expect(sheets.length).toBe(1);
     expect(sheets[0].textContent).toBe(DEFAULT_STYLES);
     // Every selector of every rule is one :where(...) group as a whole: zero specificity.
-    const selectors = DEFAULT_STYLES.replace(/@media[^{]*\{/g, "")
+    const selectors = DEFAULT_STYLES.replace(/@keyframes[^{]*\{[^{}]*\{[^}]*\}\s*\}/g, "")
+      .replace(/@media[^{]*\{/g, "")
       .split("}")
       .map((rule) => rule.split("{")[0]!.trim())
       .filter(Boolean);

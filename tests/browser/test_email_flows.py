@@ -325,7 +325,7 @@ def test_password_sign_in_with_totp_asks_for_the_code(mail_service, example_app,
     prompt.get_by_label("Authentication code").fill("000000" if code != "000000" else "111111")
     prompt.get_by_role("button", name="Verify").click()
     expect(prompt.get_by_role("alert")).to_have_text(
-        "The TOTP code is invalid. Please try again."
+        "The code is not correct. Check your authenticator app and try again."
     )
 
     prompt.get_by_label("Authentication code").fill(code)

@@ -67,9 +67,11 @@ def test_deny_shows_the_error_and_signs_nobody_in(oauth_service, example_app, co
     page.goto(f"{base}/handler/sign-in")
     page.get_by_role("button", name="Continue with GitHub").click()
     through_provider(page, "GitHub", _email(), deny=True)
-    page.wait_for_url(re.compile(r"/handler/error\?"))
-    # The page's own sentence for the code (issue 26: never the URL's message or the raw code).
+    # Back on the sign-in page (issue 31) with the page's own sentence for the code (issue 26:
+    # never the URL's message or the raw code).
+    page.wait_for_url(f"{base}/handler/sign-in")
     expect(page.get_by_role("alert")).to_have_text("The sign-in was denied at the provider. Please try again.")
+    expect(page.get_by_role("button", name="Continue with GitHub")).to_be_visible()
     assert "OAUTH_PROVIDER_ACCESS_DENIED" not in page.locator(".authmw-page").inner_text()
     assert me(page, base).status == 401
 

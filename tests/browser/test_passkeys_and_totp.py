@@ -172,7 +172,7 @@ def test_turn_on_totp_from_the_qr_page_then_sign_in_with_the_code(passkey_servic
     code_field = section.get_by_label("Code from the app")
     code_field.fill("000000" if totp.now() != "000000" else "111111")
     section.get_by_test_id("confirm-totp").click()
-    expect(section.get_by_test_id("code-error")).to_contain_text("The TOTP code is invalid")
+    expect(section.get_by_test_id("code-error")).to_contain_text("The code is not correct")
     expect(section.get_by_test_id("two-factor-status")).to_have_count(0)  # still setting up, nothing saved
 
     code_field.fill(totp.now())  # the browser's clock: enrolment accepts one step either side

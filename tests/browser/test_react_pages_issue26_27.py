@@ -100,7 +100,7 @@ def test_a_used_sign_out_url_does_not_sign_out_again(local_service, example_app,
         (f"errorCode={quote(EVIL)}&message={quote(EVIL)}", "An unexpected error occurred."),
         (
             f"errorCode=PROJECT_NOT_FOUND&details={quote(json.dumps({'project_id': EVIL}))}",
-            "An unexpected error occurred.",
+            "Signing in is not set up correctly on this site.",
         ),
         (f"errorCode=OAUTH_PROVIDER_ACCESS_DENIED&message={quote(EVIL)}", "The sign-in was denied at the provider."),
     ],

@@ -1,7 +1,7 @@
 import { createContext, useContext } from "react";
 import type { VerificationCodeError } from "../errors";
 import { ConnectionError, HttpStatusError } from "../http-errors";
-import { AuthmwError, KnownError, isKnownError, type KnownErrorClass } from "../known-error";
+import { KnownError, isKnownError, type KnownErrorClass } from "../known-error";
 import { OAuthCallbackError } from "../oauth-callback-error";
 import { isPasskeyCancel } from "../passkey-support";
 
@@ -80,6 +80,8 @@ export const DEFAULT_MESSAGES = {
   magicLinkUnverifiedAccount:
     "An account with this e-mail address exists, but the address is not verified yet: sign in with your password.",
   magicLinkCallbackTitle: "Signing in",
+  /** The title of a sign-in page (link, OAuth callback) whose sign-in failed. */
+  signInFailedTitle: "Could not sign you in",
   signingYouIn: "Signing you in…",
   signInAgain: "Sign in again",
   continueWithProvider: (provider: string) => `Continue with ${provider}`,
@@ -98,6 +100,7 @@ export const DEFAULT_MESSAGES = {
   verify: "Verify",
   verifying: "Verifying…",
   mfaAttemptExpired: "This sign-in attempt has expired. Please sign in again.",
+  mfaCodeHint: "You can paste it; spaces and dashes are ignored.",
 
   // Forgot password and password reset
   forgotPasswordTitle: "Reset your password",
@@ -117,6 +120,8 @@ export const DEFAULT_MESSAGES = {
 
   // E-mail verification
   emailVerificationTitle: "E-mail verification",
+  emailVerifiedTitle: "E-mail verified",
+  emailVerificationFailedTitle: "Verification failed",
   verifyingEmail: "Verifying your e-mail…",
   emailVerified: "Your e-mail address is verified.",
   verificationLinkIncomplete: "This verification link is incomplete (no code).",
@@ -126,6 +131,8 @@ export const DEFAULT_MESSAGES = {
 
   // Team invitation
   teamInvitationTitle: "Team invitation",
+  /** The title of a page whose link (reset, invitation) cannot be used. */
+  linkFailedTitle: "This link cannot be used",
   checkingInvitation: "Checking your invitation…",
   invitationSignIn: "You have been invited to join a team. Sign in, or create an account, to accept the invitation.",
   invitedToTeam: "You have been invited to join this team:",
@@ -249,30 +256,50 @@ export const DEFAULT_MESSAGES = {
   twoFactorEnabled: "Two-factor authentication is on.",
   twoFactorDisabled: "Two-factor authentication is off.",
 
-  // Errors (what a page shows for a refusal of the service)
+  // Errors: what a page shows for a refusal of the service (errorText maps every catalogue code
+  // a page can meet to one of these; never the service's own wording).
   errorEmailPasswordMismatch: "Wrong e-mail or password.",
   errorUserEmailAlreadyExists: "An account with this e-mail address already exists. Sign in instead.",
   errorPasswordTooShort: (min: number) => `The password is too short: use at least ${min} characters.`,
   errorPasswordTooLong: (max: number) => `The password is too long: use at most ${max} characters.`,
   errorPasswordRequirementsNotMet: "The password does not meet the project's requirements.",
   errorSignUpNotEnabled: "This project is not taking new sign-ups.",
+  errorSignUpRejected: "Your sign-up was not accepted. If you think this is a mistake, contact the site's support.",
+  errorBotCheck: "We could not confirm that you are a person. Reload the page and try again.",
   errorPasswordAuthenticationNotEnabled: "Signing in with a password is not enabled for this project.",
   errorPasskeyAuthenticationNotEnabled: "Signing in with a passkey is not enabled for this project.",
   errorMfaRequired: "This account requires multi-factor authentication: enter the code of your authenticator app.",
-  errorInvalidTotpCode: "The TOTP code is invalid. Please try again.",
-  oauthInvalidTotpCode: "Invalid TOTP code. Please try signing in again.",
+  errorInvalidTotpCode: "The code is not correct. Check your authenticator app and try again.",
+  oauthInvalidTotpCode: "The code is not correct. Please sign in again.",
   /** PASSWORD_CONFIRMATION_MISMATCH: on a password change, the current password given is wrong. */
   errorWrongCurrentPassword: "Your current password is wrong.",
   errorUserDoesNotHavePassword: "This account has no password yet; set one instead.",
   errorEmailAlreadyVerified: "This e-mail address is already verified.",
-  errorRedirectUrlNotWhitelisted:
-    "This site is not a trusted domain of the project, so the service will not send links to it.",
+  errorRedirectUrlNotWhitelisted: "This site may not receive links from the sign-in service yet. Please tell the site's owner.",
   errorContactChannelUsedBySomeoneElse: "Another account already signs in with this e-mail address.",
+  errorEmailNotUsable: "This e-mail address cannot be used here. Use the primary e-mail address of your account.",
   errorTeamPermissionRequired: "You do not have the permission to do this in the team.",
   errorTeamMembershipAlreadyExists: "You are already a member of this team.",
   errorTeamNotFound: "This team no longer exists.",
   errorTeamMembershipNotFound: "You are not a member of this team (any more).",
-  errorSchema: (detail: string) => `The service rejected the form: ${detail}`,
+  errorNotPermitted: "You do not have the permission to do this.",
+  errorRestricted: "Finish setting up your account first (for example, verify your e-mail address), then try again.",
+  errorUserNotFound: "This account no longer exists. Sign in with another account, or create one.",
+  errorSessionEnded: "Your session has ended. Sign in again to continue.",
+  errorCannotEndCurrentSession: "This is the session you are using: sign out instead.",
+  errorPasskeyFailed: "The passkey could not be used. Try again, or sign in another way.",
+  errorOAuthAccountTaken: "This provider account is already connected to another user here. Sign in with it, or use another account.",
+  errorOAuthAlreadyConnected: "Your account is already connected to another account of this provider.",
+  errorOAuthTimeout: "The sign-in took too long. Please sign in again.",
+  errorOAuthUnavailable: "The provider is not available right now. Try again in a few minutes.",
+  errorOAuthNotEnabled: "This way of signing in is not available. Choose another one.",
+  errorOAuthScope: "The connected account does not allow what this site needs. Connect it again and allow the access.",
+  errorProviderRejected: "The provider no longer accepts this connection. Sign in with it again.",
+  errorCrossSite: "The request was refused because it came from another site. Reload this page and try again.",
+  /** A refusal of what was sent (the service's validation); its own text is never shown. */
+  errorRejected: "The request could not be processed. Check what you entered and try again.",
+  /** The site's set-up is wrong (keys, project, trusted domains): nothing the person can fix. */
+  errorSetup: "Signing in is not set up correctly on this site. Please try again later, or tell the site's owner.",
   errorOffline: "You appear to be offline. Check your connection and try again.",
   errorUnreachable: "Could not reach the authentication service. Please try again.",
   errorServer: "The authentication service had a problem. Please try again in a moment.",
@@ -299,73 +326,134 @@ MessagesContext.displayName = "AuthMessagesContext";
 /** The handler pages' texts: the defaults with the `messages` given to <AuthHandler> on top. */
 export const useMessages = (): Messages => useContext(MessagesContext);
 
-/** The page's own sentence for a catalogue error it knows (a fixed text; details only as numbers), else null. */
-function knownErrorText(error: unknown, m: Messages): string | null {
-  if (isKnownError(error, "EMAIL_PASSWORD_MISMATCH")) return m.errorEmailPasswordMismatch;
-  if (isKnownError(error, "USER_EMAIL_ALREADY_EXISTS")) return m.errorUserEmailAlreadyExists;
-  if (isKnownError(error, "PASSWORD_TOO_SHORT")) return m.errorPasswordTooShort(error.minLength ?? 8);
-  if (isKnownError(error, "PASSWORD_TOO_LONG")) return m.errorPasswordTooLong(error.maxLength ?? 70);
-  if (isKnownError(error, "PASSWORD_REQUIREMENTS_NOT_MET")) return m.errorPasswordRequirementsNotMet;
-  if (isKnownError(error, "SIGN_UP_NOT_ENABLED")) return m.errorSignUpNotEnabled;
-  if (isKnownError(error, "PASSWORD_AUTHENTICATION_NOT_ENABLED")) return m.errorPasswordAuthenticationNotEnabled;
-  if (isKnownError(error, "PASSKEY_AUTHENTICATION_NOT_ENABLED")) return m.errorPasskeyAuthenticationNotEnabled;
-  if (isKnownError(error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED")) return m.errorMfaRequired;
-  if (isKnownError(error, "INVALID_TOTP_CODE")) return m.errorInvalidTotpCode;
+/** The texts of DEFAULT_MESSAGES that are plain sentences (not functions). */
+type Sentence = { [K in keyof Messages]: Messages[K] extends string ? K : never }[keyof Messages];
+
+/**
+ * Every catalogue code a page can meet (parents stand for their children: an error matches the
+ * nearest code of its class chain), by the sentence it gets; one line per sentence, codes
+ * separated by spaces. Codes only the admin and server tiers meet (API keys, permission
+ * definitions, e-mail templates, analytics) get errorUnknown.
+ */
+const SENTENCES: readonly (readonly [Sentence, string])[] = [
+  ["errorEmailPasswordMismatch", "EMAIL_PASSWORD_MISMATCH"],
+  ["errorUserEmailAlreadyExists", "USER_EMAIL_ALREADY_EXISTS"],
+  ["errorPasswordRequirementsNotMet", "PASSWORD_REQUIREMENTS_NOT_MET"],
+  ["errorSignUpNotEnabled", "SIGN_UP_NOT_ENABLED"],
+  ["errorSignUpRejected", "SIGN_UP_REJECTED"],
+  ["errorBotCheck", "BOT_CHALLENGE_REQUIRED BOT_CHALLENGE_FAILED"],
+  ["errorPasswordAuthenticationNotEnabled", "PASSWORD_AUTHENTICATION_NOT_ENABLED"],
+  ["errorPasskeyAuthenticationNotEnabled", "PASSKEY_AUTHENTICATION_NOT_ENABLED"],
+  ["errorMfaRequired", "MULTI_FACTOR_AUTHENTICATION_REQUIRED"],
+  ["errorInvalidTotpCode", "INVALID_TOTP_CODE"],
   // The service's only use of this code: a password change whose old password is wrong.
-  if (isKnownError(error, "PASSWORD_CONFIRMATION_MISMATCH")) return m.errorWrongCurrentPassword;
-  if (isKnownError(error, "USER_DOES_NOT_HAVE_PASSWORD")) return m.errorUserDoesNotHavePassword;
-  if (isKnownError(error, "EMAIL_ALREADY_VERIFIED")) return m.errorEmailAlreadyVerified;
-  if (isKnownError(error, "REDIRECT_URL_NOT_WHITELISTED")) return m.errorRedirectUrlNotWhitelisted;
-  if (isKnownError(error, "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE")) return m.errorContactChannelUsedBySomeoneElse;
-  if (isKnownError(error, "TEAM_PERMISSION_REQUIRED")) return m.errorTeamPermissionRequired;
-  if (isKnownError(error, "TEAM_MEMBERSHIP_ALREADY_EXISTS")) return m.errorTeamMembershipAlreadyExists;
-  if (isKnownError(error, "TEAM_NOT_FOUND")) return m.errorTeamNotFound;
-  if (isKnownError(error, "TEAM_MEMBERSHIP_NOT_FOUND")) return m.errorTeamMembershipNotFound;
-  if (isKnownError(error, "OAUTH_PROVIDER_ACCESS_DENIED")) return m.oauthDenied;
-  if (isKnownError(error, "VERIFICATION_ERROR")) return verificationCodeMessage(error, m.codeNoun, m);
+  ["errorWrongCurrentPassword", "PASSWORD_CONFIRMATION_MISMATCH"],
+  ["errorUserDoesNotHavePassword", "USER_DOES_NOT_HAVE_PASSWORD"],
+  ["errorEmailAlreadyVerified", "EMAIL_ALREADY_VERIFIED"],
+  ["errorRedirectUrlNotWhitelisted", "REDIRECT_URL_NOT_WHITELISTED"],
+  ["errorContactChannelUsedBySomeoneElse", "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"],
+  ["errorEmailNotUsable", "EMAIL_NOT_ASSOCIATED_WITH_USER EMAIL_IS_NOT_PRIMARY_EMAIL"],
+  ["errorTeamPermissionRequired", "TEAM_PERMISSION_REQUIRED TEAM_PERMISSION_NOT_FOUND"],
+  ["errorTeamMembershipAlreadyExists", "TEAM_MEMBERSHIP_ALREADY_EXISTS"],
+  ["errorTeamNotFound", "TEAM_NOT_FOUND"],
+  ["errorTeamMembershipNotFound", "TEAM_MEMBERSHIP_NOT_FOUND"],
+  ["errorNotPermitted", "PROJECT_PERMISSION_REQUIRED"],
+  ["errorRestricted", "RESTRICTED_USER_NOT_ALLOWED TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"],
+  ["errorUserNotFound", "USER_NOT_FOUND USER_ID_DOES_NOT_EXIST"],
+  ["errorSessionEnded", "SESSION_AUTHENTICATION_ERROR REFRESH_TOKEN_ERROR USER_AUTHENTICATION_REQUIRED CANNOT_GET_OWN_USER_WITHOUT_USER"],
+  ["errorCannotEndCurrentSession", "CANNOT_DELETE_CURRENT_SESSION"],
+  ["errorProviderRejected", "PROVIDER_REJECTED"],
+  ["errorPasskeyFailed", "PASSKEY_REGISTRATION_FAILED PASSKEY_AUTHENTICATION_FAILED PASSKEY_WEBAUTHN_ERROR"],
+  ["oauthDenied", "OAUTH_PROVIDER_ACCESS_DENIED"],
+  ["oauthNotCompleted", "INVALID_AUTHORIZATION_CODE OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"],
+  ["errorOAuthAccountTaken", "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN"],
+  ["errorOAuthAlreadyConnected", "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION"],
+  ["errorOAuthTimeout", "OUTER_OAUTH_TIMEOUT"],
+  ["errorOAuthUnavailable", "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"],
+  ["errorOAuthNotEnabled", "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"],
+  ["errorOAuthScope", "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"],
+  ["errorCrossSite", "CROSS_SITE_REQUEST_REFUSED"],
+  ["errorRejected", "SCHEMA_ERROR BODY_PARSING_ERROR ALL_OVERLOADS_FAILED"],
+  [
+    "errorSetup",
+    "PROJECT_AUTHENTICATION_ERROR CURRENT_PROJECT_NOT_FOUND BRANCH_DOES_NOT_EXIST PROJECT_NOT_FOUND ANONYMOUS_AUTHENTICATION_NOT_ALLOWED " +
+      "REQUIRES_CUSTOM_EMAIL_SERVER INVALID_OAUTH_CLIENT_ID_OR_SECRET INVALID_SCOPE INVALID_SHARED_OAUTH_PROVIDER_ID " +
+      "INVALID_STANDARD_OAUTH_PROVIDER_ID OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
+  ],
+];
+
+let byCode: Map<string, Sentence> | undefined;
+
+/** The sentence (its name in Messages) of a catalogue code, without its parents; undefined when it has none. */
+export function sentenceOfCode(code: string): Sentence | undefined {
+  byCode ??= new Map(SENTENCES.flatMap(([key, codes]) => codes.split(" ").map((c) => [c, key] as const)));
+  return byCode.get(code);
+}
+
+/** The codes of an error's class chain, nearest first. */
+function codeChain(error: KnownError): string[] {
+  const codes: string[] = [];
+  for (let cls = error.constructor as KnownErrorClass | null; cls && cls !== (KnownError as unknown); cls = Object.getPrototypeOf(cls)) {
+    if (Object.prototype.hasOwnProperty.call(cls, "code")) codes.push(cls.code);
+  }
+  return codes;
+}
+
+/**
+ * What a person reads for a catalogue error: the page's own sentence for its code (or the nearest
+ * parent's), numbers from its details at most; `what` names the thing a verification error is
+ * about ("sign-in link"). Never the service's message. Null for a code no page meets.
+ */
+function knownErrorText(error: KnownError, m: Messages, what: string): string | null {
+  if (isKnownError(error, "PASSWORD_TOO_SHORT")) return m.errorPasswordTooShort(Number(error.minLength) || 8);
+  if (isKnownError(error, "PASSWORD_TOO_LONG")) return m.errorPasswordTooLong(Number(error.maxLength) || 70);
+  if (isKnownError(error, "VERIFICATION_ERROR")) return verificationCodeMessage(error, what, m);
+  for (const code of codeChain(error)) {
+    const key = sentenceOfCode(code);
+    if (key) return m[key];
+  }
   return null;
 }
 
-/** The sentence a handler page shows for a failed call. */
-export function describeError(error: unknown, m: Messages = DEFAULT_MESSAGES): string {
-  const known = knownErrorText(error, m);
-  if (known !== null) return known;
-  if (isKnownError(error, "SCHEMA_ERROR")) return m.errorSchema(error.message);
-  if (error instanceof KnownError) return error.message;
+/**
+ * The one mapping from an error to what a person reads, which every handler page uses: a
+ * catalogue error gets the page's own sentence for its code (never the service's wording or
+ * validation text, never the code); the network and the service's plain-text refusals their
+ * sentences; anything else errorUnknown. `what` names what a verification error is about.
+ */
+export function describeError(error: unknown, m: Messages = DEFAULT_MESSAGES, what: string = m.codeNoun): string {
+  if (error instanceof KnownError) return knownErrorText(error, m, what) ?? m.errorUnknown;
   // Plain-text refusals of the service (e.g. "Magic link is not enabled for this project").
   if (error instanceof HttpStatusError) {
-    if (error.status >= 400 && error.status < 500 && isShortText(error.body)) return error.body.trim();
+    if (error.status >= 400 && error.status < 500 && isPlainSentence(error.body)) return error.body.trim();
     return error.status >= 500 ? m.errorServer : m.errorUnknown;
   }
   if (error instanceof ConnectionError) return error.offline ? m.errorOffline : m.errorUnreachable;
-  if (error instanceof AuthmwError) return error.message;
+  if (error instanceof OAuthCallbackError) return error.error === "access_denied" ? m.oauthDenied : m.oauthNotCompleted;
   return m.errorUnknown;
 }
 
 /**
  * The sentence for an error that arrived in a URL anyone can write (the service's redirect to
- * {handler}/error, an OAuth callback): never text from the URL. A catalogue code gets the page's
- * own sentence, else the catalogue's message when it has no placeholders; a provider's
- * "access_denied" gets `oauthDenied`; anything else `fallback`. The error's message and details
- * (the URL's `message`, `details`, `error_description`) are never shown.
+ * {handler}/error, an OAuth callback): the page's own sentence for its catalogue code, else
+ * `fallback`; a provider's "access_denied" gets `oauthDenied`. The URL's `message`, `details`
+ * and `error_description` are never read.
  */
 export function describeUntrustedError(error: unknown, m: Messages = DEFAULT_MESSAGES, fallback: string = m.unexpectedError): string {
   if (error instanceof OAuthCallbackError) return error.error === "access_denied" ? m.oauthDenied : fallback;
   if (error instanceof KnownError) {
-    if (error.code === "UNSUPPORTED_ERROR") return fallback;
     // The same class without the URL's message and details.
     const cls = error.constructor as KnownErrorClass;
-    const bare = new cls();
-    const known = knownErrorText(bare, m);
-    if (known !== null) return known;
-    return /[{}]/.test(cls.template) ? fallback : cls.template;
+    const text = knownErrorText(new cls(), m, m.codeNoun);
+    // "Check what you entered" does not fit a page that asked for nothing.
+    return text && text !== m.errorRejected ? text : fallback;
   }
   if (error instanceof ConnectionError) return error.offline ? m.errorOffline : m.errorUnreachable;
   return fallback;
 }
 
-const isShortText = (body: string) =>
-  body.trim().length > 0 && body.length < 300 && !body.trim().startsWith("{") && !body.includes("<");
+/** A short one-line sentence of the service, not a validation report, a path or markup. */
+const isPlainSentence = (body: string) => /^[\w ,.'()-]{1,200}$/.test(body.trim()) && !/\b(body|query|headers)\./.test(body);
 
 /** The sentence for a code that cannot be used, naming what it was (one of the *Noun texts). */
 export function verificationCodeMessage(error: VerificationCodeError, what: string, m: Messages = DEFAULT_MESSAGES): string {
@@ -375,9 +463,10 @@ export function verificationCodeMessage(error: VerificationCodeError, what: stri
   return m.codeNotValid(what);
 }
 
-/** describeError, except that an unusable code is named (`what`: "password reset link", ...). */
+/** describeError, naming an unusable or malformed code (`what`: "password reset link", ...). */
 export function describeCodeError(error: unknown, what: string, m: Messages): string {
-  return isKnownError(error, "VERIFICATION_ERROR") ? verificationCodeMessage(error, what, m) : describeError(error, m);
+  // A malformed code (too short, too long) is refused by the service's validation.
+  return isKnownError(error, "SCHEMA_ERROR") ? m.codeNotValid(what) : describeError(error, m, what);
 }
 
 /** The sentence for a failed passkey ceremony: cancelled, refused by the browser, unknown passkey, or a refusal of the service. */

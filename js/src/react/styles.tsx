@@ -103,7 +103,7 @@ export const DEFAULT_STYLES = `
 :where(.authmw-page :focus-visible) { outline: 2px solid var(--authmw-accent); outline-offset: 2px; }
 :where(.authmw-page input:focus-visible) { outline-offset: 0; border-color: var(--authmw-accent); }
 :where(.authmw-page .authmw-actions) { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
-:where(.authmw-page .authmw-card .authmw-actions > *) { flex: 1 1 8rem; }
+:where(.authmw-page .authmw-card .authmw-actions > *) { flex: 1 1 8rem; white-space: nowrap; }
 
 :where(.authmw-page .authmw-error) {
   color: var(--authmw-error); background: var(--authmw-error-soft); border-radius: var(--authmw-radius);
@@ -203,9 +203,17 @@ export const DEFAULT_STYLES = `
   display: grid; gap: 0.75rem; padding: 0.9rem; border: 1px solid var(--authmw-error); border-radius: var(--authmw-radius); background: var(--authmw-error-soft);
 }
 :where(.authmw-page .authmw-confirm .authmw-hint) { color: var(--authmw-text); }
+:where(.authmw-page .authmw-progress) { display: flex; align-items: center; justify-content: center; gap: 0.75rem; min-height: 2.625rem; color: var(--authmw-muted); }
+:where(.authmw-page .authmw-spinner) {
+  flex: none; width: 1.25rem; height: 1.25rem; border-radius: 50%; border: 2px solid var(--authmw-border); border-top-color: var(--authmw-accent);
+}
 @media (prefers-reduced-motion: no-preference) {
   :where(.authmw-page button, .authmw-page .authmw-button, .authmw-page input) { transition: background-color 0.12s, border-color 0.12s, box-shadow 0.12s; }
+  :where(.authmw-page .authmw-spinner) { animation: authmw-spin 0.8s linear infinite; }
+  :where(.authmw-page .authmw-app-name) { animation: authmw-fade 0.3s ease-out; }
 }
+@keyframes authmw-spin { to { transform: rotate(1turn); } }
+@keyframes authmw-fade { from { opacity: 0; } }
 `;
 
 /** The default stylesheet, rendered once per document however many pages use it (React 19). */

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { describeError, useMessages } from "../messages";
 import { providerName } from "./providers";
 
@@ -21,6 +21,18 @@ export function ProviderButtons({ ids, label, text, testId, action }: ProviderBu
   const m = useMessages();
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The logos load after the buttons (a module of their own); each button keeps their space.
+  const [logos, setLogos] = useState<Record<string, ReactNode>>({});
+  useEffect(() => {
+    let live = true;
+    import("./logos").then(
+      (module) => live && setLogos(module.PROVIDER_LOGOS),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
 
   async function run(id: string) {
     setPending(id);
@@ -46,6 +58,9 @@ export function ProviderButtons({ ids, label, text, testId, action }: ProviderBu
           aria-busy={pending === id}
           onClick={() => void run(id)}
         >
+          <svg className="authmw-provider-logo" aria-hidden="true" width="18" height="18" viewBox="0 0 24 24">
+            {logos[id]}
+          </svg>
           {pending === id ? m.redirectingTo(providerName(id)) : text(providerName(id))}
         </button>
       ))}

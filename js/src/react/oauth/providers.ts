@@ -11,6 +11,7 @@ export const PROVIDER_NAMES: Record<string, string> = {
   linkedin: "LinkedIn",
   apple: "Apple",
   x: "X",
+  twitch: "Twitch",
 };
 
 export const providerName = (id: string) => PROVIDER_NAMES[id] ?? id.charAt(0).toUpperCase() + id.slice(1);

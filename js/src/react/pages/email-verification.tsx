@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { isKnownError } from "../../known-error";
+import { withReturnTo } from "../../urls";
 import { useAuth } from "../hooks";
-import { describeError, useMessages, verificationCodeMessage, type Messages } from "../messages";
+import { describeCodeError, useMessages, verificationCodeMessage, type Messages } from "../messages";
 import { AuthPage, FormError, Status, useReturnTo, useSubmit } from "./layout";
 
 type Outcome =
@@ -17,7 +18,7 @@ function verificationMessage(error: unknown, m: Messages): string {
     const renewable = isKnownError(error, "VERIFICATION_CODE_EXPIRED") || isKnownError(error, "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED");
     return renewable ? `${sentence} ${m.requestNewOne}` : sentence;
   }
-  return describeError(error, m);
+  return describeCodeError(error, m.verificationLinkNoun, m);
 }
 
 /** {handler}/email-verification?code=...: the page the verification e-mail links to. */
@@ -58,12 +59,16 @@ export function EmailVerification() {
     outcome.state === "failed" && !outcome.retry && auth.user !== null && auth.user.primaryEmailVerified === false;
 
   return (
-    <AuthPage title={m.emailVerificationTitle}>
-      {outcome.state === "verifying" && (
-        <p role="status" className="authmw-hint">
-          {m.verifyingEmail}
-        </p>
-      )}
+    <AuthPage
+      title={
+        outcome.state === "failed"
+          ? m.emailVerificationFailedTitle
+          : outcome.state === "verified"
+            ? m.emailVerifiedTitle
+            : m.emailVerificationTitle
+      }
+      busy={outcome.state === "verifying" ? m.verifyingEmail : undefined}
+    >
       {outcome.state === "verified" && (
         <p role="status" className="authmw-notice" data-testid="email-verified">
           {m.emailVerified}
@@ -94,6 +99,11 @@ export function EmailVerification() {
           >
             {resend.pending ? m.sending : m.sendNewVerificationEmail}
           </button>
+        )}
+        {outcome.state === "failed" && auth.status === "signed-out" && (
+          <Link className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, auth.urls.accountSettings)}>
+            {m.signIn}
+          </Link>
         )}
         {outcome.state !== "verifying" && (
           <Link className={`authmw-button${outcome.state === "verified" ? " authmw-primary" : ""}`} to={returnTo ?? auth.urls.home}>

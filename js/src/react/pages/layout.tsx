@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useCallback, useEffect, useId, useRef, useState, type ClipboardEvent, type ReactNode } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { RETURN_TO_PARAM, trustedReturnTo } from "../../urls";
+import type { SignInResult } from "../../models";
 import { useHandlerOptions } from "../handler-options";
-import { useProject } from "../hooks";
+import { useAuthRedirect } from "../redirect";
+import { useAuth, useProject } from "../hooks";
 import { describeError, useMessages, type Messages } from "../messages";
 
 /** The full-page background of every handler page (carries the colour scheme). */
@@ -23,8 +25,11 @@ export function Brand() {
   return (
     <div className="authmw-brand" data-testid="auth-brand">
       {typeof logo === "string" ? <img className="authmw-logo" src={logo} alt="" /> : logo}
-      {/* A non-breaking space keeps the card from moving when the name arrives. */}
-      <span className="authmw-app-name">{name || "\u00a0"}</span>
+      {/* A non-breaking space keeps the card from moving when the name arrives; the name fades in
+          (a new element, so its animation runs once) instead of popping up. */}
+      <span key={name ? 1 : 0} className="authmw-app-name">
+        {name || "\u00a0"}
+      </span>
     </div>
   );
 }
@@ -43,19 +48,29 @@ export interface AuthPageProps {
   /** Under the card's content, separated by a line (e.g. "No account yet? Create an account"). */
   footer?: ReactNode;
   children?: ReactNode;
+  /** A progress indicator with this text (a page that is working: signing in, verifying). */
+  busy?: string;
 }
 
 /** A centred card: logo and app name, the title, the content and an optional footer. */
-export function AuthPage({ title, subtitle, footer, children }: AuthPageProps) {
+export function AuthPage({ title, subtitle, footer, children, busy }: AuthPageProps) {
   return (
     <PageShell>
-      <main className="authmw-card">
+      <main className="authmw-card" aria-busy={busy ? true : undefined}>
         <header className="authmw-card-header">
           <Brand />
           <h1>{title}</h1>
           {subtitle && <p className="authmw-subtitle">{subtitle}</p>}
         </header>
-        <div className="authmw-card-body">{children}</div>
+        <div className="authmw-card-body">
+          {busy && (
+            <p role="status" className="authmw-progress" data-testid="auth-progress">
+              <span className="authmw-spinner" aria-hidden="true" />
+              {busy}
+            </p>
+          )}
+          {children}
+        </div>
         {footer && <footer className="authmw-card-footer">{footer}</footer>}
       </main>
     </PageShell>
@@ -96,6 +111,8 @@ export interface FieldProps {
   missingMessage?: string;
   /** The message for a value of the wrong format; default by type. */
   invalidMessage?: string;
+  autoFocus?: boolean;
+  onPaste?: (event: ClipboardEvent<HTMLInputElement>) => void;
 }
 
 function defaultMessages(m: Messages, type: string, autoComplete: string): { missing: string; invalid: string } {
@@ -135,6 +152,8 @@ export function Field(props: FieldProps) {
       data-testid={props.testId}
       data-missing={props.missingMessage ?? defaults.missing}
       data-invalid={props.invalidMessage ?? defaults.invalid}
+      autoFocus={props.autoFocus}
+      onPaste={props.onPaste}
       aria-invalid={invalid ? true : undefined}
       aria-describedby={describedBy}
       spellCheck={props.type === "email" || isPassword ? false : undefined}
@@ -186,16 +205,23 @@ export function Status({ message, testId }: { message: string | null; testId?: s
   );
 }
 
-/** The end of a flow that failed: its message (announced) and the one way on. */
+/** The end of a flow that failed: its message (announced), the way back, and "Go home". */
 export function Failed({ message, to, label }: { message: string; to: string; label: string }) {
+  const m = useMessages();
+  const { urls } = useAuth();
   return (
     <>
       <p role="alert" className="authmw-error" data-testid="auth-error">
         {message}
       </p>
-      <Link className="authmw-button authmw-primary" to={to}>
-        {label}
-      </Link>
+      <div className="authmw-actions">
+        <Link className="authmw-button authmw-primary" to={to} data-testid="auth-way-back">
+          {label}
+        </Link>
+        <Link className="authmw-button" to={urls.home}>
+          {m.goHome}
+        </Link>
+      </div>
     </>
   );
 }
@@ -379,4 +405,22 @@ export function useReturnTo(): string | null {
     if (ignored) console.warn(`Ignoring ${RETURN_TO_PARAM}=${ignored}: redirect URLs must be relative.`);
   }, [ignored]);
   return trusted;
+}
+
+/**
+ * Goes to the sign-in page in place of this one; the page says what happened to the sign-in
+ * (`code`, a catalogue code, travels in the history entry's state, never in the URL).
+ */
+export function useBackToSignIn(): (code: string) => void {
+  const navigate = useNavigate();
+  const { urls } = useAuth();
+  return useCallback((code: string) => navigate(urls.signIn, { replace: true, state: { authmwError: code } }), [navigate, urls.signIn]);
+}
+
+/** The page after a sign-in that may have created the user: after_auth_return_to, else after-sign-up / after-sign-in. */
+export function useFinishSignIn() {
+  const auth = useAuth();
+  const leave = useAuthRedirect();
+  const returnTo = useReturnTo();
+  return (result: SignInResult) => leave(returnTo ?? (result.isNewUser ? auth.urls.afterSignUp : auth.urls.afterSignIn));
 }

@@ -4,7 +4,7 @@ import { isKnownError } from "../../known-error";
 import type { SignInResult } from "../../models";
 import { useAuth } from "../hooks";
 import { describeError, useMessages, type Messages } from "../messages";
-import { Field, FormError, formValue, SubmitButton, useSubmit } from "./layout";
+import { AuthPage, Field, FormError, formValue, SubmitButton, useSubmit } from "./layout";
 
 const mfaMessage = (error: unknown, m: Messages) =>
   isKnownError(error, "VERIFICATION_ERROR") ? m.mfaAttemptExpired : describeError(error, m);
@@ -22,11 +22,10 @@ export function MfaPrompt({
   attemptCode,
   onSignedIn,
   wrongCodeEnds = false,
-}: {
-  attemptCode: string;
-  onSignedIn(result: SignInResult): void;
-  /** A wrong code ends the attempt (the OAuth callback) instead of asking again. */
-  wrongCodeEnds?: boolean;
+  heading = true,
+}: MfaPromptProps & {
+  /** The prompt's own heading and intro; false when the page's title is the prompt's (MfaPage). */
+  heading?: boolean;
 }) {
   const auth = useAuth();
   const m = useMessages();
@@ -45,11 +44,15 @@ export function MfaPrompt({
   }
 
   return (
-    <section aria-labelledby="authmw-mfa-heading" className="authmw-stack" data-testid="mfa-prompt">
-      <h2 id="authmw-mfa-heading">{m.mfaTitle}</h2>
-      <p className="authmw-hint">{m.mfaIntro}</p>
+    <section aria-labelledby={heading ? "authmw-mfa-heading" : undefined} className="authmw-stack" data-testid="mfa-prompt">
+      {heading && (
+        <>
+          <h2 id="authmw-mfa-heading">{m.mfaTitle}</h2>
+          <p className="authmw-hint">{m.mfaIntro}</p>
+        </>
+      )}
       <form onSubmit={onSubmit} className="authmw-form" noValidate aria-busy={submit.pending} data-testid="mfa-form">
-        <TotpCodeField label={m.mfaCodeLabel} name="totp" submit={submit} />
+        <TotpCodeField label={m.mfaCodeLabel} name="totp" submit={submit} autoFocus />
         <FormError id={submit.formErrorId} message={submit.error} />
         {expired ? (
           <Link className="authmw-button authmw-primary" to={auth.urls.signIn}>
@@ -60,6 +63,43 @@ export function MfaPrompt({
         )}
       </form>
     </section>
+  );
+}
+
+interface MfaPromptProps {
+  attemptCode: string;
+  onSignedIn(result: SignInResult): void;
+  /** A wrong code ends the attempt (the OAuth callback) instead of asking again. */
+  wrongCodeEnds?: boolean;
+}
+
+/**
+ * The two-factor step as a page of its own: its title replaces the sign-in heading; the footer
+ * leads back to sign-in (`onBack`, else the sign-in page), where the other methods are.
+ */
+export function MfaPage({ onBack, ...props }: MfaPromptProps & { onBack?: () => void }) {
+  const m = useMessages();
+  const { urls } = useAuth();
+  return (
+    <AuthPage
+      title={m.mfaTitle}
+      subtitle={m.mfaIntro}
+      footer={
+        <p>
+          {onBack ? (
+            <button type="button" className="authmw-link-button" onClick={onBack} data-testid="mfa-back">
+              {m.backToSignIn}
+            </button>
+          ) : (
+            <Link to={urls.signIn} data-testid="mfa-back">
+              {m.backToSignIn}
+            </Link>
+          )}
+        </p>
+      }
+    >
+      <MfaPrompt {...props} heading={false} />
+    </AuthPage>
   );
 }
 
@@ -87,8 +127,21 @@ export function useMfaStep(onSignedIn: (result: SignInResult) => void): {
   return { attemptCode, catchMfa, prompt };
 }
 
-/** The 6-digit code field of an authenticator app (spaces allowed, as apps show "123 456"). */
-export function TotpCodeField({ label, name, submit }: { label: string; name: string; submit: ReturnType<typeof useSubmit> }) {
+/**
+ * The 6-digit code field of an authenticator app (spaces allowed, as apps show "123 456"); a
+ * pasted code loses its spaces and dashes ("123-456", " 123 456 ").
+ */
+export function TotpCodeField({
+  label,
+  name,
+  submit,
+  autoFocus,
+}: {
+  label: string;
+  name: string;
+  submit: ReturnType<typeof useSubmit>;
+  autoFocus?: boolean;
+}) {
   const m = useMessages();
   return (
     <Field
@@ -97,8 +150,15 @@ export function TotpCodeField({ label, name, submit }: { label: string; name: st
       type="text"
       inputMode="numeric"
       autoComplete="one-time-code"
+      autoFocus={autoFocus}
       pattern="\s*\d{3}\s*\d{3}\s*"
       maxLength={8}
+      onPaste={(event) => {
+        const digits = event.clipboardData.getData("text").replace(/[\s-]/g, "");
+        if (!/^\d{6}$/.test(digits)) return;
+        event.preventDefault();
+        event.currentTarget.value = digits;
+      }}
       missingMessage={m.totpRequired}
       invalidMessage={m.totpInvalid}
       error={submit.fieldErrors[name]}

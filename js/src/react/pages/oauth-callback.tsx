@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { isKnownError } from "../../known-error";
+import { OAuthCallbackError } from "../../oauth-callback-error";
 import type { OAuthCallbackResult } from "../../oauth";
 import { trustedReturnTo } from "../../urls";
 import { useAuth } from "../hooks";
 import { describeUntrustedError, useMessages, type Messages } from "../messages";
 import { useAuthRedirect } from "../redirect";
-import { AuthPage, Failed, useReturnTo } from "./layout";
-import { MfaPrompt } from "./mfa";
+import { AuthPage, Failed, useBackToSignIn, useReturnTo } from "./layout";
+import { MfaPage } from "./mfa";
 
 type Step =
   | { step: "signing-in" }
@@ -34,6 +35,7 @@ export function OAuthCallback() {
   const leave = useAuthRedirect();
   const returnTo = useReturnTo();
   const [state, setState] = useState<Step>({ step: "signing-in" });
+  const backToSignIn = useBackToSignIn();
   const started = useRef(false);
 
   const finish = (isNewUser: boolean, after: string | null) =>
@@ -50,6 +52,8 @@ export function OAuthCallback() {
       (error: unknown) => {
         if (isKnownError(error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED") && error.attemptCode) {
           setState({ step: "mfa", attemptCode: error.attemptCode });
+        } else if (error instanceof OAuthCallbackError && error.error === "access_denied") {
+          backToSignIn("OAUTH_PROVIDER_ACCESS_DENIED");
         } else {
           setState({ step: "failed", message: failure(error, m) });
         }
@@ -58,16 +62,14 @@ export function OAuthCallback() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once per page load
   }, []);
 
+  if (state.step === "mfa") {
+    return <MfaPage attemptCode={state.attemptCode} onSignedIn={(result) => finish(result.isNewUser, null)} wrongCodeEnds />;
+  }
   return (
-    <AuthPage title={state.step === "signing-in" || state.step === "mfa" ? m.oauthCallbackTitle : m.signInTitle}>
-      {state.step === "signing-in" && (
-        <p role="status" className="authmw-hint">
-          {m.signingYouIn}
-        </p>
-      )}
-      {state.step === "mfa" && (
-        <MfaPrompt attemptCode={state.attemptCode} onSignedIn={(result) => finish(result.isNewUser, null)} wrongCodeEnds />
-      )}
+    <AuthPage
+      title={state.step === "failed" ? m.signInFailedTitle : state.step === "signing-in" ? m.oauthCallbackTitle : m.signInTitle}
+      busy={state.step === "signing-in" ? m.signingYouIn : undefined}
+    >
       {state.step === "not-for-us" && (
         <>
           <p role="status" data-testid="oauth-callback-idle">

@@ -43,12 +43,10 @@ export function PasswordReset() {
   }
 
   return (
-    <AuthPage title={m.passwordResetTitle}>
-      {state.step === "checking" && (
-        <p role="status" className="authmw-hint">
-          {m.checkingLink}
-        </p>
-      )}
+    <AuthPage
+      title={state.step === "failed" ? m.linkFailedTitle : m.passwordResetTitle}
+      busy={state.step === "checking" ? m.checkingLink : undefined}
+    >
       {state.step === "form" && (
         <form onSubmit={onSubmit} className="authmw-form" noValidate aria-busy={submit.pending} data-testid="password-reset-form">
           <NewPasswordFields name="password" submit={submit} />

@@ -49,11 +49,7 @@ export function SignOut() {
 
   if (signingOut || nobody) {
     return (
-      <AuthPage title={m.signingOutTitle}>
-        <p role="status" className="authmw-hint">
-          {m.signingYouOut}
-        </p>
-      </AuthPage>
+<AuthPage title={m.signingOutTitle} busy={m.signingYouOut} />
     );
   }
   const who = auth.user ? (auth.user.primaryEmail ?? auth.user.displayName ?? null) : null;

@@ -54,12 +54,10 @@ export function TeamInvitation() {
   }
 
   return (
-    <AuthPage title={m.teamInvitationTitle}>
-      {state.step === "loading" && (
-        <p role="status" className="authmw-hint">
-          {m.checkingInvitation}
-        </p>
-      )}
+    <AuthPage
+      title={state.step === "failed" ? m.linkFailedTitle : m.teamInvitationTitle}
+      busy={state.step === "loading" ? m.checkingInvitation : undefined}
+    >
       {state.step === "sign-in" && (
         <div data-testid="invitation-sign-in" className="authmw-stack">
           <p>{m.invitationSignIn}</p>

@@ -2,8 +2,7 @@ import { useState, type FormEvent } from "react";
 import { isKnownError } from "../../../known-error";
 import { useAuth } from "../../hooks";
 import { describeCodeError, describeError, useMessages, type Messages } from "../../messages";
-import { Field, FormError, formValue, Status, SubmitButton, useReturnTo, useSubmit } from "../layout";
-import { useFinishSignIn } from "../magic-link-callback";
+import { Field, FormError, formValue, Status, SubmitButton, useFinishSignIn, useReturnTo, useSubmit } from "../layout";
 import { MfaPrompt } from "../mfa";
 import type { MethodProps } from "./types";
 

@@ -1,13 +1,13 @@
 import { useId, useRef, useState, type ReactNode } from "react";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { SignOutLink } from "../../sign-out-link";
 import { NEW_PROJECT_CONFIG, type ProjectConfig } from "../../../models";
 import { withReturnTo } from "../../../urls";
 import { useAuth, useProject } from "../../hooks";
-import { useMessages } from "../../messages";
+import { sentenceOfCode, useMessages } from "../../messages";
 import { useAuthRedirect } from "../../redirect";
-import { AuthPage, Divider, useAppName, useReturnTo } from "../layout";
-import { MfaPrompt } from "../mfa";
+import { AuthPage, Divider, FormError, useAppName, useReturnTo } from "../layout";
+import { MfaPage } from "../mfa";
 import { MagicLinkForm } from "./magic-link-form";
 import { OAuthButtons, oauthButtonsShown } from "./oauth-buttons";
 import { PasskeyButton, passkeyButtonShown } from "./passkey-button";
@@ -34,6 +34,12 @@ export function MethodsPage({ mode }: { mode: AuthMode }) {
   const signIn = mode === "sign-in";
   const title = signIn ? m.signInTitle : m.signUpTitle;
   const subtitle = signIn ? m.signInSubtitle : m.signUpSubtitle;
+  // A sign-in that failed elsewhere (Deny at the OAuth provider) comes back here with its code in
+  // the history entry's state (never the URL): only the page's own sentence for it is shown.
+  const { state } = useLocation() as { state: { authmwError?: unknown } | null };
+  const arrivedCode = signIn && typeof state?.authmwError === "string" ? state.authmwError : null;
+  const arrivedKey = arrivedCode ? sentenceOfCode(arrivedCode) : undefined;
+  const arrivedWith = arrivedCode ? (arrivedKey ? m[arrivedKey] : m.oauthNotCompleted) : null;
   const config = project.status === "ready" ? project.value.config : project.status === "error" ? FALLBACK_CONFIG : null;
 
   const onSignedIn = (isNewUser?: boolean) => {
@@ -52,11 +58,7 @@ export function MethodsPage({ mode }: { mode: AuthMode }) {
     );
 
   if (attemptCode) {
-    return (
-      <AuthPage title={title} subtitle={subtitle}>
-        <MfaPrompt attemptCode={attemptCode} onSignedIn={(result) => onSignedIn(result.isNewUser)} />
-      </AuthPage>
-    );
+    return <MfaPage attemptCode={attemptCode} onSignedIn={(result) => onSignedIn(result.isNewUser)} onBack={() => setAttemptCode(null)} />;
   }
 
   if (auth.user && !finished.current) {
@@ -105,6 +107,7 @@ export function MethodsPage({ mode }: { mode: AuthMode }) {
 
   return (
     <AuthPage title={title} subtitle={subtitle} footer={footer}>
+      <FormError message={arrivedWith} />
       {buttons.length > 0 && (
         <div className="authmw-methods" data-testid="auth-method-buttons">
           {buttons}
