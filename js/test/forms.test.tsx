@@ -3,7 +3,7 @@
 // page can show (jsdom).
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { MemoryRouter, Route, Routes } from "react-router";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { AuthClient } from "../src/client";
 import * as errors from "../src/errors";
 import { type KnownError } from "../src/core";
@@ -281,7 +281,15 @@ describe("the sentence of every known error a page can show", () => {
     );
     expect(describeError(new HttpStatusError(500, "<html>oops</html>"))).toBe(DEFAULT_MESSAGES.errorServer);
     expect(describeError(new HttpStatusError(404, "<html>not here</html>"))).toBe(DEFAULT_MESSAGES.errorUnknown);
-    expect(describeError(new Error("boom"))).toBe(DEFAULT_MESSAGES.errorUnknown);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const own = new Error("AuthProvider needs the publishable client key");
+      expect(describeError(own)).toBe(DEFAULT_MESSAGES.errorUnknown);
+      // the person reads the generic sentence; the developer finds the real one in the console
+      expect(logged).toHaveBeenCalledWith("authmw:", own);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
 

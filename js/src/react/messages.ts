@@ -430,6 +430,9 @@ export function describeError(error: unknown, m: Messages = DEFAULT_MESSAGES, wh
   }
   if (error instanceof ConnectionError) return error.offline ? m.errorOffline : m.errorUnreachable;
   if (error instanceof OAuthCallbackError) return error.error === "access_denied" ? m.oauthDenied : m.oauthNotCompleted;
+  // Not the service's: the package's own (a setting missing, a bug). The person reads the
+  // generic sentence; the developer finds the real one in the console.
+  if (typeof console !== "undefined") console.error("authmw:", error);
   return m.errorUnknown;
 }
 
