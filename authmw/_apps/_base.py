@@ -12,7 +12,7 @@ import pydantic
 from .._config import AuthConfig
 from .._ops import AsyncDriver, Op, SyncDriver
 from .._session import Session
-from .._transport import Tier, Transport
+from .._transport import MAX_ATTEMPTS, Tier, Transport
 from ..errors import InvalidServerResponse
 from ..models import Page, Project, WireModel
 from ._binding import AsyncRunner, SyncRunner, operation
@@ -101,12 +101,14 @@ class _App(_Api):
         *,
         driver: SyncDriver | AsyncDriver | None = None,
         timeout: float = 30.0,
+        max_attempts: int = MAX_ATTEMPTS,
         **settings: Any,
     ) -> None:
         """``config``, or ``AuthConfig`` settings as keywords (the rest from ``AUTHMW_*``).
 
         ``driver`` shares an existing driver (and its connections) instead of opening one;
-        the app then leaves closing it to its owner. ``timeout`` is in seconds per request.
+        the app then leaves closing it to its owner. ``timeout`` is in seconds per request;
+        ``max_attempts`` bounds the retries of a call (1: no retry, say for a command line).
         """
         if config is None:
             config = AuthConfig.from_env(**settings)
@@ -114,6 +116,7 @@ class _App(_Api):
             config = config.with_(**settings)
         self.config = config
         self._transport = self._new_transport(config)
+        self._transport.max_attempts = max_attempts
         self._owns_driver = driver is None
         self._driver = driver if driver is not None else self._driver_class(timeout=timeout)
         if self._owns_driver:
