@@ -88,7 +88,8 @@ class OAuthRoutes:
     ``after_sign_in`` / ``after_sign_up`` are where users land without ``after_auth_return_to``
     (default ``/``; after-sign-up defaults to after-sign-in, spec section 2). ``base_url``
     is the public origin of your site (``https://app.example.com``) when the app runs behind
-    a proxy that hides it; by default the request's own URL is used.
+    a proxy that hides it; by default the request's own URL is used. Both routes build the
+    callback URL on that one origin: the code exchange must name the start's ``redirect_uri``.
     """
 
     config: AuthConfig
@@ -147,8 +148,10 @@ class OAuthRoutes:
             )
         exchange = _Exchange(self.config)
         try:
+            # the callback URL as the browser saw it: the code exchange must name the redirect_uri
+            # the flow started with, which has the public origin behind a proxy
             result = yield from _ClientOAuth.sign_in_with_oauth_callback.op(
-                exchange, request_url, state=state or None, code_verifier=verifier
+                exchange, self._public_url(request_url), state=state or None, code_verifier=verifier
             )
         except MultiFactorAuthenticationRequired:
             message = (
@@ -182,8 +185,14 @@ class OAuthRoutes:
     # -- helpers --------------------------------------------------------------------------
 
     def _origin(self, request_url: str) -> str:
+        """The site's public origin: ``base_url``'s, else the request's (both routes use this)."""
         parts = urlsplit(self.base_url or request_url)
         return f"{parts.scheme}://{parts.netloc}"
+
+    def _public_url(self, request_url: str) -> str:
+        """``request_url`` on the public origin (path and query kept)."""
+        parts = urlsplit(request_url)
+        return self._origin(request_url) + parts.path + (f"?{parts.query}" if parts.query else "")
 
     def _delete(self, name: str, secure: bool) -> str:
         return c.delete_cookie(name, secure=secure).replace("; Path=/;", f"; Path={self.callback_path};")

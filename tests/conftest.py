@@ -169,7 +169,10 @@ def other_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]
 
 
 class OAuthService(Service):
-    """A service with mock GitHub, Google and GitLab sign-in, trusting ``http://testserver`` (test clients)."""
+    """A service with mock GitHub, Google and GitLab sign-in, trusting ``http://testserver`` (test
+    clients) and ``PUBLIC_ORIGIN`` (an app behind a proxy, reached as testserver by the test client)."""
+
+    PUBLIC_ORIGIN: ClassVar[str] = "https://proxied.example.org"
 
     PROVIDERS: ClassVar[list[dict[str, object]]] = [
         {"id": "github", "type": "shared", "enabled": True},
@@ -188,7 +191,10 @@ class OAuthService(Service):
             json={
                 "config": {
                     "oauth_providers": self.PROVIDERS,
-                    "domains": [{"domain": "http://testserver", "handler_path": "/handler"}],
+                    "domains": [
+                        {"domain": "http://testserver", "handler_path": "/handler"},
+                        {"domain": self.PUBLIC_ORIGIN, "handler_path": "/handler"},
+                    ],
                 }
             },
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from authmw_fastapi import CurrentUser, install, oauth_routes
 from fastapi import FastAPI
@@ -12,10 +12,10 @@ from fastapi.testclient import TestClient
 from starlette.applications import Starlette
 
 
-def make_app(config: Any) -> FastAPI:
+def make_app(config: Any, **options: Any) -> FastAPI:
     app = FastAPI()
     install(app, config)
-    app.router.routes.extend(oauth_routes(config, after_sign_in="/home", after_sign_up="/welcome"))
+    app.router.routes.extend(oauth_routes(config, after_sign_in="/home", after_sign_up="/welcome", **options))
 
     @app.get("/whoami")
     async def whoami(user: CurrentUser) -> dict[str, Any]:
@@ -100,3 +100,22 @@ def test_starlette_app(oauth_service) -> None:  # type: ignore[no-untyped-def]
     done = client.get(_path(back))
     assert done.status_code == 303 and done.headers["location"] == "/"
     assert f"stack-refresh-{oauth_service.project_id}" in client.cookies
+
+
+def test_behind_a_proxy_the_flow_starts_and_finishes_on_the_public_origin(oauth_service) -> None:  # type: ignore[no-untyped-def]
+    """The app answers at http://testserver; browsers know it as PUBLIC_ORIGIN (a proxy forwards
+    path and query). The service compares the exchange's redirect_uri with the authorize call's."""
+    public = oauth_service.PUBLIC_ORIGIN
+    client = TestClient(make_app(oauth_service.config, base_url=public), follow_redirects=False)
+    start = client.get("/handler/oauth/github", params={"after_auth_return_to": "/account"})
+    redirect_uri = parse_qs(urlsplit(start.headers["location"]).query)["redirect_uri"][0]
+    assert redirect_uri == f"{public}/handler/oauth-callback?after_auth_return_to=%2Faccount"
+    back = oauth_service.provider_round_trip(start.headers["location"], f"px-{uuid.uuid4().hex[:8]}@example.com")
+    assert back.startswith(f"{public}/handler/oauth-callback?")
+    done = client.get(_path(back))  # what the proxy forwards
+    assert done.status_code == 303 and done.headers["location"] == "/account", done.text
+    assert client.get("/whoami").status_code == 200
+    # control: the same flow without base_url names testserver, which the callback then matches
+    plain = TestClient(make_app(oauth_service.config), follow_redirects=False)
+    start = plain.get("/handler/oauth/github")
+    assert parse_qs(urlsplit(start.headers["location"]).query)["redirect_uri"][0].startswith("http://testserver/")
