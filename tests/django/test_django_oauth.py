@@ -89,3 +89,24 @@ def test_behind_a_proxy_the_flow_starts_and_finishes_on_the_public_origin(oauth_
             done = client.get(_path(back))
             assert done.status_code == 303 and done["Location"] == "/account", done.content
             assert client.get("/whoami").json()["authenticated"] is True
+
+
+def test_an_account_with_totp_is_asked_for_the_code_and_signed_in(oauth_service: Any, oauth_clock_frozen: float) -> None:
+    email = f"mfad-{uuid.uuid4().hex[:8]}@example.com"
+    authenticator = oauth_service.totp_user(email)
+    with override_settings(AUTHMW=_settings(oauth_service.config)):
+        urls = ModuleType("oauth_totp_urls")
+        urls.urlpatterns = [*oauth_urls(), path("whoami", authmw_django_testsite.whoami)]  # type: ignore[attr-defined]
+        with override_settings(ROOT_URLCONF=urls):
+            client = Client(enforce_csrf_checks=True)  # the form has no Django token: the flow checks instead
+            start = client.get("/handler/oauth/github", {"after_auth_return_to": "/account"})
+            form = client.get(_path(oauth_service.provider_round_trip(start["Location"], email)))
+            assert form.status_code == 200 and b'name="totp"' in form.content
+            action = "/handler/oauth-callback?after_auth_return_to=%2Faccount"
+            right = authenticator.at(int(oauth_clock_frozen))
+            form_post = {"content_type": "application/x-www-form-urlencoded"}  # what the page's form sends
+            refused = client.post(action, f"totp={right}", headers={"Origin": "https://evil.example"}, **form_post)
+            assert refused.status_code == 403 and client.get("/whoami").json()["authenticated"] is False
+            done = client.post(action, f"totp={right}", headers={"Origin": "http://testserver"}, **form_post)
+            assert done.status_code == 303 and done["Location"] == "/account", done.content
+            assert client.get("/whoami").json()["authenticated"] is True

@@ -68,3 +68,20 @@ def test_behind_a_proxy_the_flow_starts_and_finishes_on_the_public_origin(oauth_
     done = client.get(_path(back))
     assert done.status_code == 303 and done.headers["Location"] == "/account", done.data
     assert client.get("/whoami").get_json()["authenticated"] is True
+
+
+def test_an_account_with_totp_is_asked_for_the_code_and_signed_in(oauth_service: Any, oauth_clock_frozen: float) -> None:
+    email = f"mfaf-{uuid.uuid4().hex[:8]}@example.com"
+    authenticator = oauth_service.totp_user(email)
+    app = make_app(oauth_service.config)
+    app.register_blueprint(oauth_blueprint())
+    client = app.test_client()
+    start = client.get("/handler/oauth/github")
+    form = client.get(_path(oauth_service.provider_round_trip(start.headers["Location"], email)))
+    assert form.status_code == 200 and b'name="totp"' in form.data
+    right = authenticator.at(int(oauth_clock_frozen))
+    refused = client.post("/handler/oauth-callback", data={"totp": right}, headers={"Origin": "https://evil.example"})
+    assert refused.status_code == 403 and client.get("/whoami").get_json()["authenticated"] is False
+    done = client.post("/handler/oauth-callback", data={"totp": right}, headers={"Origin": "http://localhost"})
+    assert done.status_code == 303 and done.headers["Location"] == "/", done.data
+    assert client.get("/whoami").get_json()["authenticated"] is True
