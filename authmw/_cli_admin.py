@@ -262,7 +262,9 @@ def _project_check(args: argparse.Namespace, out: TextIO) -> int:
     if not problems:
         out.write(f"{project.display_name} ({project.id}) is ready for production mode.\n")
         return 0
-    out.writelines(f"{problem.message} (fix: {fix_text(problem, admin.config.api_url, dashboard)})\n" for problem in problems)
+    out.writelines(
+        f"{problem.message} (fix: {fix_text(problem, admin.config.api_url, dashboard)})\n" for problem in problems
+    )
     return 1
 
 

@@ -46,7 +46,6 @@ from ._oauth import (
 from ._ops import Op
 from ._session import Session
 from ._transport import Transport
-from .models import SignInResult
 from ._urls import same_origin_path
 from .errors import (
     AuthmwError,
@@ -57,6 +56,7 @@ from .errors import (
     UnsupportedError,
 )
 from .middleware import _cookies as c
+from .models import SignInResult
 
 __all__ = ["MFA_COOKIE", "MFA_COOKIE_MAX_AGE", "START_COOKIE_MAX_AGE", "OAuthRoutes", "Reply", "safe_return_path"]
 

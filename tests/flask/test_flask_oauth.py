@@ -70,7 +70,9 @@ def test_behind_a_proxy_the_flow_starts_and_finishes_on_the_public_origin(oauth_
     assert client.get("/whoami").get_json()["authenticated"] is True
 
 
-def test_an_account_with_totp_is_asked_for_the_code_and_signed_in(oauth_service: Any, oauth_clock_frozen: float) -> None:
+def test_an_account_with_totp_is_asked_for_the_code_and_signed_in(
+    oauth_service: Any, oauth_clock_frozen: float
+) -> None:
     email = f"mfaf-{uuid.uuid4().hex[:8]}@example.com"
     authenticator = oauth_service.totp_user(email)
     app = make_app(oauth_service.config)

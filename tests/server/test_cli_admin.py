@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from authmw import AdminApp, AuthConfig, ServerApp, __version__, _cli_admin
-from authmw.cli import main
 from authmw._production import LOCALHOST_ALLOWED, ProductionModeError
+from authmw.cli import main
 from authmw.errors import InvalidSecretServerKey
 
 dev = pytest.importorskip("authmw.dev")
@@ -128,8 +128,10 @@ def test_project_set_and_check(run, service):
         (
             "https://auth.example.com",
             None,
-            "authmw project set allow-localhost off, or your dashboard's /projects/P/domains"
-            " (--dashboard-url URL prints the link)",
+            (
+                "authmw project set allow-localhost off, or your dashboard's /projects/P/domains"
+                " (--dashboard-url URL prints the link)"
+            ),
         ),
         (
             "https://auth.example.com",
@@ -306,9 +308,7 @@ def test_a_service_that_does_not_answer_fails_at_once_in_one_line(run, service, 
 
     with FaultServer() as server:
         settings = tmp_path / "down.env"
-        settings.write_text(
-            service.env_file.read_text() + f"AUTHMW_API_URL={server.api_url('down', 'cli')}\n"
-        )
+        settings.write_text(service.env_file.read_text() + f"AUTHMW_API_URL={server.api_url('down', 'cli')}\n")
         status, out, err = run("keys", "list", "--env-file", str(settings), env=False)
         assert server.log("down", "cli") and [e["path"] for e in server.log("down", "cli")] == [
             "/api/v1/internal/api-keys"
