@@ -33,7 +33,7 @@ NPM_TIMEOUT = 600
 
 def readme_block(contains: str, language: str) -> str:
     """The body of the README's ``language`` block that contains ``contains``."""
-    for match in re.finditer(r"^```(?P<info>[^\n`]*)\n(?P<body>.*?)^```", README.read_text(), re.M | re.S):
+    for match in re.finditer(r"^```(?P<info>[^\n`]*)\n(?P<body>.*?)^```", README.read_text(), re.MULTILINE | re.DOTALL):
         if match["info"].split()[:1] == [language] and contains in match["body"]:
             return match["body"]
     raise AssertionError(f"README.md has no {language} block with {contains!r}")
