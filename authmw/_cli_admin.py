@@ -23,7 +23,7 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from ._apps import AdminApp
-from ._config import HOSTED_API_URL, VERSION, AuthConfig
+from ._config import HOSTED_API_URL, VERSION, AuthConfig, read_env_file
 from ._production import DEFAULT_DASHBOARD_URL, LOCALHOST_ALLOWED, ProductionModeError, production_mode_errors
 from .errors import (
     ApiKeyNotFound,
@@ -123,10 +123,25 @@ def _config(args: argparse.Namespace) -> AuthConfig:
         print(f"authmw: settings from {args.source}{where}", file=sys.stderr)
     try:
         if file:
-            return AuthConfig.from_env_file(file)
+            values = read_env_file(file)
+            if not any(values.get(name) for name in _PROJECT_ID_VARIABLES):
+                raise CommandError(
+                    f"{args.source} has no AUTHMW_PROJECT_ID line: use the project.env that `authmw dev` writes, "
+                    "or add AUTHMW_PROJECT_ID=<the project's id>"
+                )
+            return AuthConfig.from_env(values)
         return AuthConfig.from_env()
-    except SettingsFileNotFound as error:
-        raise CommandError(f"--env-file: {error}") from None
+    except SettingsFileNotFound:
+        if Path(args.env_file).is_dir():
+            raise CommandError(
+                f"--env-file: {args.env_file} is a folder; pass the project.env inside it "
+                f"({Path(args.env_file) / 'project.env'})"
+            ) from None
+        raise CommandError(
+            f"--env-file: there is no settings file at {args.env_file} ({Path(args.env_file).resolve()}); pass the "
+            "project.env that `authmw dev --data-dir <folder>` writes into <folder>, or leave --env-file out to "
+            f"read {ENV_FILE} of this folder or one above it"
+        ) from None
     except ConfigurationError as error:
         if file:
             raise CommandError(f"{args.source}: {error}") from None

@@ -165,7 +165,7 @@ def test_errors_are_one_line_with_exit_status_2(run, argv, message):
     assert "SCHEMA_ERROR" not in err and "=..." not in err  # CLI words, not the wire's or Python's
 
 
-def test_missing_settings_are_one_line_errors(run, tmp_path, monkeypatch):
+def test_missing_settings_are_one_line_errors(run, service, tmp_path, monkeypatch):
     for name in ("AUTHMW_PROJECT_ID", "STACK_PROJECT_ID", "NEXT_PUBLIC_STACK_PROJECT_ID"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)  # no .authmw/project.env here or above
@@ -173,7 +173,18 @@ def test_missing_settings_are_one_line_errors(run, tmp_path, monkeypatch):
     assert status == 2 and err.count("\n") == 1 and "AUTHMW_PROJECT_ID" in err and "--env-file" in err
     assert "authmw dev --background" in err and "Pass project_id" not in err
     status, _, err = run("keys", "list", "--env-file", str(tmp_path / "nope.env"), env=False)
-    assert status == 2 and err.startswith("authmw keys: --env-file: There is no settings file at") and "nope.env" in err
+    assert status == 2 and err.startswith("authmw keys: --env-file: there is no settings file at") and "nope.env" in err
+    assert "AuthConfig" not in err and "Pass " not in err  # the command's words, not the Python API's
+    status, _, err = run("keys", "list", "--env-file", str(service.env_file.parent), env=False)
+    folder = f"authmw keys: --env-file: {service.env_file.parent} is a folder; pass the project.env inside it"
+    assert (status, err) == (2, f"{folder} ({service.env_file})\n")
+    no_project = tmp_path / "keys-only.env"
+    no_project.write_text("AUTHMW_SUPER_SECRET_ADMIN_KEY=sak_x\n")
+    status, _, err = run("keys", "list", "--env-file", str(no_project), env=False)
+    assert status == 2 and err == (
+        f"authmw keys: --env-file {no_project} has no AUTHMW_PROJECT_ID line: use the project.env that "
+        "`authmw dev` writes, or add AUTHMW_PROJECT_ID=<the project's id>\n"
+    )
     no_admin_key = tmp_path / "server.env"
     no_admin_key.write_text(f"AUTHMW_PROJECT_ID={uuid.uuid4()}\nAUTHMW_SECRET_SERVER_KEY=ssk_x\n")
     status, _, err = run("project", "show", "--env-file", str(no_admin_key), env=False)
