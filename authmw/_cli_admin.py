@@ -1,9 +1,10 @@
 """`authmw project|keys|users ...`: the admin tier from the command line.
 
-Settings are read as ``AuthConfig`` reads them: ``--env-file`` (say the local service's
-``.authmw/project.env``), else the ``AUTHMW_*`` / ``STACK_*`` environment variables. Errors
-are one line on stderr with exit status 2; a call that takes longer than a second shows
-what it waits for on stderr.
+Settings: ``--env-file PATH``; else the first ``.authmw/project.env`` (what ``authmw dev``
+writes) in the current folder or a folder above it; else the ``AUTHMW_*`` / ``STACK_*``
+environment variables. ``-v`` says which was used. Errors are one line on stderr with exit
+status 2; a call that takes longer than a second shows what it waits for on stderr. Each call
+is sent once: a service that does not answer is said at once, not after retries.
 """
 
 from __future__ import annotations
@@ -11,20 +12,31 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import re
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import urlsplit
 
 from ._apps import AdminApp
-from ._config import VERSION, AuthConfig
-from ._production import DEFAULT_DASHBOARD_URL, production_mode_errors
-from .errors import AuthmwError, ConfigurationError, SettingsFileNotFound
+from ._config import HOSTED_API_URL, VERSION, AuthConfig, read_env_file
+from ._production import DEFAULT_DASHBOARD_URL, LOCALHOST_ALLOWED, ProductionModeError, production_mode_errors
+from .errors import (
+    ApiKeyNotFound,
+    AuthmwError,
+    ConfigurationError,
+    KnownError,
+    SchemaError,
+    ServiceUnreachable,
+    SettingsFileNotFound,
+)
 from .models import AdminProject, AdminProjectConfigUpdate, ApiKey, ServerUser
 
-__all__ = ["PROGRESS_DELAY_SECONDS", "register"]
+__all__ = ["ENV_FILE", "PROGRESS_DELAY_SECONDS", "dashboard_for", "find_env_file", "fix_text", "register"]
 
 #: Calls that take longer than this show a progress line on stderr.
 PROGRESS_DELAY_SECONDS = 1.0
@@ -32,6 +44,11 @@ PROGRESS_DELAY_SECONDS = 1.0
 HIDDEN = "********"
 #: A new key set lives this long unless --expires-in says otherwise.
 DEFAULT_KEY_LIFETIME = "90d"
+#: The settings file looked for in the current folder and the folders above it.
+ENV_FILE = Path(".authmw") / "project.env"
+#: Seconds a command waits for one answer of the service.
+TIMEOUT_SECONDS = 15.0
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 #: The on/off settings of a project, in the order of the model.
 _BOOLEAN_SETTINGS = tuple(
@@ -82,19 +99,94 @@ def progress(what: str, stream: TextIO | None = None) -> Iterator[None]:
             timer.cancel()
 
 
+def find_env_file(start: Path | None = None) -> Path | None:
+    """The first ``.authmw/project.env`` in ``start`` (default: the current folder) or a folder above it."""
+    folder = (start or Path.cwd()).resolve()
+    for candidate in (folder, *folder.parents):
+        if (candidate / ENV_FILE).is_file():
+            return candidate / ENV_FILE
+    return None
+
+
 def _config(args: argparse.Namespace) -> AuthConfig:
+    """The settings, as the module docstring says; records where they came from in ``args.source``."""
+    found = None if args.env_file else find_env_file()
+    file = args.env_file or found
+    if args.env_file:
+        args.source = f"--env-file {args.env_file}"
+    elif found is not None:
+        args.source = str(found)
+    else:
+        args.source = _FROM_VARIABLES
+    if args.verbose:
+        where = "" if file else f" (no {ENV_FILE} in {Path.cwd()} or a folder above it)"
+        print(f"authmw: settings from {args.source}{where}", file=sys.stderr)
     try:
-        if args.env_file:
-            return AuthConfig.from_env_file(args.env_file)
+        if file:
+            values = read_env_file(file)
+            if not any(values.get(name) for name in _PROJECT_ID_VARIABLES):
+                raise CommandError(
+                    f"{args.source} has no AUTHMW_PROJECT_ID line: use the project.env that `authmw dev` writes, "
+                    "or add AUTHMW_PROJECT_ID=<the project's id>"
+                )
+            return AuthConfig.from_env(values)
         return AuthConfig.from_env()
-    except SettingsFileNotFound as error:
-        raise CommandError(f"--env-file: {error}") from None
+    except SettingsFileNotFound:
+        if Path(args.env_file).is_dir():
+            raise CommandError(
+                f"--env-file: {args.env_file} is a folder; pass the project.env inside it "
+                f"({Path(args.env_file) / 'project.env'})"
+            ) from None
+        raise CommandError(
+            f"--env-file: there is no settings file at {args.env_file} ({Path(args.env_file).resolve()}); pass the "
+            "project.env that `authmw dev --data-dir <folder>` writes into <folder>, or leave --env-file out to "
+            f"read {ENV_FILE} of this folder or one above it"
+        ) from None
     except ConfigurationError as error:
-        raise CommandError(f"{error} Or pass --env-file .authmw/project.env.") from None
+        if file:
+            raise CommandError(f"{args.source}: {error}") from None
+        if not any(os.environ.get(name) for name in _PROJECT_ID_VARIABLES):
+            raise CommandError(
+                f"no project settings: no {ENV_FILE} in {Path.cwd()} or a folder above it, and AUTHMW_PROJECT_ID "
+                "is not set. Run `authmw dev --background` in your app's folder (it writes that file), "
+                "pass --env-file PATH, or set the AUTHMW_* variables."
+            ) from None
+        raise CommandError(f"{args.source}: {error}") from None
+
+
+_FROM_VARIABLES = "the AUTHMW_* environment variables"
+_PROJECT_ID_VARIABLES = ("AUTHMW_PROJECT_ID", "STACK_PROJECT_ID", "NEXT_PUBLIC_STACK_PROJECT_ID")
 
 
 def _admin(args: argparse.Namespace) -> AdminApp:
-    return AdminApp(_config(args))
+    config = _config(args)
+    if not config.super_secret_admin_key:
+        raise CommandError(
+            f"{args.source} has no super secret admin key (AUTHMW_SUPER_SECRET_ADMIN_KEY), which these commands "
+            "need: use the project.env that `authmw dev` writes, or a key set made with `authmw keys create --admin`."
+        )
+    return AdminApp(config, timeout=TIMEOUT_SECONDS, max_attempts=1)
+
+
+def _unreachable(error: ServiceUnreachable, args: argparse.Namespace) -> str:
+    """A service that did not answer, in one line: where, why, and what to do."""
+    start = " (for the local service: `authmw dev --background`)" if _on_this_machine(error.api_url) else ""
+    setting = "AUTHMW_API_URL" if args.source == _FROM_VARIABLES else f"AUTHMW_API_URL in {args.source}"
+    return f"no answer from the service at {error.api_url} ({error.cause}). Start it{start}, or point {setting} at it."
+
+
+def _refused(error: KnownError) -> str:
+    """A known error of the service in a command's words: its message without the wire code,
+    and a refused request (SCHEMA_ERROR) as the reasons the service gave."""
+    if not isinstance(error, SchemaError):
+        return error.message
+    _, found, reasons = error.message.partition(": ")  # "Request validation failed on PATCH /api/...: - reason"
+    lines = [line.strip().removeprefix("- ").strip() for line in (reasons if found else error.message).splitlines()]
+    return "the service refused the value: " + "; ".join(line for line in lines if line)
+
+
+def _on_this_machine(url: str) -> bool:
+    return (urlsplit(url).hostname or "") in ("localhost", "127.0.0.1", "::1")
 
 
 def _when(value: dt.datetime | None) -> str:
@@ -180,12 +272,36 @@ def _project_show(args: argparse.Namespace, out: TextIO) -> int:
 def _project_check(args: argparse.Namespace, out: TextIO) -> int:
     with _admin(args) as admin, progress("Reading the project"):
         project = admin.get_project()
-    problems = production_mode_errors(project, dashboard_url=args.dashboard_url)
+    dashboard = dashboard_for(admin.config.api_url, args.dashboard_url)
+    problems = production_mode_errors(project, dashboard_url=dashboard or DEFAULT_DASHBOARD_URL)
     if not problems:
         out.write(f"{project.display_name} ({project.id}) is ready for production mode.\n")
         return 0
-    out.writelines(f"{problem.message} (fix: {problem.fix_url})\n" for problem in problems)
+    out.writelines(
+        f"{problem.message} (fix: {fix_text(problem, admin.config.api_url, dashboard)})\n" for problem in problems
+    )
     return 1
+
+
+def dashboard_for(api_url: str, dashboard_url: str | None) -> str | None:
+    """The dashboard the fix links point at: ``--dashboard-url``, else the hosted one for the
+    hosted service, else none (the local service has no dashboard; a self-hosted one's is unknown)."""
+    if dashboard_url:
+        return dashboard_url
+    return DEFAULT_DASHBOARD_URL if api_url == HOSTED_API_URL else None
+
+
+def fix_text(problem: ProductionModeError, api_url: str, dashboard: str | None) -> str:
+    """How to fix ``problem``: the ``authmw project set`` command, and the dashboard page when known."""
+    if problem.message == LOCALHOST_ALLOWED:
+        command = "authmw project set allow-localhost off"
+    else:
+        command = "authmw project set domains https://app.example.com,..."
+    if dashboard:
+        return f"{command}, or {problem.fix_url}"
+    if _on_this_machine(api_url):
+        return command
+    return f"{command}, or your dashboard's {problem.relative_fix_url} (--dashboard-url URL prints the link)"
 
 
 def _setting_value(key: str, value: str) -> Any:
@@ -280,8 +396,23 @@ def _keys_list(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _keys_revoke(args: argparse.Namespace, out: TextIO) -> int:
+    key_id = args.id.strip()
+    if not _UUID.fullmatch(key_id):
+        raise CommandError(
+            f"{args.id!r} is not a key set id: ids are UUIDs such as 3f0c8a52-9d1e-4c07-b1a4-5e2f6d7c8b90, "
+            "`authmw keys list` shows them"
+        )
     with _admin(args) as admin, progress("Revoking the keys"):
-        key = admin.api_keys.revoke(args.id)
+        try:
+            key = admin.api_keys.get(key_id)
+            if key.why_invalid() == "manually-revoked":
+                out.write(f"Key set {key.id} ({key.description}) was already revoked.\n")
+                return 0
+            key = admin.api_keys.revoke(key_id)
+        except ApiKeyNotFound:
+            raise CommandError(
+                f"no key set {key_id} in project {admin.config.project_id}; `authmw keys list` shows them"
+            ) from None
     out.write(f"Revoked key set {key.id} ({key.description}).\n")
     return 0
 
@@ -337,8 +468,12 @@ def _run(handler: Handler) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         try:
             return handler(args, sys.stdout)
+        except ServiceUnreachable as error:
+            print(f"authmw {args.command}: {_unreachable(error, args)}", file=sys.stderr)
+            return 2
         except (AuthmwError, CommandError, ValueError, OSError) as error:
-            message = " ".join(str(error).split()) or type(error).__name__
+            text = _refused(error) if isinstance(error, KnownError) else str(error)
+            message = " ".join(text.split()) or type(error).__name__
             print(f"authmw {args.command}: {message}", file=sys.stderr)
             return 2
 
@@ -350,8 +485,12 @@ def register(parser: argparse.ArgumentParser, commands: Any) -> None:
     parser.add_argument("--version", action="version", version=f"authmw {VERSION}")
     settings = argparse.ArgumentParser(add_help=False)
     settings.add_argument(
-        "--env-file", metavar="PATH", help="read the settings from this file (default: AUTHMW_* variables)"
+        "--env-file",
+        metavar="PATH",
+        help=f"read the settings from this file (default: the first {ENV_FILE} in this folder or one above it, "
+        "else the AUTHMW_* variables)",
     )
+    settings.add_argument("-v", "--verbose", action="store_true", help="say where the settings were read from")
 
     def group(name: str, help_text: str) -> Any:
         sub = commands.add_parser(name, help=help_text)
@@ -365,8 +504,9 @@ def register(parser: argparse.ArgumentParser, commands: Any) -> None:
     check = project.add_parser("check", parents=[settings], help="the production-mode checks (exit 1 when not ready)")
     check.add_argument(
         "--dashboard-url",
-        default=DEFAULT_DASHBOARD_URL,
-        help=f"base of the fix links (default {DEFAULT_DASHBOARD_URL})",
+        default=None,
+        help=f"base of the dashboard fix links (default {DEFAULT_DASHBOARD_URL} for the hosted service, "
+        "none for the local one)",
     )
     check.set_defaults(run=_run(_project_check))
     set_ = project.add_parser(

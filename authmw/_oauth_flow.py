@@ -2,7 +2,7 @@
 
 - ``GET {handler}/oauth/{provider}[?after_auth_return_to=/page]`` (:meth:`OAuthRoutes.start`):
   makes a state and a PKCE verifier, keeps the verifier in the short-lived HttpOnly cookie
-  ``stack-oauth-outer-{state}`` (Path = the callback, 10 minutes, SameSite=Lax) and redirects
+  ``stack-oauth-outer-{state}`` (Path = the callback, an hour, SameSite=Lax) and redirects
   to the service's authorize URL.
 - ``GET {handler}/oauth-callback?code=...&state=...`` (:meth:`OAuthRoutes.finish`): reads and
   deletes that cookie, runs the checks of ``ClientApp.sign_in_with_oauth_callback`` and the
@@ -10,6 +10,13 @@
   ``after_auth_return_to`` (same-site paths only), else the after-sign-up page for a new
   user and the after-sign-in page otherwise. A callback without ``code``/``state`` or without
   a cookie for its state signs nobody in (spec section 2) and shows a short page.
+- An account with TOTP: the exchange answers MULTI_FACTOR_AUTHENTICATION_REQUIRED; the
+  callback keeps the attempt code in the HttpOnly cookie ``stack-oauth-mfa`` (Path = the
+  callback, 5 minutes: the attempt code's own lifetime, SameSite=Lax) and shows a form asking
+  for the 6-digit code, which posts to the callback (``POST {handler}/oauth-callback``,
+  :meth:`OAuthRoutes.finish` with ``method="POST"``). A right code finishes the sign-in as
+  above; a wrong one shows the form again. The code is all the form sends: a cross-site post
+  carries no SameSite=Lax cookie, and one with another ``Origin`` is refused.
 
 Each adapter (authmw_fastapi, authmw_django, authmw_flask) only turns a request into the
 arguments below and a :class:`Reply` into its response, and runs :meth:`finish` (an
@@ -19,11 +26,13 @@ operation) with its driver.
 from __future__ import annotations
 
 import html
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from ._apps._mfa import _ClientMfa
 from ._apps._oauth import _ClientOAuth
 from ._config import AuthConfig
 from ._oauth import (
@@ -38,14 +47,28 @@ from ._ops import Op
 from ._session import Session
 from ._transport import Transport
 from ._urls import same_origin_path
-from .errors import AuthmwError, KnownError, MultiFactorAuthenticationRequired, OAuthCallbackError, UnsupportedError
+from .errors import (
+    AuthmwError,
+    InvalidTotpCode,
+    KnownError,
+    MultiFactorAuthenticationRequired,
+    OAuthCallbackError,
+    UnsupportedError,
+)
 from .middleware import _cookies as c
+from .models import SignInResult
 
-__all__ = ["START_COOKIE_MAX_AGE", "OAuthRoutes", "Reply", "safe_return_path"]
+__all__ = ["MFA_COOKIE", "MFA_COOKIE_MAX_AGE", "START_COOKIE_MAX_AGE", "OAuthRoutes", "Reply", "safe_return_path"]
 
-#: Lifetime of the verifier cookie of a server-rendered flow (the service allows 10 minutes).
-START_COOKIE_MAX_AGE = 600
+#: Lifetime of the verifier cookie of a server-rendered flow (spec section 9: the OAuth state
+#: cookie lives 3600 s, as the official SDK's ``stack-oauth-outer-*``).
+START_COOKIE_MAX_AGE = 3600
 RETURN_TO_PARAM = "after_auth_return_to"
+#: Keeps the attempt code of a sign-in that waits for the TOTP (HttpOnly, Path = the callback).
+MFA_COOKIE = "stack-oauth-mfa"
+#: The attempt code is valid 5 minutes at the service; the cookie no longer.
+MFA_COOKIE_MAX_AGE = 300
+_SIX_DIGITS = re.compile(r"[0-9]{6}")
 
 
 @dataclass(frozen=True)
@@ -71,7 +94,7 @@ def safe_return_path(value: str | None) -> str | None:
     return same_origin_path(value)
 
 
-class _Exchange(_ClientOAuth):
+class _Exchange(_ClientOAuth, _ClientMfa):
     """The client-tier calls of one callback, with a session of its own."""
 
     def __init__(self, config: AuthConfig) -> None:
@@ -88,7 +111,8 @@ class OAuthRoutes:
     ``after_sign_in`` / ``after_sign_up`` are where users land without ``after_auth_return_to``
     (default ``/``; after-sign-up defaults to after-sign-in, spec section 2). ``base_url``
     is the public origin of your site (``https://app.example.com``) when the app runs behind
-    a proxy that hides it; by default the request's own URL is used.
+    a proxy that hides it; by default the request's own URL is used. Both routes build the
+    callback URL on that one origin: the code exchange must name the start's ``redirect_uri``.
     """
 
     config: AuthConfig
@@ -131,8 +155,23 @@ class OAuthRoutes:
 
     # -- finish ---------------------------------------------------------------------------
 
-    def finish(self, *, request_url: str, cookie_header: str | None, secure: bool) -> Op[Reply]:
-        """Check the callback, exchange its code and sign the browser in (an operation)."""
+    def finish(
+        self,
+        *,
+        request_url: str,
+        cookie_header: str | None,
+        secure: bool,
+        method: str = "GET",
+        body: bytes = b"",
+        origin: str | None = None,
+    ) -> Op[Reply]:
+        """Check the callback, exchange its code and sign the browser in (an operation).
+
+        ``method="POST"`` is the TOTP form of an account with two-factor authentication:
+        ``body`` is the form (``totp=123456``), ``origin`` the request's ``Origin`` header.
+        """
+        if method.upper() == "POST":
+            return (yield from self._finish_mfa(request_url, cookie_header, secure, body, origin))
         params = callback_params(request_url)
         state = params.get("state") or ""
         names = frozenset(prefix + state for prefix in OUTER_COOKIE_PREFIXES) if state else frozenset()
@@ -147,17 +186,54 @@ class OAuthRoutes:
             )
         exchange = _Exchange(self.config)
         try:
+            # the callback URL as the browser saw it: the code exchange must name the redirect_uri
+            # the flow started with, which has the public origin behind a proxy
             result = yield from _ClientOAuth.sign_in_with_oauth_callback.op(
-                exchange, request_url, state=state or None, code_verifier=verifier
+                exchange, self._public_url(request_url), state=state or None, code_verifier=verifier
             )
-        except MultiFactorAuthenticationRequired:
-            message = (
-                "This account uses two-factor authentication. Sign in on the sign-in page, which asks for the code."
-            )
-            return self._page(400, "Two-factor authentication needed", message, forget)
+        except MultiFactorAuthenticationRequired as needed:
+            if not needed.attempt_code:
+                return self._page(400, "Sign-in failed", _SIGN_IN_FAILED, forget)
+            keep = c.set_cookie(MFA_COOKIE, needed.attempt_code, MFA_COOKIE_MAX_AGE, now=self.clock(), secure=secure)
+            keep = keep.replace("; Path=/;", f"; Path={self.callback_path};") + "; HttpOnly"
+            return self._totp_form(params.get(RETURN_TO_PARAM), None, (*forget, ("set-cookie", keep)))
         except (OAuthCallbackError, KnownError) as exc:
             return self._page(400, "Sign-in failed", _describe(exc), forget)
-        return_to = safe_return_path(params.get(RETURN_TO_PARAM))
+        return self._signed_in(result, params.get(RETURN_TO_PARAM), cookie_header, secure, forget)
+
+    def _finish_mfa(
+        self, request_url: str, cookie_header: str | None, secure: bool, body: bytes, origin: str | None
+    ) -> Op[Reply]:
+        """The TOTP form's post: finish the sign-in that waits for the second factor."""
+        return_to = callback_params(request_url).get(RETURN_TO_PARAM)
+        attempt = c.parse_cookie_header(cookie_header or "", frozenset({MFA_COOKIE})).get(MFA_COOKIE)
+        forget = (("set-cookie", self._delete(MFA_COOKIE, secure)),)
+        if origin is not None and origin != self._origin(request_url):  # another site's form
+            return self._page(403, "Nothing to sign in", _NOTHING_STARTED)
+        if not attempt:
+            return self._page(400, "Nothing to sign in", _NOTHING_STARTED, forget)
+        totp = dict(parse_qsl(body.decode("utf-8", "replace"))).get("totp", "").strip()
+        if not _SIX_DIGITS.fullmatch(totp):
+            return self._totp_form(return_to, "Enter the 6-digit code your authenticator app shows.")
+        exchange = _Exchange(self.config)
+        try:
+            result = yield from _ClientMfa.sign_in_with_mfa.op(exchange, attempt_code=attempt, totp=totp)
+        except InvalidTotpCode:
+            return self._totp_form(return_to, "That code is not the current one. Enter the code your app shows now.")
+        except KnownError:  # the attempt expired, was used, or too many tries
+            return self._page(400, "Sign-in failed", _MFA_EXPIRED, forget)
+        return self._signed_in(result, return_to, cookie_header, secure, forget)
+
+    def _signed_in(
+        self,
+        result: SignInResult,
+        return_param: str | None,
+        cookie_header: str | None,
+        secure: bool,
+        forget: tuple[tuple[str, str], ...],
+    ) -> Reply:
+        """Store the new session in cookies and send the browser on (spec section 2)."""
+        return_to = safe_return_path(return_param)
         target = return_to or (self.after_sign_up or self.after_sign_in if result.is_new_user else self.after_sign_in)
         session = c.session_cookie_writes(
             self.config.project_id,
@@ -179,11 +255,40 @@ class OAuthRoutes:
         )
         return Reply(303, headers)
 
+    def _totp_form(
+        self, return_param: str | None, problem: str | None, headers: tuple[tuple[str, str], ...] = ()
+    ) -> Reply:
+        """The page asking for the 6-digit code; it posts to the callback (the return path kept)."""
+        return_to = safe_return_path(return_param)
+        action = self.callback_path + ("?" + urlencode({RETURN_TO_PARAM: return_to}) if return_to else "")
+        e = html.escape
+        alert = f'<p role="alert">{e(problem)}</p>' if problem else ""
+        body = (
+            '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            "<title>Two-factor authentication</title></head><body><main>"
+            "<h1>Two-factor authentication</h1>"
+            "<p>Enter the 6-digit code your authenticator app shows for this account.</p>"
+            f'{alert}<form method="post" action="{e(action)}">'
+            '<label for="totp">Code</label> '
+            '<input id="totp" name="totp" required autofocus inputmode="numeric" pattern="[0-9]{6}" '
+            'maxlength="6" autocomplete="one-time-code"> '
+            '<button type="submit">Sign in</button></form></main></body></html>'
+        )
+        content = (("content-type", "text/html; charset=utf-8"), ("cache-control", "no-store"), *headers)
+        return Reply(400 if problem else 200, content, body)
+
     # -- helpers --------------------------------------------------------------------------
 
     def _origin(self, request_url: str) -> str:
+        """The site's public origin: ``base_url``'s, else the request's (both routes use this)."""
         parts = urlsplit(self.base_url or request_url)
         return f"{parts.scheme}://{parts.netloc}"
+
+    def _public_url(self, request_url: str) -> str:
+        """``request_url`` on the public origin (path and query kept)."""
+        parts = urlsplit(request_url)
+        return self._origin(request_url) + parts.path + (f"?{parts.query}" if parts.query else "")
 
     def _delete(self, name: str, secure: bool) -> str:
         return c.delete_cookie(name, secure=secure).replace("; Path=/;", f"; Path={self.callback_path};")
@@ -216,6 +321,7 @@ _CALLBACK_FAILURES = {
     "issuer_mismatch": "This sign-in answer did not come from this site's sign-in service. Please sign in again.",
 }
 _SIGN_IN_FAILED = "The sign-in could not be completed. Please sign in again."
+_MFA_EXPIRED = "This sign-in waited too long for the code or was already finished. Please sign in again."
 
 
 def _describe(exc: AuthmwError) -> str:

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from .models import AdminProject
 
-__all__ = ["DEFAULT_DASHBOARD_URL", "ProductionModeError", "production_mode_errors"]
+__all__ = ["DEFAULT_DASHBOARD_URL", "LOCALHOST_ALLOWED", "ProductionModeError", "production_mode_errors"]
 
 #: Where the hosted service's project settings live; fix links point there by default.
 DEFAULT_DASHBOARD_URL = "https://app.stack-auth.com"
@@ -35,6 +35,10 @@ class ProductionModeError:
         return f"{self.message} (fix: {self.fix_url})"
 
 
+#: The message of the first check (localhost allowed); the others name a trusted domain.
+LOCALHOST_ALLOWED = "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings"
+
+
 def production_mode_errors(
     project: AdminProject, *, dashboard_url: str = DEFAULT_DASHBOARD_URL
 ) -> list[ProductionModeError]:
@@ -51,9 +55,7 @@ def production_mode_errors(
 
     errors: list[ProductionModeError] = []
     if project.config.allow_localhost:
-        errors.append(
-            error("Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings")
-        )
+        errors.append(error(LOCALHOST_ALLOWED))
     for entry in project.config.domains:
         problem = _domain_problem(entry.domain)
         if problem:

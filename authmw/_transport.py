@@ -112,7 +112,9 @@ class Transport:
     """Calls the API of one project at one tier. Holds no connection: drivers send.
 
     ``diagnose=False`` skips the health check after a network failure and raises a plain
-    :class:`NetworkError` (for hot paths such as the middleware's refresh).
+    :class:`NetworkError` (for hot paths such as the middleware's refresh). ``max_attempts=1``
+    sends each call once (the ``authmw`` commands: a person waits, and a service that is down
+    is said at once).
     """
 
     def __init__(
@@ -125,6 +127,7 @@ class Transport:
         require_key: bool = True,
         diagnose: bool = True,
         admin_session: SessionLike | None = None,
+        max_attempts: int = MAX_ATTEMPTS,
     ) -> None:
         if tier not in _TIER_KEYS:
             raise ConfigurationError(f"Access tier must be 'client', 'server' or 'admin', not {tier!r}.")
@@ -132,7 +135,7 @@ class Transport:
         key = getattr(config, setting)
         if require_key and not key:
             raise ConfigurationError(
-                f"A {tier} app needs the {setting.replace('_', ' ')}: pass {setting}=... or set {env} "
+                f"{'An' if tier == 'admin' else 'A'} {tier} app needs the {setting.replace('_', ' ')}: pass {setting}=... or set {env} "
                 "(the local service writes it to <data-dir>/project.env)."
             )
         self.config = config
@@ -141,11 +144,23 @@ class Transport:
         self._uniform = uniform
         self._clock = clock
         self._diagnose = diagnose
+        self.max_attempts = max_attempts
         #: A project owner's session (internal project), sent on every call in place of a key.
         self.admin_session = admin_session
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(project_id={self.config.project_id!r}, tier={self.tier!r})"
+
+    @property
+    def max_attempts(self) -> int:
+        """Attempts per call (network failures of idempotent calls, 429, 508), the first included."""
+        return self._max_attempts
+
+    @max_attempts.setter
+    def max_attempts(self, value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConfigurationError(f"max_attempts must be a whole number of 1 or more, not {value!r}.")
+        self._max_attempts = value
 
     # -- building ----------------------------------------------------------------------
 
@@ -264,7 +279,7 @@ class Transport:
                 response = yield Send(request)
             except NetworkError as exc:
                 retry = request.method in IDEMPOTENT_METHODS if retry_network is None else retry_network
-                if retry and attempt + 1 < MAX_ATTEMPTS:
+                if retry and attempt + 1 < self.max_attempts:
                     yield Sleep(self.backoff(attempt))
                     attempt += 1
                     continue
@@ -274,7 +289,7 @@ class Transport:
                 raise (yield from self._unreachable(request, attempt + 1, exc)) from exc
             response = _effective(response)
             status = response.status_code
-            if attempt + 1 < MAX_ATTEMPTS:
+            if attempt + 1 < self.max_attempts:
                 if status == 429:
                     yield Sleep(self.retry_after(response, attempt))
                     attempt += 1

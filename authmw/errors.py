@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 _OWN: list[str] = [
     "AuthmwError",
     "ConfigurationError",
+    "FeatureNotSupported",
     "HttpStatusError",
     "InvalidJwt",
     "InvalidServerResponse",
@@ -104,6 +105,16 @@ class OAuthCallbackError(AuthmwError, ValueError):
 
 def _oauth_callback_error(reason: str, message: str, error: str | None) -> OAuthCallbackError:
     return OAuthCallbackError(reason, message, error=error)
+
+
+class FeatureNotSupported(AuthmwError):
+    """The service says a feature is not supported (``POST /check-feature-support``, which
+    always ends in this error). ``feature`` is the name asked about; the message is the
+    service's answer."""
+
+    def __init__(self, feature: str, message: str) -> None:
+        self.feature = feature
+        super().__init__(message)
 
 
 class InvalidServerResponse(AuthmwError):

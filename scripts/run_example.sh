@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs the FastAPI example with the React app against the local service.
-# Usage: bash scripts/run_example.sh     then open http://localhost:8000
-# Ports and data folder: PORT (8000), AUTHMW_DEV_PORT (8102), AUTHMW_DATA_DIR (.authmw).
+# Usage: bash scripts/run_example.sh     then open http://localhost:8080
+# Ports and data folder: PORT (8080), AUTHMW_DEV_PORT (8180), AUTHMW_DATA_DIR (.authmw).
+# The ports are not the README quick start's (8102 and 8000-8002), so both can run at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SERVICE_PORT=${AUTHMW_DEV_PORT:-8102}
-APP_PORT=${PORT:-8000}
+SERVICE_PORT=${AUTHMW_DEV_PORT:-8180}
+APP_PORT=${PORT:-8080}
 DATA_DIR=${AUTHMW_DATA_DIR:-.authmw}
 
 # Python

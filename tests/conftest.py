@@ -3,6 +3,7 @@ sessions of real users, the built React example, and Chromium through Playwright
 
 from __future__ import annotations
 
+import base64
 import os
 import shutil
 import subprocess
@@ -11,11 +12,12 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import deployment
 import httpx
 import jwt
+import pyotp
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -169,7 +171,11 @@ def other_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]
 
 
 class OAuthService(Service):
-    """A service with mock GitHub, Google and GitLab sign-in, trusting ``http://testserver`` (test clients)."""
+    """A service with mock GitHub, Google and GitLab sign-in, trusting ``http://testserver`` (test
+    clients) and ``PUBLIC_ORIGIN`` (an app behind a proxy, reached as testserver by the test client)."""
+
+    PUBLIC_ORIGIN: ClassVar[str] = "https://proxied.example.org"
+    clock: Any  # the service's authmw.dev.Clock
 
     PROVIDERS: ClassVar[list[dict[str, object]]] = [
         {"id": "github", "type": "shared", "enabled": True},
@@ -188,7 +194,10 @@ class OAuthService(Service):
             json={
                 "config": {
                     "oauth_providers": self.PROVIDERS,
-                    "domains": [{"domain": "http://testserver", "handler_path": "/handler"}],
+                    "domains": [
+                        {"domain": "http://testserver", "handler_path": "/handler"},
+                        {"domain": self.PUBLIC_ORIGIN, "handler_path": "/handler"},
+                    ],
                 }
             },
         )
@@ -201,14 +210,42 @@ class OAuthService(Service):
 
         return sign_in_at_mock_provider(authorize_url, email=email, deny=action == "deny")
 
+    def totp_user(self, email: str) -> pyotp.TOTP:
+        """A user made by an OAuth sign-up (the mock GitHub), then given TOTP by the server tier;
+        the authenticator app that holds its secret."""
+        from authmw import ClientApp, ServerApp
+
+        with ClientApp(self.config) as client:
+            flow = client.get_oauth_authorize_url("github", redirect_uri="http://testserver/handler/oauth-callback")
+            back = self.provider_round_trip(flow.url, email)
+            client.sign_in_with_oauth_callback(back, state=flow.state, code_verifier=flow.code_verifier)
+            user = client.get_user()
+        assert user is not None
+        secret = os.urandom(20)
+        with ServerApp(self.config) as server:
+            server.users.update(user.id, totp_secret_base64=base64.b64encode(secret).decode())
+        return pyotp.TOTP(base64.b32encode(secret).decode())
+
+
+@pytest.fixture
+def oauth_clock_frozen(oauth_service: OAuthService) -> Iterator[float]:
+    """The OAuth service's clock, stopped for the test (real time afterwards): no TOTP code
+    races a step. Yields the instant."""
+    try:
+        yield oauth_service.clock.freeze()
+    finally:
+        oauth_service.clock.reset()
+
 
 @pytest.fixture(scope="session")
 def oauth_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OAuthService]:
-    from authmw.dev import LocalService
+    from authmw.dev import Clock, LocalService
 
-    service = LocalService(tmp_path_factory.mktemp("oauth-service"), port=0, quiet=True).start()
+    clock = Clock()  # real time; a test that types TOTP codes freezes it (and resets it)
+    service = LocalService(tmp_path_factory.mktemp("oauth-service"), port=0, quiet=True, clock=clock).start()
     try:
         own = OAuthService(service)
+        own.clock = clock
         own.configure()
         yield own
     finally:

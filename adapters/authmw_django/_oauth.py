@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.urls import URLPattern, path
 
 from authmw.adapter import OAuthRoutes, Reply, SyncDriver, is_secure
@@ -16,7 +16,8 @@ __all__ = ["oauth_urls"]
 
 
 def oauth_urls(**options: Any) -> list[URLPattern]:
-    """``GET {handler}/oauth/<provider>`` and ``GET {handler}/oauth-callback`` as URL patterns.
+    """``GET {handler}/oauth/<provider>`` and ``GET|POST {handler}/oauth-callback`` (POST: the TOTP
+    form of an account with two-factor authentication) as URL patterns.
 
     ``urlpatterns = [*oauth_urls(after_sign_in="/dashboard"), ...]`` with the ``AUTHMW``
     settings (project, keys, handler path). ``options``: ``after_sign_in``,
@@ -34,12 +35,21 @@ def oauth_urls(**options: Any) -> list[URLPattern]:
         return _response(flow.start(provider, request_url=request.build_absolute_uri(), secure=_secure(request)))
 
     def finish(request: HttpRequest) -> HttpResponse:
+        if request.method not in ("GET", "HEAD", "POST"):
+            return HttpResponseNotAllowed(["GET", "POST"])
         op = flow.finish(
             request_url=request.build_absolute_uri(),
             cookie_header=request.headers.get("Cookie"),
             secure=_secure(request),
+            method=request.method or "GET",
+            body=request.body if request.method == "POST" else b"",
+            origin=request.headers.get("Origin"),
         )
         return _response(driver().run(op))
+
+    # Django's CSRF check would refuse the TOTP form's post (no Django token in the flow's page):
+    # the flow checks its Origin and needs its SameSite=Lax cookie, which no cross-site post carries
+    finish.csrf_exempt = True  # type: ignore[attr-defined]
 
     return [
         path(flow.start_path("<str:provider>").lstrip("/"), start, name="authmw_oauth_start"),

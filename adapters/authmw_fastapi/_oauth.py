@@ -15,7 +15,8 @@ __all__ = ["oauth_routes"]
 
 
 def oauth_routes(config: AuthConfig | None = None, **options: Any) -> list[Route]:
-    """``GET {handler}/oauth/{provider}`` and ``GET {handler}/oauth-callback`` as Starlette routes.
+    """``GET {handler}/oauth/{provider}`` and ``GET|POST {handler}/oauth-callback`` (POST: the TOTP
+    form of an account with two-factor authentication) as Starlette routes.
 
     ``app.router.routes.extend(oauth_routes(config, after_sign_in="/dashboard"))`` (FastAPI or
     Starlette). ``options``: ``after_sign_in``, ``after_sign_up``, ``base_url`` (see
@@ -35,13 +36,18 @@ def oauth_routes(config: AuthConfig | None = None, **options: Any) -> list[Route
 
     async def finish(request: Request) -> Response:
         op = flow.finish(
-            request_url=str(request.url), cookie_header=request.headers.get("cookie"), secure=_secure(request)
+            request_url=str(request.url),
+            cookie_header=request.headers.get("cookie"),
+            secure=_secure(request),
+            method=request.method,
+            body=await request.body() if request.method == "POST" else b"",
+            origin=request.headers.get("origin"),
         )
         return _response(await driver().run(op))
 
     return [
         Route(flow.start_path("{provider}"), start, methods=["GET"], name="authmw_oauth_start"),
-        Route(flow.callback_path, finish, methods=["GET"], name="authmw_oauth_callback"),
+        Route(flow.callback_path, finish, methods=["GET", "POST"], name="authmw_oauth_callback"),
     ]
 
 

@@ -15,7 +15,8 @@ __all__ = ["oauth_blueprint"]
 
 
 def oauth_blueprint(name: str = "authmw_oauth", **options: Any) -> Blueprint:
-    """``GET {handler}/oauth/<provider>`` and ``GET {handler}/oauth-callback`` as a blueprint.
+    """``GET {handler}/oauth/<provider>`` and ``GET|POST {handler}/oauth-callback`` (POST: the TOTP
+    form of an account with two-factor authentication) as a blueprint.
 
     ``app.register_blueprint(oauth_blueprint(after_sign_in="/dashboard"))`` after ``AuthMW(app)``,
     whose settings (project, keys, handler path) it uses. ``options``: ``after_sign_in``,
@@ -43,7 +44,14 @@ def oauth_blueprint(name: str = "authmw_oauth", **options: Any) -> Blueprint:
         return _response(flow().start(provider, request_url=request.url, secure=secure()))
 
     def finish() -> Response:
-        op = flow().finish(request_url=request.url, cookie_header=request.headers.get("Cookie"), secure=secure())
+        op = flow().finish(
+            request_url=request.url,
+            cookie_header=request.headers.get("Cookie"),
+            secure=secure(),
+            method=request.method,
+            body=request.get_data() if request.method == "POST" else b"",
+            origin=request.headers.get("Origin"),
+        )
         return _response(driver().run(op))
 
     @blueprint.record_once
@@ -51,7 +59,7 @@ def oauth_blueprint(name: str = "authmw_oauth", **options: Any) -> Blueprint:
         auth = site_auth(state.app)
         routes = OAuthRoutes(auth.config, **options)
         state.app.add_url_rule(routes.start_path("<provider>"), f"{name}.start", start, methods=["GET"])
-        state.app.add_url_rule(routes.callback_path, f"{name}.callback", finish, methods=["GET"])
+        state.app.add_url_rule(routes.callback_path, f"{name}.callback", finish, methods=["GET", "POST"])
 
     return blueprint
 

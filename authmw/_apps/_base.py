@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import weakref
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, TypeVar, overload
 from urllib.parse import urlsplit
 
 import pydantic
@@ -12,8 +12,8 @@ import pydantic
 from .._config import AuthConfig
 from .._ops import AsyncDriver, Op, SyncDriver
 from .._session import Session
-from .._transport import Tier, Transport
-from ..errors import InvalidServerResponse
+from .._transport import MAX_ATTEMPTS, Tier, Transport
+from ..errors import FeatureNotSupported, InvalidServerResponse
 from ..models import Page, Project, WireModel
 from ._binding import AsyncRunner, SyncRunner, operation
 
@@ -101,12 +101,14 @@ class _App(_Api):
         *,
         driver: SyncDriver | AsyncDriver | None = None,
         timeout: float = 30.0,
+        max_attempts: int = MAX_ATTEMPTS,
         **settings: Any,
     ) -> None:
         """``config``, or ``AuthConfig`` settings as keywords (the rest from ``AUTHMW_*``).
 
         ``driver`` shares an existing driver (and its connections) instead of opening one;
-        the app then leaves closing it to its owner. ``timeout`` is in seconds per request.
+        the app then leaves closing it to its owner. ``timeout`` is in seconds per request;
+        ``max_attempts`` bounds the retries of a call (1: no retry, say for a command line).
         """
         if config is None:
             config = AuthConfig.from_env(**settings)
@@ -114,6 +116,7 @@ class _App(_Api):
             config = config.with_(**settings)
         self.config = config
         self._transport = self._new_transport(config)
+        self._transport.max_attempts = max_attempts
         self._owns_driver = driver is None
         self._driver = driver if driver is not None else self._driver_class(timeout=timeout)
         if self._owns_driver:
@@ -178,6 +181,19 @@ class _CommonOps(_Api):
         """The project's public settings (client view, also for the server tier)."""
         body = yield from self._transport.call_json("GET", "/projects/current")
         return parse(Project, body)
+
+    @operation
+    def check_feature_support(self, /, feature: str, **details: Any) -> Op[NoReturn]:
+        """Tell the service a feature was asked for that this client does not support: always
+        raises :class:`~authmw.errors.FeatureNotSupported` with the service's answer (spec 7).
+
+        ``details`` go with the name in the body (JSON values).
+        """
+        if not isinstance(feature, str) or not feature.strip():
+            raise ValueError("feature must name the feature, such as 'passkey sign-up'.")
+        body = {**details, "feature_name": feature, "name": feature}  # the service reads feature_name
+        response = yield from self._transport.call("POST", "/check-feature-support", json=body)
+        raise FeatureNotSupported(feature, response.text.strip() or f"{feature} is not supported.")
 
 
 class _Namespace(_Api):

@@ -5,6 +5,7 @@
 import type { ApiContext, AuthCaches } from "./api-context";
 import { createAsyncCache } from "./cache";
 import type { ContactChannelsApi } from "./contact-channels";
+import { noteClientCreated } from "./created-clients";
 import { FLOW_NAMES, type AuthApis, type AuthController, type AuthFlows, type UserState } from "./controller";
 import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies";
 import { isKnownError } from "./known-error";
@@ -83,6 +84,7 @@ export class AuthClient implements AuthController {
   private readonly user: UserStateMachine;
 
   constructor(options: AuthClientOptions) {
+    noteClientCreated();
     this.urls = resolveUrls(options.handlerPath, options.urls);
     this.transport = new Transport(options);
     this.session = createSessionStore({

@@ -37,6 +37,8 @@ export type { CookieDocument, CookieFormat, CookieSameSite, StoredSession } from
 export { createStore } from "./vanilla";
 export type { Listener, StoreApi } from "./vanilla";
 export { AuthClient, createAuthClient } from "./client";
+export { CREATED_CLIENTS_WARNING_THRESHOLD } from "./created-clients";
+export { checkFeatureSupport } from "./feature-support";
 export type { AuthClientOptions } from "./client";
 export type {
   AuthApis,

@@ -13,6 +13,7 @@
  *   ├── HttpStatusError             any other non-2xx answer (status, reason, body)
  *   │   └── NotInServiceVersion     a call the service's API version does not have (404)
  *   ├── InvalidServerResponse       x-stack-known-error header that does not match the body
+ *   ├── FeatureNotSupported         what checkFeatureSupport always ends in (the service's answer)
  *   └── ConnectionError             the service could not be reached (diagnostics, offline hint)
  */
 import { fillTemplate, KnownError, type ErrorDetails } from "./known-error";
@@ -21,6 +22,7 @@ import { InvalidServerResponse } from "./http-errors";
 
 export * from "./errors.gen";
 export { ConnectionError, HttpStatusError, InvalidServerResponse, NotInServiceVersion } from "./http-errors";
+export { FeatureNotSupported } from "./feature-not-supported";
 export { AuthmwError, KnownError, isKnownError, type ErrorDetails, type KnownErrorClass, type KnownErrorInit } from "./known-error";
 export { reasonPhrase } from "./http-status";
 

@@ -125,6 +125,26 @@ describe.each(API_VERSIONS)("API %s", (api) => {
       expect((await a.updateProject({ description: null })).description).toBe("");
     });
 
+    it("facebookConfigId and microsoftTenantId: sent, kept and read back", async () => {
+      const { admin: a } = await scratchProject();
+      const facebook = { id: "facebook", type: "standard" as const, enabled: true, clientId: "fb", clientSecret: "fs" };
+      const microsoft = { id: "microsoft", type: "standard" as const, enabled: true, clientId: "ms", clientSecret: "mss" };
+      const first = await a.updateProject({
+        config: { oauthProviders: [{ ...facebook, facebookConfigId: "fb-config-1" }, { ...microsoft, microsoftTenantId: "contoso" }] },
+      });
+      expect(first.config.oauthProviders).toEqual([
+        { ...facebook, facebookConfigId: "fb-config-1" },
+        { ...microsoft, microsoftTenantId: "contoso" },
+      ]);
+      await a.updateProject({
+        config: { oauthProviders: [{ ...facebook, facebookConfigId: "fb-config-2" }, { ...microsoft, microsoftTenantId: "fabrikam" }] },
+      });
+      expect((await a.getProject()).config.oauthProviders).toEqual([
+        { ...facebook, facebookConfigId: "fb-config-2" },
+        { ...microsoft, microsoftTenantId: "fabrikam" },
+      ]);
+    });
+
     it("a disabled OAuth provider: kept on 2.7, left out on 2.8 (which lists enabled providers only)", async () => {
       const { admin: a } = await scratchProject();
       const updated = await a.updateProject({

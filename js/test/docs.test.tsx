@@ -9,7 +9,7 @@ import * as index from "../src/index";
 import { DEFAULT_STYLES } from "../src/react/styles";
 import * as testing from "../src/testing";
 import { App as JsReadmeApp } from "./docs/js-readme/App";
-import { App as ReadmeApp } from "./docs/readme/App";
+import ReadmeApp from "./docs/readme/App";
 
 // The TypeScript blocks of the docs import names that the package exports (the Python side,
 // tests/docs/test_snippets.py, checks and runs the other blocks).

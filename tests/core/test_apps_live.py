@@ -284,3 +284,28 @@ def test_wrong_keys_are_typed_errors(flavour, client_config, config):
     finally:
         flavour.close(app)
         flavour.close(server)
+
+
+def test_check_feature_support_always_ends_in_the_services_error(config):
+    from authmw.errors import FeatureNotSupported
+
+    for app in (ClientApp(config), ServerApp(config)):
+        with app, pytest.raises(FeatureNotSupported) as info:
+            app.check_feature_support("passkey sign-up", where="sign-up page")
+        assert info.value.feature == "passkey sign-up"
+        assert str(info.value) == (
+            "passkey sign-up is not yet supported. Please reach out to Stack support for more information."
+        )
+    with ClientApp(config) as app, pytest.raises(ValueError, match="feature must name"):
+        app.check_feature_support(" ")
+
+
+def test_check_feature_support_async(config):
+    from authmw.errors import FeatureNotSupported
+
+    async def main() -> None:
+        async with AsyncClientApp(config) as app:
+            with pytest.raises(FeatureNotSupported, match="^teams in the sidebar is not yet supported"):
+                await app.check_feature_support("teams in the sidebar")
+
+    asyncio.run(main())

@@ -123,6 +123,13 @@ def test_missing_key_names_the_setting(project_id, tier, setting, variable):
     assert setting in str(info.value) and variable in str(info.value)
 
 
+def test_missing_key_message_is_grammatical(project_id):
+    with pytest.raises(ConfigurationError, match="^An admin app needs the super secret admin key"):
+        Transport(AuthConfig(project_id=project_id), "admin")
+    with pytest.raises(ConfigurationError, match="^A server app needs the secret server key"):
+        Transport(AuthConfig(project_id=project_id), "server")
+
+
 def test_repr_holds_no_key(config):
     assert "pck_" not in repr(transport(config))
 
@@ -287,6 +294,18 @@ def test_429_gives_up_after_five_attempts(config):
     with pytest.raises(HttpStatusError) as info:
         service.sync_driver().run(transport(config).call("GET", "/x"))
     assert info.value.status == 429 and len(service.requests) == 5 and len(service.sleeps) == 4
+
+
+def test_max_attempts_1_sends_once(config):
+    service = Recorder(script(httpx.Response(429, headers={"retry-after": "1"})))
+    one = transport(config)
+    one.max_attempts = 1
+    with pytest.raises(HttpStatusError):
+        service.sync_driver().run(one.call("GET", "/x"))
+    assert len(service.requests) == 1 and service.sleeps == []
+    for bad in (0, -1, True, 1.5):
+        with pytest.raises(ConfigurationError, match="max_attempts must be a whole number of 1 or more"):
+            one.max_attempts = bad  # type: ignore[assignment]
 
 
 def test_429_under_override_status_is_retried(config):

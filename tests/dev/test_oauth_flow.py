@@ -158,6 +158,18 @@ def test_authorization_codes_are_single_use_and_bound_to_the_verifier(api: Api) 
     assert_known_error(exchange(api, code, flow.verifier), "INVALID_AUTHORIZATION_CODE", 400)  # used up
 
 
+def test_the_exchange_must_name_the_redirect_uri_the_flow_started_with(api: Api) -> None:
+    """As the real service: another redirect_uri at the exchange is refused, even a trusted one
+    (an app behind a proxy that finishes on its internal origin meets this)."""
+    flow = start(api)
+    code = parse_qs(urlsplit(through_mock_provider(flow, unique_email()).headers["location"]).query)["code"][0]
+    other = "http://localhost:8000/handler/oauth-callback"  # trusted too (localhost is allowed)
+    assert_known_error(exchange(api, code, flow.verifier, redirect_uri=other), "REDIRECT_URL_NOT_WHITELISTED", 400)
+    flow = start(api)  # control: the same redirect_uri signs in
+    code = parse_qs(urlsplit(through_mock_provider(flow, unique_email()).headers["location"]).query)["code"][0]
+    assert exchange(api, code, flow.verifier).status_code == 200
+
+
 def test_callback_without_the_inner_cookie_is_refused(api: Api) -> None:
     flow = start(api)
     inner_state = parse_qs(urlsplit(flow.authorize.headers["location"]).query)["state"][0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from types import ModuleType
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import authmw_django_testsite
 from authmw_django import oauth_urls
@@ -70,3 +70,45 @@ def test_the_error_page_shows_only_its_own_words(oauth_service: Any) -> None:
             for query, expected in HOSTILE:
                 page = Client().get(callback(query))
                 check_page(page.status_code, page.content.decode(), expected)
+
+
+def test_behind_a_proxy_the_flow_starts_and_finishes_on_the_public_origin(oauth_service: Any) -> None:
+    """The app answers at http://testserver; browsers know it as PUBLIC_ORIGIN (a proxy forwards
+    path and query). The service compares the exchange's redirect_uri with the authorize call's."""
+    public = oauth_service.PUBLIC_ORIGIN
+    with override_settings(AUTHMW=_settings(oauth_service.config)):
+        urls = ModuleType("oauth_proxy_urls")
+        urls.urlpatterns = [*oauth_urls(base_url=public), path("whoami", authmw_django_testsite.whoami)]  # type: ignore[attr-defined]
+        with override_settings(ROOT_URLCONF=urls):
+            client = Client()
+            start = client.get("/handler/oauth/github", {"after_auth_return_to": "/account"})
+            redirect_uri = parse_qs(urlsplit(start["Location"]).query)["redirect_uri"][0]
+            assert redirect_uri == f"{public}/handler/oauth-callback?after_auth_return_to=%2Faccount"
+            back = oauth_service.provider_round_trip(start["Location"], f"pxd-{uuid.uuid4().hex[:8]}@example.com")
+            assert back.startswith(f"{public}/handler/oauth-callback?")
+            done = client.get(_path(back))
+            assert done.status_code == 303 and done["Location"] == "/account", done.content
+            assert client.get("/whoami").json()["authenticated"] is True
+
+
+def test_an_account_with_totp_is_asked_for_the_code_and_signed_in(
+    oauth_service: Any, oauth_clock_frozen: float
+) -> None:
+    email = f"mfad-{uuid.uuid4().hex[:8]}@example.com"
+    authenticator = oauth_service.totp_user(email)
+    with override_settings(AUTHMW=_settings(oauth_service.config)):
+        urls = ModuleType("oauth_totp_urls")
+        urls.urlpatterns = [*oauth_urls(), path("whoami", authmw_django_testsite.whoami)]  # type: ignore[attr-defined]
+        with override_settings(ROOT_URLCONF=urls):
+            client = Client(enforce_csrf_checks=True)  # the form has no Django token: the flow checks instead
+            start = client.get("/handler/oauth/github", {"after_auth_return_to": "/account"})
+            form = client.get(_path(oauth_service.provider_round_trip(start["Location"], email)))
+            assert form.status_code == 200 and b'name="totp"' in form.content
+            action = "/handler/oauth-callback?after_auth_return_to=%2Faccount"
+            right = authenticator.at(int(oauth_clock_frozen))
+            form_post = {"content_type": "application/x-www-form-urlencoded"}  # what the page's form sends
+            refused = client.post(action, f"totp={right}", headers={"Origin": "https://evil.example"}, **form_post)
+            assert refused.status_code == 403 and client.get("/whoami").json()["authenticated"] is False
+            done = client.post(action, f"totp={right}", headers={"Origin": "http://testserver"}, **form_post)
+            assert done.status_code == 303 and done["Location"] == "/account", done.content
+            assert client.get("/whoami").json()["authenticated"] is True

@@ -11,7 +11,8 @@ one Python prompt:
 - `python` blocks run in one Python session per page, so a later block uses the names an
   earlier one defined;
 - a block with `file=NAME` is written to that file instead, one with `append=NAME` is added to
-  the end of that file (a setting added to the `settings.py` an earlier block made).
+  the end of that file (a setting added to the `settings.py` an earlier block made);
+- a `python tested twice` block runs twice (a reader runs it again: it must not fail then).
 Background processes a block starts (`&`) are stopped at the end. The well-known ports of the
 docs (8102 for the local service, 8000-8002 for the apps) are replaced by free ones, so a
 page's test never meets another program.
@@ -22,12 +23,14 @@ The TypeScript blocks marked `tested` are type-checked and run by vitest (js/scr
 
 from __future__ import annotations
 
+import http.server
 import os
 import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,7 +62,7 @@ def blocks_of(page: Path) -> list[Block]:
         options = dict(word.split("=", 1) for word in words if "=" in word)
         line = text.count("\n", 0, match.start()) + 1
         target = options.get("file") or options.get("append")
-        blocks.append(Block(words[0], match["body"], target, line, append="append" in options))
+        blocks.append(Block(words[0], match["body"], target, line, append="append" in options, info=tuple(words)))
     return blocks
 
 
@@ -164,7 +167,11 @@ SHELL_OWN = {"PWD", "OLDPWD", "SHLVL", "_", "BASH_EXECUTION_STRING"}
 
 @pytest.mark.parametrize("page", TESTED, ids=[str(p.relative_to(ROOT)) for p in TESTED])
 def test_the_tested_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
-    ports = {port: _free_port() for port in DOC_PORTS}
+    run_blocks(page, tmp_path, {port: _free_port() for port in DOC_PORTS})
+
+
+def run_blocks(page: Path, tmp_path: Path, ports: dict[str, str]) -> None:
+    """Run the tested blocks of ``page`` in ``tmp_path``, each doc port replaced by ``ports``'s."""
     env = {
         **os.environ,
         "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '/usr/bin:/bin')}",
@@ -193,8 +200,9 @@ def test_the_tested_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
                 if python is None:
                     python = PythonSession(tmp_path, env)
                     groups.append(python.process.pid)
-                ok, output = python.run(body)
-                assert ok, f"{where} failed:\n{body}\n--- output ---\n{output}"
+                for time in ("", " (run a second time)") if "twice" in block.info else ("",):
+                    ok, output = python.run(body)
+                    assert ok, f"{where} failed{time}:\n{body}\n--- output ---\n{output}"
                 continue
             if block.language in ("bash", "console"):
                 if "authmw dev" in body and "--port" not in body:
@@ -231,6 +239,51 @@ def test_the_tested_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
                 os.killpg(group, signal.SIGTERM)
             except ProcessLookupError:
                 pass
+
+
+def test_the_quick_start_and_the_example_use_other_ports() -> None:
+    """`bash scripts/run_example.sh` can run beside the quick start: no port in common."""
+    script = (ROOT / "scripts" / "run_example.sh").read_text()
+    example = set(re.findall(r"(?:AUTHMW_DEV_PORT|PORT):-(\d+)\}", script))
+    readme = (ROOT / "README.md").read_text()
+    quick_start = readme[readme.index("## Quick start") : readme.index("## What works today")]
+    used = {port for block in blocks_of(ROOT / "README.md") for port in re.findall(r"\b8\d{3}\b", block.body)}
+    assert len(example) == 2 and used == set(DOC_PORTS)
+    assert not example & used, f"the example's ports {sorted(example)} are the quick start's too"
+    for port in example:
+        assert port in quick_start  # the quick start names them, so a reader knows
+
+
+class _AnswersEverything(http.server.BaseHTTPRequestHandler):
+    """Another program on a port: 200 and a user to any GET (the example's /api/me, say)."""
+
+    def do_GET(self) -> None:
+        body = b'{"id": "someone-else"}'
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_the_quick_start_stops_when_another_program_answers_on_its_port(tmp_path: Path) -> None:
+    """The issue's case: the example (or anything) answers on 8000 and uvicorn cannot listen
+    there; the quick start must not look done. Its port check stops it before the app starts."""
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _AnswersEverything)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    taken = str(other.server_address[1])
+    ports = {port: _free_port() for port in DOC_PORTS} | {"8000": taken}
+    try:
+        with pytest.raises(AssertionError) as failed:
+            run_blocks(ROOT / "README.md", tmp_path, ports)
+    finally:
+        other.shutdown()
+        other.server_close()
+    assert f"port {taken} is taken: stop that program first" in str(failed.value)
+    assert "uvicorn main:app" in str(failed.value)  # the block that starts the FastAPI app
 
 
 # Every other block is checked without running it: the names it imports from authmw exist, the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from authmw_fastapi import CurrentUser, install, oauth_routes
 from fastapi import FastAPI
@@ -12,10 +12,10 @@ from fastapi.testclient import TestClient
 from starlette.applications import Starlette
 
 
-def make_app(config: Any) -> FastAPI:
+def make_app(config: Any, **options: Any) -> FastAPI:
     app = FastAPI()
     install(app, config)
-    app.router.routes.extend(oauth_routes(config, after_sign_in="/home", after_sign_up="/welcome"))
+    app.router.routes.extend(oauth_routes(config, after_sign_in="/home", after_sign_up="/welcome", **options))
 
     @app.get("/whoami")
     async def whoami(user: CurrentUser) -> dict[str, Any]:
@@ -37,7 +37,7 @@ def test_sign_up_sign_in_again_and_return_to(oauth_service) -> None:  # type: ig
     assert start.headers["location"].startswith(f"{oauth_service.url}/api/v1/auth/oauth/authorize/github?")
     cookie = start.headers["set-cookie"]
     assert cookie.startswith("stack-oauth-outer-") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
-    assert "Path=/handler/oauth-callback" in cookie and "Max-Age=600" in cookie
+    assert "Path=/handler/oauth-callback" in cookie and "Max-Age=3600" in cookie  # spec section 9
     assert client.get("/whoami").status_code == 401
 
     back = oauth_service.provider_round_trip(start.headers["location"], email)
@@ -100,3 +100,58 @@ def test_starlette_app(oauth_service) -> None:  # type: ignore[no-untyped-def]
     done = client.get(_path(back))
     assert done.status_code == 303 and done.headers["location"] == "/"
     assert f"stack-refresh-{oauth_service.project_id}" in client.cookies
+
+
+def test_behind_a_proxy_the_flow_starts_and_finishes_on_the_public_origin(oauth_service) -> None:  # type: ignore[no-untyped-def]
+    """The app answers at http://testserver; browsers know it as PUBLIC_ORIGIN (a proxy forwards
+    path and query). The service compares the exchange's redirect_uri with the authorize call's."""
+    public = oauth_service.PUBLIC_ORIGIN
+    client = TestClient(make_app(oauth_service.config, base_url=public), follow_redirects=False)
+    start = client.get("/handler/oauth/github", params={"after_auth_return_to": "/account"})
+    redirect_uri = parse_qs(urlsplit(start.headers["location"]).query)["redirect_uri"][0]
+    assert redirect_uri == f"{public}/handler/oauth-callback?after_auth_return_to=%2Faccount"
+    back = oauth_service.provider_round_trip(start.headers["location"], f"px-{uuid.uuid4().hex[:8]}@example.com")
+    assert back.startswith(f"{public}/handler/oauth-callback?")
+    done = client.get(_path(back))  # what the proxy forwards
+    assert done.status_code == 303 and done.headers["location"] == "/account", done.text
+    assert client.get("/whoami").status_code == 200
+    # control: the same flow without base_url names testserver, which the callback then matches
+    plain = TestClient(make_app(oauth_service.config), follow_redirects=False)
+    start = plain.get("/handler/oauth/github")
+    assert parse_qs(urlsplit(start.headers["location"]).query)["redirect_uri"][0].startswith("http://testserver/")
+
+
+def test_an_account_with_totp_is_asked_for_the_code_and_signed_in(oauth_service, oauth_clock_frozen) -> None:  # type: ignore[no-untyped-def]
+    now = oauth_clock_frozen
+    email = f"mfa-{uuid.uuid4().hex[:8]}@example.com"
+    authenticator = oauth_service.totp_user(email)
+    # one event loop per client for the whole test (the routes keep one driver), as a server has
+    with TestClient(make_app(oauth_service.config), follow_redirects=False) as client:
+        start = client.get("/handler/oauth/github", params={"after_auth_return_to": "/account"})
+        form = client.get(_path(oauth_service.provider_round_trip(start.headers["location"], email)))
+        assert form.status_code == 200 and "Two-factor authentication" in form.text, form.text
+        assert 'action="/handler/oauth-callback?after_auth_return_to=%2Faccount"' in form.text
+        assert 'name="totp"' in form.text and 'autocomplete="one-time-code"' in form.text
+        kept = next(v for k, v in form.headers.multi_items() if k == "set-cookie" and v.startswith("stack-oauth-mfa="))
+        assert "HttpOnly" in kept and "Path=/handler/oauth-callback" in kept and "Max-Age=300" in kept
+        assert "SameSite=Lax" in kept
+        assert client.get("/whoami").status_code == 401
+
+        action = "/handler/oauth-callback?after_auth_return_to=%2Faccount"
+        right = authenticator.at(int(now))
+        wrong = "000000" if right != "000000" else "111111"
+        again = client.post(action, data={"totp": wrong})
+        assert again.status_code == 400 and "not the current one" in again.text and 'name="totp"' in again.text
+        assert client.post(action, data={"totp": "12"}).status_code == 400
+        assert client.get("/whoami").status_code == 401
+        # attack: another site posts the right code into this browser (no Lax cookie goes with a
+        # cross-site post; an Origin that is not the site's is refused even with it)
+        refused = client.post(action, data={"totp": right}, headers={"origin": "https://evil.example"})
+        assert refused.status_code == 403 and client.get("/whoami").status_code == 401
+        stranger = TestClient(make_app(oauth_service.config), follow_redirects=False)
+        assert "Nothing to sign in" in stranger.post(action, data={"totp": right}).text
+        # the legitimate post, from the site's own page
+        done = client.post(action, data={"totp": right}, headers={"origin": "http://testserver"})
+        assert done.status_code == 303 and done.headers["location"] == "/account", done.text
+        assert any(v.startswith("stack-oauth-mfa=;") for k, v in done.headers.multi_items() if k == "set-cookie")
+        assert client.get("/whoami").status_code == 200

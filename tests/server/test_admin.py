@@ -159,6 +159,29 @@ def test_secrets_are_kept_out_of_repr(flavour, owner):
     assert "SECRET" not in text and "gh-id" in text and "smtp.example.com" in text
 
 
+def test_facebook_config_id_and_microsoft_tenant_id_round_trip(flavour, owner):
+    """The two provider-specific fields of a standard provider (contract 5.2): sent, kept, read back."""
+    facebook = {"id": "facebook", "type": "standard", "enabled": True, "client_id": "fb", "client_secret": "fs"}
+    microsoft = {"id": "microsoft", "type": "standard", "enabled": True, "client_id": "ms", "client_secret": "mss"}
+    fields = ({"facebook_config_id": "fb-config-1"}, {"microsoft_tenant_id": "contoso"})
+    _, admin = owner.project(oauth_providers=[{**facebook, **fields[0]}, {**microsoft, **fields[1]}])
+    providers = {p.id: p for p in flavour(admin.get_project()).config.oauth_providers}
+    assert (providers["facebook"].facebook_config_id, providers["facebook"].microsoft_tenant_id) == (
+        "fb-config-1",
+        None,
+    )
+    assert (providers["microsoft"].microsoft_tenant_id, providers["microsoft"].facebook_config_id) == ("contoso", None)
+    fields = ({"facebook_config_id": "fb-config-2"}, {"microsoft_tenant_id": "fabrikam"})
+    changed = flavour(
+        admin.update_project(config={"oauth_providers": [{**facebook, **fields[0]}, {**microsoft, **fields[1]}]})
+    )
+    providers = {p.id: p for p in changed.config.oauth_providers}
+    assert (providers["facebook"].facebook_config_id, providers["microsoft"].microsoft_tenant_id) == (
+        "fb-config-2",
+        "fabrikam",
+    )
+
+
 def test_update_project_with_keywords_a_model_or_a_dict(flavour, owner):
     _, admin = owner.project()
     updated = flavour(

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from authmw import AdminApp, AuthConfig, ServerApp, __version__, _cli_admin
+from authmw._production import LOCALHOST_ALLOWED, ProductionModeError
 from authmw.cli import main
 from authmw.errors import InvalidSecretServerKey
 
@@ -82,16 +83,17 @@ def test_project_show_hides_secrets_unless_asked(run, service):
 def test_project_set_and_check(run, service):
     status, out, _ = run("project", "check")
     assert status == 1
-    fix = f"https://app.stack-auth.com/projects/{service.project_id}/domains"
+    # a local service has no dashboard: the fix is the command that changes the setting
     assert out == (
-        f"Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings (fix: {fix})\n"
+        "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings "
+        "(fix: authmw project set allow-localhost off)\n"
     )
     assert run("project", "set", "allow-localhost", "off")[:2] == (0, "allow_localhost = off\n")
     status, out, _ = run("project", "set", "domains", "http://app.example.com, https://10.1.2.3")
     assert (status, out) == (0, "domains = http://app.example.com, https://10.1.2.3\n")
     status, out, _ = run("project", "check", "--dashboard-url", "http://dash.test")
     assert status == 1
-    fix = f"(fix: http://dash.test/projects/{service.project_id}/domains)"
+    fix = f"(fix: authmw project set domains https://app.example.com,..., or http://dash.test/projects/{service.project_id}/domains)"
     assert out.splitlines() == [
         f"Trusted domains should be HTTPS: http://app.example.com {fix}",
         f"Direct IPs are not valid for trusted domains in production mode: https://10.1.2.3 {fix}",
@@ -112,13 +114,47 @@ def test_project_set_and_check(run, service):
 
 
 @pytest.mark.parametrize(
+    ("api_url", "given", "fix"),
+    [
+        # the local service: no dashboard, the command is the fix
+        ("http://localhost:8102", None, "authmw project set allow-localhost off"),
+        # the hosted service: its dashboard
+        (
+            "https://api.stack-auth.com",
+            None,
+            "authmw project set allow-localhost off, or https://app.stack-auth.com/projects/P/domains",
+        ),
+        # self-hosted: its dashboard's address is not known unless given
+        (
+            "https://auth.example.com",
+            None,
+            (
+                "authmw project set allow-localhost off, or your dashboard's /projects/P/domains"
+                " (--dashboard-url URL prints the link)"
+            ),
+        ),
+        (
+            "https://auth.example.com",
+            "https://dash.example.com",
+            "authmw project set allow-localhost off, or https://dash.example.com/projects/P/domains",
+        ),
+    ],
+)
+def test_project_check_fix_links_local_hosted_self_hosted(api_url, given, fix):
+    dashboard = _cli_admin.dashboard_for(api_url, given)
+    problem = ProductionModeError(LOCALHOST_ALLOWED, "/projects/P/domains", f"{dashboard}/projects/P/domains")
+    assert _cli_admin.fix_text(problem, api_url, dashboard) == fix
+
+
+@pytest.mark.parametrize(
     ("argv", "message"),
     [
         (("project", "set", "colour", "blue"), "unknown setting 'colour'; one of: display_name,"),
         (("project", "set", "allow_localhost", "maybe"), "allow_localhost takes true or false"),
         (("project", "set", "domains", "ftp://a.example"), "URL must start with http:// or https://"),
         (("keys", "create", "--expires-in", "soon"), "--expires-in takes a number and a unit"),
-        (("keys", "revoke", str(uuid.uuid4())), "API key not found."),
+        (("keys", "revoke", "00000000-0000-4000-8000-000000000000"), "no key set 00000000-0000-4000-8000-000000000000"),
+        (("keys", "revoke", "not-a-key-id"), "'not-a-key-id' is not a key set id: ids are UUIDs"),
         (("users", "create", "--email", "not-an-email"), "primary_email"),
     ],
 )
@@ -126,19 +162,35 @@ def test_errors_are_one_line_with_exit_status_2(run, argv, message):
     status, out, err = run(*argv)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith(f"authmw {argv[0]}: ") and message in err
+    assert "SCHEMA_ERROR" not in err and "=..." not in err  # CLI words, not the wire's or Python's
 
 
-def test_missing_settings_are_one_line_errors(run, tmp_path, monkeypatch):
+def test_missing_settings_are_one_line_errors(run, service, tmp_path, monkeypatch):
     for name in ("AUTHMW_PROJECT_ID", "STACK_PROJECT_ID", "NEXT_PUBLIC_STACK_PROJECT_ID"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)  # no .authmw/project.env here or above
     status, _, err = run("keys", "list", env=False)
     assert status == 2 and err.count("\n") == 1 and "AUTHMW_PROJECT_ID" in err and "--env-file" in err
+    assert "authmw dev --background" in err and "Pass project_id" not in err
     status, _, err = run("keys", "list", "--env-file", str(tmp_path / "nope.env"), env=False)
-    assert status == 2 and err.startswith("authmw keys: --env-file: There is no settings file at") and "nope.env" in err
+    assert status == 2 and err.startswith("authmw keys: --env-file: there is no settings file at") and "nope.env" in err
+    assert "AuthConfig" not in err and "Pass " not in err  # the command's words, not the Python API's
+    status, _, err = run("keys", "list", "--env-file", str(service.env_file.parent), env=False)
+    folder = f"authmw keys: --env-file: {service.env_file.parent} is a folder; pass the project.env inside it"
+    assert (status, err) == (2, f"{folder} ({service.env_file})\n")
+    no_project = tmp_path / "keys-only.env"
+    no_project.write_text("AUTHMW_SUPER_SECRET_ADMIN_KEY=sak_x\n")
+    status, _, err = run("keys", "list", "--env-file", str(no_project), env=False)
+    assert status == 2 and err == (
+        f"authmw keys: --env-file {no_project} has no AUTHMW_PROJECT_ID line: use the project.env that "
+        "`authmw dev` writes, or add AUTHMW_PROJECT_ID=<the project's id>\n"
+    )
     no_admin_key = tmp_path / "server.env"
     no_admin_key.write_text(f"AUTHMW_PROJECT_ID={uuid.uuid4()}\nAUTHMW_SECRET_SERVER_KEY=ssk_x\n")
     status, _, err = run("project", "show", "--env-file", str(no_admin_key), env=False)
-    assert status == 2 and "AUTHMW_SUPER_SECRET_ADMIN_KEY" in err
+    assert status == 2 and err.count("\n") == 1 and "AUTHMW_SUPER_SECRET_ADMIN_KEY" in err
+    assert err.startswith(f"authmw project: --env-file {no_admin_key} has no super secret admin key")
+    assert "=..." not in err and "A admin" not in err
 
 
 def test_keys_create_list_revoke(run, service):
@@ -160,6 +212,7 @@ def test_keys_create_list_revoke(run, service):
         assert run("keys", "revoke", key_id)[:2] == (0, f"Revoked key set {key_id} (deploy).\n")
         with pytest.raises(InvalidSecretServerKey):
             server.get_project()
+    assert run("keys", "revoke", key_id)[:2] == (0, f"Key set {key_id} (deploy) was already revoked.\n")
     listed = json.loads(run("keys", "list", "--json")[1])
     assert next(k for k in listed if k["id"] == key_id)["status"] == "revoked"
     status, out, _ = run("keys", "create", "--admin", "--no-publishable", "--expires-in", "1h")
@@ -210,3 +263,68 @@ def test_the_command_in_a_process_of_its_own(env_file):
     )
     assert (done.returncode, done.stderr) == (1, "")
     assert done.stdout.startswith("Localhost is not allowed in production mode")
+
+
+def _local_project_folder(service: Any, folder: Any) -> Any:
+    """``folder`` with ``.authmw/project.env`` as `authmw dev` writes it there."""
+    (folder / ".authmw").mkdir(parents=True)
+    (folder / ".authmw" / "project.env").write_text(service.env_file.read_text())
+    return folder / ".authmw" / "project.env"
+
+
+def test_finds_the_project_env_in_this_folder_or_above(run, service, tmp_path, monkeypatch):
+    for name in ("AUTHMW_PROJECT_ID", "STACK_PROJECT_ID", "NEXT_PUBLIC_STACK_PROJECT_ID"):
+        monkeypatch.delenv(name, raising=False)
+    found = _local_project_folder(service, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run("project", "show", "--json", env=False)
+    assert status == 0 and json.loads(out)["id"] == service.project_id and err == ""
+    deeper = tmp_path / "src" / "app"
+    deeper.mkdir(parents=True)
+    monkeypatch.chdir(deeper)
+    status, out, err = run("project", "show", "--json", "-v", env=False)
+    assert status == 0 and json.loads(out)["id"] == service.project_id
+    assert err == f"authmw: settings from {found.resolve()}\n"
+
+
+def test_the_environment_variables_when_no_project_env_is_found(run, service, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    values = _read_env(service.env_file)
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    status, out, err = run("project", "show", "--json", "-v", env=False)
+    assert status == 0 and json.loads(out)["id"] == service.project_id
+    assert err == (
+        f"authmw: settings from the AUTHMW_* environment variables (no .authmw/project.env in {tmp_path} "
+        "or a folder above it)\n"
+    )
+    # a project.env found in the folder comes first; --env-file before both
+    other = tmp_path / "other.env"
+    other.write_text("AUTHMW_PROJECT_ID=not-a-uuid\n")
+    monkeypatch.setenv("AUTHMW_PROJECT_ID", "also-not-a-uuid")
+    found = _local_project_folder(service, tmp_path)
+    status, out, err = run("project", "show", "--json", "-v", env=False)
+    assert status == 0 and err == f"authmw: settings from {found.resolve()}\n"
+    status, _, err = run("project", "show", "-v", "--env-file", str(other), env=False)
+    assert status == 2 and err.splitlines()[0] == f"authmw: settings from --env-file {other}"
+    assert "'not-a-uuid' is not a UUID" in err.splitlines()[1]
+
+
+def _read_env(path: Any) -> dict[str, str]:
+    return dict(line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
+
+
+def test_a_service_that_does_not_answer_fails_at_once_in_one_line(run, service, tmp_path):
+    from faultserver import FaultServer
+
+    with FaultServer() as server:
+        settings = tmp_path / "down.env"
+        settings.write_text(service.env_file.read_text() + f"AUTHMW_API_URL={server.api_url('down', 'cli')}\n")
+        status, out, err = run("keys", "list", "--env-file", str(settings), env=False)
+        assert server.log("down", "cli") and [e["path"] for e in server.log("down", "cli")] == [
+            "/api/v1/internal/api-keys"
+        ]  # one attempt: no retry of the GET
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"authmw keys: no answer from the service at {server.api_url('down', 'cli')} (")
+    assert err.rstrip().endswith(f"or point AUTHMW_API_URL in --env-file {settings} at it.")
+    assert "Traceback" not in err
