@@ -806,7 +806,7 @@ class PermissionNotFound(KnownError):
 class WrongPermissionScope(KnownError):
     code = 'WRONG_PERMISSION_SCOPE'
     status = 404
-    message_template = 'Permission {permission_id} not found. (It was found for a different scope {actual_scope}, but scope {expected_scope} was expected.)'
+    message_template = 'Permission "{permission_id}" not found. (It was found for a different scope "{actual_scope}", but scope "{expected_scope}" was expected.)'
     detail_fields = ('permission_id', 'expected_scope', 'actual_scope')
 
     @property

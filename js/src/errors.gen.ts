@@ -83,7 +83,7 @@ const CATALOGUE: readonly CatalogueRow[] = [
   ["PASSKEY_WEBAUTHN_ERROR","",400,"{message}",0,"","message,code"],
   ["PASSKEY_AUTHENTICATION_FAILED","",400,"{message}",0,"",""],
   ["PERMISSION_NOT_FOUND","",404,"Permission \"{permission_id}\" not found. Make sure you created it on the dashboard.",0,"","permission_id"],
-  ["WRONG_PERMISSION_SCOPE","",404,"Permission {permission_id} not found. (It was found for a different scope {actual_scope}, but scope {expected_scope} was expected.)",0,"","permission_id,expected_scope,actual_scope"],
+  ["WRONG_PERMISSION_SCOPE","",404,"Permission \"{permission_id}\" not found. (It was found for a different scope \"{actual_scope}\", but scope \"{expected_scope}\" was expected.)",0,"","permission_id,expected_scope,actual_scope"],
   ["PERMISSION_ID_ALREADY_EXISTS","",400,"Permission with ID \"{permission_id}\" already exists. Choose a different ID.",0,"","permission_id"],
   ["PROJECT_PERMISSION_REQUIRED","",401,"User {user_id} does not have permission {permission_id}.",0,"","user_id,permission_id"],
   ["CONTAINED_PERMISSION_NOT_FOUND","",400,"Contained permission with ID \"{permission_id}\" not found. Make sure you created it on the dashboard.",0,"","permission_id"],

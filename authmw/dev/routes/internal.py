@@ -75,7 +75,7 @@ def _create_team_owned_project(ctx: RequestContext, owner: sqlite3.Row) -> Proje
     if not is_member(ctx.sql, INTERNAL_PROJECT_ID, team_id, owner["id"]):
         raise CatalogueError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=team_id, user_id=owner["id"])
     body = {**ctx.body, "config": {"allow_localhost": True, **ctx.body.get("config", {})}}
-    created = create_project(ctx.sql, ctx.body["display_name"])
+    created = create_project(ctx.sql, ctx.body["display_name"], api=ctx.api)
     set_owner_team(ctx.sql, created.id, team_id)
     return apply_update(ctx, dataclasses.replace(created, owner_team_id=team_id), body)
 
