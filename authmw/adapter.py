@@ -11,8 +11,10 @@ adapter") walks through one.
   :class:`AdapterSettings`; :func:`secret_key_needed` explains a missing server key.
 - Cross-site requests: :class:`OriginPolicy` and :func:`own_origin`.
 - Guards: :func:`guard_decorators` builds ``user_required`` / ``team_member_required`` /
-  ``team_permission_required`` from three framework callbacks; :func:`sign_in_url`,
-  :func:`is_json_request`, :func:`forbidden` and :func:`team_refusal` decide the answers.
+  ``team_permission_required`` from three framework callbacks, :func:`permission_decorator`
+  ``require_permission`` (API 2.8 project permissions: a :class:`PermissionRequirement`);
+  :func:`sign_in_url`, :func:`is_json_request`, :func:`forbidden`, :func:`team_refusal` and
+  :func:`permission_refusal` decide the answers.
 - Linking to an app's own users by e-mail: :func:`linkable_email` (the one rule: verified at
   the service, held by no other authmw user) and :class:`EmailLinkRefused`.
 - Server-rendered OAuth: :class:`OAuthRoutes` returns :class:`Reply` values the adapter turns
@@ -33,11 +35,14 @@ from ._tokens import Claims
 from ._urls import same_origin_path
 from .middleware._access import (
     DEFAULT_TEAM_ARG,
+    PermissionRequirement,
     TeamSource,
     V,
     forbidden,
     guard_decorators,
     is_json_request,
+    permission_decorator,
+    permission_refusal,
     sign_in_url,
     team_refusal,
 )
@@ -66,6 +71,7 @@ __all__ = [
     "OnRefreshUnavailable",
     "Op",
     "OriginPolicy",
+    "PermissionRequirement",
     "Reply",
     "Resolved",
     "SessionResolver",
@@ -81,6 +87,8 @@ __all__ = [
     "linkable_email_op",
     "normalize_email",
     "own_origin",
+    "permission_decorator",
+    "permission_refusal",
     "read_settings",
     "same_origin_path",
     "secret_key_needed",

@@ -1,4 +1,4 @@
-"""``user_required``, ``team_member_required`` and ``team_permission_required``.
+"""``user_required``, ``team_member_required``, ``team_permission_required`` and ``require_permission``.
 
 One guard factory: each decorator is a :class:`Guard` with its checks. A guard looks at the
 view once and wraps it in a sync or an async wrapper; all work with and without
@@ -16,6 +16,7 @@ from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.http import HttpRequest, HttpResponseBase
 
 from authmw.adapter import (
+    PermissionRequirement,
     DEFAULT_TEAM_ARG,
     Op,
     TeamSource,
@@ -23,6 +24,7 @@ from authmw.adapter import (
     forbidden,
     guard_decorators,
     is_json_request,
+    permission_decorator,
     sign_in_url,
     team_refusal,
 )
@@ -67,7 +69,7 @@ class Guard:
     accepts JSON but not HTML.
     """
 
-    def __init__(self, *requirements: TeamRequirement, api: bool | None = None) -> None:
+    def __init__(self, *requirements: TeamRequirement | PermissionRequirement, api: bool | None = None) -> None:
         self.requirements = requirements
         self.api = api
 
@@ -115,8 +117,11 @@ class Guard:
         server = auth.team_server()
         try:
             for requirement in self.requirements:
-                team_id = requirement.team_id(request, args, kwargs)
-                error = yield from team_refusal(server, user.id, team_id, requirement.permission_id)
+                if isinstance(requirement, PermissionRequirement):
+                    error = yield from requirement.refusal(server, user.id)
+                else:
+                    team_id = requirement.team_id(request, args, kwargs)
+                    error = yield from team_refusal(server, user.id, team_id, requirement.permission_id)
                 if error is not None:
                     if self._is_api(request, auth):
                         return refusal_response(forbidden(error))
@@ -132,3 +137,5 @@ class Guard:
 
 
 user_required, team_member_required, team_permission_required = guard_decorators(Guard, TeamRequirement)
+#: API 2.8 project permissions: ``@require_permission("docs:write")``.
+require_permission = permission_decorator(Guard)

@@ -1,4 +1,5 @@
-"""Team guards for FastAPI: membership of a team, a permission in a team.
+"""Team guards for FastAPI: membership of a team, a permission in a team; and (API 2.8)
+``require_permission`` for a project permission.
 
 ::
 
@@ -20,7 +21,7 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
-from authmw.adapter import DEFAULT_TEAM_ARG, forbidden
+from authmw.adapter import DEFAULT_TEAM_ARG, PermissionRequirement, forbidden
 from authmw.errors import ConfigurationError
 from authmw.middleware import AuthUser
 
@@ -46,6 +47,27 @@ def require_team_permission(
     if not permission_id:
         raise ValueError("require_team_permission needs a permission id, e.g. require_team_permission('$update_team').")
     return Guard(TeamCheck(team, permission_id), api=api)
+
+
+def require_permission(permission_id: str, *, api: bool | None = True) -> Guard:
+    """A guard: the signed-in user must hold the project permission ``permission_id`` (API 2.8),
+    directly or contained; others get 403 ``PROJECT_PERMISSION_REQUIRED``."""
+    return Guard(PermissionCheck(permission_id), api=api)
+
+
+class PermissionCheck:
+    """The check of ``require_permission``; usable in ``Guard(PermissionCheck("id"), ...)``."""
+
+    def __init__(self, permission_id: str) -> None:
+        self.requirement = PermissionRequirement(permission_id)
+
+    async def __call__(self, user: AuthUser, conn: HTTPConnection) -> None:
+        error = await user.permission_refusal(self.requirement)
+        if error is not None:
+            raise forbidden(error)
+
+    def __repr__(self) -> str:
+        return f"PermissionCheck({self.requirement.permission_id!r})"
 
 
 @dataclass(frozen=True)

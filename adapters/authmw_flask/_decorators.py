@@ -1,4 +1,4 @@
-"""``user_required``, ``team_member_required`` and ``team_permission_required`` for Flask.
+"""``user_required``, ``team_member_required``, ``team_permission_required`` and ``require_permission`` for Flask.
 
 One guard factory, as in the Django adapter: a guard looks at the view once and wraps it
 in a sync or an async wrapper. OPTIONS requests pass through, as with flask-login.
@@ -15,12 +15,14 @@ from flask import abort, request
 from werkzeug.wrappers import Response
 
 from authmw.adapter import (
+    PermissionRequirement,
     Op,
     TeamSource,
     V,
     forbidden,
     guard_decorators,
     is_json_request,
+    permission_decorator,
     sign_in_url,
     team_refusal,
 )
@@ -60,7 +62,7 @@ class Guard:
     but not HTML.
     """
 
-    def __init__(self, *requirements: TeamRequirement, api: bool | None = None) -> None:
+    def __init__(self, *requirements: TeamRequirement | PermissionRequirement, api: bool | None = None) -> None:
         self.requirements = requirements
         self.api = api
 
@@ -110,8 +112,11 @@ class Guard:
         server = auth.team_server()
         try:
             for requirement in self.requirements:
-                team_id = requirement.team_id(view_args)
-                error = yield from team_refusal(server, user.id, team_id, requirement.permission_id)
+                if isinstance(requirement, PermissionRequirement):
+                    error = yield from requirement.refusal(server, user.id)
+                else:
+                    team_id = requirement.team_id(view_args)
+                    error = yield from team_refusal(server, user.id, team_id, requirement.permission_id)
                 if error is not None:
                     if self._is_api(auth):
                         return refusal_response(forbidden(error))
@@ -127,3 +132,5 @@ class Guard:
 
 
 user_required, team_member_required, team_permission_required = guard_decorators(Guard, TeamRequirement)
+#: API 2.8 project permissions: ``@require_permission("docs:write")``.
+require_permission = permission_decorator(Guard)

@@ -23,6 +23,7 @@ from authmw.errors import (
     HttpStatusError,
     KnownError,
     NetworkError,
+    ProjectPermissionRequired,
     TeamMembershipNotFound,
     TeamPermissionRequired,
 )
@@ -35,10 +36,13 @@ T = TypeVar("T")
 __all__ = [
     "DEFAULT_TEAM_ARG",
     "FORBIDDEN",
+    "PermissionRequirement",
     "TeamSource",
     "forbidden",
     "guard_decorators",
     "is_json_request",
+    "permission_decorator",
+    "permission_refusal",
     "sign_in_url",
     "team_refusal",
 ]
@@ -105,6 +109,23 @@ def team_refusal(
     return None if found else refused
 
 
+def permission_refusal(server: ServerApp | AsyncServerApp, user_id: str, permission_id: str) -> Op[KnownError | None]:
+    """None when the user holds the project permission ``permission_id`` (API 2.8), directly or
+    through contained permissions, else ``ProjectPermissionRequired`` (see :func:`forbidden`).
+
+    One ``GET /project-permissions`` through the server app, run by the caller's driver;
+    :class:`Refusal` (503) when the service cannot be asked."""
+    try:
+        permissions = server.project_permissions
+        found = yield from _at_once(type(permissions).has.op(permissions, user_id, permission_id))
+    except (NetworkError, HttpStatusError) as exc:
+        if isinstance(exc, HttpStatusError) and exc.status < 500:
+            raise
+        logger.warning("authmw: checking a project permission failed (%s); answering 503", type(exc).__name__)
+        raise Refusal(503, "The authentication service is unavailable; try again shortly.") from None
+    return None if found else ProjectPermissionRequired(details={"user_id": user_id, "permission_id": permission_id})
+
+
 def _at_once(op: Op[T]) -> Op[T]:
     """``op``, failing where it would wait to retry: a guard answers 503 at once rather
     than hold the request through the transport's backoff."""
@@ -126,6 +147,30 @@ def _at_once(op: Op[T]) -> Op[T]:
 
 
 # -- the decorators every adapter offers, built once over the adapter's own Guard --------------
+
+
+class PermissionRequirement:
+    """What ``require_permission("id")`` asks of a guard: the user holds a project permission
+    (API 2.8). Needs nothing from the view; adapters run :meth:`refusal` with their driver."""
+
+    __slots__ = ("permission_id",)
+
+    def __init__(self, permission_id: str) -> None:
+        if not isinstance(permission_id, str) or not permission_id:
+            raise TypeError('require_permission needs the permission id: require_permission("docs:write")')
+        self.permission_id = permission_id
+
+    def refusal(self, server: ServerApp | AsyncServerApp, user_id: str) -> Op[KnownError | None]:
+        return permission_refusal(server, user_id, self.permission_id)
+
+    def __repr__(self) -> str:
+        return f"PermissionRequirement({self.permission_id!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PermissionRequirement) and other.permission_id == self.permission_id
+
+    def __hash__(self) -> int:
+        return hash(("PermissionRequirement", self.permission_id))
 
 V = TypeVar("V", bound=Callable[..., Any])
 #: A team id source: the name of the view argument holding it, or a callable taking the
@@ -196,3 +241,19 @@ def guard_decorators(
         return make_guard(make_requirement(team, permission_id), api=api)
 
     return user_required, team_member_required, team_permission_required
+
+
+class PermissionRequiredDecorator(Protocol):
+    def __call__(self, permission_id: str, /, *, api: bool | None = None) -> Callable[[V], V]: ...
+
+
+def permission_decorator(make_guard: Callable[..., Callable[[Any], Any]]) -> PermissionRequiredDecorator:
+    """``require_permission`` over an adapter's ``Guard(*requirements, api=...)``: the view runs
+    for users holding a project permission (API 2.8), directly or contained; others get 403
+    ``PROJECT_PERMISSION_REQUIRED`` (anonymous visitors: 401 or the sign-in page)."""
+
+    def require_permission(permission_id: str, /, *, api: bool | None = None) -> Any:
+        """The view runs for users holding the project permission ``permission_id``."""
+        return make_guard(PermissionRequirement(permission_id), api=api)
+
+    return require_permission

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from authmw._apps._base import UNSET
 from authmw.errors import ConfigurationError
 
-from ._access import team_refusal
+from ._access import PermissionRequirement, team_refusal
 
 if TYPE_CHECKING:
     from authmw._apps import AsyncServerApp, ServerApp
@@ -156,9 +156,13 @@ class AuthUser:
         """The user's permissions in a team (``list[TeamPermission]``), contained ones included."""
         return self._server().team_permissions.list(team_id, self.id, recursive=recursive)
 
-    def has_permission(self, team_id: str, permission_id: str) -> Any:
-        """Whether the user holds ``permission_id`` in the team, directly or contained (bool)."""
-        return self._server().team_permissions.has(team_id, self.id, permission_id)
+    def has_permission(self, team_id_or_permission_id: str, permission_id: str | None = None) -> Any:
+        """Whether the user holds a permission, directly or contained (bool):
+        ``has_permission("docs:write")`` a project permission (API 2.8, no team),
+        ``has_permission(team_id, "$update_team")`` a permission in a team."""
+        if permission_id is None:
+            return self._server().project_permissions.has(self.id, team_id_or_permission_id)
+        return self._server().team_permissions.has(team_id_or_permission_id, self.id, permission_id)
 
     def update(self, **fields: Any) -> Any:
         """Change the user: the fields of ``server.users.update``; the updated ``ServerUser``."""
@@ -186,6 +190,12 @@ class AuthUser:
         else the error to refuse with; answers 503 at once when the service cannot be asked."""
         server = self._server()
         return server._driver.run(team_refusal(server, self.id, team_id, permission_id))
+
+    def permission_refusal(self, requirement: PermissionRequirement) -> Any:
+        """For guards: None if the user holds the requirement's project permission, else the
+        error to refuse with; answers 503 at once when the service cannot be asked."""
+        server = self._server()
+        return server._driver.run(requirement.refusal(server, self.id))
 
     def _server(self) -> ServerApp | AsyncServerApp:
         if self.server is None:
