@@ -27,6 +27,7 @@ class AnonymousUser:
     is_authenticated = False
     is_anonymous = True
     is_restricted = False
+    via = None
     restricted_reason = None
     id = None
     claims = None
@@ -66,6 +67,9 @@ class AuthUser:
     __slots__ = ("access_token", "claims", "refresh_token", "server")
 
     is_authenticated = True
+    #: How the request proved who it is: ``"session"`` (an access token: cookies, headers);
+    #: :class:`~authmw.middleware.ApiKeyUser` says ``"user_api_key"``.
+    via = "session"
 
     def __init__(
         self,
