@@ -79,6 +79,13 @@ def _owner_of(key_type: KeyType, owner_id: str) -> dict[str, str]:
     return {"user_id": owner_id} if key_type == "user" else {"team_id": owner_id}
 
 
+def _by_id(ctx: RequestContext, key_id: str) -> sqlite3.Row:
+    row: sqlite3.Row = ctx.sql.execute(
+        "SELECT * FROM project_api_keys WHERE project_id = ? AND id = ?", (ctx.project.id, key_id)
+    ).fetchone()
+    return row
+
+
 def _stored(ctx: RequestContext, key_type: KeyType, api_key_id: str) -> sqlite3.Row:
     """The project's key of this kind with this id (API_KEY_NOT_FOUND otherwise), after the
     client tier's ownership check."""
@@ -124,8 +131,7 @@ def _create(ctx: RequestContext, key_type: KeyType) -> dict[str, Any]:
             int(expires) if expires else None,
         ),
     )
-    row = ctx.sql.execute("SELECT * FROM project_api_keys WHERE id = ?", (key_id,)).fetchone()
-    return _view(row, value)
+    return _view(_by_id(ctx, key_id), value)
 
 
 def _list(ctx: RequestContext, key_type: KeyType) -> dict[str, Any]:
@@ -152,12 +158,16 @@ def _update(ctx: RequestContext, key_type: KeyType) -> dict[str, Any]:
     _require_enabled(ctx, key_type)
     row = _stored(ctx, key_type, ctx.params["api_key_id"])
     if "description" in ctx.body:
-        ctx.sql.execute("UPDATE project_api_keys SET description = ? WHERE id = ?", (ctx.body["description"], row["id"]))
+        ctx.sql.execute(
+            "UPDATE project_api_keys SET description = ? WHERE project_id = ? AND id = ?",
+            (ctx.body["description"], ctx.project.id, row["id"]),
+        )
     if ctx.body.get("revoked") and row["manually_revoked_at_millis"] is None:
         ctx.sql.execute(
-            "UPDATE project_api_keys SET manually_revoked_at_millis = ? WHERE id = ?", (now_millis(), row["id"])
+            "UPDATE project_api_keys SET manually_revoked_at_millis = ? WHERE project_id = ? AND id = ?",
+            (now_millis(), ctx.project.id, row["id"]),
         )
-    return _view(ctx.sql.execute("SELECT * FROM project_api_keys WHERE id = ?", (row["id"],)).fetchone())
+    return _view(_by_id(ctx, row["id"]))
 
 
 def _check(ctx: RequestContext, key_type: KeyType) -> dict[str, Any]:
