@@ -14,17 +14,16 @@ A script calls the app with ``Authorization: Bearer sk_...`` (a key made with
 3. otherwise asks the service once (``POST /user-api-keys/check`` or ``/team-api-keys/check``
    with the secret server key; concurrent requests with the same key share that call).
 
-The request's user is then an :class:`ApiKeyUser` (a user's key: the user, ``via ==
-"user_api_key"``) or an :class:`ApiKeyTeam` (a team's key: no user, ``via == "team_api_key"``).
-Guards refuse both unless the route accepts keys (``api_keys=True``); :func:`key_refusal` is
-that decision, written once for every adapter.
+The request's user is then an :class:`~authmw.middleware.ApiKeyUser` (a user's key: the user,
+``via == "user_api_key"``) or an :class:`~authmw.middleware.ApiKeyTeam` (a team's key: no
+user, ``via == "team_api_key"``), made in ``_resolver``. Guards refuse both unless the route
+accepts keys (``api_keys=True``): ``_access.key_refusal``, written once for every adapter.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from authmw._apps._base import _Api
 from authmw._apps._project_api_keys import _KeysOps, _ServerTeamKeysOps, _ServerUserKeysOps
@@ -33,33 +32,12 @@ from authmw._config import AuthConfig
 from authmw._keyformat import ParsedApiKey, parse_api_key
 from authmw._ops import Op, Shared
 from authmw._transport import Transport
-from authmw.errors import (
-    ApiKeyNotAccepted,
-    ApiKeyNotFound,
-    ApiKeyNotValid,
-    HttpStatusError,
-    KnownError,
-    TeamMembershipNotFound,
-    UserAuthenticationRequired,
-)
+from authmw.errors import ApiKeyNotFound, ApiKeyNotValid, HttpStatusError, KnownError
 from authmw.models import ProjectApiKey
-
-from ._user import AuthUser
-
-if TYPE_CHECKING:
-    from authmw._apps import AsyncServerApp, ServerApp
 
 logger = logging.getLogger("authmw.middleware")
 
-__all__ = [
-    "KEY_TTL",
-    "REFUSED_KEY_TTL",
-    "ApiKeyResolver",
-    "ApiKeyTeam",
-    "ApiKeyUser",
-    "key_refusal",
-    "looks_like_api_key",
-]
+__all__ = ["KEY_TTL", "REFUSED_KEY_TTL", "ApiKeyResolver", "looks_like_api_key"]
 
 #: Seconds a key the service confirmed is trusted without asking again: a key revoked at the
 #: service stops working here within this time.
@@ -77,101 +55,6 @@ def looks_like_api_key(bearer: str) -> ParsedApiKey | None:
     return parse_api_key(bearer) if len(bearer) == 102 and bearer[2] == "_" else None
 
 
-class ApiKeyUser(AuthUser):
-    """A user calling through one of their API keys (``via == "user_api_key"``).
-
-    Everything :class:`AuthUser` offers that needs no session works (``id``, the server-tier
-    helpers, team checks); there is no access token, refresh token or claims. ``key`` is the
-    key as listed (``last_four``, ``description``, ``expires_at``; never its value).
-    """
-
-    __slots__ = ("key",)
-
-    via = "user_api_key"
-
-    def __init__(self, key: ProjectApiKey, server: ServerApp | AsyncServerApp | None = None) -> None:
-        super().__init__(None, None, None, server)  # type: ignore[arg-type]
-        self.key = key
-
-    @property
-    def id(self) -> str:
-        return str(self.key.user_id)
-
-    @property
-    def identity(self) -> str:
-        return str(self.key.user_id)
-
-    @property
-    def is_anonymous(self) -> bool:
-        return False
-
-    @property
-    def is_restricted(self) -> bool:
-        return False
-
-    @property
-    def restricted_reason(self) -> str | None:
-        return None
-
-    def __repr__(self) -> str:
-        return f"ApiKeyUser(id={self.id!r}, key_id={self.key.id!r})"
-
-
-class ApiKeyTeam:
-    """A team calling through its API key (``via == "team_api_key"``): not a user.
-
-    ``is_authenticated`` is False, so code that asks for a signed-in person (Django's
-    ``login_required``, Flask-Login) refuses it; ``team_id`` names the team and ``key`` the key
-    as listed. Guards let it through where the route accepts keys and the team is its own.
-    """
-
-    __slots__ = ("key",)
-
-    via = "team_api_key"
-    is_authenticated = False
-    is_anonymous = False
-    is_restricted = False
-    restricted_reason = None
-    id = None
-    claims = None
-    access_token = None
-    refresh_token = None
-    identity = ""
-
-    def __init__(self, key: ProjectApiKey) -> None:
-        self.key = key
-
-    @property
-    def team_id(self) -> str:
-        return str(self.key.team_id)
-
-    def __bool__(self) -> bool:
-        return False
-
-    def __repr__(self) -> str:
-        return f"ApiKeyTeam(team_id={self.team_id!r}, key_id={self.key.id!r})"
-
-
-def key_refusal(user: object, api_keys: bool, team_id: object = None, *, needs_user: bool = True) -> KnownError | None:
-    """What a guard answers a request made with an API key, before its own checks; None lets
-    the guard go on (a session's user, or a key the route accepts).
-
-    ``api_keys``: whether the route accepts keys. ``team_id``: the team of a team guard (a team
-    key passes only for its own team). ``needs_user``: the guard checks something of a user (a
-    permission): a team key cannot pass it."""
-    via = getattr(user, "via", None)
-    if via not in ("user_api_key", "team_api_key"):
-        return None  # a session's user, or nobody: the guard's own checks decide
-    if not api_keys:
-        return ApiKeyNotAccepted(details={"reason": f"a {via.replace('_', ' ')} was sent; this route takes sessions"})
-    if via == "team_api_key":
-        if team_id is None or needs_user:
-            return UserAuthenticationRequired()  # a team's key is not a user
-        if str(team_id) != getattr(user, "team_id", None):
-            return TeamMembershipNotFound(details={"team_id": str(team_id), "user_id": ""})
-    return None
-
-
 class ApiKeyResolver:
     """Resolves key values through the service, with the caches of the module docstring."""
 
@@ -182,6 +65,11 @@ class ApiKeyResolver:
         self._refused: BoundedMap[tuple[KnownError, float]] = BoundedMap(REFUSED_KEY_CACHE_SIZE)
         self._api: _Api | None = None
         self._warned: set[str] = set()
+
+    @property
+    def has_answers(self) -> bool:
+        """Whether any key is remembered (else no request needs a look)."""
+        return bool(self._valid) or bool(self._refused)
 
     def cached(self, value: str) -> ProjectApiKey | KnownError | None:
         """The key or the refusal remembered for ``value`` (no I/O), None when unknown."""
@@ -257,8 +145,3 @@ class ApiKeyResolver:
             api._driver = None
             self._api = api
         return self._api
-
-
-def principal(key: ProjectApiKey, server: Any) -> ApiKeyUser | ApiKeyTeam:
-    """The request's user for a valid key."""
-    return ApiKeyUser(key, server) if key.type == "user" else ApiKeyTeam(key)

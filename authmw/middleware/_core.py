@@ -50,10 +50,13 @@ from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._refresh_policy import ShortLivedWarning, refresh_endpoint
 from authmw._session import refresh_access_token
+from authmw._keyformat import ParsedApiKey
 from authmw._tokens import _TABLE, MAX_TOKEN_LENGTH, Claims, TokenVerifier, has_validity, usable_until
+from authmw.models import ProjectApiKey
 from authmw.errors import (
     AccessTokenExpired,
     AnonymousAuthenticationNotAllowed,
+    ApiKeyNotAccepted,
     ConfigurationError,
     InvalidAccessToken,
     KnownError,
@@ -63,6 +66,7 @@ from authmw.errors import (
 )
 
 from . import _cookies as c
+from ._api_keys import ApiKeyResolver, looks_like_api_key
 from ._outage import ServiceWatch, failure_reason
 
 logger = logging.getLogger("authmw.middleware")
@@ -100,11 +104,18 @@ OnRefreshUnavailable = Literal["anonymous", "error"]
 Refresher = Callable[[AuthConfig, str], Op["str | None"]]
 
 
+#: Codes of a refused API key (contract 2.8, 8.4) and of keys the app does not take.
+_API_KEY_CODES = ("API_KEY_NOT_FOUND", "API_KEY_REVOKED", "API_KEY_EXPIRED", "WRONG_API_KEY_TYPE", "API_KEY_NOT_ACCEPTED")
+
 #: The ``WWW-Authenticate`` value of a refused bearer token, by error code (RFC 6750 3.1):
 #: fixed ASCII text only, so nothing the caller sent is ever repeated into a header.
 _BEARER_CHALLENGES = {
     code: f'Bearer realm="authmw", error="invalid_token", error_description="{text}"'
-    for code, text in (("ACCESS_TOKEN_EXPIRED", "The access token expired."), ("", "The access token is not valid."))
+    for code, text in (
+        ("ACCESS_TOKEN_EXPIRED", "The access token expired."),
+        ("", "The access token is not valid."),
+        *((code, "The API key is not valid.") for code in _API_KEY_CODES),
+    )
 }
 
 
@@ -188,6 +199,8 @@ class Tokens(NamedTuple):
     bearer: bool = False
     #: The Cookie value the session was read from (its outcome is remembered under it).
     cookie: str | None = None
+    #: The bearer value (``access_token``) is a user's or team's API key (API 2.8), not a JWT.
+    api_key: ParsedApiKey | None = None
 
 
 class Outcome(NamedTuple):
@@ -198,6 +211,8 @@ class Outcome(NamedTuple):
     cookies: tuple[str, ...] = ()
     #: The session came from the browser's cookies (so the cross-site check applies to it).
     from_cookies: bool = False
+    #: A user's or team's API key the service confirmed (no claims, no tokens then).
+    api_key: ProjectApiKey | None = None
 
 
 ANONYMOUS = Outcome()
@@ -307,8 +322,15 @@ class Authenticator:
                 "(AUTHMW_SECRET_SERVER_KEY) or at least the publishable client key "
                 "(AUTHMW_PUBLISHABLE_CLIENT_KEY); the local service writes both to project.env."
             )
+        if config.accept_api_keys and refresher is None and not config.secret_server_key:
+            raise ConfigurationError(
+                "accept_api_keys needs the secret server key (AUTHMW_SECRET_SERVER_KEY): API keys are "
+                "checked with the service's server tier."
+            )
         self.config = config
         self.verifier = verifier or TokenVerifier(config, clock=clock)
+        #: API keys of machine clients (API 2.8): confirmed and refused ones, remembered.
+        self.keys = ApiKeyResolver(config, clock)
         self.on_refresh_unavailable = on_refresh_unavailable
         self._refresher = refresher or refresh_access_token
         self._clock = clock
@@ -349,6 +371,11 @@ class Authenticator:
                 access = _token(stored.access_token) if refresh is not None else None
                 return Tokens(access, refresh, True, secure or stored.https, stored.refresh_cookies, cookie=cookie)
         if bearer is not None:
+            parsed = looks_like_api_key(bearer)
+            if parsed is not None:
+                if not self.config.accept_api_keys:
+                    raise Refusal.bearer(ApiKeyNotAccepted(details={"reason": "this app does not accept API keys"}))
+                return Tokens(bearer, None, secure=secure, bearer=True, api_key=parsed)
             token = _token(bearer)
             if token is None:
                 raise Refusal.bearer(UnparsableAccessToken())
@@ -384,6 +411,10 @@ class Authenticator:
                         return hit[0]
             elif bearer is None:
                 return ANONYMOUS
+            elif self.keys.has_answers:  # a machine client repeating its API key: one lookup
+                known = self.keys.cached(bearer)
+                if known is not None:
+                    return _key_outcome(known)
         tokens = self.read(
             cookie=cookie, auth_header=auth_header, secure=is_secure(scheme, forwarded_proto), bearer=bearer
         )
@@ -395,6 +426,8 @@ class Authenticator:
         if needed) and refresh the session when it must be. Raises :class:`Refusal` (503 when
         configured so during an outage; 401 for a bearer token that is not valid)."""
         # decide() has just looked for an answer without I/O; settle goes on from there.
+        if tokens.api_key is not None:
+            return (yield from self._api_key(tokens))
         outcome = yield from (self._bearer(tokens) if tokens.bearer else self._with_io(tokens))
         return self._finished(tokens, outcome)
 
@@ -413,6 +446,9 @@ class Authenticator:
 
     def _without_io(self, tokens: Tokens) -> Outcome | None:
         """The outcome when it needs no I/O and no signature check, else None."""
+        if tokens.api_key is not None:
+            known = self.keys.cached(tokens.access_token or "")
+            return None if known is None else _key_outcome(known)
         if tokens.access_token is None and tokens.refresh_token is None:
             return ANONYMOUS
         if tokens.refresh_token is not None and self._was_refused(tokens.refresh_token):
@@ -437,6 +473,8 @@ class Authenticator:
         """The whole decision for ``tokens``, refresh included (:meth:`settle` without
         remembering it). Raises :class:`Refusal` (503) if configured, and (401) for a bearer
         token that is not valid."""
+        if tokens.api_key is not None:
+            return (yield from self._api_key(tokens))
         if tokens.bearer:
             return (yield from self._bearer(tokens))
         known = self._without_io(tokens)
@@ -481,6 +519,18 @@ class Authenticator:
                 return ANONYMOUS  # a session, but of a user the app does not sign in
             return self._signed_out(tokens)
         return self._refreshed(tokens, *fresh)
+
+    def _api_key(self, tokens: Tokens) -> Op[Outcome]:
+        """A user's or team's API key: confirmed by the service (once; then remembered), or
+        refused with 401 and the service's code."""
+        value, parsed = tokens.access_token, tokens.api_key
+        assert value is not None and parsed is not None
+        try:
+            found = yield from self.keys.resolve(value, parsed)
+        except Exception as exc:
+            return self._unavailable(exc, "checking an API key", self.config.api_base + f"/{parsed.type}-api-keys/check")
+        self.watch.answered()
+        return _key_outcome(found)
 
     def _bearer(self, tokens: Tokens) -> Op[Outcome]:
         access = tokens.access_token
@@ -643,6 +693,12 @@ class Authenticator:
         # that shared its refresh; the next request refreshes again.
         self._short_lived.check((claims.exp - self._clock()) * 1000)
         self._fresh.put(refresh_token, (access, claims))
+
+
+def _key_outcome(found: ProjectApiKey | KnownError) -> Outcome:
+    if isinstance(found, KnownError):
+        raise Refusal.bearer(found)
+    return Outcome(api_key=found)
 
 
 def _refused_key(refresh_token: str) -> str:

@@ -31,7 +31,7 @@ from authmw._tokens import TokenVerifier
 
 from ._cookies import DEFAULT_ATTRIBUTES, CookieAttributes
 from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher
-from ._user import ANONYMOUS, AnonymousUser, AuthUser
+from ._user import ANONYMOUS, AnonymousUser, ApiKeyUser, AuthUser, key_principal
 
 T = TypeVar("T")
 
@@ -103,6 +103,8 @@ class SessionResolver:
         return self._resolved(outcome)
 
     def _resolved(self, outcome: Outcome) -> Resolved:
+        if outcome.api_key is not None:
+            return Resolved(key_principal(outcome.api_key, self.server))
         if outcome.claims is None or outcome.access_token is None:
             return Resolved(ANONYMOUS, outcome.cookies)
         user = AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, self.server)
@@ -127,6 +129,8 @@ class SessionResolver:
         :class:`AsyncServerApp` on the driver :meth:`arun` uses."""
         if not isinstance(user, AuthUser) or self.server is None:
             return user
+        if isinstance(user, ApiKeyUser):
+            return ApiKeyUser(user.key, self._async_side().server)
         return AuthUser(user.claims, user.access_token, user.refresh_token, server=self._async_side().server)
 
     def _async_side(self) -> _AsyncSide:

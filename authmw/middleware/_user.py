@@ -13,6 +13,7 @@ from ._access import PermissionRequirement, team_refusal
 if TYPE_CHECKING:
     from authmw._apps import AsyncServerApp, ServerApp
     from authmw._tokens import Claims
+    from authmw.models import ProjectApiKey
 
 
 class AnonymousUser:
@@ -27,7 +28,8 @@ class AnonymousUser:
     is_authenticated = False
     is_anonymous = True
     is_restricted = False
-    via = None
+    #: None: nobody; "team_api_key" for ApiKeyTeam.
+    via: str | None = None
     restricted_reason = None
     id = None
     claims = None
@@ -208,6 +210,78 @@ class AuthUser:
                 "(or pass secret_server_key in the AuthConfig given to the middleware)."
             )
         return self.server
+
+
+class ApiKeyUser(AuthUser):
+    """A user calling through one of their API keys (``via == "user_api_key"``).
+
+    Everything :class:`AuthUser` offers that needs no session works (``id``, the server-tier
+    helpers, team checks); there is no access token, refresh token or claims. ``key`` is the
+    key as listed (``last_four``, ``description``, ``expires_at``; never its value).
+    """
+
+    __slots__ = ("key",)
+
+    via = "user_api_key"
+
+    def __init__(self, key: ProjectApiKey, server: ServerApp | AsyncServerApp | None = None) -> None:
+        super().__init__(None, None, None, server)  # type: ignore[arg-type]
+        self.key = key
+
+    @property
+    def id(self) -> str:
+        return str(self.key.user_id)
+
+    @property
+    def identity(self) -> str:
+        return str(self.key.user_id)
+
+    @property
+    def is_anonymous(self) -> bool:
+        return False
+
+    @property
+    def is_restricted(self) -> bool:
+        return False
+
+    @property
+    def restricted_reason(self) -> str | None:
+        return None
+
+    def __repr__(self) -> str:
+        return f"ApiKeyUser(id={self.id!r}, key_id={self.key.id!r})"
+
+
+class ApiKeyTeam(AnonymousUser):
+    """A team calling through its API key (``via == "team_api_key"``): not a user.
+
+    An :class:`AnonymousUser` to everything that asks for a signed-in person
+    (``is_authenticated`` False: Django's ``login_required``, Flask-Login and authmw's guards
+    without ``api_keys=True`` refuse it); ``team_id`` names the team and ``key`` the key as
+    listed. Guards that accept keys let it through for its own team.
+    """
+
+    __slots__ = ("key",)
+
+    via = "team_api_key"
+
+    def __init__(self, key: ProjectApiKey) -> None:
+        self.key = key
+
+    @property
+    def team_id(self) -> str:
+        return str(self.key.team_id)
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return f"ApiKeyTeam(team_id={self.team_id!r}, key_id={self.key.id!r})"
+
+
+def key_principal(key: ProjectApiKey, server: ServerApp | AsyncServerApp | None) -> ApiKeyUser | ApiKeyTeam:
+    """The request's user for a valid key (the middleware's ``Outcome.api_key``)."""
+    return ApiKeyUser(key, server) if key.type == "user" else ApiKeyTeam(key)
 
 
 class AuthCredentials:

@@ -26,7 +26,7 @@ from ._core import (
     bearer_token,
 )
 from ._origin import OriginPolicy, WebSocketCrossSite, own_origin
-from ._user import ANONYMOUS, AuthCredentials, AuthUser
+from ._user import ANONYMOUS, AuthCredentials, AuthUser, key_principal
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -137,7 +137,10 @@ class AuthMiddleware:
                     return
                 outcome = ANONYMOUS_OUTCOME
 
-        if outcome.claims is None or outcome.access_token is None:
+        if outcome.api_key is not None:
+            scope["user"] = key_principal(outcome.api_key, self._bound().server)
+            scope["auth"] = SIGNED_IN if outcome.api_key.type == "user" else NO_CREDENTIALS
+        elif outcome.claims is None or outcome.access_token is None:
             scope["user"], scope["auth"] = ANONYMOUS, NO_CREDENTIALS
         else:
             server = self._bound().server

@@ -22,7 +22,7 @@ from ._core import (
     bearer_token,
 )
 from ._origin import OriginPolicy, own_origin
-from ._user import ANONYMOUS, AnonymousUser, AuthUser
+from ._user import ANONYMOUS, AnonymousUser, AuthUser, key_principal
 
 Environ = dict[str, Any]
 StartResponse = Callable[..., Any]
@@ -102,6 +102,8 @@ class WSGIAuthMiddleware:
         return _run(self.app, environ, start_response, outcome.cookies)
 
     def _user(self, outcome: Outcome) -> AuthUser | AnonymousUser:
+        if outcome.api_key is not None:
+            return key_principal(outcome.api_key, self.server)
         if outcome.claims is None or outcome.access_token is None:
             return ANONYMOUS
         return AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, self.server)

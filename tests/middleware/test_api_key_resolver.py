@@ -15,15 +15,9 @@ from authmw import AdminApp, ServerApp
 from authmw._keyformat import make_api_key
 from authmw._ops import SyncDriver
 from authmw.errors import ApiKeyNotAccepted, ApiKeyNotFound, ApiKeyRevoked, TeamMembershipNotFound, UserAuthenticationRequired
-from authmw.middleware._api_keys import (
-    KEY_TTL,
-    REFUSED_KEY_TTL,
-    ApiKeyResolver,
-    ApiKeyTeam,
-    ApiKeyUser,
-    key_refusal,
-    looks_like_api_key,
-)
+from authmw.middleware import ApiKeyTeam, ApiKeyUser
+from authmw.middleware._access import key_refusal
+from authmw.middleware._api_keys import KEY_TTL, REFUSED_KEY_TTL, ApiKeyResolver, looks_like_api_key
 from authmw.middleware import AnonymousUser
 from authmw.models import ProjectApiKey
 
