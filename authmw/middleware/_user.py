@@ -248,6 +248,13 @@ class ApiKeyUser(AuthUser):
     def restricted_reason(self) -> str | None:
         return None
 
+    # A key carries no token: what a session's token says is None here (get_server_user()).
+    email = None
+    email_verified = None
+    display_name = None
+    selected_team_id = None
+    signed_up_at = None
+
     def __repr__(self) -> str:
         return f"ApiKeyUser(id={self.id!r}, key_id={self.key.id!r})"
 

@@ -133,6 +133,7 @@ def test_the_guards_decision_about_keys() -> None:
     user = ApiKeyUser(_key("user", "u1"))
     team = ApiKeyTeam(_key("team", "t1"))
     assert user.id == "u1" and user.via == "user_api_key" and user.is_authenticated and user.access_token is None
+    assert user.email is None and user.display_name is None and user.signed_up_at is None  # no token to read
     assert team.team_id == "t1" and team.via == "team_api_key" and not team.is_authenticated and team.id is None
     assert key_refusal(AnonymousUser(), False) is None  # nobody: the guard's own 401 follows
     # routes that take sessions only refuse every key, naming why
