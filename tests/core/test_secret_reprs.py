@@ -26,7 +26,7 @@ import authmw
 from authmw import AdminApp, AsyncClientApp, AsyncServerApp, AuthConfig, ClientApp, ServerApp
 from authmw.adapter import OAuthRoutes, Resolved, SessionResolver, read_settings
 from authmw.errors import MultiFactorAuthenticationRequired
-from authmw.middleware import AuthMiddleware, AuthUser, WSGIAuthMiddleware
+from authmw.middleware import ApiKeyTeam, ApiKeyUser, AuthMiddleware, AuthUser, WSGIAuthMiddleware
 
 MODULES = ["authmw", "authmw.models", "authmw.adapter", "authmw.middleware", "authmw.errors", "authmw.dev"]
 ADAPTERS = ["authmw_fastapi", "authmw_flask"]
@@ -144,6 +144,9 @@ def examples(local_service: Any) -> dict[type, Callable[[], list[Any]]]:
         ],
         TotpSetup: lambda: [TotpSetup(uri=f"otpauth://totp/x?secret={TOTP}", secret=TOTP, secret_base64=TOTP)],
         AuthUser: lambda: [AuthUser(claims, access, refresh, ServerApp(config))],
+        # the principals of API keys hold the key as listed (here the create answer, value included)
+        ApiKeyUser: lambda: [ApiKeyUser(user_key, ServerApp(config))],
+        ApiKeyTeam: lambda: [ApiKeyTeam(user_key)],
         Resolved: lambda: [Resolved(AuthUser(claims, access, refresh), cookies, True)],
         SessionResolver: lambda: [resolver],
         OAuthRoutes: lambda: [OAuthRoutes(config)],

@@ -14,9 +14,16 @@ from middleware.support import CountingSyncTransport
 from authmw import AdminApp, ServerApp
 from authmw._keyformat import make_api_key
 from authmw._ops import SyncDriver
-from authmw.errors import ApiKeyNotAccepted, ApiKeyNotFound, ApiKeyRevoked, TeamMembershipNotFound, UserAuthenticationRequired
+from authmw.errors import (
+    ApiKeyNotAccepted,
+    ApiKeyNotFound,
+    ApiKeyRevoked,
+    TeamMembershipNotFound,
+    TeamPermissionRequired,
+    UserAuthenticationRequired,
+)
 from authmw.middleware import ApiKeyTeam, ApiKeyUser
-from authmw.middleware._access import key_refusal
+from authmw.middleware._access import admission, team_key_refusal
 from authmw.middleware._api_keys import KEY_TTL, REFUSED_KEY_TTL, ApiKeyResolver, looks_like_api_key
 from authmw.middleware import AnonymousUser
 from authmw.models import ProjectApiKey
@@ -135,16 +142,17 @@ def test_the_guards_decision_about_keys() -> None:
     assert user.id == "u1" and user.via == "user_api_key" and user.is_authenticated and user.access_token is None
     assert user.email is None and user.display_name is None and user.signed_up_at is None  # no token to read
     assert team.team_id == "t1" and team.via == "team_api_key" and not team.is_authenticated and team.id is None
-    assert key_refusal(AnonymousUser(), False) is None  # nobody: the guard's own 401 follows
+    # nobody: the guard's own 401 or sign-in page follows
+    assert admission(AnonymousUser(), False) is False and admission(AnonymousUser(), True) is False
     # routes that take sessions only refuse every key, naming why
     for principal in (user, team):
-        refused = key_refusal(principal, False)
+        refused = admission(principal, False, team_guard=True)
         assert isinstance(refused, ApiKeyNotAccepted) and refused.status == 401
-    # a route that accepts keys: a user's key is its user
-    assert key_refusal(user, True) is None
-    assert key_refusal(user, True, "t9") is None  # (the team check itself follows, as for a session)
-    # a team's key is not a user: only team guards of its own team take it
-    assert isinstance(key_refusal(team, True), UserAuthenticationRequired)
-    assert key_refusal(team, True, "t1", needs_user=False) is None
-    assert isinstance(key_refusal(team, True, "t2", needs_user=False), TeamMembershipNotFound)
-    assert isinstance(key_refusal(team, True, "t1", needs_user=True), UserAuthenticationRequired)
+    # a route that accepts keys: a user's key is its user (the guard's checks follow)
+    assert admission(user, True) is True and admission(user, True, team_guard=True) is True
+    # a team's key is not a user: only team guards take it, and only for its own team
+    assert isinstance(admission(team, True), UserAuthenticationRequired)
+    assert admission(team, True, team_guard=True) is True
+    assert team_key_refusal(team, "t1", None) is None
+    assert isinstance(team_key_refusal(team, "t2", None), TeamMembershipNotFound)
+    assert isinstance(team_key_refusal(team, "t1", "$update_team"), TeamPermissionRequired)
