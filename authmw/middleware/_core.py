@@ -30,6 +30,10 @@ unwanted sessions           refresh token -> until                REFUSED_CACHE_
 verified tokens (verifier)  access token -> Claims                VERIFIED_CACHE_SIZE; exp
 last parse (verifier)       access token -> its parse             one entry
 key set (verifier)          kid -> key                            refetched after JWKS_TTL
+API keys (``keys``)         key value -> the key the service      KEY_CACHE_SIZE; KEY_TTL
+                            confirmed (API 2.8, ``_api_keys``)
+refused API keys            key value -> the service's refusal    REFUSED_KEY_CACHE_SIZE;
+                                                                  REFUSED_KEY_TTL
 ==========================  ===================================  ==============================
 
 Values longer than MEMO_MAX_KEY are never memoized, so the memos hold at most about 4 MiB each.
