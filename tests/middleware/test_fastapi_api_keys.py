@@ -114,3 +114,22 @@ def test_request_user_of_a_key(keys: Keys) -> None:
         assert who == {"type": "ApiKeyUser", "authenticated": True, "via": "user_api_key"}
         assert web.get("/who").json() == {"type": "AnonymousUser", "authenticated": False, "via": None}
     assert AuthUser.via == "session" and AnonymousUser.via is None
+
+
+def test_no_log_line_shows_a_key(keys: Keys, caplog: Any) -> None:
+    """Everything authmw and httpx log at DEBUG while keys are checked, accepted and refused."""
+    import logging
+
+    from authmw import ServerApp
+
+    caplog.set_level(logging.DEBUG)
+    with ServerApp(keys.config) as server:
+        assert server.get_user(api_key=keys.user_key) is not None
+        assert server.get_user(api_key=keys.revoked_key) is None
+    with client_of(keys) as web:
+        for value in (keys.user_key, keys.team_key, keys.revoked_key):
+            web.get("/api/export", headers=keys.bearer(value))
+    text = "\n".join(record.getMessage() for record in caplog.records)
+    assert caplog.records, "nothing was logged: the test would prove nothing"
+    for value in (keys.user_key, keys.team_key, keys.revoked_key):
+        assert value not in text and value[3:48] not in text  # nor its secret part
