@@ -313,6 +313,22 @@ def api_key_set_view(row: sqlite3.Row, *, full: bool = False) -> dict[str, Any]:
     return view
 
 
+def update_key_record(c: sqlite3.Connection, table: str, project_id: str, row: sqlite3.Row, body: dict[str, Any]) -> None:
+    """A PATCH of a key set or of a user / team API key: a new description, and a revocation
+    that keeps its first time (revoking again changes nothing)."""
+    assert table in ("api_key_sets", "project_api_keys")
+    if "description" in body:
+        c.execute(
+            f"UPDATE {table} SET description = ? WHERE project_id = ? AND id = ?",
+            (body["description"], project_id, row["id"]),
+        )
+    if body.get("revoked") and row["manually_revoked_at_millis"] is None:
+        c.execute(
+            f"UPDATE {table} SET manually_revoked_at_millis = ? WHERE project_id = ? AND id = ?",
+            (now_millis(), project_id, row["id"]),
+        )
+
+
 KEY_COLUMNS = {
     "client": "publishable_client_key",
     "server": "secret_server_key",

@@ -25,7 +25,7 @@ from authmw.errors import (
 )
 from authmw.models import NewProjectApiKey, PermissionDefinition, ProjectApiKey, ProjectPermission, ServerTeam, ServerUser
 
-from .test_apps_live import Async, Sync
+from .test_apps_live import Async, Sync, flavour  # noqa: F401 - the fixture
 
 PASSWORD = "correct horse battery"
 
@@ -44,14 +44,6 @@ def config(service: Any) -> AuthConfig:
     with AdminApp(config) as admin:
         admin.update_project(config={"allow_user_api_keys": True, "allow_team_api_keys": True})
     return config
-
-
-@pytest.fixture(params=["sync", "async"])
-def flavour(request: pytest.FixtureRequest) -> Iterator[Sync | Async]:
-    runner = Sync() if request.param == "sync" else Async()
-    yield runner
-    if isinstance(runner, Async):
-        runner.loop.close()
 
 
 class Apps:

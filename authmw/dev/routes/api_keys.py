@@ -25,6 +25,7 @@ from ..api_version import ApiVersion
 from ..endpoint import ANY, SERVER_OR_ADMIN, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError
 from ..ids import new_uuid, now_millis, sha256_hex
+from ..projects import update_key_record
 from ..schema import Bool, Num, Obj, Str, Uuid
 from ..teams import get_team, has_permission
 from ..users import get_user
@@ -157,16 +158,7 @@ def _read(ctx: RequestContext, key_type: KeyType) -> dict[str, Any]:
 def _update(ctx: RequestContext, key_type: KeyType) -> dict[str, Any]:
     _require_enabled(ctx, key_type)
     row = _stored(ctx, key_type, ctx.params["api_key_id"])
-    if "description" in ctx.body:
-        ctx.sql.execute(
-            "UPDATE project_api_keys SET description = ? WHERE project_id = ? AND id = ?",
-            (ctx.body["description"], ctx.project.id, row["id"]),
-        )
-    if ctx.body.get("revoked") and row["manually_revoked_at_millis"] is None:
-        ctx.sql.execute(
-            "UPDATE project_api_keys SET manually_revoked_at_millis = ? WHERE project_id = ? AND id = ?",
-            (now_millis(), ctx.project.id, row["id"]),
-        )
+    update_key_record(ctx.sql, "project_api_keys", ctx.project.id, row, ctx.body)
     return _view(_by_id(ctx, row["id"]))
 
 
