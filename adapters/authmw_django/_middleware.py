@@ -10,7 +10,7 @@ from django.core.exceptions import DisallowedHost, ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.functional import SimpleLazyObject
 
-from authmw.adapter import Resolved, bearer_token, is_secure, own_origin
+from authmw.adapter import Resolved, SessionRequest
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
 
 from . import _settings
@@ -52,7 +52,7 @@ class AuthMiddleware:
         if self.is_async:
             return self.__acall__(request)
         try:
-            resolved = self.auth.resolver.resolve(**_session_headers(request))
+            resolved = self.auth.resolver.resolve(_session_request(request), check_origin=False)
         except Refusal as refusal:
             return refusal_response(refusal)
         _attach(request, self.auth, resolved)
@@ -64,7 +64,7 @@ class AuthMiddleware:
 
     async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
         try:
-            resolved = await self.auth.resolver.aresolve(**_session_headers(request))
+            resolved = await self.auth.resolver.aresolve(_session_request(request), check_origin=False, sync_user=True)
         except Refusal as refusal:
             return refusal_response(refusal)
         _attach(request, self.auth, resolved)
@@ -98,37 +98,29 @@ def _check_order(middleware: list[str]) -> None:
         )
 
 
-def _session_headers(request: HttpRequest) -> dict[str, Any]:
-    meta = request.META
-    return {
-        "cookie": _cookie_header(request),
-        "auth_header": meta.get("HTTP_X_STACK_AUTH"),
-        "bearer": bearer_token(meta.get("HTTP_AUTHORIZATION"), meta.get("HTTP_X_STACK_ACCESS_TOKEN")),
-        "secure": is_secure(request.scheme or "http", meta.get("HTTP_X_FORWARDED_PROTO")),
-    }
+def _session_request(request: HttpRequest, host: str | None = None) -> SessionRequest:
+    def header(name: str) -> str | None:
+        if name != "cookie" or getattr(request, "scope", None) is None:
+            value: str | None = request.headers.get(name)
+            return value
+        # Django's ASGIRequest joins repeated headers with "," (HTTP/2 clients send one Cookie
+        # header per cookie), which would glue a comma to a cookie's value.
+        values = [v.decode("latin-1") for k, v in request.scope.get("headers", ()) if k == b"cookie" and v]
+        return "; ".join(values) or None
 
-
-def _cookie_header(request: HttpRequest) -> str | None:
-    scope = getattr(request, "scope", None)
-    if scope is None:
-        return request.META.get("HTTP_COOKIE")  # type: ignore[no-any-return]
-    # Django's ASGIRequest joins repeated headers with "," (HTTP/2 clients send one Cookie
-    # header per cookie), which would glue a comma to a cookie's value.
-    values = [value.decode("latin-1") for name, value in scope.get("headers", ()) if name == b"cookie" and value]
-    return "; ".join(values) or None
+    return SessionRequest(request.method or "GET", request.scheme or "http", header, host=host)
 
 
 def cross_site_refusal(request: HttpRequest, auth: DjangoAuth) -> Refusal | None:
     """authmw's cross-site check of a request whose session came from the cookies."""
     resolved: Resolved | None = getattr(request, "_authmw_resolved", None)
-    if resolved is None or not resolved.from_cookies or not auth.origin.applies(request.method or "GET"):
+    if resolved is None or not resolved.from_cookies:
         return None
     try:
         host: str | None = request.get_host()
     except DisallowedHost:
         host = None
-    own = own_origin(request.scheme or "http", host, request.META.get("HTTP_X_FORWARDED_PROTO"))
-    return auth.origin.refusal(request.method or "GET", request.headers.get, own)
+    return auth.resolver.cross_site(_session_request(request, host))
 
 
 def _attach(request: HttpRequest, auth: DjangoAuth, resolved: Resolved) -> None:

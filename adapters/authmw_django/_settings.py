@@ -14,7 +14,6 @@ from authmw import AuthConfig, ServerApp
 from authmw.adapter import (
     KEYS,
     AdapterSettings,
-    OriginPolicy,
     SessionResolver,
     read_settings,
     secret_key_needed,
@@ -42,14 +41,17 @@ class DjangoAuth:
     """What the middleware, the decorators and the DRF classes share for one site."""
 
     config: AuthConfig
+    #: The request handler; its cross-site check is not used when Django's CsrfViewMiddleware
+    #: is installed.
     resolver: SessionResolver
-    api_paths: tuple[str, ...]
-    #: authmw's cross-site check; not used when Django's CsrfViewMiddleware is installed.
-    origin: OriginPolicy
     #: Django's ``CsrfViewMiddleware`` (or a subclass) is in ``settings.MIDDLEWARE``.
     django_csrf: bool
     #: Linked Django users (``DJANGO_USERS``), else None: request.user is authmw's user.
     linked: LinkedUsers | None = None
+
+    @property
+    def api_paths(self) -> tuple[str, ...]:
+        return self.resolver.options.api_paths
 
     def team_server(self) -> ServerApp:
         """The server app team guards ask; raises ImproperlyConfigured without the secret key."""
@@ -63,16 +65,13 @@ def load() -> DjangoAuth:
     site = _read()
     resolver = SessionResolver(
         site.config,
-        on_refresh_unavailable=site.on_refresh_unavailable,
+        site.options,
         http=_factory(_lookup("HTTP_CLIENT"), "HTTP_CLIENT"),
         async_http=_factory(_lookup("ASYNC_HTTP_CLIENT"), "ASYNC_HTTP_CLIENT"),
-        cookie_attributes=site.cookie_attributes,
     )
     return DjangoAuth(
         site.config,
         resolver,
-        site.api_paths,
-        site.origin,
         _django_csrf(settings.MIDDLEWARE),
         _linked_users(site.config),
     )

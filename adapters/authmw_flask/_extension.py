@@ -13,12 +13,9 @@ from authmw import AuthConfig, ServerApp
 from authmw.adapter import (
     ANONYMOUS,
     OnRefreshUnavailable,
-    OriginPolicy,
     Resolved,
+    SessionRequest,
     SessionResolver,
-    bearer_token,
-    is_secure,
-    own_origin,
     read_settings,
     secret_key_needed,
     with_session_cookies,
@@ -44,8 +41,10 @@ class FlaskAuth:
 
     config: AuthConfig
     resolver: SessionResolver
-    api_paths: tuple[str, ...]
-    origin: OriginPolicy
+
+    @property
+    def api_paths(self) -> tuple[str, ...]:
+        return self.resolver.options.api_paths
 
     def team_server(self) -> ServerApp:
         """The server app team guards ask; raises ConfigurationError without the secret key."""
@@ -109,13 +108,7 @@ class AuthMW:
             return value if value is not None else app.config.get(CONFIG_PREFIX + key)
 
         site = read_settings(lookup, setting_name, config=self.config)
-        resolver = SessionResolver(
-            site.config,
-            on_refresh_unavailable=site.on_refresh_unavailable,
-            http=self.http,
-            cookie_attributes=site.cookie_attributes,
-        )
-        app.extensions[EXTENSION_KEY] = FlaskAuth(site.config, resolver, site.api_paths, site.origin)
+        app.extensions[EXTENSION_KEY] = FlaskAuth(site.config, SessionResolver(site.config, site.options, http=self.http))
         app.before_request(_resolve_session)
         app.after_request(_write_cookies)
         app.register_error_handler(Refusal, refusal_response)
@@ -138,29 +131,17 @@ def _resolved() -> Resolved:
     # earlier hook (registered before init_app) reading current_user. May raise Refusal.
     resolved: Resolved | None = g.get("_authmw")
     if resolved is None:
-        resolved = g._authmw = site_auth().resolver.resolve(
-            cookie=request.headers.get("Cookie"),
-            auth_header=request.headers.get("X-Stack-Auth"),
-            bearer=bearer_token(request.headers.get("Authorization"), request.headers.get("X-Stack-Access-Token")),
-            secure=is_secure(request.scheme, request.headers.get("X-Forwarded-Proto")),
-        )
+        session = SessionRequest(request.method, request.scheme, request.headers.get, host=request.host)
+        resolved = g._authmw = site_auth().resolver.resolve(session)
     return resolved
 
 
 def _resolve_session() -> Response | None:
     try:
-        resolved = _resolved()
-    except Refusal as refusal:
-        return refusal_response(refusal)
-    policy = site_auth().origin
-    if resolved.from_cookies and policy.applies(request.method):
-        forwarded_proto = request.headers.get("X-Forwarded-Proto")
-        cross_site = policy.refusal(
-            request.method, request.headers.get, own_origin(request.scheme, request.host, forwarded_proto)
-        )
-        if cross_site is not None:
-            return refusal_response(cross_site)
-    return None
+        refusal = _resolved().refusal
+    except Refusal as raised:
+        refusal = raised
+    return None if refusal is None else refusal_response(refusal)
 
 
 def _write_cookies(response: Response) -> Response:

@@ -200,7 +200,8 @@ class Outcome(NamedTuple):
     from_cookies: bool = False
 
 
-ANONYMOUS = Outcome()
+#: No session, or none the app signs in.
+NO_SESSION = Outcome()
 
 
 def _token(value: object) -> str | None:
@@ -383,7 +384,7 @@ class Authenticator:
                     if hit is not None and self._clock() <= hit[1]:  # has_validity, its deadline kept
                         return hit[0]
             elif bearer is None:
-                return ANONYMOUS
+                return NO_SESSION
         tokens = self.read(
             cookie=cookie, auth_header=auth_header, secure=is_secure(scheme, forwarded_proto), bearer=bearer
         )
@@ -414,7 +415,7 @@ class Authenticator:
     def _without_io(self, tokens: Tokens) -> Outcome | None:
         """The outcome when it needs no I/O and no signature check, else None."""
         if tokens.access_token is None and tokens.refresh_token is None:
-            return ANONYMOUS
+            return NO_SESSION
         if tokens.refresh_token is not None and self._was_refused(tokens.refresh_token):
             return self._signed_out(tokens)
         now = self._clock()
@@ -462,7 +463,7 @@ class Authenticator:
                     return Outcome(claims, access, refresh)
                 access = None
         if refresh is None:
-            return ANONYMOUS
+            return NO_SESSION
         try:
             fresh = yield Shared(
                 ("authmw.middleware.refresh", self.config.project_id, refresh),
@@ -478,7 +479,7 @@ class Authenticator:
         self.watch.answered()
         if fresh is None:
             if self._is_unwanted(refresh, self._clock()):
-                return ANONYMOUS  # a session, but of a user the app does not sign in
+                return NO_SESSION  # a session, but of a user the app does not sign in
             return self._signed_out(tokens)
         return self._refreshed(tokens, *fresh)
 
@@ -492,7 +493,7 @@ class Authenticator:
             except InvalidAccessToken as exc:
                 raise Refusal.bearer(exc) from None
             except UNWANTED_KIND:
-                return ANONYMOUS  # an anonymous or restricted user: not signed in, not refused
+                return NO_SESSION  # an anonymous or restricted user: not signed in, not refused
             except Exception as exc:
                 return self._unavailable(exc, "verifying a bearer token", self.verifier.jwks_url)
         if claims.exp <= self._clock():  # the verifier tolerates skew; the service does not
@@ -552,8 +553,8 @@ class Authenticator:
         deleted: it belongs to the 2.8 browser SDK); the same Cookie value is decided by a
         lookup until ``until``."""
         if tokens.cookie is not None:
-            self._decided.put(tokens.cookie, (ANONYMOUS, until))
-        return ANONYMOUS
+            self._decided.put(tokens.cookie, (NO_SESSION, until))
+        return NO_SESSION
 
     def _refreshed(self, tokens: Tokens, access: str, claims: Claims) -> Outcome:
         refresh = tokens.refresh_token
@@ -574,7 +575,7 @@ class Authenticator:
 
     def _signed_out(self, tokens: Tokens) -> Outcome:
         if not tokens.from_cookies:
-            return ANONYMOUS
+            return NO_SESSION
         return Outcome(
             cookies=c.session_cookie_deletions(
                 self.config.project_id,
@@ -591,7 +592,7 @@ class Authenticator:
         self._report(exc, doing, url, "answering 503" if refuse else "continuing as anonymous")
         if refuse:
             raise Refusal(503, "The authentication service is unavailable; try again shortly.")
-        return ANONYMOUS
+        return NO_SESSION
 
     def _report(self, exc: Exception, doing: str, url: str, consequence: str) -> None:
         # Type and status only: messages of some errors quote request details.
