@@ -46,7 +46,7 @@ from .middleware._core import OnRefreshUnavailable, bearer_token, is_secure
 from .middleware._origin import OriginPolicy, own_origin
 from .middleware._resolver import READ_HEADERS, Resolved, SessionRequest, SessionResolver
 from .errors import AuthmwError, ConfigurationError
-from .middleware._settings import KEYS, AdapterSettings, Options, read_settings, secret_key_needed
+from .middleware._settings import KEYS, AdapterSettings, Options, SettingKeywords, read_settings, secret_key_needed
 from .middleware._user import ANONYMOUS
 from .models import ServerUser
 
@@ -72,6 +72,7 @@ __all__ = [
     "Resolved",
     "SessionRequest",
     "SessionResolver",
+    "SettingKeywords",
     "SyncDriver",
     "TeamSource",
     "V",

@@ -6,7 +6,7 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
-from django.core.exceptions import DisallowedHost, ImproperlyConfigured
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.functional import SimpleLazyObject
 
@@ -15,11 +15,10 @@ from authmw.middleware import AnonymousUser, AuthUser, Refusal
 
 from . import _settings
 from ._linked import sync_request
-from ._settings import DjangoAuth
+from ._settings import DjangoAuth, check_order, request_user, site_auth
 
-MIDDLEWARE_PATH = "authmw_django.AuthMiddleware"
-#: Sets request.user too: it must run first, or it replaces authmw's user.
-DJANGO_AUTH_MIDDLEWARE = "django.contrib.auth.middleware.AuthenticationMiddleware"
+__all__ = ["AuthMiddleware", "cross_site_refusal", "refusal_response", "request_user", "site_auth"]
+
 
 
 class AuthMiddleware:
@@ -41,7 +40,7 @@ class AuthMiddleware:
     async_capable = True
 
     def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        _check_order(settings.MIDDLEWARE)
+        check_order(settings.MIDDLEWARE)
         self.get_response = get_response
         self.auth = _settings.load()
         self.is_async = iscoroutinefunction(get_response)
@@ -86,16 +85,6 @@ class AuthMiddleware:
         if isinstance(exception, Refusal):
             return refusal_response(exception)
         return None
-
-
-def _check_order(middleware: list[str]) -> None:
-    names = list(middleware)
-    both = MIDDLEWARE_PATH in names and DJANGO_AUTH_MIDDLEWARE in names
-    if both and names.index(DJANGO_AUTH_MIDDLEWARE) > names.index(MIDDLEWARE_PATH):
-        raise ImproperlyConfigured(
-            f"{DJANGO_AUTH_MIDDLEWARE!r} comes after {MIDDLEWARE_PATH!r} in settings.MIDDLEWARE and would "
-            "replace authmw's request.user; move authmw's middleware after it."
-        )
 
 
 def _session_request(request: HttpRequest, host: str | None = None) -> SessionRequest:
@@ -157,27 +146,3 @@ def _add_cookies(response: HttpResponseBase, cookies: tuple[str, ...]) -> None:
 
 def refusal_response(refusal: Refusal) -> HttpResponse:
     return HttpResponse(refusal.body, status=refusal.status, headers=dict(refusal.headers))
-
-
-def site_auth(request: Any, needed_by: str) -> DjangoAuth:
-    """The middleware's settings for this request; explains the fix when it did not run."""
-    auth = getattr(request, "_authmw", None)
-    if auth is None:
-        raise ImproperlyConfigured(
-            f"{needed_by} needs authmw's middleware: add {MIDDLEWARE_PATH!r} to settings.MIDDLEWARE."
-        )
-    return auth  # type: ignore[no-any-return]
-
-
-def request_user(request: Any, needed_by: str) -> AuthUser | AnonymousUser:
-    """The request's authmw user (``request.authmw_user`` with linked Django users)."""
-    if site_auth(request, needed_by).linked is not None:
-        return request.authmw_user  # type: ignore[no-any-return]
-    user = request.user
-    if not isinstance(user, (AuthUser, AnonymousUser)):
-        raise ImproperlyConfigured(
-            f"{needed_by} found a request.user that is not authmw's ({type(user).__name__}): another "
-            "middleware replaced it. Put "
-            f"{MIDDLEWARE_PATH!r} after {DJANGO_AUTH_MIDDLEWARE!r} in settings.MIDDLEWARE."
-        )
-    return user

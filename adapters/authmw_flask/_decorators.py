@@ -27,7 +27,8 @@ from authmw.adapter import (
 from authmw.errors import ConfigurationError, UserAuthenticationRequired
 from authmw.middleware import AuthUser, Refusal
 
-from ._extension import FlaskAuth, get_user, refusal_response, site_auth
+from ._extension import get_user, refusal_response
+from ._settings import FlaskAuth, site_auth
 
 #: Methods let through without a check (CORS preflights carry no credentials).
 EXEMPT_METHODS = frozenset({"OPTIONS"})

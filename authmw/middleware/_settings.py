@@ -56,16 +56,21 @@ DEFAULT_API_PATHS = ("/api/",)
 DEFAULT_ON_REFRESH_UNAVAILABLE: OnRefreshUnavailable = "anonymous"
 
 
-class OptionKeywords(TypedDict, total=False):
-    """The keyword arguments of :class:`~authmw.middleware.AuthMiddleware` and
-    :class:`~authmw.middleware.WSGIAuthMiddleware` (see :meth:`Options.of`)."""
+class SettingKeywords(TypedDict, total=False):
+    """The settings every shell takes as keyword arguments (an adapter's upper-case keys)."""
 
     on_refresh_unavailable: OnRefreshUnavailable
     csrf_check: bool
     trusted_origins: Iterable[str]
-    websocket_cross_site: WebSocketCrossSite
     cookie_same_site: str
     cookie_secure: bool | None
+
+
+class OptionKeywords(SettingKeywords, total=False):
+    """The keyword arguments of :class:`~authmw.middleware.AuthMiddleware` and
+    :class:`~authmw.middleware.WSGIAuthMiddleware` (see :meth:`Options.of`)."""
+
+    websocket_cross_site: WebSocketCrossSite
     verifier: TokenVerifier | None
     refresher: Refresher | None
     clock: Callable[[], float]

@@ -33,16 +33,8 @@ class AuthMiddleware:
 
     ``scope["user"]`` is an :class:`AuthUser` or :class:`AnonymousUser`; ``scope["auth"]``
     has ``scopes == ["authenticated"]`` for a signed-in user. A :class:`Refusal` raised
-    inside the app is answered here. ``on_refresh_unavailable``: "anonymous" (default) or
-    "error" (503) when the service cannot be reached; ``http``: a factory of the
-    ``httpx.AsyncClient`` to use (one per event loop). See docs/middleware.md.
-
-    Cross-site requests (docs/security.md): an unsafe request or a WebSocket handshake
-    whose session came from cookies is answered 403 (the handshake closed, or let in
-    without the user when ``websocket_cross_site="anonymous"``) unless it comes from the
-    app's own origin or one of ``trusted_origins``; ``csrf_check=False`` turns that off.
-    ``cookie_same_site`` ("Lax", "Strict", "None") and ``cookie_secure`` (None: over
-    HTTPS; True: always) are the session cookies' attributes.
+    inside the app is answered here. ``http`` makes the ``httpx.AsyncClient`` of each event
+    loop; the other keywords are ``OptionKeywords`` (docs/middleware.md, docs/security.md).
     """
 
     def __init__(
