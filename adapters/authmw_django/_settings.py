@@ -56,10 +56,6 @@ class DjangoAuth:
     #: Linked Django users (``DJANGO_USERS``), else None: request.user is authmw's user.
     linked: LinkedUsers | None = None
 
-    @property
-    def api_paths(self) -> tuple[str, ...]:
-        return self.resolver.options.api_paths
-
     def team_server(self) -> ServerApp:
         """The server app team guards ask; raises ImproperlyConfigured without the secret key."""
         if self.resolver.server is None:

@@ -124,7 +124,7 @@ class Guard:
     def _is_api(self, auth: FlaskAuth) -> bool:
         if self.api is not None:
             return self.api
-        return is_json_request(request.path, request.headers.get("Accept"), auth.api_paths)
+        return is_json_request(request.path, request.headers.get("Accept"), auth.resolver.options.api_paths)
 
 
 user_required, team_member_required, team_permission_required = guard_decorators(Guard, TeamRequirement)

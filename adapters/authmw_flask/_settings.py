@@ -27,10 +27,6 @@ class FlaskAuth:
     config: AuthConfig
     resolver: SessionResolver
 
-    @property
-    def api_paths(self) -> tuple[str, ...]:
-        return self.resolver.options.api_paths
-
     def team_server(self) -> ServerApp:
         """The server app team guards ask; raises ConfigurationError without the secret key."""
         if self.resolver.server is None:
