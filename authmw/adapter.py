@@ -34,7 +34,7 @@ from ._urls import same_origin_path
 from .middleware._access import (
     DEFAULT_TEAM_ARG,
     TeamSource,
-    V,
+    ViewFunction,
     forbidden,
     guard_decorators,
     is_json_request,
@@ -75,7 +75,7 @@ __all__ = [
     "SettingKeywords",
     "SyncDriver",
     "TeamSource",
-    "V",
+    "ViewFunction",
     "bearer_token",
     "forbidden",
     "guard_decorators",

@@ -19,7 +19,7 @@ from authmw.adapter import (
     DEFAULT_TEAM_ARG,
     Op,
     TeamSource,
-    V,
+    ViewFunction,
     forbidden,
     guard_decorators,
     is_json_request,
@@ -71,7 +71,7 @@ class Guard:
         self.requirements = requirements
         self.api = api
 
-    def __call__(self, view: V) -> V:
+    def __call__(self, view: ViewFunction) -> ViewFunction:
         if iscoroutinefunction(view):
 
             @functools.wraps(view)

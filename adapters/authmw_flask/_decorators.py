@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 from authmw.adapter import (
     Op,
     TeamSource,
-    V,
+    ViewFunction,
     forbidden,
     guard_decorators,
     is_json_request,
@@ -65,7 +65,7 @@ class Guard:
         self.requirements = requirements
         self.api = api
 
-    def __call__(self, view: V) -> V:
+    def __call__(self, view: ViewFunction) -> ViewFunction:
         if inspect.iscoroutinefunction(view):
 
             @functools.wraps(view)

@@ -127,7 +127,8 @@ def _at_once(op: Op[T]) -> Op[T]:
 
 # -- the decorators every adapter offers, built once over the adapter's own Guard --------------
 
-V = TypeVar("V", bound=Callable[..., Any])
+#: A view function a guard decorates (and returns, wrapped, with the same type).
+ViewFunction = TypeVar("ViewFunction", bound=Callable[..., Any])
 #: A team id source: the name of the view argument holding it, or a callable taking the
 #: view's arguments and returning it.
 TeamSource = str | Callable[..., Any]
@@ -137,22 +138,24 @@ DEFAULT_TEAM_ARG = "team_id"
 
 class UserRequiredDecorator(Protocol):
     @overload
-    def __call__(self, view: V, /) -> V: ...
+    def __call__(self, view: ViewFunction, /) -> ViewFunction: ...
     @overload
-    def __call__(self, *, api: bool | None = None) -> Callable[[V], V]: ...
+    def __call__(self, *, api: bool | None = None) -> Callable[[ViewFunction], ViewFunction]: ...
 
 
 class TeamMemberRequiredDecorator(Protocol):
     @overload
-    def __call__(self, view: V, /) -> V: ...
+    def __call__(self, view: ViewFunction, /) -> ViewFunction: ...
     @overload
-    def __call__(self, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None) -> Callable[[V], V]: ...
+    def __call__(
+        self, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None
+    ) -> Callable[[ViewFunction], ViewFunction]: ...
 
 
 class TeamPermissionRequiredDecorator(Protocol):
     def __call__(
         self, permission_id: str, /, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None
-    ) -> Callable[[V], V]: ...
+    ) -> Callable[[ViewFunction], ViewFunction]: ...
 
 
 def guard_decorators(
