@@ -50,7 +50,7 @@ from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._refresh_policy import ShortLivedWarning, refresh_endpoint
 from authmw._session import refresh_access_token
-from authmw._tokens import _TABLE, MAX_TOKEN_LENGTH, Claims, TokenVerifier, has_validity, usable_until
+from authmw._tokens import _TABLE, Claims, TokenVerifier, has_validity, usable_until
 from authmw.errors import (
     AccessTokenExpired,
     AnonymousAuthenticationNotAllowed,
@@ -62,7 +62,15 @@ from authmw.errors import (
     UnparsableAccessToken,
 )
 
-from . import _cookies as c
+from ._cookies import (
+    DEFAULT_ATTRIBUTES,
+    CookieAttributes,
+    SessionCookieReader,
+    StoredSession,
+    session_cookie_deletions,
+    session_cookie_writes,
+    usable_token,
+)
 from ._outage import ServiceWatch, failure_reason
 
 logger = logging.getLogger("authmw.middleware")
@@ -204,13 +212,6 @@ class Outcome(NamedTuple):
 NO_SESSION = Outcome()
 
 
-def _token(value: object) -> str | None:
-    # The browser SDK rejects the string "undefined"; empty and absurd values are absent too.
-    if not isinstance(value, str) or not value or value == "undefined" or len(value) > MAX_TOKEN_LENGTH:
-        return None
-    return value
-
-
 def _remembered(memo: BoundedMap[T], key: str, read: Callable[[str], T]) -> T:
     found = memo.get(key)
     if found is None:
@@ -229,7 +230,7 @@ def _from_header(value: str) -> Tokens:
     for key in ("accessToken", "refreshToken"):
         if data.get(key) is not None and not isinstance(data[key], str):
             raise Refusal(400, f"Invalid x-stack-auth header: {key} must be a string or null")
-    return Tokens(_token(data.get("accessToken")), _token(data.get("refreshToken")))
+    return Tokens(usable_token(data.get("accessToken")), usable_token(data.get("refreshToken")))
 
 
 def _from_authorization(value: str) -> Tokens:
@@ -247,7 +248,7 @@ def _from_authorization(value: str) -> Tokens:
         data.get(key) is None or isinstance(data[key], str) for key in ("accessToken", "refreshToken")
     ):
         raise _malformed_authorization()
-    return Tokens(_token(data.get("accessToken")), _token(data.get("refreshToken")))
+    return Tokens(usable_token(data.get("accessToken")), usable_token(data.get("refreshToken")))
 
 
 def _malformed_authorization() -> Refusal:
@@ -298,7 +299,7 @@ class Authenticator:
         on_refresh_unavailable: OnRefreshUnavailable = "anonymous",
         clock: Callable[[], float] = time.time,
         startup_check: bool = True,
-        cookie_attributes: c.CookieAttributes = c.DEFAULT_ATTRIBUTES,
+        cookie_attributes: CookieAttributes = DEFAULT_ATTRIBUTES,
     ) -> None:
         if on_refresh_unavailable not in ("anonymous", "error"):
             raise ValueError("on_refresh_unavailable must be 'anonymous' or 'error'")
@@ -319,7 +320,7 @@ class Authenticator:
         if startup_check:
             self.watch.check_in_background()  # the only I/O of this class, in its own thread
         self._refresh_url = config.api_base + refresh_endpoint(config)[1]
-        self._cookies = c.SessionCookieReader(config.project_id)
+        self._cookies = SessionCookieReader(config.project_id)
         self._fresh: BoundedMap[tuple[str, Claims]] = BoundedMap(FRESH_CACHE_SIZE)
         self._short_lived = ShortLivedWarning(logger)
         #: Refused refresh token (or its digest) -> the time until which it is refused.
@@ -327,7 +328,7 @@ class Authenticator:
         #: Refresh token -> the time until which it is known to give a kind of token the app
         #: does not sign in (an anonymous user's, say): not refreshed again before then.
         self._unwanted: BoundedMap[float] = BoundedMap(REFUSED_CACHE_SIZE)
-        self._cookie_memo: BoundedMap[c.StoredSession] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
+        self._cookie_memo: BoundedMap[StoredSession] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
         self._header_memo: BoundedMap[Tokens] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
         #: Cookie value -> (its signed-in outcome, the time until which it holds).
         self._decided: BoundedMap[tuple[Outcome, float]] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
@@ -345,12 +346,12 @@ class Authenticator:
             return _remembered(self._header_memo, bearer, _from_authorization)
         if cookie:
             stored = _remembered(self._cookie_memo, cookie, self._cookies.read)
-            refresh = _token(stored.refresh_token)
+            refresh = usable_token(stored.refresh_token)
             if refresh is not None or bearer is None:
-                access = _token(stored.access_token) if refresh is not None else None
+                access = usable_token(stored.access_token) if refresh is not None else None
                 return Tokens(access, refresh, True, secure or stored.https, stored.refresh_cookies, cookie=cookie)
         if bearer is not None:
-            token = _token(bearer)
+            token = usable_token(bearer)
             if token is None:
                 raise Refusal.bearer(UnparsableAccessToken())
             return Tokens(token, None, secure=secure, bearer=True)
@@ -434,19 +435,8 @@ class Authenticator:
                 return self._refreshed(tokens, *fresh)
         return None
 
-    def authenticate(self, tokens: Tokens) -> Op[Outcome]:
-        """The whole decision for ``tokens``, refresh included (:meth:`settle` without
-        remembering it). Raises :class:`Refusal` (503) if configured, and (401) for a bearer
-        token that is not valid."""
-        if tokens.bearer:
-            return (yield from self._bearer(tokens))
-        known = self._without_io(tokens)
-        if known is not None:
-            return known
-        return (yield from self._with_io(tokens))
-
     def _with_io(self, tokens: Tokens) -> Op[Outcome]:
-        """:meth:`authenticate` once :meth:`_without_io` has found no answer."""
+        """The decision once :meth:`_without_io` has found no answer: verify, else refresh."""
         access, refresh = tokens.access_token, tokens.refresh_token
         # Without a refresh token a short-lived access token is still better than nothing.
         if access is not None and (refresh is None or self._fresh_enough(access)):
@@ -561,7 +551,7 @@ class Authenticator:
         assert refresh is not None
         cookies: tuple[str, ...] = ()
         if tokens.from_cookies:
-            cookies = c.session_cookie_writes(
+            cookies = session_cookie_writes(
                 self.config.project_id,
                 refresh,
                 access,
@@ -577,7 +567,7 @@ class Authenticator:
         if not tokens.from_cookies:
             return NO_SESSION
         return Outcome(
-            cookies=c.session_cookie_deletions(
+            cookies=session_cookie_deletions(
                 self.config.project_id,
                 tokens.refresh_token,
                 secure=tokens.secure,
