@@ -1,6 +1,7 @@
 """The middleware's decisions, free of I/O and of any web framework.
 
-Every middleware and adapter makes the same two calls per request, and nothing else::
+The request handler (:class:`~authmw.middleware._resolver.SessionResolver`, which every
+middleware and adapter calls) makes the same two calls per request, and nothing else::
 
     decided = core.decide(cookie, auth_header, bearer, scheme, forwarded_proto)  # Refusal (400)
     outcome = decided if isinstance(decided, Outcome) else driver.run(core.settle(decided))  # Refusal (401, 503)
@@ -284,10 +285,12 @@ def is_secure(scheme: str, forwarded_proto: str | None) -> bool:
 class Authenticator:
     """Reads a request's session, decides who the user is, says which cookies to write.
 
-    Holds no connection: one instance serves a sync and an async driver alike. The only
-    state is the verifier's caches and a small map from refresh token to the access token
-    fetched for it, so that requests still carrying the old cookies right after a refresh
-    reuse the new token instead of refreshing again.
+    Holds no connection: one instance serves a sync and an async driver alike. Its state is
+    the caches the module docstring lists (six maps here: decided outcomes, cookie reads,
+    header reads, fresh tokens, refused and unwanted refresh tokens; and the verifier's), each
+    a bounded :class:`~authmw._bounded.BoundedMap`. A new kind of credential is read in
+    :meth:`read` (and its header listed in ``_resolver.READ_HEADERS``, read by
+    ``SessionResolver.credentials``) and decided in :meth:`settle`.
     """
 
     def __init__(
