@@ -23,7 +23,6 @@ import asyncio
 import threading
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Generic, NamedTuple, TypeVar
 
 import httpx
@@ -79,19 +78,20 @@ class Credentials(NamedTuple):
     bearer: str | None
 
 
-@dataclass(frozen=True)
-class Resolved:
+class Resolved(NamedTuple):
     """Who the request is from, the ``Set-Cookie`` values its response must carry, and the
     refusal to answer instead of running the app (None: run it)."""
 
     user: AuthUser | AnonymousUser
-    #: (not in the repr: the values carry the session's tokens)
-    cookies: tuple[str, ...] = field(default=(), repr=False)
+    cookies: tuple[str, ...] = ()
     #: The user was signed in from the session cookies (not from a header): a request of
     #: this session is subject to the cross-site check (see ``_origin``).
     from_cookies: bool = False
     #: The cross-site check refused the request (403); the cookies are still written.
     refusal: Refusal | None = None
+
+    def __repr__(self) -> str:  # never the cookies: their values carry the session's tokens
+        return f"Resolved(user={self.user!r}, cookies={len(self.cookies)}, refusal={self.refusal!r})"
 
 
 NOBODY = Resolved(ANONYMOUS)
@@ -149,18 +149,20 @@ class SessionResolver:
 
     def resolve(self, request: SessionRequest, *, check_origin: bool = True) -> Resolved:
         """The request's user and cookies, on the sync driver (threads share one refresh)."""
-        side = self._sync_side()
         decided = self._decide(request)
-        outcome = decided if isinstance(decided, Outcome) else side.driver.run(self.core.settle(decided))
-        return self._resolved(outcome, request, check_origin, side)
+        if not isinstance(decided, Outcome):
+            decided = self.driver.run(self.core.settle(decided))
+        return self._resolved(decided, request, check_origin, self._sync_side)
 
     async def aresolve(self, request: SessionRequest, *, check_origin: bool = True, sync_user: bool = False) -> Resolved:
         """:meth:`resolve` on this event loop's driver; ``sync_user``: the user's server app
         is the sync one all the same (Django's ``request.user`` in an async chain)."""
-        side = self._loop_side()  # made now, so that arun() on this loop uses it later
         decided = self._decide(request)
-        outcome = decided if isinstance(decided, Outcome) else await side.driver.run(self.core.settle(decided))
-        return self._resolved(outcome, request, check_origin, self._sync_side() if sync_user else side)
+        if not isinstance(decided, Outcome):
+            decided = await self._loop_side().driver.run(self.core.settle(decided))
+        # A signed-in request makes this loop's driver now (if it has none), so that arun()
+        # on this loop uses it later.
+        return self._resolved(decided, request, check_origin, self._sync_side if sync_user else self._loop_side)
 
     def cross_site(self, request: SessionRequest) -> Refusal | None:
         """The 403 to answer when a request whose session came from the cookies comes from
@@ -174,9 +176,13 @@ class SessionResolver:
 
     def _decide(self, request: SessionRequest) -> Outcome | Tokens:
         cookie, auth_header, bearer = self.credentials(request)
-        return self.core.decide(cookie, auth_header, bearer, request.scheme, request.header("x-forwarded-proto"))
+        # X-Forwarded-Proto only says whether cookies written back must be Secure.
+        forwarded_proto = request.header("x-forwarded-proto") if cookie is not None else None
+        return self.core.decide(cookie, auth_header, bearer, request.scheme, forwarded_proto)
 
-    def _resolved(self, outcome: Outcome, request: SessionRequest, check_origin: bool, side: _Side[object]) -> Resolved:
+    def _resolved(
+        self, outcome: Outcome, request: SessionRequest, check_origin: bool, side: Callable[[], _Side[object]]
+    ) -> Resolved:
         claims, access_token = outcome.claims, outcome.access_token
         if claims is None or access_token is None:
             return Resolved(ANONYMOUS, outcome.cookies) if outcome.cookies else NOBODY
@@ -186,7 +192,7 @@ class SessionResolver:
                 if request.websocket and self.origin.websocket == "anonymous":
                     return NOBODY  # let in without the user
                 return Resolved(ANONYMOUS, outcome.cookies, refusal=refusal)
-        user = AuthUser(claims, access_token, outcome.refresh_token, side.server)
+        user = AuthUser(claims, access_token, outcome.refresh_token, side().server)
         return Resolved(user, outcome.cookies, outcome.from_cookies)
 
     # -- drivers: one for threads, one per event loop -------------------------------------
