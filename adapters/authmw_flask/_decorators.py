@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 from authmw.adapter import (
     Op,
     TeamSource,
-    V,
+    ViewFunction,
     forbidden,
     guard_decorators,
     is_json_request,
@@ -27,7 +27,8 @@ from authmw.adapter import (
 from authmw.errors import ConfigurationError, UserAuthenticationRequired
 from authmw.middleware import AuthUser, Refusal
 
-from ._extension import FlaskAuth, get_user, refusal_response, site_auth
+from ._extension import get_user, refusal_response
+from ._settings import FlaskAuth, site_auth
 
 #: Methods let through without a check (CORS preflights carry no credentials).
 EXEMPT_METHODS = frozenset({"OPTIONS"})
@@ -64,7 +65,7 @@ class Guard:
         self.requirements = requirements
         self.api = api
 
-    def __call__(self, view: V) -> V:
+    def __call__(self, view: ViewFunction) -> ViewFunction:
         if inspect.iscoroutinefunction(view):
 
             @functools.wraps(view)
@@ -123,7 +124,7 @@ class Guard:
     def _is_api(self, auth: FlaskAuth) -> bool:
         if self.api is not None:
             return self.api
-        return is_json_request(request.path, request.headers.get("Accept"), auth.api_paths)
+        return is_json_request(request.path, request.headers.get("Accept"), auth.resolver.options.api_paths)
 
 
 user_required, team_member_required, team_permission_required = guard_decorators(Guard, TeamRequirement)
