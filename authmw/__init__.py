@@ -23,10 +23,11 @@ from ._apps import (
 from ._apps._oauth import ConnectedAccount
 from ._config import VERSION as __version__
 from ._config import AuthConfig
+from ._jwt import verify_jwt
 from ._oauth import OAuthAuthorization
 from ._production import ProductionModeError, production_mode_errors
 from ._session import Session
-from ._tokens import Claims, TokenVerifier, token_expiry, verify_jwt
+from ._tokens import Claims, TokenVerifier, token_expiry
 from .errors import AuthmwError, ConfigurationError, KnownError
 
 # --- middleware re-exports ------------------------------------------------------------------

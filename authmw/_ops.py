@@ -7,15 +7,17 @@ An operation is a generator that yields effects and returns its result::
         yield Sleep(1.5)
         return Thing(...)
 
-Drivers perform the effects: ``run_sync`` with blocking I/O, ``run_async`` on an event
-loop. Everything else (retries, error parsing, refresh-and-retry) lives in the
-operations, so no call is ever written twice.
+Drivers perform the effects: :class:`SyncDriver` with blocking I/O, :class:`AsyncDriver` on
+an event loop; each has the one loop that runs an operation (``run``). Everything else
+(retries, error parsing, refresh-and-retry) lives in the operations, so no call is ever
+written twice.
 
 Effects::
 
     Send(request)            -> Response          (raises NetworkError into the op)
     Sleep(seconds)           -> None
     Shared(key, make_op)     -> result of make_op() run once for all concurrent callers
+    AtOnce(op)               -> result of op, run failing where it would wait to retry
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ T = TypeVar("T")
 
 __all__ = [
     "AsyncDriver",
+    "AtOnce",
     "Effect",
     "NetworkError",
     "Op",
@@ -99,7 +102,22 @@ class Shared(Effect):
     make_op: Callable[[], Op[Any]]
 
 
+@dataclass(frozen=True)
+class AtOnce(Effect):
+    """Run ``op`` failing where it would wait to retry (a ``Sleep``): the error that made it
+    retry is raised instead (a guard answers 503 at once rather than hold the request
+    through the transport's backoff)."""
+
+    op: Op[Any]
+
+
 Op = Generator[Effect, Any, T]
+
+
+def _no_waiting(op: Op[Any], error: BaseException | None) -> BaseException:
+    """What an operation run :class:`AtOnce` raises where it would sleep before a retry."""
+    op.close()
+    return error if error is not None else NetworkError("the service asked to retry later")
 
 
 def _to_response(r: httpx.Response) -> Response:
@@ -131,7 +149,7 @@ class SyncDriver:
         self._lock = threading.Lock()
         self._leading = threading.local()  # keys this thread is leading
 
-    def run(self, op: Op[T]) -> T:
+    def run(self, op: Op[T], *, wait: bool = True) -> T:
         value: Any = None
         error: BaseException | None = None
         while True:
@@ -139,6 +157,8 @@ class SyncDriver:
                 effect = op.throw(error) if error is not None else op.send(value)
             except StopIteration as stop:
                 return stop.value  # type: ignore[no-any-return]
+            if not wait and isinstance(effect, Sleep):
+                raise _no_waiting(op, error)
             value, error = None, None
             try:
                 value = self._perform(effect)
@@ -158,6 +178,8 @@ class SyncDriver:
             return None
         if isinstance(effect, Shared):
             return self._shared(effect)
+        if isinstance(effect, AtOnce):
+            return self.run(effect.op, wait=False)
         raise TypeError(f"unknown effect {effect!r}")
 
     def _shared(self, effect: Shared) -> Any:
@@ -211,7 +233,7 @@ class AsyncDriver:
         self._sleep = sleep
         self._flights: dict[Hashable, asyncio.Future[Any]] = {}
 
-    async def run(self, op: Op[T]) -> T:
+    async def run(self, op: Op[T], *, wait: bool = True) -> T:
         value: Any = None
         error: BaseException | None = None
         while True:
@@ -219,6 +241,8 @@ class AsyncDriver:
                 effect = op.throw(error) if error is not None else op.send(value)
             except StopIteration as stop:
                 return stop.value  # type: ignore[no-any-return]
+            if not wait and isinstance(effect, Sleep):
+                raise _no_waiting(op, error)
             value, error = None, None
             try:
                 value = await self._perform(effect)
@@ -238,6 +262,8 @@ class AsyncDriver:
             return None
         if isinstance(effect, Shared):
             return await self._shared(effect)
+        if isinstance(effect, AtOnce):
+            return await self.run(effect.op, wait=False)
         raise TypeError(f"unknown effect {effect!r}")
 
     async def _shared(self, effect: Shared) -> Any:

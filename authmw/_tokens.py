@@ -45,8 +45,6 @@ _T = TypeVar("_T")
 
 __all__ = [
     "ACCESS_TOKEN_ISSUER",
-    "CLOCK_TOLERANCE",
-    "MAX_TOKEN_LENGTH",
     "REQUIRED_VALIDITY_MS",
     "KINDS",
     "LEGACY_ISSUER",
@@ -56,7 +54,6 @@ __all__ = [
     "has_validity",
     "token_expiry",
     "usable_until",
-    "verify_jwt",
 ]
 
 #: The kinds of access token and the 2.7 issuer, one table shared with the React package.

@@ -40,7 +40,7 @@ from .middleware._access import (
     DEFAULT_TEAM_ARG,
     PermissionRequirement,
     TeamSource,
-    V,
+    ViewFunction,
     admission,
     forbidden,
     guard_decorators,
@@ -55,9 +55,9 @@ from .middleware._access import (
 from .middleware._cookies import ACCESS_COOKIE, with_session_cookies
 from .middleware._core import OnRefreshUnavailable, bearer_token, is_secure
 from .middleware._origin import OriginPolicy, own_origin
-from .middleware._resolver import Resolved, SessionResolver
+from .middleware._resolver import READ_HEADERS, Resolved, SessionRequest, SessionResolver
 from .errors import AuthmwError, ConfigurationError
-from .middleware._settings import KEYS, AdapterSettings, read_settings, secret_key_needed
+from .middleware._settings import KEYS, AdapterSettings, Options, SettingKeywords, read_settings, secret_key_needed
 from .middleware._user import ANONYMOUS
 from .models import ServerUser
 
@@ -76,14 +76,18 @@ __all__ = [
     "OAuthRoutes",
     "OnRefreshUnavailable",
     "Op",
+    "Options",
     "OriginPolicy",
     "PermissionRequirement",
+    "READ_HEADERS",
     "Reply",
     "Resolved",
+    "SessionRequest",
     "SessionResolver",
+    "SettingKeywords",
     "SyncDriver",
     "TeamSource",
-    "V",
+    "ViewFunction",
     "admission",
     "bearer_token",
     "forbidden",

@@ -246,13 +246,6 @@ class KnownError(AuthmwError):
     def __reduce__(self) -> Any:
         return (type(self), (self.message, self.details))
 
-    def to_body(self) -> dict[str, Any]:
-        """The wire JSON of this error: ``{"code", "error", "details"?}``."""
-        body: dict[str, Any] = {"code": self.code, "error": self.message}
-        if self.details:
-            body["details"] = self.details
-        return body
-
     @classmethod
     def from_body(cls, body: Any) -> KnownError:
         """The error for a wire body ``{"code", "error", "details"?}``.

@@ -85,7 +85,7 @@ def main() -> None:
         heading(f"Hot path of a repeated token (ASGI, session cookie of {len(cookie)} bytes)")
         steps = [
             ("whole middleware call minus the bare app", None),
-            ("  _read_headers (scan the ASGI header list)", "asgi._read_headers(headers)"),
+            ("  _headers (scan the ASGI header list)", "asgi._headers(headers)"),
             (
                 "  core.decide (a Cookie value decided before)",
                 "core.decide(cookie, None)",
@@ -106,7 +106,7 @@ def main() -> None:
             ("      ... json.loads alone", None),
             ("  core._without_io (verified-token cache, Outcome)", "core._without_io(tokens)"),
             ("    verifier.verify_cached", "core.verifier.verify_cached(tokens.access_token)"),
-            ("  _bound (driver of this event loop)", None),
+            ("  _loop_side (driver of this event loop)", None),
             (
                 "  AuthUser(...)",
                 "asgi.AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, server=None)",
@@ -139,11 +139,11 @@ def main() -> None:
                     row(label, f"{a - b:7.2f} us")
                 except ValueError:
                     row(label, "    n/a")
-            elif label.strip().startswith("_bound"):
+            elif label.strip().startswith("_loop_side"):
 
                 async def bound_many() -> None:
                     for _ in range(n):
-                        mw._bound()
+                        mw.handler._loop_side()
 
                 try:
                     t = min(

@@ -21,7 +21,7 @@ from authmw.adapter import (
     DEFAULT_TEAM_ARG,
     Op,
     TeamSource,
-    V,
+    ViewFunction,
     forbidden,
     guard_decorators,
     is_json_request,
@@ -79,7 +79,7 @@ class Guard:
         self.api_keys = api_keys
         self._team_guard = any(isinstance(r, TeamRequirement) for r in requirements)
 
-    def __call__(self, view: V) -> V:
+    def __call__(self, view: ViewFunction) -> ViewFunction:
         if iscoroutinefunction(view):
 
             @functools.wraps(view)
@@ -142,7 +142,7 @@ class Guard:
     def _is_api(self, request: HttpRequest, auth: DjangoAuth) -> bool:
         if self.api is not None:
             return self.api
-        return is_json_request(request.path, request.headers.get("Accept"), auth.api_paths)
+        return is_json_request(request.path, request.headers.get("Accept"), auth.resolver.options.api_paths)
 
 
 user_required, team_member_required, team_permission_required = guard_decorators(Guard, TeamRequirement)

@@ -6,20 +6,19 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
-from django.core.exceptions import DisallowedHost, ImproperlyConfigured
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.functional import SimpleLazyObject
 
-from authmw.adapter import Resolved, bearer_token, is_secure, own_origin
+from authmw.adapter import Resolved, SessionRequest
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
 
 from . import _settings
 from ._linked import sync_request
-from ._settings import DjangoAuth
+from ._settings import DjangoAuth, check_order, request_user, site_auth
 
-MIDDLEWARE_PATH = "authmw_django.AuthMiddleware"
-#: Sets request.user too: it must run first, or it replaces authmw's user.
-DJANGO_AUTH_MIDDLEWARE = "django.contrib.auth.middleware.AuthenticationMiddleware"
+__all__ = ["AuthMiddleware", "cross_site_refusal", "refusal_response", "request_user", "site_auth"]
+
 
 
 class AuthMiddleware:
@@ -41,7 +40,7 @@ class AuthMiddleware:
     async_capable = True
 
     def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        _check_order(settings.MIDDLEWARE)
+        check_order(settings.MIDDLEWARE)
         self.get_response = get_response
         self.auth = _settings.load()
         self.is_async = iscoroutinefunction(get_response)
@@ -52,7 +51,7 @@ class AuthMiddleware:
         if self.is_async:
             return self.__acall__(request)
         try:
-            resolved = self.auth.resolver.resolve(**_session_headers(request))
+            resolved = self.auth.resolver.resolve(_session_request(request), check_origin=False)
         except Refusal as refusal:
             return refusal_response(refusal)
         _attach(request, self.auth, resolved)
@@ -64,7 +63,7 @@ class AuthMiddleware:
 
     async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
         try:
-            resolved = await self.auth.resolver.aresolve(**_session_headers(request))
+            resolved = await self.auth.resolver.aresolve(_session_request(request), check_origin=False, sync_user=True)
         except Refusal as refusal:
             return refusal_response(refusal)
         _attach(request, self.auth, resolved)
@@ -88,47 +87,29 @@ class AuthMiddleware:
         return None
 
 
-def _check_order(middleware: list[str]) -> None:
-    names = list(middleware)
-    both = MIDDLEWARE_PATH in names and DJANGO_AUTH_MIDDLEWARE in names
-    if both and names.index(DJANGO_AUTH_MIDDLEWARE) > names.index(MIDDLEWARE_PATH):
-        raise ImproperlyConfigured(
-            f"{DJANGO_AUTH_MIDDLEWARE!r} comes after {MIDDLEWARE_PATH!r} in settings.MIDDLEWARE and would "
-            "replace authmw's request.user; move authmw's middleware after it."
-        )
+def _session_request(request: HttpRequest, host: str | None = None) -> SessionRequest:
+    def header(name: str) -> str | None:
+        if name != "cookie" or getattr(request, "scope", None) is None:
+            value: str | None = request.headers.get(name)
+            return value
+        # Django's ASGIRequest joins repeated headers with "," (HTTP/2 clients send one Cookie
+        # header per cookie), which would glue a comma to a cookie's value.
+        values = [v.decode("latin-1") for k, v in request.scope.get("headers", ()) if k == b"cookie" and v]
+        return "; ".join(values) or None
 
-
-def _session_headers(request: HttpRequest) -> dict[str, Any]:
-    meta = request.META
-    return {
-        "cookie": _cookie_header(request),
-        "auth_header": meta.get("HTTP_X_STACK_AUTH"),
-        "bearer": bearer_token(meta.get("HTTP_AUTHORIZATION"), meta.get("HTTP_X_STACK_ACCESS_TOKEN")),
-        "secure": is_secure(request.scheme or "http", meta.get("HTTP_X_FORWARDED_PROTO")),
-    }
-
-
-def _cookie_header(request: HttpRequest) -> str | None:
-    scope = getattr(request, "scope", None)
-    if scope is None:
-        return request.META.get("HTTP_COOKIE")  # type: ignore[no-any-return]
-    # Django's ASGIRequest joins repeated headers with "," (HTTP/2 clients send one Cookie
-    # header per cookie), which would glue a comma to a cookie's value.
-    values = [value.decode("latin-1") for name, value in scope.get("headers", ()) if name == b"cookie" and value]
-    return "; ".join(values) or None
+    return SessionRequest(request.method or "GET", request.scheme or "http", header, host=host)
 
 
 def cross_site_refusal(request: HttpRequest, auth: DjangoAuth) -> Refusal | None:
     """authmw's cross-site check of a request whose session came from the cookies."""
     resolved: Resolved | None = getattr(request, "_authmw_resolved", None)
-    if resolved is None or not resolved.from_cookies or not auth.origin.applies(request.method or "GET"):
+    if resolved is None or not resolved.from_cookies:
         return None
     try:
         host: str | None = request.get_host()
     except DisallowedHost:
         host = None
-    own = own_origin(request.scheme or "http", host, request.META.get("HTTP_X_FORWARDED_PROTO"))
-    return auth.origin.refusal(request.method or "GET", request.headers.get, own)
+    return auth.resolver.cross_site(_session_request(request, host))
 
 
 def _attach(request: HttpRequest, auth: DjangoAuth, resolved: Resolved) -> None:
@@ -165,27 +146,3 @@ def _add_cookies(response: HttpResponseBase, cookies: tuple[str, ...]) -> None:
 
 def refusal_response(refusal: Refusal) -> HttpResponse:
     return HttpResponse(refusal.body, status=refusal.status, headers=dict(refusal.headers))
-
-
-def site_auth(request: Any, needed_by: str) -> DjangoAuth:
-    """The middleware's settings for this request; explains the fix when it did not run."""
-    auth = getattr(request, "_authmw", None)
-    if auth is None:
-        raise ImproperlyConfigured(
-            f"{needed_by} needs authmw's middleware: add {MIDDLEWARE_PATH!r} to settings.MIDDLEWARE."
-        )
-    return auth  # type: ignore[no-any-return]
-
-
-def request_user(request: Any, needed_by: str) -> AuthUser | AnonymousUser:
-    """The request's authmw user (``request.authmw_user`` with linked Django users)."""
-    if site_auth(request, needed_by).linked is not None:
-        return request.authmw_user  # type: ignore[no-any-return]
-    user = request.user
-    if not isinstance(user, (AuthUser, AnonymousUser)):
-        raise ImproperlyConfigured(
-            f"{needed_by} found a request.user that is not authmw's ({type(user).__name__}): another "
-            "middleware replaced it. Put "
-            f"{MIDDLEWARE_PATH!r} after {DJANGO_AUTH_MIDDLEWARE!r} in settings.MIDDLEWARE."
-        )
-    return user

@@ -14,12 +14,12 @@ from authmw import AuthConfig, ServerApp
 from authmw.adapter import (
     KEYS,
     AdapterSettings,
-    OriginPolicy,
     SessionResolver,
     read_settings,
     secret_key_needed,
 )
 from authmw.errors import ConfigurationError
+from authmw.middleware import AnonymousUser, AuthUser
 
 from ._linked import LinkedUsers, PermissionRule, check_installed
 
@@ -33,6 +33,12 @@ KNOWN_KEYS = frozenset(KEYS) | {
 }
 
 
+#: The middleware's dotted path in settings.MIDDLEWARE.
+MIDDLEWARE_PATH = "authmw_django.AuthMiddleware"
+#: Sets request.user too: it must run first, or it replaces authmw's user.
+DJANGO_AUTH_MIDDLEWARE = "django.contrib.auth.middleware.AuthenticationMiddleware"
+
+
 def setting_name(key: str) -> str:
     return f'AUTHMW["{key}"]'
 
@@ -42,10 +48,9 @@ class DjangoAuth:
     """What the middleware, the decorators and the DRF classes share for one site."""
 
     config: AuthConfig
+    #: The request handler; its cross-site check is not used when Django's CsrfViewMiddleware
+    #: is installed.
     resolver: SessionResolver
-    api_paths: tuple[str, ...]
-    #: authmw's cross-site check; not used when Django's CsrfViewMiddleware is installed.
-    origin: OriginPolicy
     #: Django's ``CsrfViewMiddleware`` (or a subclass) is in ``settings.MIDDLEWARE``.
     django_csrf: bool
     #: Linked Django users (``DJANGO_USERS``), else None: request.user is authmw's user.
@@ -63,16 +68,13 @@ def load() -> DjangoAuth:
     site = _read()
     resolver = SessionResolver(
         site.config,
-        on_refresh_unavailable=site.on_refresh_unavailable,
+        site.options,
         http=_factory(_lookup("HTTP_CLIENT"), "HTTP_CLIENT"),
         async_http=_factory(_lookup("ASYNC_HTTP_CLIENT"), "ASYNC_HTTP_CLIENT"),
-        cookie_attributes=site.cookie_attributes,
     )
     return DjangoAuth(
         site.config,
         resolver,
-        site.api_paths,
-        site.origin,
         _django_csrf(settings.MIDDLEWARE),
         _linked_users(site.config),
     )
@@ -154,3 +156,37 @@ def _factory(value: Any, key: str) -> Callable[[], Any] | None:
     if isinstance(value, str):
         return import_string(value)  # type: ignore[no-any-return]
     raise ImproperlyConfigured(f"{setting_name(key)} must be a callable returning an httpx client, or its dotted path.")
+
+
+def check_order(middleware: list[str]) -> None:
+    names = list(middleware)
+    both = MIDDLEWARE_PATH in names and DJANGO_AUTH_MIDDLEWARE in names
+    if both and names.index(DJANGO_AUTH_MIDDLEWARE) > names.index(MIDDLEWARE_PATH):
+        raise ImproperlyConfigured(
+            f"{DJANGO_AUTH_MIDDLEWARE!r} comes after {MIDDLEWARE_PATH!r} in settings.MIDDLEWARE and would "
+            "replace authmw's request.user; move authmw's middleware after it."
+        )
+
+
+def site_auth(request: Any, needed_by: str) -> DjangoAuth:
+    """The middleware's settings for this request; explains the fix when it did not run."""
+    auth = getattr(request, "_authmw", None)
+    if auth is None:
+        raise ImproperlyConfigured(
+            f"{needed_by} needs authmw's middleware: add {MIDDLEWARE_PATH!r} to settings.MIDDLEWARE."
+        )
+    return auth  # type: ignore[no-any-return]
+
+
+def request_user(request: Any, needed_by: str) -> AuthUser | AnonymousUser:
+    """The request's authmw user (``request.authmw_user`` with linked Django users)."""
+    if site_auth(request, needed_by).linked is not None:
+        return request.authmw_user  # type: ignore[no-any-return]
+    user = request.user
+    if not isinstance(user, (AuthUser, AnonymousUser)):
+        raise ImproperlyConfigured(
+            f"{needed_by} found a request.user that is not authmw's ({type(user).__name__}): another "
+            "middleware replaced it. Put "
+            f"{MIDDLEWARE_PATH!r} after {DJANGO_AUTH_MIDDLEWARE!r} in settings.MIDDLEWARE."
+        )
+    return user

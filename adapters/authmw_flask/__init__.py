@@ -25,7 +25,8 @@ from ._decorators import (
     team_permission_required,
     user_required,
 )
-from ._extension import AuthMW, FlaskAuth, current_user, get_user
+from ._extension import AuthMW, current_user, get_user
+from ._settings import FlaskAuth
 from ._flask_login import linkable_email
 from ._oauth import oauth_blueprint
 from ._webhooks import webhook_blueprint

@@ -19,7 +19,7 @@ from authmw.adapter import (
     admission,
     Op,
     TeamSource,
-    V,
+    ViewFunction,
     forbidden,
     guard_decorators,
     is_json_request,
@@ -30,7 +30,8 @@ from authmw.adapter import (
 from authmw.errors import ConfigurationError, UserAuthenticationRequired
 from authmw.middleware import Refusal
 
-from ._extension import FlaskAuth, get_user, refusal_response, site_auth
+from ._extension import get_user, refusal_response
+from ._settings import FlaskAuth, site_auth
 
 #: Methods let through without a check (CORS preflights carry no credentials).
 EXEMPT_METHODS = frozenset({"OPTIONS"})
@@ -72,7 +73,7 @@ class Guard:
         self.api_keys = api_keys
         self._team_guard = any(isinstance(r, TeamRequirement) for r in requirements)
 
-    def __call__(self, view: V) -> V:
+    def __call__(self, view: ViewFunction) -> ViewFunction:
         if inspect.iscoroutinefunction(view):
 
             @functools.wraps(view)
@@ -134,7 +135,7 @@ class Guard:
     def _is_api(self, auth: FlaskAuth) -> bool:
         if self.api is not None:
             return self.api
-        return is_json_request(request.path, request.headers.get("Accept"), auth.api_paths)
+        return is_json_request(request.path, request.headers.get("Accept"), auth.resolver.options.api_paths)
 
 
 user_required, team_member_required, team_permission_required = guard_decorators(Guard, TeamRequirement)

@@ -1,58 +1,25 @@
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import httpx
-from flask import Flask, Response, current_app, g, has_request_context, request
+from flask import Flask, Response, g, has_request_context, request
 from werkzeug.datastructures import Headers
 from werkzeug.local import LocalProxy
 
-from authmw import AuthConfig, ServerApp
-from authmw.adapter import (
-    ANONYMOUS,
-    OnRefreshUnavailable,
-    OriginPolicy,
-    Resolved,
-    SessionResolver,
-    bearer_token,
-    is_secure,
-    own_origin,
-    read_settings,
-    secret_key_needed,
-    with_session_cookies,
-)
+from authmw import AuthConfig
+from authmw.adapter import ANONYMOUS, Resolved, SessionRequest, SessionResolver, read_settings, with_session_cookies
 from authmw.errors import ConfigurationError
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
 
 from ._flask_login import LoadUser, feed_flask_login
+from ._settings import CONFIG_PREFIX, EXTENSION_KEY, FlaskAuth, setting_name, site_auth
 
-#: Key of the extension's state in ``app.extensions``.
-EXTENSION_KEY = "authmw"
-#: Prefix of the extension's keys in ``app.config`` (``AUTHMW_PROJECT_ID``, ...).
-CONFIG_PREFIX = "AUTHMW_"
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
-
-def setting_name(key: str) -> str:
-    return f'app.config["{CONFIG_PREFIX}{key}"]'
-
-
-@dataclass(frozen=True)
-class FlaskAuth:
-    """One app's state, ``app.extensions["authmw"]``."""
-
-    config: AuthConfig
-    resolver: SessionResolver
-    api_paths: tuple[str, ...]
-    origin: OriginPolicy
-
-    def team_server(self) -> ServerApp:
-        """The server app team guards ask; raises ConfigurationError without the secret key."""
-        if self.resolver.server is None:
-            raise ConfigurationError(secret_key_needed(setting_name))
-        return self.resolver.server
-
+    from authmw.adapter import SettingKeywords
 
 class AuthMW:
     """Puts the session's user on :data:`current_user`, refreshing the session and
@@ -77,24 +44,13 @@ class AuthMW:
         app: Flask | None = None,
         *,
         config: AuthConfig | None = None,
-        on_refresh_unavailable: OnRefreshUnavailable | None = None,
         api_paths: tuple[str, ...] | None = None,
         http: Callable[[], httpx.Client] | None = None,
         flask_login: LoadUser | None = None,
-        csrf_check: bool | None = None,
-        trusted_origins: Iterable[str] | None = None,
-        cookie_same_site: str | None = None,
-        cookie_secure: bool | None = None,
+        **settings: Unpack[SettingKeywords],
     ) -> None:
         self.config = config
-        self._options = {
-            "ON_REFRESH_UNAVAILABLE": on_refresh_unavailable,
-            "API_PATHS": api_paths,
-            "CSRF_CHECK": csrf_check,
-            "TRUSTED_ORIGINS": trusted_origins,
-            "COOKIE_SAME_SITE": cookie_same_site,
-            "COOKIE_SECURE": cookie_secure,
-        }
+        self._options: dict[str, Any] = {"API_PATHS": api_paths, **{k.upper(): v for k, v in settings.items()}}
         self.http = http
         self.flask_login = flask_login
         if app is not None:
@@ -109,13 +65,7 @@ class AuthMW:
             return value if value is not None else app.config.get(CONFIG_PREFIX + key)
 
         site = read_settings(lookup, setting_name, config=self.config)
-        resolver = SessionResolver(
-            site.config,
-            on_refresh_unavailable=site.on_refresh_unavailable,
-            http=self.http,
-            cookie_attributes=site.cookie_attributes,
-        )
-        app.extensions[EXTENSION_KEY] = FlaskAuth(site.config, resolver, site.api_paths, site.origin)
+        app.extensions[EXTENSION_KEY] = FlaskAuth(site.config, SessionResolver(site.config, site.options, http=self.http))
         app.before_request(_resolve_session)
         app.after_request(_write_cookies)
         app.register_error_handler(Refusal, refusal_response)
@@ -123,44 +73,22 @@ class AuthMW:
             feed_flask_login(app, self.flask_login, get_user)
 
 
-def site_auth(app: Flask | None = None) -> FlaskAuth:
-    app = app or current_app
-    auth = app.extensions.get(EXTENSION_KEY)
-    if auth is None:
-        raise ConfigurationError(
-            f"authmw is not set up on the Flask app {app.name!r}: call AuthMW(app) or auth.init_app(app)."
-        )
-    return auth  # type: ignore[no-any-return]
-
-
 def _resolved() -> Resolved:
     # Once per request, whichever comes first: this extension's before_request hook, or an
     # earlier hook (registered before init_app) reading current_user. May raise Refusal.
     resolved: Resolved | None = g.get("_authmw")
     if resolved is None:
-        resolved = g._authmw = site_auth().resolver.resolve(
-            cookie=request.headers.get("Cookie"),
-            auth_header=request.headers.get("X-Stack-Auth"),
-            bearer=bearer_token(request.headers.get("Authorization"), request.headers.get("X-Stack-Access-Token")),
-            secure=is_secure(request.scheme, request.headers.get("X-Forwarded-Proto")),
-        )
+        session = SessionRequest(request.method, request.scheme, request.headers.get, host=request.host)
+        resolved = g._authmw = site_auth().resolver.resolve(session)
     return resolved
 
 
 def _resolve_session() -> Response | None:
     try:
-        resolved = _resolved()
-    except Refusal as refusal:
-        return refusal_response(refusal)
-    policy = site_auth().origin
-    if resolved.from_cookies and policy.applies(request.method):
-        forwarded_proto = request.headers.get("X-Forwarded-Proto")
-        cross_site = policy.refusal(
-            request.method, request.headers.get, own_origin(request.scheme, request.host, forwarded_proto)
-        )
-        if cross_site is not None:
-            return refusal_response(cross_site)
-    return None
+        refusal = _resolved().refusal
+    except Refusal as raised:
+        refusal = raised
+    return None if refusal is None else refusal_response(refusal)
 
 
 def _write_cookies(response: Response) -> Response:

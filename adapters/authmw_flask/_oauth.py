@@ -9,7 +9,7 @@ from werkzeug.datastructures import Headers
 
 from authmw.adapter import OAuthRoutes, Reply, SyncDriver, is_secure
 
-from ._extension import site_auth
+from ._settings import site_auth
 
 __all__ = ["oauth_blueprint"]
 

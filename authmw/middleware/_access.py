@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeVar, overload
 from urllib.parse import urlencode
 
 from authmw._apps import AsyncServerApp, ServerApp
-from authmw._ops import Op, Sleep
+from authmw._ops import AtOnce, Op
 from authmw._urls import same_origin_path
 from authmw.errors import (
     ApiKeyNotAccepted,
@@ -33,7 +33,6 @@ from authmw.errors import (
 from ._core import Refusal
 
 logger = logging.getLogger("authmw.middleware")
-T = TypeVar("T")
 
 __all__ = [
     "DEFAULT_TEAM_ARG",
@@ -100,11 +99,11 @@ def team_refusal(
     try:
         if permission_id is None:
             teams = server.teams
-            listed = yield from _at_once(type(teams).list.op(teams, user_id=user_id))
+            listed = yield AtOnce(type(teams).list.op(teams, user_id=user_id))
             found = any(team.id == team_id for team in listed)
         else:
             permissions = server.team_permissions
-            found = yield from _at_once(type(permissions).has.op(permissions, team_id, user_id, permission_id))
+            found = yield AtOnce(type(permissions).has.op(permissions, team_id, user_id, permission_id))
     except (NetworkError, HttpStatusError) as exc:
         if isinstance(exc, HttpStatusError) and exc.status < 500:
             raise
@@ -122,7 +121,7 @@ def permission_refusal(server: ServerApp | AsyncServerApp, user_id: str, permiss
     :class:`Refusal` (503) when the service cannot be asked."""
     try:
         permissions = server.project_permissions
-        found = yield from _at_once(type(permissions).has.op(permissions, user_id, permission_id))
+        found = yield AtOnce(type(permissions).has.op(permissions, user_id, permission_id))
     except (NetworkError, HttpStatusError) as exc:
         if isinstance(exc, HttpStatusError) and exc.status < 500:
             raise
@@ -178,26 +177,6 @@ def requirement_refusal(
     return (yield from team_refusal(server, user.id, team_id, requirement.permission_id))
 
 
-def _at_once(op: Op[T]) -> Op[T]:
-    """``op``, failing where it would wait to retry: a guard answers 503 at once rather
-    than hold the request through the transport's backoff."""
-    value: Any = None
-    error: BaseException | None = None
-    while True:
-        try:
-            effect = op.throw(error) if error is not None else op.send(value)
-        except StopIteration as stop:
-            return stop.value  # type: ignore[no-any-return]
-        if isinstance(effect, Sleep):
-            op.close()
-            raise error if error is not None else NetworkError("the service asked to retry later")
-        value, error = None, None
-        try:
-            value = yield effect
-        except BaseException as exc:  # noqa: BLE001 - handed to the operation, which decides
-            error = exc
-
-
 # -- the decorators every adapter offers, built once over the adapter's own Guard --------------
 
 
@@ -224,7 +203,9 @@ class PermissionRequirement:
     def __hash__(self) -> int:
         return hash(("PermissionRequirement", self.permission_id))
 
-V = TypeVar("V", bound=Callable[..., Any])
+
+#: A view function a guard decorates (and returns, wrapped, with the same type).
+ViewFunction = TypeVar("ViewFunction", bound=Callable[..., Any])
 #: A team id source: the name of the view argument holding it, or a callable taking the
 #: view's arguments and returning it.
 TeamSource = str | Callable[..., Any]
@@ -234,24 +215,24 @@ DEFAULT_TEAM_ARG = "team_id"
 
 class UserRequiredDecorator(Protocol):
     @overload
-    def __call__(self, view: V, /) -> V: ...
+    def __call__(self, view: ViewFunction, /) -> ViewFunction: ...
     @overload
-    def __call__(self, *, api: bool | None = None, api_keys: bool = False) -> Callable[[V], V]: ...
+    def __call__(self, *, api: bool | None = None, api_keys: bool = False) -> Callable[[ViewFunction], ViewFunction]: ...
 
 
 class TeamMemberRequiredDecorator(Protocol):
     @overload
-    def __call__(self, view: V, /) -> V: ...
+    def __call__(self, view: ViewFunction, /) -> ViewFunction: ...
     @overload
     def __call__(
         self, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None, api_keys: bool = False
-    ) -> Callable[[V], V]: ...
+    ) -> Callable[[ViewFunction], ViewFunction]: ...
 
 
 class TeamPermissionRequiredDecorator(Protocol):
     def __call__(
         self, permission_id: str, /, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None, api_keys: bool = False
-    ) -> Callable[[V], V]: ...
+    ) -> Callable[[ViewFunction], ViewFunction]: ...
 
 
 def guard_decorators(
@@ -300,7 +281,7 @@ def guard_decorators(
 
 
 class PermissionRequiredDecorator(Protocol):
-    def __call__(self, permission_id: str, /, *, api: bool | None = None, api_keys: bool = False) -> Callable[[V], V]: ...
+    def __call__(self, permission_id: str, /, *, api: bool | None = None, api_keys: bool = False) -> Callable[[ViewFunction], ViewFunction]: ...
 
 
 def permission_decorator(make_guard: Callable[..., Callable[[Any], Any]]) -> PermissionRequiredDecorator:

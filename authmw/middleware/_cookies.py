@@ -11,6 +11,7 @@ from email.utils import formatdate
 from typing import Literal
 from urllib.parse import quote, unquote
 
+from authmw._jwt import MAX_TOKEN_LENGTH
 from authmw.errors import ConfigurationError
 
 #: Lifetime of the refresh-token cookie, in seconds (one year).
@@ -102,7 +103,8 @@ class SessionCookieReader:
                 parsed = _structured(_cookie_value(value))
                 if parsed is not None:
                     (hexclave if name.startswith(self._hexclave) else stack).append((parsed[1], name, parsed[0]))
-        raw = [(n, t) for n in (self.raw_name, LEGACY_REFRESH_COOKIE) if (t := _token(exact.get(n))) is not None]
+        names = (self.raw_name, LEGACY_REFRESH_COOKIE)
+        raw = [(n, t) for n in names if (t := usable_token(exact.get(n))) is not None]
         ranked = [*_newest_first(hexclave), *raw, *_newest_first(stack)] if hexclave or stack else raw
         if not ranked:
             return StoredSession(https=https)
@@ -110,7 +112,7 @@ class SessionCookieReader:
         access = None
         for name in (ACCESS_COOKIE, HEXCLAVE_ACCESS_COOKIE):
             if name in access_values:
-                access = _token(access_from_cookie(access_values[name], refresh))
+                access = usable_token(access_from_cookie(access_values[name], refresh))
                 if access is not None:
                     break
         return StoredSession(refresh, access, https, tuple(ranked))
@@ -129,8 +131,13 @@ def _cookie_value(value: str) -> str:
     return unquote(value) if "%" in value else value
 
 
-def _token(value: str | None) -> str | None:
-    return value if value and value != "undefined" else None
+def usable_token(value: object) -> str | None:
+    """A token read from a cookie or a header, or None for what counts as absent: not a
+    string, empty, the string "undefined" (which the browser SDK rejects too) or longer than
+    any token (MAX_TOKEN_LENGTH). The one rule, for every place a token is read."""
+    if not isinstance(value, str) or not value or value == "undefined" or len(value) > MAX_TOKEN_LENGTH:
+        return None
+    return value
 
 
 def _structured(value: str) -> tuple[str, float] | None:
@@ -143,8 +150,8 @@ def _structured(value: str) -> tuple[str, float] | None:
         return None
     if not isinstance(data, dict):
         return None
-    token, updated = data.get("refresh_token"), data.get("updated_at_millis")
-    if not isinstance(token, str) or not _token(token):
+    token, updated = usable_token(data.get("refresh_token")), data.get("updated_at_millis")
+    if token is None:
         return None
     if updated is None:
         return token, -math.inf

@@ -1,6 +1,7 @@
 """The middleware's decisions, free of I/O and of any web framework.
 
-Every middleware and adapter makes the same two calls per request, and nothing else::
+The request handler (:class:`~authmw.middleware._resolver.SessionResolver`, which every
+middleware and adapter calls) makes the same two calls per request, and nothing else::
 
     decided = core.decide(cookie, auth_header, bearer, scheme, forwarded_proto)  # Refusal (400)
     outcome = decided if isinstance(decided, Outcome) else driver.run(core.settle(decided))  # Refusal (401, 503)
@@ -55,7 +56,7 @@ from authmw._ops import Op, Shared
 from authmw._refresh_policy import ShortLivedWarning, refresh_endpoint
 from authmw._session import refresh_access_token
 from authmw._keyformat import ParsedApiKey
-from authmw._tokens import _TABLE, MAX_TOKEN_LENGTH, Claims, TokenVerifier, has_validity, usable_until
+from authmw._tokens import _TABLE, Claims, TokenVerifier, has_validity, usable_until
 from authmw.models import ProjectApiKey
 from authmw.errors import (
     AccessTokenExpired,
@@ -69,8 +70,16 @@ from authmw.errors import (
     UnparsableAccessToken,
 )
 
-from . import _cookies as c
 from ._api_keys import ApiKeyResolver, looks_like_api_key
+from ._cookies import (
+    DEFAULT_ATTRIBUTES,
+    CookieAttributes,
+    SessionCookieReader,
+    StoredSession,
+    session_cookie_deletions,
+    session_cookie_writes,
+    usable_token,
+)
 from ._outage import ServiceWatch, failure_reason
 
 logger = logging.getLogger("authmw.middleware")
@@ -219,14 +228,8 @@ class Outcome(NamedTuple):
     api_key: ProjectApiKey | None = None
 
 
-ANONYMOUS = Outcome()
-
-
-def _token(value: object) -> str | None:
-    # The browser SDK rejects the string "undefined"; empty and absurd values are absent too.
-    if not isinstance(value, str) or not value or value == "undefined" or len(value) > MAX_TOKEN_LENGTH:
-        return None
-    return value
+#: No session, or none the app signs in.
+NO_SESSION = Outcome()
 
 
 def _remembered(memo: BoundedMap[T], key: str, read: Callable[[str], T]) -> T:
@@ -247,7 +250,7 @@ def _from_header(value: str) -> Tokens:
     for key in ("accessToken", "refreshToken"):
         if data.get(key) is not None and not isinstance(data[key], str):
             raise Refusal(400, f"Invalid x-stack-auth header: {key} must be a string or null")
-    return Tokens(_token(data.get("accessToken")), _token(data.get("refreshToken")))
+    return Tokens(usable_token(data.get("accessToken")), usable_token(data.get("refreshToken")))
 
 
 def _from_authorization(value: str) -> Tokens:
@@ -265,7 +268,7 @@ def _from_authorization(value: str) -> Tokens:
         data.get(key) is None or isinstance(data[key], str) for key in ("accessToken", "refreshToken")
     ):
         raise _malformed_authorization()
-    return Tokens(_token(data.get("accessToken")), _token(data.get("refreshToken")))
+    return Tokens(usable_token(data.get("accessToken")), usable_token(data.get("refreshToken")))
 
 
 def _malformed_authorization() -> Refusal:
@@ -301,10 +304,12 @@ def is_secure(scheme: str, forwarded_proto: str | None) -> bool:
 class Authenticator:
     """Reads a request's session, decides who the user is, says which cookies to write.
 
-    Holds no connection: one instance serves a sync and an async driver alike. The only
-    state is the verifier's caches and a small map from refresh token to the access token
-    fetched for it, so that requests still carrying the old cookies right after a refresh
-    reuse the new token instead of refreshing again.
+    Holds no connection: one instance serves a sync and an async driver alike. Its state is
+    the caches the module docstring lists (six maps here: decided outcomes, cookie reads,
+    header reads, fresh tokens, refused and unwanted refresh tokens; and the verifier's), each
+    a bounded :class:`~authmw._bounded.BoundedMap`. A new kind of credential is read in
+    :meth:`read` (and its header listed in ``_resolver.READ_HEADERS``, read by
+    ``SessionResolver.credentials``) and decided in :meth:`settle`.
     """
 
     def __init__(
@@ -316,7 +321,7 @@ class Authenticator:
         on_refresh_unavailable: OnRefreshUnavailable = "anonymous",
         clock: Callable[[], float] = time.time,
         startup_check: bool = True,
-        cookie_attributes: c.CookieAttributes = c.DEFAULT_ATTRIBUTES,
+        cookie_attributes: CookieAttributes = DEFAULT_ATTRIBUTES,
     ) -> None:
         if on_refresh_unavailable not in ("anonymous", "error"):
             raise ValueError("on_refresh_unavailable must be 'anonymous' or 'error'")
@@ -344,7 +349,7 @@ class Authenticator:
         if startup_check:
             self.watch.check_in_background()  # the only I/O of this class, in its own thread
         self._refresh_url = config.api_base + refresh_endpoint(config)[1]
-        self._cookies = c.SessionCookieReader(config.project_id)
+        self._cookies = SessionCookieReader(config.project_id)
         self._fresh: BoundedMap[tuple[str, Claims]] = BoundedMap(FRESH_CACHE_SIZE)
         self._short_lived = ShortLivedWarning(logger)
         #: Refused refresh token (or its digest) -> the time until which it is refused.
@@ -352,7 +357,7 @@ class Authenticator:
         #: Refresh token -> the time until which it is known to give a kind of token the app
         #: does not sign in (an anonymous user's, say): not refreshed again before then.
         self._unwanted: BoundedMap[float] = BoundedMap(REFUSED_CACHE_SIZE)
-        self._cookie_memo: BoundedMap[c.StoredSession] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
+        self._cookie_memo: BoundedMap[StoredSession] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
         self._header_memo: BoundedMap[Tokens] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
         #: Cookie value -> (its signed-in outcome, the time until which it holds).
         self._decided: BoundedMap[tuple[Outcome, float]] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
@@ -370,9 +375,9 @@ class Authenticator:
             return _remembered(self._header_memo, bearer, _from_authorization)
         if cookie:
             stored = _remembered(self._cookie_memo, cookie, self._cookies.read)
-            refresh = _token(stored.refresh_token)
+            refresh = usable_token(stored.refresh_token)
             if refresh is not None or bearer is None:
-                access = _token(stored.access_token) if refresh is not None else None
+                access = usable_token(stored.access_token) if refresh is not None else None
                 return Tokens(access, refresh, True, secure or stored.https, stored.refresh_cookies, cookie=cookie)
         if bearer is not None:
             parsed = looks_like_api_key(bearer)
@@ -380,7 +385,7 @@ class Authenticator:
                 if not self.config.accept_api_keys:
                     raise Refusal.bearer(ApiKeyNotAccepted(details={"reason": "this app does not accept API keys"}))
                 return Tokens(bearer, None, secure=secure, bearer=True, api_key=parsed)
-            token = _token(bearer)
+            token = usable_token(bearer)
             if token is None:
                 raise Refusal.bearer(UnparsableAccessToken())
             return Tokens(token, None, secure=secure, bearer=True)
@@ -414,7 +419,7 @@ class Authenticator:
                     if hit is not None and self._clock() <= hit[1]:  # has_validity, its deadline kept
                         return hit[0]
             elif bearer is None:
-                return ANONYMOUS
+                return NO_SESSION
             elif self.keys.has_answers:  # a machine client repeating its API key: one lookup
                 known = self.keys.cached(bearer)
                 if known is not None:
@@ -454,7 +459,7 @@ class Authenticator:
             known = self.keys.cached(tokens.access_token or "")
             return None if known is None else _key_outcome(known)
         if tokens.access_token is None and tokens.refresh_token is None:
-            return ANONYMOUS
+            return NO_SESSION
         if tokens.refresh_token is not None and self._was_refused(tokens.refresh_token):
             return self._signed_out(tokens)
         now = self._clock()
@@ -473,21 +478,8 @@ class Authenticator:
                 return self._refreshed(tokens, *fresh)
         return None
 
-    def authenticate(self, tokens: Tokens) -> Op[Outcome]:
-        """The whole decision for ``tokens``, refresh included (:meth:`settle` without
-        remembering it). Raises :class:`Refusal` (503) if configured, and (401) for a bearer
-        token that is not valid."""
-        if tokens.api_key is not None:
-            return (yield from self._api_key(tokens))
-        if tokens.bearer:
-            return (yield from self._bearer(tokens))
-        known = self._without_io(tokens)
-        if known is not None:
-            return known
-        return (yield from self._with_io(tokens))
-
     def _with_io(self, tokens: Tokens) -> Op[Outcome]:
-        """:meth:`authenticate` once :meth:`_without_io` has found no answer."""
+        """The decision once :meth:`_without_io` has found no answer: verify, else refresh."""
         access, refresh = tokens.access_token, tokens.refresh_token
         # Without a refresh token a short-lived access token is still better than nothing.
         if access is not None and (refresh is None or self._fresh_enough(access)):
@@ -504,7 +496,7 @@ class Authenticator:
                     return Outcome(claims, access, refresh)
                 access = None
         if refresh is None:
-            return ANONYMOUS
+            return NO_SESSION
         try:
             fresh = yield Shared(
                 ("authmw.middleware.refresh", self.config.project_id, refresh),
@@ -520,7 +512,7 @@ class Authenticator:
         self.watch.answered()
         if fresh is None:
             if self._is_unwanted(refresh, self._clock()):
-                return ANONYMOUS  # a session, but of a user the app does not sign in
+                return NO_SESSION  # a session, but of a user the app does not sign in
             return self._signed_out(tokens)
         return self._refreshed(tokens, *fresh)
 
@@ -546,7 +538,7 @@ class Authenticator:
             except InvalidAccessToken as exc:
                 raise Refusal.bearer(exc) from None
             except UNWANTED_KIND:
-                return ANONYMOUS  # an anonymous or restricted user: not signed in, not refused
+                return NO_SESSION  # an anonymous or restricted user: not signed in, not refused
             except Exception as exc:
                 return self._unavailable(exc, "verifying a bearer token", self.verifier.jwks_url)
         if claims.exp <= self._clock():  # the verifier tolerates skew; the service does not
@@ -606,15 +598,15 @@ class Authenticator:
         deleted: it belongs to the 2.8 browser SDK); the same Cookie value is decided by a
         lookup until ``until``."""
         if tokens.cookie is not None:
-            self._decided.put(tokens.cookie, (ANONYMOUS, until))
-        return ANONYMOUS
+            self._decided.put(tokens.cookie, (NO_SESSION, until))
+        return NO_SESSION
 
     def _refreshed(self, tokens: Tokens, access: str, claims: Claims) -> Outcome:
         refresh = tokens.refresh_token
         assert refresh is not None
         cookies: tuple[str, ...] = ()
         if tokens.from_cookies:
-            cookies = c.session_cookie_writes(
+            cookies = session_cookie_writes(
                 self.config.project_id,
                 refresh,
                 access,
@@ -628,9 +620,9 @@ class Authenticator:
 
     def _signed_out(self, tokens: Tokens) -> Outcome:
         if not tokens.from_cookies:
-            return ANONYMOUS
+            return NO_SESSION
         return Outcome(
-            cookies=c.session_cookie_deletions(
+            cookies=session_cookie_deletions(
                 self.config.project_id,
                 tokens.refresh_token,
                 secure=tokens.secure,
@@ -645,7 +637,7 @@ class Authenticator:
         self._report(exc, doing, url, "answering 503" if refuse else "continuing as anonymous")
         if refuse:
             raise Refusal(503, "The authentication service is unavailable; try again shortly.")
-        return ANONYMOUS
+        return NO_SESSION
 
     def _report(self, exc: Exception, doing: str, url: str, consequence: str) -> None:
         # Type and status only: messages of some errors quote request details.

@@ -72,10 +72,6 @@ def is_public_suffix(host: str) -> bool:
     return bool(_PUBLIC_SUFFIXES[0].is_public(host.rstrip(".").lower()))
 
 
-def is_safe_method(method: str) -> bool:
-    return method in SAFE_METHODS
-
-
 def normalize_origin(value: str) -> str | None:
     """``scheme://host[:port]`` as browsers serialise origins (lower case, no default port),
     or None when ``value`` is not an http(s) URL with a host (``null``, garbage)."""

@@ -1,116 +1,212 @@
-"""The middleware's decision for frameworks that bring their own request objects.
+"""The request path, written once for every framework.
 
-:class:`AuthMiddleware` and :class:`WSGIAuthMiddleware` wrap a whole app. Django and Flask
-adapters instead hand over one request's ``Cookie``, ``x-stack-auth`` and scheme and get
-back the user and the ``Set-Cookie`` values to add to their own response::
+Each shell (the ASGI and WSGI middlewares; the Django, Flask and Quart adapters) describes one
+request as a :class:`SessionRequest` (its method, scheme and a way to read a header), hands it
+to the app's one :class:`SessionResolver`, and translates the :class:`Resolved` it gets back
+into its framework's terms: the user on the request, ``Set-Cookie`` headers on the response, a
+refusal answered instead of the view::
 
-    resolver = SessionResolver(config)
-    resolved = resolver.resolve(cookie=..., auth_header=..., secure=...)        # sync views
-    resolved = await resolver.aresolve(cookie=..., auth_header=..., secure=...) # on a loop
+    resolved = resolver.resolve(SessionRequest(method, scheme, header))        # sync frameworks
+    resolved = await resolver.aresolve(SessionRequest(method, scheme, header)) # on an event loop
 
-Same :class:`~authmw.middleware._core.Authenticator`, so the same decisions; the sync call
-runs on one thread-safe :class:`SyncDriver` (threads needing the same refresh share one
-call), the async call on one :class:`AsyncDriver` per event loop.
+Every decision is made here or below: which headers carry a session (:meth:`SessionResolver.
+credentials`, the one place a new kind of credential is read), who the user is
+(:class:`~authmw.middleware._core.Authenticator`), whether a cookie session's request comes
+from another site (:class:`~authmw.middleware._origin.OriginPolicy`), and which driver and
+server app serve the user (one :class:`SyncDriver` for threads; one :class:`AsyncDriver` per
+event loop).
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
+import threading
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 import httpx
 
 from authmw._apps import AsyncServerApp, ServerApp
 from authmw._config import AuthConfig
 from authmw._ops import AsyncDriver, Op, SyncDriver
-from authmw._tokens import TokenVerifier
 
-from ._cookies import DEFAULT_ATTRIBUTES, CookieAttributes
-from ._core import Authenticator, OnRefreshUnavailable, Outcome, Refresher
+from ._core import Authenticator, Outcome, Refusal, Tokens, bearer_token
+from ._origin import own_origin
+from ._settings import Options
 from ._user import ANONYMOUS, AnonymousUser, ApiKeyUser, AuthUser, key_principal
 
 T = TypeVar("T")
+D = TypeVar("D", covariant=True)
+#: A request header by lower-case name, None when absent.
+HeaderReader = Callable[[str], "str | None"]
+
+#: The headers :meth:`SessionResolver.credentials` and the cross-site check read (lower case):
+#: a shell that gathers headers up front (the ASGI middleware) gathers these.
+READ_HEADERS = frozenset(
+    {
+        "cookie",
+        "x-stack-auth",
+        "authorization",
+        "x-stack-access-token",
+        "x-forwarded-proto",
+        "host",
+        "origin",
+        "referer",
+        "sec-fetch-site",
+    }
+)
 
 
-@dataclass(frozen=True)
-class Resolved:
-    """Who the request is from, and the ``Set-Cookie`` values its response must carry."""
+class SessionRequest(NamedTuple):
+    """What the handler needs of one request; each shell fills it from its framework's request."""
+
+    method: str
+    #: "http" or "https" ("ws"/"wss" for a WebSocket handshake), as the server received it.
+    scheme: str
+    header: HeaderReader
+    websocket: bool = False
+    #: The host the framework vouches for (Django's ``get_host()``); None: the Host header.
+    host: str | None = None
+
+
+class Credentials(NamedTuple):
+    """The session-bearing headers of a request, as :meth:`Authenticator.decide` takes them."""
+
+    cookie: str | None
+    auth_header: str | None
+    bearer: str | None
+
+
+class Resolved(NamedTuple):
+    """Who the request is from, the ``Set-Cookie`` values its response must carry, and the
+    refusal to answer instead of running the app (None: run it)."""
 
     user: AuthUser | AnonymousUser
-    #: (not in the repr: the values carry the session's tokens)
-    cookies: tuple[str, ...] = field(default=(), repr=False)
+    cookies: tuple[str, ...] = ()
     #: The user was signed in from the session cookies (not from a header): a request of
     #: this session is subject to the cross-site check (see ``_origin``).
     from_cookies: bool = False
+    #: The cross-site check refused the request (403); the cookies are still written.
+    refusal: Refusal | None = None
+
+    def __repr__(self) -> str:  # never the cookies: their values carry the session's tokens
+        return f"Resolved(user={self.user!r}, cookies={len(self.cookies)}, refusal={self.refusal!r})"
+
+
+NOBODY = Resolved(ANONYMOUS)
 
 
 class SessionResolver:
-    """Reads one request's session, refreshing it when needed. Raises ``Refusal`` (400/503).
+    """The one request handler: reads a request's session, refreshing it when needed, and
+    decides the cross-site check. Raises ``Refusal`` (400/401/503) for a request to answer
+    at once; a cross-site refusal comes back in :attr:`Resolved.refusal` with the cookies.
 
-    ``user.server`` is a synchronous :class:`ServerApp` on the resolver's own driver (None
-    without the secret server key); :meth:`async_user` gives the same user with an
-    :class:`AsyncServerApp`. ``run`` and ``arun`` run further operations (team checks) on
-    the resolver's drivers.
+    ``user.server`` is a :class:`ServerApp` on the resolver's sync driver after
+    :meth:`resolve`, an :class:`AsyncServerApp` on the loop's driver after :meth:`aresolve`
+    (None without the secret server key). ``run`` and ``arun`` run further operations (team
+    checks) on the same drivers. ``http`` and ``async_http`` make the ``httpx`` clients.
     """
 
     def __init__(
         self,
         config: AuthConfig,
+        options: Options = Options(),
         *,
-        on_refresh_unavailable: OnRefreshUnavailable = "anonymous",
         http: Callable[[], httpx.Client] | None = None,
         async_http: Callable[[], httpx.AsyncClient] | None = None,
-        verifier: TokenVerifier | None = None,
-        refresher: Refresher | None = None,
-        clock: Callable[[], float] = time.time,
-        cookie_attributes: CookieAttributes = DEFAULT_ATTRIBUTES,
     ) -> None:
         self.config = config
+        self.options = options
+        self.origin = options.origin
         self.core = Authenticator(
             config,
-            verifier=verifier,
-            refresher=refresher,
-            on_refresh_unavailable=on_refresh_unavailable,
-            clock=clock,
-            cookie_attributes=cookie_attributes,
+            verifier=options.verifier,
+            refresher=options.refresher,
+            on_refresh_unavailable=options.on_refresh_unavailable,
+            clock=options.clock,
+            cookie_attributes=options.cookie_attributes,
         )
-        self.driver = SyncDriver(http() if http else None)
-        self.server = ServerApp(config, driver=self.driver) if config.secret_server_key else None
+        self._http = http
         self._async_http = async_http
-        self._in_threads = _AsyncSide(self.config, _InThreads(self.driver))
-        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _AsyncSide] = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+        self._sync: _Side[SyncDriver] | None = None  # made on first use: an ASGI app may never need it
+        self._threads: _Side[_InThreads] | None = None  # async code on a loop without a driver of its own
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Side[AsyncDriver]] = (
+            weakref.WeakKeyDictionary()
+        )
 
-    # -- sessions ------------------------------------------------------------------------
+    # -- one request ---------------------------------------------------------------------
 
-    def resolve(
-        self, *, cookie: str | None, auth_header: str | None, secure: bool, bearer: str | None = None
+    @staticmethod
+    def credentials(request: SessionRequest) -> Credentials:
+        """The headers that may carry a session: the Cookie header, ``x-stack-auth``, and a
+        bearer token (``Authorization: Bearer`` or ``x-stack-access-token``)."""
+        header = request.header
+        authorization, access_token = header("authorization"), header("x-stack-access-token")
+        bearer = None if authorization is None and access_token is None else bearer_token(authorization, access_token)
+        return Credentials(header("cookie") or None, header("x-stack-auth"), bearer)
+
+    def resolve(self, request: SessionRequest, *, check_origin: bool = True) -> Resolved:
+        """The request's user and cookies, on the sync driver (threads share one refresh)."""
+        decided = self._decide(request)
+        if not isinstance(decided, Outcome):
+            decided = self.driver.run(self.core.settle(decided))
+        return self._resolved(decided, request, check_origin, self._sync_side)
+
+    async def aresolve(self, request: SessionRequest, *, check_origin: bool = True, sync_user: bool = False) -> Resolved:
+        """:meth:`resolve` on this event loop's driver; ``sync_user``: the user's server app
+        is the sync one all the same (Django's ``request.user`` in an async chain)."""
+        decided = self._decide(request)
+        if not isinstance(decided, Outcome):
+            decided = await self._loop_side().driver.run(self.core.settle(decided))
+        # A signed-in request makes this loop's driver now (if it has none), so that arun()
+        # on this loop uses it later.
+        return self._resolved(decided, request, check_origin, self._sync_side if sync_user else self._loop_side)
+
+    def cross_site(self, request: SessionRequest) -> Refusal | None:
+        """The 403 to answer when a request whose session came from the cookies comes from
+        another site, else None (see ``_origin``)."""
+        method, header = request.method, request.header
+        if not self.origin.applies(method, websocket=request.websocket):
+            return None
+        forwarded_proto = header("x-forwarded-proto")
+        own = own_origin(request.scheme, request.host or header("host"), forwarded_proto)
+        return self.origin.refusal(method, header, own, websocket=request.websocket)
+
+    def _decide(self, request: SessionRequest) -> Outcome | Tokens:
+        cookie, auth_header, bearer = self.credentials(request)
+        # X-Forwarded-Proto only says whether cookies written back must be Secure.
+        forwarded_proto = request.header("x-forwarded-proto") if cookie is not None else None
+        return self.core.decide(cookie, auth_header, bearer, request.scheme, forwarded_proto)
+
+    def _resolved(
+        self, outcome: Outcome, request: SessionRequest, check_origin: bool, side: Callable[[], _Side[object]]
     ) -> Resolved:
-        decided = self.core.decide(cookie, auth_header, bearer, "https" if secure else "http")
-        outcome = decided if isinstance(decided, Outcome) else self.driver.run(self.core.settle(decided))
-        return self._resolved(outcome)
-
-    async def aresolve(
-        self, *, cookie: str | None, auth_header: str | None, secure: bool, bearer: str | None = None
-    ) -> Resolved:
-        # The loop serving requests gets its driver now, so that arun() uses it later.
-        driver = self._loop_side().driver
-        decided = self.core.decide(cookie, auth_header, bearer, "https" if secure else "http")
-        outcome = decided if isinstance(decided, Outcome) else await driver.run(self.core.settle(decided))
-        return self._resolved(outcome)
-
-    def _resolved(self, outcome: Outcome) -> Resolved:
-        if outcome.api_key is not None:
-            return Resolved(key_principal(outcome.api_key, self.server))
-        if outcome.claims is None or outcome.access_token is None:
-            return Resolved(ANONYMOUS, outcome.cookies)
-        user = AuthUser(outcome.claims, outcome.access_token, outcome.refresh_token, self.server)
+        if outcome.api_key is not None:  # a user's or a team's API key (API 2.8)
+            return Resolved(key_principal(outcome.api_key, side().server))
+        claims, access_token = outcome.claims, outcome.access_token
+        if claims is None or access_token is None:
+            return Resolved(ANONYMOUS, outcome.cookies) if outcome.cookies else NOBODY
+        if check_origin and outcome.from_cookies:
+            refusal = self.cross_site(request)
+            if refusal is not None:
+                if request.websocket and self.origin.websocket == "anonymous":
+                    return NOBODY  # let in without the user
+                return Resolved(ANONYMOUS, outcome.cookies, refusal=refusal)
+        user = AuthUser(claims, access_token, outcome.refresh_token, side().server)
         return Resolved(user, outcome.cookies, outcome.from_cookies)
 
-    # -- further operations ------------------------------------------------------------
+    # -- drivers: one for threads, one per event loop -------------------------------------
+
+    @property
+    def driver(self) -> SyncDriver:
+        return self._sync_side().driver
+
+    @property
+    def server(self) -> ServerApp | None:
+        """The server app on the sync driver; None without the secret server key."""
+        return self._sync_side().server  # type: ignore[return-value]
 
     def run(self, op: Op[T]) -> T:
         return self.driver.run(op)
@@ -127,47 +223,70 @@ class SessionResolver:
     def async_user(self, user: AuthUser | AnonymousUser) -> AuthUser | AnonymousUser:
         """``user`` for async code on the running loop: its ``server`` is an
         :class:`AsyncServerApp` on the driver :meth:`arun` uses."""
-        if not isinstance(user, AuthUser) or self.server is None:
+        if not isinstance(user, AuthUser) or not self.config.secret_server_key:
             return user
         if isinstance(user, ApiKeyUser):
             return ApiKeyUser(user.key, self._async_side().server)
-        return AuthUser(user.claims, user.access_token, user.refresh_token, server=self._async_side().server)
+        return AuthUser(user.claims, user.access_token, user.refresh_token, self._async_side().server)
 
-    def _async_side(self) -> _AsyncSide:
-        return self._loops.get(asyncio.get_running_loop()) or self._in_threads
+    def _sync_side(self) -> _Side[SyncDriver]:
+        side = self._sync
+        if side is None:
+            with self._lock:  # one driver, so that threads share one refresh from the start
+                if self._sync is None:
+                    self._sync = _Side(self.config, SyncDriver(self._http() if self._http else None), ServerApp)
+                side = self._sync
+        return side
 
-    def _loop_side(self) -> _AsyncSide:
+    def _async_side(self) -> _Side[AsyncDriver] | _Side[_InThreads]:
+        side = self._loops.get(asyncio.get_running_loop())
+        if side is not None:
+            return side
+        if self._threads is None:
+            self._threads = _Side(self.config, _InThreads(self.driver), AsyncServerApp)
+        return self._threads
+
+    def _loop_side(self) -> _Side[AsyncDriver]:
         loop = asyncio.get_running_loop()
         side = self._loops.get(loop)
         if side is None:
-            side = self._loops[loop] = _AsyncSide(
-                self.config, AsyncDriver(self._async_http() if self._async_http else None)
-            )
+            driver = AsyncDriver(self._async_http() if self._async_http else None)
+            side = self._loops[loop] = _Side(self.config, driver, AsyncServerApp)
         return side
 
     def close(self) -> None:
-        self.driver.close()
+        if self._sync is not None:
+            self._sync.driver.close()
 
     async def aclose(self) -> None:
+        """Close this event loop's connections (an ASGI app's lifespan shutdown)."""
         side = self._loops.pop(asyncio.get_running_loop(), None)
         if side is not None:
             await side.driver.aclose()
 
 
-class _AsyncSide:
-    """An async driver and the server app on it (made on first use)."""
+class _Side(Generic[D]):
+    """A driver and the server app on it (made on first use; None without the secret key)."""
 
-    __slots__ = ("_server", "config", "driver")
+    __slots__ = ("_made", "_make", "_server", "config", "driver")
 
-    def __init__(self, config: AuthConfig, driver: AsyncDriver | _InThreads) -> None:
+    def __init__(
+        self,
+        config: AuthConfig,
+        driver: D,
+        make: type[ServerApp] | type[AsyncServerApp],
+    ) -> None:
         self.config = config
         self.driver = driver
-        self._server: AsyncServerApp | None = None
+        self._make = make
+        self._server: ServerApp | AsyncServerApp | None = None
+        self._made = not config.secret_server_key  # nothing to make without the key
 
     @property
-    def server(self) -> AsyncServerApp:
-        if self._server is None:
-            self._server = AsyncServerApp(self.config, driver=self.driver)  # type: ignore[arg-type]
+    def server(self) -> ServerApp | AsyncServerApp | None:
+        if not self._made:
+            self._server = self._make(self.config, driver=self.driver)  # type: ignore[arg-type]
+            self._made = True
         return self._server
 
 

@@ -1,5 +1,6 @@
-"""Settings of framework adapters (Django, Flask): each framework's own settings first,
-then the environment, then the local service's ``project.env``.
+"""The settings every shell takes (:class:`Options`), and how framework adapters (Django,
+Flask, Quart) read them: each framework's own settings first, then the environment, then the
+local service's ``project.env``.
 
 Adapters pass a lookup of their settings by key (``"PROJECT_ID"``, ...) and how to name a
 key in messages, so every error names the exact setting to fix in that framework::
@@ -10,16 +11,22 @@ key in messages, so every error names the exact setting to fix in that framework
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from authmw._config import _ENV_NAMES, AuthConfig, read_env_file
 from authmw.errors import ConfigurationError
 
-from ._cookies import CookieAttributes
-from ._core import OnRefreshUnavailable
-from ._origin import OriginPolicy
+from ._cookies import DEFAULT_ATTRIBUTES, CookieAttributes
+from ._core import OnRefreshUnavailable, Refresher
+from ._origin import OriginPolicy, WebSocketCrossSite
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from authmw._tokens import TokenVerifier
 
 #: Setting keys that build the :class:`AuthConfig`, and its field names.
 CONFIG_KEYS = {
@@ -50,13 +57,67 @@ DEFAULT_API_PATHS = ("/api/",)
 DEFAULT_ON_REFRESH_UNAVAILABLE: OnRefreshUnavailable = "anonymous"
 
 
+class SettingKeywords(TypedDict, total=False):
+    """The settings every shell takes as keyword arguments (an adapter's upper-case keys)."""
+
+    on_refresh_unavailable: OnRefreshUnavailable
+    csrf_check: bool
+    trusted_origins: Iterable[str]
+    cookie_same_site: str
+    cookie_secure: bool | None
+
+
+class OptionKeywords(SettingKeywords, total=False):
+    """The keyword arguments of :class:`~authmw.middleware.AuthMiddleware` and
+    :class:`~authmw.middleware.WSGIAuthMiddleware` (see :meth:`Options.of`)."""
+
+    websocket_cross_site: WebSocketCrossSite
+    verifier: TokenVerifier | None
+    refresher: Refresher | None
+    clock: Callable[[], float]
+
+
+@dataclass(frozen=True)
+class Options:
+    """What every shell (middleware or framework adapter) hands the request handler besides
+    the :class:`AuthConfig`: one object, whichever way the settings were given.
+
+    ``on_refresh_unavailable``: "anonymous" or "error" (503) when the service cannot be
+    reached; ``origin``: the cross-site check of cookie sessions; ``cookie_attributes``:
+    ``SameSite`` and ``Secure`` of the session cookies; ``api_paths``: where guards answer
+    JSON rather than redirect. ``verifier``, ``refresher`` and ``clock`` replace the real
+    ones in tests.
+    """
+
+    on_refresh_unavailable: OnRefreshUnavailable = DEFAULT_ON_REFRESH_UNAVAILABLE
+    origin: OriginPolicy = OriginPolicy()
+    cookie_attributes: CookieAttributes = DEFAULT_ATTRIBUTES
+    api_paths: tuple[str, ...] = DEFAULT_API_PATHS
+    verifier: TokenVerifier | None = None
+    refresher: Refresher | None = None
+    clock: Callable[[], float] = time.time
+
+    @classmethod
+    def of(cls, **keywords: Unpack[OptionKeywords]) -> Options:
+        """The options of the middlewares' keyword arguments (:class:`OptionKeywords`)."""
+        return cls(
+            keywords.get("on_refresh_unavailable", DEFAULT_ON_REFRESH_UNAVAILABLE),
+            OriginPolicy(
+                keywords.get("csrf_check", True),
+                keywords.get("trusted_origins", ()),
+                keywords.get("websocket_cross_site", "refuse"),
+            ),
+            CookieAttributes(keywords.get("cookie_same_site", "Lax"), keywords.get("cookie_secure")),
+            verifier=keywords.get("verifier"),
+            refresher=keywords.get("refresher"),
+            clock=keywords.get("clock", time.time),
+        )
+
+
 @dataclass(frozen=True)
 class AdapterSettings:
     config: AuthConfig
-    on_refresh_unavailable: OnRefreshUnavailable
-    api_paths: tuple[str, ...]
-    origin: OriginPolicy
-    cookie_attributes: CookieAttributes
+    options: Options
 
 
 def read_settings(
@@ -78,7 +139,7 @@ def read_settings(
     origin = OriginPolicy(True if check is None else check, lookup("TRUSTED_ORIGINS") or (), name=name)
     same_site = lookup("COOKIE_SAME_SITE")
     cookies = CookieAttributes(same_site or "Lax", lookup("COOKIE_SECURE"), name=name)
-    return AdapterSettings(config, mode, tuple(api_paths), origin, cookies)
+    return AdapterSettings(config, Options(mode, origin, cookies, tuple(api_paths)))
 
 
 def _config(lookup: Callable[[str], Any], name: Callable[[str], str]) -> AuthConfig:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from authmw.middleware import Refusal
+
 import authmw
 from authmw import errors
 from authmw.errors import (
@@ -77,7 +79,8 @@ def test_catalogue_entry(entry):
         return
     assert type(parsed) is cls
     assert parsed.message == "the message" and parsed.details == details
-    assert parsed.to_body() == (
+    # ...and answers with the same wire body (the one error body: Refusal.body)
+    assert json.loads(Refusal.of(parsed).body) == (
         {k: v for k, v in body.items() if k != "details"} | ({"details": details} if details else {})
     )
     again = pickle.loads(pickle.dumps(parsed))

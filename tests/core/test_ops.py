@@ -81,3 +81,69 @@ async def test_shared_failure_reaches_every_caller():
     results = await asyncio.gather(driver.run(op()), driver.run(op()), return_exceptions=True)
     assert [type(r) for r in results] == [RuntimeError, RuntimeError]
     await driver.aclose()
+
+
+# -- AtOnce: the operation fails where it would wait to retry (guards answer 503 at once) ----
+
+
+def _retrying():
+    """Sends once; on a network error waits and answers "retried" (as the transport retries)."""
+    from authmw._ops import Request, Send
+    from authmw.errors import NetworkError
+
+    try:
+        yield Send(Request("GET", "http://service.invalid/"))
+    except NetworkError:
+        yield Sleep(30)
+        return "retried"
+    return "answered"
+
+
+def _refusing_transport(request):  # type: ignore[no-untyped-def]
+    import httpx
+
+    raise httpx.ConnectError("refused", request=request)
+
+
+def test_at_once_raises_the_error_instead_of_sleeping_and_the_plain_run_retries():
+    import httpx
+    import pytest
+
+    from authmw._ops import AtOnce
+    from authmw.errors import NetworkError
+
+    slept: list[float] = []
+    driver = SyncDriver(httpx.Client(transport=httpx.MockTransport(_refusing_transport)), sleep=slept.append)
+
+    def guard():
+        return (yield AtOnce(_retrying()))
+
+    with pytest.raises(NetworkError):
+        driver.run(guard())
+    assert slept == []
+    assert driver.run(_retrying()) == "retried" and slept == [30]  # the control: waits, retries
+    driver.close()
+
+
+async def test_async_at_once_raises_the_error_instead_of_sleeping():
+    import httpx
+    import pytest
+
+    from authmw._ops import AtOnce
+    from authmw.errors import NetworkError
+
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    driver = AsyncDriver(httpx.AsyncClient(transport=httpx.MockTransport(_refusing_transport)), sleep=sleep)
+
+    def guard():
+        return (yield AtOnce(_retrying()))
+
+    with pytest.raises(NetworkError):
+        await driver.run(guard())
+    assert slept == []
+    assert await driver.run(_retrying()) == "retried" and slept == [30]
+    await driver.aclose()

@@ -24,7 +24,7 @@ import pytest
 
 import authmw
 from authmw import AdminApp, AsyncClientApp, AsyncServerApp, AuthConfig, ClientApp, ServerApp
-from authmw.adapter import OAuthRoutes, Resolved, SessionResolver, read_settings
+from authmw.adapter import OAuthRoutes, Options, Resolved, SessionResolver, read_settings
 from authmw.errors import MultiFactorAuthenticationRequired
 from authmw.middleware import ApiKeyTeam, ApiKeyUser, AuthMiddleware, AuthUser, WSGIAuthMiddleware
 
@@ -149,6 +149,7 @@ def examples(local_service: Any) -> dict[type, Callable[[], list[Any]]]:
         ApiKeyTeam: lambda: [ApiKeyTeam(user_key)],
         Resolved: lambda: [Resolved(AuthUser(claims, access, refresh), cookies, True)],
         SessionResolver: lambda: [resolver],
+        Options: lambda: [resolver.options, Options(verifier=resolver.core.verifier)],
         OAuthRoutes: lambda: [OAuthRoutes(config)],
         AuthMiddleware: lambda: [AuthMiddleware(lambda *a: None, config=config)],
         WSGIAuthMiddleware: lambda: [WSGIAuthMiddleware(lambda *a: [], config)],

@@ -29,7 +29,7 @@ from authmw.errors import (
     UnparsableAccessToken,
 )
 from authmw.middleware import AuthUser
-from authmw.middleware._core import ANONYMOUS, MALFORMED_AUTHORIZATION, Authenticator, Refusal, Tokens
+from authmw.middleware._core import MALFORMED_AUTHORIZATION, NO_SESSION, Authenticator, Refusal, Tokens
 
 from .conftest import Recorder, SigningKey
 
@@ -289,8 +289,8 @@ def test_an_anonymous_cookie_session_is_not_signed_in_and_left_alone(config, key
     for access in (keys.sign(project_id, ":anon"), expired):
         cookie = cookie_of(project_id, "r" * 45, access)
         decided = core.decide(cookie, None)
-        assert decided == ANONYMOUS and decided.cookies == ()  # no I/O, nothing written or deleted
-        assert core.decide(cookie, None) is ANONYMOUS  # (a lookup the second time)
+        assert decided == NO_SESSION and decided.cookies == ()  # no I/O, nothing written or deleted
+        assert core.decide(cookie, None) is NO_SESSION  # (a lookup the second time)
     assert refresher.calls == 0
 
 
@@ -337,7 +337,7 @@ def test_an_opted_in_app_signs_the_anonymous_session_in(config, keys, project_id
 
 def test_an_anonymous_bearer_token_is_not_signed_in_nor_refused(config, keys, project_id):
     core = authenticator(config, Refresher(None))
-    assert settle(core, keys, core.decide(None, None, keys.sign(project_id, ":anon"))) == ANONYMOUS
+    assert settle(core, keys, core.decide(None, None, keys.sign(project_id, ":anon"))) == NO_SESSION
 
 
 # -- Authorization: Bearer stackauth_<base64 JSON> -------------------------------------------
@@ -395,7 +395,7 @@ def test_a_raw_jwt_is_told_apart_without_io(config, keys, project_id):
 def test_a_malformed_sdk_session_header_is_a_401_with_a_fixed_description(config, project_id, value):
     core = authenticator(config, Refresher(None))
     if value == sdk_header():
-        assert core.decide(None, None, value) == ANONYMOUS
+        assert core.decide(None, None, value) == NO_SESSION
         return
     with pytest.raises(Refusal) as info:
         core.decide(None, None, value)

@@ -13,7 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from authmw._ops import NetworkError
-from authmw._tokens import ACCESS_TOKEN_ISSUER, MAX_TOKEN_LENGTH, TokenVerifier, token_expiry, verify_jwt
+from authmw._jwt import MAX_TOKEN_LENGTH, verify_jwt
+from authmw._tokens import ACCESS_TOKEN_ISSUER, TokenVerifier, token_expiry
 from authmw.errors import (
     AccessTokenExpired,
     AuthmwError,

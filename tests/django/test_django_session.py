@@ -334,7 +334,7 @@ def load(**settings: Any) -> Any:
 def test_settings_from_the_authmw_dict(local_service) -> None:
     auth = load(AUTHMW={"PROJECT_ID": local_service.project_id, "SECRET_SERVER_KEY": "k", "API_PATHS": ["/v1/"]})
     assert auth.config.project_id == local_service.project_id
-    assert auth.api_paths == ("/v1/",)
+    assert auth.resolver.options.api_paths == ("/v1/",)
 
 
 def test_http_client_by_dotted_path(local_service) -> None:

@@ -205,7 +205,7 @@ def test_init_app_later_and_app_config(local_service) -> None:
     )
     extension.init_app(app)
     auth = app.extensions["authmw"]
-    assert auth.config.project_id == config.project_id and auth.api_paths == ("/v2/",)
+    assert auth.config.project_id == config.project_id and auth.resolver.options.api_paths == ("/v2/",)
 
 
 def test_init_app_twice_is_refused(local_service) -> None:

@@ -178,9 +178,9 @@ def test_only_plain_signed_in_outcomes_are_remembered_and_the_map_is_bounded(cor
     finish("c2", Outcome())  # anonymous
     finish("c3", signed_in._replace(cookies=("stack-access=...",)))  # cookies to write
     finish("x" * 5000, signed_in)  # too long to keep
-    assert [decided(k) for k in ("c2", "c3", "x" * 5000)] == [core_module.ANONYMOUS] * 3
+    assert [decided(k) for k in ("c2", "c3", "x" * 5000)] == [core_module.NO_SESSION] * 3
     finish("c4", signed_in)
     finish("c5", signed_in)
     assert len(core._decided) <= 2
     finish("c6", Outcome(dataclasses.replace(claims, exp=time.time() + 19), "a", "r"))
-    assert decided("c6") == core_module.ANONYMOUS  # under the 20 s margin: decided again (refreshed)
+    assert decided("c6") == core_module.NO_SESSION  # under the 20 s margin: decided again (refreshed)

@@ -152,10 +152,10 @@ def test_a_caller_that_leads_right_after_a_refresh_landed_reuses_it(short_servic
         cookie=cookie_header(short_service.project_id, s.refresh_token, s.access_token), auth_header=None, secure=False
     )
     driver = SyncDriver()
-    late = core.authenticate(tokens)
+    late = core.settle(tokens)
     effect = next(late)  # found no fresh token and is about to lead a refresh flight...
     assert isinstance(effect, Shared)
-    first = driver.run(core.authenticate(tokens))  # ...while another caller's refresh lands
+    first = driver.run(core.settle(tokens))  # ...while another caller's refresh lands
     with pytest.raises(StopIteration) as done:
         late.send(driver.run(effect.make_op()))  # the late caller now leads its own flight
     assert done.value.value.access_token == first.access_token

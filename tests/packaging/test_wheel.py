@@ -28,6 +28,7 @@ PUBLIC_MODULES = [
     "authmw.pytest_plugin",
     "authmw_fastapi",
     "authmw_flask",
+    "authmw_quart",
     "authmw_django",
     "authmw_django.rest_framework",
 ]
@@ -95,7 +96,7 @@ def test_the_sdist_carries_the_sources_license_and_readme(built: Path) -> None:
 
 def test_the_wheel_carries_the_adapters_data_and_an_spdx_license(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
-    for package in ("authmw", "authmw_fastapi", "authmw_django", "authmw_flask"):
+    for package in ("authmw", "authmw_fastapi", "authmw_django", "authmw_flask", "authmw_quart"):
         assert f"{package}/__init__.py" in names and f"{package}/py.typed" in names
     assert "authmw/catalogue.json" in names
     assert any(n.startswith("authmw_django/migrations/") for n in names)
