@@ -459,6 +459,43 @@ def _users_create(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# -- project permission definitions (API 2.8) ------------------------------------------------
+
+
+def _permissions_list(args: argparse.Namespace, out: TextIO) -> int:
+    with _admin(args) as admin, progress("Listing the permissions"):
+        definitions = admin.project_permission_definitions.list()
+    if args.json:
+        _json([definition.model_dump(mode="json") for definition in definitions], out)
+        return 0
+    if not definitions:
+        out.write("No project permissions.\n")
+        return 0
+    rows = [("ID", "DESCRIPTION", "CONTAINS")]
+    rows += [(d.id, d.description or "-", ", ".join(d.contained_permission_ids) or "-") for d in definitions]
+    _table(rows, out)
+    return 0
+
+
+def _permissions_create(args: argparse.Namespace, out: TextIO) -> int:
+    fields: dict[str, Any] = {}
+    if args.description:
+        fields["description"] = args.description
+    if args.contains:
+        fields["contained_permission_ids"] = args.contains
+    with _admin(args) as admin, progress("Creating the permission"):
+        created = admin.project_permission_definitions.create(args.id, **fields)
+    out.write(f"Created project permission {created.id}.\n")
+    return 0
+
+
+def _permissions_delete(args: argparse.Namespace, out: TextIO) -> int:
+    with _admin(args) as admin, progress("Deleting the permission"):
+        admin.project_permission_definitions.delete(args.id)
+    out.write(f"Deleted project permission {args.id} (and every grant of it).\n")
+    return 0
+
+
 # -- registration ------------------------------------------------------------------------------
 
 Handler = Callable[[argparse.Namespace, TextIO], int]
@@ -481,7 +518,8 @@ def _run(handler: Handler) -> Callable[[argparse.Namespace], int]:
 
 
 def register(parser: argparse.ArgumentParser, commands: Any) -> None:
-    """Add ``--version`` and the ``project``, ``keys`` and ``users`` commands to the ``authmw`` parser."""
+    """Add ``--version`` and the ``project``, ``keys``, ``users`` and ``permissions`` commands to
+    the ``authmw`` parser."""
     parser.add_argument("--version", action="version", version=f"authmw {VERSION}")
     settings = argparse.ArgumentParser(add_help=False)
     settings.add_argument(
@@ -553,3 +591,20 @@ def register(parser: argparse.ArgumentParser, commands: Any) -> None:
         "--password-stdin", action="store_true", help="read a password from standard input (first line)"
     )
     create_user.set_defaults(run=_run(_users_create))
+
+    permissions = group("permissions", "list, create or delete project permissions (admin key, API 2.8)")
+    list_permissions = permissions.add_parser("list", parents=[settings], help="the project permission definitions")
+    list_permissions.add_argument("--json", action="store_true", help="print JSON for scripts")
+    list_permissions.set_defaults(run=_run(_permissions_list))
+    create_permission = permissions.add_parser("create", parents=[settings], help="define a project permission")
+    create_permission.add_argument("id", help="lower-case letters, digits, _ and : (say docs:write)")
+    create_permission.add_argument("--description", help="what holding it allows")
+    create_permission.add_argument(
+        "--contains", action="append", metavar="ID", help="a project permission it includes (repeatable)"
+    )
+    create_permission.set_defaults(run=_run(_permissions_create))
+    delete_permission = permissions.add_parser(
+        "delete", parents=[settings], help="delete a project permission and every grant of it"
+    )
+    delete_permission.add_argument("id", help="the permission's id")
+    delete_permission.set_defaults(run=_run(_permissions_delete))

@@ -32,6 +32,7 @@ _ENV_NAMES: dict[str, tuple[str, ...]] = {
     "public_api_url": ("AUTHMW_PUBLIC_API_URL",),
     "allow_anonymous": ("AUTHMW_ALLOW_ANONYMOUS",),
     "allow_restricted": ("AUTHMW_ALLOW_RESTRICTED",),
+    "accept_api_keys": ("AUTHMW_ACCEPT_API_KEYS",),
 }
 #: How session cookies are written: "2.7" (default; read by every official SDK generation)
 #: or "2.8" (the structured refresh cookie of the official SDK's 2.8 releases).
@@ -60,6 +61,11 @@ class AuthConfig:
     #: Sign in restricted users (``{project_id}:restricted``: e-mail not verified, or
     #: restricted by an administrator) with ``is_restricted``; by default not signed in.
     allow_restricted: bool = False
+    #: Let machine clients call the app with a user's or a team's API key (API 2.8) as
+    #: ``Authorization: Bearer sk_...``: the middleware resolves it through the service (the
+    #: secret server key is needed) and routes accept it where their guard says so. Off: such
+    #: a request is refused with 401 ``API_KEY_NOT_ACCEPTED``.
+    accept_api_keys: bool = False
 
     def __post_init__(self) -> None:
         if not self.project_id:
@@ -75,7 +81,7 @@ class AuthConfig:
         object.__setattr__(self, "api_url", _api_url(self.api_url, "API URL"))
         if self.public_api_url is not None:
             object.__setattr__(self, "public_api_url", _api_url(self.public_api_url, "Public API URL"))
-        for name in ("allow_anonymous", "allow_restricted"):
+        for name in ("allow_anonymous", "allow_restricted", "accept_api_keys"):
             object.__setattr__(self, name, _flag(getattr(self, name), name))
         if not self.handler_path.startswith("/"):
             raise ConfigurationError(f"Handler path {self.handler_path!r} must start with '/'.")

@@ -21,6 +21,7 @@ __all__: list[str] = [
     "AnalyticsNotEnabled",
     "AnonymousAuthenticationNotAllowed",
     "ApiKeyExpired",
+    "ApiKeyNotAccepted",
     "ApiKeyNotFound",
     "ApiKeyNotValid",
     "ApiKeyRevoked",
@@ -806,7 +807,7 @@ class PermissionNotFound(KnownError):
 class WrongPermissionScope(KnownError):
     code = 'WRONG_PERMISSION_SCOPE'
     status = 404
-    message_template = 'Permission {permission_id} not found. (It was found for a different scope {actual_scope}, but scope {expected_scope} was expected.)'
+    message_template = 'Permission "{permission_id}" not found. (It was found for a different scope "{actual_scope}", but scope "{expected_scope}" was expected.)'
     detail_fields = ('permission_id', 'expected_scope', 'actual_scope')
 
     @property
@@ -1126,6 +1127,17 @@ class CrossSiteRequestRefused(KnownError):
         return self.details.get('origin')
 
 
+class ApiKeyNotAccepted(KnownError):
+    code = 'API_KEY_NOT_ACCEPTED'
+    status = 401
+    message_template = "This endpoint does not accept API keys ({reason}). Call it with a user's session, or let the app accept API keys (AuthConfig(accept_api_keys=True)) and the route's guard take them (api_keys=True)."
+    detail_fields = ('reason',)
+
+    @property
+    def reason(self) -> str | None:
+        return self.details.get('reason')
+
+
 #: code -> class, for every catalogue entry.
 BY_CODE: dict[str, type[KnownError]] = {
     'PROJECT_AUTHENTICATION_ERROR': ProjectAuthenticationError,
@@ -1240,4 +1252,5 @@ BY_CODE: dict[str, type[KnownError]] = {
     'OAUTH_PROVIDER_ACCESS_DENIED': OAuthProviderAccessDenied,
     'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE': ContactChannelAlreadyUsedForAuthBySomeoneElse,
     'CROSS_SITE_REQUEST_REFUSED': CrossSiteRequestRefused,
+    'API_KEY_NOT_ACCEPTED': ApiKeyNotAccepted,
 }

@@ -11,8 +11,13 @@ adapter") walks through one.
   :class:`AdapterSettings`; :func:`secret_key_needed` explains a missing server key.
 - Cross-site requests: :class:`OriginPolicy` and :func:`own_origin`.
 - Guards: :func:`guard_decorators` builds ``user_required`` / ``team_member_required`` /
-  ``team_permission_required`` from three framework callbacks; :func:`sign_in_url`,
-  :func:`is_json_request`, :func:`forbidden` and :func:`team_refusal` decide the answers.
+  ``team_permission_required`` from three framework callbacks, :func:`permission_decorator`
+  ``require_permission`` (API 2.8 project permissions: a :class:`PermissionRequirement`);
+  :func:`sign_in_url`, :func:`is_json_request`, :func:`forbidden`, :func:`team_refusal` and
+  :func:`permission_refusal` decide the answers; for a request made with an API key (API 2.8)
+  :func:`admission` decides whether a guard goes on (every decorator takes ``api_keys=``),
+  :func:`requirement_refusal` runs one requirement for a user or a team's key, and
+  :func:`team_key_refusal` is a team key's team check.
 - Linking to an app's own users by e-mail: :func:`linkable_email` (the one rule: verified at
   the service, held by no other authmw user) and :class:`EmailLinkRefused`.
 - Server-rendered OAuth: :class:`OAuthRoutes` returns :class:`Reply` values the adapter turns
@@ -33,12 +38,18 @@ from ._tokens import Claims
 from ._urls import same_origin_path
 from .middleware._access import (
     DEFAULT_TEAM_ARG,
+    PermissionRequirement,
     TeamSource,
     ViewFunction,
+    admission,
     forbidden,
     guard_decorators,
     is_json_request,
+    permission_decorator,
+    permission_refusal,
+    requirement_refusal,
     sign_in_url,
+    team_key_refusal,
     team_refusal,
 )
 from .middleware._cookies import ACCESS_COOKIE, with_session_cookies
@@ -67,6 +78,7 @@ __all__ = [
     "Op",
     "Options",
     "OriginPolicy",
+    "PermissionRequirement",
     "READ_HEADERS",
     "Reply",
     "Resolved",
@@ -76,6 +88,7 @@ __all__ = [
     "SyncDriver",
     "TeamSource",
     "ViewFunction",
+    "admission",
     "bearer_token",
     "forbidden",
     "guard_decorators",
@@ -85,10 +98,14 @@ __all__ = [
     "linkable_email_op",
     "normalize_email",
     "own_origin",
+    "permission_decorator",
+    "permission_refusal",
     "read_settings",
+    "requirement_refusal",
     "same_origin_path",
     "secret_key_needed",
     "sign_in_url",
+    "team_key_refusal",
     "team_refusal",
     "with_session_cookies",
 ]

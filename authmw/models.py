@@ -38,6 +38,7 @@ __all__ = [
     "LoginMethodCount",
     "Metrics",
     "NewApiKey",
+    "NewProjectApiKey",
     "NotificationPreference",
     "OAuthProvider",
     "OAuthSignInResult",
@@ -45,9 +46,11 @@ __all__ = [
     "PermissionDefinition",
     "PermissionRef",
     "Project",
+    "ProjectApiKey",
     "ProjectConfig",
     "ProjectDomain",
     "ProjectOAuthProvider",
+    "ProjectPermission",
     "ProviderAccount",
     "RiskScores",
     "ServerTeam",
@@ -275,6 +278,9 @@ class ProjectConfig(WireModel):
     oauth_providers: list[ProjectOAuthProvider] = Field(
         default_factory=list, validation_alias=AliasChoices("enabled_oauth_providers", "oauth_providers")
     )
+    #: API 2.8: whether users / teams may have API keys (always False from a 2.7 service).
+    allow_user_api_keys: bool = False
+    allow_team_api_keys: bool = False
 
 
 class Project(WireModel):
@@ -326,6 +332,13 @@ class TeamPermission(WireModel):
 
     id: str
     team_id: str
+    user_id: str
+
+
+class ProjectPermission(WireModel):
+    """A project permission a user holds (API 2.8): granted, or contained in a granted one."""
+
+    id: str
     user_id: str
 
 
@@ -415,6 +428,8 @@ class AdminProjectConfig(ProjectConfig):
     email_config: EmailConfig = Field(default_factory=lambda: EmailConfig())
     team_creator_default_permissions: list[PermissionRef] = Field(default_factory=list)
     team_member_default_permissions: list[PermissionRef] = Field(default_factory=list)
+    #: API 2.8: project permissions every new user is granted.
+    user_default_permissions: list[PermissionRef] = Field(default_factory=list)
 
 
 class AdminProject(Project):
@@ -457,6 +472,10 @@ class AdminProjectConfigUpdate(_Update):
     email_config: EmailConfig | None = None
     team_creator_default_permissions: list[PermissionRef] | None = None
     team_member_default_permissions: list[PermissionRef] | None = None
+    # API 2.8 only (a 2.7 service refuses them as unknown properties)
+    allow_user_api_keys: bool | None = None
+    allow_team_api_keys: bool | None = None
+    user_default_permissions: list[PermissionRef] | None = None
 
 
 class AdminProjectUpdate(_Update):
@@ -490,19 +509,37 @@ def _whole(value: Any) -> Any:
 _KEY_FIELDS = ("publishable_client_key", "secret_server_key", "super_secret_admin_key")
 
 
-class ApiKey(WireModel):
+class _Revocable(WireModel):
+    """A key that works until it expires or is revoked; ``why_invalid()`` says which."""
+
+    id: str
+    description: str = ""
+    created_at: Millis | None = Field(None, validation_alias=_wire("created_at_millis", "created_at"))
+    #: None: never expires.
+    expires_at: Millis | None = Field(None, validation_alias=_wire("expires_at_millis", "expires_at"))
+    manually_revoked_at: Millis | None = Field(
+        None, validation_alias=_wire("manually_revoked_at_millis", "manually_revoked_at")
+    )
+
+    def why_invalid(self, now: _dt.datetime | None = None) -> Literal["expired", "manually-revoked"] | None:
+        """``"expired"``, ``"manually-revoked"``, or None while the key works."""
+        now = now or _dt.datetime.now(_dt.timezone.utc)
+        if self.expires_at is not None and self.expires_at < now:
+            return "expired"
+        if self.manually_revoked_at is not None:
+            return "manually-revoked"
+        return None
+
+    def is_valid(self, now: _dt.datetime | None = None) -> bool:
+        return self.why_invalid(now) is None
+
+
+class ApiKey(_Revocable):
     """A set of API keys as listed: only the last four characters of each key.
 
     Valid while not expired and not revoked; ``why_invalid()`` says which.
     """
 
-    id: str
-    description: str = ""
-    created_at: Millis | None = Field(None, validation_alias=_wire("created_at_millis", "created_at"))
-    expires_at: Millis | None = Field(None, validation_alias=_wire("expires_at_millis", "expires_at"))
-    manually_revoked_at: Millis | None = Field(
-        None, validation_alias=_wire("manually_revoked_at_millis", "manually_revoked_at")
-    )
     publishable_client_key_last_four: str | None = None
     secret_server_key_last_four: str | None = None
     super_secret_admin_key_last_four: str | None = None
@@ -523,18 +560,6 @@ class ApiKey(WireModel):
                 data.setdefault(f"{name}_last_four", value[-4:])
         return data
 
-    def why_invalid(self, now: _dt.datetime | None = None) -> Literal["expired", "manually-revoked"] | None:
-        """``"expired"``, ``"manually-revoked"``, or None while the keys work."""
-        now = now or _dt.datetime.now(_dt.timezone.utc)
-        if self.expires_at is not None and self.expires_at < now:
-            return "expired"
-        if self.manually_revoked_at is not None:
-            return "manually-revoked"
-        return None
-
-    def is_valid(self, now: _dt.datetime | None = None) -> bool:
-        return self.why_invalid(now) is None
-
 
 class NewApiKey(ApiKey):
     """A just-created key set with the full key values: the only time they are shown."""
@@ -542,6 +567,42 @@ class NewApiKey(ApiKey):
     publishable_client_key: str | None = Field(None, repr=False)
     secret_server_key: str | None = Field(None, repr=False)
     super_secret_admin_key: str | None = Field(None, repr=False)
+
+
+class ProjectApiKey(_Revocable):
+    """A user's or a team's API key (API 2.8) as listed: its last four characters only.
+
+    ``type`` is ``"user"`` (``user_id`` set) or ``"team"`` (``team_id`` set). A public key
+    (``is_public``, value ``pk_...``) is meant to be seen, e.g. in a browser; a secret one
+    (``sk_...``) is not.
+    """
+
+    type: Literal["user", "team"]
+    user_id: str | None = None
+    team_id: str | None = None
+    is_public: bool = False
+    last_four: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _value(cls, data: Any) -> Any:
+        # Wire: "value": {"last_four": "..."} when listed, the whole key once at creation.
+        if isinstance(data, dict) and "value" in data:
+            data = dict(data)
+            value = data.pop("value")
+            if isinstance(value, dict):
+                data.setdefault("last_four", value.get("last_four", ""))
+            elif isinstance(value, str):
+                data.setdefault("last_four", value[-4:])
+                data.setdefault("api_key", value)
+        return data
+
+
+class NewProjectApiKey(ProjectApiKey):
+    """A just-created user or team API key with its value: the only time it is shown. Hand
+    ``api_key`` to its user; it is kept out of ``repr``."""
+
+    api_key: str = Field(repr=False)
 
 
 class EmailTemplate(WireModel):

@@ -27,6 +27,7 @@ echo "  load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$PY" bench/inprocess.py
 "$PY" bench/hot_path.py
 "$PY" bench/keyset.py
+"$PY" bench/api_keys.py
 "$PY" bench/refresh_storm.py
 "$PY" bench/workers.py
 "$PY" bench/local_service.py

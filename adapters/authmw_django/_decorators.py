@@ -1,4 +1,4 @@
-"""``user_required``, ``team_member_required`` and ``team_permission_required``.
+"""``user_required``, ``team_member_required``, ``team_permission_required`` and ``require_permission``.
 
 One guard factory: each decorator is a :class:`Guard` with its checks. A guard looks at the
 view once and wraps it in a sync or an async wrapper; all work with and without
@@ -16,6 +16,8 @@ from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.http import HttpRequest, HttpResponseBase
 
 from authmw.adapter import (
+    PermissionRequirement,
+    admission,
     DEFAULT_TEAM_ARG,
     Op,
     TeamSource,
@@ -23,11 +25,12 @@ from authmw.adapter import (
     forbidden,
     guard_decorators,
     is_json_request,
+    permission_decorator,
     sign_in_url,
-    team_refusal,
+    requirement_refusal,
 )
 from authmw.errors import UserAuthenticationRequired
-from authmw.middleware import AuthUser, Refusal
+from authmw.middleware import Refusal
 
 from ._middleware import refusal_response, request_user, site_auth
 from ._settings import DjangoAuth
@@ -67,9 +70,14 @@ class Guard:
     accepts JSON but not HTML.
     """
 
-    def __init__(self, *requirements: TeamRequirement, api: bool | None = None) -> None:
+    def __init__(
+        self, *requirements: TeamRequirement | PermissionRequirement, api: bool | None = None, api_keys: bool = False
+    ) -> None:
         self.requirements = requirements
         self.api = api
+        #: Whether a machine client's API key is accepted (API 2.8; ``admission`` decides).
+        self.api_keys = api_keys
+        self._team_guard = any(isinstance(r, TeamRequirement) for r in requirements)
 
     def __call__(self, view: ViewFunction) -> ViewFunction:
         if iscoroutinefunction(view):
@@ -101,22 +109,28 @@ class Guard:
 
     def _signed_in(self, request: HttpRequest) -> tuple[Any, HttpResponseBase | None]:
         user = request_user(request, NAME)
-        if isinstance(user, AuthUser):
+        admitted = admission(user, self.api_keys, team_guard=self._team_guard)
+        if admitted is True:
             return user, None
+        if admitted is not False:
+            return None, refusal_response(Refusal.of(admitted))
         auth = site_auth(request, NAME)
         if self._is_api(request, auth):
             return None, refusal_response(Refusal.of(UserAuthenticationRequired()))
         return None, refusal_response(Refusal.redirect(sign_in_url(auth.config.handler_path, request.get_full_path())))
 
     def _teams(
-        self, request: HttpRequest, user: AuthUser, args: tuple[Any, ...], kwargs: dict[str, Any]
+        self, request: HttpRequest, user: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Op[HttpResponseBase | None]:
         auth = site_auth(request, NAME)
         server = auth.team_server()
         try:
             for requirement in self.requirements:
-                team_id = requirement.team_id(request, args, kwargs)
-                error = yield from team_refusal(server, user.id, team_id, requirement.permission_id)
+                if isinstance(requirement, PermissionRequirement):
+                    team_id = None
+                else:
+                    team_id = requirement.team_id(request, args, kwargs)
+                error = yield from requirement_refusal(server, user, requirement, team_id)
                 if error is not None:
                     if self._is_api(request, auth):
                         return refusal_response(forbidden(error))
@@ -132,3 +146,5 @@ class Guard:
 
 
 user_required, team_member_required, team_permission_required = guard_decorators(Guard, TeamRequirement)
+#: API 2.8 project permissions: ``@require_permission("docs:write")``.
+require_permission = permission_decorator(Guard)

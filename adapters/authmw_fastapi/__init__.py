@@ -23,7 +23,7 @@ from ._guards import (
     require_user_page,
 )
 from ._oauth import oauth_routes
-from ._teams import TeamCheck, TeamSource, require_team_member, require_team_permission
+from ._teams import PermissionCheck, TeamCheck, TeamSource, require_permission, require_team_member, require_team_permission
 from ._webhooks import webhook_router
 
 __all__ = [
@@ -31,12 +31,14 @@ __all__ = [
     "Guard",
     "OptionalUser",
     "PageUser",
+    "PermissionCheck",
     "TeamCheck",
     "TeamSource",
     "current_user",
     "install",
     "oauth_routes",
     "optional_user",
+    "require_permission",
     "require_team_member",
     "require_team_permission",
     "require_user",

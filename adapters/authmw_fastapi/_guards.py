@@ -8,7 +8,7 @@ from fastapi.security import APIKeyCookie, HTTPBearer
 from starlette.requests import HTTPConnection
 
 from authmw import AuthConfig
-from authmw.adapter import ACCESS_COOKIE, is_json_request, sign_in_url
+from authmw.adapter import ACCESS_COOKIE, admission, is_json_request, sign_in_url
 from authmw.errors import ConfigurationError, UserAuthenticationRequired
 from authmw.middleware import AnonymousUser, AuthMiddleware, AuthUser, Refusal
 
@@ -63,15 +63,28 @@ class Guard:
     ``Guard(check, ...)``. Refusals are answered by the middleware with the service's error
     envelope, ``{"code", "error", "details"?}``.
 
+    ``api_keys=True`` lets a machine client's API key through (API 2.8, with
+    ``AuthConfig(accept_api_keys=True)``): a user's key as its user (an ``ApiKeyUser``), a
+    team's key only past team checks of its own team; by default keys get 401
+    ``API_KEY_NOT_ACCEPTED``.
+
     ``api`` says how an anonymous request is refused: True (the default) with 401 JSON,
     False with a 303 to the sign-in page (coming back afterwards), None by the request: JSON
     for paths under ``api_paths`` or requests that accept JSON but not HTML.
     """
 
-    def __init__(self, *checks: Check, api: bool | None = True, api_paths: tuple[str, ...] = ("/api/",)) -> None:
+    def __init__(
+        self,
+        *checks: Check,
+        api: bool | None = True,
+        api_paths: tuple[str, ...] = ("/api/",),
+        api_keys: bool = False,
+    ) -> None:
         self.checks = checks
         self.api = api
         self.api_paths = api_paths
+        #: Whether a machine client's API key is accepted (API 2.8; ``admission`` decides).
+        self.api_keys = api_keys
 
     async def __call__(
         self,
@@ -80,11 +93,14 @@ class Guard:
         _session: Annotated[None, Security(SESSION_COOKIE_SCHEME)] = None,
     ) -> AuthUser:
         user = current_user(conn)
-        if not isinstance(user, AuthUser):
+        admitted = admission(user, self.api_keys, team_guard=any(getattr(c, "team_guard", False) for c in self.checks))
+        if admitted is False:
             raise self._unauthenticated(conn)
+        if admitted is not True:
+            raise Refusal.of(admitted)
         for check in self.checks:
-            await check(user, conn)
-        return user
+            await check(user, conn)  # type: ignore[arg-type]
+        return user  # type: ignore[return-value]
 
     def _unauthenticated(self, conn: HTTPConnection) -> Refusal:
         api = self.api
@@ -100,7 +116,8 @@ class Guard:
         return Refusal.redirect(sign_in_url(config.handler_path, here))
 
     def __repr__(self) -> str:
-        return f"Guard({', '.join([*map(repr, self.checks), f'api={self.api!r}'])})"
+        keys = [f"api_keys={self.api_keys!r}"] if self.api_keys else []
+        return f"Guard({', '.join([*map(repr, self.checks), f'api={self.api!r}', *keys])})"
 
 
 require_user = Guard()

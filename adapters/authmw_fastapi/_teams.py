@@ -1,4 +1,5 @@
-"""Team guards for FastAPI: membership of a team, a permission in a team.
+"""Team guards for FastAPI: membership of a team, a permission in a team; and (API 2.8)
+``require_permission`` for a project permission.
 
 ::
 
@@ -20,9 +21,9 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
-from authmw.adapter import DEFAULT_TEAM_ARG, forbidden
+from authmw.adapter import DEFAULT_TEAM_ARG, PermissionRequirement, forbidden, team_key_refusal
 from authmw.errors import ConfigurationError
-from authmw.middleware import AuthUser
+from authmw.middleware import ApiKeyTeam, AuthUser
 
 from ._guards import Guard
 
@@ -33,19 +34,44 @@ DEFAULT_TEAM_PARAM = DEFAULT_TEAM_ARG
 TeamSource = str | Callable[[HTTPConnection], Any]
 
 
-def require_team_member(team: TeamSource = DEFAULT_TEAM_PARAM, *, api: bool | None = True) -> Guard:
-    """A guard: the signed-in user must be a member of the team."""
-    return Guard(TeamCheck(team), api=api)
+def require_team_member(
+    team: TeamSource = DEFAULT_TEAM_PARAM, *, api: bool | None = True, api_keys: bool = False
+) -> Guard:
+    """A guard: the signed-in user must be a member of the team (``api_keys=True``: or call
+    with a member's API key, or the team's own key)."""
+    return Guard(TeamCheck(team), api=api, api_keys=api_keys)
 
 
 def require_team_permission(
-    permission_id: str, team: TeamSource = DEFAULT_TEAM_PARAM, *, api: bool | None = True
+    permission_id: str, team: TeamSource = DEFAULT_TEAM_PARAM, *, api: bool | None = True, api_keys: bool = False
 ) -> Guard:
     """A guard: the signed-in user must hold ``permission_id`` in the team (directly or
     through a permission containing it)."""
     if not permission_id:
         raise ValueError("require_team_permission needs a permission id, e.g. require_team_permission('$update_team').")
-    return Guard(TeamCheck(team, permission_id), api=api)
+    return Guard(TeamCheck(team, permission_id), api=api, api_keys=api_keys)
+
+
+def require_permission(permission_id: str, *, api: bool | None = True, api_keys: bool = False) -> Guard:
+    """A guard: the signed-in user must hold the project permission ``permission_id`` (API 2.8),
+    directly or contained; others get 403 ``PROJECT_PERMISSION_REQUIRED``."""
+    return Guard(PermissionCheck(permission_id), api=api, api_keys=api_keys)
+
+
+class PermissionCheck:
+    """The check of ``require_permission``; usable in ``Guard(PermissionCheck("id"), ...)``."""
+
+    def __init__(self, permission_id: str) -> None:
+        self.requirement = PermissionRequirement(permission_id)
+
+    async def __call__(self, user: AuthUser, conn: HTTPConnection) -> None:
+        # (a team's key reaches this check only past admission, which sends it to team checks)
+        error = await user.permission_refusal(self.requirement)
+        if error is not None:
+            raise forbidden(error)
+
+    def __repr__(self) -> str:
+        return f"PermissionCheck({self.requirement.permission_id!r})"
 
 
 @dataclass(frozen=True)
@@ -54,10 +80,15 @@ class TeamCheck:
 
     team: TeamSource = DEFAULT_TEAM_PARAM
     permission_id: str | None = None
+    #: Lets a team's own API key in (``admission``), decided by ``team_key_refusal``.
+    team_guard = True
 
-    async def __call__(self, user: AuthUser, conn: HTTPConnection) -> None:
+    async def __call__(self, user: AuthUser | ApiKeyTeam, conn: HTTPConnection) -> None:
         team_id = await _team_id(self.team, conn)
-        error = await user.team_refusal(team_id, self.permission_id)
+        if isinstance(user, ApiKeyTeam):
+            error = team_key_refusal(user, team_id, self.permission_id)
+        else:
+            error = await user.team_refusal(team_id, self.permission_id)
         if error is not None:
             raise forbidden(error)
 

@@ -1,4 +1,4 @@
-"""``user_required``, ``team_member_required`` and ``team_permission_required`` for Flask.
+"""``user_required``, ``team_member_required``, ``team_permission_required`` and ``require_permission`` for Flask.
 
 One guard factory, as in the Django adapter: a guard looks at the view once and wraps it
 in a sync or an async wrapper. OPTIONS requests pass through, as with flask-login.
@@ -15,17 +15,20 @@ from flask import abort, request
 from werkzeug.wrappers import Response
 
 from authmw.adapter import (
+    PermissionRequirement,
+    admission,
     Op,
     TeamSource,
     ViewFunction,
     forbidden,
     guard_decorators,
     is_json_request,
+    permission_decorator,
     sign_in_url,
-    team_refusal,
+    requirement_refusal,
 )
 from authmw.errors import ConfigurationError, UserAuthenticationRequired
-from authmw.middleware import AuthUser, Refusal
+from authmw.middleware import Refusal
 
 from ._extension import get_user, refusal_response
 from ._settings import FlaskAuth, site_auth
@@ -61,9 +64,14 @@ class Guard:
     but not HTML.
     """
 
-    def __init__(self, *requirements: TeamRequirement, api: bool | None = None) -> None:
+    def __init__(
+        self, *requirements: TeamRequirement | PermissionRequirement, api: bool | None = None, api_keys: bool = False
+    ) -> None:
         self.requirements = requirements
         self.api = api
+        #: Whether a machine client's API key is accepted (API 2.8; ``admission`` decides).
+        self.api_keys = api_keys
+        self._team_guard = any(isinstance(r, TeamRequirement) for r in requirements)
 
     def __call__(self, view: ViewFunction) -> ViewFunction:
         if inspect.iscoroutinefunction(view):
@@ -93,12 +101,15 @@ class Guard:
     def __repr__(self) -> str:
         return f"Guard({', '.join(map(repr, self.requirements))}{', api=' + repr(self.api) if self.api is not None else ''})"
 
-    def _signed_in(self) -> tuple[AuthUser | None, Response | None]:
+    def _signed_in(self) -> tuple[Any, Response | None]:
         if request.method in EXEMPT_METHODS:
             return None, None
         user = get_user()
-        if isinstance(user, AuthUser):
+        admitted = admission(user, self.api_keys, team_guard=self._team_guard)
+        if admitted is True:
             return user, None
+        if admitted is not False:
+            return None, refusal_response(Refusal.of(admitted))
         auth = site_auth()
         if self._is_api(auth):
             return None, refusal_response(Refusal.of(UserAuthenticationRequired()))
@@ -106,13 +117,13 @@ class Guard:
         return_to = request.script_root + request.path + (f"?{query}" if query else "")
         return None, refusal_response(Refusal.redirect(sign_in_url(auth.config.handler_path, return_to)))
 
-    def _teams(self, user: AuthUser, view_args: dict[str, Any]) -> Op[Response | None]:
+    def _teams(self, user: Any, view_args: dict[str, Any]) -> Op[Response | None]:
         auth = site_auth()
         server = auth.team_server()
         try:
             for requirement in self.requirements:
-                team_id = requirement.team_id(view_args)
-                error = yield from team_refusal(server, user.id, team_id, requirement.permission_id)
+                team_id = None if isinstance(requirement, PermissionRequirement) else requirement.team_id(view_args)
+                error = yield from requirement_refusal(server, user, requirement, team_id)
                 if error is not None:
                     if self._is_api(auth):
                         return refusal_response(forbidden(error))
@@ -128,3 +139,5 @@ class Guard:
 
 
 user_required, team_member_required, team_permission_required = guard_decorators(Guard, TeamRequirement)
+#: API 2.8 project permissions: ``@require_permission("docs:write")``.
+require_permission = permission_decorator(Guard)

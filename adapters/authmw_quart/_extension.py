@@ -18,6 +18,7 @@ from authmw.adapter import (
     SessionRequest,
     SessionResolver,
     ViewFunction,
+    admission,
     is_json_request,
     read_settings,
     sign_in_url,
@@ -117,15 +118,19 @@ def get_user() -> AuthUser | AnonymousUser:
 current_user: AuthUser | AnonymousUser = LocalProxy(get_user)  # type: ignore[assignment]
 
 
-def user_required(view: ViewFunction | None = None, /, *, api: bool | None = None) -> Any:
+def user_required(view: ViewFunction | None = None, /, *, api: bool | None = None, api_keys: bool = False) -> Any:
     """The (async) view runs for signed-in users; others get 401 JSON (API paths, JSON
-    clients, ``api=True``) or a 303 to the sign-in page that comes back here afterwards."""
+    clients, ``api=True``) or a 303 to the sign-in page that comes back here afterwards.
+    ``api_keys=True``: also for a user calling with one of their API keys (API 2.8)."""
 
     def guard(view: ViewFunction) -> ViewFunction:
         @functools.wraps(view)
         async def guarded(*args: Any, **kwargs: Any) -> Any:
-            if request.method == "OPTIONS" or isinstance(get_user(), AuthUser):
+            admitted = True if request.method == "OPTIONS" else admission(get_user(), api_keys)
+            if admitted is True:
                 return await view(*args, **kwargs)
+            if admitted is not False:
+                return _refusal_response(Refusal.of(admitted))
             wants_json = api if api is not None else is_json_request(
                 request.path, request.headers.get("Accept"), _resolver().options.api_paths
             )

@@ -39,8 +39,10 @@ from ._server import AsyncServerApp, ServerApp
 __all__ = [
     "AdminApp",
     "AdminPermissionDefinitions",
+    "AdminProjectPermissionDefinitions",
     "AsyncAdminApp",
     "AsyncAdminPermissionDefinitions",
+    "AsyncAdminProjectPermissionDefinitions",
     "project_update_body",
 ]
 
@@ -82,11 +84,14 @@ def _smtp_body(email_config: EmailConfig | Mapping[str, Any]) -> dict[str, Any]:
 
 
 class _PermissionDefinitionsOps(_Namespace):
+    _path = "/team-permission-definitions"
+
     @operation
     def create(
         self, permission_id: str, *, description: str = UNSET, contained_permission_ids: Sequence[str] = UNSET
     ) -> Op[PermissionDefinition]:
-        """Define a team permission (id: lower-case letters, digits, ``_`` and ``:``).
+        """Define a permission (id: lower-case letters, digits, ``_`` and ``:``; team and
+        project permissions share ids: ``PermissionIdAlreadyExists`` on API 2.8).
 
         Holding it also grants every permission in ``contained_permission_ids`` (and what
         they contain); raises ``ContainedPermissionNotFound`` for an unknown one.
@@ -94,7 +99,7 @@ class _PermissionDefinitionsOps(_Namespace):
         body = {"id": permission_id, **changes(description=description)}
         if contained_permission_ids is not UNSET:
             body["contained_permission_ids"] = list(contained_permission_ids)
-        answer = yield from self._transport.call_json("POST", "/team-permission-definitions", json=body)
+        answer = yield from self._transport.call_json("POST", self._path, json=body)
         return parse(PermissionDefinition, answer)
 
     @operation
@@ -110,19 +115,19 @@ class _PermissionDefinitionsOps(_Namespace):
         body = changes(id=new_id, description=description)
         if contained_permission_ids is not UNSET:
             body["contained_permission_ids"] = list(contained_permission_ids)
-        path = f"/team-permission-definitions/{segment(permission_id)}"
+        path = f"{self._path}/{segment(permission_id)}"
         answer = yield from self._transport.call_json("PATCH", path, json=body)
         return parse(PermissionDefinition, answer)
 
     @operation
     def delete(self, permission_id: str) -> Op[None]:
         """Delete a definition (``PermissionNotFound`` if there is none)."""
-        yield from self._transport.call("DELETE", f"/team-permission-definitions/{segment(permission_id)}")
+        yield from self._transport.call("DELETE", f"{self._path}/{segment(permission_id)}")
 
     @operation
     def list(self) -> Op[list[PermissionDefinition]]:
-        """Every definition, system permissions (``$...``) included, sorted by id."""
-        body = yield from self._transport.call_json("GET", "/team-permission-definitions")
+        """Every definition, sorted by id (team ones: system permissions ``$...`` included)."""
+        body = yield from self._transport.call_json("GET", self._path)
         return parse_items(PermissionDefinition, body)
 
 
@@ -132,6 +137,20 @@ class AdminPermissionDefinitions(_PermissionDefinitionsOps, SyncRunner):
 
 class AsyncAdminPermissionDefinitions(_PermissionDefinitionsOps, AsyncRunner):
     """``admin.permission_definitions`` of an async app."""
+
+
+class _ProjectDefinitionsOps(_PermissionDefinitionsOps):
+    # The same calls on the project's own permissions (API 2.8): ids share one namespace with
+    # team permissions (PermissionIdAlreadyExists), and may contain only project permissions.
+    _path = "/project-permission-definitions"
+
+
+class AdminProjectPermissionDefinitions(_ProjectDefinitionsOps, SyncRunner):
+    """``admin.project_permission_definitions``: permissions users hold without a team (API 2.8)."""
+
+
+class AsyncAdminProjectPermissionDefinitions(_ProjectDefinitionsOps, AsyncRunner):
+    """``admin.project_permission_definitions`` of an async app."""
 
 
 #: The admin view of the project: API 2.8 moved it (its ``/projects/current`` answers every
@@ -268,14 +287,16 @@ class AdminApp(_AdminOps, ServerApp):
 
     Everything :class:`ServerApp` does, plus the project's settings (``get_project``,
     ``update_project``, ``delete_project``, ``production_mode_errors``), ``api_keys``,
-    ``email_templates``, ``permission_definitions``, ``get_metrics``, ``send_test_email``
-    and ``create_svix_token``.
+    ``email_templates``, ``permission_definitions`` (team permissions),
+    ``project_permission_definitions`` (API 2.8), ``get_metrics``, ``send_test_email`` and
+    ``create_svix_token``.
     """
 
     _tier = "admin"
     api_keys = namespace(AdminApiKeys)
     email_templates = namespace(AdminEmailTemplates)
     permission_definitions = namespace(AdminPermissionDefinitions)
+    project_permission_definitions = namespace(AdminProjectPermissionDefinitions)
 
 
 class AsyncAdminApp(_AdminOps, AsyncServerApp):
@@ -285,3 +306,4 @@ class AsyncAdminApp(_AdminOps, AsyncServerApp):
     api_keys = namespace(AsyncAdminApiKeys)
     email_templates = namespace(AsyncAdminEmailTemplates)
     permission_definitions = namespace(AsyncAdminPermissionDefinitions)
+    project_permission_definitions = namespace(AsyncAdminProjectPermissionDefinitions)

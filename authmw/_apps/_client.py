@@ -30,6 +30,8 @@ from ._invitations import AsyncClientTeamInvitations, ClientTeamInvitations
 from ._mfa import _ClientMfa
 from ._oauth import _ClientOAuth
 from ._owned_projects import _OwnedProjectsOps
+from ._project_api_keys import AsyncClientTeamApiKeys, AsyncClientUserApiKeys, ClientTeamApiKeys, ClientUserApiKeys
+from ._project_permissions import AsyncClientProjectPermissions, ClientProjectPermissions
 from ._team_members import (
     AsyncClientTeamMemberProfiles,
     AsyncClientTeamPermissions,
@@ -210,15 +212,19 @@ class ClientApp(_ClientOps, _SyncApp):
     E-mailed-code flows (magic link, password reset, e-mail verification) are methods of
     the app; the user's teams and addresses are grouped: ``teams``,
     ``team_member_profiles``, ``team_permissions``, ``team_invitations``,
-    ``contact_channels``; API 2.8 adds ``sessions``, ``provider_accounts`` and
-    ``notification_preferences``.
+    ``contact_channels``; API 2.8 adds ``sessions``, ``provider_accounts``,
+    ``notification_preferences``, the user's own ``api_keys``, its teams' ``team_api_keys`` and
+    its ``project_permissions``.
     """
 
     _tier = "client"
+    api_keys = namespace(ClientUserApiKeys)
     contact_channels = namespace(ClientContactChannels)
     notification_preferences = namespace(ClientNotificationPreferences)
+    project_permissions = namespace(ClientProjectPermissions)
     provider_accounts = namespace(ClientProviderAccounts)
     sessions = namespace(ClientSessions)
+    team_api_keys = namespace(ClientTeamApiKeys)
     team_invitations = namespace(ClientTeamInvitations)
     team_member_profiles = namespace(ClientTeamMemberProfiles)
     team_permissions = namespace(ClientTeamPermissions)
@@ -229,10 +235,13 @@ class AsyncClientApp(_ClientOps, _AsyncApp):
     """:class:`ClientApp` for asyncio: every call returns a coroutine."""
 
     _tier = "client"
+    api_keys = namespace(AsyncClientUserApiKeys)
     contact_channels = namespace(AsyncClientContactChannels)
     notification_preferences = namespace(AsyncClientNotificationPreferences)
+    project_permissions = namespace(AsyncClientProjectPermissions)
     provider_accounts = namespace(AsyncClientProviderAccounts)
     sessions = namespace(AsyncClientSessions)
+    team_api_keys = namespace(AsyncClientTeamApiKeys)
     team_invitations = namespace(AsyncClientTeamInvitations)
     team_member_profiles = namespace(AsyncClientTeamMemberProfiles)
     team_permissions = namespace(AsyncClientTeamPermissions)

@@ -6,8 +6,8 @@ from typing import Any
 
 from .._ops import Op
 from .._tokens import Claims, TokenVerifier
-from ..errors import InvalidServerResponse
-from ..models import ServerUser, TokenPair
+from ..errors import ApiKeyNotValid, InvalidServerResponse
+from ..models import ServerTeam, ServerUser, TokenPair
 from ._accounts import (
     AsyncServerNotificationPreferences,
     AsyncServerProviderAccounts,
@@ -18,13 +18,22 @@ from ._base import _AsyncApp, _CommonOps, _SyncApp, namespace
 from ._binding import operation
 from ._connected_accounts import AsyncServerConnectedAccounts, ServerConnectedAccounts
 from ._contact_channels import AsyncServerContactChannels, ServerContactChannels
+from ._project_api_keys import (
+    AsyncServerTeamApiKeys,
+    AsyncServerUserApiKeys,
+    ServerTeamApiKeys,
+    ServerUserApiKeys,
+    _ServerTeamKeysOps,
+    _ServerUserKeysOps,
+)
+from ._project_permissions import AsyncServerProjectPermissions, ServerProjectPermissions
 from ._team_members import (
     AsyncServerTeamMemberProfiles,
     AsyncServerTeamPermissions,
     ServerTeamMemberProfiles,
     ServerTeamPermissions,
 )
-from ._teams import AsyncServerTeams, ServerTeams
+from ._teams import AsyncServerTeams, ServerTeams, _ServerTeamsOps
 from ._users import (
     DEFAULT_SESSION_MILLIS,
     AsyncServerSessions,
@@ -38,6 +47,16 @@ from ._users import (
 __all__ = ["AsyncServerApp", "ServerApp"]
 
 
+def _key_owner(keys: _ServerUserKeysOps | _ServerTeamKeysOps, api_key: str) -> Op[str | None]:
+    """The user or team id of a valid key of the kind, else None (as the 2.8 SDK does for
+    every ``API_KEY_NOT_VALID`` error)."""
+    try:
+        key = yield from keys._check(api_key)
+    except ApiKeyNotValid:
+        return None
+    return key.user_id if keys._kind == "user" else key.team_id
+
+
 class _ServerOps(_CommonOps):
     _verifier: TokenVerifier | None = None
 
@@ -49,9 +68,34 @@ class _ServerOps(_CommonOps):
         return self._verifier
 
     @operation
-    def get_user(self, user_id: str) -> Op[ServerUser | None]:
-        """The user with this id, or None (same as ``users.get``)."""
+    def get_user(self, user_id: str | None = None, *, api_key: str | None = None) -> Op[ServerUser | None]:
+        """The user with this id (same as ``users.get``), or the owner of a user API key
+        (API 2.8): None for an unknown, revoked or expired key, or a team's key.
+
+        ``get_user(api_key=...)`` asks the service twice (``user_api_keys.check``, then the
+        user); the key's value is sent only to the service.
+        """
+        if (user_id is None) == (api_key is None):
+            raise TypeError("get_user takes a user id or api_key=..., exactly one of them.")
+        if api_key is not None:
+            user_id = yield from _key_owner(_ServerUserKeysOps(self), api_key)
+            if user_id is None:
+                return None
+        assert user_id is not None
         return (yield from _ServerUsersOps.get.op(self, user_id))
+
+    @operation
+    def get_team(self, team_id: str | None = None, *, api_key: str | None = None) -> Op[ServerTeam | None]:
+        """The team with this id (same as ``teams.get``), or the owner of a team API key
+        (API 2.8): None for an unknown, revoked or expired key, or a user's key."""
+        if (team_id is None) == (api_key is None):
+            raise TypeError("get_team takes a team id or api_key=..., exactly one of them.")
+        if api_key is not None:
+            team_id = yield from _key_owner(_ServerTeamKeysOps(self), api_key)
+            if team_id is None:
+                return None
+        assert team_id is not None
+        return (yield from _ServerTeamsOps.get.op(_ServerTeamsOps(self), team_id))
 
     @operation
     def create_session(
@@ -107,7 +151,8 @@ class ServerApp(_ServerOps, _SyncApp):
 
     Calls are grouped by resource: ``users``, ``sessions``, ``teams``,
     ``team_member_profiles``, ``team_permissions``, ``contact_channels``,
-    ``connected_accounts``; API 2.8 adds ``provider_accounts`` and ``notification_preferences``.
+    ``connected_accounts``; API 2.8 adds ``provider_accounts``, ``notification_preferences``,
+    ``user_api_keys``, ``team_api_keys`` and ``project_permissions``.
     """
 
     _tier = "server"
@@ -116,9 +161,12 @@ class ServerApp(_ServerOps, _SyncApp):
     notification_preferences = namespace(ServerNotificationPreferences)
     provider_accounts = namespace(ServerProviderAccounts)
     sessions = namespace(ServerSessions)
+    project_permissions = namespace(ServerProjectPermissions)
+    team_api_keys = namespace(ServerTeamApiKeys)
     team_member_profiles = namespace(ServerTeamMemberProfiles)
     team_permissions = namespace(ServerTeamPermissions)
     teams = namespace(ServerTeams)
+    user_api_keys = namespace(ServerUserApiKeys)
     users = namespace(ServerUsers)
 
 
@@ -131,7 +179,10 @@ class AsyncServerApp(_ServerOps, _AsyncApp):
     notification_preferences = namespace(AsyncServerNotificationPreferences)
     provider_accounts = namespace(AsyncServerProviderAccounts)
     sessions = namespace(AsyncServerSessions)
+    project_permissions = namespace(AsyncServerProjectPermissions)
+    team_api_keys = namespace(AsyncServerTeamApiKeys)
     team_member_profiles = namespace(AsyncServerTeamMemberProfiles)
     team_permissions = namespace(AsyncServerTeamPermissions)
     teams = namespace(AsyncServerTeams)
+    user_api_keys = namespace(AsyncServerUserApiKeys)
     users = namespace(AsyncServerUsers)

@@ -95,6 +95,12 @@ class ApiVersion:
     oauth_provider_accounts: bool
     #: Notification preferences, unsubscribe links and POST /emails/send-email (11).
     notification_preferences: bool
+    #: User and team API keys (`/user-api-keys`, `/team-api-keys`, contract 2.8, 8).
+    api_keys: bool
+    #: Project permissions and their definitions, the system team permission `$manage_api_keys`,
+    #: 2.8's default team definitions for new projects, PERMISSION_ID_ALREADY_EXISTS and
+    #: WRONG_PERMISSION_SCOPE (contract 2.8, 9).
+    project_permissions: bool
     #: Spaces before the `Project:` and `User:` lines of the GET /api/v1 text: 2.7.16's template
     #: indented them by 9 (a nested deindent), 2.8.86 by 2.
     root_text_indent: int
@@ -131,6 +137,8 @@ API_27 = ApiVersion(
     oauth_28=False,
     oauth_provider_accounts=False,
     notification_preferences=False,
+    api_keys=False,
+    project_permissions=False,
     root_text_indent=9,
     otp_name="Magic link",
 )
@@ -153,6 +161,8 @@ API_28 = ApiVersion(
     oauth_28=True,
     oauth_provider_accounts=True,
     notification_preferences=True,
+    api_keys=True,
+    project_permissions=True,
     root_text_indent=2,
     otp_name="OTP sign-in",
 )

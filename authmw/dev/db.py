@@ -301,6 +301,35 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (user_id, category_id)
     )
     """,
+    # (helper `keys`) API 2.8 user and team API keys, project permissions and the scope of a
+    # permission definition (team and project definitions share one id namespace), contract
+    # 2.8 sections 8 and 9. Keys are stored as the SHA-256 of their value, never the value.
+    """
+    ALTER TABLE permission_definitions ADD COLUMN scope TEXT NOT NULL DEFAULT 'team';
+    CREATE TABLE project_user_permissions (
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        permission_id TEXT NOT NULL,
+        PRIMARY KEY (project_id, user_id, permission_id)
+    );
+    CREATE TABLE project_api_keys (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        type TEXT NOT NULL,
+        user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
+        team_id TEXT REFERENCES teams(id) ON DELETE CASCADE,
+        description TEXT NOT NULL,
+        is_public INTEGER NOT NULL,
+        value_sha256 TEXT NOT NULL,
+        last_four TEXT NOT NULL,
+        created_at_millis INTEGER NOT NULL,
+        expires_at_millis INTEGER,
+        manually_revoked_at_millis INTEGER
+    );
+    CREATE UNIQUE INDEX project_api_keys_by_value ON project_api_keys(project_id, value_sha256);
+    CREATE INDEX project_api_keys_by_user ON project_api_keys(project_id, user_id, created_at_millis);
+    CREATE INDEX project_api_keys_by_team ON project_api_keys(project_id, team_id, created_at_millis)
+    """,
 ]
 
 

@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from .api_version import ApiVersion
+from .api_version import ApiVersion, current_api
 from .db import dump, load
 from .ids import new_uuid, now_millis, random_code
 
@@ -19,9 +19,26 @@ SYSTEM_PERMISSIONS: dict[str, str] = {
     "$update_team": "Update the team information",
 }
 
+#: API 2.8 adds one system team permission, which gates client-tier team API keys (contract 2.8, 9.3).
+SYSTEM_PERMISSIONS_28: dict[str, str] = {
+    **SYSTEM_PERMISSIONS,
+    "$manage_api_keys": "Create and manage API keys for the team",
+}
+
+
+def system_permissions(api: ApiVersion | None = None) -> dict[str, str]:
+    """The system team permissions of the version (the one serving the request by default)."""
+    return SYSTEM_PERMISSIONS_28 if (api or current_api()).project_permissions else SYSTEM_PERMISSIONS
+
+
 DEFAULT_PERMISSION_DEFINITIONS: list[tuple[str, str, list[str]]] = [
     ("admin", "Default permission for team creators", sorted(SYSTEM_PERMISSIONS)),
     ("member", "Default permission for team members", ["$invite_members", "$read_members"]),
+]
+#: What backend 2.8.86 gives a project made through its API (`L/projects.tsx`, contract 2.8, 9.3).
+DEFAULT_PERMISSION_DEFINITIONS_28: list[tuple[str, str, list[str]]] = [
+    ("team_admin", "Default permission for team admins", sorted(SYSTEM_PERMISSIONS_28)),
+    ("team_member", "Default permission for team members", ["$invite_members", "$read_members"]),
 ]
 
 #: Boolean config flags an admin may toggle with PATCH /projects/current.
@@ -71,6 +88,8 @@ def default_config() -> dict[str, Any]:
         "allow_user_api_keys": False,
         "allow_team_api_keys": False,
         "oauth_account_merge_strategy": "link_method",
+        # 2.8: project permissions granted to every new user (contract 2.8, 9.2)
+        "user_default_permissions": [],
     }
 
 
@@ -130,7 +149,7 @@ class Project:
             config[flag] = bool(self.config[flag])
         config["require_publishable_client_key"] = bool(self.config["require_publishable_client_key"])
         config["email_theme"] = None
-        config["user_default_permissions"] = []
+        config["user_default_permissions"] = sorted(self.config["user_default_permissions"], key=lambda p: p["id"])
         config["oauth_account_merge_strategy"] = self.config.get("oauth_account_merge_strategy", "link_method")
         for name in ("logo_url", "logo_full_url", "logo_dark_mode_url", "logo_full_dark_mode_url"):
             view[name] = None
@@ -178,16 +197,30 @@ def user_count(c: sqlite3.Connection, project_id: str) -> int:
 
 
 def create_project(
-    c: sqlite3.Connection, display_name: str, *, project_id: str | None = None, description: str = ""
+    c: sqlite3.Connection,
+    display_name: str,
+    *,
+    project_id: str | None = None,
+    description: str = "",
+    api: ApiVersion | None = None,
 ) -> Project:
+    """A new project. With `api` of 2.8 (a project made through the API of a 2.8 service) its
+    team definitions are 2.8's `team_admin` / `team_member`; else (2.7, and the local service's
+    own projects) `admin` / `member`."""
     now = now_millis()
     project_id = project_id or new_uuid()
+    config = default_config()
+    definitions = DEFAULT_PERMISSION_DEFINITIONS
+    if api is not None and api.project_permissions:
+        definitions = DEFAULT_PERMISSION_DEFINITIONS_28
+        config["team_creator_default_permissions"] = [{"id": "team_admin"}]
+        config["team_member_default_permissions"] = [{"id": "team_member"}]
     c.execute(
         "INSERT INTO projects (id, display_name, description, created_at_millis, is_production_mode,"
         " config_id, config) VALUES (?, ?, ?, ?, 0, ?, ?)",
-        (project_id, display_name, description, now, new_uuid(), dump(default_config())),
+        (project_id, display_name, description, now, new_uuid(), dump(config)),
     )
-    for permission_id, description_text, contained in DEFAULT_PERMISSION_DEFINITIONS:
+    for permission_id, description_text, contained in definitions:
         c.execute(
             "INSERT INTO permission_definitions (project_id, id, description, contained_permission_ids,"
             " created_at_millis) VALUES (?, ?, ?, ?, ?)",
@@ -278,6 +311,22 @@ def api_key_set_view(row: sqlite3.Row, *, full: bool = False) -> dict[str, Any]:
         if row[column] is not None:
             view[column] = row[column] if full else {"last_four": row[column][-4:]}
     return view
+
+
+def update_key_record(c: sqlite3.Connection, table: str, project_id: str, row: sqlite3.Row, body: dict[str, Any]) -> None:
+    """A PATCH of a key set or of a user / team API key: a new description, and a revocation
+    that keeps its first time (revoking again changes nothing)."""
+    assert table in ("api_key_sets", "project_api_keys")
+    if "description" in body:
+        c.execute(
+            f"UPDATE {table} SET description = ? WHERE project_id = ? AND id = ?",
+            (body["description"], project_id, row["id"]),
+        )
+    if body.get("revoked") and row["manually_revoked_at_millis"] is None:
+        c.execute(
+            f"UPDATE {table} SET manually_revoked_at_millis = ? WHERE project_id = ? AND id = ?",
+            (now_millis(), project_id, row["id"]),
+        )
 
 
 KEY_COLUMNS = {

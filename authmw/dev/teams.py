@@ -109,22 +109,31 @@ def delete_team(c: sqlite3.Connection, project_id: str, team_id: str) -> None:
 
 
 def permission_exists(c: sqlite3.Connection, project_id: str, permission_id: str) -> bool:
-    from .projects import SYSTEM_PERMISSIONS
+    """Whether a team permission of this id exists (PERMISSION_NOT_FOUND otherwise); an id of a
+    project permission is WRONG_PERMISSION_SCOPE (contract 2.8, 9.3)."""
+    from .errors import CatalogueError
+    from .projects import system_permissions
 
-    if permission_id in SYSTEM_PERMISSIONS:
+    if permission_id in system_permissions():
         return True
     row = c.execute(
-        "SELECT 1 FROM permission_definitions WHERE project_id = ? AND id = ?", (project_id, permission_id)
+        "SELECT scope FROM permission_definitions WHERE project_id = ? AND id = ?", (project_id, permission_id)
     ).fetchone()
+    if row is not None and row["scope"] != "team":
+        raise CatalogueError(
+            "WRONG_PERMISSION_SCOPE", permission_id=permission_id, expected_scope="team", actual_scope=row["scope"]
+        )
     return row is not None
 
 
-def contained_permissions(c: sqlite3.Connection, project_id: str) -> dict[str, list[str]]:
-    """Permission id -> the ids it directly contains (system permissions contain nothing)."""
+def contained_permissions(c: sqlite3.Connection, project_id: str, scope: str = "team") -> dict[str, list[str]]:
+    """Permission id -> the ids it directly contains, among the definitions of a scope ("team"
+    or, API 2.8, "project"; system permissions contain nothing)."""
     return {
         row["id"]: load(row["contained_permission_ids"])
         for row in c.execute(
-            "SELECT id, contained_permission_ids FROM permission_definitions WHERE project_id = ?", (project_id,)
+            "SELECT id, contained_permission_ids FROM permission_definitions WHERE project_id = ? AND scope = ?",
+            (project_id, scope),
         )
     }
 

@@ -120,8 +120,20 @@ def create_user(
             is_verified=primary_email_verified,
             used_for_auth=primary_email_auth_enabled,
         )
+    _grant_default_permissions(c, project_id, user_id)
     webhooks.user_created(c, project_id, user_id)
     return user_id
+
+
+def _grant_default_permissions(c: sqlite3.Connection, project_id: str, user_id: str) -> None:
+    """2.8: the project's `user_default_permissions` (no webhook for these, contract 2.8 9.2)."""
+    row = c.execute("SELECT config FROM projects WHERE id = ?", (project_id,)).fetchone()
+    refs = (load(row["config"]) or {}).get("user_default_permissions", []) if row is not None else []
+    for ref in refs:
+        c.execute(
+            "INSERT OR IGNORE INTO project_user_permissions (project_id, user_id, permission_id) VALUES (?, ?, ?)",
+            (project_id, user_id, ref["id"]),
+        )
 
 
 def add_contact_channel(

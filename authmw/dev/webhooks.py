@@ -236,6 +236,15 @@ def team_permission_deleted(
         emit(c, project_id, "team_permission.deleted", {"id": permission_id, "team_id": team_id, "user_id": user_id})
 
 
+def project_permission_created(c: sqlite3.Connection, project_id: str, user_id: str, permission_id: str) -> None:
+    """2.8: a project permission granted through the API (not the defaults of a new user)."""
+    emit(c, project_id, "project_permission.created", {"id": permission_id, "user_id": user_id})
+
+
+def project_permission_deleted(c: sqlite3.Connection, project_id: str, user_id: str, permission_id: str) -> None:
+    emit(c, project_id, "project_permission.deleted", {"id": permission_id, "user_id": user_id})
+
+
 # --- Messages ------------------------------------------------------------------------------
 
 

@@ -1,12 +1,14 @@
 """ASGI and WSGI middleware: the session's user on every request, cookies kept fresh."""
 
 from ._core import Refusal
-from ._user import AnonymousUser, AuthCredentials, AuthUser
+from ._user import AnonymousUser, ApiKeyTeam, ApiKeyUser, AuthCredentials, AuthUser
 from .asgi import AuthMiddleware
 from .wsgi import WSGIAuthMiddleware
 
 __all__ = [
     "AnonymousUser",
+    "ApiKeyTeam",
+    "ApiKeyUser",
     "AuthCredentials",
     "AuthMiddleware",
     "AuthUser",

@@ -31,6 +31,10 @@ unwanted sessions           refresh token -> until                REFUSED_CACHE_
 verified tokens (verifier)  access token -> Claims                VERIFIED_CACHE_SIZE; exp
 last parse (verifier)       access token -> its parse             one entry
 key set (verifier)          kid -> key                            refetched after JWKS_TTL
+API keys (``keys``)         key value -> the key the service      KEY_CACHE_SIZE; KEY_TTL
+                            confirmed (API 2.8, ``_api_keys``)
+refused API keys            key value -> the service's refusal    REFUSED_KEY_CACHE_SIZE;
+                                                                  REFUSED_KEY_TTL
 ==========================  ===================================  ==============================
 
 Values longer than MEMO_MAX_KEY are never memoized, so the memos hold at most about 4 MiB each.
@@ -51,10 +55,13 @@ from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._refresh_policy import ShortLivedWarning, refresh_endpoint
 from authmw._session import refresh_access_token
+from authmw._keyformat import ParsedApiKey
 from authmw._tokens import _TABLE, Claims, TokenVerifier, has_validity, usable_until
+from authmw.models import ProjectApiKey
 from authmw.errors import (
     AccessTokenExpired,
     AnonymousAuthenticationNotAllowed,
+    ApiKeyNotAccepted,
     ConfigurationError,
     InvalidAccessToken,
     KnownError,
@@ -63,6 +70,7 @@ from authmw.errors import (
     UnparsableAccessToken,
 )
 
+from ._api_keys import ApiKeyResolver, looks_like_api_key
 from ._cookies import (
     DEFAULT_ATTRIBUTES,
     CookieAttributes,
@@ -109,11 +117,18 @@ OnRefreshUnavailable = Literal["anonymous", "error"]
 Refresher = Callable[[AuthConfig, str], Op["str | None"]]
 
 
+#: Codes of a refused API key (contract 2.8, 8.4) and of keys the app does not take.
+_API_KEY_CODES = ("API_KEY_NOT_FOUND", "API_KEY_REVOKED", "API_KEY_EXPIRED", "WRONG_API_KEY_TYPE", "API_KEY_NOT_ACCEPTED")
+
 #: The ``WWW-Authenticate`` value of a refused bearer token, by error code (RFC 6750 3.1):
 #: fixed ASCII text only, so nothing the caller sent is ever repeated into a header.
 _BEARER_CHALLENGES = {
     code: f'Bearer realm="authmw", error="invalid_token", error_description="{text}"'
-    for code, text in (("ACCESS_TOKEN_EXPIRED", "The access token expired."), ("", "The access token is not valid."))
+    for code, text in (
+        ("ACCESS_TOKEN_EXPIRED", "The access token expired."),
+        ("", "The access token is not valid."),
+        *((code, "The API key is not valid.") for code in _API_KEY_CODES),
+    )
 }
 
 
@@ -197,6 +212,8 @@ class Tokens(NamedTuple):
     bearer: bool = False
     #: The Cookie value the session was read from (its outcome is remembered under it).
     cookie: str | None = None
+    #: The bearer value (``access_token``) is a user's or team's API key (API 2.8), not a JWT.
+    api_key: ParsedApiKey | None = None
 
 
 class Outcome(NamedTuple):
@@ -207,6 +224,8 @@ class Outcome(NamedTuple):
     cookies: tuple[str, ...] = ()
     #: The session came from the browser's cookies (so the cross-site check applies to it).
     from_cookies: bool = False
+    #: A user's or team's API key the service confirmed (no claims, no tokens then).
+    api_key: ProjectApiKey | None = None
 
 
 #: No session, or none the app signs in.
@@ -312,8 +331,15 @@ class Authenticator:
                 "(AUTHMW_SECRET_SERVER_KEY) or at least the publishable client key "
                 "(AUTHMW_PUBLISHABLE_CLIENT_KEY); the local service writes both to project.env."
             )
+        if config.accept_api_keys and refresher is None and not config.secret_server_key:
+            raise ConfigurationError(
+                "accept_api_keys needs the secret server key (AUTHMW_SECRET_SERVER_KEY): API keys are "
+                "checked with the service's server tier."
+            )
         self.config = config
         self.verifier = verifier or TokenVerifier(config, clock=clock)
+        #: API keys of machine clients (API 2.8): confirmed and refused ones, remembered.
+        self.keys = ApiKeyResolver(config, clock)
         self.on_refresh_unavailable = on_refresh_unavailable
         self._refresher = refresher or refresh_access_token
         self._clock = clock
@@ -354,6 +380,11 @@ class Authenticator:
                 access = usable_token(stored.access_token) if refresh is not None else None
                 return Tokens(access, refresh, True, secure or stored.https, stored.refresh_cookies, cookie=cookie)
         if bearer is not None:
+            parsed = looks_like_api_key(bearer)
+            if parsed is not None:
+                if not self.config.accept_api_keys:
+                    raise Refusal.bearer(ApiKeyNotAccepted(details={"reason": "this app does not accept API keys"}))
+                return Tokens(bearer, None, secure=secure, bearer=True, api_key=parsed)
             token = usable_token(bearer)
             if token is None:
                 raise Refusal.bearer(UnparsableAccessToken())
@@ -389,6 +420,10 @@ class Authenticator:
                         return hit[0]
             elif bearer is None:
                 return NO_SESSION
+            elif self.keys.has_answers:  # a machine client repeating its API key: one lookup
+                known = self.keys.cached(bearer)
+                if known is not None:
+                    return _key_outcome(known)
         tokens = self.read(
             cookie=cookie, auth_header=auth_header, secure=is_secure(scheme, forwarded_proto), bearer=bearer
         )
@@ -400,6 +435,8 @@ class Authenticator:
         if needed) and refresh the session when it must be. Raises :class:`Refusal` (503 when
         configured so during an outage; 401 for a bearer token that is not valid)."""
         # decide() has just looked for an answer without I/O; settle goes on from there.
+        if tokens.api_key is not None:
+            return (yield from self._api_key(tokens))
         outcome = yield from (self._bearer(tokens) if tokens.bearer else self._with_io(tokens))
         return self._finished(tokens, outcome)
 
@@ -418,6 +455,9 @@ class Authenticator:
 
     def _without_io(self, tokens: Tokens) -> Outcome | None:
         """The outcome when it needs no I/O and no signature check, else None."""
+        if tokens.api_key is not None:
+            known = self.keys.cached(tokens.access_token or "")
+            return None if known is None else _key_outcome(known)
         if tokens.access_token is None and tokens.refresh_token is None:
             return NO_SESSION
         if tokens.refresh_token is not None and self._was_refused(tokens.refresh_token):
@@ -475,6 +515,18 @@ class Authenticator:
                 return NO_SESSION  # a session, but of a user the app does not sign in
             return self._signed_out(tokens)
         return self._refreshed(tokens, *fresh)
+
+    def _api_key(self, tokens: Tokens) -> Op[Outcome]:
+        """A user's or team's API key: confirmed by the service (once; then remembered), or
+        refused with 401 and the service's code."""
+        value, parsed = tokens.access_token, tokens.api_key
+        assert value is not None and parsed is not None
+        try:
+            found = yield from self.keys.resolve(value, parsed)
+        except Exception as exc:
+            return self._unavailable(exc, "checking an API key", self.config.api_base + f"/{parsed.type}-api-keys/check")
+        self.watch.answered()
+        return _key_outcome(found)
 
     def _bearer(self, tokens: Tokens) -> Op[Outcome]:
         access = tokens.access_token
@@ -637,6 +689,12 @@ class Authenticator:
         # that shared its refresh; the next request refreshes again.
         self._short_lived.check((claims.exp - self._clock()) * 1000)
         self._fresh.put(refresh_token, (access, claims))
+
+
+def _key_outcome(found: ProjectApiKey | KnownError) -> Outcome:
+    if isinstance(found, KnownError):
+        raise Refusal.bearer(found)
+    return Outcome(api_key=found)
 
 
 def _refused_key(refresh_token: str) -> str:

@@ -34,7 +34,7 @@ from authmw._ops import AsyncDriver, Op, SyncDriver
 from ._core import Authenticator, Outcome, Refusal, Tokens, bearer_token
 from ._origin import own_origin
 from ._settings import Options
-from ._user import ANONYMOUS, AnonymousUser, AuthUser
+from ._user import ANONYMOUS, AnonymousUser, ApiKeyUser, AuthUser, key_principal
 
 T = TypeVar("T")
 D = TypeVar("D", covariant=True)
@@ -183,6 +183,8 @@ class SessionResolver:
     def _resolved(
         self, outcome: Outcome, request: SessionRequest, check_origin: bool, side: Callable[[], _Side[object]]
     ) -> Resolved:
+        if outcome.api_key is not None:  # a user's or a team's API key (API 2.8)
+            return Resolved(key_principal(outcome.api_key, side().server))
         claims, access_token = outcome.claims, outcome.access_token
         if claims is None or access_token is None:
             return Resolved(ANONYMOUS, outcome.cookies) if outcome.cookies else NOBODY
@@ -223,6 +225,8 @@ class SessionResolver:
         :class:`AsyncServerApp` on the driver :meth:`arun` uses."""
         if not isinstance(user, AuthUser) or not self.config.secret_server_key:
             return user
+        if isinstance(user, ApiKeyUser):
+            return ApiKeyUser(user.key, self._async_side().server)
         return AuthUser(user.claims, user.access_token, user.refresh_token, self._async_side().server)
 
     def _sync_side(self) -> _Side[SyncDriver]:

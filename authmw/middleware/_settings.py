@@ -38,6 +38,7 @@ CONFIG_KEYS = {
     "PUBLIC_API_URL": "public_api_url",
     "ALLOW_ANONYMOUS": "allow_anonymous",
     "ALLOW_RESTRICTED": "allow_restricted",
+    "ACCEPT_API_KEYS": "accept_api_keys",
 }
 #: Every key :func:`read_settings` looks up.
 KEYS = (

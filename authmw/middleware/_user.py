@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any
 from authmw._apps._base import UNSET
 from authmw.errors import ConfigurationError
 
-from ._access import team_refusal
+from ._access import PermissionRequirement, team_refusal
 
 if TYPE_CHECKING:
     from authmw._apps import AsyncServerApp, ServerApp
     from authmw._tokens import Claims
+    from authmw.models import ProjectApiKey
 
 
 class AnonymousUser:
@@ -27,6 +28,8 @@ class AnonymousUser:
     is_authenticated = False
     is_anonymous = True
     is_restricted = False
+    #: None: nobody; "team_api_key" for ApiKeyTeam.
+    via: str | None = None
     restricted_reason = None
     id = None
     claims = None
@@ -66,6 +69,9 @@ class AuthUser:
     __slots__ = ("access_token", "claims", "refresh_token", "server")
 
     is_authenticated = True
+    #: How the request proved who it is: ``"session"`` (an access token: cookies, headers);
+    #: :class:`~authmw.middleware.ApiKeyUser` says ``"user_api_key"``.
+    via = "session"
 
     def __init__(
         self,
@@ -156,9 +162,13 @@ class AuthUser:
         """The user's permissions in a team (``list[TeamPermission]``), contained ones included."""
         return self._server().team_permissions.list(team_id, self.id, recursive=recursive)
 
-    def has_permission(self, team_id: str, permission_id: str) -> Any:
-        """Whether the user holds ``permission_id`` in the team, directly or contained (bool)."""
-        return self._server().team_permissions.has(team_id, self.id, permission_id)
+    def has_permission(self, team_id_or_permission_id: str, permission_id: str | None = None) -> Any:
+        """Whether the user holds a permission, directly or contained (bool):
+        ``has_permission("docs:write")`` a project permission (API 2.8, no team),
+        ``has_permission(team_id, "$update_team")`` a permission in a team."""
+        if permission_id is None:
+            return self._server().project_permissions.has(self.id, team_id_or_permission_id)
+        return self._server().team_permissions.has(team_id_or_permission_id, self.id, permission_id)
 
     def update(self, **fields: Any) -> Any:
         """Change the user: the fields of ``server.users.update``; the updated ``ServerUser``."""
@@ -187,6 +197,12 @@ class AuthUser:
         server = self._server()
         return server._driver.run(team_refusal(server, self.id, team_id, permission_id))
 
+    def permission_refusal(self, requirement: PermissionRequirement) -> Any:
+        """For guards: None if the user holds the requirement's project permission, else the
+        error to refuse with; answers 503 at once when the service cannot be asked."""
+        server = self._server()
+        return server._driver.run(requirement.refusal(server, self.id))
+
     def _server(self) -> ServerApp | AsyncServerApp:
         if self.server is None:
             raise ConfigurationError(
@@ -194,6 +210,85 @@ class AuthUser:
                 "(or pass secret_server_key in the AuthConfig given to the middleware)."
             )
         return self.server
+
+
+class ApiKeyUser(AuthUser):
+    """A user calling through one of their API keys (``via == "user_api_key"``).
+
+    Everything :class:`AuthUser` offers that needs no session works (``id``, the server-tier
+    helpers, team checks); there is no access token, refresh token or claims. ``key`` is the
+    key as listed (``last_four``, ``description``, ``expires_at``; never its value).
+    """
+
+    __slots__ = ("key",)
+
+    via = "user_api_key"
+
+    def __init__(self, key: ProjectApiKey, server: ServerApp | AsyncServerApp | None = None) -> None:
+        super().__init__(None, None, None, server)  # type: ignore[arg-type]
+        self.key = key
+
+    @property
+    def id(self) -> str:
+        return str(self.key.user_id)
+
+    @property
+    def identity(self) -> str:
+        return str(self.key.user_id)
+
+    @property
+    def is_anonymous(self) -> bool:
+        return False
+
+    @property
+    def is_restricted(self) -> bool:
+        return False
+
+    @property
+    def restricted_reason(self) -> str | None:
+        return None
+
+    # A key carries no token: what a session's token says is None here (get_server_user()).
+    email = None
+    email_verified = None
+    display_name = None
+    selected_team_id = None
+    signed_up_at = None
+
+    def __repr__(self) -> str:
+        return f"ApiKeyUser(id={self.id!r}, key_id={self.key.id!r})"
+
+
+class ApiKeyTeam(AnonymousUser):
+    """A team calling through its API key (``via == "team_api_key"``): not a user.
+
+    An :class:`AnonymousUser` to everything that asks for a signed-in person
+    (``is_authenticated`` False: Django's ``login_required``, Flask-Login and authmw's guards
+    without ``api_keys=True`` refuse it); ``team_id`` names the team and ``key`` the key as
+    listed. Guards that accept keys let it through for its own team.
+    """
+
+    __slots__ = ("key",)
+
+    via = "team_api_key"
+
+    def __init__(self, key: ProjectApiKey) -> None:
+        self.key = key
+
+    @property
+    def team_id(self) -> str:
+        return str(self.key.team_id)
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return f"ApiKeyTeam(team_id={self.team_id!r}, key_id={self.key.id!r})"
+
+
+def key_principal(key: ProjectApiKey, server: ServerApp | AsyncServerApp | None) -> ApiKeyUser | ApiKeyTeam:
+    """The request's user for a valid key (the middleware's ``Outcome.api_key``)."""
+    return ApiKeyUser(key, server) if key.type == "user" else ApiKeyTeam(key)
 
 
 class AuthCredentials:

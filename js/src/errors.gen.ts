@@ -83,7 +83,7 @@ const CATALOGUE: readonly CatalogueRow[] = [
   ["PASSKEY_WEBAUTHN_ERROR","",400,"{message}",0,"","message,code"],
   ["PASSKEY_AUTHENTICATION_FAILED","",400,"{message}",0,"",""],
   ["PERMISSION_NOT_FOUND","",404,"Permission \"{permission_id}\" not found. Make sure you created it on the dashboard.",0,"","permission_id"],
-  ["WRONG_PERMISSION_SCOPE","",404,"Permission {permission_id} not found. (It was found for a different scope {actual_scope}, but scope {expected_scope} was expected.)",0,"","permission_id,expected_scope,actual_scope"],
+  ["WRONG_PERMISSION_SCOPE","",404,"Permission \"{permission_id}\" not found. (It was found for a different scope \"{actual_scope}\", but scope \"{expected_scope}\" was expected.)",0,"","permission_id,expected_scope,actual_scope"],
   ["PERMISSION_ID_ALREADY_EXISTS","",400,"Permission with ID \"{permission_id}\" already exists. Choose a different ID.",0,"","permission_id"],
   ["PROJECT_PERMISSION_REQUIRED","",401,"User {user_id} does not have permission {permission_id}.",0,"","user_id,permission_id"],
   ["CONTAINED_PERMISSION_NOT_FOUND","",400,"Contained permission with ID \"{permission_id}\" not found. Make sure you created it on the dashboard.",0,"","permission_id"],
@@ -117,6 +117,7 @@ const CATALOGUE: readonly CatalogueRow[] = [
   ["OAUTH_PROVIDER_ACCESS_DENIED","",400,"The OAuth provider denied access to the user.",0,"",""],
   ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE","",409,"This {type} is already used for authentication by another account.",0,"","type,contact_channel_value,would_work_if_email_was_verified"],
   ["CROSS_SITE_REQUEST_REFUSED","",403,"Refused a cross-site request made with the session cookies (failed the {check} check). Send it from the app's own pages, or list its origin among the trusted origins.",0,"","check,origin"],
+  ["API_KEY_NOT_ACCEPTED","",401,"This endpoint does not accept API keys ({reason}). Call it with a user's session, or let the app accept API keys (AuthConfig(accept_api_keys=True)) and the route's guard take them (api_keys=True).",0,"","reason"],
 ];
 
 /** The class of a catalogue code (made on first use; the same class every time), or undefined. */
@@ -463,6 +464,9 @@ export type ContactChannelAlreadyUsedForAuthBySomeoneElse = InstanceType<typeof 
 /** CROSS_SITE_REQUEST_REFUSED (403). */
 export const CrossSiteRequestRefused = /* @__PURE__ */ knownErrorClass("CROSS_SITE_REQUEST_REFUSED") as KnownErrorClass<{ readonly "~lineage"?: { CROSS_SITE_REQUEST_REFUSED: true }; readonly check: string | undefined; readonly origin: string | null | undefined }>;
 export type CrossSiteRequestRefused = InstanceType<typeof CrossSiteRequestRefused>;
+/** API_KEY_NOT_ACCEPTED (401). */
+export const ApiKeyNotAccepted = /* @__PURE__ */ knownErrorClass("API_KEY_NOT_ACCEPTED") as KnownErrorClass<{ readonly "~lineage"?: { API_KEY_NOT_ACCEPTED: true }; readonly reason: string | undefined }>;
+export type ApiKeyNotAccepted = InstanceType<typeof ApiKeyNotAccepted>;
 
 /** Each code's error type, for `isKnownError(error, code)` (types only: nothing of it is loaded). */
 export interface KnownErrorsByCode {
@@ -578,4 +582,5 @@ export interface KnownErrorsByCode {
   OAUTH_PROVIDER_ACCESS_DENIED: OAuthProviderAccessDenied;
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: ContactChannelAlreadyUsedForAuthBySomeoneElse;
   CROSS_SITE_REQUEST_REFUSED: CrossSiteRequestRefused;
+  API_KEY_NOT_ACCEPTED: ApiKeyNotAccepted;
 }

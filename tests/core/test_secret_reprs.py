@@ -26,7 +26,7 @@ import authmw
 from authmw import AdminApp, AsyncClientApp, AsyncServerApp, AuthConfig, ClientApp, ServerApp
 from authmw.adapter import OAuthRoutes, Options, Resolved, SessionResolver, read_settings
 from authmw.errors import MultiFactorAuthenticationRequired
-from authmw.middleware import AuthMiddleware, AuthUser, WSGIAuthMiddleware
+from authmw.middleware import ApiKeyTeam, ApiKeyUser, AuthMiddleware, AuthUser, WSGIAuthMiddleware
 
 MODULES = ["authmw", "authmw.models", "authmw.adapter", "authmw.middleware", "authmw.errors", "authmw.dev"]
 ADAPTERS = ["authmw_fastapi", "authmw_flask"]
@@ -77,10 +77,12 @@ def examples(local_service: Any) -> dict[type, Callable[[], list[Any]]]:
     from authmw._oauth import authorize_url
     from authmw.dev import LocalService
     from authmw.errors import HttpStatusError, NotInServiceVersion, ServiceUnreachable
+    from authmw._keyformat import make_api_key
     from authmw.models import (
         AdminOAuthProvider,
         EmailConfig,
         NewApiKey,
+        NewProjectApiKey,
         OAuthSignInResult,
         SignInResult,
         TokenPair,
@@ -98,6 +100,19 @@ def examples(local_service: Any) -> dict[type, Callable[[], list[Any]]]:
     sign_in = authorize_url(config, "github", redirect_uri="http://localhost/cb", code_verifier=PKCE)
     key = AdminApp(config).api_keys.create(description="repr test", expires_at_millis=int(time.time() + 3600) * 1000)
     session = Session(config, refresh_token=refresh, access_token=access)
+    # a user API key as the create call answers it (tests/core/test_api_keys_live.py makes real ones)
+    user_key_id = "7b0c6a52-2f4e-4c7e-9a55-3c1d8e6f0a11"
+    user_key = NewProjectApiKey.model_validate(
+        {
+            "id": user_key_id,
+            "type": "user",
+            "user_id": claims.sub,
+            "description": "repr test",
+            "created_at_millis": 0,
+            "is_public": False,
+            "value": make_api_key(user_key_id, "user"),
+        }
+    )
     resolver = SessionResolver(config)
     cookies = tuple(f"{name}={value}; Path=/" for name, value in [("stack-access", json.dumps([refresh, access]))])
     flask_app = Flask(__name__)
@@ -116,6 +131,7 @@ def examples(local_service: Any) -> dict[type, Callable[[], list[Any]]]:
         SignInResult: lambda: [signed_in],
         OAuthSignInResult: lambda: [OAuthSignInResult.model_validate({**wire, "is_new_user": True})],
         NewApiKey: lambda: [key],
+        NewProjectApiKey: lambda: [user_key],
         AdminOAuthProvider: lambda: [
             AdminOAuthProvider.model_validate(
                 {"id": "github", "type": "standard", "enabled": True, "client_id": "id", "client_secret": CLIENT_SECRET}
@@ -128,6 +144,9 @@ def examples(local_service: Any) -> dict[type, Callable[[], list[Any]]]:
         ],
         TotpSetup: lambda: [TotpSetup(uri=f"otpauth://totp/x?secret={TOTP}", secret=TOTP, secret_base64=TOTP)],
         AuthUser: lambda: [AuthUser(claims, access, refresh, ServerApp(config))],
+        # the principals of API keys hold the key as listed (here the create answer, value included)
+        ApiKeyUser: lambda: [ApiKeyUser(user_key, ServerApp(config))],
+        ApiKeyTeam: lambda: [ApiKeyTeam(user_key)],
         Resolved: lambda: [Resolved(AuthUser(claims, access, refresh), cookies, True)],
         SessionResolver: lambda: [resolver],
         Options: lambda: [resolver.options, Options(verifier=resolver.core.verifier)],
@@ -158,6 +177,7 @@ def examples(local_service: Any) -> dict[type, Callable[[], list[Any]]]:
             config.super_secret_admin_key,
             key.secret_server_key,
             key.publishable_client_key,
+            user_key.api_key,
             link.code_verifier,
             PKCE,
             TOTP,

@@ -63,6 +63,18 @@ FIELDS_28 = [
     # the users query schema of 2.8 is shared by the list and the routes of one user
     ("GET", "/users/00000000-0000-4000-8000-000000000000?limit=%s", "server", None),
     ("DELETE", "/users/00000000-0000-4000-8000-000000000000?limit=%s", "server", None),
+    (
+        "POST",
+        "/user-api-keys",
+        "server",
+        '{"user_id": "00000000-0000-4000-8000-000000000000", "description": "x", "expires_at_millis": %s}',
+    ),
+    (
+        "POST",
+        "/team-api-keys",
+        "server",
+        '{"team_id": "00000000-0000-4000-8000-000000000000", "description": "x", "expires_at_millis": %s}',
+    ),
 ]
 
 

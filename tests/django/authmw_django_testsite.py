@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from authmw_django import team_member_required, team_permission_required, user_required
+from authmw_django import require_permission, team_member_required, team_permission_required, user_required
 from authmw_django.rest_framework import HasTeamPermission, IsSignedIn, IsTeamMember
 from authmw_django.views import admin_login
 from django.contrib import admin
@@ -191,7 +191,36 @@ class DrfAction(APIView):
     get = head = post = put = patch = delete = purge = _act
 
 
+# API keys of machine clients (tests/django/test_django_api_keys.py; the permissions are
+# made by tests/middleware/keys_support.py)
+
+
+@user_required(api_keys=True)
+def key_export(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"id": request.user.id, "via": request.user.via})
+
+
+@team_member_required(api_keys=True)
+async def key_team_sync(request: HttpRequest, team_id: str) -> JsonResponse:
+    user = await request.auser()  # type: ignore[attr-defined]
+    return JsonResponse({"team": team_id, "via": user.via})
+
+
+@require_permission("keys_docs_write", api_keys=True)
+def key_docs(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"editor": request.user.id})
+
+
+@require_permission("keys_docs_admin", api_keys=True)
+def key_admin_docs(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"editor": request.user.id})
+
+
 urlpatterns = [
+    path("keys/export", key_export),
+    path("keys/teams/<str:team_id>/sync", key_team_sync),
+    path("keys/docs", key_docs),
+    path("keys/admin-docs", key_admin_docs),
     path("ping", ping),
     path("action", action),
     path("exempt-action", exempt_action),

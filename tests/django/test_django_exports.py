@@ -14,6 +14,7 @@ def test_exported_members() -> None:
                 "get_auth_config",
                 "oauth_urls",
                 "team_member_required",
+                "require_permission",
                 "team_permission_required",
                 "user_required",
                 "webhook_view",

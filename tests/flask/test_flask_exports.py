@@ -16,6 +16,7 @@ def test_exported_members() -> None:
         "linkable_email",
         "oauth_blueprint",
         "team_member_required",
+        "require_permission",
         "team_permission_required",
         "user_required",
         "webhook_blueprint",

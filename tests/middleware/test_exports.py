@@ -6,6 +6,8 @@ def test_exported_members() -> None:
     assert exported == sorted(exported)
     assert set(exported) == {
         "AnonymousUser",
+        "ApiKeyTeam",
+        "ApiKeyUser",
         "AuthCredentials",
         "AuthMiddleware",
         "AuthUser",

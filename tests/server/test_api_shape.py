@@ -73,10 +73,13 @@ def test_sync_and_async_twins_offer_the_same_calls(sync_class, async_class):
 
 def test_the_expected_namespaces():
     assert namespaces(ClientApp) == [
+        "api_keys",
         "contact_channels",
         "notification_preferences",
+        "project_permissions",
         "provider_accounts",
         "sessions",
+        "team_api_keys",
         "team_invitations",
         "team_member_profiles",
         "team_permissions",
@@ -86,15 +89,18 @@ def test_the_expected_namespaces():
         "connected_accounts",
         "contact_channels",
         "notification_preferences",
+        "project_permissions",
         "provider_accounts",
         "sessions",
+        "team_api_keys",
         "team_member_profiles",
         "team_permissions",
         "teams",
+        "user_api_keys",
         "users",
     ]
     assert namespaces(AdminApp) == sorted(
-        [*namespaces(ServerApp), "api_keys", "email_templates", "permission_definitions"]
+        [*namespaces(ServerApp), "api_keys", "email_templates", "permission_definitions", "project_permission_definitions"]
     )
 
 

@@ -219,6 +219,31 @@ def test_keys_create_list_revoke(run, service):
     assert status == 0 and "AUTHMW_SUPER_SECRET_ADMIN_KEY=sak_" in out and "PUBLISHABLE" not in out
 
 
+def test_project_permissions_create_list_delete(run, service):
+    assert run("permissions", "list")[:2] == (0, "No project permissions.\n")
+    assert run("permissions", "create", "docs:read", "--description", "Read the docs")[:2] == (
+        0,
+        "Created project permission docs:read.\n",
+    )
+    status, out, _ = run("permissions", "create", "docs:write", "--contains", "docs:read")
+    assert status == 0
+    status, out, _ = run("permissions", "list")
+    assert out.splitlines()[0].split() == ["ID", "DESCRIPTION", "CONTAINS"]
+    assert out.splitlines()[2].split() == ["docs:write", "-", "docs:read"]
+    listed = json.loads(run("permissions", "list", "--json")[1])
+    assert listed[0] == {"id": "docs:read", "description": "Read the docs", "contained_permission_ids": []}
+    status, _, err = run("permissions", "create", "docs:read")
+    assert status == 2 and "already exists" in err
+    status, _, err = run("permissions", "create", "x", "--contains", "admin")  # a team permission
+    assert status == 2 and 'Contained permission with ID "admin" not found' in err
+    assert run("permissions", "delete", "docs:write")[:2] == (0, "Deleted project permission docs:write (and every grant of it).\n")
+    run("permissions", "delete", "docs:read")
+    # the API-key settings of API 2.8 are project settings like the others
+    assert run("project", "set", "allow_user_api_keys", "on")[0] == 0
+    assert admin(service).get_project().config.allow_user_api_keys is True
+    run("project", "set", "allow_user_api_keys", "off")
+
+
 def test_users_create_and_list(run, monkeypatch):
     email = f"cli-{uuid.uuid4().hex[:10]}@example.com"
     monkeypatch.setattr(sys, "stdin", _Stdin("a long enough password\n"))

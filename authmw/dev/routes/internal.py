@@ -10,7 +10,6 @@ from ..auth import INTERNAL_PROJECT_ID, managed_project_ids
 from ..db import dump, load
 from ..endpoint import ADMIN, ANY, EndpointGroup, NeedsUser, PerApi, RequestContext
 from ..errors import CatalogueError
-from ..ids import now_millis
 from ..projects import (
     Project,
     api_key_set_view,
@@ -18,6 +17,7 @@ from ..projects import (
     create_project,
     get_project,
     set_owner_team,
+    update_key_record,
     user_count,
 )
 from ..responses import Created
@@ -75,7 +75,7 @@ def _create_team_owned_project(ctx: RequestContext, owner: sqlite3.Row) -> Proje
     if not is_member(ctx.sql, INTERNAL_PROJECT_ID, team_id, owner["id"]):
         raise CatalogueError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=team_id, user_id=owner["id"])
     body = {**ctx.body, "config": {"allow_localhost": True, **ctx.body.get("config", {})}}
-    created = create_project(ctx.sql, ctx.body["display_name"])
+    created = create_project(ctx.sql, ctx.body["display_name"], api=ctx.api)
     set_owner_team(ctx.sql, created.id, team_id)
     return apply_update(ctx, dataclasses.replace(created, owner_team_id=team_id), body)
 
@@ -133,16 +133,7 @@ def get_api_keys(ctx: RequestContext) -> dict[str, Any]:
 )
 def update_api_keys(ctx: RequestContext) -> dict[str, Any]:
     key_set = _key_set(ctx, ctx.params["api_key_id"])
-    if "description" in ctx.body:
-        ctx.sql.execute(
-            "UPDATE api_key_sets SET description = ? WHERE project_id = ? AND id = ?",
-            (ctx.body["description"], ctx.project.id, key_set["id"]),
-        )
-    if ctx.body.get("revoked") and key_set["manually_revoked_at_millis"] is None:
-        ctx.sql.execute(
-            "UPDATE api_key_sets SET manually_revoked_at_millis = ? WHERE project_id = ? AND id = ?",
-            (now_millis(), ctx.project.id, key_set["id"]),
-        )
+    update_key_record(ctx.sql, "api_key_sets", ctx.project.id, key_set, ctx.body)
     return api_key_set_view(_key_set(ctx, key_set["id"]))
 
 

@@ -15,7 +15,7 @@ from ..db import dump, load
 from ..api_version import ApiVersion
 from ..endpoint import ADMIN, ANY, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError, schema_error
-from ..projects import BOOLEAN_FLAGS, SYSTEM_PERMISSIONS, Project, save_project, user_count
+from ..projects import BOOLEAN_FLAGS, Project, save_project, system_permissions, user_count
 from ..schema import Arr, Bool, Num, Obj, Str, Unprefixed, Uuid
 
 OAUTH_PROVIDER_IDS = (
@@ -95,6 +95,7 @@ def project_body(*, creating: bool, api_28: bool = False) -> Obj:
                     "oauth_account_merge_strategy": Str(
                         one_of=("link_method", "raise_error", "allow_duplicates")
                     ),
+                    "user_default_permissions": _permission_refs(),
                 }
             ),
         },
@@ -147,6 +148,7 @@ def _update_current(ctx: RequestContext) -> dict[str, Any]:
 
 #: Settings 2.7 does not have.
 SETTINGS_28 = (
+    "user_default_permissions",
     "require_email_verification",
     "allow_user_api_keys",
     "allow_team_api_keys",
@@ -245,14 +247,19 @@ def _check_config(ctx: RequestContext, project: Project, changes: dict[str, Any]
         for provider in providers:
             if provider["type"] == "shared" and provider["id"] not in SHARED_OAUTH_PROVIDER_IDS:
                 raise CatalogueError("INVALID_SHARED_OAUTH_PROVIDER_ID", provider_id=provider["id"])
-    for key in ("team_creator_default_permissions", "team_member_default_permissions"):
+    for key in ("team_creator_default_permissions", "team_member_default_permissions", "user_default_permissions"):
         if key in changes:
+            scope = "project" if key == "user_default_permissions" else "team"
             defined = {
                 row["id"]
-                for row in ctx.sql.execute("SELECT id FROM permission_definitions WHERE project_id = ?", (project.id,))
+                for row in ctx.sql.execute(
+                    "SELECT id FROM permission_definitions WHERE project_id = ? AND scope = ?", (project.id, scope)
+                )
             }
-            if any(ref["id"] not in defined and ref["id"] not in SYSTEM_PERMISSIONS for ref in changes[key]):
-                raise PlainError(400, "Invalid team default permission ids")
+            if scope == "team":
+                defined |= set(system_permissions(ctx.api))
+            if any(ref["id"] not in defined for ref in changes[key]):
+                raise PlainError(400, f"Invalid {scope} default permission ids")
 
 
 routes = group.routes
