@@ -266,7 +266,7 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(mail_service,
         page.get_by_test_id("invitation-accept").click()
         expect(page.get_by_test_id("invitation-joined")).to_have_text(f"You joined {team_name}.")
 
-        page.goto(f"{base}/handler/account-settings")
+        page.goto(f"{base}/handler/account-settings/teams")
         team = page.locator(f'[data-testid=team][data-team-name="{team_name}"]')
         expect(team).to_be_visible()
         members = team.get_by_test_id("team-members")
@@ -284,7 +284,7 @@ def test_add_an_email_in_account_settings_and_verify_it_through_the_mailbox(mail
     page = context.new_page()
     sign_in(page, base, email, PASSWORD)
     page.wait_for_url(f"{base}/")
-    page.goto(f"{base}/handler/account-settings")
+    page.goto(f"{base}/handler/account-settings/emails")
 
     page.get_by_test_id("add-email-form").get_by_label("Add an e-mail address").fill(extra)
     page.get_by_role("button", name="Add e-mail").click()
@@ -298,7 +298,7 @@ def test_add_an_email_in_account_settings_and_verify_it_through_the_mailbox(mail
     assert link.startswith(f"{base}/handler/email-verification?") and "code=" in link
     page.goto(link)
     expect(page.get_by_test_id("email-verified")).to_be_visible()
-    page.goto(f"{base}/handler/account-settings")
+    page.goto(f"{base}/handler/account-settings/emails")
     expect(row.get_by_test_id("contact-channel-verified")).to_have_attribute("data-verified", "true")
 
 
@@ -341,7 +341,7 @@ def test_changing_the_password_keeps_this_session_and_ends_the_others(mail_servi
     page = context.new_page()
     sign_in(page, base, email, PASSWORD)
     page.wait_for_url(f"{base}/")
-    page.goto(f"{base}/handler/account-settings")
+    page.goto(f"{base}/handler/account-settings/password")
 
     form = page.get_by_test_id("password-form")
     form.get_by_label("Current password").fill(PASSWORD)
