@@ -1,36 +1,45 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ComponentType } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useParams } from "react-router";
 import { withReturnTo } from "../../../urls";
 import { useAuth, useProject } from "../../hooks";
 import { useMessages } from "../../messages";
 import { useAuthRedirect } from "../../redirect";
 import { AuthPage, Brand, PageShell } from "../layout";
+import Profile from "./profile";
+import Emails from "./emails";
+import Password from "./password";
+import Passkeys from "./passkeys";
+import TwoFactor from "./two-factor";
+import ConnectedAccounts from "./connected-accounts";
+import Sessions from "./sessions";
+import Teams from "./teams";
+import DangerZone from "./danger-zone";
 import type { AccountSection, SectionProps } from "./section";
 
-/** The sections of the page, in the order of its navigation; each module loads when it is shown. */
+/** The sections of the page, in the order of its navigation. */
 export const ACCOUNT_SECTIONS: readonly AccountSection[] = [
-  { id: "profile", title: (m) => m.profileSection, shown: () => true, load: () => import("./profile") },
-  { id: "emails", title: (m) => m.emailsSection, shown: () => true, load: () => import("./emails") },
+  { id: "profile", title: (m) => m.profileSection, shown: () => true, Component: Profile },
+  { id: "emails", title: (m) => m.emailsSection, shown: () => true, Component: Emails },
   {
     id: "password",
     title: (m) => m.passwordSection,
     shown: ({ user, config }) => user.hasPassword || config?.credentialEnabled !== false,
-    load: () => import("./password"),
+    Component: Password,
   },
   {
     id: "passkeys",
     title: (m) => m.passkeysSection,
     // A user who has a passkey can always remove it, even once the project turned passkeys off.
     shown: ({ user, config }) => Boolean(config?.passkeyEnabled) || user.passkeyAuthEnabled,
-    load: () => import("./passkeys"),
+    Component: Passkeys,
   },
-  { id: "two-factor", title: (m) => m.twoFactorSection, shown: () => true, load: () => import("./two-factor") },
+  { id: "two-factor", title: (m) => m.twoFactorSection, shown: () => true, Component: TwoFactor },
   {
     id: "connected-accounts",
     title: (m) => m.connectedAccountsSection,
     // Shown when the user has a linked account or the project offers a provider to link.
     shown: ({ user, config }) => user.oauthProviders.length > 0 || (config?.oauthProviders.length ?? 0) > 0,
-    load: () => import("./connected-accounts"),
+    Component: ConnectedAccounts,
   },
   {
     id: "sessions",
@@ -38,19 +47,16 @@ export const ACCOUNT_SECTIONS: readonly AccountSection[] = [
     shown: () => true,
     // API 2.8 only: a 2.7 service has no session list (list() answers null).
     supported: async (auth) => (await auth.sessions.list()) !== null,
-    load: () => import("./sessions"),
+    Component: Sessions,
   },
-  { id: "teams", title: (m) => m.teamsSection, shown: () => true, load: () => import("./teams") },
+  { id: "teams", title: (m) => m.teamsSection, shown: () => true, Component: Teams },
   {
     id: "danger-zone",
     title: (m) => m.dangerZoneSection,
     shown: ({ config }) => Boolean(config?.clientUserDeletionEnabled),
-    load: () => import("./danger-zone"),
+    Component: DangerZone,
   },
 ];
-
-// One lazy component per section, made once, so React keeps a loaded section's module.
-const LAZY = new Map<string, ComponentType<SectionProps>>(ACCOUNT_SECTIONS.map((section) => [section.id, lazy(section.load)]));
 
 /** Which sections the service supports (those without a `supported` check are). Asked once per user. */
 function useSupported(userId: string | undefined): ReadonlySet<string> | null {
@@ -145,7 +151,7 @@ export function AccountSettings() {
   // is not found; one still being checked waits for the answer.
   const waiting = current?.supported !== undefined && supported === null;
   const offered = current && sections.includes(current);
-  const Section = offered ? LAZY.get(current.id) : undefined;
+  const Section = offered ? current.Component : undefined;
 
   return (
     <PageShell className="authmw-page-settings">
@@ -188,9 +194,7 @@ export function AccountSettings() {
                   <h2 id={`authmw-${current.id}-heading`} ref={heading} tabIndex={-1}>
                     {current.title(m)}
                   </h2>
-                  <Suspense fallback={<SectionPlaceholder label={m.loading} />}>
-                    <Section {...props} />
-                  </Suspense>
+                  <Section {...props} />
                 </section>
               ) : waiting ? (
                 <section className="authmw-section">
@@ -217,7 +221,7 @@ export function AccountSettings() {
   );
 }
 
-/** Holds a section's place while its module loads (no jump when it arrives). */
+/** Holds a section's place while the service is asked whether it offers it (no jump when it arrives). */
 function SectionPlaceholder({ label }: { label: string }) {
   return (
     <p role="status" className="authmw-hint authmw-section-placeholder">

@@ -12,7 +12,7 @@ export interface SectionProps {
 
 /**
  * One section of the account settings page: its route ({handler}/account-settings/<id>), its
- * entry in the navigation, and its content, a module of its own loaded when it is shown.
+ * entry in the navigation, and its content.
  */
 export interface AccountSection {
   /** Path segment and test id (settings-<id>). */
@@ -25,5 +25,5 @@ export interface AccountSection {
    * visit; absent means yes. A section whose answer is false (or fails) is left out.
    */
   supported?(auth: UseAuthResult): Promise<boolean>;
-  load(): Promise<{ default: ComponentType<SectionProps> }>;
+  Component: ComponentType<SectionProps>;
 }
