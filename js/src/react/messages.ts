@@ -179,7 +179,7 @@ export const DEFAULT_MESSAGES = {
   impersonationBadge: "administrator",
   lastUsed: (when: string) => `Last used ${when}`,
   revokeSession: "End session",
-  revokeSessionLabel: (when: string) => `End the session last used ${when}`,
+  revokeSessionLabel: (when: string) => `End session, last used ${when}`,
   sessionRevoked: "The session has ended.",
   revokeOtherSessions: "End all other sessions",
   otherSessionsRevoked: "Every other session has ended.",
@@ -217,7 +217,7 @@ export const DEFAULT_MESSAGES = {
   leaveTeam: (team: string) => `Leave ${team}`,
   /** `count` and `names` are already formatted for the reader's locale. */
   teamMembers: (count: number, formattedCount: string, names: string) =>
-    count === 1 ? `Only you so far: ${names}` : `${formattedCount} members: ${names}`,
+    count === 1 ? "Only you so far." : `${formattedCount} members: ${names}`,
   you: "you",
   noName: "(no name)",
   yourNameInTeam: (team: string) => `Your name in ${team}`,
