@@ -241,6 +241,7 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(mail_service,
         page.wait_for_url(f"{base}/")
         page.get_by_test_id("account-settings-link").click()
         page.wait_for_url(f"{base}/handler/account-settings")
+        page.get_by_test_id("settings-nav-teams").click()
         page.get_by_test_id("create-team-form").get_by_label("New team name").fill(team_name)
         page.get_by_role("button", name="Create team").click()
         team = page.locator(f'[data-testid=team][data-team-name="{team_name}"]')
