@@ -272,7 +272,7 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(mail_service,
         expect(team).to_be_visible()
         members = team.get_by_test_id("team-members")
         expect(members).to_contain_text("you")
-        expect(members).to_contain_text(", ")  # the owner and the guest
+        expect(members).to_contain_text("2 members:")  # the owner and the guest
     finally:
         owner_context.close()
         guest_context.close()
