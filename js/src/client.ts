@@ -11,6 +11,7 @@ import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies";
 import { isKnownError } from "./known-error";
 import { projectFromWire, userFromWire, userUpdateToWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models";
 import type { OAuthApi, SignInWithOAuthOptions } from "./oauth";
+import type { SessionsApi } from "./sessions";
 import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store";
 import { accessTokenKind, type UserKindOptions } from "./token-kind";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
@@ -68,6 +69,7 @@ const CONTACT_CHANNELS: Methods<ContactChannelsApi> = {
   delete: true,
   sendVerificationEmail: true,
 };
+const SESSIONS: Methods<SessionsApi> = { list: true, revoke: true };
 const OAUTH: Methods<OAuthApi> = { signIn: true, link: true, handleCallback: true, getConnectedAccount: true };
 
 // The flows and the namespaces of AuthController (controller.ts) become members of every
@@ -127,6 +129,7 @@ export class AuthClient implements AuthController {
       teamPermissions: loadedOnFirstCall(TEAM_PERMISSIONS, async () => (await teams()).createTeamPermissionsApi(ctx)),
       teamInvitations: loadedOnFirstCall(TEAM_INVITATIONS, async () => (await teams()).createTeamInvitationsApi(ctx)),
       contactChannels: loadedOnFirstCall(CONTACT_CHANNELS, async () => (await import("./contact-channels")).createContactChannelsApi(ctx)),
+      sessions: loadedOnFirstCall(SESSIONS, async () => (await import("./sessions")).createSessionsApi(ctx)),
       oauth: loadedOnFirstCall(OAUTH, async () =>
         (await import("./oauth")).createOAuthApi(ctx, {
           transport: this.transport,

@@ -5,6 +5,7 @@ import type { AuthCaches } from "./api-context";
 import type { ContactChannelsApi } from "./contact-channels";
 import type { CurrentUser, CurrentUserUpdate, Project, SignInResult } from "./models";
 import type { OAuthApi } from "./oauth";
+import type { SessionsApi } from "./sessions";
 import type { GetAccessTokenOptions } from "./store";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 import type { TotpSetup } from "./totp";
@@ -136,6 +137,8 @@ export interface AuthApis {
   readonly contactChannels: ContactChannelsApi;
   /** OAuth sign-in, linking and connected accounts. */
   readonly oauth: OAuthApi;
+  /** The user's sessions (API 2.8): list them, end another. */
+  readonly sessions: SessionsApi;
 }
 
 /**

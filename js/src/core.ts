@@ -65,6 +65,7 @@ export type { AsyncCache, AsyncCacheOptions, CachedState } from "./cache";
 export type { AuthCaches } from "./api-context";
 export type { InviteOptions, TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 export type { ContactChannelsApi } from "./contact-channels";
+export type { SessionLocation, SessionsApi, UserSession } from "./sessions";
 export type {
   AdminOAuthProvider,
   AdminProject,

@@ -261,6 +261,15 @@ export function createTestingController(options: TestingControllerOptions = {}):
           ? { provider, accessToken: `test-${provider}-token` }
           : null,
     },
+    // One session, this browser's, which cannot be revoked from here.
+    sessions: {
+      list: async () => {
+        if (!signedIn()) return [];
+        const now = new Date();
+        return [{ id: "00000000-0000-4000-8000-000000000001", createdAt: now, lastUsedAt: now, isCurrent: true, isImpersonation: false, location: null }];
+      },
+      revoke: async () => {},
+    },
     caches,
   };
 }

@@ -446,8 +446,8 @@ describe("account-settings page", () => {
   });
   const team = (id: string, name: string) => ({ id, display_name: name, profile_image_url: null, client_metadata: null, client_read_only_metadata: null });
 
-  function signedInSettings(project: Record<string, unknown> = {}) {
-    const page = renderPage("/handler/account-settings", { signedIn: true });
+  function signedInSettings(project: Record<string, unknown> = {}, section = "") {
+    const page = renderPage(`/handler/account-settings${section}`, { signedIn: true });
     const { service } = page;
     service.on("GET /projects/current", jsonResponse(projectWire(project)));
     service.on("GET /users/me", jsonResponse(userWire({ display_name: "Ada", primary_email_verified: true })));
@@ -477,7 +477,12 @@ describe("account-settings page", () => {
     const { service, view } = signedInSettings();
     service.on("POST /contact-channels/me/c2/send-verification-code", jsonResponse({ success: true }));
     view();
+    // Without a section in the path, the first (the profile); the navigation opens another.
     expect(((await screen.findByLabelText("Display name")) as HTMLInputElement).value).toBe("Ada");
+    expect(screen.getByTestId("settings-nav-profile").getAttribute("aria-current")).toBe("page");
+    fireEvent.click(screen.getByTestId("settings-nav-emails"));
+    await waitFor(() => expect(where()).toBe("/handler/account-settings/emails"));
+    expect(screen.queryByLabelText("Display name")).toBeNull();
     const rows = await screen.findAllByTestId("contact-channel");
     expect(rows.map((r) => r.getAttribute("data-value"))).toEqual(["ada@example.com", "work@example.com"]);
     expect(within(rows[0]!).getByTestId("contact-channel-verified").textContent).toBe("verified");
@@ -486,7 +491,7 @@ describe("account-settings page", () => {
   });
 
   it("adds an e-mail and the list is fetched again", async () => {
-    const { service, view } = signedInSettings();
+    const { service, view } = signedInSettings({}, "/emails");
     service.on("POST /contact-channels", jsonResponse(channel("c3", "new@example.com"), { status: 201 }));
     view();
     await screen.findAllByTestId("contact-channel");
@@ -508,7 +513,7 @@ describe("account-settings page", () => {
   });
 
   it("changes the password; a mismatch of the repeat is caught before any call", async () => {
-    const { service, view } = signedInSettings();
+    const { service, view } = signedInSettings({}, "/password");
     service.on("POST /auth/password/update", knownErrorResponse("PASSWORD_CONFIRMATION_MISMATCH", 400), jsonResponse({ success: true }));
     view();
     await screen.findByTestId("password-form");
@@ -530,7 +535,7 @@ describe("account-settings page", () => {
   });
 
   it("lists teams, invites when allowed, creates teams only when the project allows it", async () => {
-    const { service, view } = signedInSettings({ client_team_creation_enabled: true, client_user_deletion_enabled: true });
+    const { service, view } = signedInSettings({ client_team_creation_enabled: true, client_user_deletion_enabled: true }, "/teams");
     service.on("POST /team-invitations/send-code", jsonResponse({ success: true, id: "i1" }));
     service.on("POST /teams", jsonResponse(team("t2", "Team Two"), { status: 201 }));
     view();
@@ -548,11 +553,12 @@ describe("account-settings page", () => {
     type("New team name", "Team Two");
     submitForm("create-team-form");
     await waitFor(() => expect(service.bodyOf("POST /teams")).toEqual({ display_name: "Team Two", creator_user_id: "me" }));
-    expect(screen.getByTestId("delete-account")).toBeTruthy();
+    fireEvent.click(screen.getByTestId("settings-nav-danger-zone"));
+    expect(await screen.findByTestId("delete-account")).toBeTruthy();
   });
 
   it("lists pending invitations with the permissions for it, and revokes one", async () => {
-    const { service, view } = signedInSettings();
+    const { service, view } = signedInSettings({}, "/teams");
     service.on(
       "GET /team-permissions?team_id=t1&user_id=me&recursive=true",
       jsonResponse({ items: ["$invite_members", "$read_members", "$remove_members"].map((id) => ({ id, team_id: "t1", user_id: "u" })) }),
@@ -569,7 +575,7 @@ describe("account-settings page", () => {
   });
 
   it("shows the members and edits my name in the team", async () => {
-    const { service, view } = signedInSettings();
+    const { service, view } = signedInSettings({}, "/teams");
     service.on(
       "GET /team-permissions?team_id=t1&user_id=me&recursive=true",
       jsonResponse({ items: [{ id: "$read_members", team_id: "t1", user_id: "u" }] }),
@@ -586,7 +592,7 @@ describe("account-settings page", () => {
     );
     service.on(`PATCH /team-member-profiles/t1/me`, jsonResponse({ team_id: "t1", user_id: me, display_name: "Countess", profile_image_url: null }));
     view();
-    expect((await screen.findByTestId("team-members")).textContent).toBe("Members: Ada (you), (no name)");
+    expect((await screen.findByTestId("team-members")).textContent).toBe("2 members: Ada (you) and (no name)");
     const form = screen.getByTestId("member-name-form");
     fireEvent.change(within(form).getByLabelText("Your name in Team One"), { target: { value: "Countess" } });
     fireEvent.submit(form);
@@ -595,16 +601,16 @@ describe("account-settings page", () => {
   });
 
   it("hides team creation and account deletion when the project does not allow them", async () => {
-    const { service, view } = signedInSettings();
+    const { service, view } = signedInSettings({}, "/teams");
     view();
     await screen.findByTestId("team");
     await waitFor(() => expect(service.paths()).toContain("GET /projects/current"));
     expect(screen.queryByTestId("create-team-form")).toBeNull();
-    expect(screen.queryByTestId("delete-account")).toBeNull();
+    expect(screen.queryByTestId("settings-nav-danger-zone")).toBeNull();
   });
 
   it("deletes the account after confirmation and signs out", async () => {
-    const { service, client, view } = signedInSettings({ client_user_deletion_enabled: true });
+    const { service, client, view } = signedInSettings({ client_user_deletion_enabled: true }, "/danger-zone");
     service.on("DELETE /users/me", jsonResponse({ success: true }));
     view();
     fireEvent.click(await screen.findByTestId("delete-account"));
@@ -617,7 +623,7 @@ describe("account-settings page", () => {
 describe("AuthProviderForTesting with the account pages", () => {
   it("serves account settings from memory: the primary e-mail, teams, team creation and leaving", async () => {
     render(
-      <MemoryRouter initialEntries={["/handler/account-settings"]}>
+      <MemoryRouter initialEntries={["/handler/account-settings/emails"]}>
         <AuthProviderForTesting
           user={{ primaryEmail: "grace@example.com", displayName: "Grace" }}
           teams={[{ id: "t1", displayName: "Navy" }]}
@@ -632,6 +638,7 @@ describe("AuthProviderForTesting with the account pages", () => {
     );
     const channel = await screen.findByTestId("contact-channel");
     expect(channel.getAttribute("data-value")).toBe("grace@example.com");
+    fireEvent.click(screen.getByTestId("settings-nav-teams"));
     expect((await screen.findByTestId("team")).getAttribute("data-team-name")).toBe("Navy");
     expect(await screen.findByTestId("invite-form")).toBeTruthy();
     type("New team name", "Harvard");
@@ -824,8 +831,8 @@ describe("OAuth: buttons, oauth-callback page, connected accounts", () => {
     const access = tokenValidFor(600);
     document.cookie = `stack-refresh-${PROJECT_ID}=rt; path=/`;
     document.cookie = `stack-access=${encodeURIComponent(JSON.stringify(["rt", access]))}; path=/`;
-    window.history.replaceState(null, "", "/handler/account-settings"); // the link flow comes back to the page
-    const { service, view } = renderPage("/handler/account-settings", {
+    window.history.replaceState(null, "", "/handler/account-settings/connected-accounts"); // the link flow comes back to the page
+    const { service, view } = renderPage("/handler/account-settings/connected-accounts", {
       cookies: true,
       assign: (url) => void visited.push(url),
     });
@@ -849,7 +856,7 @@ describe("OAuth: buttons, oauth-callback page, connected accounts", () => {
     expect(new URL(visited[0]!).pathname).toBe("/api/v1/auth/oauth/authorize/gitlab");
     expect(query.get("type")).toBe("link");
     expect(query.get("token")).toBe(access);
-    expect(new URL(query.get("redirect_uri")!).searchParams.get("after_auth_return_to")).toBe("/handler/account-settings");
+    expect(new URL(query.get("redirect_uri")!).searchParams.get("after_auth_return_to")).toBe("/handler/account-settings/connected-accounts");
   });
 });
 

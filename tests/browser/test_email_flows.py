@@ -241,6 +241,7 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(mail_service,
         page.wait_for_url(f"{base}/")
         page.get_by_test_id("account-settings-link").click()
         page.wait_for_url(f"{base}/handler/account-settings")
+        page.get_by_test_id("settings-nav-teams").click()
         page.get_by_test_id("create-team-form").get_by_label("New team name").fill(team_name)
         page.get_by_role("button", name="Create team").click()
         team = page.locator(f'[data-testid=team][data-team-name="{team_name}"]')
@@ -266,12 +267,12 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(mail_service,
         page.get_by_test_id("invitation-accept").click()
         expect(page.get_by_test_id("invitation-joined")).to_have_text(f"You joined {team_name}.")
 
-        page.goto(f"{base}/handler/account-settings")
+        page.goto(f"{base}/handler/account-settings/teams")
         team = page.locator(f'[data-testid=team][data-team-name="{team_name}"]')
         expect(team).to_be_visible()
         members = team.get_by_test_id("team-members")
         expect(members).to_contain_text("you")
-        expect(members).to_contain_text(", ")  # the owner and the guest
+        expect(members).to_contain_text("2 members:")  # the owner and the guest
     finally:
         owner_context.close()
         guest_context.close()
@@ -284,7 +285,7 @@ def test_add_an_email_in_account_settings_and_verify_it_through_the_mailbox(mail
     page = context.new_page()
     sign_in(page, base, email, PASSWORD)
     page.wait_for_url(f"{base}/")
-    page.goto(f"{base}/handler/account-settings")
+    page.goto(f"{base}/handler/account-settings/emails")
 
     page.get_by_test_id("add-email-form").get_by_label("Add an e-mail address").fill(extra)
     page.get_by_role("button", name="Add e-mail").click()
@@ -298,7 +299,7 @@ def test_add_an_email_in_account_settings_and_verify_it_through_the_mailbox(mail
     assert link.startswith(f"{base}/handler/email-verification?") and "code=" in link
     page.goto(link)
     expect(page.get_by_test_id("email-verified")).to_be_visible()
-    page.goto(f"{base}/handler/account-settings")
+    page.goto(f"{base}/handler/account-settings/emails")
     expect(row.get_by_test_id("contact-channel-verified")).to_have_attribute("data-verified", "true")
 
 
@@ -341,7 +342,7 @@ def test_changing_the_password_keeps_this_session_and_ends_the_others(mail_servi
     page = context.new_page()
     sign_in(page, base, email, PASSWORD)
     page.wait_for_url(f"{base}/")
-    page.goto(f"{base}/handler/account-settings")
+    page.goto(f"{base}/handler/account-settings/password")
 
     form = page.get_by_test_id("password-form")
     form.get_by_label("Current password").fill(PASSWORD)

@@ -207,10 +207,14 @@ def test_pages_pass_axe_in_light_and_dark_and_are_screenshotted(
         value=f"work-{uuid.uuid4().hex[:8]}@example.com",
         used_for_auth=False,
     )
-    page.goto(f"{base}/handler/account-settings")
-    expect(page.get_by_test_id("team")).to_be_visible()
+    # One section at a time (its own URL): the e-mails, the teams, the danger zone.
+    page.goto(f"{base}/handler/account-settings/emails")
     expect(page.get_by_test_id("contact-channel")).to_have_count(2)
-    inspect.check("account-settings")
+    inspect.check("account-settings-emails")
+    page.goto(f"{base}/handler/account-settings/teams")
+    expect(page.get_by_test_id("team")).to_be_visible()
+    inspect.check("account-settings-teams")
+    page.goto(f"{base}/handler/account-settings/danger-zone")
     page.get_by_test_id("delete-account").click()
     expect(page.get_by_test_id("delete-account-confirm")).to_be_focused()
     inspect.check("account-settings-confirm-delete")

@@ -113,7 +113,7 @@ def test_add_a_passkey_sign_in_with_it_remove_it(passkey_service, example_app, c
     cdp, authenticator = virtual_authenticator(page)
     email = sign_up(page, base)
 
-    page.goto(f"{base}/handler/account-settings")
+    page.goto(f"{base}/handler/account-settings/passkeys")
     section = page.get_by_test_id("settings-passkeys")
     expect(section.get_by_test_id("passkey-status")).to_have_attribute("data-registered", "false")
     section.get_by_test_id("add-passkey").click()
@@ -137,7 +137,7 @@ def test_add_a_passkey_sign_in_with_it_remove_it(passkey_service, example_app, c
     page.wait_for_url(f"{base}/")
     expect(page.get_by_test_id("user-email")).to_have_text(email)
 
-    page.goto(f"{base}/handler/account-settings")
+    page.goto(f"{base}/handler/account-settings/passkeys")
     section = page.get_by_test_id("settings-passkeys")
     section.get_by_test_id("remove-passkey").click()
     expect(section.get_by_test_id("passkey-done")).to_have_text("Passkey removed.")
@@ -160,7 +160,7 @@ def test_turn_on_totp_from_the_qr_page_then_sign_in_with_the_code(passkey_servic
     page = context.new_page()
     email = sign_up(page, base)
 
-    page.goto(f"{base}/handler/account-settings")
+    page.goto(f"{base}/handler/account-settings/two-factor")
     section = page.get_by_test_id("settings-two-factor")
     expect(section.get_by_test_id("two-factor-status")).to_have_attribute("data-enabled", "false")
     section.get_by_test_id("enable-totp").click()
@@ -197,7 +197,7 @@ def test_turn_on_totp_from_the_qr_page_then_sign_in_with_the_code(passkey_servic
     page.wait_for_url(f"{base}/")
     expect(page.get_by_test_id("user-email")).to_have_text(email)
 
-    page.goto(f"{base}/handler/account-settings")
+    page.goto(f"{base}/handler/account-settings/two-factor")
     section = page.get_by_test_id("settings-two-factor")
     section.get_by_test_id("disable-totp").click()
     expect(section.get_by_test_id("two-factor-status")).to_have_attribute("data-enabled", "false")
@@ -208,9 +208,10 @@ def test_a_passkey_sign_in_of_a_totp_user_asks_for_the_code(passkey_service, exa
     page = context.new_page()
     virtual_authenticator(page)
     email = sign_up(page, base)
-    page.goto(f"{base}/handler/account-settings")
+    page.goto(f"{base}/handler/account-settings/passkeys")
     page.get_by_test_id("settings-passkeys").get_by_test_id("add-passkey").click()
     expect(page.get_by_test_id("passkey-status")).to_have_attribute("data-registered", "true")
+    page.get_by_test_id("settings-nav-two-factor").click()
     section = page.get_by_test_id("settings-two-factor")
     section.get_by_test_id("enable-totp").click()
     totp = pyotp.TOTP(section.get_by_test_id("totp-secret").input_value().replace(" ", ""))

@@ -49,7 +49,7 @@ export function AuthHandler({ defaultStyles = true, colorScheme = "system", mess
           <Route path="magic-link-callback" element={<MagicLinkCallback />} />
           <Route path="oauth-callback" element={<OAuthCallback />} />
           <Route path="team-invitation" element={<TeamInvitation />} />
-          <Route path="account-settings" element={<AccountSettings />} />
+          <Route path="account-settings/*" element={<AccountSettings />} />
           <Route path="error" element={<HandlerError />} />
           <Route path="*" element={<HandlerNotFound />} />
         </Routes>

@@ -46,6 +46,7 @@ const HANDED_OUT = {
   teamInvitations: true,
   contactChannels: true,
   oauth: true,
+  sessions: true,
   // The user's state is useAuth's own `status` and `user`; the caches are read by the hooks below.
   getUserState: false,
   subscribe: false,

@@ -166,16 +166,16 @@ export const DEFAULT_STYLES = `
   background: var(--authmw-surface); border: 1px solid var(--authmw-border); border-radius: calc(var(--authmw-radius) * 1.5);
   padding: 1.5rem; display: grid; gap: 1rem; scroll-margin-top: 1rem;
 }
-:where(.authmw-page .authmw-section:focus) { outline: none; }
+:where(.authmw-page .authmw-section:focus, .authmw-page .authmw-section > h2:focus) { outline: none; }
 :where(.authmw-page .authmw-section > h2) { margin: 0; }
 :where(.authmw-page #authmw-danger-zone) { border-color: color-mix(in srgb, var(--authmw-error) 45%, var(--authmw-border)); }
 :where(.authmw-page .authmw-section .authmw-form) { max-width: 28rem; }
 :where(.authmw-page .authmw-section .authmw-form > button[type=submit], .authmw-page .authmw-section > button) { justify-self: start; }
 @media (max-width: 48rem) {
   :where(.authmw-page .authmw-settings-grid) { grid-template-columns: minmax(0, 1fr); gap: 1rem; }
-  :where(.authmw-page .authmw-settings-nav) { position: static; margin: 0 -1rem; padding: 0 1rem; overflow-x: auto; }
-  :where(.authmw-page .authmw-settings-nav ul) { display: flex; gap: 0.25rem; width: max-content; }
-  :where(.authmw-page .authmw-settings-nav a) { white-space: nowrap; border: 1px solid var(--authmw-border); font-size: 0.875rem; }
+  :where(.authmw-page .authmw-settings-nav) { position: static; }
+  :where(.authmw-page .authmw-settings-nav ul) { display: flex; flex-wrap: wrap; gap: 0.35rem; }
+  :where(.authmw-page .authmw-settings-nav a) { white-space: nowrap; border: 1px solid var(--authmw-border); font-size: 0.875rem; padding: 0.3rem 0.65rem; }
   :where(.authmw-page .authmw-settings-main h1) { margin: 1.25rem 0 1rem; }
   :where(.authmw-page .authmw-section) { padding: 1.25rem 1rem; }
 }
@@ -186,6 +186,8 @@ export const DEFAULT_STYLES = `
 }
 :where(.authmw-page .authmw-row-main) { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem; min-width: 0; overflow-wrap: anywhere; }
 :where(.authmw-page .authmw-row-title) { font-weight: 560; }
+:where(.authmw-page .authmw-row-stack) { flex-direction: column; align-items: flex-start; gap: 0.15rem; }
+:where(.authmw-page .authmw-section-placeholder) { min-height: 6rem; margin: 0; }
 :where(.authmw-page .authmw-row-actions) { display: flex; flex-wrap: wrap; gap: 0.4rem; }
 :where(.authmw-page .authmw-team) {
   display: grid; gap: 0.75rem; padding: 0.9rem; border: 1px solid var(--authmw-border); border-radius: var(--authmw-radius);

@@ -1,58 +1,125 @@
-import { useEffect, useState } from "react";
-import { Link, useLocation } from "react-router";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Link, useLocation, useParams } from "react-router";
 import { withReturnTo } from "../../../urls";
 import { useAuth, useProject } from "../../hooks";
 import { useMessages } from "../../messages";
 import { useAuthRedirect } from "../../redirect";
 import { AuthPage, Brand, PageShell } from "../layout";
-import { connectedAccountsSection } from "./connected-accounts";
-import { dangerZoneSection } from "./danger-zone";
-import { emailsSection } from "./emails";
-import { passkeysSection } from "./passkeys";
-import { passwordSection } from "./password";
-import { profileSection } from "./profile";
-import { SectionCard, type AccountSection, type SectionProps } from "./section";
-import { teamsSection } from "./teams";
-import { twoFactorSection } from "./two-factor";
+import Profile from "./profile";
+import Emails from "./emails";
+import Password from "./password";
+import Passkeys from "./passkeys";
+import TwoFactor from "./two-factor";
+import ConnectedAccounts from "./connected-accounts";
+import Sessions from "./sessions";
+import Teams from "./teams";
+import DangerZone from "./danger-zone";
+import type { AccountSection, SectionProps } from "./section";
 
 /** The sections of the page, in the order of its navigation. */
 export const ACCOUNT_SECTIONS: readonly AccountSection[] = [
-  profileSection,
-  emailsSection,
-  passwordSection,
-  passkeysSection,
-  twoFactorSection,
-  connectedAccountsSection,
-  teamsSection,
-  dangerZoneSection,
+  { id: "profile", title: (m) => m.profileSection, shown: () => true, Component: Profile },
+  { id: "emails", title: (m) => m.emailsSection, shown: () => true, Component: Emails },
+  {
+    id: "password",
+    title: (m) => m.passwordSection,
+    shown: ({ user, config }) => user.hasPassword || config?.credentialEnabled !== false,
+    Component: Password,
+  },
+  {
+    id: "passkeys",
+    title: (m) => m.passkeysSection,
+    // A user who has a passkey can always remove it, even once the project turned passkeys off.
+    shown: ({ user, config }) => Boolean(config?.passkeyEnabled) || user.passkeyAuthEnabled,
+    Component: Passkeys,
+  },
+  { id: "two-factor", title: (m) => m.twoFactorSection, shown: () => true, Component: TwoFactor },
+  {
+    id: "connected-accounts",
+    title: (m) => m.connectedAccountsSection,
+    // Shown when the user has a linked account or the project offers a provider to link.
+    shown: ({ user, config }) => user.oauthProviders.length > 0 || (config?.oauthProviders.length ?? 0) > 0,
+    Component: ConnectedAccounts,
+  },
+  {
+    id: "sessions",
+    title: (m) => m.sessionsSection,
+    shown: () => true,
+    // API 2.8 only: a 2.7 service has no session list (list() answers null).
+    supported: async (auth) => (await auth.sessions.list()) !== null,
+    Component: Sessions,
+  },
+  { id: "teams", title: (m) => m.teamsSection, shown: () => true, Component: Teams },
+  {
+    id: "danger-zone",
+    title: (m) => m.dangerZoneSection,
+    shown: ({ config }) => Boolean(config?.clientUserDeletionEnabled),
+    Component: DangerZone,
+  },
 ];
 
-/** {handler}/account-settings: a navigation, then one card per section; a link back to the app and sign-out. */
+/** Which sections the service supports (those without a `supported` check are). Asked once per user. */
+function useSupported(userId: string | undefined): ReadonlySet<string> | null {
+  const auth = useAuth();
+  const [answer, setAnswer] = useState<{ userId: string; ids: Set<string> } | null>(null);
+  useEffect(() => {
+    if (!userId) return;
+    let live = true;
+    void Promise.all(
+      ACCOUNT_SECTIONS.map(async (section) => {
+        if (!section.supported) return section.id;
+        try {
+          return (await section.supported(auth)) ? section.id : null;
+        } catch {
+          return null; // A failed check leaves the section out rather than showing an error.
+        }
+      }),
+    ).then((ids) => {
+      if (live) setAnswer({ userId, ids: new Set(ids.filter((id): id is string => id !== null)) });
+    });
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [userId]);
+  return answer && answer.userId === userId ? answer.ids : null;
+}
+
+/**
+ * {handler}/account-settings/<section>: a navigation (one link per section, each its own URL, so
+ * deep links and the browser's back work), then the chosen section; without a section, the first.
+ */
 export function AccountSettings() {
   const auth = useAuth();
   const m = useMessages();
   const location = useLocation();
+  const params = useParams();
   const project = useProject();
   const leave = useAuthRedirect();
   const [signingOut, setSigningOut] = useState(false);
-  const [current, setCurrent] = useState<string | null>(null);
-  const sectionKey = auth.user ? `${auth.user.id}:${project.status}` : "";
+  const supported = useSupported(auth.user?.id);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const requested = (params["*"] ?? "").split("/")[0] ?? "";
+  const base = auth.urls.accountSettings;
 
-  // The navigation marks the section in view (aria-current), as the page scrolls.
+  const props: SectionProps | null = auth.user
+    ? { user: auth.user, config: project.status === "ready" ? project.value.config : null }
+    : null;
+  const sections = useMemo(
+    () => (props ? ACCOUNT_SECTIONS.filter((section) => section.shown(props) && (!section.supported || supported?.has(section.id))) : []),
+    [props, supported],
+  );
+  const current = requested ? ACCOUNT_SECTIONS.find((section) => section.id === requested) : sections[0];
+
+  // A section chosen in the navigation takes the focus to its heading (not on the first load).
+  const first = useRef(true);
   useEffect(() => {
-    if (!sectionKey || typeof IntersectionObserver === "undefined") return;
-    const visible = new Map<string, boolean>();
-    const observer = new IntersectionObserver(
-      (entries) => {
-        for (const entry of entries) visible.set(entry.target.id, entry.isIntersecting);
-        const first = Array.from(document.querySelectorAll<HTMLElement>(".authmw-section")).find((el) => visible.get(el.id));
-        if (first) setCurrent(first.id);
-      },
-      { rootMargin: "0px 0px -60% 0px" },
-    );
-    document.querySelectorAll(".authmw-section").forEach((el) => observer.observe(el));
-    return () => observer.disconnect();
-  }, [sectionKey]);
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    heading.current?.focus();
+  }, [requested]);
 
   if (auth.status === "loading") {
     return (
@@ -63,7 +130,7 @@ export function AccountSettings() {
       </AuthPage>
     );
   }
-  if (!auth.user) {
+  if (!auth.user || !props) {
     return (
       <AuthPage title={m.accountSettingsTitle}>
         <p>{m.signInToSeeSettings}</p>
@@ -74,14 +141,17 @@ export function AccountSettings() {
     );
   }
 
-  const props: SectionProps = { user: auth.user, config: project.status === "ready" ? project.value.config : null };
-  const sections = ACCOUNT_SECTIONS.filter((section) => section.shown(props));
-
   async function signOut() {
     setSigningOut(true);
     await auth.signOut().catch((error: unknown) => console.warn("Sign-out call failed; the local session was cleared anyway.", error));
     leave(auth.urls.afterSignOut);
   }
+
+  // A section that is not offered (unknown, off in the project, or not supported by the service)
+  // is not found; one still being checked waits for the answer.
+  const waiting = current?.supported !== undefined && supported === null;
+  const offered = current && sections.includes(current);
+  const Section = offered ? current.Component : undefined;
 
   return (
     <PageShell className="authmw-page-settings">
@@ -102,28 +172,60 @@ export function AccountSettings() {
               <ul>
                 {sections.map((section) => (
                   <li key={section.id}>
-                    <a
-                      href={`#authmw-${section.id}`}
-                      aria-current={current === `authmw-${section.id}` ? "location" : undefined}
-                      onClick={() => setCurrent(`authmw-${section.id}`)}
+                    <Link
+                      to={`${base}/${section.id}`}
+                      aria-current={section === current ? "page" : undefined}
                       data-testid={`settings-nav-${section.id}`}
                     >
                       {section.title(m)}
-                    </a>
+                    </Link>
                   </li>
                 ))}
               </ul>
             </nav>
             <div className="authmw-settings-sections">
-              {sections.map((section) => (
-                <SectionCard key={section.id} id={section.id} title={section.title(m)}>
-                  <section.Component {...props} />
-                </SectionCard>
-              ))}
+              {current && Section ? (
+                <section
+                  id={`authmw-${current.id}`}
+                  aria-labelledby={`authmw-${current.id}-heading`}
+                  className="authmw-section"
+                  data-testid={`settings-${current.id}`}
+                >
+                  <h2 id={`authmw-${current.id}-heading`} ref={heading} tabIndex={-1}>
+                    {current.title(m)}
+                  </h2>
+                  <Section {...props} />
+                </section>
+              ) : waiting ? (
+                <section className="authmw-section">
+                  <SectionPlaceholder label={m.loading} />
+                </section>
+              ) : (
+                <section className="authmw-section" data-testid="settings-not-found">
+                  <h2 ref={heading} tabIndex={-1}>
+                    {m.notFoundTitle}
+                  </h2>
+                  <p>{m.settingsSectionNotFound}</p>
+                  {sections[0] && (
+                    <Link className="authmw-button" to={`${base}/${sections[0].id}`}>
+                      {sections[0].title(m)}
+                    </Link>
+                  )}
+                </section>
+              )}
             </div>
           </div>
         </main>
       </div>
     </PageShell>
+  );
+}
+
+/** Holds a section's place while the service is asked whether it offers it (no jump when it arrives). */
+function SectionPlaceholder({ label }: { label: string }) {
+  return (
+    <p role="status" className="authmw-hint authmw-section-placeholder">
+      {label}
+    </p>
   );
 }

@@ -2,7 +2,7 @@ import { useMessages } from "../../messages";
 import { useAuth } from "../../hooks";
 import { ProviderButtons } from "../../oauth/provider-buttons";
 import { providerName } from "../../oauth/providers";
-import type { AccountSection, SectionProps } from "./section";
+import type { SectionProps } from "./section";
 
 /**
  * The user's linked OAuth accounts, and "Connect {provider}" for each other provider the project
@@ -40,10 +40,4 @@ function ConnectedAccounts({ user, config }: SectionProps) {
   );
 }
 
-export const connectedAccountsSection: AccountSection = {
-  id: "connected-accounts",
-  title: (m) => m.connectedAccountsSection,
-  // Shown when the user has a linked account or the project offers a provider to link.
-  shown: ({ user, config }) => user.oauthProviders.length > 0 || (config?.oauthProviders.length ?? 0) > 0,
-  Component: ConnectedAccounts,
-};
+export default ConnectedAccounts;

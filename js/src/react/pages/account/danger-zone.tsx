@@ -3,7 +3,6 @@ import { useAuth } from "../../hooks";
 import { useMessages } from "../../messages";
 import { useAuthRedirect } from "../../redirect";
 import { FormError, useSubmit } from "../layout";
-import type { AccountSection } from "./section";
 
 /** Account deletion, behind a confirmation that Escape or Cancel closes. */
 function DangerZone() {
@@ -66,9 +65,4 @@ function DangerZone() {
   );
 }
 
-export const dangerZoneSection: AccountSection = {
-  id: "danger-zone",
-  title: (m) => m.dangerZoneSection,
-  shown: ({ config }) => Boolean(config?.clientUserDeletionEnabled),
-  Component: DangerZone,
-};
+export default DangerZone;

@@ -3,7 +3,6 @@ import type { ContactChannel } from "../../../models";
 import { useAuth, useContactChannels } from "../../hooks";
 import { useMessages } from "../../messages";
 import { Field, FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
-import type { AccountSection } from "./section";
 
 function Emails() {
   const auth = useAuth();
@@ -110,9 +109,4 @@ function Emails() {
   );
 }
 
-export const emailsSection: AccountSection = {
-  id: "emails",
-  title: (m) => m.emailsSection,
-  shown: () => true,
-  Component: Emails,
-};
+export default Emails;

@@ -3,7 +3,7 @@ import { passkeysSupported } from "../../../passkey-support";
 import { useAuth } from "../../hooks";
 import { describePasskeyError, useMessages } from "../../messages";
 import { FormError, Status } from "../layout";
-import type { AccountSection, SectionProps } from "./section";
+import type { SectionProps } from "./section";
 
 /**
  * Add a passkey (registration ceremony), see whether one is set up, remove it. The service keeps
@@ -67,10 +67,4 @@ function Passkeys({ user }: SectionProps) {
   );
 }
 
-export const passkeysSection: AccountSection = {
-  id: "passkeys",
-  title: (m) => m.passkeysSection,
-  // A user who has a passkey can always remove it, even once the project turned passkeys off.
-  shown: ({ user, config }) => Boolean(config?.passkeyEnabled) || user.passkeyAuthEnabled,
-  Component: Passkeys,
-};
+export default Passkeys;

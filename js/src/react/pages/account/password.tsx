@@ -3,7 +3,7 @@ import { isKnownError } from "../../../known-error";
 import { useAuth } from "../../hooks";
 import { useMessages } from "../../messages";
 import { Field, FormError, formValue, NewPasswordFields, repeatMismatch, Status, SubmitButton, useSubmit } from "../layout";
-import type { AccountSection, SectionProps } from "./section";
+import type { SectionProps } from "./section";
 
 /** The field a refusal is about: a wrong current password, or a new one the project refuses. */
 function fieldOf(error: unknown): "oldPassword" | "newPassword" | null {
@@ -63,9 +63,4 @@ function Password({ user }: SectionProps) {
   );
 }
 
-export const passwordSection: AccountSection = {
-  id: "password",
-  title: (m) => m.passwordSection,
-  shown: ({ user, config }) => user.hasPassword || config?.credentialEnabled !== false,
-  Component: Password,
-};
+export default Password;

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { useAuth } from "../../hooks";
 import { useMessages } from "../../messages";
 import { Field, FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
-import type { AccountSection, SectionProps } from "./section";
+import type { SectionProps } from "./section";
 
 /** The initials of a display name ("Ada Lovelace": "AL"), or the first letter of an e-mail address. */
 export const initials = (name: string) =>
@@ -78,9 +78,4 @@ function Profile({ user }: SectionProps) {
   );
 }
 
-export const profileSection: AccountSection = {
-  id: "profile",
-  title: (m) => m.profileSection,
-  shown: () => true,
-  Component: Profile,
-};
+export default Profile;

@@ -1,4 +1,5 @@
-import type { ReactNode } from "react";
+import type { ComponentType } from "react";
+import type { UseAuthResult } from "../../hooks";
 import type { CurrentUser, ProjectConfig } from "../../../models";
 import type { Messages } from "../../messages";
 
@@ -9,28 +10,20 @@ export interface SectionProps {
   config: ProjectConfig | null;
 }
 
-/** One section of the account settings page: its place in the navigation and its content. */
+/**
+ * One section of the account settings page: its route ({handler}/account-settings/<id>), its
+ * entry in the navigation, and its content.
+ */
 export interface AccountSection {
-  /** Anchor (#authmw-<id>) and test id (settings-<id>). */
+  /** Path segment and test id (settings-<id>). */
   id: string;
   title(m: Messages): string;
   /** False hides the section and its navigation entry (e.g. a method the project has off). */
   shown(props: SectionProps): boolean;
-  Component(props: SectionProps): ReactNode;
-}
-
-/** The card a section is rendered in, with its heading (h2). */
-export function SectionCard({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section
-      id={`authmw-${id}`}
-      aria-labelledby={`authmw-${id}-heading`}
-      className="authmw-section"
-      data-testid={`settings-${id}`}
-      tabIndex={-1}
-    >
-      <h2 id={`authmw-${id}-heading`}>{title}</h2>
-      {children}
-    </section>
-  );
+  /**
+   * Whether the service offers what the section needs (e.g. API 2.8 sessions), asked once per
+   * visit; absent means yes. A section whose answer is false (or fails) is left out.
+   */
+  supported?(auth: UseAuthResult): Promise<boolean>;
+  Component: ComponentType<SectionProps>;
 }

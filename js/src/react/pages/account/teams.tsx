@@ -3,7 +3,8 @@ import type { Team } from "../../../models";
 import { useAuth, usePermission, useTeamInvitations, useTeamMemberProfiles, useTeams } from "../../hooks";
 import { useMessages } from "../../messages";
 import { Field, FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
-import type { AccountSection, SectionProps } from "./section";
+import { formatDate } from "./format";
+import type { SectionProps } from "./section";
 
 function Teams({ user, config }: SectionProps) {
   const auth = useAuth();
@@ -128,12 +129,15 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
       </div>
       {members.status === "ready" && (
         <p className="authmw-hint" data-testid="team-members">
-          {m.members}{" "}
-          {members.value
-            .map((member) =>
-              member.userId === myId ? (member.displayName ? `${member.displayName} (${m.you})` : m.you) : (member.displayName ?? m.noName),
-            )
-            .join(", ")}
+          {m.teamMembers(
+            members.value.length,
+            new Intl.NumberFormat().format(members.value.length),
+            new Intl.ListFormat(undefined, { type: "conjunction" }).format(
+              members.value.map((member) =>
+                member.userId === myId ? (member.displayName ? `${member.displayName} (${m.you})` : m.you) : (member.displayName ?? m.noName),
+              ),
+            ),
+          )}
         </p>
       )}
       {mine && (
@@ -174,7 +178,7 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
             {invitations.value.map((invitation) => (
               <li key={invitation.id} className="authmw-row" data-testid="pending-invitation" data-email={invitation.recipientEmail}>
                 <span className="authmw-row-main">
-                  {m.invitationUntil(invitation.recipientEmail, invitation.expiresAt.toLocaleDateString())}
+                  {m.invitationUntil(invitation.recipientEmail, formatDate(invitation.expiresAt))}
                 </span>
                 {canRevoke && (
                   <button
@@ -197,9 +201,4 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
   );
 }
 
-export const teamsSection: AccountSection = {
-  id: "teams",
-  title: (m) => m.teamsSection,
-  shown: () => true,
-  Component: Teams,
-};
+export default Teams;

@@ -5,7 +5,7 @@ import { useMessages } from "../../messages";
 import { QrCode } from "../../qr-code";
 import { FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
 import { TotpCodeField } from "../mfa";
-import type { AccountSection, SectionProps } from "./section";
+import type { SectionProps } from "./section";
 
 /**
  * TOTP on and off. Turning it on shows the otpauth:// URI as a QR code and the secret as text,
@@ -99,9 +99,4 @@ function TwoFactor({ user }: SectionProps) {
   );
 }
 
-export const twoFactorSection: AccountSection = {
-  id: "two-factor",
-  title: (m) => m.twoFactorSection,
-  shown: () => true,
-  Component: TwoFactor,
-};
+export default TwoFactor;

@@ -1,0 +1,18 @@
+// Dates in the reader's locale (the browser's, through Intl), for the account settings sections.
+
+/** "26 Nov 2026, 14:05" (in the reader's locale and time zone); `locale` for tests. */
+export function formatDateTime(date: Date, locale?: string | string[]): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(date);
+}
+
+/** "26 Nov 2026" (in the reader's locale). */
+export function formatDate(date: Date, locale?: string | string[]): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: "medium" }).format(date);
+}
+
+/** "Berlin, BE, DE" from what the service knows of a place; null when it knows nothing. */
+export function formatPlace(place: { cityName: string | null; regionCode: string | null; countryCode: string | null } | null): string | null {
+  if (!place) return null;
+  const parts = [place.cityName, place.regionCode, place.countryCode].filter((part): part is string => Boolean(part));
+  return parts.length ? parts.join(", ") : null;
+}

@@ -1,0 +1,151 @@
+"""Account settings one section at a time (issue 31) and the API 2.8 sessions section (issue 29),
+in Chromium against the local service: every section has its own URL (a deep link opens it, the
+browser's back returns to the previous one), the sessions section lists this browser's session
+and another, ends the other (whose refresh token then stops working); a 2.7 service has no such
+section. axe finds no serious or critical issue on any section, light and dark, 375 and 1280 px;
+the screenshots go to shots/ (git-ignored) for a person to look at."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import ROOT
+from .test_email_flows import PASSWORD, MailService, sign_in
+from .test_page_quality import AXE, Inspector
+
+pytestmark = pytest.mark.browser
+
+SHOTS = ROOT / "shots"
+
+
+def _service(tmp_path_factory: pytest.TempPathFactory, api: str) -> Iterator[MailService]:
+    from authmw.dev import LocalService
+
+    running = LocalService(tmp_path_factory.mktemp(f"sections-{api}"), port=0, quiet=True, api=api).start()
+    try:
+        mail = MailService(running)
+        mail.configure(client_team_creation_enabled=True, client_user_deletion_enabled=True)
+        yield mail
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def service28(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailService]:
+    yield from _service(tmp_path_factory, "2.8")
+
+
+@pytest.fixture(scope="module")
+def service27(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailService]:
+    yield from _service(tmp_path_factory, "2.7")
+
+
+def _signed_in(service: MailService, example_app: Any, context: Any) -> tuple[str, str, Any]:
+    base = example_app(service.config)
+    email = service.sign_up()  # a session of its own (the "other device")
+    page = context.new_page()
+    sign_in(page, base, email, PASSWORD)
+    page.wait_for_url(f"{base}/")
+    return base, email, page
+
+
+def test_each_section_has_its_url_deep_links_and_back_work(service28: MailService, example_app: Any, context: Any) -> None:
+    base, _, page = _signed_in(service28, example_app, context)
+    settings = f"{base}/handler/account-settings"
+
+    # Without a section: the first one (the profile), marked in the navigation.
+    page.goto(settings)
+    expect(page.get_by_test_id("settings-profile")).to_be_visible()
+    expect(page.get_by_test_id("settings-nav-profile")).to_have_attribute("aria-current", "page")
+    expect(page.get_by_test_id("settings-emails")).to_have_count(0)  # one section at a time
+
+    # The navigation changes the URL; back and forward walk through the sections.
+    page.get_by_test_id("settings-nav-emails").click()
+    page.wait_for_url(f"{settings}/emails")
+    expect(page.get_by_test_id("settings-emails")).to_be_visible()
+    expect(page.get_by_test_id("settings-profile")).to_have_count(0)
+    expect(page.get_by_role("heading", level=2, name="E-mail addresses")).to_be_focused()
+    page.get_by_test_id("settings-nav-teams").click()
+    page.wait_for_url(f"{settings}/teams")
+    page.go_back()
+    page.wait_for_url(f"{settings}/emails")
+    expect(page.get_by_test_id("settings-emails")).to_be_visible()
+    page.go_back()
+    page.wait_for_url(settings)
+    expect(page.get_by_test_id("settings-profile")).to_be_visible()
+    page.go_forward()
+    expect(page.get_by_test_id("settings-emails")).to_be_visible()
+
+    # A deep link opens its section at once, after a reload too.
+    page.goto(f"{settings}/two-factor")
+    expect(page.get_by_test_id("settings-two-factor")).to_be_visible()
+    expect(page.get_by_test_id("settings-nav-two-factor")).to_have_attribute("aria-current", "page")
+    page.reload()
+    expect(page.get_by_test_id("settings-two-factor")).to_be_visible()
+
+    # A section that does not exist says so and offers the first one (no text from the URL).
+    page.goto(f"{settings}/%3Cscript%3Enope")
+    expect(page.get_by_test_id("settings-not-found")).to_be_visible()
+    assert "nope" not in page.locator(".authmw-page").inner_text()
+
+
+def test_sessions_lists_this_browser_and_ends_another(service28: MailService, example_app: Any, context: Any) -> None:
+    base, email, page = _signed_in(service28, example_app, context)
+    assert service28.refresh_works(email)
+    page.goto(f"{base}/handler/account-settings/sessions")
+    sessions = page.get_by_test_id("session")
+    expect(sessions).to_have_count(2)
+    current = page.locator("[data-testid=session][data-current=true]")
+    expect(current).to_have_count(1)
+    expect(current).to_contain_text("This browser")
+    expect(current).to_contain_text("Last used")
+    expect(current.get_by_test_id("revoke-session")).to_have_count(0)  # sign out instead
+
+    other = page.locator("[data-testid=session][data-current=false]")
+    other.get_by_test_id("revoke-session").click()
+    expect(page.get_by_test_id("sessions-done")).to_have_text("The session has ended.")
+    expect(sessions).to_have_count(1)
+    # The ended session's refresh token no longer works; this browser stays signed in.
+    assert not service28.refresh_works(email)
+    page.reload()
+    expect(page.locator("[data-testid=session][data-current=true]")).to_have_count(1)
+
+
+def test_a_27_service_has_no_sessions_section(service27: MailService, example_app: Any, context: Any) -> None:
+    base, _, page = _signed_in(service27, example_app, context)
+    page.goto(f"{base}/handler/account-settings")
+    expect(page.get_by_test_id("settings-nav-teams")).to_be_visible()
+    expect(page.get_by_test_id("settings-nav-sessions")).to_have_count(0)
+    page.goto(f"{base}/handler/account-settings/sessions")
+    expect(page.get_by_test_id("settings-not-found")).to_be_visible()
+    expect(page.get_by_role("alert")).to_have_count(0)
+
+
+def test_every_section_passes_axe_and_is_screenshotted(service28: MailService, example_app: Any, context: Any) -> None:
+    if not AXE.is_file():
+        pytest.fail(f"{AXE} is missing: run `npm ci` in js/")
+    base, email, page = _signed_in(service28, example_app, context)
+    # A team with a second member and a second e-mail address, so the lists are not empty.
+    token = service28.access_tokens[email]
+    headers = {**service28._client_headers, "x-stack-access-token": token}
+    r = httpx.post(f"{service28.url}/api/v1/teams", headers=headers, json={"display_name": "Acme", "creator_user_id": "me"})
+    assert r.status_code < 300, r.text
+    page.goto(f"{base}/handler/account-settings")
+    expect(page.get_by_test_id("settings-nav-sessions")).to_be_visible()  # once the service said it has sessions
+    ids = [
+        (link.get_attribute("data-testid") or "").removeprefix("settings-nav-")
+        for link in page.get_by_role("navigation", name="Account settings sections").get_by_role("link").all()
+    ]
+    assert {"profile", "emails", "sessions", "teams", "danger-zone"} <= set(ids), ids
+    inspect = Inspector(page, AXE.read_text(encoding="utf-8"), shots=SHOTS)
+    for section in ids:
+        page.goto(f"{base}/handler/account-settings/{section}")
+        expect(page.get_by_test_id(f"settings-{section}")).to_be_visible()
+        expect(page.get_by_test_id(f"settings-{section}").get_by_role("status").filter(has_text="Loading")).to_have_count(0)
+        inspect.check(f"settings-{section}")
+    assert not inspect.problems, "\n".join(inspect.problems)
