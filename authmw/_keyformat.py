@@ -1,4 +1,4 @@
-"""The format of user and team API keys (contract 2.8, 8.2): made by the local service, recognised
+"""The format of user and team API keys (102 characters ending in a CRC-32): made by the local service, recognised
 by the middleware without a network call.
 
     sk_<45 secret><32 id><user|team><flag>574ck4u7h<8 crc>     (102 characters)

@@ -1,13 +1,13 @@
 """OAuth sign-in pieces without I/O: PKCE, the authorize URL, the outer cookie, callback checks.
 
-Contract 5.4.6 and flow 6.5; spec sections 2, 4 and 7. The browser package (js/src/oauth.ts)
-follows the same rules:
+Authorization code with PKCE, as the official front end does it. The browser package
+(js/src/oauth.ts) follows the same rules:
 
 - ``state`` and the PKCE ``code_verifier`` are random; ``code_challenge`` is
   BASE64URL(SHA-256(verifier)), method ``S256``;
 - the verifier is kept in the cookie ``stack-oauth-outer-{state}`` (the official SDK's name;
   its newer releases write ``hexclave-oauth-outer-{state}``, which is read too);
-- the authorize URL carries every parameter of spec section 7;
+- the authorize URL carries every parameter the official front end sends;
 - a callback needs ``code`` and ``state``; ``state`` must be the one kept; an ``error``
   parameter (or the service's ``errorCode`` redirect) is raised; an ``iss`` parameter must
   be the service's URL; tokens in the URL (implicit or hybrid responses) are refused.
@@ -44,7 +44,7 @@ __all__ = [
 
 #: Name prefixes of the cookie holding the PKCE verifier: written first, then also read.
 OUTER_COOKIE_PREFIXES = ("stack-oauth-outer-", "hexclave-oauth-outer-")
-#: Lifetime of the verifier cookie the browser package writes, in seconds (contract 4.1).
+#: Lifetime of the verifier cookie the browser package writes, in seconds (as the official SDK).
 OUTER_COOKIE_MAX_AGE = 3600
 #: Parameters that only an implicit or hybrid response would carry.
 _IMPLICIT = ("access_token", "id_token", "token_type")
@@ -91,7 +91,8 @@ def redacted_url(url: str) -> str:
 
 
 def strip_code_and_state(url: str) -> str:
-    """``url`` without its ``code`` and ``state`` query parameters and its fragment (spec 5)."""
+    """``url`` without its ``code`` and ``state`` query parameters and its fragment: the
+    ``redirect_uri`` the service is given."""
     parts = urlsplit(url)
     kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in ("code", "state")]
     return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(kept), ""))
@@ -133,7 +134,7 @@ def authorize_url(
     state: str | None = None,
     code_verifier: str | None = None,
 ) -> OAuthAuthorization:
-    """The authorize URL of spec section 7 (``type=link`` when ``link_token`` is given)."""
+    """The service's OAuth authorize URL (``type=link`` when ``link_token`` is given)."""
     if not config.publishable_client_key:
         raise ValueError("Signing in with OAuth needs the publishable client key (AUTHMW_PUBLISHABLE_CLIENT_KEY).")
     provider = provider.strip().lower()
@@ -194,7 +195,8 @@ def callback_params(url_or_params: str | Mapping[str, Any] | Iterable[tuple[str,
 
 
 def callback_code(params: Mapping[str, str], *, expected_state: str | None, issuer: str) -> str:
-    """The authorization code of a callback, after the checks of flow 6.5 step 7.
+    """The authorization code of a callback, after the checks of an OAuth
+    authorization response (state, ``error``, ``iss``, no tokens in the URL).
 
     Raises :class:`OAuthCallbackError` (``reason`` says which check failed) or, when the
     service sent its known error back (``errorCode``), that error.

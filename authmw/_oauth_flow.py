@@ -9,7 +9,8 @@
   code exchange, sets the session cookies the authmw middleware reads, and redirects to
   ``after_auth_return_to`` (same-site paths only), else the after-sign-up page for a new
   user and the after-sign-in page otherwise. A callback without ``code``/``state`` or without
-  a cookie for its state signs nobody in (spec section 2) and shows a short page.
+  a cookie for its state signs nobody in (it was not
+  meant for this app) and shows a short page.
 - An account with TOTP: the exchange answers MULTI_FACTOR_AUTHENTICATION_REQUIRED; the
   callback keeps the attempt code in the HttpOnly cookie ``stack-oauth-mfa`` (Path = the
   callback, 5 minutes: the attempt code's own lifetime, SameSite=Lax) and shows a form asking
@@ -60,7 +61,7 @@ from .models import SignInResult
 
 __all__ = ["MFA_COOKIE", "MFA_COOKIE_MAX_AGE", "START_COOKIE_MAX_AGE", "OAuthRoutes", "Reply", "safe_return_path"]
 
-#: Lifetime of the verifier cookie of a server-rendered flow (spec section 9: the OAuth state
+#: Lifetime of the verifier cookie of a server-rendered flow (the OAuth state
 #: cookie lives 3600 s, as the official SDK's ``stack-oauth-outer-*``).
 START_COOKIE_MAX_AGE = 3600
 RETURN_TO_PARAM = "after_auth_return_to"
@@ -109,7 +110,7 @@ class OAuthRoutes:
     """The two routes of a server-rendered OAuth sign-in for one project.
 
     ``after_sign_in`` / ``after_sign_up`` are where users land without ``after_auth_return_to``
-    (default ``/``; after-sign-up defaults to after-sign-in, spec section 2). ``base_url``
+    (default ``/``; after-sign-up defaults to after-sign-in). ``base_url``
     is the public origin of your site (``https://app.example.com``) when the app runs behind
     a proxy that hides it; by default the request's own URL is used. Both routes build the
     callback URL on that one origin: the code exchange must name the start's ``redirect_uri``.
@@ -232,7 +233,8 @@ class OAuthRoutes:
         secure: bool,
         forget: tuple[tuple[str, str], ...],
     ) -> Reply:
-        """Store the new session in cookies and send the browser on (spec section 2)."""
+        """Store the new session in cookies and send the browser on: the
+        after-sign-up page for a new user, else the after-sign-in page."""
         return_to = safe_return_path(return_param)
         target = return_to or (self.after_sign_up or self.after_sign_in if result.is_new_user else self.after_sign_in)
         session = c.session_cookie_writes(

@@ -1,4 +1,4 @@
-"""Production-mode checks of a project (spec section 5, contract 7.1): pure, no I/O.
+"""Production-mode checks of a project, as the dashboard makes them: pure, no I/O.
 
 The service does not enforce them (``is_production_mode`` can be switched on regardless);
 dashboards and ``authmw project check`` show them before going live.
@@ -42,7 +42,7 @@ LOCALHOST_ALLOWED = "Localhost is not allowed in production mode, turn off 'Allo
 def production_mode_errors(
     project: AdminProject, *, dashboard_url: str = DEFAULT_DASHBOARD_URL
 ) -> list[ProductionModeError]:
-    """Every check of spec section 5 the project fails, in order; empty when it is ready.
+    """Every production-mode check the project fails, in order; empty when it is ready.
 
     Localhost allowed; then per trusted domain (in list order, first failing rule only):
     not a valid URL, a localhost name, a direct IP address, not HTTPS.

@@ -1,4 +1,4 @@
-"""A user's session: the access and refresh tokens and their rules (spec section 4).
+"""A user's session: the access and refresh tokens and their rules.
 
 - Signed out (no tokens) or signed in. A session with neither token is known to be
   invalid from the start; so is one whose refresh yields nothing, or that signed out. An
@@ -7,7 +7,7 @@
   on demand when less than the required validity remains, a network failure retried, only
   a refused refresh token (``REFRESH_TOKEN_ERROR``) clearing the tokens; any other failure
   raises and keeps them. Concurrent refreshes of the same refresh token share one call.
-- An access token is only used together with a refresh token (contract 3.7).
+- An access token is only used together with a refresh token, as the official SDK does.
 """
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ _TABLE: dict[str, Any] = json.loads(resources.files("authmw").joinpath("token_ki
 #: is the plain project id). API 2.8 derives the issuer from its URL: see :class:`TokenKind`.
 LEGACY_ISSUER: str = _TABLE["legacy_issuer"]
 ACCESS_TOKEN_ISSUER = LEGACY_ISSUER  # (the name of the 2.7 constant)
-#: Algorithms the service signs access tokens with (contract 3.1: ES256 only).
+#: Algorithms the service signs access tokens with (ES256 only).
 ACCESS_TOKEN_ALGORITHMS = ("ES256",)
 #: Seconds a fetched key set is used before it is fetched again.
 JWKS_TTL = 600.0
@@ -73,7 +73,7 @@ VERIFIED_CACHE_SIZE = 10_000
 def token_expiry(token: str) -> float | None:
     """The ``exp`` claim in seconds, read without verifying the signature.
 
-    None means the token has no ``exp`` and never expires (contract 3.7). Raises
+    None means the token has no ``exp`` and never expires, as in the official SDK. Raises
     :class:`UnparsableAccessToken` for anything that is not a JWT (including ``"undefined"``)
     or whose ``exp`` is not a number of seconds between 1970 and the year 9999.
     """
@@ -107,7 +107,7 @@ def usable_until(exp: float, min_validity_ms: float = REQUIRED_VALIDITY_MS) -> f
 
 def has_validity(exp: float | None, now: float, min_validity_ms: float = REQUIRED_VALIDITY_MS) -> bool:
     """Whether a token expiring at ``exp`` (seconds; None = never) may be used at ``now``:
-    at least ``min_validity_ms`` must remain. Below that it needs refreshing (spec section 4)."""
+    at least ``min_validity_ms`` must remain. Below that it needs refreshing."""
     return exp is None or now <= usable_until(exp, min_validity_ms)
 
 

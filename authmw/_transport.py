@@ -4,7 +4,7 @@
 and ``Sleep`` effects and returns the ``Response`` of a successful call, or raises the
 error it stands for (see :mod:`authmw.errors`). Written once, run by either driver.
 
-Behaviour (contract 1.2, 1.6, 1.8):
+Behaviour (as the official SDK's transport):
 
 - headers: project id, access type, client version, a random nonce, the override flag,
   the tier's key, and the session's tokens when a session is given;

@@ -45,13 +45,15 @@ def same_origin_path(url: str | None) -> str | None:
 
 
 def is_local_host(hostname: str) -> bool:
-    """``localhost``, a ``*.localhost`` name or a ``127.a.b.c`` address (contract 7.3)."""
+    """``localhost``, a ``*.localhost`` name or a ``127.a.b.c`` address: what the service
+    trusts as local when ``allow_localhost`` is on."""
     host = hostname.lower()
     return host == "localhost" or host.endswith(".localhost") or bool(_LOOPBACK_V4.match(host))
 
 
 def trusted_callback(url: str, domains: Iterable[str], *, allow_localhost: bool) -> bool:
-    """Whether the service may send a browser (and a code) to the absolute ``url`` (contract 7.3).
+    """Whether the service may send a browser (and a code) to the absolute ``url``, by
+    the service's own rule.
 
     Trusted: an http(s) URL whose host is local while ``allow_localhost`` is on, or whose
     scheme and host equal those of a configured domain and whose path starts with the

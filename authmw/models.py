@@ -1,4 +1,4 @@
-"""Wire shapes of the service (contract 5.2) as pydantic models with Pythonic names.
+"""Wire shapes of the service as pydantic models with Pythonic names.
 
 Parse with ``User.model_validate(wire_json)``. Unknown wire fields are ignored (a newer
 service may add some), missing optional ones get defaults, ``*_millis`` times become aware
@@ -251,7 +251,7 @@ class TokenPair(WireModel):
 
 
 class SignInResult(TokenPair):
-    """Answer of the sign-in style endpoints (contract 5.2)."""
+    """Answer of the sign-in style endpoints: the tokens, ``user_id`` and ``is_new_user``."""
 
     user_id: str | None = None
     is_new_user: bool | None = None
@@ -376,7 +376,7 @@ class ContactChannel(WireModel):
     used_for_auth: bool = False
 
 
-# -- admin tier (contract 5.2, 5.8-5.12) ---------------------------------------------------
+# -- admin tier (projects, API key sets, e-mail templates, permission definitions) ---------
 
 
 class AdminOAuthProvider(WireModel):

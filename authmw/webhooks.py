@@ -1,7 +1,7 @@
 """Webhooks of the service: verify a delivery, get a typed event, refuse replays.
 
 The service sends each change (a user deleted in the dashboard, a membership removed, a
-permission granted) as a POST signed the Svix way (API contract 2.8, section 13)::
+permission granted) as a POST signed the Svix way (HMAC-SHA256, timestamp within 5 minutes)::
 
     from authmw.webhooks import verify, UserDeleted
 
@@ -104,7 +104,7 @@ class InvalidWebhook(AuthmwError, ValueError):
         return (type(self), (self.reason, str(self)))
 
 
-# --- Events (contract 2.8, 13.2) ---------------------------------------------------------
+# --- Events -------------------------------------------------------------------------------
 
 
 class _Data(BaseModel):
@@ -248,7 +248,7 @@ EVENT_TYPES: dict[str, type[WebhookEvent]] = {
         ProjectPermissionDeleted,
     )
 }
-"""Every event type of the contract (2.8, 13.2) and its class."""
+"""Every event type the service sends and its class."""
 
 
 def parse_event(payload: Any, *, event_id: str, timestamp: datetime) -> WebhookEvent:
@@ -379,7 +379,7 @@ def _check(body: bytes | str, headers: Mapping[str, str], secret: str, now: floa
     for entry in signatures.split(" "):
         version, _, value = entry.partition(",")
         if version != "v1":
-            continue  # other versions are ignored (contract 2.8, 13.3)
+            continue  # other signature versions are ignored (Svix scheme)
         try:
             candidate = base64.b64decode(value, validate=True)
         except binascii.Error:

@@ -1,5 +1,5 @@
-"""A user's account settings of API 2.8: OAuth provider accounts (contract 2.8, 10), active
-sessions (6) and notification preferences (11.2), for the client tier (its own user) and the
+"""A user's account settings of API 2.8: OAuth provider accounts, active
+sessions and notification preferences, for the client tier (its own user) and the
 server tier (any user).
 
 Each request is written once in a ``_…Ops`` class for a user id; the client classes always

@@ -1,5 +1,5 @@
 """The admin tier (project owners): project settings, API keys, e-mail templates, team
-permission definitions, metrics, the webhook token and the test e-mail (spec section 6), on
+permission definitions, metrics, the webhook token and the test e-mail, on
 top of everything the server tier does.
 
 An admin app authenticates with the super secret admin key, or (``owner_session=``) with
@@ -253,7 +253,7 @@ class _AdminOps(_Api):
 
     @operation
     def production_mode_errors(self, *, dashboard_url: str = DEFAULT_DASHBOARD_URL) -> Op[list[ProductionModeError]]:
-        """What stands between the project and production mode (spec section 5); empty when ready."""
+        """What stands between the project and production mode; empty when ready."""
         project = yield from _AdminOps.get_project.op(self)
         return production_mode_errors(project, dashboard_url=dashboard_url)
 

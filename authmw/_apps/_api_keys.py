@@ -1,4 +1,4 @@
-"""API key sets of the project (contract 5.9, admin tier)."""
+"""API key sets of the project (admin tier)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 M = TypeVar("M", bound=WireModel)
 N = TypeVar("N", bound="_Namespace")
 
-#: More open apps than this (each with its own connection pool) earn a warning (spec 9).
+#: More open apps than this (each with its own connection pool) earn a warning, as in the official SDK.
 OPEN_APPS_WARNING_THRESHOLD = 10
 
 logger = logging.getLogger("authmw")
@@ -185,7 +185,8 @@ class _CommonOps(_Api):
     @operation
     def check_feature_support(self, /, feature: str, **details: Any) -> Op[NoReturn]:
         """Tell the service a feature was asked for that this client does not support: always
-        raises :class:`~authmw.errors.FeatureNotSupported` with the service's answer (spec 7).
+        raises :class:`~authmw.errors.FeatureNotSupported` with the service's answer (its
+        ``/check-feature-support`` always answers with an error).
 
         ``details`` go with the name in the body (JSON values).
         """

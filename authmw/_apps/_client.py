@@ -80,7 +80,7 @@ class _ClientOps(_ClientMfa, _ClientOAuth, _OwnedProjectsOps):
     def _upgradable_session(self) -> Session | None:
         """The session a sign-up sends along: an app that signs in anonymous users
         (``allow_anonymous=True``) sends its session, so that API 2.8 turns an anonymous user
-        into this account, keeping its id (contract 2.8, 7.3); the service ignores the token of
+        into this account, keeping its id; the service ignores the token of
         a user who is not anonymous. Other apps send none, as before."""
         return self.session if self.config.allow_anonymous and self.session.is_signed_in else None
 

@@ -1,4 +1,4 @@
-"""Client-tier e-mail flows: magic link, passwords, e-mail verification (contract 5.4, 6.2-6.4).
+"""Client-tier e-mail flows: magic link, passwords, e-mail verification.
 
 Codes arrive by e-mail as links ``callback_url?code=<45 characters>``; the page at
 ``callback_url`` passes the code to the matching call here. Bad codes raise the

@@ -1,4 +1,7 @@
-"""Provider access tokens of connected OAuth accounts (contract 5.4.7, flow 6.6)."""
+"""Provider access tokens of connected OAuth accounts.
+
+The service reuses a stored provider token that covers the scopes asked for, or refreshes one.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Contact channels (contract 5.7): a user's e-mail addresses, for the client and server tier.
+"""Contact channels: a user's e-mail addresses, for the client and server tier.
 
 Every request is written once in ``_ChannelsOps`` for a user id; the client tier always
 means its own user (``me``), the server tier names the user.

@@ -1,4 +1,4 @@
-"""E-mail templates of the project (contract 5.10, admin tier)."""
+"""E-mail templates of the project (admin tier)."""
 
 from __future__ import annotations
 

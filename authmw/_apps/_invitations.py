@@ -1,4 +1,4 @@
-"""Team invitations by e-mailed code (contract 5.6, flow 6.9), for the client tier."""
+"""Team invitations by e-mailed code, for the client tier."""
 
 from __future__ import annotations
 

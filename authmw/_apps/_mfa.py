@@ -1,4 +1,4 @@
-"""Client-tier multi-factor sign-in and TOTP enrolment (contract 5.4.3, 6.8).
+"""Client-tier multi-factor sign-in and TOTP enrolment.
 
 A sign-in of a user with TOTP raises ``MultiFactorAuthenticationRequired``; its
 ``attempt_code`` and the user's 6-digit code finish it::

@@ -1,4 +1,4 @@
-"""Client-tier OAuth: sign in with a provider, link one, provider access tokens (contract 6.5, 6.6).
+"""Client-tier OAuth: sign in with a provider, link one, provider access tokens.
 
 ::
 
@@ -49,8 +49,8 @@ def connected_account_token(
     account_id: str | None = None,
 ) -> Op[str | None]:
     """``POST /connected-accounts/{user}/{provider}/access-token``: the token, or None when the
-    user has no account of that provider or it lacks a scope (contract 5.4.7). With
-    ``account_id`` (API 2.8, contract 2.8 10.3): that one provider account's token."""
+    user has no account of that provider or it lacks a scope. With
+    ``account_id`` (API 2.8): that one provider account's token."""
     scope = _scope_text(scopes)
     path = f"/connected-accounts/{segment(user_id)}/{segment(provider.lower())}"
     if account_id is not None:

@@ -1,8 +1,9 @@
-"""Projects a user owns, for a client app signed in on the ``internal`` project (contract 5.8, 3.8).
+"""Projects a user owns, for a client app signed in on the ``internal`` project
+(the dashboard's project, whose users own the others).
 
 The owner lists and creates projects, and gets an admin app for one of them that sends the
 user's access token as the admin access token (refreshed and retried when the service
-refuses it, spec section 4).
+refuses it as expired).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class _OwnedProjectsOps(_Api):
         """Create a project owned by the signed-in user (``display_name`` is required).
 
         API 2.8 needs ``owner_team_id``: a team of ``internal`` the user is a member of, whose
-        members all manage the project (contract 2.8, 14.4). API 2.7 has no owner teams.
+        members all manage the project. API 2.7 has no owner teams.
         """
         body = project_update_body(
             project,

@@ -1,4 +1,4 @@
-"""User and team API keys (API 2.8; contract 2.8, section 8), for the client and server tier.
+"""User and team API keys (API 2.8; the project must allow them), for the client and server tier.
 
 ``client.api_keys`` manages the signed-in user's own keys and ``client.team_api_keys`` the
 keys of teams where the user holds ``$manage_api_keys``; ``server.user_api_keys`` and

@@ -1,4 +1,4 @@
-"""Project permissions (API 2.8; contract 2.8, section 9): permissions a user holds in the
+"""Project permissions (API 2.8): permissions a user holds in the
 project, without a team. Definitions are the admin tier's (``admin.project_permission_definitions``);
 grants the server tier's; the client tier reads its own user's.
 """

@@ -1,4 +1,4 @@
-"""Team member profiles and team permissions (contract 5.6), for the client and server tier."""
+"""Team member profiles and team permissions, for the client and server tier."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Teams and memberships (contract 5.6), for the client and the server tier.
+"""Teams and memberships, for the client and the server tier.
 
 Calls both tiers make are written once in ``_TeamsOps``, generic in the team model the
 tier sees (``Team`` or ``ServerTeam``); each tier adds the calls and fields only it has.

@@ -1,4 +1,4 @@
-"""Server tier: users (contract 5.5) and server-created sessions (5.4.5)."""
+"""Server tier: users and server-created sessions."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ __all__ = [
     "ServerUsers",
 ]
 
-#: Default lifetime of a server-created session (spec section 9).
+#: Default lifetime of a server-created session: one year, as the official SDK.
 DEFAULT_SESSION_MILLIS = 31_536_000_000
 #: Page size of ``users.iter()`` unless a ``limit`` is given.
 ITER_PAGE_SIZE = 100

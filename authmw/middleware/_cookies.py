@@ -1,4 +1,4 @@
-"""Reading and writing the session cookies of contract section 4.1. No I/O."""
+"""Reading and writing the session cookies (``stack-refresh-{project id}``, ``stack-access``). No I/O."""
 
 from __future__ import annotations
 

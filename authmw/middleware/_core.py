@@ -103,8 +103,8 @@ MEMO_MAX_KEY = 4096
 #: Errors of a token whose kind the app does not sign in (anonymous or restricted users):
 #: such a request is not signed in, its session is neither refreshed nor signed out.
 UNWANTED_KIND = (AnonymousAuthenticationNotAllowed, RestrictedUserNotAllowed)
-#: Prefixes of the 2.8 SDK's ``Authorization: Bearer <prefix><base64 JSON>`` (contract 2.8,
-#: section 12), from authmw/token_kinds.json.
+#: Prefixes of the 2.8 SDK's ``Authorization: Bearer <prefix><base64 JSON>`` header, which
+#: carries a browser session to the app's own back end; from authmw/token_kinds.json.
 AUTHORIZATION_PREFIXES: tuple[str, ...] = tuple(_TABLE["authorization_prefixes"])
 #: The fixed description of a malformed one (the value itself is never echoed).
 MALFORMED_AUTHORIZATION = (
@@ -117,7 +117,7 @@ OnRefreshUnavailable = Literal["anonymous", "error"]
 Refresher = Callable[[AuthConfig, str], Op["str | None"]]
 
 
-#: Codes of a refused API key (contract 2.8, 8.4) and of keys the app does not take.
+#: Codes of an API key the service refuses (unknown, revoked, expired, wrong type) and of keys the app does not take.
 _API_KEY_CODES = ("API_KEY_NOT_FOUND", "API_KEY_REVOKED", "API_KEY_EXPIRED", "WRONG_API_KEY_TYPE", "API_KEY_NOT_ACCEPTED")
 
 #: The ``WWW-Authenticate`` value of a refused bearer token, by error code (RFC 6750 3.1):
@@ -673,7 +673,7 @@ class Authenticator:
 
     def _fresh_token(self, refresh_token: str, now: float) -> tuple[str, Claims] | None:
         """The access token this process fetched for ``refresh_token``, while it needs no
-        refresh itself (spec section 4: never hand out one with less than 20 s left)."""
+        refresh itself (never hand out one with less than 20 s left)."""
         entry = self._fresh.get(refresh_token)
         if entry is None:
             return None
