@@ -1,5 +1,5 @@
 // The passkey button, the Passkeys and Two-factor sections, the QR code and the passkey messages (jsdom).
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { Secret, TOTP } from "otpauth";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
@@ -59,7 +59,7 @@ describe("passkey sign-in button", () => {
 describe("account settings", () => {
   it("adds and removes the passkey", async () => {
     (globalThis as { PublicKeyCredential?: unknown }).PublicKeyCredential = function PublicKeyCredential() {};
-    renderHandler("/handler/account-settings", { passkeyEnabled: true }, { primaryEmail: "a@example.com" });
+    renderHandler("/handler/account-settings/passkeys", { passkeyEnabled: true }, { primaryEmail: "a@example.com" });
     const status = await screen.findByTestId("passkey-status");
     expect(status.getAttribute("data-registered")).toBe("false");
     fireEvent.click(screen.getByTestId("add-passkey"));
@@ -70,13 +70,15 @@ describe("account settings", () => {
   });
 
   it("hides Passkeys when the project has them off and the user has none", async () => {
-    renderHandler("/handler/account-settings", { passkeyEnabled: false }, { primaryEmail: "a@example.com" });
+    renderHandler("/handler/account-settings/two-factor", { passkeyEnabled: false }, { primaryEmail: "a@example.com" });
     await screen.findByTestId("settings-two-factor");
-    expect(screen.queryByTestId("settings-passkeys")).toBeNull();
+    const nav = screen.getByRole("navigation", { name: "Account settings sections" });
+    expect(within(nav).queryByRole("link", { name: "Passkeys" })).toBeNull();
+    expect(within(nav).getByRole("link", { name: "Two-factor authentication" })).toBeTruthy();
   });
 
   it("turns TOTP on only with a code of the shown secret, and off again", async () => {
-    renderHandler("/handler/account-settings", {}, { primaryEmail: "a@example.com" });
+    renderHandler("/handler/account-settings/two-factor", {}, { primaryEmail: "a@example.com" });
     fireEvent.click(await screen.findByTestId("enable-totp"));
     await screen.findByRole("img", { name: DEFAULT_MESSAGES.twoFactorQrLabel });
     const secret = (screen.getByTestId("totp-secret") as HTMLInputElement).value.replace(/ /g, "");
