@@ -6,11 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from middleware.keys_support import HELD, MISSING, Keys, keys  # noqa: F401 - the fixture
 
 
 def auth(value: str) -> dict[str, str]:
     return {"HTTP_AUTHORIZATION": f"Bearer {value}"}
+
+
+@pytest.fixture
+def site(make_site: Any, keys: Keys) -> Any:
+    """The test site on the keys' project (a service answering as API 2.8)."""
+    return make_site(keys.config)
 
 
 def test_user_key_team_key_and_revoked_key(site: Any, keys: Keys) -> None:

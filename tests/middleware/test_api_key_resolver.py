@@ -40,13 +40,12 @@ class Clock:
 
 
 @pytest.fixture(scope="module")
-def keys_enabled(local_service: Any) -> Iterator[Any]:
-    if local_service.api != "2.8":
-        pytest.skip("API keys are API 2.8")
-    with AdminApp(local_service.config) as admin:
+def keys_enabled(service_28: Any) -> Iterator[Any]:
+    """API keys exist from API 2.8: a service answering as 2.8, with both kinds enabled."""
+    with AdminApp(service_28.config) as admin:
         admin.update_project(config={"allow_user_api_keys": True, "allow_team_api_keys": True})
         try:
-            yield local_service
+            yield service_28
         finally:
             admin.update_project(config={"allow_user_api_keys": False, "allow_team_api_keys": False})
 
