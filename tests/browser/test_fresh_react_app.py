@@ -27,6 +27,8 @@ from authmw import ServerApp
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 PASSWORD = "correct horse battery"
+#: Terminal colour codes, in case a tool colours its output anyway.
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 #: Generous bounds for npm on a loaded machine: an end, not a stopwatch.
 NPM_TIMEOUT = 600
 
@@ -95,13 +97,15 @@ def served(fresh_app: Path, local_service: Any) -> Iterator[tuple[str, str]]:
         stderr=subprocess.STDOUT,
         text=True,
         start_new_session=True,
+        # CI=true turns Vite's colours on, and a coloured address splits ":" from the port
+        env={**os.environ, "NO_COLOR": "1"},
     )
     try:
         assert preview.stdout is not None
         output = []
         for line in preview.stdout:  # it prints its address once it listens
             output.append(line)
-            if f":{port}" in line:
+            if f":{port}" in ANSI.sub("", line):
                 break
         else:
             raise AssertionError("vite preview ended:\n" + "".join(output))
