@@ -45,6 +45,8 @@ def browser_config_script(config: AuthConfig) -> str:
         "publishableClientKey": config.publishable_client_key,
         "apiUrl": config.api_url,
         "handlerPath": config.handler_path,
+        # The app signs anonymous users in (AUTHMW_ALLOW_ANONYMOUS): the pages show them too.
+        "allowAnonymous": config.allow_anonymous,
     }
     text = json.dumps(public).replace("<", "\\u003c")
     return f"<script>window.__AUTHMW_CONFIG__ = {text}</script>"

@@ -47,6 +47,14 @@ export interface AuthFlows {
   /** Signs up with e-mail and password and signs the new user in (UserEmailAlreadyExists, PasswordRequirementsNotMet, SignUpNotEnabled). */
   signUpWithCredential(email: string, password: string, options?: SignUpOptions): Promise<CurrentUser | null>;
   /**
+   * Signs up an anonymous user (API 2.8, POST /auth/anonymous/sign-up) and keeps its session,
+   * unless a session is kept already (then its user, or null when the app does not show it).
+   * Needs an app that shows anonymous users (allowAnonymous). Calls made while one is under way
+   * share it. A later sign-up (password, e-mail link or code, OAuth) upgrades the anonymous user
+   * to a real account with the same id.
+   */
+  signUpAnonymously(): Promise<CurrentUser | null>;
+  /**
    * Ends the session on the service and forgets the tokens (also when the call fails). API 2.8
    * ends the session named by the access token (refreshed first when it is expired); the
    * refresh token goes along for 2.7. A REFRESH_TOKEN_ERROR means the session had already
@@ -109,6 +117,7 @@ export interface AuthFlows {
 export const FLOW_NAMES: Record<keyof AuthFlows, true> = {
   signInWithCredential: true,
   signUpWithCredential: true,
+  signUpAnonymously: true,
   signOut: true,
   verifyEmail: true,
   sendMagicLinkEmail: true,

@@ -38,6 +38,37 @@ const relativeReturnTo = (url: string | null | undefined) => (url ? toRelativeUr
 /** The flows over `ctx` and `client`: AuthFlows, documented in controller.ts. */
 export function createFlows(ctx: ApiContext, client: FlowClient): AuthFlows {
   const { session, urls } = ctx;
+  /**
+   * A session's own tokens for a request, whatever its kind (the session store hands out only
+   * those of allowed kinds); fetched (refreshed) again only when the service refuses the access
+   * token (the transport then retries once).
+   */
+  const ownTokens = (access: SessionAccess): TokenProvider => {
+    let current: SessionAccess | null = access;
+    return {
+      getTokens: async () => {
+        current ??= await session.getSessionAccess();
+        return current
+          ? { accessToken: current.accessToken, refreshToken: current.refreshToken, allowAnonymousUser: current.kind !== "user" }
+          : { accessToken: null, refreshToken: null };
+      },
+      markAccessTokenExpired: (token) => {
+        current = null;
+        session.markAccessTokenExpired(token);
+      },
+    };
+  };
+  /**
+   * The anonymous session of this browser, for a sign-up that upgrades it to a real account
+   * keeping its id (contract 2.8, 7.3), whether or not this app shows anonymous users (the 2.8
+   * SDK may have made it). None when there is no such session or it cannot be refreshed.
+   */
+  const anonymousSession = async (): Promise<TokenProvider | undefined> => {
+    if (!session.getState().refreshToken) return undefined;
+    const access = await session.getSessionAccess().catch(() => null);
+    return access?.kind === "anonymous" ? ownTokens(access) : undefined;
+  };
+  let anonymousSignUp: Promise<CurrentUser | null> | null = null;
   const store = (body: SignInResponse) => ctx.storeSignIn({ accessToken: body.access_token, refreshToken: body.refresh_token });
   const signedIn = async (body: SignInResponse): Promise<SignInResult> => ({
     isNewUser: Boolean(body.is_new_user),
@@ -57,22 +88,7 @@ export function createFlows(ctx: ApiContext, client: FlowClient): AuthFlows {
         const access = await session.getSessionAccess();
         hidden = access !== null && !access.allowed;
         if (access && !hidden) {
-          // The session's own tokens; fetched (refreshed) again only when the service refuses
-          // the access token (the transport then retries once).
-          let current: SessionAccess | null = access;
-          const tokens: TokenProvider = {
-            getTokens: async () => {
-              current ??= await session.getSessionAccess();
-              return current
-                ? { accessToken: current.accessToken, refreshToken: current.refreshToken, allowAnonymousUser: current.kind !== "user" }
-                : { accessToken: null, refreshToken: null };
-            },
-            markAccessTokenExpired: (token) => {
-              current = null;
-              session.markAccessTokenExpired(token);
-            },
-          };
-          await ctx.request({ method: "DELETE", path: "/auth/sessions/current", body: {}, session: tokens });
+          await ctx.request({ method: "DELETE", path: "/auth/sessions/current", body: {}, session: ownTokens(access) });
         }
       } catch (error) {
         if (!isKnownError(error, "REFRESH_TOKEN_ERROR")) throw error;
@@ -98,8 +114,28 @@ export function createFlows(ctx: ApiContext, client: FlowClient): AuthFlows {
         method: "POST",
         path: "/auth/password/sign-up",
         body: { email, password, verification_callback_url: callback },
+        // An anonymous session signing up becomes this account, keeping its id (contract 7.3).
+        session: await anonymousSession(),
       });
       return store(body);
+    },
+
+    signUpAnonymously() {
+      // One sign-up at a time however many components ask; none while any session is kept
+      // (one this app does not show included: it is not the app's to replace).
+      anonymousSignUp ??= (async () => {
+        if (!session.allowsKind("anonymous")) {
+          throw new AuthmwError(
+            "Anonymous users are not shown by this app: set allowAnonymous on AuthProvider (or createAuthClient) to sign up anonymously.",
+          );
+        }
+        if (session.getState().refreshToken) return client.getUser();
+        const { body } = await ctx.request<SignInResponse>({ method: "POST", path: "/auth/anonymous/sign-up", body: {} });
+        return store(body);
+      })().finally(() => {
+        anonymousSignUp = null;
+      });
+      return anonymousSignUp;
     },
 
     async sendMagicLinkEmail(email, options = {}) {
@@ -119,6 +155,8 @@ export function createFlows(ctx: ApiContext, client: FlowClient): AuthFlows {
         method: "POST",
         path: "/auth/otp/sign-in",
         body: { code: full },
+        // A new address upgrades an anonymous session (contract 7.3); a known one signs into its account.
+        session: await anonymousSession(),
       });
       return signedIn(body);
     },

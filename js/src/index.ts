@@ -17,7 +17,7 @@ export {
   useTeams,
   useUser,
 } from "./react/hooks";
-export type { UseAuthResult } from "./react/hooks";
+export type { UseAuthResult, UseUserOptions } from "./react/hooks";
 export { AuthHandler } from "./react/handler";
 export type { AuthHandlerProps } from "./react/handler";
 export { AuthStyles, DEFAULT_STYLES } from "./react/styles";

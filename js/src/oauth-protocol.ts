@@ -71,6 +71,11 @@ export interface AuthorizeUrlOptions {
   afterCallbackRedirectUrl?: string;
   /** type=link with the user's access token. */
   linkToken?: string;
+  /**
+   * type=authenticate with an anonymous user's access token: a sign-up at the callback upgrades
+   * that user, keeping its id (API 2.8, contract 7.3); an existing account signs in instead.
+   */
+  anonymousToken?: string;
   providerScope?: string;
 }
 
@@ -97,6 +102,8 @@ export function authorizeUrl(o: AuthorizeUrlOptions): string {
   if (o.linkToken !== undefined) {
     query.set("token", o.linkToken);
     if (o.providerScope) query.set("provider_scope", o.providerScope);
+  } else if (o.anonymousToken !== undefined) {
+    query.set("token", o.anonymousToken);
   }
   const base = o.baseUrl.replace(/\/+$/, "");
   return `${base}/api/v1/auth/oauth/authorize/${provider}?${query.toString()}`;

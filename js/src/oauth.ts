@@ -151,8 +151,11 @@ export function createOAuthApi(ctx: ApiContext, deps: OAuthDeps): OAuthApi {
   return {
     async signIn(provider, options = {}) {
       const returnTo = options.returnTo ? toRelativeUrl(options.returnTo) : null;
+      // An anonymous session goes along, so that a sign-up upgrades it (contract 7.3).
+      const access = ctx.session.getState().refreshToken ? await ctx.session.getSessionAccess().catch(() => null) : null;
       return start(provider, withReturnTo(ctx.urls.oauthCallback, returnTo), {
         afterCallbackRedirectUrl: options.afterCallbackRedirectUrl,
+        anonymousToken: access?.kind === "anonymous" ? access.accessToken : undefined,
       });
     },
 

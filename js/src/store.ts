@@ -73,6 +73,8 @@ export interface SessionStore extends StoreApi<SessionState>, TokenProvider {
   getAccessToken(options?: GetAccessTokenOptions): Promise<string | null>;
   /** The session's valid access token (refreshing first when needed) and its kind, allowed or not; null when signed out. */
   getSessionAccess(options?: GetAccessTokenOptions): Promise<SessionAccess | null>;
+  /** Whether a session of `kind` counts here (see `userKinds`). */
+  allowsKind(kind: AccessTokenKind): boolean;
   /** The tokens a request carries: none for a session that is not allowed. */
   getTokens(): Promise<RequestTokens>;
   /** Re-reads the cookies now; returns true when that changed the tokens. */
@@ -201,6 +203,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     setTokens,
     clear: () => setTokens({}),
     getSessionAccess,
+    allowsKind: (kind) => kindAllowed(kind, options.userKinds),
     async getAccessToken(options) {
       const access = await getSessionAccess(options);
       return access?.allowed ? access.accessToken : null;

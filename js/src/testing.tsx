@@ -196,6 +196,8 @@ export function createTestingController(options: TestingControllerOptions = {}):
   const flows: AuthFlows = {
     signInWithCredential: (email) => signIn(email),
     signUpWithCredential: (email) => signIn(email),
+    signUpAnonymously: async () =>
+      signedIn() ? current() : setUser(fakeUser({ primaryEmail: null, displayName: null, isAnonymous: true, isRestricted: true })),
     signOut,
     verifyEmail: async () => {
       const state = store.getState().value;

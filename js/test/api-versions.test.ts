@@ -91,8 +91,14 @@ describe("anonymous and restricted users of a 2.8 service", () => {
   }, 180_000);
   afterAll(() => service?.stop());
 
-  /** The project setting (admin tier, API 2.8's route) that makes users with an unverified e-mail restricted. */
-  async function requireEmailVerification(on: boolean) {
+  async function anonymousTokens() {
+    const answer = await clientCall(service, "POST", "/auth/anonymous/sign-up", {}, {});
+    expect(answer.status).toBe(200);
+    return { refreshToken: answer.body.refresh_token as string, accessToken: answer.body.access_token as string };
+  }
+
+  /** Project settings through the admin tier (PATCH /internal/projects/current, API 2.8's route). */
+  async function configure(config: Record<string, unknown>) {
     const answer = await fetch(`${service.url}/api/v1/internal/projects/current`, {
       method: "PATCH",
       headers: {
@@ -101,16 +107,105 @@ describe("anonymous and restricted users of a 2.8 service", () => {
         "x-stack-super-secret-admin-key": service.project.super_secret_admin_key,
         "content-type": "application/json",
       },
-      body: JSON.stringify({ config: { require_email_verification: on } }),
+      body: JSON.stringify({ config }),
     });
-    return answer.status;
+    expect(answer.status).toBe(200);
   }
 
-  async function anonymousTokens() {
-    const answer = await clientCall(service, "POST", "/auth/anonymous/sign-up", {}, {});
-    expect(answer.status).toBe(200);
-    return { refreshToken: answer.body.refresh_token as string, accessToken: answer.body.access_token as string };
+  /** The code of the newest sign-in e-mail to `to`, from the local service's outbox (waits for it). */
+  async function signInCode(to: string): Promise<string> {
+    for (let tries = 0; tries < 600; tries++) {
+      const answer = await fetch(`${service.url}/dev/outbox?to=${encodeURIComponent(to)}`);
+      const items = ((await answer.json()) as { items: { kind: string; link: string | null }[] }).items;
+      const link = items.find((item) => item.link?.includes("code="))?.link;
+      if (link) return new URL(link).searchParams.get("code")!;
+      await new Promise((wake) => setTimeout(wake, 100));
+    }
+    throw new Error(`no sign-in e-mail to ${to} in the outbox`);
   }
+
+  describe("signUpAnonymously", () => {
+    it("makes one anonymous user however many callers ask at once, and shows it with allowAnonymous", async () => {
+      const { client, paths } = clientFor(service, { allowAnonymous: true });
+      const users = await Promise.all([client.signUpAnonymously(), client.signUpAnonymously(), client.signUpAnonymously()]);
+      expect(paths().filter((p) => p === "POST /auth/anonymous/sign-up")).toHaveLength(1);
+      expect(new Set(users.map((u) => u?.id)).size).toBe(1);
+      expect(users[0]).toMatchObject({ isAnonymous: true, primaryEmail: null });
+      expect(client.getUserState()).toMatchObject({ status: "signed-in", user: { isAnonymous: true } });
+      // A session is kept now: asking again makes no user.
+      expect((await client.signUpAnonymously())?.id).toBe(users[0]!.id);
+      expect(paths().filter((p) => p === "POST /auth/anonymous/sign-up")).toHaveLength(1);
+    });
+
+    it("refuses, without a call, in an app that does not show anonymous users", async () => {
+      const { client, calls } = clientFor(service);
+      await expect(client.signUpAnonymously()).rejects.toThrow(/allowAnonymous/);
+      expect(calls).toEqual([]);
+    });
+
+    it("keeps a normal user's session as it is", async () => {
+      const { client, paths } = clientFor(service, { allowAnonymous: true });
+      const user = await client.signUpWithCredential(email(), PASSWORD);
+      expect((await client.signUpAnonymously())?.id).toBe(user!.id);
+      expect(paths()).not.toContain("POST /auth/anonymous/sign-up");
+    });
+  });
+
+  describe("an anonymous user becomes a real account with the same id", () => {
+    it("by signing up with a password", async () => {
+      const { client, calls } = clientFor(service, { allowAnonymous: true });
+      const anonymous = await client.signUpAnonymously();
+      const address = email();
+      const user = await client.signUpWithCredential(address, PASSWORD);
+      expect(user).toMatchObject({ id: anonymous!.id, isAnonymous: false, primaryEmail: address });
+      expect(calls.find((c) => c.call === "POST /auth/password/sign-up")?.allow).toBe("true");
+    });
+
+    it("by signing in with an e-mail code for a new address", async () => {
+      await configure({ magic_link_enabled: true });
+      const { client } = clientFor(service, { allowAnonymous: true });
+      const anonymous = await client.signUpAnonymously();
+      const address = email();
+      await client.sendMagicLinkEmail(address, { callbackUrl: "http://localhost:5173/handler/magic-link-callback" });
+      const result = await client.signInWithMagicLink(await signInCode(address));
+      expect(result.user).toMatchObject({ id: anonymous!.id, isAnonymous: false, primaryEmail: address });
+    });
+
+    it("but signing into an existing account leaves the anonymous user and signs into that account", async () => {
+      const existing = clientFor(service);
+      const address = email();
+      const owner = await existing.client.signUpWithCredential(address, PASSWORD);
+      const { client } = clientFor(service, { allowAnonymous: true });
+      const anonymous = await client.signUpAnonymously();
+      const user = await client.signInWithCredential(address, PASSWORD);
+      expect(user?.id).toBe(owner!.id);
+      expect(user?.id).not.toBe(anonymous!.id);
+    });
+
+    it("in an app that does not show anonymous users too (a session the 2.8 SDK made)", async () => {
+      const tokens = await anonymousTokens();
+      const { client } = clientFor(service, { initialTokens: tokens });
+      expect(await client.reloadUser()).toBeNull();
+      const anonymousId = (await clientCall(service, "GET", "/users/me", { "x-stack-access-token": tokens.accessToken, [ALLOW_ANONYMOUS_HEADER]: "true" })).body.id;
+      const user = await client.signUpWithCredential(email(), PASSWORD);
+      expect(user?.id).toBe(anonymousId);
+    });
+
+    it("by OAuth: the authorize URL carries the anonymous access token (type=authenticate)", async () => {
+      const assigned: string[] = [];
+      const { client } = clientFor(service, { allowAnonymous: true, cookies: { cookie: "" }, assign: (url: string) => void assigned.push(url) });
+      await client.signUpAnonymously();
+      await client.signInWithOAuth("github");
+      const query = new URL(assigned[0]!).searchParams;
+      expect(query.get("type")).toBe("authenticate");
+      expect(query.get("token")).toBe(client.session.getState().accessToken);
+      // A normal user's token never goes along.
+      const normal = clientFor(service, { cookies: { cookie: "" }, assign: (url: string) => void assigned.push(url) });
+      await normal.client.signUpWithCredential(email(), PASSWORD);
+      await normal.client.signInWithOAuth("github");
+      expect(new URL(assigned[1]!).searchParams.get("token")).toBeNull();
+    });
+  });
 
   it("an anonymous session (as the 2.8 SDK makes one) is signed out by default, without a refused call", async () => {
     const tokens = await anonymousTokens();
@@ -136,7 +231,7 @@ describe("anonymous and restricted users of a 2.8 service", () => {
   });
 
   it("a restricted user (e-mail not verified where the project requires it) is shown only with allowRestricted", async () => {
-    expect(await requireEmailVerification(true)).toBe(200);
+    await configure({ require_email_verification: true }); // users with an unverified e-mail are restricted
     try {
       const signUp = clientFor(service);
       await signUp.client.signUpWithCredential(email(), PASSWORD);
@@ -152,7 +247,7 @@ describe("anonymous and restricted users of a 2.8 service", () => {
       const anonymousOnly = clientFor(service, { initialTokens: tokens, allowAnonymous: true });
       expect(await anonymousOnly.client.reloadUser()).toBeNull();
     } finally {
-      await requireEmailVerification(false);
+      await configure({ require_email_verification: false });
     }
   });
 });

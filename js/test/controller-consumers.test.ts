@@ -130,7 +130,7 @@ describe("a call added to AuthController or to one of its namespaces", () => {
 
   it("a flow implemented in flows.ts but not declared does not compile", () => {
     const byFile = diagnosticsWith([src("flows.ts")], {
-      [src("flows.ts")]: (text) => insertAfter(text, "  return {\n", "    async probeUndeclared() {},\n"),
+      [src("flows.ts")]: (text) => insertAfter(text, "\n  return {\n", "    async probeUndeclared() {},\n"),
     });
     expect([...byFile]).toEqual([["src/flows.ts", [expect.stringContaining("'probeUndeclared' does not exist in type 'AuthFlows'")]]]);
   });

@@ -29,6 +29,7 @@ def test_every_page_path_serves_index_with_the_browser_config(client, local_serv
             "publishableClientKey": local_service.config.publishable_client_key,
             "apiUrl": local_service.url,
             "handlerPath": "/handler",
+            "allowAnonymous": False,
         }
         assert "<!--AUTHMW_CONFIG-->" not in r.text
         assert local_service.config.secret_server_key not in r.text

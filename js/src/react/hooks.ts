@@ -21,9 +21,27 @@ function useUserState(controller: AuthController): UserState {
   return useSyncExternalStore(controller.subscribe, controller.getUserState, serverSnapshot);
 }
 
+export interface UseUserOptions {
+  /**
+   * "anonymous": when nobody is signed in, sign up an anonymous user (API 2.8) and return it
+   * (`user.isAnonymous`), so the status is never "signed-out". Needs an app that shows
+   * anonymous users (`<AuthProvider allowAnonymous>`). However many components ask, one
+   * anonymous user is made; a later sign-up upgrades it to a real account with the same id.
+   */
+  or?: "anonymous";
+}
+
 /** The signed-in user as a status union: loading, signed-out, or signed-in with `user`. */
-export function useUser(): UserState {
-  return useUserState(useAuthController("useUser"));
+export function useUser(options?: UseUserOptions): UserState {
+  const controller = useAuthController("useUser");
+  const state = useUserState(controller);
+  // Signed out for a moment: the anonymous user is on its way (or could not be made: `error`).
+  const wanted = options?.or === "anonymous" && state.status === "signed-out";
+  const [error, setError] = useState<unknown>();
+  useEffect(() => {
+    if (wanted) controller.signUpAnonymously().then(() => setError(undefined), setError);
+  }, [wanted, controller]);
+  return wanted ? { status: "loading", user: null, error } : state;
 }
 
 /**

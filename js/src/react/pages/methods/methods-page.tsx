@@ -61,7 +61,9 @@ export function MethodsPage({ mode }: { mode: AuthMode }) {
     return <MfaPage attemptCode={attemptCode} onSignedIn={(result) => onSignedIn(result.isNewUser)} onBack={() => setAttemptCode(null)} />;
   }
 
-  if (auth.user && !finished.current) {
+  // An anonymous user (an app with allowAnonymous) has no account yet: the forms are for them,
+  // and signing up keeps their id (contract 7.3).
+  if (auth.user && !auth.user.isAnonymous && !finished.current) {
     return (
       <AuthPage title={title} subtitle={subtitle}>
         <p data-testid="already-signed-in">
