@@ -168,6 +168,7 @@ def _path_values(b: ProjectB) -> dict[str, str]:
         "project_id": b.project_id,
         "session_id": b.session_id,
         "endpoint_id": b.webhook_endpoint_id,
+        "level": "environment",
     }
 
 
