@@ -25,7 +25,9 @@ const BUNDLES = [
       export function App() { return AuthProvider({ projectId: "p", publishableClientKey: "k", children: null }); }
       export function Who() { return useUser().status; }`,
     // +0.1 KB: the refresh policy generated from authmw/refresh_policy.json (issue 28)
-    budgetKb: 10.1,
+    // 10.02 -> 10.19 (issue 29): useUser({ or: "anonymous" }) (0.07) and the stand-ins of the two
+    // API-key namespaces (apiKeys, teamApiKeys; their code loads with the first call).
+    budgetKb: 10.2,
     targetKb: 8,
   },
   {
@@ -40,7 +42,10 @@ const BUNDLES = [
     // time (routes, the service-support check) and the sessions section. The sections are not
     // behind import(): esbuild's splitting then moved messages and layout (re-exported by the
     // index) into the provider's first load (10 -> 18.4 KB).
-    budgetKb: 36.5,
+    // 36.32 -> 38.39 (issue 29): the API-keys section and the team keys (a list, the form, the
+    // new key shown once). Account settings loading on demand would take every section out of
+    // this figure; not done yet (see the note of 35.6 -> 36.5).
+    budgetKb: 38.5,
     targetKb: 30,
   },
   // The components are modules of their own: an app that does not render them does not load

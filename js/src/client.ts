@@ -11,6 +11,7 @@ import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies";
 import { isKnownError } from "./known-error";
 import { projectFromWire, userFromWire, userUpdateToWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models";
 import type { OAuthApi, SignInWithOAuthOptions } from "./oauth";
+import type { TeamApiKeysApi, UserApiKeysApi } from "./project-api-keys";
 import type { SessionsApi } from "./sessions";
 import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store";
 import { accessTokenKind, type UserKindOptions } from "./token-kind";
@@ -70,6 +71,9 @@ const CONTACT_CHANNELS: Methods<ContactChannelsApi> = {
   sendVerificationEmail: true,
 };
 const SESSIONS: Methods<SessionsApi> = { list: true, revoke: true };
+const KEYS = { list: true, create: true, revoke: true } as const;
+const USER_API_KEYS: Methods<UserApiKeysApi> = KEYS;
+const TEAM_API_KEYS: Methods<TeamApiKeysApi> = KEYS;
 const OAUTH: Methods<OAuthApi> = { signIn: true, link: true, handleCallback: true, getConnectedAccount: true };
 
 // The flows and the namespaces of AuthController (controller.ts) become members of every
@@ -130,6 +134,8 @@ export class AuthClient implements AuthController {
       teamInvitations: loadedOnFirstCall(TEAM_INVITATIONS, async () => (await teams()).createTeamInvitationsApi(ctx)),
       contactChannels: loadedOnFirstCall(CONTACT_CHANNELS, async () => (await import("./contact-channels")).createContactChannelsApi(ctx)),
       sessions: loadedOnFirstCall(SESSIONS, async () => (await import("./sessions")).createSessionsApi(ctx)),
+      apiKeys: loadedOnFirstCall(USER_API_KEYS, async () => (await import("./project-api-keys")).createUserApiKeysApi(ctx)),
+      teamApiKeys: loadedOnFirstCall(TEAM_API_KEYS, async () => (await import("./project-api-keys")).createTeamApiKeysApi(ctx)),
       oauth: loadedOnFirstCall(OAUTH, async () =>
         (await import("./oauth")).createOAuthApi(ctx, {
           transport: this.transport,

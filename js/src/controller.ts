@@ -5,6 +5,7 @@ import type { AuthCaches } from "./api-context";
 import type { ContactChannelsApi } from "./contact-channels";
 import type { CurrentUser, CurrentUserUpdate, Project, SignInResult } from "./models";
 import type { OAuthApi } from "./oauth";
+import type { TeamApiKeysApi, UserApiKeysApi } from "./project-api-keys";
 import type { SessionsApi } from "./sessions";
 import type { GetAccessTokenOptions } from "./store";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
@@ -148,6 +149,10 @@ export interface AuthApis {
   readonly oauth: OAuthApi;
   /** The user's sessions (API 2.8): list them, end another. */
   readonly sessions: SessionsApi;
+  /** The signed-in user's API keys (API 2.8): make, list, revoke. */
+  readonly apiKeys: UserApiKeysApi;
+  /** A team's API keys (API 2.8), for members with `$manage_api_keys`. */
+  readonly teamApiKeys: TeamApiKeysApi;
 }
 
 /**

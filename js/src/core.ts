@@ -66,6 +66,7 @@ export type { AuthCaches } from "./api-context";
 export type { InviteOptions, TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 export type { ContactChannelsApi } from "./contact-channels";
 export type { SessionLocation, SessionsApi, UserSession } from "./sessions";
+export type { NewProjectApiKey, ProjectApiKey, ProjectApiKeyCreate, TeamApiKeysApi, UserApiKeysApi } from "./project-api-keys";
 export type {
   AdminOAuthProvider,
   AdminProject,

@@ -69,6 +69,10 @@ export interface ProjectConfig {
   passkeyEnabled: boolean;
   clientTeamCreationEnabled: boolean;
   clientUserDeletionEnabled: boolean;
+  /** Users may make API keys of their own (API 2.8; false on 2.7). */
+  allowUserApiKeys: boolean;
+  /** Teams may have API keys, made by members with `$manage_api_keys` (API 2.8; false on 2.7). */
+  allowTeamApiKeys: boolean;
   oauthProviders: { id: string }[];
 }
 
@@ -80,6 +84,8 @@ export const NEW_PROJECT_CONFIG: Readonly<ProjectConfig> = Object.freeze({
   passkeyEnabled: false,
   clientTeamCreationEnabled: false,
   clientUserDeletionEnabled: false,
+  allowUserApiKeys: false,
+  allowTeamApiKeys: false,
   oauthProviders: [],
 });
 
@@ -156,6 +162,8 @@ export function projectFromWire(w: Wire): Project {
       passkeyEnabled: Boolean(c.passkey_enabled),
       clientTeamCreationEnabled: Boolean(c.client_team_creation_enabled),
       clientUserDeletionEnabled: Boolean(c.client_user_deletion_enabled),
+      allowUserApiKeys: Boolean(c.allow_user_api_keys),
+      allowTeamApiKeys: Boolean(c.allow_team_api_keys),
       oauthProviders: ((c.enabled_oauth_providers ?? []) as Wire[]).map((p) => ({ id: p.id })),
     },
   };
@@ -311,6 +319,8 @@ export interface AdminProjectUpdate {
     passkeyEnabled?: boolean;
     clientTeamCreationEnabled?: boolean;
     clientUserDeletionEnabled?: boolean;
+    allowUserApiKeys?: boolean;
+    allowTeamApiKeys?: boolean;
     allowLocalhost?: boolean;
     createTeamOnSignUp?: boolean;
     legacyGlobalJwtSigning?: false;

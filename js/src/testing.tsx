@@ -9,6 +9,7 @@ import type { ContactChannel, CurrentUser, Project, ProjectConfig, Team, TeamInv
 import { NEW_PROJECT_CONFIG } from "./models";
 import { AuthContext } from "./react/context";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
+import type { NewProjectApiKey, ProjectApiKey, ProjectApiKeyCreate } from "./project-api-keys";
 import { checkTotpSetupCode, createTotpSetup } from "./totp";
 import { resolveUrls, type AuthUrlOverrides } from "./urls";
 import { createStore } from "./vanilla";
@@ -97,6 +98,25 @@ export function createTestingController(options: TestingControllerOptions = {}):
   const signIn = async (email = options.user?.primaryEmail ?? "user@example.com") =>
     setUser(fakeUser({ ...(options.user ?? {}), primaryEmail: email }));
   const signOut = async () => store.setState({ value: { status: "signed-out", user: null } });
+
+  // In-memory API keys, by owner (a user's id or a team's).
+  const keyStore = new Map<string, ProjectApiKey[]>();
+  const keys = {
+    list: (owner: string) => [...(keyStore.get(owner) ?? [])].reverse(),
+    create: (type: "user" | "team", owner: string, data: ProjectApiKeyCreate): NewProjectApiKey => {
+      const value = `sk_${fakeId().replace(/-/g, "")}`;
+      const key = { id: fakeId(), type, ownerId: owner, description: data.description, createdAt: new Date(), expiresAt: data.expiresAt ?? null, revokedAt: null, isPublic: false, lastFour: value.slice(-4) };
+      keyStore.set(owner, [...(keyStore.get(owner) ?? []), key]);
+      return { ...key, value };
+    },
+    revoke: (owner: string, keyId: string): ProjectApiKey => {
+      const list = keyStore.get(owner) ?? [];
+      const key = list.find((k) => k.id === keyId);
+      if (!key) throw new Error(`No API key ${keyId} (AuthProviderForTesting).`);
+      key.revokedAt ??= new Date();
+      return key;
+    },
+  };
 
   // In-memory data behind the teams and contact-channel calls.
   let teams: Team[] = (options.teams ?? []).map((t) => fakeTeam(t));
@@ -271,6 +291,16 @@ export function createTestingController(options: TestingControllerOptions = {}):
         return [{ id: "00000000-0000-4000-8000-000000000001", createdAt: now, lastUsedAt: now, isCurrent: true, isImpersonation: false, location: null }];
       },
       revoke: async () => {},
+    },
+    apiKeys: {
+      list: async () => (signedIn() ? keys.list(current().id) : []),
+      create: async (data) => keys.create("user", current().id, data),
+      revoke: async (keyId) => keys.revoke(current().id, keyId),
+    },
+    teamApiKeys: {
+      list: async (teamId) => keys.list(teamId),
+      create: async (teamId, data) => keys.create("team", teamId, data),
+      revoke: async (teamId, keyId) => keys.revoke(teamId, keyId),
     },
     caches,
   };

@@ -160,6 +160,8 @@ describe("AuthClient", () => {
         passkeyEnabled: false,
         clientTeamCreationEnabled: false,
         clientUserDeletionEnabled: true,
+        allowUserApiKeys: false, // a 2.7 service's view has no such flags
+        allowTeamApiKeys: false,
         oauthProviders: [{ id: "github" }],
       },
     });

@@ -301,7 +301,6 @@ describe("the sentence of every known error a page can show", () => {
 /** Codes only the server and admin tiers meet (no handler page calls them): the generic sentence. */
 const NO_PAGE_MEETS = new Set([
   "UNSUPPORTED_ERROR",
-  "API_KEY_NOT_FOUND",
   "API_KEY_NOT_ACCEPTED",
   "API_KEY_EXPIRED",
   "API_KEY_REVOKED",

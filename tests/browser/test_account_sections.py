@@ -1,8 +1,10 @@
-"""Account settings one section at a time (issue 31) and the API 2.8 sessions section (issue 29),
+"""Account settings one section at a time (issue 31) and the API 2.8 sessions and API-key sections (issue 29),
 in Chromium against the local service: every section has its own URL (a deep link opens it, the
 browser's back returns to the previous one), the sessions section lists this browser's session
 and another, ends the other (whose refresh token then stops working); a 2.7 service has no such
-section. axe finds no serious or critical issue on any section, light and dark, 375 and 1280 px;
+section. A key made in the API-keys section (shown once) calls a FastAPI route that accepts keys,
+until it is revoked there; a team's keys are managed by members holding `$manage_api_keys`
+only. axe finds no serious or critical issue on any section, light and dark, 375 and 1280 px;
 the screenshots go to shots/ (git-ignored) for a person to look at."""
 
 from __future__ import annotations
@@ -12,7 +14,12 @@ from typing import Any
 
 import httpx
 import pytest
+from authmw_fastapi import Guard, install, require_team_member
+from fastapi import Depends, FastAPI
 from playwright.sync_api import expect
+from starlette.testclient import TestClient
+
+from authmw import AuthConfig
 
 from .conftest import ROOT
 from .test_email_flows import PASSWORD, MailService, sign_in
@@ -30,6 +37,8 @@ def _service(tmp_path_factory: pytest.TempPathFactory, api: str) -> Iterator[Mai
     try:
         mail = MailService(running)
         mail.configure(client_team_creation_enabled=True, client_user_deletion_enabled=True)
+        if api == "2.8":
+            mail.configure(allow_user_api_keys=True, allow_team_api_keys=True)
         yield mail
     finally:
         running.stop()
@@ -116,11 +125,115 @@ def test_sessions_lists_this_browser_and_ends_another(service28: MailService, ex
     expect(page.locator("[data-testid=session][data-current=true]")).to_have_count(1)
 
 
+def _key_app(service: MailService) -> TestClient:
+    """A FastAPI app whose /export takes a user's key and /teams/{id}/sync a team's (or a member's session)."""
+    running = service.service
+    config = AuthConfig(
+        project_id=running.project_id,
+        api_url=running.url,
+        publishable_client_key=running.publishable_client_key,
+        secret_server_key=running.secret_server_key,
+        accept_api_keys=True,
+    )
+    app = FastAPI()
+    install(app, config)
+
+    @app.get("/export")
+    async def export(user: Any = Depends(Guard(api_keys=True))) -> dict[str, Any]:  # noqa: B008
+        return {"id": user.id, "via": user.via}
+
+    @app.get("/teams/{team_id}/sync")
+    async def sync(team_id: str, user: Any = Depends(require_team_member(api_keys=True))) -> dict[str, Any]:  # noqa: B008
+        return {"team": team_id, "via": user.via}
+
+    return TestClient(app)
+
+
+def _make_key(page: Any, area: str, description: str) -> str:
+    """Fills the key form of `area` (api-keys / team-api-keys); the value shown once."""
+    form = page.get_by_test_id(f"{area}-form")
+    form.get_by_label("What is it for?").fill(description)
+    form.get_by_label("Expires").select_option(label="Never")
+    page.get_by_test_id(f"{area}-create").click()
+    created = page.get_by_test_id(f"{area}-created")
+    expect(created).to_be_visible()
+    expect(created).to_be_focused()
+    value = page.get_by_test_id(f"{area}-value").inner_text()
+    assert value.startswith("sk_") and len(value) == 102, value
+    return value
+
+
+def test_a_key_made_in_the_section_calls_the_app_until_revoked(service28: MailService, example_app: Any, context: Any) -> None:
+    base, email, page = _signed_in(service28, example_app, context)
+    page.goto(f"{base}/handler/account-settings/api-keys")
+    expect(page.get_by_test_id("api-keys")).to_contain_text("No API keys yet.")
+    value = _make_key(page, "api-keys", "Deploy script")
+    key = page.get_by_test_id("api-keys-key")
+    expect(key).to_have_count(1)
+    expect(key).to_contain_text("Deploy script")
+    expect(key).to_contain_text(f"ends in …{value[-4:]}")
+    expect(key).to_contain_text("never expires")
+
+    with _key_app(service28) as web:
+        answer = web.get("/export", headers={"authorization": f"Bearer {value}"})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["via"] == "user_api_key"
+
+        # Shown once: gone after a reload, only its last four remain.
+        page.reload()
+        expect(page.get_by_test_id("api-keys-key")).to_have_count(1)
+        expect(page.get_by_test_id("api-keys-created")).to_have_count(0)
+        assert value not in page.content()
+
+        # Revoked in the page: the app refuses it at once (the service says so on the next lookup).
+        page.get_by_test_id("api-keys-revoke").click()
+        expect(page.get_by_role("group", name="Revoke the API key Deploy script")).to_contain_text("stops working at once")
+        page.get_by_test_id("api-keys-revoke-confirm").click()
+        expect(page.get_by_test_id("api-keys-status")).to_have_text("The key has been revoked.")
+        expect(page.get_by_test_id("api-keys-key")).to_have_attribute("data-state", "revoked")
+        expect(page.get_by_test_id("api-keys-revoke")).to_have_count(0)
+    with _key_app(service28) as fresh:  # a new app: no cached answer for the key
+        assert fresh.get("/export", headers={"authorization": f"Bearer {value}"}).status_code == 401
+
+
+def test_team_keys_are_for_members_who_may_manage_them(service28: MailService, example_app: Any, context: Any) -> None:
+    from authmw import ServerApp
+
+    base, email, page = _signed_in(service28, example_app, context)
+    user_id = httpx.get(
+        f"{service28.url}/api/v1/users/me",
+        headers={**service28._client_headers, "x-stack-access-token": service28.access_tokens[email]},
+    ).json()["id"]
+    server_config = AuthConfig(project_id=service28.service.project_id, api_url=service28.url, secret_server_key=service28.service.secret_server_key)
+    with ServerApp(server_config) as server:
+        team = server.teams.create("Robots")
+        server.teams.add_member(team.id, user_id)  # a plain member: no $manage_api_keys
+        page.goto(f"{base}/handler/account-settings/teams")
+        robots = page.locator(f"[data-testid=team][data-team-id='{team.id}']")
+        expect(robots).to_be_visible()
+        expect(robots.get_by_test_id("team-members")).to_be_visible()  # its permissions have loaded
+        expect(robots.get_by_test_id("team-api-keys-area")).to_have_count(0)
+
+        server.team_permissions.grant(team.id, user_id, "$manage_api_keys")
+        page.reload()
+        expect(robots.get_by_test_id("team-api-keys-area")).to_be_visible()
+        value = _make_key(robots, "team-api-keys", "Nightly sync")
+        with _key_app(service28) as web:
+            answer = web.get(f"/teams/{team.id}/sync", headers={"authorization": f"Bearer {value}"})
+            assert answer.status_code == 200, answer.text
+            robots.get_by_test_id("team-api-keys-revoke").click()
+            robots.get_by_test_id("team-api-keys-revoke-confirm").click()
+            expect(robots.get_by_test_id("team-api-keys-key")).to_have_attribute("data-state", "revoked")
+        with _key_app(service28) as fresh:
+            assert fresh.get(f"/teams/{team.id}/sync", headers={"authorization": f"Bearer {value}"}).status_code == 401
+
+
 def test_a_27_service_has_no_sessions_section(service27: MailService, example_app: Any, context: Any) -> None:
     base, _, page = _signed_in(service27, example_app, context)
     page.goto(f"{base}/handler/account-settings")
     expect(page.get_by_test_id("settings-nav-teams")).to_be_visible()
     expect(page.get_by_test_id("settings-nav-sessions")).to_have_count(0)
+    expect(page.get_by_test_id("settings-nav-api-keys")).to_have_count(0)
     page.goto(f"{base}/handler/account-settings/sessions")
     expect(page.get_by_test_id("settings-not-found")).to_be_visible()
     expect(page.get_by_role("alert")).to_have_count(0)
@@ -141,7 +254,7 @@ def test_every_section_passes_axe_and_is_screenshotted(service28: MailService, e
         (link.get_attribute("data-testid") or "").removeprefix("settings-nav-")
         for link in page.get_by_role("navigation", name="Account settings sections").get_by_role("link").all()
     ]
-    assert {"profile", "emails", "sessions", "teams", "danger-zone"} <= set(ids), ids
+    assert {"profile", "emails", "sessions", "api-keys", "teams", "danger-zone"} <= set(ids), ids
     inspect = Inspector(page, AXE.read_text(encoding="utf-8"), shots=SHOTS)
     for section in ids:
         page.goto(f"{base}/handler/account-settings/{section}")

@@ -205,6 +205,13 @@ export const DEFAULT_STYLES = `
   display: grid; gap: 0.75rem; padding: 0.9rem; border: 1px solid var(--authmw-error); border-radius: var(--authmw-radius); background: var(--authmw-error-soft);
 }
 :where(.authmw-page .authmw-confirm .authmw-hint) { color: var(--authmw-text); }
+:where(.authmw-page .authmw-created) { display: grid; gap: 0.6rem; }
+:where(.authmw-page .authmw-created p) { margin: 0; }
+:where(.authmw-page .authmw-secret) {
+  display: block; padding: 0.5rem 0.6rem; border-radius: var(--authmw-radius); border: 1px solid var(--authmw-input-border);
+  background: var(--authmw-background); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.85em;
+  overflow-wrap: anywhere; user-select: all;
+}
 :where(.authmw-page .authmw-progress) { display: flex; align-items: center; justify-content: center; gap: 0.75rem; min-height: 2.625rem; color: var(--authmw-muted); }
 :where(.authmw-page .authmw-spinner) {
   flex: none; width: 1.25rem; height: 1.25rem; border-radius: 50%; border: 2px solid var(--authmw-border); border-top-color: var(--authmw-accent);

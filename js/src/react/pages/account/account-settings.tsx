@@ -12,6 +12,7 @@ import Passkeys from "./passkeys";
 import TwoFactor from "./two-factor";
 import ConnectedAccounts from "./connected-accounts";
 import Sessions from "./sessions";
+import ApiKeys from "./api-keys";
 import Teams from "./teams";
 import DangerZone from "./danger-zone";
 import type { AccountSection, SectionProps } from "./section";
@@ -48,6 +49,13 @@ export const ACCOUNT_SECTIONS: readonly AccountSection[] = [
     // API 2.8 only: a 2.7 service has no session list (list() answers null).
     supported: async (auth) => (await auth.sessions.list()) !== null,
     Component: Sessions,
+  },
+  {
+    id: "api-keys",
+    title: (m) => m.apiKeysSection,
+    // API 2.8, when the project lets users make keys (a 2.7 service answers without the flag).
+    shown: ({ config }) => Boolean(config?.allowUserApiKeys),
+    Component: ApiKeys,
   },
   { id: "teams", title: (m) => m.teamsSection, shown: () => true, Component: Teams },
   {

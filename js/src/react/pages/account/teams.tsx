@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from "react";
+import { useMemo, useState, type FormEvent } from "react";
 import type { Team } from "../../../models";
 import { useAuth, usePermission, useTeamInvitations, useTeamMemberProfiles, useTeams } from "../../hooks";
 import { useMessages } from "../../messages";
 import { Field, FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
+import { ApiKeyManager } from "./api-key-manager";
 import { formatDate } from "./format";
 import type { SectionProps } from "./section";
 
@@ -45,6 +46,7 @@ function Teams({ user, config }: SectionProps) {
               busy={action.pending}
               onSelect={() => action.run(() => auth.selectTeam(team.id))}
               onLeave={() => action.run(() => auth.teams.leave(team.id))}
+              teamKeys={Boolean(config?.allowTeamApiKeys)}
             />
           ))}
         </ul>
@@ -69,7 +71,7 @@ function Teams({ user, config }: SectionProps) {
   );
 }
 
-function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect(): void; onLeave(): void }) {
+function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect(): void; onLeave(): void; teamKeys: boolean }) {
   const { team } = props;
   const auth = useAuth();
   const m = useMessages();
@@ -77,6 +79,7 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
   const canListInvitations = usePermission(team.id, "$read_members") && canInvite;
   const canRevoke = usePermission(team.id, "$remove_members");
   const canReadMembers = usePermission(team.id, "$read_members");
+  const canManageKeys = usePermission(team.id, "$manage_api_keys") && props.teamKeys;
   const invitations = useTeamInvitations(canListInvitations ? team.id : null);
   const members = useTeamMemberProfiles(canReadMembers ? team.id : null);
   const myId = auth.user?.id;
@@ -197,7 +200,30 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
           <FormError message={revoke.error} />
         </div>
       )}
+      {canManageKeys && <TeamApiKeys teamId={team.id} />}
     </li>
+  );
+}
+
+/** A team's API keys (API 2.8), for a member with `$manage_api_keys`. */
+function TeamApiKeys({ teamId }: { teamId: string }) {
+  const auth = useAuth();
+  const m = useMessages();
+  const keys = auth.teamApiKeys;
+  const calls = useMemo(
+    () => ({
+      list: () => keys.list(teamId),
+      create: (data: Parameters<typeof keys.create>[1]) => keys.create(teamId, data),
+      revoke: (keyId: string) => keys.revoke(teamId, keyId),
+    }),
+    [keys, teamId],
+  );
+  return (
+    <div data-testid="team-api-keys-area">
+      <h3>{m.teamApiKeysTitle}</h3>
+      <p className="authmw-hint">{m.teamApiKeysIntro}</p>
+      <ApiKeyManager calls={calls} testId="team-api-keys" />
+    </div>
   );
 }
 
