@@ -209,9 +209,9 @@ def create_project(
     description: str = "",
     api: ApiVersion | None = None,
 ) -> Project:
-    """A new project. With `api` of 2.8 (a project made through the API of a 2.8 service) its
-    team definitions are 2.8's `team_admin` / `team_member`; else (2.7, and the local service's
-    own projects) `admin` / `member`."""
+    """A new project. With `api` of 2.8 (a project made by a service answering as 2.8, through
+    its API or at its first start) its team definitions are 2.8's `team_admin` / `team_member`;
+    else (2.7, or no version given) `admin` / `member`."""
     now = now_millis()
     project_id = project_id or new_uuid()
     config = default_config()

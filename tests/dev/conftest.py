@@ -117,6 +117,12 @@ class Api:
         assert response.status_code == 200, response.text
 
 
+def team_roles(api: Api) -> tuple[str, str]:
+    """The creator's and the member's default team permission of the service's own projects:
+    2.8.86's `team_admin` / `team_member`, 2.7.16's `admin` / `member`."""
+    return ("team_admin", "team_member") if api.version == "2.8" else ("admin", "member")
+
+
 def unique_email() -> str:
     return f"user{next(_emails)}@example.com"
 
