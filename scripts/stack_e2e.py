@@ -52,8 +52,6 @@ EXCLUDED: dict[str, str] = {
     "emails": "e-mail queue, drafts, themes rendered by React Email (Freestyle sandbox): not offered",
     "email-themes.test.ts": "e-mail themes (React Email): not offered",
     "render-email.test.ts": "e-mail rendering of TSX templates (Freestyle sandbox): not offered",
-    "send-email.test.ts": "the e-mail queue's send-email API (React Email): not offered",
-    "unsubscribe-link.test.ts": "notification categories of the e-mail queue: not offered",
     "internal/email-drafts.test.ts": "e-mail drafts (React Email): not offered",
     "internal/email-queue-step.test.ts": "the e-mail queue worker: not offered",
     "internal/email-templates-create.test.ts": "TSX e-mail templates (2.8 config): not offered",
