@@ -87,6 +87,11 @@ class Service:
         return deployment.outbox(self._running, to, kind)
 
     @property
+    def team_roles(self) -> tuple[str, str]:
+        """The creator's and the member's default team permission (2.8: team_admin / team_member)."""
+        return deployment.team_roles(self._running)
+
+    @property
     def admin_project_path(self) -> str:
         """Where the admin tier reads and changes the project: 2.8 moved it (contract 2.8, 14.4)."""
         return deployment.admin_project_path(self._running)

@@ -59,6 +59,12 @@ def api_version(running: Any) -> str:
     return str(getattr(running, "api", None) or os.environ.get("AUTHMW_TEST_API", "2.8"))
 
 
+def team_roles(running: Any) -> tuple[str, str]:
+    """The creator's and the member's default team permission of a project the backend made:
+    2.8.86's `team_admin` / `team_member` (2.7.16: `admin` / `member`)."""
+    return ("team_admin", "team_member") if api_version(running) == "2.8" else ("admin", "member")
+
+
 def admin_project_path(running: Any) -> str:
     """Where the admin tier reads and changes the project: 2.8 moved it (contract 2.8, 14.4)."""
     return "/internal/projects/current" if api_version(running) == "2.8" else "/projects/current"

@@ -6,6 +6,7 @@ import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .api_version import ApiVersion, api_version
 from .auth import INTERNAL_PROJECT_ID
 from .db import Database
 from .ids import now_millis
@@ -57,18 +58,21 @@ def ensure_projects(db: Database, internal_keys: InternalKeys | None = None, api
     (DELETE /projects/current) is created afresh, with new keys, as on a first start.
 
     `internal_keys` (seed.py) are added as one more key set of the `internal` project, which
-    then takes the shape of Stack's seeded one in backend `api`."""
+    then takes the shape of Stack's seeded one in backend `api`. Both projects get the default
+    team permission definitions of `api`, as the backend gives every project it creates (its
+    seed included): 2.8.86 `team_admin` / `team_member`, 2.7.16 `admin` / `member`."""
+    version = api_version(api)
     with db.tx() as c:
         created = False
         project_id = _meta(c, "project_id")
         if project_id is None or get_project(c, project_id) is None:
-            project = _new_project_with_keys(c, LOCAL_PROJECT_NAME, None, LOCAL_PROJECT_CONFIG)
+            project = _new_project_with_keys(c, LOCAL_PROJECT_NAME, None, version, LOCAL_PROJECT_CONFIG)
             c.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('project_id', ?)", (project.project_id,))
             created = True
         else:
             project = _keys_of(c, project_id)
         if get_project(c, INTERNAL_PROJECT_ID) is None:
-            internal = _new_project_with_keys(c, INTERNAL_PROJECT_NAME, INTERNAL_PROJECT_ID)
+            internal = _new_project_with_keys(c, INTERNAL_PROJECT_NAME, INTERNAL_PROJECT_ID, version)
         else:
             internal = _keys_of(c, INTERNAL_PROJECT_ID)
         if internal_keys is not None:
@@ -82,9 +86,13 @@ def _meta(c: sqlite3.Connection, key: str) -> str | None:
 
 
 def _new_project_with_keys(
-    c: sqlite3.Connection, name: str, project_id: str | None, config: dict[str, object] | None = None
+    c: sqlite3.Connection,
+    name: str,
+    project_id: str | None,
+    api: ApiVersion,
+    config: dict[str, object] | None = None,
 ) -> ProjectKeys:
-    project = create_project(c, name, project_id=project_id)
+    project = create_project(c, name, project_id=project_id, api=api)
     if config:
         save_project(c, replace(project, config={**project.config, **config}))
     create_api_key_set(c, project.id, BOOTSTRAP_KEY_DESCRIPTION, now_millis() + BOOTSTRAP_KEY_LIFETIME_MILLIS)

@@ -64,6 +64,10 @@ CLIENT_FLAGS = (
 )
 
 
+#: The id of the default e-mail theme of 2.8.86 (`emails.selectedThemeId` of a new project's config).
+DEFAULT_EMAIL_THEME_ID = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac"
+
+
 def default_config() -> dict[str, Any]:
     return {
         "allow_localhost": True,
@@ -145,10 +149,11 @@ class Project:
             {**{k: v for k, v in p.items() if k != "enabled"}, "provider_config_id": p["id"], "apple_bundle_ids": []}
             for p in config["oauth_providers"]
         ]
-        for flag in ("allow_user_api_keys", "allow_team_api_keys", "require_email_verification"):
+        # `require_email_verification` (and the local `require_publishable_client_key`) can be
+        # written but are not part of 2.8.86's admin view (projectsCrudAdminReadSchema).
+        for flag in ("allow_user_api_keys", "allow_team_api_keys"):
             config[flag] = bool(self.config[flag])
-        config["require_publishable_client_key"] = bool(self.config["require_publishable_client_key"])
-        config["email_theme"] = None
+        config["email_theme"] = DEFAULT_EMAIL_THEME_ID
         config["user_default_permissions"] = sorted(self.config["user_default_permissions"], key=lambda p: p["id"])
         config["oauth_account_merge_strategy"] = self.config.get("oauth_account_merge_strategy", "link_method")
         for name in ("logo_url", "logo_full_url", "logo_dark_mode_url", "logo_full_dark_mode_url"):
@@ -204,9 +209,9 @@ def create_project(
     description: str = "",
     api: ApiVersion | None = None,
 ) -> Project:
-    """A new project. With `api` of 2.8 (a project made through the API of a 2.8 service) its
-    team definitions are 2.8's `team_admin` / `team_member`; else (2.7, and the local service's
-    own projects) `admin` / `member`."""
+    """A new project. With `api` of 2.8 (a project made by a service answering as 2.8, through
+    its API or at its first start) its team definitions are 2.8's `team_admin` / `team_member`;
+    else (2.7, or no version given) `admin` / `member`."""
     now = now_millis()
     project_id = project_id or new_uuid()
     config = default_config()

@@ -51,6 +51,8 @@ class LocalService:
     as: "2.8" (2.8.86) or "2.7" (2.7.16); `.api` tells it. `internal_keys` (`authmw.dev.seed`)
     add given keys to the `internal` project; `mail_api_port` (0: a free one) also serves the
     outbox through Inbucket's read API (inbucket.py) on that port, at `.mail_api_url`.
+    `public_url` is the address clients reach it by, when not `http://<host>:<port>` (e.g.
+    `http://localhost:<port>`): `.url`, `project.env`, token issuers and links in e-mails use it.
     """
 
     def __init__(
@@ -65,6 +67,7 @@ class LocalService:
         api: str = DEFAULT_API,
         internal_keys: InternalKeys | None = None,
         mail_api_port: int | None = None,
+        public_url: str | None = None,
     ) -> None:
         self.api = api_version(api).name  # a clear error for an unknown version, before binding
         self.data_dir = Path(data_dir)
@@ -73,7 +76,7 @@ class LocalService:
         self._sock = _bind(host, port)
         self.port: int = self._sock.getsockname()[1]
         url_host = f"[{host}]" if ":" in host else host
-        self.url = f"http://{url_host}:{self.port}"
+        self.url = public_url.rstrip("/") if public_url else f"http://{url_host}:{self.port}"
         try:
             self.app = create_app(
                 self.data_dir,

@@ -99,8 +99,10 @@ describe.each(API_VERSIONS)("API %s", (api) => {
       expect(p.isProductionMode).toBe(false);
       expect(p.config.allowLocalhost).toBe(true);
       expect(p.config.emailConfig).toEqual({ type: "shared" });
-      expect(p.config.teamCreatorDefaultPermissions).toEqual([{ id: "admin" }]);
-      expect(p.config.teamMemberDefaultPermissions).toEqual([{ id: "member" }]);
+      // the service's own project has its version's definitions (2.8.86: team_admin / team_member)
+      const [creator, member] = api === "2.8" ? ["team_admin", "team_member"] : ["admin", "member"];
+      expect(p.config.teamCreatorDefaultPermissions).toEqual([{ id: creator }]);
+      expect(p.config.teamMemberDefaultPermissions).toEqual([{ id: member }]);
       expect(p.config.domains).toEqual([]);
     });
 

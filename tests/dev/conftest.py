@@ -15,6 +15,9 @@ from authmw.dev.api_version import DEFAULT_API
 from authmw.dev.bootstrap import ProjectKeys
 
 _emails = itertools.count()
+#: Settings the 2.8 admin view does not show (they can only be written), with the local
+#: service's value, which the fixtures below put back after a test changed them.
+WRITE_ONLY = {"require_email_verification": False, "require_publishable_client_key": True}
 
 
 class Api:
@@ -114,6 +117,12 @@ class Api:
         assert response.status_code == 200, response.text
 
 
+def team_roles(api: Api) -> tuple[str, str]:
+    """The creator's and the member's default team permission of the service's own projects:
+    2.8.86's `team_admin` / `team_member`, 2.7.16's `admin` / `member`."""
+    return ("team_admin", "team_member") if api.version == "2.8" else ("admin", "member")
+
+
 def unique_email() -> str:
     return f"user{next(_emails)}@example.com"
 
@@ -206,7 +215,7 @@ def config_28(api_28: Api) -> Iterator[Any]:
 
     yield set_config
     if changed:
-        api_28.set_config(**{key: before[key] for key in changed})
+        api_28.set_config(**{key: before[key] if key in before else WRITE_ONLY[key] for key in changed})
 
 
 @pytest.fixture(scope="module")
@@ -234,4 +243,4 @@ def project_config(api: Api) -> Iterator[Any]:
 
     yield set_config
     if changed:
-        api.set_config(**{key: before[key] for key in changed})
+        api.set_config(**{key: before[key] if key in before else WRITE_ONLY[key] for key in changed})

@@ -12,7 +12,7 @@ import pytest
 
 from authmw.dev import LocalService
 
-from .conftest import Api, assert_known_error, unique_email
+from .conftest import Api, assert_known_error, team_roles, unique_email
 from .test_outbox import reset_code_for
 
 CALLBACK = "http://localhost:3000/handler/email-verification"
@@ -167,7 +167,7 @@ def test_create_team_on_sign_up_makes_and_joins_a_team(api: Api, project_config)
             " WHERE t.display_name = ? AND m.user_id = ?",
             (f"{email}'s Team", tokens["user_id"]),
         ).fetchall()
-    assert [permission for _, permission in rows] == ["admin"]  # the creator's default permission
+    assert [permission for _, permission in rows] == [team_roles(api)[0]]  # the creator's default permission
     members = api.call("GET", "/users", "server", params={"team_id": rows[0][0]}).json()["items"]
     assert [m["id"] for m in members] == [tokens["user_id"]]
     me = api.call("GET", "/users/me", token=tokens["access_token"]).json()

@@ -237,3 +237,19 @@ def test_the_seeded_project_has_the_team_permissions_of_its_version(
         )
         # 2.7.16's internal project gives a team's creator no permission; 2.8.86's team_admin may rename
         assert rename.status_code == (200 if version == "2.8" else 401), rename.text
+
+
+def test_public_url_is_the_name_the_service_goes_by(tmp_path: Path) -> None:
+    """Stack's suite reaches the backend as http://localhost:<prefix>02: token issuers, links in
+    e-mails and project.env then name that address, not the socket's 127.0.0.1."""
+    import jwt
+
+    with LocalService(tmp_path, quiet=True, public_url="http://localhost.test:4102/") as service:
+        assert service.url == "http://localhost.test:4102"
+        assert "AUTHMW_API_URL=http://localhost.test:4102\n" in (tmp_path / "project.env").read_text()
+        listening = Api(f"http://127.0.0.1:{service.port}", service.bootstrap.project)
+        tokens = listening.sign_up()
+        issuer = jwt.decode(tokens["access_token"], options={"verify_signature": False})["iss"]
+        assert issuer == f"http://localhost.test:4102/api/v1/projects/{service.project_id}"
+    with LocalService(tmp_path, quiet=True) as plain:
+        assert plain.url == f"http://127.0.0.1:{plain.port}"

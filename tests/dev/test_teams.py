@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import Api, assert_known_error
+from .conftest import Api, assert_known_error, team_roles
 
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 
@@ -33,11 +33,12 @@ def test_a_creator_gets_the_creator_permissions_and_members_the_member_ones(api:
     team = server_team(api, creator_user_id=user["user_id"])
     other = api.sign_up()
     join(api, team["id"], other["user_id"])
+    creator, member = team_roles(api)
     listed = api.call("GET", "/team-permissions", "server", params={"team_id": team["id"]}).json()["items"]
     assert listed == sorted(
         [
-            {"id": "admin", "team_id": team["id"], "user_id": user["user_id"]},
-            {"id": "member", "team_id": team["id"], "user_id": other["user_id"]},
+            {"id": creator, "team_id": team["id"], "user_id": user["user_id"]},
+            {"id": member, "team_id": team["id"], "user_id": other["user_id"]},
         ],
         key=lambda p: p["user_id"],
     )
@@ -47,7 +48,7 @@ def test_a_creator_gets_the_creator_permissions_and_members_the_member_ones(api:
         "server",
         params={"team_id": team["id"], "user_id": other["user_id"], "recursive": "true"},
     ).json()["items"]
-    assert [p["id"] for p in recursive] == ["$invite_members", "$read_members", "member"]
+    assert [p["id"] for p in recursive] == ["$invite_members", "$read_members", member]
 
 
 def test_client_lists_only_its_own_teams(api: Api, user: dict) -> None:
@@ -158,7 +159,7 @@ def test_permission_grants(api: Api, user: dict) -> None:
     not_held = api.call("DELETE", f"{path}/$read_members", "server")
     assert_known_error(not_held, "TEAM_PERMISSION_NOT_FOUND", 401)
     own = api.call("GET", "/team-permissions", token=user["access_token"], params={"user_id": "me"}).json()["items"]
-    assert {p["id"] for p in own} == {"admin"}
+    assert {p["id"] for p in own} == {team_roles(api)[0]}
     refused = api.call("GET", "/team-permissions", token=user["access_token"])
     assert refused.status_code == 403
 

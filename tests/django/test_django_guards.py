@@ -178,7 +178,7 @@ def test_team_permission_required(site, local_service, teams) -> None:
 
 
 def test_team_permission_held_through_a_containing_permission(site, local_service, teams) -> None:
-    # Members get "member", which contains $read_members.
+    # Members get the member definition ("team_member" in 2.8, "member" in 2.7), which contains $read_members.
     s, headers = signed_in(local_service)
     team = teams.create()
     r = site.client().get(f"/api/teams/{team}/people", headers=headers)

@@ -57,7 +57,7 @@ def test_request_user_server_helpers_are_awaitable_under_asgi(local_service, ser
         "teams": [team.id],
         "can_update": True,
         "can_read": False,
-        "held": ["admin"],
+        "held": [local_service.team_roles[0]],
         "server_metadata": {"plan": "pro"},
         "same": True,
     }

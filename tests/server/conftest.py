@@ -108,6 +108,11 @@ class LiveService:
         """The backend version the service answers as ("2.8" or "2.7")."""
         return deployment.api_version(self._running)
 
+    @property
+    def team_roles(self) -> tuple[str, str]:
+        """The creator's and the member's default team permission (2.8: team_admin / team_member)."""
+        return deployment.team_roles(self._running)
+
     def last_code(self, to: str, kind: str) -> str:
         """The code in the newest e-mail of ``kind`` to ``to``."""
         mails = self.outbox(to, kind)

@@ -119,8 +119,9 @@ def test_get_project_is_the_admin_view_with_the_defaults(flavour, apps):
     assert project.is_production_mode is False
     config = project.config
     assert config.allow_localhost is True and config.create_team_on_sign_up is False
-    assert [p.id for p in config.team_creator_default_permissions] == ["admin"]
-    assert [p.id for p in config.team_member_default_permissions] == ["member"]
+    creator_role, member_role = apps.live.team_roles
+    assert [p.id for p in config.team_creator_default_permissions] == [creator_role]
+    assert [p.id for p in config.team_member_default_permissions] == [member_role]
     assert config.email_config.type == "shared" and config.domains == []
     # the local service's own project starts with every method on, the mock GitHub and Google included
     assert config.magic_link_enabled is True and config.passkey_enabled is True
