@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from "react";
 import type { Team } from "../../../models";
-import { useAuth, usePermission, useTeamInvitations, useTeamMemberProfiles, useTeams } from "../../hooks";
-import { useMessages } from "../../messages";
-import { Field, FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
+import { useSectionKit } from "./kit";
 import { formatDate } from "./format";
 import type { SectionProps } from "./section";
 
 function Teams({ user, config }: SectionProps) {
+  const { useAuth, useTeams, useMessages, Field, FormError, formValue, SubmitButton, useSubmit } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const teams = useTeams();
@@ -70,6 +69,7 @@ function Teams({ user, config }: SectionProps) {
 }
 
 function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect(): void; onLeave(): void }) {
+  const { useAuth, usePermission, useTeamInvitations, useTeamMemberProfiles, useMessages, Field, FormError, formValue, Status, SubmitButton, useSubmit } = useSectionKit();
   const { team } = props;
   const auth = useAuth();
   const m = useMessages();
