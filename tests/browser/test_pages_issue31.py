@@ -268,6 +268,22 @@ def test_transient_pages_mfa_and_logos_pass_axe_and_are_screenshotted(
     assert len(boxes) == 2 and boxes[0] and boxes[1]
     assert abs(boxes[0]["y"] - boxes[1]["y"]) < 1 and abs(boxes[0]["height"] - boxes[1]["height"]) < 1
 
+    # The OAuth callback while it works: back from the provider, its code exchange never answers
+    # (in a context of its own, closed after, so that this sign-in never lands on `page`).
+    aside = context.browser.new_context()
+    try:
+        other = aside.new_page()
+        other.route(re.compile(r".*/api/v1/auth/oauth/token.*"), lambda route: None)
+        other.goto(f"{base}/handler/sign-in")
+        other.get_by_role("button", name="Continue with GitHub").click()
+        through_provider(other, "GitHub", f"busy-{uuid.uuid4().hex[:8]}@example.com")
+        expect(other.get_by_test_id("auth-progress")).to_contain_text("Signing you in")
+        callback = Inspector(other, axe_source, shots=SHOTS)
+        callback.check("oauth-callback-busy")
+        inspect.problems += callback.problems
+    finally:
+        aside.close()
+
     # The two-factor page: its title replaces the sign-in heading; a pasted "123 456" is accepted.
     now = service31.clock.freeze()
     try:
@@ -304,5 +320,14 @@ def test_transient_pages_mfa_and_logos_pass_axe_and_are_screenshotted(
         page.wait_for_url(f"{base}/")
     finally:
         service31.clock.reset()
+
+    # Sign-out while it works (signed in by the two-factor step): its call never answers.
+    page.route(re.compile(r".*/api/v1/auth/sessions/current.*"), lambda route: None)
+    page.goto(f"{base}/handler/sign-out")
+    page.get_by_test_id("sign-out-confirm").click()
+    expect(page.get_by_test_id("auth-progress")).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Signing out")
+    inspect.check("sign-out-busy")
+    page.unroute_all()
 
     assert not inspect.problems, "serious or critical axe-core violations, or overflow:\n" + "\n".join(inspect.problems)
