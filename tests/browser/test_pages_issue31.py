@@ -178,6 +178,13 @@ def test_deny_at_the_provider_comes_back_to_sign_in_with_its_sentence(service31,
     text = page.locator(".authmw-page").inner_text()
     assert "OAUTH_PROVIDER_ACCESS_DENIED" not in text and "denied access to the user" not in text
     assert page.request.get(f"{base}/api/me").status == 401
+    # Shown once: the code leaves the history entry once read, so a reload shows a plain sign-in
+    # page (the router keeps a navigation's state in history.state.usr).
+    page.wait_for_function("() => !(window.history.state && window.history.state.usr && window.history.state.usr.authmwError)")
+    page.reload()
+    expect(page.get_by_role("button", name="Continue with GitHub")).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Sign in")
+    expect(page.get_by_role("alert")).to_have_count(0)
     # Control: Authorize at the provider still signs in from the same page.
     page.get_by_role("button", name="Continue with GitHub").click()
     through_provider(page, "GitHub", f"allow-{uuid.uuid4().hex[:8]}@example.com")
@@ -251,12 +258,31 @@ def test_transient_pages_mfa_and_logos_pass_axe_and_are_screenshotted(
     outbox = httpx.get(f"{service31.url}/dev/outbox", params={"to": invited}).json()["items"]
     link = next(item["link"] for item in outbox if item["kind"] == "team_invitation")
     page.goto(link)
-    expect(page.get_by_test_id("invitation-sign-in")).to_be_visible()
+    # Signed out the service cannot name the team (details need a user; no inviter is recorded):
+    # the page says what signing in will show, and names no team.
+    expect(page.get_by_test_id("invitation-sign-in")).to_contain_text("Sign in, or create an account, to see which team invited you")
+    expect(page.get_by_text("Design team")).to_have_count(0)
     inspect.check("team-invitation-signed-out")
     page.set_viewport_size({"width": 1280, "height": 900})
     boxes = [b.bounding_box() for b in page.get_by_test_id("invitation-sign-in").locator(".authmw-actions > *").all()]
     assert len(boxes) == 2 and boxes[0] and boxes[1]
     assert abs(boxes[0]["y"] - boxes[1]["y"]) < 1 and abs(boxes[0]["height"] - boxes[1]["height"]) < 1
+
+    # The OAuth callback while it works: back from the provider, its code exchange never answers
+    # (in a context of its own, closed after, so that this sign-in never lands on `page`).
+    aside = context.browser.new_context()
+    try:
+        other = aside.new_page()
+        other.route(re.compile(r".*/api/v1/auth/oauth/token.*"), lambda route: None)
+        other.goto(f"{base}/handler/sign-in")
+        other.get_by_role("button", name="Continue with GitHub").click()
+        through_provider(other, "GitHub", f"busy-{uuid.uuid4().hex[:8]}@example.com")
+        expect(other.get_by_test_id("auth-progress")).to_contain_text("Signing you in")
+        callback = Inspector(other, axe_source, shots=SHOTS)
+        callback.check("oauth-callback-busy")
+        inspect.problems += callback.problems
+    finally:
+        aside.close()
 
     # The two-factor page: its title replaces the sign-in heading; a pasted "123 456" is accepted.
     now = service31.clock.freeze()
@@ -294,5 +320,14 @@ def test_transient_pages_mfa_and_logos_pass_axe_and_are_screenshotted(
         page.wait_for_url(f"{base}/")
     finally:
         service31.clock.reset()
+
+    # Sign-out while it works (signed in by the two-factor step): its call never answers.
+    page.route(re.compile(r".*/api/v1/auth/sessions/current.*"), lambda route: None)
+    page.goto(f"{base}/handler/sign-out")
+    page.get_by_test_id("sign-out-confirm").click()
+    expect(page.get_by_test_id("auth-progress")).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Signing out")
+    inspect.check("sign-out-busy")
+    page.unroute_all()
 
     assert not inspect.problems, "serious or critical axe-core violations, or overflow:\n" + "\n".join(inspect.problems)

@@ -134,7 +134,9 @@ export const DEFAULT_MESSAGES = {
   /** The title of a page whose link (reset, invitation) cannot be used. */
   linkFailedTitle: "This link cannot be used",
   checkingInvitation: "Checking your invitation…",
-  invitationSignIn: "You have been invited to join a team. Sign in, or create an account, to accept the invitation.",
+  // Signed out, the service names neither the team nor who invited (its details call needs a
+  // signed-in user, and an invitation records no inviter): the page says so instead of guessing.
+  invitationSignIn: "You have been invited to join a team. Sign in, or create an account, to see which team invited you and to accept.",
   invitedToTeam: "You have been invited to join this team:",
   join: "Join",
   joining: "Joining…",

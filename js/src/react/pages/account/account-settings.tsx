@@ -1,46 +1,74 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useParams } from "react-router";
 import { withReturnTo } from "../../../urls";
-import { useAuth, useProject } from "../../hooks";
-import { useMessages } from "../../messages";
+import { isKnownError } from "../../../known-error";
+import { passkeysSupported } from "../../../passkey-support";
+import { useAuth, useContactChannels, usePermission, useProject, useTeamInvitations, useTeamMemberProfiles, useTeams } from "../../hooks";
+import { describePasskeyError, useMessages } from "../../messages";
+import { ProviderButtons } from "../../oauth/provider-buttons";
+import { providerName } from "../../oauth/providers";
+import { QrCode } from "../../qr-code";
 import { useAuthRedirect } from "../../redirect";
-import { AuthPage, Brand, PageShell } from "../layout";
-import Profile from "./profile";
-import Emails from "./emails";
-import Password from "./password";
-import Passkeys from "./passkeys";
-import TwoFactor from "./two-factor";
-import ConnectedAccounts from "./connected-accounts";
-import Sessions from "./sessions";
-import ApiKeys from "./api-keys";
-import Teams from "./teams";
-import DangerZone from "./danger-zone";
+import { AuthPage, Brand, Field, FormError, formValue, NewPasswordFields, PageShell, repeatMismatch, Status, SubmitButton, useSubmit } from "../layout";
+import { TotpCodeField } from "../mfa";
+import { SectionKitContext, type SectionKit } from "./kit";
 import type { AccountSection, SectionProps } from "./section";
 
-/** The sections of the page, in the order of its navigation. */
+/** What the sections use from the rest of the package (see ./kit: they import none of it). */
+const KIT: SectionKit = {
+  useAuth,
+  useContactChannels,
+  usePermission,
+  useTeams,
+  useTeamInvitations,
+  useTeamMemberProfiles,
+  useMessages,
+  useAuthRedirect,
+  describePasskeyError,
+  isKnownError,
+  passkeysSupported,
+  Field,
+  FormError,
+  formValue,
+  NewPasswordFields,
+  repeatMismatch,
+  Status,
+  SubmitButton,
+  useSubmit,
+  QrCode,
+  TotpCodeField,
+  ProviderButtons,
+  providerName,
+};
+
+/**
+ * The sections of the page, in the order of its navigation. Each loads on demand (import()), so a
+ * new section does not grow the handler's first load; a section takes what it needs from the
+ * package through useSectionKit() (./kit), never by importing hooks, messages or layout.
+ */
 export const ACCOUNT_SECTIONS: readonly AccountSection[] = [
-  { id: "profile", title: (m) => m.profileSection, shown: () => true, Component: Profile },
-  { id: "emails", title: (m) => m.emailsSection, shown: () => true, Component: Emails },
+  { id: "profile", title: (m) => m.profileSection, shown: () => true, Component: lazy(() => import("./profile")) },
+  { id: "emails", title: (m) => m.emailsSection, shown: () => true, Component: lazy(() => import("./emails")) },
   {
     id: "password",
     title: (m) => m.passwordSection,
     shown: ({ user, config }) => user.hasPassword || config?.credentialEnabled !== false,
-    Component: Password,
+    Component: lazy(() => import("./password")),
   },
   {
     id: "passkeys",
     title: (m) => m.passkeysSection,
     // A user who has a passkey can always remove it, even once the project turned passkeys off.
     shown: ({ user, config }) => Boolean(config?.passkeyEnabled) || user.passkeyAuthEnabled,
-    Component: Passkeys,
+    Component: lazy(() => import("./passkeys")),
   },
-  { id: "two-factor", title: (m) => m.twoFactorSection, shown: () => true, Component: TwoFactor },
+  { id: "two-factor", title: (m) => m.twoFactorSection, shown: () => true, Component: lazy(() => import("./two-factor")) },
   {
     id: "connected-accounts",
     title: (m) => m.connectedAccountsSection,
     // Shown when the user has a linked account or the project offers a provider to link.
     shown: ({ user, config }) => user.oauthProviders.length > 0 || (config?.oauthProviders.length ?? 0) > 0,
-    Component: ConnectedAccounts,
+    Component: lazy(() => import("./connected-accounts")),
   },
   {
     id: "sessions",
@@ -48,21 +76,21 @@ export const ACCOUNT_SECTIONS: readonly AccountSection[] = [
     shown: () => true,
     // API 2.8 only: a 2.7 service has no session list (list() answers null).
     supported: async (auth) => (await auth.sessions.list()) !== null,
-    Component: Sessions,
+    Component: lazy(() => import("./sessions")),
   },
   {
     id: "api-keys",
     title: (m) => m.apiKeysSection,
     // API 2.8, when the project lets users make keys (a 2.7 service answers without the flag).
     shown: ({ config }) => Boolean(config?.allowUserApiKeys),
-    Component: ApiKeys,
+    Component: lazy(() => import("./api-keys")),
   },
-  { id: "teams", title: (m) => m.teamsSection, shown: () => true, Component: Teams },
+  { id: "teams", title: (m) => m.teamsSection, shown: () => true, Component: lazy(() => import("./teams")) },
   {
     id: "danger-zone",
     title: (m) => m.dangerZoneSection,
     shown: ({ config }) => Boolean(config?.clientUserDeletionEnabled),
-    Component: DangerZone,
+    Component: lazy(() => import("./danger-zone")),
   },
 ];
 
@@ -202,7 +230,11 @@ export function AccountSettings() {
                   <h2 id={`authmw-${current.id}-heading`} ref={heading} tabIndex={-1}>
                     {current.title(m)}
                   </h2>
-                  <Section {...props} />
+                  <SectionKitContext.Provider value={KIT}>
+                    <Suspense fallback={<SectionPlaceholder label={m.loading} />}>
+                      <Section {...props} />
+                    </Suspense>
+                  </SectionKitContext.Provider>
                 </section>
               ) : waiting ? (
                 <section className="authmw-section">

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { NewProjectApiKey, ProjectApiKey, ProjectApiKeyCreate } from "../../../project-api-keys";
-import { useMessages } from "../../messages";
-import { Field, FormError, Status, SubmitButton, formValue, useSubmit } from "../layout";
+import { useSectionKit } from "./kit";
 import { formatDate } from "./format";
 
 /** The calls of one owner's keys (the user's own, or a team's). */
@@ -27,6 +26,7 @@ const DAY_MS = 86_400_000;
  * from a team's on one page.
  */
 export function ApiKeyManager({ calls, testId }: { calls: KeyCalls; testId: string }) {
+  const { useMessages, useSubmit, Field, FormError, Status, SubmitButton, formValue } = useSectionKit();
   const m = useMessages();
   const [keys, setKeys] = useState<ProjectApiKey[] | "error" | null>(null);
   const [created, setCreated] = useState<NewProjectApiKey | null>(null);

@@ -1,10 +1,10 @@
 import { useMemo } from "react";
-import { useAuth } from "../../hooks";
-import { useMessages } from "../../messages";
 import { ApiKeyManager } from "./api-key-manager";
+import { useSectionKit } from "./kit";
 
 /** The signed-in user's API keys (API 2.8): for scripts that call the app as them. */
 function ApiKeys() {
+  const { useAuth, useMessages } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const calls = useMemo(() => auth.apiKeys, [auth.apiKeys]);

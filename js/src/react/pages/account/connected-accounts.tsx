@@ -1,7 +1,4 @@
-import { useMessages } from "../../messages";
-import { useAuth } from "../../hooks";
-import { ProviderButtons } from "../../oauth/provider-buttons";
-import { providerName } from "../../oauth/providers";
+import { useSectionKit } from "./kit";
 import type { SectionProps } from "./section";
 
 /**
@@ -9,6 +6,7 @@ import type { SectionProps } from "./section";
  * enables (the link flow: type=link with the user's token; back to this page afterwards).
  */
 function ConnectedAccounts({ user, config }: SectionProps) {
+  const { useMessages, useAuth, ProviderButtons, providerName } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const linked = new Set(user.oauthProviders.map((p) => p.id));

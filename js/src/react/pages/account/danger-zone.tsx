@@ -1,11 +1,9 @@
 import { useEffect, useRef, useState } from "react";
-import { useAuth } from "../../hooks";
-import { useMessages } from "../../messages";
-import { useAuthRedirect } from "../../redirect";
-import { FormError, useSubmit } from "../layout";
+import { useSectionKit } from "./kit";
 
 /** Account deletion, behind a confirmation that Escape or Cancel closes. */
 function DangerZone() {
+  const { useAuth, useMessages, useAuthRedirect, FormError, useSubmit } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const leave = useAuthRedirect();

@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from "react";
 import type { ContactChannel } from "../../../models";
-import { useAuth, useContactChannels } from "../../hooks";
-import { useMessages } from "../../messages";
-import { Field, FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
+import { useSectionKit } from "./kit";
 
 function Emails() {
+  const { useAuth, useContactChannels, useMessages, Field, FormError, formValue, Status, SubmitButton, useSubmit } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const channels = useContactChannels();

@@ -1,8 +1,5 @@
 import { useState } from "react";
-import { passkeysSupported } from "../../../passkey-support";
-import { useAuth } from "../../hooks";
-import { describePasskeyError, useMessages } from "../../messages";
-import { FormError, Status } from "../layout";
+import { useSectionKit } from "./kit";
 import type { SectionProps } from "./section";
 
 /**
@@ -10,6 +7,7 @@ import type { SectionProps } from "./section";
  * one passkey per user (contract 7.6): adding another replaces it.
  */
 function Passkeys({ user }: SectionProps) {
+  const { passkeysSupported, useAuth, describePasskeyError, useMessages, FormError, Status } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const [pending, setPending] = useState<"add" | "remove" | null>(null);

@@ -1,18 +1,16 @@
 import { useState, type FormEvent } from "react";
-import { isKnownError } from "../../../known-error";
-import { useAuth } from "../../hooks";
-import { useMessages } from "../../messages";
-import { Field, FormError, formValue, NewPasswordFields, repeatMismatch, Status, SubmitButton, useSubmit } from "../layout";
+import { useSectionKit, type SectionKit } from "./kit";
 import type { SectionProps } from "./section";
 
 /** The field a refusal is about: a wrong current password, or a new one the project refuses. */
-function fieldOf(error: unknown): "oldPassword" | "newPassword" | null {
+function fieldOf(error: unknown, isKnownError: SectionKit["isKnownError"]): "oldPassword" | "newPassword" | null {
   if (isKnownError(error, "PASSWORD_CONFIRMATION_MISMATCH")) return "oldPassword";
   if (isKnownError(error, "PASSWORD_REQUIREMENTS_NOT_MET")) return "newPassword";
   return null;
 }
 
 function Password({ user }: SectionProps) {
+  const { isKnownError, useAuth, useMessages, Field, FormError, formValue, NewPasswordFields, repeatMismatch, Status, SubmitButton, useSubmit } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const submit = useSubmit();
@@ -33,7 +31,7 @@ function Password({ user }: SectionProps) {
       setDone(user.hasPassword ? m.passwordChanged : m.passwordSet);
       return;
     }
-    const field = fieldOf(outcome.error);
+    const field = fieldOf(outcome.error, isKnownError);
     if (field) submit.showOnField(form, field, outcome.error);
   }
 

@@ -1,7 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { useAuth } from "../../hooks";
-import { useMessages } from "../../messages";
-import { Field, FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
+import { useSectionKit } from "./kit";
 import type { SectionProps } from "./section";
 
 /** The initials of a display name ("Ada Lovelace": "AL"), or the first letter of an e-mail address. */
@@ -13,6 +11,7 @@ export const initials = (name: string) =>
     .join("");
 
 export function Avatar({ url, name }: { url: string | null; name: string }) {
+  const { useMessages } = useSectionKit();
   const m = useMessages();
   const [broken, setBroken] = useState<string | null>(null);
   if (url && broken !== url) {
@@ -26,6 +25,7 @@ export function Avatar({ url, name }: { url: string | null; name: string }) {
 }
 
 function Profile({ user }: SectionProps) {
+  const { useAuth, useMessages, Field, FormError, formValue, Status, SubmitButton, useSubmit } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const submit = useSubmit();

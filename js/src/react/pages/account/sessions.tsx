@@ -1,8 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import type { UserSession } from "../../../sessions";
-import { useAuth } from "../../hooks";
-import { useMessages } from "../../messages";
-import { FormError, Status, useSubmit } from "../layout";
+import { useSectionKit } from "./kit";
 import { formatDateTime, formatPlace } from "./format";
 
 /**
@@ -10,6 +8,7 @@ import { formatDateTime, formatPlace } from "./format";
  * administrator's impersonation flagged; any other can be ended, or all of them at once.
  */
 function Sessions() {
+  const { useAuth, useMessages, FormError, Status, useSubmit } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const [sessions, setSessions] = useState<UserSession[] | null | "error">(null);

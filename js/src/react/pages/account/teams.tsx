@@ -1,13 +1,12 @@
 import { useMemo, useState, type FormEvent } from "react";
 import type { Team } from "../../../models";
-import { useAuth, usePermission, useTeamInvitations, useTeamMemberProfiles, useTeams } from "../../hooks";
-import { useMessages } from "../../messages";
-import { Field, FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
 import { ApiKeyManager } from "./api-key-manager";
+import { useSectionKit } from "./kit";
 import { formatDate } from "./format";
 import type { SectionProps } from "./section";
 
 function Teams({ user, config }: SectionProps) {
+  const { useAuth, useTeams, useMessages, Field, FormError, formValue, SubmitButton, useSubmit } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const teams = useTeams();
@@ -72,6 +71,7 @@ function Teams({ user, config }: SectionProps) {
 }
 
 function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect(): void; onLeave(): void; teamKeys: boolean }) {
+  const { useAuth, usePermission, useTeamInvitations, useTeamMemberProfiles, useMessages, Field, FormError, formValue, Status, SubmitButton, useSubmit } = useSectionKit();
   const { team } = props;
   const auth = useAuth();
   const m = useMessages();
@@ -207,6 +207,7 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
 
 /** A team's API keys (API 2.8), for a member with `$manage_api_keys`. */
 function TeamApiKeys({ teamId }: { teamId: string }) {
+  const { useAuth, useMessages } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const keys = auth.teamApiKeys;

@@ -1,10 +1,6 @@
 import { useId, useState, type FormEvent } from "react";
 import type { TotpSetup } from "../../../totp";
-import { useAuth } from "../../hooks";
-import { useMessages } from "../../messages";
-import { QrCode } from "../../qr-code";
-import { FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
-import { TotpCodeField } from "../mfa";
+import { useSectionKit } from "./kit";
 import type { SectionProps } from "./section";
 
 /**
@@ -12,6 +8,7 @@ import type { SectionProps } from "./section";
  * and saves the secret only once the person types a code their app made from it.
  */
 function TwoFactor({ user }: SectionProps) {
+  const { useAuth, useMessages, QrCode, FormError, formValue, Status, SubmitButton, useSubmit, TotpCodeField } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const [setup, setSetup] = useState<TotpSetup | null>(null);

@@ -1,5 +1,5 @@
-import { useId, useRef, useState, type ReactNode } from "react";
-import { Link, useLocation } from "react-router";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { Link, useLocation, useNavigate } from "react-router";
 import { SignOutLink } from "../../sign-out-link";
 import { NEW_PROJECT_CONFIG, type ProjectConfig } from "../../../models";
 import { withReturnTo } from "../../../urls";
@@ -35,9 +35,19 @@ export function MethodsPage({ mode }: { mode: AuthMode }) {
   const title = signIn ? m.signInTitle : m.signUpTitle;
   const subtitle = signIn ? m.signInSubtitle : m.signUpSubtitle;
   // A sign-in that failed elsewhere (Deny at the OAuth provider) comes back here with its code in
-  // the history entry's state (never the URL): only the page's own sentence for it is shown.
-  const { state } = useLocation() as { state: { authmwError?: unknown } | null };
-  const arrivedCode = signIn && typeof state?.authmwError === "string" ? state.authmwError : null;
+  // the history entry's state (never the URL): only the page's own sentence for it is shown, and
+  // once: the code is kept in the page's state and cleared from the history entry, so a reload
+  // (or coming back to this entry) shows a plain sign-in page.
+  const location = useLocation() as { state: { authmwError?: unknown } | null; pathname: string; search: string; hash: string };
+  const navigate = useNavigate();
+  const [arrivedCode] = useState(() =>
+    signIn && typeof location.state?.authmwError === "string" ? location.state.authmwError : null,
+  );
+  const stateCode = location.state?.authmwError;
+  useEffect(() => {
+    if (stateCode === undefined) return;
+    void navigate(`${location.pathname}${location.search}${location.hash}`, { replace: true, state: null });
+  }, [stateCode, navigate, location.pathname, location.search, location.hash]);
   const arrivedKey = arrivedCode ? sentenceOfCode(arrivedCode) : undefined;
   const arrivedWith = arrivedCode ? (arrivedKey ? m[arrivedKey] : m.oauthNotCompleted) : null;
   const config = project.status === "ready" ? project.value.config : project.status === "error" ? FALLBACK_CONFIG : null;
