@@ -56,7 +56,7 @@ from .middleware._access import (
 )
 from .middleware._cookies import ACCESS_COOKIE, with_session_cookies
 from .middleware._core import OnRefreshUnavailable, bearer_token, is_secure
-from .middleware._origin import OriginPolicy, own_origin
+from .middleware._origin import OriginPolicy, WebSocketCrossSite, own_origin
 from .middleware._resolver import READ_HEADERS, Resolved, SessionRequest, SessionResolver
 from .errors import AuthmwError, ConfigurationError
 from .middleware._settings import KEYS, AdapterSettings, Options, SettingKeywords, read_settings, secret_key_needed
@@ -91,6 +91,7 @@ __all__ = [
     "TeamRequirement",
     "TeamSource",
     "ViewFunction",
+    "WebSocketCrossSite",
     "admission",
     "bearer_token",
     "forbidden",

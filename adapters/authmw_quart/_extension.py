@@ -25,6 +25,7 @@ from authmw.adapter import (
     SessionRequest,
     SessionResolver,
     ViewFunction,
+    WebSocketCrossSite,
     admission,
     is_json_request,
     read_settings,
@@ -54,7 +55,9 @@ class AuthMW:
     ``AuthMW(app)`` or ``AuthMW()`` then ``init_app(app)``. Settings: the arguments (the
     keywords of :class:`authmw.adapter.SettingKeywords`, ``api_paths``), else
     ``app.config["AUTHMW_*"]``, else the environment. ``http`` makes the
-    ``httpx.AsyncClient`` of the serving loop.
+    ``httpx.AsyncClient`` of the serving loop. A websocket opened from another site with the
+    session's cookies is refused (403 to the handshake); ``websocket_cross_site="anonymous"``
+    lets it in without the user instead.
     """
 
     def __init__(
@@ -64,10 +67,15 @@ class AuthMW:
         config: AuthConfig | None = None,
         api_paths: tuple[str, ...] | None = None,
         http: Callable[[], httpx.AsyncClient] | None = None,
+        websocket_cross_site: WebSocketCrossSite | None = None,
         **settings: Unpack[SettingKeywords],
     ) -> None:
         self.config, self.http = config, http
-        self.given: dict[str, Any] = {"API_PATHS": api_paths, **{k.upper(): v for k, v in settings.items()}}
+        self.given: dict[str, Any] = {
+            "API_PATHS": api_paths,
+            "WEBSOCKET_CROSS_SITE": websocket_cross_site,
+            **{k.upper(): v for k, v in settings.items()},
+        }
         if app is not None:
             self.init_app(app)
 
