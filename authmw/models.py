@@ -482,7 +482,6 @@ class AdminProjectConfigUpdate(_Update):
     #: that user when both e-mails are verified (``link_method``, the default), refuse
     #: (``raise_error``), or make a separate user (``allow_duplicates``).
     oauth_account_merge_strategy: Literal["link_method", "raise_error", "allow_duplicates"] | None = None
-    require_email_verification: bool | None = None
 
 
 class AdminProjectUpdate(_Update):

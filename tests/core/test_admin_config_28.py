@@ -1,6 +1,5 @@
 """The typed admin config of API 2.8 over HTTP against a local service answering as 2.8:
-``oauth_account_merge_strategy`` (default, each value, a bad one refused) and
-``require_email_verification``, sync and async."""
+``oauth_account_merge_strategy`` (default, each value, a bad one refused), sync and async."""
 
 from __future__ import annotations
 
@@ -22,7 +21,6 @@ def test_merge_strategy_defaults_and_changes(service_28: Any) -> None:
                 project = admin.update_project(config=AdminProjectConfigUpdate(oauth_account_merge_strategy=value))
                 assert project.config.oauth_account_merge_strategy == value
                 assert admin.get_project().config.oauth_account_merge_strategy == value
-            admin.update_project(config={"require_email_verification": False})
         finally:
             admin.update_project(config={"oauth_account_merge_strategy": "link_method"})
 
