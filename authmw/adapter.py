@@ -11,7 +11,8 @@ adapter") walks through one.
   :class:`AdapterSettings`; :func:`secret_key_needed` explains a missing server key.
 - Cross-site requests: :class:`OriginPolicy` and :func:`own_origin`.
 - Guards: :func:`guard_decorators` builds ``user_required`` / ``team_member_required`` /
-  ``team_permission_required`` from three framework callbacks, :func:`permission_decorator`
+  ``team_permission_required`` from three framework callbacks (:class:`TeamRequirement` is
+  the team requirement of adapters whose views take keyword arguments), :func:`permission_decorator`
   ``require_permission`` (API 2.8 project permissions: a :class:`PermissionRequirement`);
   :func:`sign_in_url`, :func:`is_json_request`, :func:`forbidden`, :func:`team_refusal` and
   :func:`permission_refusal` decide the answers; for a request made with an API key (API 2.8)
@@ -39,6 +40,7 @@ from ._urls import same_origin_path
 from .middleware._access import (
     DEFAULT_TEAM_ARG,
     PermissionRequirement,
+    TeamRequirement,
     TeamSource,
     ViewFunction,
     admission,
@@ -54,7 +56,7 @@ from .middleware._access import (
 )
 from .middleware._cookies import ACCESS_COOKIE, with_session_cookies
 from .middleware._core import OnRefreshUnavailable, bearer_token, is_secure
-from .middleware._origin import OriginPolicy, own_origin
+from .middleware._origin import OriginPolicy, WebSocketCrossSite, own_origin
 from .middleware._resolver import READ_HEADERS, Resolved, SessionRequest, SessionResolver
 from .errors import AuthmwError, ConfigurationError
 from .middleware._settings import KEYS, AdapterSettings, Options, SettingKeywords, read_settings, secret_key_needed
@@ -86,8 +88,10 @@ __all__ = [
     "SessionResolver",
     "SettingKeywords",
     "SyncDriver",
+    "TeamRequirement",
     "TeamSource",
     "ViewFunction",
+    "WebSocketCrossSite",
     "admission",
     "bearer_token",
     "forbidden",

@@ -430,6 +430,8 @@ class AdminProjectConfig(ProjectConfig):
     team_member_default_permissions: list[PermissionRef] = Field(default_factory=list)
     #: API 2.8: project permissions every new user is granted.
     user_default_permissions: list[PermissionRef] = Field(default_factory=list)
+    #: API 2.8: what an OAuth sign-up does with an e-mail another user signs in with.
+    oauth_account_merge_strategy: Literal["link_method", "raise_error", "allow_duplicates"] = "link_method"
 
 
 class AdminProject(Project):
@@ -476,6 +478,10 @@ class AdminProjectConfigUpdate(_Update):
     allow_user_api_keys: bool | None = None
     allow_team_api_keys: bool | None = None
     user_default_permissions: list[PermissionRef] | None = None
+    #: An OAuth sign-up bringing an e-mail another user signs in with: attach the provider to
+    #: that user when both e-mails are verified (``link_method``, the default), refuse
+    #: (``raise_error``), or make a separate user (``allow_duplicates``).
+    oauth_account_merge_strategy: Literal["link_method", "raise_error", "allow_duplicates"] | None = None
 
 
 class AdminProjectUpdate(_Update):

@@ -16,7 +16,6 @@ from authmw.adapter import (
     AdapterSettings,
     SessionResolver,
     read_settings,
-    secret_key_needed,
 )
 from authmw.errors import ConfigurationError
 from authmw.middleware import AnonymousUser, AuthUser
@@ -58,9 +57,7 @@ class DjangoAuth:
 
     def team_server(self) -> ServerApp:
         """The server app team guards ask; raises ImproperlyConfigured without the secret key."""
-        if self.resolver.server is None:
-            raise ImproperlyConfigured(secret_key_needed(setting_name))
-        return self.resolver.server
+        return self.resolver.team_server(setting_name, ImproperlyConfigured)
 
 
 def load() -> DjangoAuth:

@@ -14,12 +14,11 @@
         return {"id": current_user.id}
 """
 
-from authmw.adapter import DEFAULT_TEAM_ARG, EmailLinkRefused
+from authmw.adapter import DEFAULT_TEAM_ARG, TeamRequirement, EmailLinkRefused
 
 from ._decorators import (
     EXEMPT_METHODS,
     Guard,
-    TeamRequirement,
     require_permission,
     team_member_required,
     team_permission_required,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-from dataclasses import dataclass
 from typing import Any
 
 from flask import abort, request
@@ -18,7 +17,7 @@ from authmw.adapter import (
     PermissionRequirement,
     admission,
     Op,
-    TeamSource,
+    TeamRequirement,
     ViewFunction,
     forbidden,
     guard_decorators,
@@ -35,22 +34,6 @@ from ._settings import FlaskAuth, site_auth
 
 #: Methods let through without a check (CORS preflights carry no credentials).
 EXEMPT_METHODS = frozenset({"OPTIONS"})
-
-
-@dataclass(frozen=True)
-class TeamRequirement:
-    team: TeamSource
-    permission_id: str | None = None
-
-    def team_id(self, view_args: dict[str, Any]) -> Any:
-        if callable(self.team):
-            return self.team(**view_args)
-        if self.team not in view_args:
-            raise ConfigurationError(
-                f"A team guard reads the team id from the view argument {self.team!r}, which this request's "
-                f"view did not get (it got {sorted(view_args)}). Pass team='<argument name>' or team=callable(**view_args)."
-            )
-        return view_args[self.team]
 
 
 class Guard:

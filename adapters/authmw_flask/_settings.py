@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from flask import Flask, current_app
 
 from authmw import AuthConfig, ServerApp
-from authmw.adapter import SessionResolver, secret_key_needed
+from authmw.adapter import SessionResolver
 from authmw.errors import ConfigurationError
 
 #: Key of the extension's state in ``app.extensions``.
@@ -29,9 +29,7 @@ class FlaskAuth:
 
     def team_server(self) -> ServerApp:
         """The server app team guards ask; raises ConfigurationError without the secret key."""
-        if self.resolver.server is None:
-            raise ConfigurationError(secret_key_needed(setting_name))
-        return self.resolver.server
+        return self.resolver.team_server(setting_name)
 
 
 def site_auth(app: Flask | None = None) -> FlaskAuth:

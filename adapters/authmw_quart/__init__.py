@@ -1,5 +1,29 @@
-"""Quart: the session's user as ``current_user``, and the ``user_required`` guard (docs/quart.md)."""
+"""Quart: the session's user as ``current_user`` (requests and websockets), and the guards
+``user_required``, ``team_member_required``, ``team_permission_required`` and
+``require_permission`` (docs/quart.md)."""
 
-from ._extension import AuthMW, current_user, get_user, user_required
+from authmw.adapter import DEFAULT_TEAM_ARG, TeamRequirement
 
-__all__ = ["AuthMW", "current_user", "get_user", "user_required"]
+from ._extension import (
+    AuthMW,
+    Guard,
+    current_user,
+    get_user,
+    require_permission,
+    team_member_required,
+    team_permission_required,
+    user_required,
+)
+
+__all__ = [
+    "DEFAULT_TEAM_ARG",
+    "AuthMW",
+    "Guard",
+    "TeamRequirement",
+    "current_user",
+    "get_user",
+    "require_permission",
+    "team_member_required",
+    "team_permission_required",
+    "user_required",
+]

@@ -8,16 +8,24 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import httpx
-from quart import Quart, Response, current_app, g, request
+from quart import Quart, Response, current_app, g, has_websocket_context, request, websocket
+from quart.wrappers import Request, Websocket
 from werkzeug.datastructures import Headers
 from werkzeug.local import LocalProxy
 
 from authmw import AuthConfig
 from authmw.adapter import (
     ANONYMOUS,
+    PermissionRequirement,
+    TeamRequirement,
+    forbidden,
+    guard_decorators,
+    permission_decorator,
+    requirement_refusal,
     SessionRequest,
     SessionResolver,
     ViewFunction,
+    WebSocketCrossSite,
     admission,
     is_json_request,
     read_settings,
@@ -36,6 +44,10 @@ if TYPE_CHECKING:
 CONFIG_PREFIX = "AUTHMW_"
 
 
+def _setting_name(key: str) -> str:
+    return f'app.config["{CONFIG_PREFIX}{key}"]'
+
+
 class AuthMW:
     """Puts the session's user on :data:`current_user`, refreshing the session and rewriting
     its cookies; an unsafe request of a cookie session from another site is answered 403.
@@ -43,7 +55,9 @@ class AuthMW:
     ``AuthMW(app)`` or ``AuthMW()`` then ``init_app(app)``. Settings: the arguments (the
     keywords of :class:`authmw.adapter.SettingKeywords`, ``api_paths``), else
     ``app.config["AUTHMW_*"]``, else the environment. ``http`` makes the
-    ``httpx.AsyncClient`` of the serving loop.
+    ``httpx.AsyncClient`` of the serving loop. A websocket opened from another site with the
+    session's cookies is refused (403 to the handshake); ``websocket_cross_site="anonymous"``
+    lets it in without the user instead.
     """
 
     def __init__(
@@ -53,10 +67,15 @@ class AuthMW:
         config: AuthConfig | None = None,
         api_paths: tuple[str, ...] | None = None,
         http: Callable[[], httpx.AsyncClient] | None = None,
+        websocket_cross_site: WebSocketCrossSite | None = None,
         **settings: Unpack[SettingKeywords],
     ) -> None:
         self.config, self.http = config, http
-        self.given: dict[str, Any] = {"API_PATHS": api_paths, **{k.upper(): v for k, v in settings.items()}}
+        self.given: dict[str, Any] = {
+            "API_PATHS": api_paths,
+            "WEBSOCKET_CROSS_SITE": websocket_cross_site,
+            **{k.upper(): v for k, v in settings.items()},
+        }
         if app is not None:
             self.init_app(app)
 
@@ -65,11 +84,12 @@ class AuthMW:
             raise ConfigurationError(f"authmw is already set up on the Quart app {app.name!r}.")
         site = read_settings(
             lambda key: app.config.get(CONFIG_PREFIX + key) if self.given.get(key) is None else self.given[key],
-            lambda key: f'app.config["{CONFIG_PREFIX}{key}"]',
+            _setting_name,
             config=self.config,
         )
         resolver = app.extensions["authmw"] = SessionResolver(site.config, site.options, async_http=self.http)
         app.before_request(_resolve_session)
+        app.before_websocket(_resolve_session)
         app.after_request(_write_cookies)
         app.register_error_handler(Refusal, _refusal_response)
         app.after_serving(resolver.aclose)
@@ -82,16 +102,30 @@ def _resolver() -> SessionResolver:
     return resolver  # type: ignore[no-any-return]
 
 
+def _connection() -> Request | Websocket:
+    """The current HTTP request, or the websocket whose handshake this is."""
+    return websocket if has_websocket_context() else request
+
+
 def _header(name: str) -> str | None:
+    headers = _connection().headers
     if name == "cookie":  # HTTP/2 clients send one Cookie header per cookie
-        return "; ".join(request.headers.getlist("cookie")) or None
-    value: str | None = request.headers.get(name)
+        return "; ".join(headers.getlist("cookie")) or None
+    value: str | None = headers.get(name)
     return value
 
 
 async def _resolve_session() -> Response | None:
+    """Before each request and each websocket: the same credential rules as the ASGI
+    middleware (cookies, bearer, x-stack-auth; a cookie session's websocket from another site
+    is refused, or let in without the user under ``websocket_cross_site="anonymous"``). A
+    refused websocket handshake gets the refusal as its HTTP answer (the ASGI
+    ``websocket.http.response`` extension; servers without it close the handshake)."""
+    connection = _connection()
+    is_websocket = isinstance(connection, Websocket)
+    session = SessionRequest(connection.method, connection.scheme, _header, is_websocket, host=connection.host)
     try:
-        g._authmw = await _resolver().aresolve(SessionRequest(request.method, request.scheme, _header, host=request.host))
+        g._authmw = await _resolver().aresolve(session)
     except Refusal as refusal:
         return _refusal_response(refusal)
     return None if g._authmw.refusal is None else _refusal_response(g._authmw.refusal)
@@ -118,27 +152,54 @@ def get_user() -> AuthUser | AnonymousUser:
 current_user: AuthUser | AnonymousUser = LocalProxy(get_user)  # type: ignore[assignment]
 
 
-def user_required(view: ViewFunction | None = None, /, *, api: bool | None = None, api_keys: bool = False) -> Any:
-    """The (async) view runs for signed-in users; others get 401 JSON (API paths, JSON
-    clients, ``api=True``) or a 303 to the sign-in page that comes back here afterwards.
-    ``api_keys=True``: also for a user calling with one of their API keys (API 2.8)."""
+class Guard:
+    """An (async) view decorator: the view runs only for a signed-in user passing every
+    requirement. Anonymous visitors get 401 JSON (API paths, JSON clients, ``api=True``) or a
+    303 to the sign-in page that comes back here; a signed-in user lacking a team membership
+    or permission gets 403 (the error envelope). ``api_keys=True``: also for a machine
+    client's API key (API 2.8; a team's own key only on team guards). OPTIONS passes."""
 
-    def guard(view: ViewFunction) -> ViewFunction:
+    def __init__(
+        self, *requirements: TeamRequirement | PermissionRequirement, api: bool | None = None, api_keys: bool = False
+    ) -> None:
+        self.requirements, self.api, self.api_keys = requirements, api, api_keys
+        self._team_guard = any(isinstance(r, TeamRequirement) for r in requirements)
+
+    def __call__(self, view: ViewFunction) -> ViewFunction:
         @functools.wraps(view)
         async def guarded(*args: Any, **kwargs: Any) -> Any:
-            admitted = True if request.method == "OPTIONS" else admission(get_user(), api_keys)
-            if admitted is True:
-                return await view(*args, **kwargs)
-            if admitted is not False:
-                return _refusal_response(Refusal.of(admitted))
-            wants_json = api if api is not None else is_json_request(
-                request.path, request.headers.get("Accept"), _resolver().options.api_paths
-            )
-            if wants_json:
-                return _refusal_response(Refusal.of(UserAuthenticationRequired()))
-            return_to = request.full_path.rstrip("?")
-            return _refusal_response(Refusal.redirect(sign_in_url(_resolver().config.handler_path, return_to)))
+            refusal = None if _connection().method == "OPTIONS" else await self._refusal(kwargs)
+            return await view(*args, **kwargs) if refusal is None else _refusal_response(refusal)
 
         return guarded  # type: ignore[return-value]
 
-    return guard if view is None else guard(view)
+    def __repr__(self) -> str:
+        return f"Guard({', '.join(map(repr, self.requirements))}{', api=' + repr(self.api) if self.api is not None else ''})"
+
+    async def _refusal(self, view_args: dict[str, Any]) -> Refusal | None:
+        user, resolver, connection = get_user(), _resolver(), _connection()
+        admitted = admission(user, self.api_keys, team_guard=self._team_guard)
+        if admitted is not True and admitted is not False:
+            return Refusal.of(admitted)
+        wants_json = self.api if self.api is not None else (
+            isinstance(connection, Websocket)
+            or is_json_request(connection.path, connection.headers.get("Accept"), resolver.options.api_paths)
+        )
+        if admitted is False:
+            if wants_json:
+                return Refusal.of(UserAuthenticationRequired())
+            return Refusal.redirect(sign_in_url(resolver.config.handler_path, connection.full_path.rstrip("?")))
+        if not self.requirements:
+            return None
+        server = resolver.team_server(_setting_name)
+        for requirement in self.requirements:
+            team_id = None if isinstance(requirement, PermissionRequirement) else requirement.team_id(view_args)
+            error = await resolver.arun(requirement_refusal(server, user, requirement, team_id))
+            if error is not None:
+                return forbidden(error)
+        return None
+
+
+user_required, team_member_required, team_permission_required = guard_decorators(Guard, TeamRequirement)
+#: API 2.8 project permissions: ``@require_permission("docs:write")``.
+require_permission = permission_decorator(Guard)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TypeVar, overload
 from urllib.parse import urlencode
@@ -21,6 +22,7 @@ from authmw._ops import AtOnce, Op
 from authmw._urls import same_origin_path
 from authmw.errors import (
     ApiKeyNotAccepted,
+    ConfigurationError,
     HttpStatusError,
     KnownError,
     NetworkError,
@@ -38,6 +40,7 @@ __all__ = [
     "DEFAULT_TEAM_ARG",
     "FORBIDDEN",
     "PermissionRequirement",
+    "TeamRequirement",
     "TeamSource",
     "forbidden",
     "guard_decorators",
@@ -211,6 +214,26 @@ ViewFunction = TypeVar("ViewFunction", bound=Callable[..., Any])
 TeamSource = str | Callable[..., Any]
 #: Where team guards look for the team id unless told otherwise.
 DEFAULT_TEAM_ARG = "team_id"
+
+
+@dataclass(frozen=True)
+class TeamRequirement:
+    """What a team guard asks of a view taking keyword arguments (Flask, Quart): membership of
+    the team the view names (``team``: the argument holding its id, or a callable of the view's
+    arguments), and maybe a team permission."""
+
+    team: TeamSource
+    permission_id: str | None = None
+
+    def team_id(self, view_args: dict[str, Any]) -> Any:
+        if callable(self.team):
+            return self.team(**view_args)
+        if self.team not in view_args:
+            raise ConfigurationError(
+                f"A team guard reads the team id from the view argument {self.team!r}, which this request's "
+                f"view did not get (it got {sorted(view_args)}). Pass team='<argument name>' or team=callable(**view_args)."
+            )
+        return view_args[self.team]
 
 
 class UserRequiredDecorator(Protocol):

@@ -30,10 +30,11 @@ import httpx
 from authmw._apps import AsyncServerApp, ServerApp
 from authmw._config import AuthConfig
 from authmw._ops import AsyncDriver, Op, SyncDriver
+from authmw.errors import ConfigurationError
 
 from ._core import Authenticator, Outcome, Refusal, Tokens, bearer_token
 from ._origin import own_origin
-from ._settings import Options
+from ._settings import Options, secret_key_needed
 from ._user import ANONYMOUS, AnonymousUser, ApiKeyUser, AuthUser, key_principal
 
 T = TypeVar("T")
@@ -207,6 +208,14 @@ class SessionResolver:
     def server(self) -> ServerApp | None:
         """The server app on the sync driver; None without the secret server key."""
         return self._sync_side().server  # type: ignore[return-value]
+
+    def team_server(self, name: Callable[[str], str], error: Callable[[str], Exception] = ConfigurationError) -> ServerApp:
+        """The server app guards ask about teams and permissions; without the secret server key
+        raises ``error`` naming the setting (``name(key)``: how the adapter's settings spell it)."""
+        server = self.server
+        if server is None:
+            raise error(secret_key_needed(name))
+        return server
 
     def run(self, op: Op[T]) -> T:
         return self.driver.run(op)

@@ -50,6 +50,7 @@ KEYS = (
     "TRUSTED_ORIGINS",
     "COOKIE_SAME_SITE",
     "COOKIE_SECURE",
+    "WEBSOCKET_CROSS_SITE",  # only adapters that serve websockets (Quart) use it
 )
 #: Paths under which refused requests get 401/403 JSON instead of a redirect to sign-in.
 DEFAULT_API_PATHS = ("/api/",)
@@ -136,7 +137,8 @@ def read_settings(
     if isinstance(api_paths, str) or not all(isinstance(p, str) and p.startswith("/") for p in api_paths):
         raise ConfigurationError(f'{name("API_PATHS")} must be a list of path prefixes such as ["/api/"].')
     check = lookup("CSRF_CHECK")
-    origin = OriginPolicy(True if check is None else check, lookup("TRUSTED_ORIGINS") or (), name=name)
+    websocket: WebSocketCrossSite = lookup("WEBSOCKET_CROSS_SITE") or "refuse"
+    origin = OriginPolicy(True if check is None else check, lookup("TRUSTED_ORIGINS") or (), websocket, name=name)
     same_site = lookup("COOKIE_SAME_SITE")
     cookies = CookieAttributes(same_site or "Lax", lookup("COOKIE_SECURE"), name=name)
     return AdapterSettings(config, Options(mode, origin, cookies, tuple(api_paths)))
