@@ -11,6 +11,8 @@ import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies";
 import { isKnownError } from "./known-error";
 import { projectFromWire, userFromWire, userUpdateToWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models";
 import type { OAuthApi, SignInWithOAuthOptions } from "./oauth";
+import type { NotificationPreferencesApi } from "./notification-preferences";
+import type { OAuthProviderAccountsApi } from "./oauth-provider-accounts";
 import type { SessionsApi } from "./sessions";
 import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store";
 import { accessTokenKind, type UserKindOptions } from "./token-kind";
@@ -70,6 +72,8 @@ const CONTACT_CHANNELS: Methods<ContactChannelsApi> = {
   sendVerificationEmail: true,
 };
 const SESSIONS: Methods<SessionsApi> = { list: true, revoke: true };
+const OAUTH_PROVIDER_ACCOUNTS: Methods<OAuthProviderAccountsApi> = { list: true, update: true, remove: true };
+const NOTIFICATION_PREFERENCES: Methods<NotificationPreferencesApi> = { list: true, set: true };
 const OAUTH: Methods<OAuthApi> = { signIn: true, link: true, handleCallback: true, getConnectedAccount: true };
 
 // The flows and the namespaces of AuthController (controller.ts) become members of every
@@ -130,6 +134,12 @@ export class AuthClient implements AuthController {
       teamInvitations: loadedOnFirstCall(TEAM_INVITATIONS, async () => (await teams()).createTeamInvitationsApi(ctx)),
       contactChannels: loadedOnFirstCall(CONTACT_CHANNELS, async () => (await import("./contact-channels")).createContactChannelsApi(ctx)),
       sessions: loadedOnFirstCall(SESSIONS, async () => (await import("./sessions")).createSessionsApi(ctx)),
+      oauthProviderAccounts: loadedOnFirstCall(OAUTH_PROVIDER_ACCOUNTS, async () =>
+        (await import("./oauth-provider-accounts")).createOAuthProviderAccountsApi(ctx),
+      ),
+      notificationPreferences: loadedOnFirstCall(NOTIFICATION_PREFERENCES, async () =>
+        (await import("./notification-preferences")).createNotificationPreferencesApi(ctx),
+      ),
       oauth: loadedOnFirstCall(OAUTH, async () =>
         (await import("./oauth")).createOAuthApi(ctx, {
           transport: this.transport,

@@ -5,6 +5,8 @@ import type { AuthCaches } from "./api-context";
 import type { ContactChannelsApi } from "./contact-channels";
 import type { CurrentUser, CurrentUserUpdate, Project, SignInResult } from "./models";
 import type { OAuthApi } from "./oauth";
+import type { NotificationPreferencesApi } from "./notification-preferences";
+import type { OAuthProviderAccountsApi } from "./oauth-provider-accounts";
 import type { SessionsApi } from "./sessions";
 import type { GetAccessTokenOptions } from "./store";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
@@ -148,6 +150,10 @@ export interface AuthApis {
   readonly oauth: OAuthApi;
   /** The user's sessions (API 2.8): list them, end another. */
   readonly sessions: SessionsApi;
+  /** The user's OAuth provider accounts (API 2.8): list them, turn sign-in or connected-account use on or off, unlink one. */
+  readonly oauthProviderAccounts: OAuthProviderAccountsApi;
+  /** The user's e-mail notification preferences (API 2.8): one per category, on or off. */
+  readonly notificationPreferences: NotificationPreferencesApi;
 }
 
 /**

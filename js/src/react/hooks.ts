@@ -65,6 +65,8 @@ const HANDED_OUT = {
   contactChannels: true,
   oauth: true,
   sessions: true,
+  oauthProviderAccounts: true,
+  notificationPreferences: true,
   // The user's state is useAuth's own `status` and `user`; the caches are read by the hooks below.
   getUserState: false,
   subscribe: false,

@@ -12,6 +12,7 @@ import Passkeys from "./passkeys";
 import TwoFactor from "./two-factor";
 import ConnectedAccounts from "./connected-accounts";
 import Sessions from "./sessions";
+import Notifications from "./notifications";
 import Teams from "./teams";
 import DangerZone from "./danger-zone";
 import type { AccountSection, SectionProps } from "./section";
@@ -48,6 +49,14 @@ export const ACCOUNT_SECTIONS: readonly AccountSection[] = [
     // API 2.8 only: a 2.7 service has no session list (list() answers null).
     supported: async (auth) => (await auth.sessions.list()) !== null,
     Component: Sessions,
+  },
+  {
+    id: "notifications",
+    title: (m) => m.notificationsSection,
+    shown: () => true,
+    // API 2.8 only: a 2.7 service has no notification preferences (list() answers null).
+    supported: async (auth) => (await auth.notificationPreferences.list()) !== null,
+    Component: Notifications,
   },
   { id: "teams", title: (m) => m.teamsSection, shown: () => true, Component: Teams },
   {
