@@ -40,7 +40,10 @@ const BUNDLES = [
     // time (routes, the service-support check) and the sessions section. The sections are not
     // behind import(): esbuild's splitting then moved messages and layout (re-exported by the
     // index) into the provider's first load (10 -> 18.4 KB).
-    budgetKb: 36.5,
+    // 36.5 -> 39.41 (issue 29, branch providers-ui): +2.91 KB (36.32 -> 39.23) for the provider
+    // accounts in connected accounts (switches, confirmed removal) and the notifications
+    // section, raised until the sections load lazily (branch pages-rows); the lead reconciles.
+    budgetKb: 39.41,
     targetKb: 30,
   },
   // The components are modules of their own: an app that does not render them does not load

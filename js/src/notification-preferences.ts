@@ -4,7 +4,7 @@
 // page can leave the part out.
 import type { ApiContext } from "./api-context";
 import { seg } from "./api-context";
-import { HttpStatusError } from "./errors";
+import { HttpStatusError } from "./http-errors";
 import type { Wire } from "./models";
 
 /** One category of e-mail and whether the user receives it. */

@@ -4,7 +4,7 @@
 // then answers null, so a page can leave the part out.
 import type { ApiContext } from "./api-context";
 import { seg } from "./api-context";
-import { HttpStatusError } from "./errors";
+import { HttpStatusError } from "./http-errors";
 import type { Wire } from "./models";
 
 /** One link between the signed-in user and an account at an OAuth provider. */

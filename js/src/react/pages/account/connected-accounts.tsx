@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { HttpStatusError } from "../../../errors";
+import { HttpStatusError } from "../../../http-errors";
 import { hasOtherSignInMethod, type OAuthProviderAccount } from "../../../oauth-provider-accounts";
 import { describeError, useMessages, type Messages } from "../../messages";
 import { useAuth } from "../../hooks";
