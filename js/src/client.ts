@@ -12,7 +12,7 @@ import { isKnownError } from "./known-error";
 import { projectFromWire, userFromWire, userUpdateToWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models";
 import type { OAuthApi, SignInWithOAuthOptions } from "./oauth";
 import type { NotificationPreferencesApi } from "./notification-preferences";
-import type { OAuthProviderAccountsApi } from "./oauth-provider-accounts";
+import type { OAuthProviderAccountsApi } from "./provider-accounts";
 import type { SessionsApi } from "./sessions";
 import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store";
 import { accessTokenKind, type UserKindOptions } from "./token-kind";
@@ -72,7 +72,7 @@ const CONTACT_CHANNELS: Methods<ContactChannelsApi> = {
   sendVerificationEmail: true,
 };
 const SESSIONS: Methods<SessionsApi> = { list: true, revoke: true };
-const OAUTH_PROVIDER_ACCOUNTS: Methods<OAuthProviderAccountsApi> = { list: true, update: true, remove: true };
+const PROVIDER_ACCOUNTS: Methods<OAuthProviderAccountsApi> = { list: true, update: true, remove: true };
 const NOTIFICATION_PREFERENCES: Methods<NotificationPreferencesApi> = { list: true, set: true };
 const OAUTH: Methods<OAuthApi> = { signIn: true, link: true, handleCallback: true, getConnectedAccount: true };
 
@@ -134,8 +134,8 @@ export class AuthClient implements AuthController {
       teamInvitations: loadedOnFirstCall(TEAM_INVITATIONS, async () => (await teams()).createTeamInvitationsApi(ctx)),
       contactChannels: loadedOnFirstCall(CONTACT_CHANNELS, async () => (await import("./contact-channels")).createContactChannelsApi(ctx)),
       sessions: loadedOnFirstCall(SESSIONS, async () => (await import("./sessions")).createSessionsApi(ctx)),
-      oauthProviderAccounts: loadedOnFirstCall(OAUTH_PROVIDER_ACCOUNTS, async () =>
-        (await import("./oauth-provider-accounts")).createOAuthProviderAccountsApi(ctx),
+      providerAccounts: loadedOnFirstCall(PROVIDER_ACCOUNTS, async () =>
+        (await import("./provider-accounts")).createProviderAccountsApi(ctx),
       ),
       notificationPreferences: loadedOnFirstCall(NOTIFICATION_PREFERENCES, async () =>
         (await import("./notification-preferences")).createNotificationPreferencesApi(ctx),

@@ -6,7 +6,7 @@ import type { ContactChannelsApi } from "./contact-channels";
 import type { CurrentUser, CurrentUserUpdate, Project, SignInResult } from "./models";
 import type { OAuthApi } from "./oauth";
 import type { NotificationPreferencesApi } from "./notification-preferences";
-import type { OAuthProviderAccountsApi } from "./oauth-provider-accounts";
+import type { OAuthProviderAccountsApi } from "./provider-accounts";
 import type { SessionsApi } from "./sessions";
 import type { GetAccessTokenOptions } from "./store";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
@@ -151,7 +151,7 @@ export interface AuthApis {
   /** The user's sessions (API 2.8): list them, end another. */
   readonly sessions: SessionsApi;
   /** The user's OAuth provider accounts (API 2.8): list them, turn sign-in or connected-account use on or off, unlink one. */
-  readonly oauthProviderAccounts: OAuthProviderAccountsApi;
+  readonly providerAccounts: OAuthProviderAccountsApi;
   /** The user's e-mail notification preferences (API 2.8): one per category, on or off. */
   readonly notificationPreferences: NotificationPreferencesApi;
 }

@@ -66,7 +66,7 @@ export type { AuthCaches } from "./api-context";
 export type { InviteOptions, TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 export type { ContactChannelsApi } from "./contact-channels";
 export type { SessionLocation, SessionsApi, UserSession } from "./sessions";
-export type { OAuthProviderAccount, OAuthProviderAccountsApi, OAuthProviderAccountUpdate, OtherSignInMethods } from "./oauth-provider-accounts";
+export type { OAuthProviderAccount, OAuthProviderAccountsApi, OAuthProviderAccountUpdate, OtherSignInMethods } from "./provider-accounts";
 export type { NotificationPreference, NotificationPreferencesApi } from "./notification-preferences";
 export type {
   AdminOAuthProvider,

@@ -8,7 +8,7 @@ import type { ContactChannelsApi } from "./contact-channels";
 import type { ContactChannel, CurrentUser, Project, ProjectConfig, Team, TeamInvitation, TeamMemberProfile } from "./models";
 import { NEW_PROJECT_CONFIG } from "./models";
 import type { NotificationPreference } from "./notification-preferences";
-import type { OAuthProviderAccount } from "./oauth-provider-accounts";
+import type { OAuthProviderAccount } from "./provider-accounts";
 import { AuthContext } from "./react/context";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 import { checkTotpSetupCode, createTotpSetup } from "./totp";
@@ -289,7 +289,7 @@ export function createTestingController(options: TestingControllerOptions = {}):
     },
     // The user's oauthProviders as provider accounts (the link id is the provider id here); the
     // flags are kept in memory.
-    oauthProviderAccounts: {
+    providerAccounts: {
       list: async () => (signedIn() ? current().oauthProviders.map(providerAccount) : []),
       update: async (id, update) => {
         const flags = providerFlags.get(id) ?? { allowSignIn: true, allowConnectedAccounts: true };

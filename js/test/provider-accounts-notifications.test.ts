@@ -1,7 +1,7 @@
 // Pure mapping of the provider-account and notification-preference models (the calls themselves
 // are exercised against the local service by the browser tests).
 import { describe, expect, it } from "vitest";
-import { hasOtherSignInMethod, providerAccountFromWire, providerAccountUpdateToWire, type OAuthProviderAccount } from "../src/oauth-provider-accounts";
+import { hasOtherSignInMethod, providerAccountFromWire, providerAccountUpdateToWire, type OAuthProviderAccount } from "../src/provider-accounts";
 import { notificationPreferenceFromWire } from "../src/notification-preferences";
 
 const wire = {

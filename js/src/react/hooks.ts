@@ -65,7 +65,7 @@ const HANDED_OUT = {
   contactChannels: true,
   oauth: true,
   sessions: true,
-  oauthProviderAccounts: true,
+  providerAccounts: true,
   notificationPreferences: true,
   // The user's state is useAuth's own `status` and `user`; the caches are read by the hooks below.
   getUserState: false,

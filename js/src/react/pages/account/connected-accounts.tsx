@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { HttpStatusError } from "../../../http-errors";
-import { hasOtherSignInMethod, type OAuthProviderAccount } from "../../../oauth-provider-accounts";
+import { hasOtherSignInMethod, type OAuthProviderAccount } from "../../../provider-accounts";
 import { describeError, useMessages, type Messages } from "../../messages";
 import { useAuth } from "../../hooks";
 import { ProviderButtons } from "../../oauth/provider-buttons";
@@ -28,11 +28,11 @@ function ConnectedAccounts({ user, config }: SectionProps) {
   const [accounts, setAccounts] = useState<OAuthProviderAccount[] | null | undefined | "error">(undefined);
   const load = useCallback(async () => {
     try {
-      setAccounts(await auth.oauthProviderAccounts.list());
+      setAccounts(await auth.providerAccounts.list());
     } catch {
       setAccounts("error");
     }
-  }, [auth.oauthProviderAccounts]);
+  }, [auth.providerAccounts]);
   useEffect(() => void load(), [load]);
   const action = useSubmit(describeChange);
   const [done, setDone] = useState<string | null>(null);
@@ -55,14 +55,14 @@ function ConnectedAccounts({ user, config }: SectionProps) {
 
   async function change(account: OAuthProviderAccount, update: Partial<Pick<OAuthProviderAccount, "allowSignIn" | "allowConnectedAccounts">>, message: string) {
     setDone(null);
-    const outcome = await action.run(() => auth.oauthProviderAccounts.update(account.id, update));
+    const outcome = await action.run(() => auth.providerAccounts.update(account.id, update));
     await load();
     if (outcome.ok) setDone(message);
   }
 
   async function remove(account: OAuthProviderAccount) {
     setDone(null);
-    const outcome = await action.run(() => auth.oauthProviderAccounts.remove(account.id));
+    const outcome = await action.run(() => auth.providerAccounts.remove(account.id));
     setConfirming(null);
     await load();
     if (outcome.ok) setDone(m.providerAccountRemoved(providerName(account.type)));
@@ -171,13 +171,15 @@ function ProviderAccountRow({ account, logo, pending, confirming, onSignIn, onAp
   }, [confirming]);
 
   return (
-    <li className="authmw-row" data-testid={`provider-account-${account.type}`} data-provider-account-id={account.id}>
+    <li className="authmw-row" data-testid={`connected-${account.type}`} data-provider-account-id={account.id}>
       <span className="authmw-row-main">
         <svg className="authmw-provider-logo" aria-hidden="true" width="24" height="24" viewBox="0 0 24 24">
           {logo}
         </svg>
         <span className="authmw-row-stack authmw-row-main">
-          <strong className="authmw-row-title">{m.providerAccountTitle(name)}</strong>
+          <span>
+            <strong className="authmw-row-title">{m.providerAccountTitle(name)}</strong> <span className="authmw-badge">{m.connectedBadge}</span>
+          </span>
           {shown && <span className="authmw-hint">{shown}</span>}
         </span>
       </span>

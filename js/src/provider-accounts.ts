@@ -84,7 +84,7 @@ export function hasOtherSignInMethod(user: OtherSignInMethods, accounts: readonl
   return accounts.some((account) => account.id !== id && account.allowSignIn);
 }
 
-export function createOAuthProviderAccountsApi(ctx: ApiContext): OAuthProviderAccountsApi {
+export function createProviderAccountsApi(ctx: ApiContext): OAuthProviderAccountsApi {
   const changed = async () => {
     // The user's `oauthProviders` follow the links.
     await ctx.refreshUser();
