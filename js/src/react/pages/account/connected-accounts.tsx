@@ -172,11 +172,12 @@ function ProviderAccountRow({ account, logo, pending, confirming, onSignIn, onAp
 
   return (
     <li className="authmw-row" data-testid={`connected-${account.type}`} data-provider-account-id={account.id}>
-      <span className="authmw-row-main">
-        <svg className="authmw-provider-logo" aria-hidden="true" width="24" height="24" viewBox="0 0 24 24">
+      {/* The logo stays beside the name and e-mail, however narrow the window. */}
+      <span className="authmw-row-main" style={{ flexWrap: "nowrap", alignItems: "flex-start" }}>
+        <svg className="authmw-provider-logo" aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" style={{ flex: "none", marginTop: "0.1rem" }}>
           {logo}
         </svg>
-        <span className="authmw-row-stack authmw-row-main">
+        <span className="authmw-row-stack authmw-row-main" style={{ minWidth: 0 }}>
           <span>
             <strong className="authmw-row-title">{m.providerAccountTitle(name)}</strong> <span className="authmw-badge">{m.connectedBadge}</span>
           </span>
