@@ -27,7 +27,10 @@ const BUNDLES = [
     // +0.1 KB: the refresh policy generated from authmw/refresh_policy.json (issue 28)
     // 10.02 -> 10.19 (issue 29): useUser({ or: "anonymous" }) (0.07) and the stand-ins of the two
     // API-key namespaces (apiKeys, teamApiKeys; their code loads with the first call).
-    budgetKb: 10.2,
+    // 10.19 -> 10.27 (issue 29): the stand-ins of providerAccounts and notificationPreferences.
+    // Every namespace costs about 0.04 KB here; writing the method lists as strings (tried on a
+    // branch) would take some of it back.
+    budgetKb: 10.3,
     targetKb: 8,
   },
   {
@@ -49,7 +52,9 @@ const BUNDLES = [
     // A new section adds to its own chunk, not to this figure.
     // 32.50 -> 33.26 (issue 29): the texts of the API-keys section and the team keys, in
     // messages.ts, which every page carries (the section's code is in its own chunk).
-    budgetKb: 33.4,
+    // 33.26 -> 33.85 (issue 29): the texts of the provider-account rows and the notifications
+    // section in messages.ts.
+    budgetKb: 34,
     targetKb: 30,
   },
   // The components are modules of their own: an app that does not render them does not load

@@ -12,6 +12,8 @@ import { isKnownError } from "./known-error";
 import { projectFromWire, userFromWire, userUpdateToWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models";
 import type { OAuthApi, SignInWithOAuthOptions } from "./oauth";
 import type { TeamApiKeysApi, UserApiKeysApi } from "./project-api-keys";
+import type { NotificationPreferencesApi } from "./notification-preferences";
+import type { OAuthProviderAccountsApi } from "./provider-accounts";
 import type { SessionsApi } from "./sessions";
 import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store";
 import { accessTokenKind, type UserKindOptions } from "./token-kind";
@@ -74,6 +76,8 @@ const SESSIONS: Methods<SessionsApi> = { list: true, revoke: true };
 const KEYS = { list: true, create: true, revoke: true } as const;
 const USER_API_KEYS: Methods<UserApiKeysApi> = KEYS;
 const TEAM_API_KEYS: Methods<TeamApiKeysApi> = KEYS;
+const PROVIDER_ACCOUNTS: Methods<OAuthProviderAccountsApi> = { list: true, update: true, remove: true };
+const NOTIFICATION_PREFERENCES: Methods<NotificationPreferencesApi> = { list: true, set: true };
 const OAUTH: Methods<OAuthApi> = { signIn: true, link: true, handleCallback: true, getConnectedAccount: true };
 
 // The flows and the namespaces of AuthController (controller.ts) become members of every
@@ -136,6 +140,12 @@ export class AuthClient implements AuthController {
       sessions: loadedOnFirstCall(SESSIONS, async () => (await import("./sessions")).createSessionsApi(ctx)),
       apiKeys: loadedOnFirstCall(USER_API_KEYS, async () => (await import("./project-api-keys")).createUserApiKeysApi(ctx)),
       teamApiKeys: loadedOnFirstCall(TEAM_API_KEYS, async () => (await import("./project-api-keys")).createTeamApiKeysApi(ctx)),
+      providerAccounts: loadedOnFirstCall(PROVIDER_ACCOUNTS, async () =>
+        (await import("./provider-accounts")).createProviderAccountsApi(ctx),
+      ),
+      notificationPreferences: loadedOnFirstCall(NOTIFICATION_PREFERENCES, async () =>
+        (await import("./notification-preferences")).createNotificationPreferencesApi(ctx),
+      ),
       oauth: loadedOnFirstCall(OAUTH, async () =>
         (await import("./oauth")).createOAuthApi(ctx, {
           transport: this.transport,

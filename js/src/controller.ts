@@ -6,6 +6,8 @@ import type { ContactChannelsApi } from "./contact-channels";
 import type { CurrentUser, CurrentUserUpdate, Project, SignInResult } from "./models";
 import type { OAuthApi } from "./oauth";
 import type { TeamApiKeysApi, UserApiKeysApi } from "./project-api-keys";
+import type { NotificationPreferencesApi } from "./notification-preferences";
+import type { OAuthProviderAccountsApi } from "./provider-accounts";
 import type { SessionsApi } from "./sessions";
 import type { GetAccessTokenOptions } from "./store";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
@@ -153,6 +155,10 @@ export interface AuthApis {
   readonly apiKeys: UserApiKeysApi;
   /** A team's API keys (API 2.8), for members with `$manage_api_keys`. */
   readonly teamApiKeys: TeamApiKeysApi;
+  /** The user's OAuth provider accounts (API 2.8): list them, turn sign-in or connected-account use on or off, unlink one. */
+  readonly providerAccounts: OAuthProviderAccountsApi;
+  /** The user's e-mail notification preferences (API 2.8): one per category, on or off. */
+  readonly notificationPreferences: NotificationPreferencesApi;
 }
 
 /**

@@ -67,6 +67,8 @@ export type { InviteOptions, TeamInvitationsApi, TeamMemberProfilesApi, TeamPerm
 export type { ContactChannelsApi } from "./contact-channels";
 export type { SessionLocation, SessionsApi, UserSession } from "./sessions";
 export type { NewProjectApiKey, ProjectApiKey, ProjectApiKeyCreate, TeamApiKeysApi, UserApiKeysApi } from "./project-api-keys";
+export type { OAuthProviderAccount, OAuthProviderAccountsApi, OAuthProviderAccountUpdate, OtherSignInMethods } from "./provider-accounts";
+export type { NotificationPreference, NotificationPreferencesApi } from "./notification-preferences";
 export type {
   AdminOAuthProvider,
   AdminProject,

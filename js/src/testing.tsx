@@ -7,6 +7,8 @@ import type { AuthController, AuthFlows, UserState } from "./controller";
 import type { ContactChannelsApi } from "./contact-channels";
 import type { ContactChannel, CurrentUser, Project, ProjectConfig, Team, TeamInvitation, TeamMemberProfile } from "./models";
 import { NEW_PROJECT_CONFIG } from "./models";
+import type { NotificationPreference } from "./notification-preferences";
+import type { OAuthProviderAccount } from "./provider-accounts";
 import { AuthContext } from "./react/context";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 import type { NewProjectApiKey, ProjectApiKey, ProjectApiKeyCreate } from "./project-api-keys";
@@ -244,6 +246,19 @@ export function createTestingController(options: TestingControllerOptions = {}):
     },
     disableTotp: async () => setUser({ ...current(), isMultiFactorRequired: false }),
   };
+  const providerFlags = new Map<string, { allowSignIn: boolean; allowConnectedAccounts: boolean }>();
+  const providerAccount = (link: CurrentUser["oauthProviders"][number]): OAuthProviderAccount => ({
+    id: link.id,
+    providerConfigId: link.id,
+    type: link.id,
+    email: link.email ?? null,
+    accountId: link.accountId ?? null,
+    ...(providerFlags.get(link.id) ?? { allowSignIn: true, allowConnectedAccounts: true }),
+  });
+  const notificationPreferences: NotificationPreference[] = [
+    { categoryId: "7bb82d33-2f54-4a3d-9d23-82739e0d66ef", categoryName: "Transactional", enabled: true, canDisable: false },
+    { categoryId: "4f6f8873-3d04-46bd-8bef-18338b1a1b4c", categoryName: "Marketing", enabled: true, canDisable: true },
+  ];
   return {
     ...flows,
     urls: resolveUrls(options.handlerPath, options.urls),
@@ -301,6 +316,32 @@ export function createTestingController(options: TestingControllerOptions = {}):
       list: async (teamId) => keys.list(teamId),
       create: async (teamId, data) => keys.create("team", teamId, data),
       revoke: async (teamId, keyId) => keys.revoke(teamId, keyId),
+    },
+    // The user's oauthProviders as provider accounts (the link id is the provider id here); the
+    // flags are kept in memory.
+    providerAccounts: {
+      list: async () => (signedIn() ? current().oauthProviders.map(providerAccount) : []),
+      update: async (id, update) => {
+        const flags = providerFlags.get(id) ?? { allowSignIn: true, allowConnectedAccounts: true };
+        providerFlags.set(id, { ...flags, ...update });
+        const link = current().oauthProviders.find((p) => p.id === id);
+        if (!link) throw new Error(`No provider account ${id}`);
+        return providerAccount(link);
+      },
+      remove: async (id) => {
+        const user = current();
+        setUser({ ...user, oauthProviders: user.oauthProviders.filter((p) => p.id !== id) });
+      },
+    },
+    // The two categories of the service, both on at first.
+    notificationPreferences: {
+      list: async () => (signedIn() ? notificationPreferences.map((p) => ({ ...p })) : []),
+      set: async (categoryId, enabled) => {
+        const preference = notificationPreferences.find((p) => p.categoryId === categoryId);
+        if (!preference) throw new Error(`No notification category ${categoryId}`);
+        preference.enabled = enabled || !preference.canDisable;
+        return { ...preference };
+      },
     },
     caches,
   };

@@ -174,7 +174,7 @@ describe("pages follow the project's configuration", () => {
   it("account settings lists its sections in a navigation, with a way back to the app and sign-out", async () => {
     renderHandler("/handler/account-settings", { signedIn: true, config: { clientUserDeletionEnabled: true } });
     const nav = await screen.findByRole("navigation", { name: "Account settings sections" });
-    // Sessions shows once the service said it has them (asked once per user)
+    // Sessions and Notifications show once the service said it has them (asked once per user)
     await waitFor(() =>
       expect(within(nav).getAllByRole("link").map((link) => link.textContent)).toEqual([
         "Profile",
@@ -182,6 +182,7 @@ describe("pages follow the project's configuration", () => {
         "Password",
         "Two-factor authentication",
         "Sessions",
+        "Notifications",
         "Teams",
         "Danger zone",
       ]),

@@ -846,9 +846,12 @@ describe("OAuth: buttons, oauth-callback page, connected accounts", () => {
     );
     service.on("GET /contact-channels?user_id=me", jsonResponse({ items: [], is_paginated: false }));
     service.on("GET /teams?user_id=me", jsonResponse({ items: [], is_paginated: false }));
+    // An API 2.7 service: no provider accounts, so the user's links without switches.
+    service.on("GET /oauth-providers?user_id=me", new Response("Not found", { status: 404 }));
     view();
     const section = await screen.findByTestId("connected-accounts");
-    expect(within(section).getByTestId("connected-github").textContent).toContain("GitHub");
+    expect((await within(section).findByTestId("connected-github")).textContent).toContain("GitHub");
+    expect(within(section).queryByRole("switch")).toBeNull();
     expect(within(section).queryByRole("button", { name: "Connect GitHub" })).toBeNull();
     fireEvent.click(within(section).getByRole("button", { name: "Connect GitLab" }));
     await waitFor(() => expect(visited).toHaveLength(1));

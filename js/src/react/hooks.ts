@@ -67,6 +67,8 @@ const HANDED_OUT = {
   sessions: true,
   apiKeys: true,
   teamApiKeys: true,
+  providerAccounts: true,
+  notificationPreferences: true,
   // The user's state is useAuth's own `status` and `user`; the caches are read by the hooks below.
   getUserState: false,
   subscribe: false,

@@ -4,7 +4,8 @@ import { withReturnTo } from "../../../urls";
 import { isKnownError } from "../../../known-error";
 import { passkeysSupported } from "../../../passkey-support";
 import { useAuth, useContactChannels, usePermission, useProject, useTeamInvitations, useTeamMemberProfiles, useTeams } from "../../hooks";
-import { describePasskeyError, useMessages } from "../../messages";
+import { describeError, describePasskeyError, useMessages } from "../../messages";
+import { HttpStatusError } from "../../../http-errors";
 import { ProviderButtons } from "../../oauth/provider-buttons";
 import { providerName } from "../../oauth/providers";
 import { QrCode } from "../../qr-code";
@@ -25,6 +26,8 @@ const KIT: SectionKit = {
   useMessages,
   useAuthRedirect,
   describePasskeyError,
+  describeError,
+  HttpStatusError,
   isKnownError,
   passkeysSupported,
   Field,
@@ -84,6 +87,14 @@ export const ACCOUNT_SECTIONS: readonly AccountSection[] = [
     // API 2.8, when the project lets users make keys (a 2.7 service answers without the flag).
     shown: ({ config }) => Boolean(config?.allowUserApiKeys),
     Component: lazy(() => import("./api-keys")),
+  },
+  {
+    id: "notifications",
+    title: (m) => m.notificationsSection,
+    shown: () => true,
+    // API 2.8 only: a 2.7 service has no notification preferences (list() answers null).
+    supported: async (auth) => (await auth.notificationPreferences.list()) !== null,
+    Component: lazy(() => import("./notifications")),
   },
   { id: "teams", title: (m) => m.teamsSection, shown: () => true, Component: lazy(() => import("./teams")) },
   {

@@ -1,30 +1,133 @@
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { hasOtherSignInMethod } from "../../../account-rules";
+import type { OAuthProviderAccount } from "../../../provider-accounts";
+import type { Messages } from "../../messages";
 import { useSectionKit } from "./kit";
 import type { SectionProps } from "./section";
 
+const checkStyle = { display: "flex", alignItems: "flex-start", gap: "0.5rem", fontWeight: 400 } as const;
+const boxStyle = { width: "1.1rem", height: "1.1rem", margin: "0.15rem 0 0", flex: "none", accentColor: "var(--authmw-accent)" } as const;
+
 /**
  * The user's linked OAuth accounts, and "Connect {provider}" for each other provider the project
- * enables (the link flow: type=link with the user's token; back to this page afterwards).
+ * enables (the link flow: type=link with the user's token; back to this page afterwards). On API
+ * 2.8 each account is a row with its two switches (sign in with it; let the app use it) and
+ * "Remove"; the page refuses to remove or stop signing in with the user's only way to sign in.
  */
 function ConnectedAccounts({ user, config }: SectionProps) {
-  const { useMessages, useAuth, ProviderButtons, providerName } = useSectionKit();
+  const { useMessages, useAuth, useSubmit, FormError, Status, ProviderButtons, providerName, describeError, HttpStatusError } = useSectionKit();
+  /** A plain 400 on a flag change: another account of the provider already signs the user in. */
+  const describeChange = (error: unknown, messages: Messages) =>
+    error instanceof HttpStatusError && error.status === 400 ? messages.errorProviderSignInTaken : describeError(error, messages);
   const auth = useAuth();
   const m = useMessages();
+  // undefined: loading; null: API 2.7 (no provider accounts); "error": could not load.
+  const [accounts, setAccounts] = useState<OAuthProviderAccount[] | null | undefined | "error">(undefined);
+  const load = useCallback(async () => {
+    try {
+      setAccounts(await auth.providerAccounts.list());
+    } catch {
+      setAccounts("error");
+    }
+  }, [auth.providerAccounts]);
+  useEffect(() => void load(), [load]);
+  const action = useSubmit(describeChange);
+  const [done, setDone] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [logos, setLogos] = useState<Record<string, ReactNode>>({});
+  useEffect(() => {
+    let live = true;
+    import("../../oauth/logos").then(
+      (module) => live && setLogos(module.PROVIDER_LOGOS),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
   const linked = new Set(user.oauthProviders.map((p) => p.id));
   const available = (config?.oauthProviders ?? []).map((p) => p.id).filter((id) => !linked.has(id));
+  const list = Array.isArray(accounts) ? accounts : null;
+
+  async function change(account: OAuthProviderAccount, update: Partial<Pick<OAuthProviderAccount, "allowSignIn" | "allowConnectedAccounts">>, message: string) {
+    setDone(null);
+    const outcome = await action.run(() => auth.providerAccounts.update(account.id, update));
+    await load();
+    if (outcome.ok) setDone(message);
+  }
+
+  async function remove(account: OAuthProviderAccount) {
+    setDone(null);
+    const outcome = await action.run(() => auth.providerAccounts.remove(account.id));
+    setConfirming(null);
+    await load();
+    if (outcome.ok) setDone(m.providerAccountRemoved(providerName(account.type)));
+  }
+
+  /** Refuses (with a sentence) what would leave the user no way to sign in; true when allowed. */
+  function keepsASignInMethod(account: OAuthProviderAccount): boolean {
+    if (!list || !account.allowSignIn || hasOtherSignInMethod(user, list, account.id)) return true;
+    setDone(null);
+    action.setError(m.errorLastSignInMethod);
+    return false;
+  }
+
   return (
     <div className="authmw-stack" data-testid="connected-accounts">
-      {user.oauthProviders.length === 0 ? (
+      {accounts === undefined ? (
+        <p role="status" className="authmw-hint">
+          {m.loading}
+        </p>
+      ) : accounts === "error" ? (
+        <p role="alert" className="authmw-error">
+          {m.couldNotLoadProviderAccounts}
+        </p>
+      ) : list === null ? (
+        // API 2.7: the links of the user object, without switches.
+        user.oauthProviders.length === 0 ? (
+          <p className="authmw-hint">{m.noConnectedAccounts}</p>
+        ) : (
+          <ul className="authmw-list" aria-label={m.connectedAccountsSection}>
+            {user.oauthProviders.map((p) => (
+              <li key={`${p.id}:${p.accountId}`} data-testid={`connected-${p.id}`}>
+                <strong>{providerName(p.id)}</strong>
+                {p.email ? ` · ${p.email}` : ""} <span className="authmw-badge">{m.connectedBadge}</span>
+              </li>
+            ))}
+          </ul>
+        )
+      ) : list.length === 0 ? (
         <p className="authmw-hint">{m.noConnectedAccounts}</p>
       ) : (
         <ul className="authmw-list" aria-label={m.connectedAccountsSection}>
-          {user.oauthProviders.map((p) => (
-            <li key={`${p.id}:${p.accountId}`} data-testid={`connected-${p.id}`}>
-              <strong>{providerName(p.id)}</strong>
-              {p.email ? ` · ${p.email}` : ""} <span className="authmw-badge">{m.connectedBadge}</span>
-            </li>
+          {list.map((account) => (
+            <ProviderAccountRow
+              key={account.id}
+              account={account}
+              logo={logos[account.type]}
+              pending={action.pending}
+              confirming={confirming === account.id}
+              onSignIn={(on) => {
+                if (!on && !keepsASignInMethod(account)) return;
+                const name = providerName(account.type);
+                void change(account, { allowSignIn: on }, on ? m.providerAccountSignInOn(name) : m.providerAccountSignInOff(name));
+              }}
+              onApps={(on) => void change(account, { allowConnectedAccounts: on }, m.providerAccountSaved)}
+              onRemove={() => {
+                if (keepsASignInMethod(account)) {
+                  action.setError(null);
+                  setConfirming(account.id);
+                }
+              }}
+              onConfirm={() => void remove(account)}
+              onCancel={() => setConfirming(null)}
+            />
           ))}
         </ul>
       )}
+      <FormError message={action.error} />
+      <Status message={done} testId="provider-accounts-done" />
       {available.length > 0 && (
         <ProviderButtons
           ids={available}
@@ -35,6 +138,120 @@ function ConnectedAccounts({ user, config }: SectionProps) {
         />
       )}
     </div>
+  );
+}
+
+interface RowProps {
+  account: OAuthProviderAccount;
+  logo: ReactNode;
+  pending: boolean;
+  confirming: boolean;
+  onSignIn(on: boolean): void;
+  onApps(on: boolean): void;
+  onRemove(): void;
+  onConfirm(): void;
+  onCancel(): void;
+}
+
+function ProviderAccountRow({ account, logo, pending, confirming, onSignIn, onApps, onRemove, onConfirm, onCancel }: RowProps) {
+  const { useMessages, providerName } = useSectionKit();
+  const m = useMessages();
+  const hintId = useId();
+  const name = providerName(account.type);
+  const shown = account.email ?? account.accountId ?? "";
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const openRef = useRef<HTMLButtonElement>(null);
+  const wasConfirming = useRef(false);
+  useEffect(() => {
+    if (confirming) confirmRef.current?.focus();
+    else if (wasConfirming.current) openRef.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming]);
+
+  return (
+    <li className="authmw-row" data-testid={`connected-${account.type}`} data-provider-account-id={account.id}>
+      {/* The logo stays beside the name and e-mail, however narrow the window. */}
+      <span className="authmw-row-main" style={{ flexWrap: "nowrap", alignItems: "flex-start" }}>
+        <svg className="authmw-provider-logo" aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" style={{ flex: "none", marginTop: "0.1rem" }}>
+          {logo}
+        </svg>
+        <span className="authmw-row-stack authmw-row-main" style={{ minWidth: 0 }}>
+          <span>
+            <strong className="authmw-row-title">{m.providerAccountTitle(name)}</strong> <span className="authmw-badge">{m.connectedBadge}</span>
+          </span>
+          {shown && <span className="authmw-hint">{shown}</span>}
+        </span>
+      </span>
+      <span className="authmw-row-actions" style={{ flexDirection: "column", alignItems: "stretch", flexBasis: "100%" }}>
+        <label style={checkStyle}>
+          <input
+            type="checkbox"
+            role="switch"
+            style={boxStyle}
+            checked={account.allowSignIn}
+            disabled={pending}
+            onChange={(event) => onSignIn(event.currentTarget.checked)}
+            data-testid="provider-sign-in"
+          />
+          <span>{m.providerAccountUseToSignIn}</span>
+        </label>
+        <label style={checkStyle}>
+          <input
+            type="checkbox"
+            role="switch"
+            style={boxStyle}
+            checked={account.allowConnectedAccounts}
+            disabled={pending}
+            aria-describedby={hintId}
+            onChange={(event) => onApps(event.currentTarget.checked)}
+            data-testid="provider-connected-apps"
+          />
+          <span>
+            {m.providerAccountUseForApps}
+            <span id={hintId} className="authmw-hint" style={{ display: "block" }}>
+              {m.providerAccountUseForAppsHint}
+            </span>
+          </span>
+        </label>
+        {confirming ? (
+          <div
+            className="authmw-confirm"
+            role="group"
+            aria-label={m.providerAccountRemoveLabel(name, shown)}
+            onKeyDown={(event) => {
+              if (event.key === "Escape" && !pending) {
+                event.stopPropagation();
+                onCancel();
+              }
+            }}
+          >
+            <p className="authmw-hint">{m.providerAccountRemoveQuestion(name)}</p>
+            <div className="authmw-actions">
+              <button ref={confirmRef} type="button" className="authmw-danger" disabled={pending} onClick={onConfirm} data-testid="provider-remove-confirm">
+                {m.providerAccountConfirmRemove}
+              </button>
+              <button type="button" disabled={pending} onClick={onCancel}>
+                {m.cancel}
+              </button>
+            </div>
+          </div>
+        ) : (
+          <span>
+            <button
+              ref={openRef}
+              type="button"
+              className="authmw-small"
+              disabled={pending}
+              onClick={onRemove}
+              aria-label={m.providerAccountRemoveLabel(name, shown)}
+              data-testid="provider-remove"
+            >
+              {m.providerAccountRemove}
+            </button>
+          </span>
+        )}
+      </span>
+    </li>
   );
 }
 

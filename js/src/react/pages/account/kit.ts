@@ -1,8 +1,9 @@
 import { createContext, useContext } from "react";
+import type { HttpStatusError } from "../../../http-errors";
 import type { isKnownError } from "../../../known-error";
 import type { passkeysSupported } from "../../../passkey-support";
 import type * as hooks from "../../hooks";
-import type { describePasskeyError, useMessages } from "../../messages";
+import type { describeError, describePasskeyError, useMessages } from "../../messages";
 import type { QrCode } from "../../qr-code";
 import type { useAuthRedirect } from "../../redirect";
 import type { ProviderButtons } from "../../oauth/provider-buttons";
@@ -28,6 +29,8 @@ export interface SectionKit {
   useMessages: typeof useMessages;
   useAuthRedirect: typeof useAuthRedirect;
   describePasskeyError: typeof describePasskeyError;
+  describeError: typeof describeError;
+  HttpStatusError: typeof HttpStatusError;
   isKnownError: typeof isKnownError;
   passkeysSupported: typeof passkeysSupported;
   Field: typeof layout.Field;
