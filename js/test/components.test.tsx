@@ -254,7 +254,7 @@ describe("UserButton", () => {
     const menu = await screen.findByRole("menu");
     expect(within(menu).getAllByRole("menuitem").map((item) => item.textContent)).toEqual(["Sign up", "Sign in"]);
     expect(within(menu).queryAllByRole("menuitemradio")).toEqual([]);
-    expect(screen.getByTestId("user-button-menu").textContent).toContain("Sign up to keep what you have made as a guest.");
+    expect(screen.getByTestId("user-button-menu").textContent).toContain("Sign up to keep your data.");
     fireEvent.click(within(menu).getByRole("menuitem", { name: "Sign up" }));
     expect(screen.getByTestId("where").textContent).toMatch(/^\/handler\/sign-up\?\w+=%2F$/);
     expect(screen.queryByRole("menu")).toBeNull();

@@ -29,7 +29,7 @@ export interface ComponentTexts {
 export const DEFAULT_COMPONENT_TEXTS: ComponentTexts = {
   accountMenu: (name) => `Account menu, ${name}`,
   anonymousUser: "Guest",
-  guestHint: "Sign up to keep what you have made as a guest.",
+  guestHint: "Sign up to keep your data.",
   signUp: "Sign up",
   signIn: "Sign in",
   accountSettings: "Account settings",
