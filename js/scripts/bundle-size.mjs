@@ -63,7 +63,9 @@ const BUNDLES = [
     name: "AuthProvider + every component",
     source: `import { AuthProvider, Protect, SelectedTeamSwitcher, SignedIn, SignedOut, UserButton } from "@authmw/react";
       export { AuthProvider, Protect, SelectedTeamSwitcher, SignedIn, SignedOut, UserButton };`,
-    budgetKb: 16.5,
+    // 16.42 -> 16.68 (issue 29): guests in SignedIn/SignedOut (includeAnonymous) and a guest's
+    // UserButton menu (Sign up, Sign in).
+    budgetKb: 16.8,
     targetKb: 16.5,
   },
 ];

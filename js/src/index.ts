@@ -57,5 +57,6 @@ export type {
   ProtectRule,
   SelectedTeamSwitcherProps,
   SignedInProps,
+  SignedOutProps,
   UserButtonProps,
 } from "./react/components";

@@ -67,6 +67,31 @@ describe("SignedIn and SignedOut", () => {
   });
 });
 
+describe("SignedIn and SignedOut for a guest (an anonymous user the app shows)", () => {
+  const GUEST = { primaryEmail: null, displayName: null, isAnonymous: true };
+
+  it("a guest is signed out for both by default: SignedIn hides, SignedOut shows", () => {
+    renderWith({ user: GUEST }, <><SignedIn>in: shown</SignedIn><SignedOut>out: shown</SignedOut></>);
+    expect(screen.getByText("out: shown")).toBeTruthy();
+    expect(screen.queryByText("in: shown")).toBeNull();
+  });
+
+  it("includeAnonymous turns that round, and a real user and a signed-out visitor are unaffected", () => {
+    const turned = <><SignedIn includeAnonymous>in: shown</SignedIn><SignedOut includeAnonymous={false}>out: shown</SignedOut></>;
+    renderWith({ user: GUEST }, turned);
+    expect(screen.getByText("in: shown")).toBeTruthy();
+    expect(screen.queryByText("out: shown")).toBeNull();
+    cleanup();
+    renderWith({ user: ADA }, turned);
+    expect(screen.getByText("in: shown")).toBeTruthy();
+    expect(screen.queryByText("out: shown")).toBeNull();
+    cleanup();
+    renderWith({ user: null }, turned);
+    expect(screen.getByText("out: shown")).toBeTruthy();
+    expect(screen.queryByText("in: shown")).toBeNull();
+  });
+});
+
 describe("Protect", () => {
   const gate = (rule: ReactNode) => rule;
 
@@ -221,6 +246,21 @@ describe("UserButton", () => {
     fireEvent.click(screen.getByRole("button", { name: /Account menu/ }));
     fireEvent.click(await screen.findByRole("menuitem", { name: "Sign out" }));
     expect(screen.getByTestId("where").textContent).toMatch(new RegExp(`^/handler/sign-out\\?${SIGN_OUT_INTENT_PARAM}=[\\w-]+$`));
+  });
+
+  it("offers a guest sign-up and sign-in coming back here, and no account settings, teams or sign-out", async () => {
+    renderWith({ user: { primaryEmail: null, displayName: null, isAnonymous: true }, teams: TEAMS }, <UserButton />);
+    fireEvent.click(screen.getByRole("button", { name: "Account menu, Guest" }));
+    const menu = await screen.findByRole("menu");
+    expect(within(menu).getAllByRole("menuitem").map((item) => item.textContent)).toEqual(["Sign up", "Sign in"]);
+    expect(within(menu).queryAllByRole("menuitemradio")).toEqual([]);
+    expect(screen.getByTestId("user-button-menu").textContent).toContain("Sign up to keep your data.");
+    fireEvent.click(within(menu).getByRole("menuitem", { name: "Sign up" }));
+    expect(screen.getByTestId("where").textContent).toMatch(/^\/handler\/sign-up\?\w+=%2F$/);
+    expect(screen.queryByRole("menu")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: /Account menu/ }));
+    fireEvent.click(await screen.findByRole("menuitem", { name: "Sign in" }));
+    expect(screen.getByTestId("where").textContent).toMatch(/^\/handler\/sign-in\?\w+=/);
   });
 
   it("closes on a press outside it and when the focus leaves it", async () => {

@@ -49,7 +49,7 @@ function GuestNotes() {
             Signed in as <strong data-testid="guest-email">{user.user.primaryEmail}</strong>; your note is yours to keep.
           </>
         )}{" "}
-        (user id <span data-testid="guest-id">{user.user.id}</span>)
+        (user id <span data-testid="guest-id" style={{ overflowWrap: "anywhere" }}>{user.user.id}</span>)
       </p>
       <form onSubmit={save}>
         <label htmlFor="guest-note">Your note</label>

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { SelectedTeamSwitcher, SignedIn, SignedOut, UserButton, useAuth } from "@authmw/react";
 
-/** The app's header: the team switch and the user's menu signed in, the way in signed out. */
+/** The app's header: the team switch and the user's menu signed in (a guest: the menu), the way in signed out. */
 export function AppHeader() {
   const urls = useAuth((auth) => auth.urls);
   return (
@@ -12,9 +12,12 @@ export function AppHeader() {
       <div className="app-header-actions">
         <SignedIn>
           <SelectedTeamSwitcher />
+        </SignedIn>
+        {/* A guest (the /guest page's anonymous user) gets the menu too: it offers sign-up. */}
+        <SignedIn includeAnonymous>
           <UserButton />
         </SignedIn>
-        <SignedOut>
+        <SignedOut includeAnonymous={false}>
           <Link to={urls.signIn} className="app-header-button" data-testid="header-sign-in">
             Sign in
           </Link>

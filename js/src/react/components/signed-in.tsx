@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import type { UserState } from "../../controller";
 import type { CurrentUser } from "../../models";
 import { useTeamPermissions, useTeams, useUser } from "../hooks";
 
@@ -6,18 +7,40 @@ export interface SignedInProps {
   children?: ReactNode;
   /** Shown while the session loads; nothing by default. */
   fallback?: ReactNode;
+  /**
+   * Also show the children to a guest (an anonymous user, in an app with allowAnonymous);
+   * default false: a guest has no account yet, so for SignedIn they are not signed in.
+   */
+  includeAnonymous?: boolean;
 }
 
-/** Renders its children only for a signed-in visitor. */
-export function SignedIn({ children, fallback = null }: SignedInProps) {
-  const { status } = useUser();
-  return <>{status === "signed-in" ? children : status === "loading" ? fallback : null}</>;
+export interface SignedOutProps {
+  children?: ReactNode;
+  /** Shown while the session loads; nothing by default. */
+  fallback?: ReactNode;
+  /**
+   * Also show the children to a guest (an anonymous user, in an app with allowAnonymous);
+   * default true: a guest has no account yet, so the way to sign up or in is for them too.
+   * false: only for a visitor with no session at all.
+   */
+  includeAnonymous?: boolean;
 }
 
-/** Renders its children only for a signed-out visitor. */
-export function SignedOut({ children, fallback = null }: SignedInProps) {
-  const { status } = useUser();
-  return <>{status === "signed-out" ? children : status === "loading" ? fallback : null}</>;
+/** Whether the user is a guest (an anonymous user the app shows, see allowAnonymous). */
+const isGuest = (state: UserState) => state.status === "signed-in" && state.user.isAnonymous;
+
+/** Renders its children only for a signed-in visitor (a guest too with `includeAnonymous`). */
+export function SignedIn({ children, fallback = null, includeAnonymous = false }: SignedInProps) {
+  const state = useUser();
+  if (state.status === "loading") return <>{fallback}</>;
+  return <>{state.status === "signed-in" && (includeAnonymous || !isGuest(state)) ? children : null}</>;
+}
+
+/** Renders its children only for a signed-out visitor, and a guest unless `includeAnonymous={false}`. */
+export function SignedOut({ children, fallback = null, includeAnonymous = true }: SignedOutProps) {
+  const state = useUser();
+  if (state.status === "loading") return <>{fallback}</>;
+  return <>{state.status === "signed-out" || (includeAnonymous && isGuest(state)) ? children : null}</>;
 }
 
 /**

@@ -4,6 +4,10 @@ export interface ComponentTexts {
   accountMenu(name: string): string;
   /** The name shown for an anonymous user (API 2.8, with allowAnonymous). */
   anonymousUser: string;
+  /** The line under a guest's name in the UserButton's menu. */
+  guestHint: string;
+  signUp: string;
+  signIn: string;
   accountSettings: string;
   signOut: string;
   teams: string;
@@ -25,6 +29,9 @@ export interface ComponentTexts {
 export const DEFAULT_COMPONENT_TEXTS: ComponentTexts = {
   accountMenu: (name) => `Account menu, ${name}`,
   anonymousUser: "Guest",
+  guestHint: "Sign up to keep your data.",
+  signUp: "Sign up",
+  signIn: "Sign in",
   accountSettings: "Account settings",
   signOut: "Sign out",
   teams: "Teams",

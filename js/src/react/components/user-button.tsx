@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { Link } from "react-router";
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactElement } from "react";
+import { Link, useLocation } from "react-router";
 import type { CurrentUser } from "../../models";
 import { useAuth, useTeams, useUser } from "../hooks";
+import { authPageUrl } from "../../urls";
 import { SignOutLink } from "../sign-out-link";
 import { Avatar } from "./avatar";
 import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme";
@@ -16,8 +17,11 @@ export interface UserButtonProps extends ComponentStyleProps {
 
 /**
  * The signed-in user's avatar as a menu button (the ARIA menu button pattern): their name and
- * e-mail, account settings, a switch between their teams, and sign-out in one step. Nothing for
- * a signed-out visitor; a blank circle of the same size while the session loads.
+ * e-mail, account settings, a switch between their teams, and sign-out in one step. A guest (an
+ * anonymous user, in an app with allowAnonymous) is offered sign-up (which keeps their user id
+ * and data) and sign-in instead: no account settings, teams or sign-out, which would throw the
+ * guest's data away. Nothing for a signed-out visitor; a blank circle of the same size while the
+ * session loads.
  */
 export function UserButton({ colorScheme, className, showTeams = true, texts }: UserButtonProps) {
   const state = useUser();
@@ -139,30 +143,55 @@ function UserMenu({ user, showTeams, t }: { user: CurrentUser; showTeams: boolea
                 {name}
               </span>
               {user.displayName && user.primaryEmail && <span className="authmw-menu-email">{user.primaryEmail}</span>}
+              {user.isAnonymous && <span className="authmw-menu-email">{t.guestHint}</span>}
             </div>
           </div>
           <div role="menu" id={`${id}-menu`} aria-labelledby={`${id}-button`} ref={menu}>
-            <Link
-              to={accountSettings}
-              role="menuitem"
-              tabIndex={-1}
-              className="authmw-menu-item"
-              onClick={() => close(false)}
-              data-testid="user-button-account-settings"
-            >
-              <PersonIcon />
-              <span className="authmw-menu-item-label">{t.accountSettings}</span>
-            </Link>
-            {showTeams && <MenuTeams user={user} t={t} onDone={() => close(true)} />}
-            <div role="separator" />
-            <SignOutLink role="menuitem" tabIndex={-1} className="authmw-menu-item" data-testid="user-button-sign-out">
-              <SignOutIcon />
-              <span className="authmw-menu-item-label">{t.signOut}</span>
-            </SignOutLink>
+            {user.isAnonymous ? (
+              <GuestItems t={t} onDone={() => close(false)} />
+            ) : (
+              <>
+                <Link
+                  to={accountSettings}
+                  role="menuitem"
+                  tabIndex={-1}
+                  className="authmw-menu-item"
+                  onClick={() => close(false)}
+                  data-testid="user-button-account-settings"
+                >
+                  <PersonIcon />
+                  <span className="authmw-menu-item-label">{t.accountSettings}</span>
+                </Link>
+                {showTeams && <MenuTeams user={user} t={t} onDone={() => close(true)} />}
+                <div role="separator" />
+                <SignOutLink role="menuitem" tabIndex={-1} className="authmw-menu-item" data-testid="user-button-sign-out">
+                  <SignOutIcon />
+                  <span className="authmw-menu-item-label">{t.signOut}</span>
+                </SignOutLink>
+              </>
+            )}
           </div>
         </div>
       )}
     </span>
+  );
+}
+
+/** A guest's items: sign up (the service keeps their id and data) and sign in, coming back here. */
+function GuestItems({ t, onDone }: { t: ComponentTexts; onDone(): void }) {
+  const urls = useAuth((auth) => auth.urls);
+  const location = useLocation();
+  const item = (page: string, label: string, testId: string, icon: ReactElement) => (
+    <Link to={authPageUrl(page, location)} role="menuitem" tabIndex={-1} className="authmw-menu-item" onClick={onDone} data-testid={testId}>
+      {icon}
+      <span className="authmw-menu-item-label">{label}</span>
+    </Link>
+  );
+  return (
+    <>
+      {item(urls.signUp, t.signUp, "user-button-sign-up", <PersonIcon />)}
+      {item(urls.signIn, t.signIn, "user-button-sign-in", <SignInIcon />)}
+    </>
   );
 }
 
@@ -227,6 +256,16 @@ function PersonIcon() {
     <svg {...icon}>
       <circle cx="12" cy="8" r="4" />
       <path d="M4 21a8 8 0 0 1 16 0" />
+    </svg>
+  );
+}
+
+function SignInIcon() {
+  return (
+    <svg {...icon}>
+      <path d="M15 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4" />
+      <path d="M10 17l5-5-5-5" />
+      <path d="M15 12H3" />
     </svg>
   );
 }
