@@ -14,8 +14,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from authmw_fastapi import CurrentUser, PageUser, install
-from fastapi import FastAPI
+from authmw_fastapi import CurrentUser, Guard, PageUser, install
+from fastapi import Depends, FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from authmw import AuthConfig
@@ -29,13 +29,19 @@ WEB_DIST = ROOT / "examples" / "web" / "dist"
 CONFIG_MARKER = "<!--AUTHMW_CONFIG-->"
 
 
+#: AuthConfig fields a person may turn on for the example: guests (/guest) and API keys (/api/export).
+EXAMPLE_SWITCHES = {"allow_anonymous": "AUTHMW_ALLOW_ANONYMOUS", "accept_api_keys": "AUTHMW_ACCEPT_API_KEYS"}
+
+
 def load_config() -> AuthConfig:
     if any(os.environ.get(name) for name in ("AUTHMW_PROJECT_ID", "STACK_PROJECT_ID")):
         return AuthConfig.from_env()
     env_file = Path(os.environ.get("AUTHMW_ENV_FILE", ROOT / ".authmw" / "project.env"))
     if not env_file.is_file():
         raise SystemExit(f"No configuration: set AUTHMW_PROJECT_ID etc., or run `authmw dev` to write {env_file}.")
-    return AuthConfig.from_env_file(env_file)
+    # The switches of this example's features also come from the environment with the file.
+    switches = {field: os.environ[name] for field, name in EXAMPLE_SWITCHES.items() if name in os.environ}
+    return AuthConfig.from_env_file(env_file, **switches)
 
 
 def browser_config_script(config: AuthConfig) -> str:
@@ -95,6 +101,13 @@ def create_app(config: AuthConfig | None = None, *, web_dist: Path = WEB_DIST) -
     @app.get("/api/actions")
     async def action_count(user: CurrentUser) -> dict[str, int]:
         return {"count": actions.get(user.id, 0)}
+
+    @app.get("/api/export")
+    async def export(user: Any = Depends(Guard(api_keys=True))) -> dict[str, Any]:  # noqa: B008
+        """For scripts: a signed-in browser, or a user's API key made in account settings
+        (``Authorization: Bearer sk_...``) when the app accepts keys (``AUTHMW_ACCEPT_API_KEYS=true``
+        and API keys on in the project). ``via`` tells a person from a key."""
+        return {"id": user.id, "via": user.via, "actions": actions.get(user.id, 0)}
 
     @app.api_route("/api/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
     async def api_not_found(path: str) -> Response:
