@@ -197,6 +197,7 @@ describe("pages follow the project's configuration", () => {
 
   it("the profile takes an image URL and checks it is one", async () => {
     renderHandler("/handler/account-settings", { signedIn: true });
+    fireEvent.click(await screen.findByTestId("profile-open"));
     const url = await screen.findByLabelText("Profile image URL");
     fireEvent.change(url, { target: { value: "not a url" } });
     fireEvent.submit(screen.getByTestId("profile-form"));

@@ -477,8 +477,16 @@ describe("account-settings page", () => {
     const { service, view } = signedInSettings();
     service.on("POST /contact-channels/me/c2/send-verification-code", jsonResponse({ success: true }));
     view();
-    // Without a section in the path, the first (the profile); the navigation opens another.
+    // Without a section in the path, the first (the profile); its form opens from its row.
+    expect(await screen.findByTestId("profile-row")).toBeTruthy();
+    expect(screen.queryByTestId("profile-form")).toBeNull();
+    fireEvent.click(screen.getByTestId("profile-open"));
     expect(((await screen.findByLabelText("Display name")) as HTMLInputElement).value).toBe("Ada");
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText("Display name")));
+    fireEvent.click(screen.getByTestId("profile-cancel"));
+    expect(screen.queryByTestId("profile-form")).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId("profile-open")));
+    // The navigation opens another section.
     expect(screen.getByTestId("settings-nav-profile").getAttribute("aria-current")).toBe("page");
     fireEvent.click(screen.getByTestId("settings-nav-emails"));
     await waitFor(() => expect(where()).toBe("/handler/account-settings/emails"));
@@ -499,6 +507,7 @@ describe("account-settings page", () => {
       "GET /contact-channels?user_id=me",
       jsonResponse({ items: [channel("c1", "ada@example.com", { is_primary: true, is_verified: true }), channel("c3", "new@example.com")] }),
     );
+    fireEvent.click(screen.getByTestId("add-email-open"));
     type("Add an e-mail address", "new@example.com");
     submitForm("add-email-form");
     await waitFor(
@@ -516,6 +525,7 @@ describe("account-settings page", () => {
     const { service, view } = signedInSettings({}, "/password");
     service.on("POST /auth/password/update", knownErrorResponse("PASSWORD_CONFIRMATION_MISMATCH", 400), jsonResponse({ success: true }));
     view();
+    fireEvent.click(await screen.findByTestId("password-open"));
     await screen.findByTestId("password-form");
     const form = within(screen.getByTestId("password-form"));
     fireEvent.change(form.getByLabelText("Current password"), { target: { value: "old" } });
@@ -531,7 +541,8 @@ describe("account-settings page", () => {
     await waitFor(() => expect(fieldMessage("Current password")).toBe("Your current password is wrong."));
     await waitFor(() => expect(document.activeElement).toBe(form.getByLabelText("Current password")));
     submitForm("password-form");
-    expect((await form.findByRole("status")).textContent).toContain("Your password has been changed");
+    expect((await screen.findByTestId("password-done")).textContent).toContain("Your password has been changed");
+    expect(screen.queryByTestId("password-form")).toBeNull(); // closed after the change
   });
 
   it("lists teams, invites when allowed, creates teams only when the project allows it", async () => {
@@ -550,6 +561,7 @@ describe("account-settings page", () => {
       team_id: "t1",
       callback_url: `${ORIGIN}/handler/team-invitation`,
     });
+    fireEvent.click(screen.getByTestId("create-team-open"));
     type("New team name", "Team Two");
     submitForm("create-team-form");
     await waitFor(() => expect(service.bodyOf("POST /teams")).toEqual({ display_name: "Team Two", creator_user_id: "me" }));
@@ -605,7 +617,7 @@ describe("account-settings page", () => {
     view();
     await screen.findByTestId("team");
     await waitFor(() => expect(service.paths()).toContain("GET /projects/current"));
-    expect(screen.queryByTestId("create-team-form")).toBeNull();
+    expect(screen.queryByTestId("create-team-row")).toBeNull();
     expect(screen.queryByTestId("settings-nav-danger-zone")).toBeNull();
   });
 
@@ -641,6 +653,7 @@ describe("AuthProviderForTesting with the account pages", () => {
     fireEvent.click(screen.getByTestId("settings-nav-teams"));
     expect((await screen.findByTestId("team")).getAttribute("data-team-name")).toBe("Navy");
     expect(await screen.findByTestId("invite-form")).toBeTruthy();
+    fireEvent.click(screen.getByTestId("create-team-open"));
     type("New team name", "Harvard");
     submitForm("create-team-form");
     await waitFor(() => expect(screen.getAllByTestId("team").map((t) => t.getAttribute("data-team-name"))).toEqual(["Navy", "Harvard"]), {

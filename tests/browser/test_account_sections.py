@@ -150,8 +150,10 @@ def _key_app(service: MailService) -> TestClient:
 
 
 def _make_key(page: Any, area: str, description: str) -> str:
-    """Fills the key form of `area` (api-keys / team-api-keys); the value shown once."""
+    """Opens and fills the key form of `area` (api-keys / team-api-keys); the value shown once."""
+    page.get_by_test_id(f"{area}-new-open").click()
     form = page.get_by_test_id(f"{area}-form")
+    expect(form.get_by_label("What is it for?")).to_be_focused()
     form.get_by_label("What is it for?").fill(description)
     form.get_by_label("Expires").select_option(label="Never")
     page.get_by_test_id(f"{area}-create").click()

@@ -242,6 +242,8 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(mail_service,
         page.get_by_test_id("account-settings-link").click()
         page.wait_for_url(f"{base}/handler/account-settings")
         page.get_by_test_id("settings-nav-teams").click()
+        page.get_by_test_id("create-team-open").click()  # the row's action opens its form
+        expect(page.get_by_label("New team name")).to_be_focused()
         page.get_by_test_id("create-team-form").get_by_label("New team name").fill(team_name)
         page.get_by_role("button", name="Create team").click()
         team = page.locator(f'[data-testid=team][data-team-name="{team_name}"]')
@@ -287,8 +289,12 @@ def test_add_an_email_in_account_settings_and_verify_it_through_the_mailbox(mail
     page.wait_for_url(f"{base}/")
     page.goto(f"{base}/handler/account-settings/emails")
 
+    page.get_by_test_id("add-email-open").click()
     page.get_by_test_id("add-email-form").get_by_label("Add an e-mail address").fill(extra)
     page.get_by_role("button", name="Add e-mail").click()
+    # The form closes after adding; focus returns to the row's action.
+    expect(page.get_by_test_id("add-email-form")).to_have_count(0)
+    expect(page.get_by_test_id("add-email-open")).to_be_focused()
     row = page.locator(f'[data-testid=contact-channel][data-value="{extra}"]')
     expect(row.get_by_test_id("contact-channel-verified")).to_have_attribute("data-verified", "false")
     started = time.time()
@@ -344,12 +350,25 @@ def test_changing_the_password_keeps_this_session_and_ends_the_others(mail_servi
     page.wait_for_url(f"{base}/")
     page.goto(f"{base}/handler/account-settings/password")
 
+    # Closed until asked for: the row's "Change" opens it, Cancel (or Escape) closes it again.
+    expect(page.get_by_test_id("password-form")).to_have_count(0)
+    page.get_by_test_id("password-open").click()
+    expect(page.get_by_label("Current password")).to_be_focused()
+    page.get_by_test_id("password-cancel").click()
+    expect(page.get_by_test_id("password-form")).to_have_count(0)
+    expect(page.get_by_test_id("password-open")).to_be_focused()
+    page.get_by_test_id("password-open").click()
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("password-form")).to_have_count(0)
+    page.get_by_test_id("password-open").click()
+
     form = page.get_by_test_id("password-form")
     form.get_by_label("Current password").fill(PASSWORD)
     form.get_by_label("New password", exact=True).fill(NEW_PASSWORD)
     form.get_by_label("Repeat new password").fill(NEW_PASSWORD)
     form.get_by_role("button", name="Change password").click()
-    expect(form.get_by_role("status")).to_contain_text("Your password has been changed")
+    expect(page.get_by_test_id("password-done")).to_contain_text("Your password has been changed")
+    expect(page.get_by_test_id("password-form")).to_have_count(0)
 
     assert not mail_service.refresh_works(email), "the other session should have ended"
     context.clear_cookies(name="stack-access")  # force a refresh with this session's refresh token

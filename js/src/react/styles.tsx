@@ -205,6 +205,8 @@ export const DEFAULT_STYLES = `
   display: grid; gap: 0.75rem; padding: 0.9rem; border: 1px solid var(--authmw-error); border-radius: var(--authmw-radius); background: var(--authmw-error-soft);
 }
 :where(.authmw-page .authmw-confirm .authmw-hint) { color: var(--authmw-text); }
+:where(.authmw-page .authmw-action-row) { display: grid; gap: 0.75rem; }
+:where(.authmw-page .authmw-action-form) { padding: 0 0.25rem; }
 :where(.authmw-page .authmw-created) { display: grid; gap: 0.6rem; }
 :where(.authmw-page .authmw-created p) { margin: 0; }
 :where(.authmw-page .authmw-secret) {

@@ -424,3 +424,4 @@ export function useFinishSignIn() {
   const returnTo = useReturnTo();
   return (result: SignInResult) => leave(returnTo ?? (result.isNewUser ? auth.urls.afterSignUp : auth.urls.afterSignIn));
 }
+

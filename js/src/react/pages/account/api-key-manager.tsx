@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { NewProjectApiKey, ProjectApiKey, ProjectApiKeyCreate } from "../../../project-api-keys";
+import { ActionRow } from "./action-row";
 import { useSectionKit } from "./kit";
 import { formatDate } from "./format";
 
@@ -50,7 +51,7 @@ export function ApiKeyManager({ calls, testId }: { calls: KeyCalls; testId: stri
     if (created) createdRef.current?.focus();
   }, [created]);
 
-  async function onCreate(event: FormEvent<HTMLFormElement>) {
+  async function onCreate(event: FormEvent<HTMLFormElement>, close: () => void) {
     event.preventDefault();
     const form = event.currentTarget;
     if (!add.validate(form)) return;
@@ -59,7 +60,7 @@ export function ApiKeyManager({ calls, testId }: { calls: KeyCalls; testId: stri
       calls.create({ description: formValue(form, "description").trim(), expiresAt: days ? new Date(Date.now() + days * DAY_MS) : null }),
     );
     if (!outcome.ok) return;
-    form.reset();
+    close();
     setNotice(null);
     setCopied(false);
     setCreated(outcome.value);
@@ -174,31 +175,38 @@ export function ApiKeyManager({ calls, testId }: { calls: KeyCalls; testId: stri
           <Status message={copied ? m.apiKeyCopied : null} />
         </div>
       )}
-      <form onSubmit={onCreate} className="authmw-form" noValidate aria-busy={add.pending} data-testid={`${testId}-form`}>
-        <Field
-          label={m.apiKeyDescription}
-          name="description"
-          type="text"
-          autoComplete="off"
-          hint={m.apiKeyDescriptionHint}
-          maxLength={200}
-          error={add.fieldErrors.description}
-          errorId={add.errorId}
-        />
-        <div className="authmw-field">
-          <label htmlFor={expiryId}>{m.apiKeyExpiry}</label>
-          <select id={expiryId} name="expiry" defaultValue="90">
-            {EXPIRY_DAYS.map((days) => (
-              <option key={days} value={days}>
-                {m.apiKeyExpiresInDays(days)}
-              </option>
-            ))}
-            <option value="0">{m.apiKeyNeverExpires}</option>
-          </select>
-        </div>
-        <FormError id={add.formErrorId} message={add.error} />
-        <SubmitButton pending={add.pending} label={m.createApiKey} pendingLabel={m.saving} testId={`${testId}-create`} />
-      </form>
+      <ActionRow title={m.newApiKey} action={m.create} testId={`${testId}-new`}>
+        {(cancel, close) => (
+          <form onSubmit={(event) => onCreate(event, close)} className="authmw-form" noValidate aria-busy={add.pending} data-testid={`${testId}-form`}>
+            <Field
+              label={m.apiKeyDescription}
+              name="description"
+              type="text"
+              autoComplete="off"
+              hint={m.apiKeyDescriptionHint}
+              maxLength={200}
+              error={add.fieldErrors.description}
+              errorId={add.errorId}
+            />
+            <div className="authmw-field">
+              <label htmlFor={expiryId}>{m.apiKeyExpiry}</label>
+              <select id={expiryId} name="expiry" defaultValue="90">
+                {EXPIRY_DAYS.map((days) => (
+                  <option key={days} value={days}>
+                    {m.apiKeyExpiresInDays(days)}
+                  </option>
+                ))}
+                <option value="0">{m.apiKeyNeverExpires}</option>
+              </select>
+            </div>
+            <FormError id={add.formErrorId} message={add.error} />
+            <div className="authmw-actions">
+              <SubmitButton pending={add.pending} label={m.createApiKey} pendingLabel={m.saving} testId={`${testId}-create`} />
+              {cancel}
+            </div>
+          </form>
+        )}
+      </ActionRow>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from "react";
 import type { ContactChannel } from "../../../models";
+import { ActionRow } from "./action-row";
 import { useSectionKit } from "./kit";
 
 function Emails() {
@@ -11,15 +12,15 @@ function Emails() {
   const action = useSubmit();
   const [notice, setNotice] = useState<string | null>(null);
 
-  async function onAdd(event: FormEvent<HTMLFormElement>) {
+  async function onAdd(event: FormEvent<HTMLFormElement>, close: () => void) {
     event.preventDefault();
     const form = event.currentTarget;
     if (!add.validate(form)) return;
     const value = formValue(form, "email").trim();
     const outcome = await add.run(() => auth.contactChannels.create({ value, usedForAuth: false }));
     if (outcome.ok) {
-      form.reset();
       setNotice(m.addedEmail(value));
+      close();
     }
   }
 
@@ -92,18 +93,25 @@ function Emails() {
       {channels.status === "ready" && <ul className="authmw-list">{channels.value.map(row)}</ul>}
       <FormError message={action.error} />
       <Status message={notice} testId="emails-status" />
-      <form onSubmit={onAdd} className="authmw-form authmw-inline-form" noValidate aria-busy={add.pending} data-testid="add-email-form">
-        <Field
-          label={m.addEmailLabel}
-          name="email"
-          type="email"
-          autoComplete="email"
-          error={add.fieldErrors.email}
-          errorId={add.errorId}
-        />
-        <FormError id={add.formErrorId} message={add.error} />
-        <SubmitButton pending={add.pending} label={m.addEmail} pendingLabel={m.saving} />
-      </form>
+      <ActionRow title={m.addEmailLabel} action={m.add} testId="add-email">
+        {(cancel, close) => (
+          <form onSubmit={(event) => onAdd(event, close)} className="authmw-form authmw-inline-form" noValidate aria-busy={add.pending} data-testid="add-email-form">
+            <Field
+              label={m.addEmailLabel}
+              name="email"
+              type="email"
+              autoComplete="email"
+              error={add.fieldErrors.email}
+              errorId={add.errorId}
+            />
+            <FormError id={add.formErrorId} message={add.error} />
+            <div className="authmw-actions">
+              <SubmitButton pending={add.pending} label={m.addEmail} pendingLabel={m.saving} />
+              {cancel}
+            </div>
+          </form>
+        )}
+      </ActionRow>
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { ActionRow } from "./action-row";
 import { useSectionKit, type SectionKit } from "./kit";
 import type { SectionProps } from "./section";
 
@@ -16,7 +17,7 @@ function Password({ user }: SectionProps) {
   const submit = useSubmit();
   const [done, setDone] = useState<string | null>(null);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: FormEvent<HTMLFormElement>, close: () => void) {
     event.preventDefault();
     const form = event.currentTarget;
     const newPassword = formValue(form, "newPassword");
@@ -27,8 +28,8 @@ function Password({ user }: SectionProps) {
       else await auth.setPassword({ password: newPassword });
     });
     if (outcome.ok) {
-      form.reset();
       setDone(user.hasPassword ? m.passwordChanged : m.passwordSet);
+      close();
       return;
     }
     const field = fieldOf(outcome.error, isKnownError);
@@ -37,26 +38,34 @@ function Password({ user }: SectionProps) {
 
   return (
     <>
-      {!user.hasPassword && <p className="authmw-hint">{m.noPasswordYet}</p>}
-      <form onSubmit={onSubmit} className="authmw-form" noValidate aria-busy={submit.pending} data-testid="password-form">
-        {user.hasPassword && (
-          <Field
-            label={m.currentPassword}
-            name="oldPassword"
-            type="password"
-            autoComplete="current-password"
-            missingMessage={m.currentPasswordRequired}
-            error={submit.fieldErrors.oldPassword}
-            errorId={submit.errorId}
-          />
+      <ActionRow
+        title={user.hasPassword ? m.passwordIsSet : m.noPasswordYet}
+        action={user.hasPassword ? m.change : m.setPassword}
+        testId="password"
+      >
+        {(cancel, close) => (
+          <form onSubmit={(event) => onSubmit(event, close)} className="authmw-form" noValidate aria-busy={submit.pending} data-testid="password-form">
+            {user.hasPassword && (
+              <Field
+                label={m.currentPassword}
+                name="oldPassword"
+                type="password"
+                autoComplete="current-password"
+                missingMessage={m.currentPasswordRequired}
+                error={submit.fieldErrors.oldPassword}
+                errorId={submit.errorId}
+              />
+            )}
+            <NewPasswordFields name="newPassword" submit={submit} />
+            <FormError id={submit.formErrorId} message={submit.error} />
+            <div className="authmw-actions">
+              <SubmitButton pending={submit.pending} label={user.hasPassword ? m.changePassword : m.setPassword} pendingLabel={m.saving} />
+              {cancel}
+            </div>
+          </form>
         )}
-        <NewPasswordFields name="newPassword" submit={submit} />
-        <FormError id={submit.formErrorId} message={submit.error} />
-        <Status message={done} />
-        <div className="authmw-actions">
-          <SubmitButton pending={submit.pending} label={user.hasPassword ? m.changePassword : m.setPassword} pendingLabel={m.saving} />
-        </div>
-      </form>
+      </ActionRow>
+      <Status message={done} testId="password-done" />
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { ActionRow } from "./action-row";
 import { useSectionKit } from "./kit";
 import type { SectionProps } from "./section";
 
@@ -30,7 +31,7 @@ function Profile({ user }: SectionProps) {
   const m = useMessages();
   const submit = useSubmit();
   const [saved, setSaved] = useState(false);
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: FormEvent<HTMLFormElement>, close: () => void) {
     event.preventDefault();
     setSaved(false);
     const form = event.currentTarget;
@@ -40,40 +41,48 @@ function Profile({ user }: SectionProps) {
     const outcome = await submit.run(() =>
       auth.updateUser({ displayName: displayName || null, profileImageUrl: profileImageUrl || null }),
     );
-    if (outcome.ok) setSaved(true);
+    if (outcome.ok) {
+      setSaved(true);
+      close();
+    }
   }
   return (
     <div className="authmw-profile">
       <Avatar url={user.profileImageUrl} name={user.displayName ?? user.primaryEmail ?? ""} />
-      <form onSubmit={onSubmit} className="authmw-form" noValidate aria-busy={submit.pending} data-testid="profile-form">
-        <Field
-          label={m.displayName}
-          name="displayName"
-          type="text"
-          autoComplete="name"
-          required={false}
-          defaultValue={user.displayName ?? ""}
-          error={submit.fieldErrors.displayName}
-          errorId={submit.errorId}
-        />
-        <Field
-          label={m.profileImageUrl}
-          name="profileImageUrl"
-          type="url"
-          inputMode="url"
-          autoComplete="photo"
-          required={false}
-          hint={m.profileImageUrlHint}
-          defaultValue={user.profileImageUrl ?? ""}
-          error={submit.fieldErrors.profileImageUrl}
-          errorId={submit.errorId}
-        />
-        <FormError id={submit.formErrorId} message={submit.error} />
-        <Status message={saved ? m.saved : null} />
-        <div className="authmw-actions">
-          <SubmitButton pending={submit.pending} label={m.save} pendingLabel={m.saving} />
-        </div>
-      </form>
+      <ActionRow title={m.profileDetails} summary={user.displayName ?? m.noName} action={m.change} testId="profile">
+        {(cancel, close) => (
+          <form onSubmit={(event) => onSubmit(event, close)} className="authmw-form" noValidate aria-busy={submit.pending} data-testid="profile-form">
+            <Field
+              label={m.displayName}
+              name="displayName"
+              type="text"
+              autoComplete="name"
+              required={false}
+              defaultValue={user.displayName ?? ""}
+              error={submit.fieldErrors.displayName}
+              errorId={submit.errorId}
+            />
+            <Field
+              label={m.profileImageUrl}
+              name="profileImageUrl"
+              type="url"
+              inputMode="url"
+              autoComplete="photo"
+              required={false}
+              hint={m.profileImageUrlHint}
+              defaultValue={user.profileImageUrl ?? ""}
+              error={submit.fieldErrors.profileImageUrl}
+              errorId={submit.errorId}
+            />
+            <FormError id={submit.formErrorId} message={submit.error} />
+            <div className="authmw-actions">
+              <SubmitButton pending={submit.pending} label={m.save} pendingLabel={m.saving} />
+              {cancel}
+            </div>
+          </form>
+        )}
+      </ActionRow>
+      <Status message={saved ? m.saved : null} testId="profile-done" />
     </div>
   );
 }

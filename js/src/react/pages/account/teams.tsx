@@ -1,6 +1,7 @@
 import { useMemo, useState, type FormEvent } from "react";
 import type { Team } from "../../../models";
 import { ApiKeyManager } from "./api-key-manager";
+import { ActionRow } from "./action-row";
 import { useSectionKit } from "./kit";
 import { formatDate } from "./format";
 import type { SectionProps } from "./section";
@@ -14,12 +15,12 @@ function Teams({ user, config }: SectionProps) {
   const action = useSubmit();
   const canCreate = Boolean(config?.clientTeamCreationEnabled);
 
-  async function onCreate(event: FormEvent<HTMLFormElement>) {
+  async function onCreate(event: FormEvent<HTMLFormElement>, close: () => void) {
     event.preventDefault();
     const form = event.currentTarget;
     if (!create.validate(form)) return;
     const displayName = formValue(form, "teamName").trim();
-    if ((await create.run(() => auth.teams.create({ displayName }))).ok) form.reset();
+    if ((await create.run(() => auth.teams.create({ displayName }))).ok) close();
   }
 
   return (
@@ -52,19 +53,26 @@ function Teams({ user, config }: SectionProps) {
       )}
       <FormError message={action.error} />
       {canCreate && (
-        <form onSubmit={onCreate} className="authmw-form authmw-inline-form" noValidate aria-busy={create.pending} data-testid="create-team-form">
-          <Field
-            label={m.newTeamName}
-            name="teamName"
-            type="text"
-            autoComplete="off"
-            missingMessage={m.teamNameRequired}
-            error={create.fieldErrors.teamName}
-            errorId={create.errorId}
-          />
-          <FormError id={create.formErrorId} message={create.error} />
-          <SubmitButton pending={create.pending} label={m.createTeam} pendingLabel={m.saving} />
-        </form>
+        <ActionRow title={m.newTeamName} action={m.create} testId="create-team">
+          {(cancel, close) => (
+            <form onSubmit={(event) => onCreate(event, close)} className="authmw-form authmw-inline-form" noValidate aria-busy={create.pending} data-testid="create-team-form">
+              <Field
+                label={m.newTeamName}
+                name="teamName"
+                type="text"
+                autoComplete="off"
+                missingMessage={m.teamNameRequired}
+                error={create.fieldErrors.teamName}
+                errorId={create.errorId}
+              />
+              <FormError id={create.formErrorId} message={create.error} />
+              <div className="authmw-actions">
+                <SubmitButton pending={create.pending} label={m.createTeam} pendingLabel={m.saving} />
+                {cancel}
+              </div>
+            </form>
+          )}
+        </ActionRow>
       )}
     </>
   );
