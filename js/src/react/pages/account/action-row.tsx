@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { useCallback, useState, type ReactNode } from "react";
+import { useFocusSwap } from "./focus-swap";
 import { useSectionKit } from "./kit";
 
 /**
@@ -16,14 +17,9 @@ export function ActionRow(props: {
 }) {
   const m = useSectionKit().useMessages();
   const [open, setOpen] = useState(false);
-  const area = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const wasOpen = useRef(false);
-  useEffect(() => {
-    if (open) area.current?.querySelector<HTMLElement>("input, select, textarea")?.focus();
-    else if (wasOpen.current) button.current?.focus();
-    wasOpen.current = open;
-  }, [open]);
+  const { inside: area, opener: button } = useFocusSwap<HTMLDivElement, HTMLButtonElement>(open, (form) =>
+    form.querySelector<HTMLElement>("input, select, textarea"),
+  );
   const close = useCallback(() => setOpen(false), []);
   const cancel = (
     <button type="button" onClick={close} data-testid={`${props.testId}-cancel`}>

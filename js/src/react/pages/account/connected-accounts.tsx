@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useId, useState, type ReactNode } from "react";
 import { hasOtherSignInMethod } from "../../../account-rules";
 import type { OAuthProviderAccount } from "../../../provider-accounts";
 import type { Messages } from "../../messages";
+import { useFocusSwap } from "./focus-swap";
 import { useSectionKit } from "./kit";
 import type { SectionProps } from "./section";
 
@@ -159,14 +160,7 @@ function ProviderAccountRow({ account, logo, pending, confirming, onSignIn, onAp
   const hintId = useId();
   const name = providerName(account.type);
   const shown = account.email ?? account.accountId ?? "";
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const openRef = useRef<HTMLButtonElement>(null);
-  const wasConfirming = useRef(false);
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-    else if (wasConfirming.current) openRef.current?.focus();
-    wasConfirming.current = confirming;
-  }, [confirming]);
+  const { inside: confirmRef, opener: openRef } = useFocusSwap<HTMLButtonElement, HTMLButtonElement>(confirming);
 
   return (
     <li className="authmw-row" data-testid={`connected-${account.type}`} data-provider-account-id={account.id}>

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
+import { useFocusSwap } from "./focus-swap";
 import { useSectionKit } from "./kit";
 
 /** Account deletion, behind a confirmation that Escape or Cancel closes. */
@@ -9,15 +10,7 @@ function DangerZone() {
   const leave = useAuthRedirect();
   const submit = useSubmit();
   const [confirming, setConfirming] = useState(false);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const openRef = useRef<HTMLButtonElement>(null);
-  const wasConfirming = useRef(false);
-
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-    else if (wasConfirming.current) openRef.current?.focus();
-    wasConfirming.current = confirming;
-  }, [confirming]);
+  const { inside: confirmRef, opener: openRef } = useFocusSwap<HTMLButtonElement, HTMLButtonElement>(confirming);
 
   return (
     <>
