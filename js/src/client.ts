@@ -4,20 +4,14 @@
 // (controller.ts, where each call is documented).
 import type { ApiContext, AuthCaches } from "./api-context";
 import { createAsyncCache } from "./cache";
-import type { ContactChannelsApi } from "./contact-channels";
 import { noteClientCreated } from "./created-clients";
 import { FLOW_NAMES, type AuthApis, type AuthController, type AuthFlows, type UserState } from "./controller";
 import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies";
 import { isKnownError } from "./known-error";
 import { projectFromWire, userFromWire, userUpdateToWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models";
-import type { OAuthApi, SignInWithOAuthOptions } from "./oauth";
-import type { TeamApiKeysApi, UserApiKeysApi } from "./project-api-keys";
-import type { NotificationPreferencesApi } from "./notification-preferences";
-import type { OAuthProviderAccountsApi } from "./provider-accounts";
-import type { SessionsApi } from "./sessions";
+import type { SignInWithOAuthOptions } from "./oauth";
 import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store";
 import { accessTokenKind, type UserKindOptions } from "./token-kind";
-import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 import { Transport, type SessionTokens, type TransportOptions } from "./transport";
 import { resolveUrls, type AuthUrlOverrides, type AuthUrls } from "./urls";
 import { UserStateMachine } from "./user-state";
@@ -38,47 +32,34 @@ export interface AuthClientOptions extends Omit<TransportOptions, "baseUrl">, Us
   assign?: (url: string) => void;
 }
 
-/** The methods of an API, by name (a record, so the compiler checks it against the API). */
-type Methods<T> = Record<keyof T, true>;
-
 /**
  * An API whose module is imported on its first call: an app's bundler splits it off the first
  * page, which then carries only what shows the user. Every method of these APIs returns a
  * promise; a module that fails to load (a network error) is tried again on the next call.
  */
-function loadedOnFirstCall<T extends object>(methods: Methods<T>, load: () => Promise<T>): T {
+function loadedOnFirstCall<T extends object>(load: () => Promise<T>): T {
   let api: Promise<T> | undefined;
   const loaded = () =>
     (api ??= load().catch((error: unknown) => {
       api = undefined;
       throw error;
     }));
+  // Each method is made on its first use, so no list of names ships in the first load. What an
+  // object has anyway (toString, ...), symbols, `then` (the API is not a promise) and `toJSON`
+  // are not methods of the API.
   const calls: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-  for (const name of Object.keys(methods)) {
-    calls[name] = (...args) => loaded().then((module) => (module as typeof calls)[name]!(...args));
-  }
-  return calls as T;
+  return new Proxy(calls, {
+    get: (target, name) =>
+      name in target || typeof name != "string" || name == "then" || name == "toJSON"
+        ? Reflect.get(target, name)
+        : (target[name] = (...args) =>
+            loaded().then((module) => {
+              const method = (module as typeof calls)[name];
+              if (typeof method != "function") throw new TypeError(`${name} is not a method of this API`);
+              return method.apply(module, args);
+            })),
+  }) as T;
 }
-
-const TEAMS: Methods<TeamsApi> = { list: true, get: true, create: true, update: true, delete: true, leave: true, removeMember: true };
-const TEAM_MEMBER_PROFILES: Methods<TeamMemberProfilesApi> = { list: true, get: true, update: true };
-const TEAM_PERMISSIONS: Methods<TeamPermissionsApi> = { list: true, has: true };
-const TEAM_INVITATIONS: Methods<TeamInvitationsApi> = { send: true, list: true, revoke: true, checkCode: true, getDetails: true, accept: true };
-const CONTACT_CHANNELS: Methods<ContactChannelsApi> = {
-  list: true,
-  get: true,
-  create: true,
-  update: true,
-  delete: true,
-  sendVerificationEmail: true,
-};
-const SESSIONS: Methods<SessionsApi> = { list: true, revoke: true };
-const KEYS = { list: true, create: true, revoke: true } as const;
-const USER_API_KEYS: Methods<UserApiKeysApi> = KEYS;
-const TEAM_API_KEYS: Methods<TeamApiKeysApi> = KEYS;
-const PROVIDER_ACCOUNTS: Methods<OAuthProviderAccountsApi> = { list: true, update: true, remove: true };
-const NOTIFICATION_PREFERENCES: Methods<NotificationPreferencesApi> = { list: true, set: true };
-const OAUTH: Methods<OAuthApi> = { signIn: true, link: true, handleCallback: true, getConnectedAccount: true };
 
 // The flows and the namespaces of AuthController (controller.ts) become members of every
 // AuthClient, put in place by the constructor, so each is declared once, there.
@@ -132,21 +113,21 @@ export class AuthClient implements AuthController {
     // The namespaces and the flows load with their first call.
     const teams = () => import("./teams");
     const apis: AuthApis = {
-      teams: loadedOnFirstCall(TEAMS, async () => (await teams()).createTeamsApi(ctx)),
-      teamMemberProfiles: loadedOnFirstCall(TEAM_MEMBER_PROFILES, async () => (await teams()).createTeamMemberProfilesApi(ctx)),
-      teamPermissions: loadedOnFirstCall(TEAM_PERMISSIONS, async () => (await teams()).createTeamPermissionsApi(ctx)),
-      teamInvitations: loadedOnFirstCall(TEAM_INVITATIONS, async () => (await teams()).createTeamInvitationsApi(ctx)),
-      contactChannels: loadedOnFirstCall(CONTACT_CHANNELS, async () => (await import("./contact-channels")).createContactChannelsApi(ctx)),
-      sessions: loadedOnFirstCall(SESSIONS, async () => (await import("./sessions")).createSessionsApi(ctx)),
-      apiKeys: loadedOnFirstCall(USER_API_KEYS, async () => (await import("./project-api-keys")).createUserApiKeysApi(ctx)),
-      teamApiKeys: loadedOnFirstCall(TEAM_API_KEYS, async () => (await import("./project-api-keys")).createTeamApiKeysApi(ctx)),
-      providerAccounts: loadedOnFirstCall(PROVIDER_ACCOUNTS, async () =>
+      teams: loadedOnFirstCall(async () => (await teams()).createTeamsApi(ctx)),
+      teamMemberProfiles: loadedOnFirstCall(async () => (await teams()).createTeamMemberProfilesApi(ctx)),
+      teamPermissions: loadedOnFirstCall(async () => (await teams()).createTeamPermissionsApi(ctx)),
+      teamInvitations: loadedOnFirstCall(async () => (await teams()).createTeamInvitationsApi(ctx)),
+      contactChannels: loadedOnFirstCall(async () => (await import("./contact-channels")).createContactChannelsApi(ctx)),
+      sessions: loadedOnFirstCall(async () => (await import("./sessions")).createSessionsApi(ctx)),
+      apiKeys: loadedOnFirstCall(async () => (await import("./project-api-keys")).createUserApiKeysApi(ctx)),
+      teamApiKeys: loadedOnFirstCall(async () => (await import("./project-api-keys")).createTeamApiKeysApi(ctx)),
+      providerAccounts: loadedOnFirstCall(async () =>
         (await import("./provider-accounts")).createProviderAccountsApi(ctx),
       ),
-      notificationPreferences: loadedOnFirstCall(NOTIFICATION_PREFERENCES, async () =>
+      notificationPreferences: loadedOnFirstCall(async () =>
         (await import("./notification-preferences")).createNotificationPreferencesApi(ctx),
       ),
-      oauth: loadedOnFirstCall(OAUTH, async () =>
+      oauth: loadedOnFirstCall(async () =>
         (await import("./oauth")).createOAuthApi(ctx, {
           transport: this.transport,
           cookies: options.cookies === undefined ? (typeof document !== "undefined" ? document : null) : options.cookies,
@@ -155,8 +136,10 @@ export class AuthClient implements AuthController {
         }),
       ),
     };
-    const flows = loadedOnFirstCall(FLOW_NAMES, async () => (await import("./flows")).createFlows(ctx, this));
-    Object.assign(this, apis, flows);
+    const flows = loadedOnFirstCall(async () => (await import("./flows")).createFlows(ctx, this));
+    Object.assign(this, apis);
+    // Every flow is a member of the client itself (useAuth hands them out by FLOW_NAMES).
+    for (const name of Object.keys(FLOW_NAMES) as (keyof AuthFlows)[]) Object.assign(this, { [name]: flows[name] });
     // The kind of the session's latest access token: a new token of another kind (a restricted
     // user who verified the e-mail, an anonymous user who signed up) shows or hides the user.
     const kindOf = (token: string | null) => (token ? accessTokenKind(token, options.projectId) : null);

@@ -9,7 +9,7 @@ import {
   type ContactChannelUpdate,
 } from "./models";
 import { HttpStatusError } from "./errors";
-import { callbackUrl } from "./urls";
+import { callbackUrl } from "./return-to";
 
 type Wire = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 // Framework-free part of @authmw/react (also available as "@authmw/react/core"). The error
-// classes of the catalogue are in "@authmw/react/errors" and the OAuth, passkey and TOTP
-// helpers in "@authmw/react/protocol", so that a page that only signs users in does not load
-// them (see docs/performance.md).
+// classes of the catalogue are in "@authmw/react/errors" and the redirect, OAuth, passkey and
+// TOTP helpers in "@authmw/react/protocol", so that a page that only signs users in does not
+// load them (see docs/performance.md).
 export { AuthmwError, KnownError, isKnownError } from "./known-error";
 export type { ErrorDetails, KnownErrorClass, KnownErrorInit } from "./known-error";
 export type { KnownErrorsByCode } from "./errors.gen";
@@ -104,18 +104,7 @@ export type {
   TeamUpdate,
   TestEmailResult,
 } from "./models";
-export {
-  DEFAULT_HANDLER_PATH,
-  MissingCallbackUrlError,
-  RETURN_TO_PARAM,
-  UntrustedRedirectError,
-  callbackUrl,
-  authPageUrl,
-  redirectToSignIn,
-  resolveUrls,
-  toRelativeUrl,
-  trustedReturnTo,
-} from "./urls";
+export { DEFAULT_HANDLER_PATH, resolveUrls } from "./urls";
 export type { AuthUrlOverrides, AuthUrls } from "./urls";
 export type {
   ConnectedAccount,

@@ -19,7 +19,7 @@ import {
 import type { SessionAccess } from "./store";
 import { checkTotpSetupCode, createTotpSetup } from "./totp";
 import type { TokenProvider } from "./transport";
-import { absoluteUrl, callbackUrl, toRelativeUrl, withReturnTo } from "./urls";
+import { absoluteUrl, callbackUrl, toRelativeUrl, withReturnTo } from "./return-to";
 
 /** The service's answer to every sign-in. */
 interface SignInResponse {

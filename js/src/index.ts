@@ -4,7 +4,6 @@ export { AuthProvider } from "./react/provider";
 export type { AuthProviderProps } from "./react/provider";
 export type { RedirectMethod } from "./react/redirect";
 export {
-  useAuth,
   useCachedValue,
   useConnectedAccount,
   useContactChannels,
@@ -17,7 +16,9 @@ export {
   useTeams,
   useUser,
 } from "./react/hooks";
-export type { UseAuthResult, UseUserOptions } from "./react/hooks";
+export { useAuth } from "./react/use-auth";
+export type { UseUserOptions } from "./react/hooks";
+export type { UseAuthResult } from "./react/use-auth";
 export { AuthHandler } from "./react/handler";
 export type { AuthHandlerProps } from "./react/handler";
 export { AuthStyles, DEFAULT_STYLES } from "./react/styles";

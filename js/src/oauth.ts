@@ -22,7 +22,7 @@ import {
   type AuthorizeUrlOptions,
 } from "./oauth-protocol";
 import type { Transport } from "./transport";
-import { absoluteUrl, toRelativeUrl, withReturnTo } from "./urls";
+import { absoluteUrl, toRelativeUrl, withReturnTo } from "./return-to";
 
 export interface SignInWithOAuthOptions {
   /** Where to go after signing in (relative; kept as after_auth_return_to on the callback URL). */

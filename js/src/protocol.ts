@@ -1,6 +1,17 @@
-// @authmw/react/protocol: the OAuth, passkey and TOTP helpers behind the handler pages, for
-// apps that build their own forms. Apart from the main entry, so that a page that only signs
-// users in does not load them.
+// @authmw/react/protocol: the redirect, OAuth, passkey and TOTP helpers behind the handler
+// pages, for apps that build their own forms. Apart from the main entry, so that a page that
+// only signs users in does not load them (a bundler such as esbuild puts a module the main
+// entry re-exports into the first load of every page when lazily loaded code uses it).
+export {
+  MissingCallbackUrlError,
+  RETURN_TO_PARAM,
+  UntrustedRedirectError,
+  authPageUrl,
+  callbackUrl,
+  redirectToSignIn,
+  toRelativeUrl,
+  trustedReturnTo,
+} from "./return-to";
 export { otpCode } from "./otp-code";
 export {
   PASSKEY_RP_PLACEHOLDER,

@@ -16,7 +16,7 @@ import {
   type TeamUpdate,
 } from "./models";
 import type { HttpMethod } from "./transport";
-import { callbackUrl } from "./urls";
+import { callbackUrl } from "./return-to";
 
 type Wire = Record<string, any>;
 

@@ -210,31 +210,20 @@ export class Transport {
    * nothing, so a session's refresh retries network failures like GET.
    */
   async refreshAccessToken(refreshToken: string): Promise<string | null> {
-    const url = this.apiUrl(CLIENT_REFRESH_PATH);
-    const form = new URLSearchParams({
+    const fields = {
       grant_type: CLIENT_REFRESH_GRANT_TYPE,
       refresh_token: refreshToken,
       client_id: this.projectId,
       client_secret: this.publishableClientKey ?? "",
-    }).toString();
-    const init = (): RequestInit => ({
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body: form,
-      credentials: "omit",
-      cache: "no-store",
-    });
-    const { response, status, text } = await this.send("POST", url, init, RETRY_NETWORK_FAILURE_IN_SESSION);
-    const code = response.headers.get("x-stack-known-error");
-    if (code !== null) {
-      const error = (await errors()).parseKnownError(code, status, text);
+    };
+    const answer = await this.form(CLIENT_REFRESH_PATH, fields, RETRY_NETWORK_FAILURE_IN_SESSION).catch((error: unknown) => {
       if (SIGNS_OUT.some((refused) => isKnownError(error, refused))) return null;
       throw error;
-    }
-    if (status < 200 || status >= 300) throw await httpStatusError(status, text, url, "POST");
-    const body = (await parseJsonBody(status, text)) as { access_token?: unknown } | null;
+    });
+    if (!answer) return null;
+    const body = answer.body as { access_token?: unknown } | null;
     if (!body || typeof body.access_token !== "string") {
-      throw new (await errors()).InvalidServerResponse("the token endpoint answered without access_token", status, text);
+      throw new (await errors()).InvalidServerResponse("the token endpoint answered without access_token", answer.status, answer.text);
     }
     return body.access_token;
   }
@@ -245,6 +234,11 @@ export class Transport {
    * after a network failure: an authorization code is single-use.
    */
   async postForm(path: string, fields: Record<string, string>): Promise<unknown> {
+    return (await this.form(path, fields, false)).body;
+  }
+
+  /** A form POSTed to an OAuth endpoint: its status, text and JSON; a known error is thrown. */
+  private async form(path: string, fields: Record<string, string>, idempotent: boolean) {
     const url = this.apiUrl(path);
     const init = (): RequestInit => ({
       method: "POST",
@@ -253,11 +247,11 @@ export class Transport {
       credentials: "omit",
       cache: "no-store",
     });
-    const { response, status, text } = await this.send("POST", url, init, false);
+    const { response, status, text } = await this.send("POST", url, init, idempotent);
     const code = response.headers.get("x-stack-known-error");
     if (code !== null) throw (await errors()).parseKnownError(code, status, text);
     if (status < 200 || status >= 300) throw await httpStatusError(status, text, url, "POST");
-    return parseJsonBody(status, text);
+    return { status, text, body: await parseJsonBody(status, text) };
   }
 
   private apiHeaders(tokens: RequestTokens, hasBody: boolean, adminAccessToken: string | null = null): Record<string, string> {

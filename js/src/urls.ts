@@ -1,7 +1,7 @@
-import { AuthmwError } from "./known-error";
-import { randomNonce } from "./random";
+// Where the handler pages live and where users go after each step. What a user goes back to
+// (after_auth_return_to, trusted redirects, callback URLs) is in return-to.ts, which the first
+// load of an app does not carry.
 
-export const RETURN_TO_PARAM = "after_auth_return_to";
 export const DEFAULT_HANDLER_PATH = "/handler";
 
 /** Where the handler pages live and where users go after each step (spec section 2). */
@@ -48,108 +48,4 @@ export function resolveUrls(handlerPath: string = DEFAULT_HANDLER_PATH, override
     afterSignUp: overrides.afterSignUp ?? afterSignIn,
     afterSignOut: overrides.afterSignOut ?? home,
   };
-}
-
-export class UntrustedRedirectError extends AuthmwError {
-  readonly url: string;
-  constructor(url: string) {
-    super(`Redirect URL ${url} is not trusted; should be relative.`);
-    this.name = "UntrustedRedirectError";
-    this.url = url;
-  }
-}
-
-/**
- * Accepts only URLs that stay on the page's own origin: parsed as the browser will (WHATWG URL:
- * `\` is `/`, tabs and newlines dropped, dot segments resolved) against a random https host,
- * they must keep that host and https (contract 7.3). Returns path + query + hash, which starts
- * with exactly one `/`: `/.//evil.example` resolves to the path `//evil.example`, which a browser
- * would read again as the host evil.example, so it is refused too.
- */
-export function toRelativeUrl(url: string): string {
-  const base = `https://${randomNonce()}.invalid`;
-  let resolved: URL;
-  try {
-    resolved = new URL(url, base);
-  } catch {
-    throw new UntrustedRedirectError(url);
-  }
-  if (resolved.origin !== base) throw new UntrustedRedirectError(url);
-  const path = resolved.pathname;
-  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) throw new UntrustedRedirectError(url);
-  return `${path}${resolved.search}${resolved.hash}`;
-}
-
-/** Like toRelativeUrl, but null for a missing or untrusted URL. */
-export function trustedReturnTo(url: string | null | undefined): string | null {
-  if (!url) return null;
-  try {
-    return toRelativeUrl(url);
-  } catch {
-    return null;
-  }
-}
-
-/** `pageUrl` with `after_auth_return_to` set (or unchanged when returnTo is null). */
-export function withReturnTo(pageUrl: string, returnTo: string | null): string {
-  if (!returnTo) return pageUrl;
-  const [beforeHash, hash = ""] = pageUrl.split(/#(.*)/s, 2);
-  const [path, query = ""] = (beforeHash ?? "").split(/\?(.*)/s, 2);
-  const params = new URLSearchParams(query);
-  params.set(RETURN_TO_PARAM, returnTo);
-  return `${path}?${params.toString()}${hash ? `#${hash}` : ""}`;
-}
-
-interface LocationLike {
-  pathname: string;
-  search: string;
-  hash: string;
-}
-
-/**
- * Sign-in / sign-up URL for leaving `location`: copies its after_auth_return_to, or sets it to the
- * current page (contract 6.10).
- */
-export function authPageUrl(pageUrl: string, location: LocationLike): string {
-  const existing = new URLSearchParams(location.search).get(RETURN_TO_PARAM);
-  return withReturnTo(pageUrl, trustedReturnTo(existing) ?? `${location.pathname}${location.search}${location.hash}`);
-}
-
-/** Sends the browser to the sign-in page, coming back to the current page afterwards. */
-export function redirectToSignIn(options: { handlerPath?: string; signInUrl?: string } = {}): void {
-  const signIn = options.signInUrl ?? resolveUrls(options.handlerPath).signIn;
-  window.location.assign(authPageUrl(signIn, window.location));
-}
-
-/** Absolute URL of an app path on the current origin (for callback URLs sent to the service). */
-export function absoluteUrl(path: string, origin: string = window.location.origin): string {
-  return new URL(path, origin).toString();
-}
-
-/** Thrown when an e-mail with a link is requested but there is nowhere for the link to point. */
-export class MissingCallbackUrlError extends AuthmwError {
-  constructor(what: string, page: string) {
-    super(
-      `${what} needs a callback URL: pass callbackUrl (an absolute URL of your ${page} page), ` +
-        "or call it from a page, whose origin is then used.",
-    );
-    this.name = "MissingCallbackUrlError";
-  }
-}
-
-/**
- * The callback URL of an e-mail link (spec 5, "Redirects and callbacks"): the given one (must be
- * an absolute URL), else `page` on the current page's origin; neither -> MissingCallbackUrlError.
- */
-export function callbackUrl(what: string, page: string, given?: string | null): string {
-  if (given) {
-    try {
-      return new URL(given).toString();
-    } catch {
-      throw new AuthmwError(`${what}: callbackUrl must be an absolute URL (got ${JSON.stringify(given)}).`);
-    }
-  }
-  const origin = typeof window !== "undefined" && window.location ? window.location.origin : null;
-  if (!origin || origin === "null") throw new MissingCallbackUrlError(what, page);
-  return absoluteUrl(page, origin);
 }

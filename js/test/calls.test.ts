@@ -10,7 +10,7 @@ import {
   VerificationCodeExpired,
   VerificationCodeNotFound,
 } from "../src/errors";
-import { MissingCallbackUrlError, UntrustedRedirectError, callbackUrl } from "../src/urls";
+import { MissingCallbackUrlError, UntrustedRedirectError, callbackUrl } from "../src/return-to";
 import { BASE_URL, fakeFetch, jsonResponse, knownErrorResponse, PCK, PROJECT_ID, recordingSleep, tokenValidFor, userWire } from "./helpers";
 
 const CODE = "c".repeat(45);

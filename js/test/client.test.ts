@@ -209,4 +209,20 @@ describe("AuthClient", () => {
     client.session.clear();
     expect(client.getUserState().status).toBe("signed-out");
   });
+
+  it("namespaces load their module with the first call and name a method they lack", async () => {
+    const { client, reply, calls } = setup(signedIn());
+    // Not a promise, printable and serialisable, though every other name is a call stand-in.
+    expect(await Promise.resolve(client.teams)).toBe(client.teams);
+    expect(String(client.sessions)).toBe("[object Object]");
+    expect(JSON.stringify(client.apiKeys)).toBe("{}");
+    expect(client.teams.list).toBe(client.teams.list);
+    expect(calls).toHaveLength(0);
+    // (oauth.test.ts: getConnectedAccount's `or: "redirect"` calls this.link through the stand-in.)
+    reply(jsonResponse({ items: [{ id: "t1", display_name: "One" }] }));
+    await client.teams.list();
+    expect(calls.map((call) => call.url)).toEqual([`${BASE_URL}/api/v1/teams?user_id=me`]);
+    const missing = (client.teams as unknown as Record<string, () => Promise<unknown>>).lsit;
+    await expect(missing!()).rejects.toThrow(new TypeError("lsit is not a method of this API"));
+  });
 });

@@ -26,13 +26,8 @@ const CORE = [
   "MAX_ATTEMPTS",
   "MAX_MIN_VALIDITY_MS",
   "MAX_WAIT_MS",
-  "MissingCallbackUrlError",
-  "RETURN_TO_PARAM",
   "Transport",
-  "UntrustedRedirectError",
   "VERSION",
-  "authPageUrl",
-  "callbackUrl",
   "checkFeatureSupport",
   "createAdminClient",
   "createAsyncCache",
@@ -53,13 +48,10 @@ const CORE = [
   "randomNonce",
   "readSessionCookies",
   "readStoredSession",
-  "redirectToSignIn",
   "refreshCookieName",
   "resolveUrls",
   "sessionCookieWrites",
   "structuredRefreshCookieName",
-  "toRelativeUrl",
-  "trustedReturnTo",
 ];
 // @authmw/react/errors: every error class (loaded with the first error response, not in the main entry).
 const ERRORS = [
@@ -77,8 +69,16 @@ const ERRORS = [
   "parseKnownError",
   "reasonPhrase",
 ];
-// @authmw/react/protocol: the OAuth, passkey and TOTP helpers behind the pages.
+// @authmw/react/protocol: the redirect, OAuth, passkey and TOTP helpers behind the pages.
 const PROTOCOL = [
+  "MissingCallbackUrlError",
+  "RETURN_TO_PARAM",
+  "UntrustedRedirectError",
+  "authPageUrl",
+  "callbackUrl",
+  "redirectToSignIn",
+  "toRelativeUrl",
+  "trustedReturnTo",
   "OAUTH_OUTER_COOKIE_MAX_AGE_S",
   "OAUTH_OUTER_COOKIE_PREFIXES",
   "OAuthCallbackError",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { authPageUrl, resolveUrls, toRelativeUrl, trustedReturnTo, UntrustedRedirectError, withReturnTo } from "../src/urls";
+import { authPageUrl, toRelativeUrl, trustedReturnTo, UntrustedRedirectError, withReturnTo } from "../src/return-to";
+import { resolveUrls } from "../src/urls";
 
 describe("redirect trust (contract 7.3)", () => {
   it.each([

@@ -1,7 +1,7 @@
 import type { AnchorHTMLAttributes, MouseEvent } from "react";
 import { useNavigate } from "react-router";
 import { signOutIntentUrl } from "../sign-out-intent";
-import { useAuth } from "./hooks";
+import { useAuth } from "./use-auth";
 
 export type SignOutLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">;
 

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { CurrentUser, Team } from "../../models";
-import { useAuth, useProject, useTeams, useUser } from "../hooks";
+import { useProject, useTeams, useUser } from "../hooks";
+import { useAuth } from "../use-auth";
 import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme";
 import { textsWith, type ComponentTexts } from "./texts";
 

@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactElement } from "react";
 import { Link, useLocation } from "react-router";
 import type { CurrentUser } from "../../models";
-import { useAuth, useTeams, useUser } from "../hooks";
-import { authPageUrl } from "../../urls";
+import { useTeams, useUser } from "../hooks";
+import { useAuth } from "../use-auth";
+import { authPageUrl } from "../../return-to";
 import { SignOutLink } from "../sign-out-link";
 import { Avatar } from "./avatar";
 import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme";

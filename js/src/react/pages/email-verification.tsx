@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { isKnownError } from "../../known-error";
-import { withReturnTo } from "../../urls";
-import { useAuth } from "../hooks";
+import { withReturnTo } from "../../return-to";
+import { useAuth } from "../use-auth";
 import { describeCodeError, useMessages, verificationCodeMessage, type Messages } from "../messages";
 import { AuthPage, FormError, Status, useReturnTo, useSubmit } from "./layout";
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useAuth } from "../hooks";
+import { useAuth } from "../use-auth";
 import { describeUntrustedError, sentenceOfCode, useMessages } from "../messages";
 import { AuthPage, useBackToSignIn } from "./layout";
 

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { useAuth } from "../hooks";
+import { useAuth } from "../use-auth";
 import { useMessages } from "../messages";
 import { AuthPage, Field, FormError, formValue, SubmitButton, useSubmit } from "./layout";
 

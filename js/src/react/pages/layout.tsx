@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useId, useRef, useState, type ClipboardEvent, type ReactNode } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { RETURN_TO_PARAM, trustedReturnTo } from "../../urls";
+import { RETURN_TO_PARAM, trustedReturnTo } from "../../return-to";
 import type { SignInResult } from "../../models";
 import { useHandlerOptions } from "../handler-options";
 import { useAuthRedirect } from "../redirect";
-import { useAuth, useProject } from "../hooks";
+import { useProject } from "../hooks";
+import { useAuth } from "../use-auth";
 import { describeError, useMessages, type Messages } from "../messages";
 
 /** The full-page background of every handler page (carries the colour scheme). */

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { isKnownError } from "../../known-error";
-import { useAuth } from "../hooks";
+import { useAuth } from "../use-auth";
 import { describeCodeError, useMessages } from "../messages";
 import { AuthPage, Failed, useFinishSignIn } from "./layout";
 import { MfaPage } from "./mfa";

@@ -2,7 +2,7 @@ import { useCallback, useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router";
 import { isKnownError } from "../../known-error";
 import type { SignInResult } from "../../models";
-import { useAuth } from "../hooks";
+import { useAuth } from "../use-auth";
 import { describeError, useMessages, type Messages } from "../messages";
 import { AuthPage, Field, FormError, formValue, SubmitButton, useSubmit } from "./layout";
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { isKnownError } from "../../known-error";
-import { useAuth } from "../hooks";
+import { useAuth } from "../use-auth";
 import { describeCodeError, useMessages, type Messages } from "../messages";
 import { AuthPage, FormError, formValue, NewPasswordFields, repeatMismatch, SubmitButton, useSubmit } from "./layout";
 

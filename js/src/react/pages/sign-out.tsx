@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { forgetSignOutIntent, hasSignOutIntent } from "../../sign-out-intent";
 import { useAuthRedirect } from "../redirect";
-import { useAuth } from "../hooks";
+import { useAuth } from "../use-auth";
 import { useMessages } from "../messages";
 import { AuthPage } from "./layout";
 

@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { isKnownError } from "../../known-error";
 import type { TeamInvitationDetails } from "../../models";
-import { withReturnTo } from "../../urls";
-import { useAuth } from "../hooks";
+import { withReturnTo } from "../../return-to";
+import { useAuth } from "../use-auth";
 import { describeCodeError, useMessages, type Messages } from "../messages";
 import { AuthPage, FormError, useSubmit } from "./layout";
 

@@ -1,9 +1,10 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useParams } from "react-router";
-import { withReturnTo } from "../../../urls";
+import { withReturnTo } from "../../../return-to";
 import { isKnownError } from "../../../known-error";
 import { passkeysSupported } from "../../../passkey-support";
-import { useAuth, useContactChannels, usePermission, useProject, useTeamInvitations, useTeamMemberProfiles, useTeams } from "../../hooks";
+import { useContactChannels, usePermission, useProject, useTeamInvitations, useTeamMemberProfiles, useTeams } from "../../hooks";
+import { useAuth } from "../../use-auth";
 import { describeError, describePasskeyError, useMessages } from "../../messages";
 import { HttpStatusError } from "../../../http-errors";
 import { ProviderButtons } from "../../oauth/provider-buttons";

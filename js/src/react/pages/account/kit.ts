@@ -3,6 +3,7 @@ import type { HttpStatusError } from "../../../http-errors";
 import type { isKnownError } from "../../../known-error";
 import type { passkeysSupported } from "../../../passkey-support";
 import type * as hooks from "../../hooks";
+import type { useAuth } from "../../use-auth";
 import type { describeError, describePasskeyError, useMessages } from "../../messages";
 import type { QrCode } from "../../qr-code";
 import type { useAuthRedirect } from "../../redirect";
@@ -20,7 +21,7 @@ import type { TotpCodeField } from "../mfa";
  * (./format); everything else comes from useSectionKit().
  */
 export interface SectionKit {
-  useAuth: typeof hooks.useAuth;
+  useAuth: typeof useAuth;
   useContactChannels: typeof hooks.useContactChannels;
   usePermission: typeof hooks.usePermission;
   useTeams: typeof hooks.useTeams;

@@ -1,5 +1,5 @@
 import type { ComponentType } from "react";
-import type { UseAuthResult } from "../../hooks";
+import type { UseAuthResult } from "../../use-auth";
 import type { CurrentUser, ProjectConfig } from "../../../models";
 import type { Messages } from "../../messages";
 

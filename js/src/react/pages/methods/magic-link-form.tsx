@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { isKnownError } from "../../../known-error";
-import { useAuth } from "../../hooks";
+import { useAuth } from "../../use-auth";
 import { describeCodeError, describeError, useMessages, type Messages } from "../../messages";
 import { Field, FormError, formValue, Status, SubmitButton, useFinishSignIn, useReturnTo, useSubmit } from "../layout";
 import { MfaPrompt } from "../mfa";

@@ -1,5 +1,5 @@
 import type { ProjectConfig } from "../../../models";
-import { useAuth } from "../../hooks";
+import { useAuth } from "../../use-auth";
 import { useMessages } from "../../messages";
 import { ProviderButtons } from "../../oauth/provider-buttons";
 import type { AuthMode, MethodProps } from "./types";

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { isKnownError } from "../../../known-error";
 import type { ProjectConfig } from "../../../models";
 import { cancelPasskeyCeremony, isPasskeyCancel, passkeyAutofillSupported, passkeysSupported } from "../../../passkey-support";
-import { useAuth } from "../../hooks";
+import { useAuth } from "../../use-auth";
 import { describePasskeyError, useMessages } from "../../messages";
 import { FormError } from "../layout";
 import type { AuthMode, MethodProps } from "./types";

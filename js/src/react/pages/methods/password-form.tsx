@@ -1,7 +1,7 @@
 import { type FormEvent } from "react";
 import { Link } from "react-router";
 import { isKnownError } from "../../../known-error";
-import { useAuth } from "../../hooks";
+import { useAuth } from "../../use-auth";
 import { useMessages } from "../../messages";
 import { Field, FormError, formValue, SubmitButton, useSubmit } from "../layout";
 import type { MethodProps } from "./types";
