@@ -4,7 +4,7 @@ import { ActionRow } from "./action-row";
 import { useSectionKit } from "./kit";
 
 function Emails() {
-  const { useAuth, useContactChannels, useMessages, Field, FormError, formValue, Status, SubmitButton, useSubmit } = useSectionKit();
+  const { useAuth, useContactChannels, useMessages, EmailField, FormError, formValue, Status, SubmitButton, useSubmit } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const channels = useContactChannels();
@@ -96,14 +96,7 @@ function Emails() {
       <ActionRow title={m.addEmailLabel} action={m.add} testId="add-email">
         {(cancel, close) => (
           <form onSubmit={(event) => onAdd(event, close)} className="authmw-form authmw-inline-form" noValidate aria-busy={add.pending} data-testid="add-email-form">
-            <Field
-              label={m.addEmailLabel}
-              name="email"
-              type="email"
-              autoComplete="email"
-              error={add.fieldErrors.email}
-              errorId={add.errorId}
-            />
+            <EmailField submit={add} />
             <FormError id={add.formErrorId} message={add.error} />
             <div className="authmw-actions">
               <SubmitButton pending={add.pending} label={m.addEmail} pendingLabel={m.saving} />
