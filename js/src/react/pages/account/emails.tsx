@@ -3,6 +3,8 @@ import type { ContactChannel } from "../../../models";
 import { ActionRow } from "./action-row";
 import { useSectionKit } from "./kit";
 
+const rowMainStyle = { flex: "1 1 12rem" } as const;
+
 function Emails() {
   const { useAuth, useContactChannels, useMessages, EmailField, FormError, formValue, Status, SubmitButton, useSubmit } = useSectionKit();
   const auth = useAuth();
@@ -31,7 +33,8 @@ function Emails() {
 
   const row = (channel: ContactChannel) => (
     <li key={channel.id} className="authmw-row" data-testid="contact-channel" data-value={channel.value}>
-      <span className="authmw-row-main">
+      {/* A long address wraps its badges before the actions leave its line. */}
+      <span className="authmw-row-main" style={rowMainStyle}>
         <span className="authmw-row-title">{channel.value}</span>
         {channel.isPrimary && <span className="authmw-badge">{m.primary}</span>}
         <span

@@ -238,7 +238,9 @@ function TeamApiKeys({ teamId }: { teamId: string }) {
   return (
     <div data-testid="team-api-keys-area">
       <h3>{m.teamApiKeysTitle}</h3>
-      <p className="authmw-hint">{m.teamApiKeysIntro}</p>
+      <p className="authmw-hint" style={{ marginBottom: "0.75rem" }}>
+        {m.teamApiKeysIntro}
+      </p>
       <ApiKeyManager calls={calls} testId="team-api-keys" />
     </div>
   );
