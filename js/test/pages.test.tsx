@@ -508,7 +508,7 @@ describe("account-settings page", () => {
       jsonResponse({ items: [channel("c1", "ada@example.com", { is_primary: true, is_verified: true }), channel("c3", "new@example.com")] }),
     );
     fireEvent.click(screen.getByTestId("add-email-open"));
-    type("Add an e-mail address", "new@example.com");
+    type("E-mail", "new@example.com");
     submitForm("add-email-form");
     await waitFor(
       () =>
@@ -562,7 +562,7 @@ describe("account-settings page", () => {
       callback_url: `${ORIGIN}/handler/team-invitation`,
     });
     fireEvent.click(screen.getByTestId("create-team-open"));
-    type("New team name", "Team Two");
+    type("Team name", "Team Two");
     submitForm("create-team-form");
     await waitFor(() => expect(service.bodyOf("POST /teams")).toEqual({ display_name: "Team Two", creator_user_id: "me" }));
     fireEvent.click(screen.getByTestId("settings-nav-danger-zone"));
@@ -654,7 +654,7 @@ describe("AuthProviderForTesting with the account pages", () => {
     expect((await screen.findByTestId("team")).getAttribute("data-team-name")).toBe("Navy");
     expect(await screen.findByTestId("invite-form")).toBeTruthy();
     fireEvent.click(screen.getByTestId("create-team-open"));
-    type("New team name", "Harvard");
+    type("Team name", "Harvard");
     submitForm("create-team-form");
     await waitFor(() => expect(screen.getAllByTestId("team").map((t) => t.getAttribute("data-team-name"))).toEqual(["Navy", "Harvard"]), {
       timeout: 2000,

@@ -241,14 +241,15 @@ def test_a_27_service_has_no_sessions_section(service27: MailService, example_ap
     expect(page.get_by_role("alert")).to_have_count(0)
 
 
-def test_every_section_passes_axe_and_is_screenshotted(service28: MailService, example_app: Any, context: Any) -> None:
+def _settings_with_lists(service: MailService, example_app: Any, context: Any) -> tuple[str, Any, list[str]]:
+    """Signed in, with a team (so the team rows show); the page and the ids of the sections."""
     if not AXE.is_file():
         pytest.fail(f"{AXE} is missing: run `npm ci` in js/")
-    base, email, page = _signed_in(service28, example_app, context)
+    base, email, page = _signed_in(service, example_app, context)
     # A team with a second member and a second e-mail address, so the lists are not empty.
-    token = service28.access_tokens[email]
-    headers = {**service28._client_headers, "x-stack-access-token": token}
-    r = httpx.post(f"{service28.url}/api/v1/teams", headers=headers, json={"display_name": "Acme", "creator_user_id": "me"})
+    token = service.access_tokens[email]
+    headers = {**service._client_headers, "x-stack-access-token": token}
+    r = httpx.post(f"{service.url}/api/v1/teams", headers=headers, json={"display_name": "Acme", "creator_user_id": "me"})
     assert r.status_code < 300, r.text
     page.goto(f"{base}/handler/account-settings")
     expect(page.get_by_test_id("settings-nav-sessions")).to_be_visible()  # once the service said it has sessions
@@ -257,10 +258,58 @@ def test_every_section_passes_axe_and_is_screenshotted(service28: MailService, e
         for link in page.get_by_role("navigation", name="Account settings sections").get_by_role("link").all()
     ]
     assert {"profile", "emails", "sessions", "api-keys", "teams", "danger-zone"} <= set(ids), ids
+    return base, page, ids
+
+
+def _open_section(page: Any, base: str, section: str) -> Any:
+    page.goto(f"{base}/handler/account-settings/{section}")
+    shown = page.get_by_test_id(f"settings-{section}")
+    expect(shown).to_be_visible()
+    expect(shown.get_by_role("status").filter(has_text="Loading")).to_have_count(0)
+    return shown
+
+
+def test_every_section_passes_axe_and_is_screenshotted(service28: MailService, example_app: Any, context: Any) -> None:
+    base, page, ids = _settings_with_lists(service28, example_app, context)
     inspect = Inspector(page, AXE.read_text(encoding="utf-8"), shots=SHOTS)
     for section in ids:
-        page.goto(f"{base}/handler/account-settings/{section}")
-        expect(page.get_by_test_id(f"settings-{section}")).to_be_visible()
-        expect(page.get_by_test_id(f"settings-{section}").get_by_role("status").filter(has_text="Loading")).to_have_count(0)
+        _open_section(page, base, section)
         inspect.check(f"settings-{section}")
+    assert not inspect.problems, "\n".join(inspect.problems)
+
+
+#: The labels of the fields of an open row form, each with the row's title.
+FIELD_LABELS = """(row) => {
+    const title = row.querySelector(".authmw-row-title").textContent.trim();
+    const fields = [...row.querySelectorAll(".authmw-action-form input, .authmw-action-form select, .authmw-action-form textarea")];
+    return { title, labels: fields.map((f) => [...(f.labels ?? [])].map((l) => l.textContent.trim()).join(" ")) };
+}"""
+
+
+def test_every_row_form_open_passes_axe_and_is_screenshotted(service28: MailService, example_app: Any, context: Any) -> None:
+    """Each row's form, open: axe light and dark at 375 and 1280 px, nothing wider than a 320 px
+    window, screenshots (account-<row>-open-*), and fields labelled by their own name, not the row's title."""
+    base, page, ids = _settings_with_lists(service28, example_app, context)
+    inspect = Inspector(page, AXE.read_text(encoding="utf-8"), shots=SHOTS)
+    seen: dict[str, dict[str, Any]] = {}
+    for section in ids:
+        shown = _open_section(page, base, section)
+        if section == "teams":
+            expect(shown.get_by_test_id("team-api-keys-area")).to_be_visible()  # the team's permissions have loaded
+        for row in shown.locator(".authmw-action-row").all():
+            name = (row.get_attribute("data-testid") or "").removesuffix("-row")
+            row.get_by_test_id(f"{name}-open").click()
+            form = row.get_by_role("group", name=row.locator(".authmw-row-title").inner_text())
+            expect(form).to_be_visible()  # the open part is named by the row's title
+            expect(form.locator("input, select").first).to_be_focused()
+            seen[name] = row.evaluate(FIELD_LABELS)
+            inspect.check(f"account-{name}-open")
+            row.get_by_test_id(f"{name}-cancel").click()
+            expect(row.get_by_test_id(f"{name}-open")).to_be_focused()
+    assert {"profile", "password", "add-email", "create-team", "api-keys-new", "team-api-keys-new"} <= set(seen), seen
+    for name, fields in seen.items():
+        assert fields["labels"] and all(fields["labels"]), (name, fields)  # every field has a visible label
+        assert fields["title"] not in fields["labels"], (name, fields)  # ... of its own
+    assert seen["add-email"] == {"title": "Add an e-mail address", "labels": ["E-mail"]}
+    assert seen["create-team"] == {"title": "Create a team", "labels": ["Team name"]}
     assert not inspect.problems, "\n".join(inspect.problems)

@@ -21,6 +21,7 @@ from authmw.dev import Clock
 
 from .test_email_flows import PASSWORD, MailService
 from .test_oauth_flows import through_provider
+from .test_page_quality import AXE, Inspector
 
 pytestmark = pytest.mark.browser
 
@@ -98,6 +99,21 @@ def test_one_anonymous_user_however_many_renders(guest_service, guest_app, conte
     expect(page.get_by_test_id("guest-id")).to_have_text(user_id)
     assert len(sign_ups) == 1, sign_ups
     expect(page.get_by_label("Your note")).to_have_value("bring the blue notebook")
+
+
+def test_the_guest_page_fits_a_narrow_phone_with_the_menu_open(guest_service, guest_app, context) -> None:
+    """The /guest page with the guest's menu (Sign up / Sign in) open: nothing wider than a 320 px
+    window, axe light and dark at 375 and 1280 px, screenshots (guest-menu-open-*)."""
+    page = context.new_page()
+    page.set_viewport_size({"width": 320, "height": 700})
+    as_guest(page, guest_app, guest_service.url)
+    page.get_by_test_id("user-button-trigger").click()
+    menu = page.get_by_test_id("user-button-menu")
+    expect(menu.get_by_test_id("user-button-sign-up")).to_be_visible()
+    inspect = Inspector(page, AXE.read_text(encoding="utf-8"))
+    inspect.check("guest-menu-open")
+    expect(menu).to_be_visible()  # still open after the resizes: the check saw it
+    assert not inspect.problems, "\n".join(inspect.problems)
 
 
 def test_signing_up_with_a_password_keeps_the_id_and_the_note(guest_service, guest_app, context) -> None:

@@ -243,8 +243,8 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(mail_service,
         page.wait_for_url(f"{base}/handler/account-settings")
         page.get_by_test_id("settings-nav-teams").click()
         page.get_by_test_id("create-team-open").click()  # the row's action opens its form
-        expect(page.get_by_label("New team name")).to_be_focused()
-        page.get_by_test_id("create-team-form").get_by_label("New team name").fill(team_name)
+        expect(page.get_by_label("Team name", exact=True)).to_be_focused()
+        page.get_by_test_id("create-team-form").get_by_label("Team name", exact=True).fill(team_name)
         page.get_by_role("button", name="Create team").click()
         team = page.locator(f'[data-testid=team][data-team-name="{team_name}"]')
         expect(team).to_be_visible()
@@ -290,7 +290,7 @@ def test_add_an_email_in_account_settings_and_verify_it_through_the_mailbox(mail
     page.goto(f"{base}/handler/account-settings/emails")
 
     page.get_by_test_id("add-email-open").click()
-    page.get_by_test_id("add-email-form").get_by_label("Add an e-mail address").fill(extra)
+    page.get_by_test_id("add-email-form").get_by_label("E-mail", exact=True).fill(extra)
     page.get_by_role("button", name="Add e-mail").click()
     # The form closes after adding; focus returns to the row's action.
     expect(page.get_by_test_id("add-email-form")).to_have_count(0)

@@ -291,7 +291,9 @@ export const DEFAULT_MESSAGES = {
   invitationUntil: (email: string, until: string) => `${email} (until ${until})`,
   revoke: "Revoke",
   revokeInvitation: (email: string) => `Revoke the invitation of ${email}`,
-  newTeamName: "New team name",
+  /** The row that opens the new-team form; the form's field is `newTeamName`. */
+  createTeamTitle: "Create a team",
+  newTeamName: "Team name",
   createTeam: "Create team",
   deleteAccountTitle: "Delete account",
   deleteAccountWarning: "Deleting your account removes it and all its data. This cannot be undone.",

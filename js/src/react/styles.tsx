@@ -192,7 +192,7 @@ export const DEFAULT_STYLES = `
 :where(.authmw-page .authmw-team) {
   display: grid; gap: 0.75rem; padding: 0.9rem; border: 1px solid var(--authmw-border); border-radius: var(--authmw-radius);
 }
-:where(.authmw-page .authmw-team > .authmw-row) { border: none; padding: 0; }
+:where(.authmw-page .authmw-team > .authmw-row, .authmw-page .authmw-action-row[data-open=true] > .authmw-row) { border: none; padding: 0; }
 :where(.authmw-page .authmw-profile) { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: 1.25rem; align-items: start; }
 @media (max-width: 30rem) {
   :where(.authmw-page .authmw-profile) { grid-template-columns: minmax(0, 1fr); }
@@ -206,7 +206,7 @@ export const DEFAULT_STYLES = `
 }
 :where(.authmw-page .authmw-confirm .authmw-hint) { color: var(--authmw-text); }
 :where(.authmw-page .authmw-action-row) { display: grid; gap: 0.75rem; }
-:where(.authmw-page .authmw-action-form) { padding: 0 0.25rem; }
+:where(.authmw-page .authmw-action-row[data-open=true]) { padding: 0.6rem 0.75rem 0.9rem; border: 1px solid var(--authmw-border); border-radius: var(--authmw-radius); }
 :where(.authmw-page .authmw-created) { display: grid; gap: 0.6rem; }
 :where(.authmw-page .authmw-created p) { margin: 0; }
 :where(.authmw-page .authmw-secret) {

@@ -16,12 +16,11 @@ export interface ProviderButtonsProps {
   action(id: string): Promise<void>;
 }
 
-/** One button per provider; while one sends the browser away, all are disabled. */
-export function ProviderButtons({ ids, label, text, testId, action }: ProviderButtonsProps) {
-  const m = useMessages();
-  const [pending, setPending] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  // The logos load after the buttons (a module of their own); each button keeps their space.
+/**
+ * The providers' logos (the inside of a 24×24 SVG, by provider id): empty at first, then all of
+ * them once their module has loaded (a chunk of its own, after the page); a logo's place keeps its size meanwhile.
+ */
+export function useProviderLogos(): Record<string, ReactNode> {
   const [logos, setLogos] = useState<Record<string, ReactNode>>({});
   useEffect(() => {
     let live = true;
@@ -33,6 +32,15 @@ export function ProviderButtons({ ids, label, text, testId, action }: ProviderBu
       live = false;
     };
   }, []);
+  return logos;
+}
+
+/** One button per provider; while one sends the browser away, all are disabled. */
+export function ProviderButtons({ ids, label, text, testId, action }: ProviderButtonsProps) {
+  const m = useMessages();
+  const [pending, setPending] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const logos = useProviderLogos();
 
   async function run(id: string) {
     setPending(id);

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { useAuth } from "../use-auth";
 import { useMessages } from "../messages";
-import { AuthPage, Field, FormError, formValue, SubmitButton, useSubmit } from "./layout";
+import { AuthPage, EmailField, FormError, formValue, SubmitButton, useSubmit } from "./layout";
 
 /** {handler}/forgot-password: asks for the e-mail and sends the password-reset link. */
 export function ForgotPassword() {
@@ -35,14 +35,7 @@ export function ForgotPassword() {
       ) : (
         <form onSubmit={onSubmit} className="authmw-form" noValidate aria-busy={submit.pending} data-testid="forgot-password-form">
           <p className="authmw-intro">{m.forgotPasswordIntro}</p>
-          <Field
-            label={m.email}
-            name="email"
-            type="email"
-            autoComplete="email"
-            error={submit.fieldErrors.email}
-            errorId={submit.errorId}
-          />
+          <EmailField submit={submit} />
           <FormError id={submit.formErrorId} message={submit.error} />
           <SubmitButton pending={submit.pending} label={m.sendResetLink} pendingLabel={m.sending} />
         </form>

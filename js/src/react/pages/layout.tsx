@@ -99,6 +99,8 @@ export interface FieldProps {
   error?: string | null;
   /** Id of the form's message about this field (e.g. "Wrong e-mail or password."); marks it invalid. */
   errorId?: string;
+  /** The form's useSubmit(): gives `error` (its message for this field's name) and `errorId` when those are not passed. */
+  submit?: { fieldErrors: FieldErrors; errorId?: string };
   /** A hint shown under the field. */
   hint?: string;
   required?: boolean;
@@ -132,10 +134,10 @@ export function Field(props: FieldProps) {
   const [visible, setVisible] = useState(false);
   const hintId = `${id}-hint`;
   const ownErrorId = `${id}-error`;
-  const invalid = Boolean(props.error || props.errorId);
-  const describedBy =
-    [props.error ? ownErrorId : undefined, props.errorId, props.hint ? hintId : undefined].filter(Boolean).join(" ") ||
-    undefined;
+  const error = props.error ?? props.submit?.fieldErrors[props.name];
+  const errorId = props.errorId ?? props.submit?.errorId;
+  const invalid = Boolean(error || errorId);
+  const describedBy = [error ? ownErrorId : undefined, errorId, props.hint ? hintId : undefined].filter(Boolean).join(" ") || undefined;
   const isPassword = props.type === "password";
   const defaults = defaultMessages(m, props.type, props.autoComplete);
   const input = (
@@ -187,9 +189,9 @@ export function Field(props: FieldProps) {
           {props.hint}
         </small>
       )}
-      {props.error && (
+      {error && (
         <p id={ownErrorId} className="authmw-field-error" data-testid={`${props.name}-error`}>
-          {props.error}
+          {error}
         </p>
       )}
     </div>
@@ -236,6 +238,11 @@ export function FormError({ id, message }: { id?: string; message: string | null
   );
 }
 
+/** The "E-mail" field (name "email") of a form run by `submit`. */
+export function EmailField({ submit, autoComplete = "email" }: { submit: FieldProps["submit"]; autoComplete?: string }) {
+  return <Field label={useMessages().email} name="email" type="email" autoComplete={autoComplete} submit={submit} />;
+}
+
 /** "New password" and "Repeat new password" of a form run by `submit` (fields newPassword / password and repeat). */
 export function NewPasswordFields({ name, submit }: { name: string; submit: ReturnType<typeof useSubmit> }) {
   const m = useMessages();
@@ -246,8 +253,7 @@ export function NewPasswordFields({ name, submit }: { name: string; submit: Retu
         name={name}
         type="password"
         autoComplete="new-password"
-        error={submit.fieldErrors[name]}
-        errorId={submit.errorId}
+        submit={submit}
       />
       <Field
         label={m.repeatNewPassword}
@@ -255,8 +261,7 @@ export function NewPasswordFields({ name, submit }: { name: string; submit: Retu
         type="password"
         autoComplete="new-password"
         missingMessage={m.repeatPasswordRequired}
-        error={submit.fieldErrors.repeat}
-        errorId={submit.errorId}
+        submit={submit}
       />
     </>
   );

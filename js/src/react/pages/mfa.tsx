@@ -161,8 +161,7 @@ export function TotpCodeField({
       }}
       missingMessage={m.totpRequired}
       invalidMessage={m.totpInvalid}
-      error={submit.fieldErrors[name]}
-      errorId={submit.errorId}
+      submit={submit}
     />
   );
 }

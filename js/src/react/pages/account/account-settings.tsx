@@ -7,11 +7,11 @@ import { useContactChannels, usePermission, useProject, useTeamInvitations, useT
 import { useAuth } from "../../use-auth";
 import { describeError, describePasskeyError, useMessages } from "../../messages";
 import { HttpStatusError } from "../../../http-errors";
-import { ProviderButtons } from "../../oauth/provider-buttons";
+import { ProviderButtons, useProviderLogos } from "../../oauth/provider-buttons";
 import { providerName } from "../../oauth/providers";
 import { QrCode } from "../../qr-code";
 import { useAuthRedirect } from "../../redirect";
-import { AuthPage, Brand, Field, FormError, formValue, NewPasswordFields, PageShell, repeatMismatch, Status, SubmitButton, useSubmit } from "../layout";
+import { AuthPage, Brand, EmailField, Field, FormError, formValue, NewPasswordFields, PageShell, repeatMismatch, Status, SubmitButton, useSubmit } from "../layout";
 import { TotpCodeField } from "../mfa";
 import { SectionKitContext, type SectionKit } from "./kit";
 import type { AccountSection, SectionProps } from "./section";
@@ -31,6 +31,7 @@ const KIT: SectionKit = {
   HttpStatusError,
   isKnownError,
   passkeysSupported,
+  EmailField,
   Field,
   FormError,
   formValue,
@@ -42,6 +43,7 @@ const KIT: SectionKit = {
   QrCode,
   TotpCodeField,
   ProviderButtons,
+  useProviderLogos,
   providerName,
 };
 

@@ -1,4 +1,4 @@
-import { useCallback, useState, type ReactNode } from "react";
+import { useCallback, useId, useState, type ReactNode } from "react";
 import { useFocusSwap } from "./focus-swap";
 import { useSectionKit } from "./kit";
 
@@ -6,7 +6,8 @@ import { useSectionKit } from "./kit";
  * A setting as a row: its title, what it is now, and one action ("Change", "Add") that opens its
  * form in place. `children(cancel, close)` renders the form: `cancel` is its Cancel button, `close`
  * closes it (after a success). Focus goes to the form's first field on opening and back to the
- * action on closing; Escape closes too.
+ * action on closing; Escape closes too. The open form is a group named by the row's title (its
+ * heading); its fields carry labels of their own ("E-mail", not the title again).
  */
 export function ActionRow(props: {
   title: string;
@@ -17,6 +18,7 @@ export function ActionRow(props: {
 }) {
   const m = useSectionKit().useMessages();
   const [open, setOpen] = useState(false);
+  const titleId = useId();
   const { inside: area, opener: button } = useFocusSwap<HTMLDivElement, HTMLButtonElement>(open, (form) =>
     form.querySelector<HTMLElement>("input, select, textarea"),
   );
@@ -30,7 +32,9 @@ export function ActionRow(props: {
     <div className="authmw-action-row" data-testid={`${props.testId}-row`} data-open={open}>
       <div className="authmw-row">
         <span className="authmw-row-main authmw-row-stack">
-          <strong className="authmw-row-title">{props.title}</strong>
+          <strong className="authmw-row-title" id={titleId}>
+            {props.title}
+          </strong>
           {props.summary && <span className="authmw-hint">{props.summary}</span>}
         </span>
         {!open && (
@@ -45,6 +49,8 @@ export function ActionRow(props: {
         <div
           ref={area}
           className="authmw-action-form"
+          role="group"
+          aria-labelledby={titleId}
           onKeyDown={(event) => {
             if (event.key === "Escape") {
               event.stopPropagation();

@@ -185,8 +185,7 @@ export function ApiKeyManager({ calls, testId }: { calls: KeyCalls; testId: stri
               autoComplete="off"
               hint={m.apiKeyDescriptionHint}
               maxLength={200}
-              error={add.fieldErrors.description}
-              errorId={add.errorId}
+              submit={add}
             />
             <div className="authmw-field">
               <label htmlFor={expiryId}>{m.apiKeyExpiry}</label>

@@ -16,7 +16,7 @@ const boxStyle = { width: "1.1rem", height: "1.1rem", margin: "0.15rem 0 0", fle
  * "Remove"; the page refuses to remove or stop signing in with the user's only way to sign in.
  */
 function ConnectedAccounts({ user, config }: SectionProps) {
-  const { useMessages, useAuth, useSubmit, FormError, Status, ProviderButtons, providerName, describeError, HttpStatusError } = useSectionKit();
+  const { useMessages, useAuth, useSubmit, FormError, Status, ProviderButtons, useProviderLogos, providerName, describeError, HttpStatusError } = useSectionKit();
   /** A plain 400 on a flag change: another account of the provider already signs the user in. */
   const describeChange = (error: unknown, messages: Messages) =>
     error instanceof HttpStatusError && error.status === 400 ? messages.errorProviderSignInTaken : describeError(error, messages);
@@ -35,17 +35,7 @@ function ConnectedAccounts({ user, config }: SectionProps) {
   const action = useSubmit(describeChange);
   const [done, setDone] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
-  const [logos, setLogos] = useState<Record<string, ReactNode>>({});
-  useEffect(() => {
-    let live = true;
-    import("../../oauth/logos").then(
-      (module) => live && setLogos(module.PROVIDER_LOGOS),
-      () => {},
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  const logos = useProviderLogos();
 
   const linked = new Set(user.oauthProviders.map((p) => p.id));
   const available = (config?.oauthProviders ?? []).map((p) => p.id).filter((id) => !linked.has(id));
@@ -142,6 +132,25 @@ function ConnectedAccounts({ user, config }: SectionProps) {
   );
 }
 
+/** A labelled on/off switch (a checkbox with role switch); `hintId` names the element that describes it. */
+function Switch(props: { on: boolean; disabled: boolean; onChange(on: boolean): void; testId: string; hintId?: string; children: ReactNode }) {
+  return (
+    <label style={checkStyle}>
+      <input
+        type="checkbox"
+        role="switch"
+        style={boxStyle}
+        checked={props.on}
+        disabled={props.disabled}
+        aria-describedby={props.hintId}
+        onChange={(event) => props.onChange(event.currentTarget.checked)}
+        data-testid={props.testId}
+      />
+      <span>{props.children}</span>
+    </label>
+  );
+}
+
 interface RowProps {
   account: OAuthProviderAccount;
   logo: ReactNode;
@@ -177,36 +186,15 @@ function ProviderAccountRow({ account, logo, pending, confirming, onSignIn, onAp
         </span>
       </span>
       <span className="authmw-row-actions" style={{ flexDirection: "column", alignItems: "stretch", flexBasis: "100%" }}>
-        <label style={checkStyle}>
-          <input
-            type="checkbox"
-            role="switch"
-            style={boxStyle}
-            checked={account.allowSignIn}
-            disabled={pending}
-            onChange={(event) => onSignIn(event.currentTarget.checked)}
-            data-testid="provider-sign-in"
-          />
-          <span>{m.providerAccountUseToSignIn}</span>
-        </label>
-        <label style={checkStyle}>
-          <input
-            type="checkbox"
-            role="switch"
-            style={boxStyle}
-            checked={account.allowConnectedAccounts}
-            disabled={pending}
-            aria-describedby={hintId}
-            onChange={(event) => onApps(event.currentTarget.checked)}
-            data-testid="provider-connected-apps"
-          />
-          <span>
-            {m.providerAccountUseForApps}
-            <span id={hintId} className="authmw-hint" style={{ display: "block" }}>
-              {m.providerAccountUseForAppsHint}
-            </span>
+        <Switch on={account.allowSignIn} disabled={pending} onChange={onSignIn} testId="provider-sign-in">
+          {m.providerAccountUseToSignIn}
+        </Switch>
+        <Switch on={account.allowConnectedAccounts} disabled={pending} onChange={onApps} testId="provider-connected-apps" hintId={hintId}>
+          {m.providerAccountUseForApps}
+          <span id={hintId} className="authmw-hint" style={{ display: "block" }}>
+            {m.providerAccountUseForAppsHint}
           </span>
-        </label>
+        </Switch>
         {confirming ? (
           <div
             className="authmw-confirm"

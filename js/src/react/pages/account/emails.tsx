@@ -3,8 +3,10 @@ import type { ContactChannel } from "../../../models";
 import { ActionRow } from "./action-row";
 import { useSectionKit } from "./kit";
 
+const rowMainStyle = { flex: "1 1 12rem" } as const;
+
 function Emails() {
-  const { useAuth, useContactChannels, useMessages, Field, FormError, formValue, Status, SubmitButton, useSubmit } = useSectionKit();
+  const { useAuth, useContactChannels, useMessages, EmailField, FormError, formValue, Status, SubmitButton, useSubmit } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const channels = useContactChannels();
@@ -31,7 +33,8 @@ function Emails() {
 
   const row = (channel: ContactChannel) => (
     <li key={channel.id} className="authmw-row" data-testid="contact-channel" data-value={channel.value}>
-      <span className="authmw-row-main">
+      {/* A long address wraps its badges before the actions leave its line. */}
+      <span className="authmw-row-main" style={rowMainStyle}>
         <span className="authmw-row-title">{channel.value}</span>
         {channel.isPrimary && <span className="authmw-badge">{m.primary}</span>}
         <span
@@ -96,14 +99,7 @@ function Emails() {
       <ActionRow title={m.addEmailLabel} action={m.add} testId="add-email">
         {(cancel, close) => (
           <form onSubmit={(event) => onAdd(event, close)} className="authmw-form authmw-inline-form" noValidate aria-busy={add.pending} data-testid="add-email-form">
-            <Field
-              label={m.addEmailLabel}
-              name="email"
-              type="email"
-              autoComplete="email"
-              error={add.fieldErrors.email}
-              errorId={add.errorId}
-            />
+            <EmailField submit={add} />
             <FormError id={add.formErrorId} message={add.error} />
             <div className="authmw-actions">
               <SubmitButton pending={add.pending} label={m.addEmail} pendingLabel={m.saving} />

@@ -7,7 +7,7 @@ import type { useAuth } from "../../use-auth";
 import type { describeError, describePasskeyError, useMessages } from "../../messages";
 import type { QrCode } from "../../qr-code";
 import type { useAuthRedirect } from "../../redirect";
-import type { ProviderButtons } from "../../oauth/provider-buttons";
+import type { ProviderButtons, useProviderLogos } from "../../oauth/provider-buttons";
 import type { providerName } from "../../oauth/providers";
 import type * as layout from "../layout";
 import type { TotpCodeField } from "../mfa";
@@ -34,6 +34,7 @@ export interface SectionKit {
   HttpStatusError: typeof HttpStatusError;
   isKnownError: typeof isKnownError;
   passkeysSupported: typeof passkeysSupported;
+  EmailField: typeof layout.EmailField;
   Field: typeof layout.Field;
   FormError: typeof layout.FormError;
   formValue: typeof layout.formValue;
@@ -45,6 +46,7 @@ export interface SectionKit {
   QrCode: typeof QrCode;
   TotpCodeField: typeof TotpCodeField;
   ProviderButtons: typeof ProviderButtons;
+  useProviderLogos: typeof useProviderLogos;
   providerName: typeof providerName;
 }
 

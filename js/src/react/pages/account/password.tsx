@@ -52,8 +52,7 @@ function Password({ user }: SectionProps) {
                 type="password"
                 autoComplete="current-password"
                 missingMessage={m.currentPasswordRequired}
-                error={submit.fieldErrors.oldPassword}
-                errorId={submit.errorId}
+                submit={submit}
               />
             )}
             <NewPasswordFields name="newPassword" submit={submit} />

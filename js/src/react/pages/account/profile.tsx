@@ -59,8 +59,7 @@ function Profile({ user }: SectionProps) {
               autoComplete="name"
               required={false}
               defaultValue={user.displayName ?? ""}
-              error={submit.fieldErrors.displayName}
-              errorId={submit.errorId}
+              submit={submit}
             />
             <Field
               label={m.profileImageUrl}
@@ -71,8 +70,7 @@ function Profile({ user }: SectionProps) {
               required={false}
               hint={m.profileImageUrlHint}
               defaultValue={user.profileImageUrl ?? ""}
-              error={submit.fieldErrors.profileImageUrl}
-              errorId={submit.errorId}
+              submit={submit}
             />
             <FormError id={submit.formErrorId} message={submit.error} />
             <div className="authmw-actions">

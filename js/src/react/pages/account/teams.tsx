@@ -1,8 +1,8 @@
-import { useMemo, useState, type FormEvent } from "react";
+import { useMemo, useState, type FormEvent, type ReactNode } from "react";
 import type { Team } from "../../../models";
 import { ApiKeyManager } from "./api-key-manager";
 import { ActionRow } from "./action-row";
-import { useSectionKit } from "./kit";
+import { useSectionKit, type SectionKit } from "./kit";
 import { formatDate } from "./format";
 import type { SectionProps } from "./section";
 
@@ -53,7 +53,7 @@ function Teams({ user, config }: SectionProps) {
       )}
       <FormError message={action.error} />
       {canCreate && (
-        <ActionRow title={m.newTeamName} action={m.create} testId="create-team">
+        <ActionRow title={m.createTeamTitle} action={m.create} testId="create-team">
           {(cancel, close) => (
             <form onSubmit={(event) => onCreate(event, close)} className="authmw-form authmw-inline-form" noValidate aria-busy={create.pending} data-testid="create-team-form">
               <Field
@@ -62,8 +62,7 @@ function Teams({ user, config }: SectionProps) {
                 type="text"
                 autoComplete="off"
                 missingMessage={m.teamNameRequired}
-                error={create.fieldErrors.teamName}
-                errorId={create.errorId}
+                submit={create}
               />
               <FormError id={create.formErrorId} message={create.error} />
               <div className="authmw-actions">
@@ -79,7 +78,7 @@ function Teams({ user, config }: SectionProps) {
 }
 
 function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect(): void; onLeave(): void; teamKeys: boolean }) {
-  const { useAuth, usePermission, useTeamInvitations, useTeamMemberProfiles, useMessages, Field, FormError, formValue, Status, SubmitButton, useSubmit } = useSectionKit();
+  const { useAuth, usePermission, useTeamInvitations, useTeamMemberProfiles, useMessages, Field, FormError, formValue, useSubmit } = useSectionKit();
   const { team } = props;
   const auth = useAuth();
   const m = useMessages();
@@ -152,35 +151,21 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
         </p>
       )}
       {mine && (
-        <form onSubmit={onRename} className="authmw-form authmw-inline-form" noValidate aria-busy={rename.pending} data-testid="member-name-form">
+        <TeamForm submit={rename} onSubmit={onRename} testId="member-name-form" status={renamed ? m.saved : null} button={m.saveName} pendingLabel={m.saving}>
           <Field
             label={m.yourNameInTeam(name)}
             name="memberName"
             type="text"
             autoComplete="nickname"
             defaultValue={mine.displayName ?? ""}
-            error={rename.fieldErrors.memberName}
-            errorId={rename.errorId}
+            submit={rename}
           />
-          <FormError id={rename.formErrorId} message={rename.error} />
-          <Status message={renamed ? m.saved : null} />
-          <SubmitButton pending={rename.pending} label={m.saveName} pendingLabel={m.saving} />
-        </form>
+        </TeamForm>
       )}
       {canInvite && (
-        <form onSubmit={onInvite} className="authmw-form authmw-inline-form" noValidate aria-busy={invite.pending} data-testid="invite-form">
-          <Field
-            label={m.inviteToTeam(name)}
-            name="email"
-            type="email"
-            autoComplete="off"
-            error={invite.fieldErrors.email}
-            errorId={invite.errorId}
-          />
-          <FormError id={invite.formErrorId} message={invite.error} />
-          <Status message={sent} testId="invite-status" />
-          <SubmitButton pending={invite.pending} label={m.sendInvitation} pendingLabel={m.sending} />
-        </form>
+        <TeamForm submit={invite} onSubmit={onInvite} testId="invite-form" status={sent} statusTestId="invite-status" button={m.sendInvitation} pendingLabel={m.sending}>
+          <Field label={m.inviteToTeam(name)} name="email" type="email" autoComplete="off" submit={invite} />
+        </TeamForm>
       )}
       {invitations.status === "ready" && invitations.value.length > 0 && (
         <div data-testid="pending-invitations">
@@ -213,6 +198,29 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
   );
 }
 
+/** A form of a team's row: its field (`children`), the form's error, a status line and the submit button. */
+function TeamForm(props: {
+  submit: ReturnType<SectionKit["useSubmit"]>;
+  onSubmit(event: FormEvent<HTMLFormElement>): void;
+  testId: string;
+  status: string | null;
+  statusTestId?: string;
+  button: string;
+  pendingLabel: string;
+  children: ReactNode;
+}) {
+  const { FormError, Status, SubmitButton } = useSectionKit();
+  const { submit } = props;
+  return (
+    <form onSubmit={props.onSubmit} className="authmw-form authmw-inline-form" noValidate aria-busy={submit.pending} data-testid={props.testId}>
+      {props.children}
+      <FormError id={submit.formErrorId} message={submit.error} />
+      <Status message={props.status} testId={props.statusTestId} />
+      <SubmitButton pending={submit.pending} label={props.button} pendingLabel={props.pendingLabel} />
+    </form>
+  );
+}
+
 /** A team's API keys (API 2.8), for a member with `$manage_api_keys`. */
 function TeamApiKeys({ teamId }: { teamId: string }) {
   const { useAuth, useMessages } = useSectionKit();
@@ -230,7 +238,9 @@ function TeamApiKeys({ teamId }: { teamId: string }) {
   return (
     <div data-testid="team-api-keys-area">
       <h3>{m.teamApiKeysTitle}</h3>
-      <p className="authmw-hint">{m.teamApiKeysIntro}</p>
+      <p className="authmw-hint" style={{ marginBottom: "0.75rem" }}>
+        {m.teamApiKeysIntro}
+      </p>
       <ApiKeyManager calls={calls} testId="team-api-keys" />
     </div>
   );

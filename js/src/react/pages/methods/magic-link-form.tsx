@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { isKnownError } from "../../../known-error";
 import { useAuth } from "../../use-auth";
 import { describeCodeError, describeError, useMessages, type Messages } from "../../messages";
-import { Field, FormError, formValue, Status, SubmitButton, useFinishSignIn, useReturnTo, useSubmit } from "../layout";
+import { EmailField, Field, FormError, formValue, Status, SubmitButton, useFinishSignIn, useReturnTo, useSubmit } from "../layout";
 import { MfaPrompt } from "../mfa";
 import type { MethodProps } from "./types";
 
@@ -57,8 +57,7 @@ export function MagicLinkForm({ returnTo, onSignedIn, onMfaRequired }: MethodPro
             maxLength={6}
             missingMessage={m.codeRequired}
             invalidMessage={m.codeInvalid}
-            error={verify.fieldErrors.otp}
-            errorId={verify.errorId}
+            submit={verify}
           />
           <FormError id={verify.formErrorId} message={verify.error} />
           <SubmitButton pending={verify.pending} label={m.signInWithCode} pendingLabel={m.signInPending} />
@@ -72,7 +71,7 @@ export function MagicLinkForm({ returnTo, onSignedIn, onMfaRequired }: MethodPro
 
   return (
     <form onSubmit={onSend} className="authmw-form" noValidate aria-busy={send.pending} data-testid="magic-link-form">
-      <Field label={m.email} name="email" type="email" autoComplete="email" error={send.fieldErrors.email} errorId={send.errorId} />
+      <EmailField submit={send} />
       <FormError id={send.formErrorId} message={send.error} />
       <SubmitButton pending={send.pending} label={m.sendSignInLink} pendingLabel={m.sending} />
     </form>

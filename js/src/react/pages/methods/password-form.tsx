@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { isKnownError } from "../../../known-error";
 import { useAuth } from "../../use-auth";
 import { useMessages } from "../../messages";
-import { Field, FormError, formValue, SubmitButton, useSubmit } from "../layout";
+import { EmailField, Field, FormError, formValue, SubmitButton, useSubmit } from "../layout";
 import type { MethodProps } from "./types";
 
 /** The field a refusal of the service is about, so the message is shown there. */
@@ -37,24 +37,15 @@ export function PasswordForm({ mode, returnTo, config, onSignedIn, onMfaRequired
     if (field) submit.showOnField(form, field, outcome.error);
   }
 
-  const formErrorId = submit.errorId;
   return (
     <form onSubmit={onSubmit} className="authmw-form" noValidate aria-busy={submit.pending} data-testid={`${mode}-form`}>
-      <Field
-        label={m.email}
-        name="email"
-        type="email"
-        autoComplete={signIn ? (config?.passkeyEnabled ? "username webauthn" : "username") : "email"}
-        error={submit.fieldErrors.email}
-        errorId={formErrorId}
-      />
+      <EmailField submit={submit} autoComplete={signIn ? (config?.passkeyEnabled ? "username webauthn" : "username") : "email"} />
       <Field
         label={m.password}
         name="password"
         type="password"
         autoComplete={signIn ? "current-password" : "new-password"}
-        error={submit.fieldErrors.password}
-        errorId={formErrorId}
+        submit={submit}
       />
       {signIn && (
         <Link to={auth.urls.forgotPassword} className="authmw-aside-link" data-testid="forgot-password-link">
