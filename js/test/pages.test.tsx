@@ -552,10 +552,12 @@ describe("account-settings page", () => {
     view();
     const row = await screen.findByTestId("team");
     expect(row.getAttribute("data-team-name")).toBe("Team One");
-    const invite = await within(row).findByTestId("invite-form");
-    fireEvent.change(within(invite).getByLabelText(/Invite to Team One/), { target: { value: "bob@example.com" } });
-    fireEvent.submit(invite);
+    fireEvent.click(await within(row).findByTestId("invite-open"));
+    const invite = within(row).getByRole("group", { name: "Invite someone to Team One" });
+    fireEvent.change(within(invite).getByLabelText("E-mail"), { target: { value: "bob@example.com" } });
+    fireEvent.submit(within(row).getByTestId("invite-form"));
     expect((await within(row).findByTestId("invite-status")).textContent).toBe("Invitation sent to bob@example.com.");
+    expect(within(row).queryByTestId("invite-form")).toBeNull(); // a success closes the form
     expect(service.bodyOf("POST /team-invitations/send-code")).toEqual({
       email: "bob@example.com",
       team_id: "t1",
@@ -605,10 +607,13 @@ describe("account-settings page", () => {
     service.on(`PATCH /team-member-profiles/t1/me`, jsonResponse({ team_id: "t1", user_id: me, display_name: "Countess", profile_image_url: null }));
     view();
     expect((await screen.findByTestId("team-members")).textContent).toBe("2 members: Ada (you) and (no name)");
+    expect(screen.getByTestId("member-name-row").textContent).toContain("Ada"); // the row says the name it has
+    fireEvent.click(screen.getByTestId("member-name-open"));
     const form = screen.getByTestId("member-name-form");
-    fireEvent.change(within(form).getByLabelText("Your name in Team One"), { target: { value: "Countess" } });
+    fireEvent.change(within(form).getByLabelText("Display name"), { target: { value: "Countess" } });
     fireEvent.submit(form);
-    expect((await within(form).findByRole("status")).textContent).toBe("Saved.");
+    expect((await screen.findByTestId("member-name-status")).textContent).toBe("Saved.");
+    expect(screen.queryByTestId("member-name-form")).toBeNull();
     expect(service.bodyOf("PATCH /team-member-profiles/t1/me")).toEqual({ display_name: "Countess" });
   });
 
@@ -652,7 +657,7 @@ describe("AuthProviderForTesting with the account pages", () => {
     expect(channel.getAttribute("data-value")).toBe("grace@example.com");
     fireEvent.click(screen.getByTestId("settings-nav-teams"));
     expect((await screen.findByTestId("team")).getAttribute("data-team-name")).toBe("Navy");
-    expect(await screen.findByTestId("invite-form")).toBeTruthy();
+    expect(await screen.findByTestId("invite-row")).toBeTruthy();
     fireEvent.click(screen.getByTestId("create-team-open"));
     type("Team name", "Harvard");
     submitForm("create-team-form");

@@ -306,7 +306,7 @@ def test_every_row_form_open_passes_axe_and_is_screenshotted(service28: MailServ
             inspect.check(f"account-{name}-open")
             row.get_by_test_id(f"{name}-cancel").click()
             expect(row.get_by_test_id(f"{name}-open")).to_be_focused()
-    assert {"profile", "password", "add-email", "create-team", "api-keys-new", "team-api-keys-new"} <= set(seen), seen
+    assert {"profile", "password", "add-email", "create-team", "api-keys-new", "team-api-keys-new", "member-name", "invite"} <= set(seen), seen
     for name, fields in seen.items():
         assert fields["labels"] and all(fields["labels"]), (name, fields)  # every field has a visible label
         assert fields["title"] not in fields["labels"], (name, fields)  # ... of its own

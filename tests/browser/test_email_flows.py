@@ -249,10 +249,13 @@ def test_invite_a_second_user_who_accepts_through_the_mailbox_link(mail_service,
         team = page.locator(f'[data-testid=team][data-team-name="{team_name}"]')
         expect(team).to_be_visible()
         started = time.time()
+        team.get_by_test_id("invite-open").click()  # "Invite someone to <team>": a row that opens its form
         invite = team.get_by_test_id("invite-form")
-        invite.get_by_label(f"Invite to {team_name} (e-mail)").fill(guest)
+        expect(invite.get_by_label("E-mail", exact=True)).to_be_focused()
+        invite.get_by_label("E-mail", exact=True).fill(guest)
         invite.get_by_role("button", name="Send invitation").click()
         expect(team.get_by_test_id("invite-status")).to_have_text(f"Invitation sent to {guest}.")
+        expect(invite).to_have_count(0)  # a success closes the form
         expect(team.locator(f'[data-testid=pending-invitation][data-email="{guest}"]')).to_be_visible()
 
         link = mail_service.mail(guest, "team_invitation", after=started)["link"]

@@ -173,6 +173,7 @@ export const DEFAULT_MESSAGES = {
   connectedBadge: "Connected",
   connectAnotherAccount: "Connect another account",
   connectProvider: (provider: string) => `Connect ${provider}`,
+  connect: "Connect",
   couldNotLoadProviderAccounts: "Could not load your connected accounts.",
   /** The provider account's row: "Google account", then its e-mail. */
   providerAccountTitle: (provider: string) => `${provider} account`,
@@ -284,7 +285,8 @@ export const DEFAULT_MESSAGES = {
   noName: "(no name)",
   yourNameInTeam: (team: string) => `Your name in ${team}`,
   saveName: "Save name",
-  inviteToTeam: (team: string) => `Invite to ${team} (e-mail)`,
+  inviteToTeam: (team: string) => `Invite someone to ${team}`,
+  invite: "Invite",
   sendInvitation: "Send invitation",
   invitationSent: (email: string) => `Invitation sent to ${email}.`,
   pendingInvitations: "Pending invitations",

@@ -35,13 +35,14 @@ export function useProviderLogos(): Record<string, ReactNode> {
   return logos;
 }
 
-/** One button per provider; while one sends the browser away, all are disabled. */
-export function ProviderButtons({ ids, label, text, testId, action }: ProviderButtonsProps) {
+/**
+ * Sends the browser to a provider with `action(id)`: which one is under way (`pending`; every
+ * button is disabled meanwhile) and the sentence of a failure (`error`), shown under the buttons.
+ */
+export function useProviderAction(action: (id: string) => Promise<void>) {
   const m = useMessages();
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const logos = useProviderLogos();
-
   async function run(id: string) {
     setPending(id);
     setError(null);
@@ -52,7 +53,23 @@ export function ProviderButtons({ ids, label, text, testId, action }: ProviderBu
       setPending(null);
     }
   }
+  return { pending, error, run };
+}
 
+/** A provider's logo (an empty box of the same size until the logos have loaded). */
+export function ProviderLogo({ logos, id }: { logos: Record<string, ReactNode>; id: string }) {
+  return (
+    <svg className="authmw-provider-logo" aria-hidden="true" width="18" height="18" viewBox="0 0 24 24">
+      {logos[id]}
+    </svg>
+  );
+}
+
+/** One button per provider; while one sends the browser away, all are disabled. */
+export function ProviderButtons({ ids, label, text, testId, action }: ProviderButtonsProps) {
+  const m = useMessages();
+  const { pending, error, run } = useProviderAction(action);
+  const logos = useProviderLogos();
   return (
     <div className="authmw-oauth" role="group" aria-label={label} style={groupStyle}>
       {ids.map((id) => (
@@ -66,9 +83,7 @@ export function ProviderButtons({ ids, label, text, testId, action }: ProviderBu
           aria-busy={pending === id}
           onClick={() => void run(id)}
         >
-          <svg className="authmw-provider-logo" aria-hidden="true" width="18" height="18" viewBox="0 0 24 24">
-            {logos[id]}
-          </svg>
+          <ProviderLogo logos={logos} id={id} />
           {pending === id ? m.redirectingTo(providerName(id)) : text(providerName(id))}
         </button>
       ))}

@@ -7,7 +7,7 @@ import { useContactChannels, usePermission, useProject, useTeamInvitations, useT
 import { useAuth } from "../../use-auth";
 import { describeError, describePasskeyError, useMessages } from "../../messages";
 import { HttpStatusError } from "../../../http-errors";
-import { ProviderButtons, useProviderLogos } from "../../oauth/provider-buttons";
+import { ProviderLogo, useProviderAction, useProviderLogos } from "../../oauth/provider-buttons";
 import { providerName } from "../../oauth/providers";
 import { QrCode } from "../../qr-code";
 import { useAuthRedirect } from "../../redirect";
@@ -42,7 +42,8 @@ const KIT: SectionKit = {
   useSubmit,
   QrCode,
   TotpCodeField,
-  ProviderButtons,
+  ProviderLogo,
+  useProviderAction,
   useProviderLogos,
   providerName,
 };

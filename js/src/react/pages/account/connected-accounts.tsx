@@ -16,7 +16,7 @@ const boxStyle = { width: "1.1rem", height: "1.1rem", margin: "0.15rem 0 0", fle
  * "Remove"; the page refuses to remove or stop signing in with the user's only way to sign in.
  */
 function ConnectedAccounts({ user, config }: SectionProps) {
-  const { useMessages, useAuth, useSubmit, FormError, Status, ProviderButtons, useProviderLogos, providerName, describeError, HttpStatusError } = useSectionKit();
+  const { useMessages, useAuth, useSubmit, FormError, Status, useProviderLogos, providerName, describeError, HttpStatusError } = useSectionKit();
   /** A plain 400 on a flag change: another account of the provider already signs the user in. */
   const describeChange = (error: unknown, messages: Messages) =>
     error instanceof HttpStatusError && error.status === 400 ? messages.errorProviderSignInTaken : describeError(error, messages);
@@ -119,14 +119,49 @@ function ConnectedAccounts({ user, config }: SectionProps) {
       )}
       <FormError message={action.error} />
       <Status message={done} testId="provider-accounts-done" />
-      {available.length > 0 && (
-        <ProviderButtons
-          ids={available}
-          label={m.connectAnotherAccount}
-          text={m.connectProvider}
-          testId={(id) => `connect-${id}`}
-          action={(id) => auth.oauth.link(id)}
-        />
+      {available.length > 0 && <ConnectRows ids={available} logos={logos} />}
+    </div>
+  );
+}
+
+/** A row per provider the user has no account of: its logo and name, and "Connect" (named "Connect GitHub"). */
+function ConnectRows({ ids, logos }: { ids: string[]; logos: Record<string, ReactNode> }) {
+  const { useMessages, useAuth, useProviderAction, providerName, ProviderLogo } = useSectionKit();
+  const m = useMessages();
+  const auth = useAuth();
+  const { pending, error, run } = useProviderAction((id) => auth.oauth.link(id));
+  const headingId = useId();
+  return (
+    <div role="group" aria-labelledby={headingId}>
+      <h3 id={headingId}>{m.connectAnotherAccount}</h3>
+      <ul className="authmw-list">
+        {ids.map((id) => (
+          <li key={id} className="authmw-row">
+            <span className="authmw-row-main">
+              <ProviderLogo logos={logos} id={id} />
+              <strong className="authmw-row-title">{providerName(id)}</strong>
+            </span>
+            <span className="authmw-row-actions">
+              <button
+                type="button"
+                className="authmw-small"
+                data-provider={id}
+                data-testid={`connect-${id}`}
+                disabled={pending !== null}
+                aria-busy={pending === id}
+                aria-label={pending === id ? undefined : m.connectProvider(providerName(id))}
+                onClick={() => void run(id)}
+              >
+                {pending === id ? m.redirectingTo(providerName(id)) : m.connect}
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+      {error && (
+        <p role="alert" className="authmw-error" data-testid="auth-error">
+          {error}
+        </p>
       )}
     </div>
   );

@@ -7,7 +7,7 @@ import type { useAuth } from "../../use-auth";
 import type { describeError, describePasskeyError, useMessages } from "../../messages";
 import type { QrCode } from "../../qr-code";
 import type { useAuthRedirect } from "../../redirect";
-import type { ProviderButtons, useProviderLogos } from "../../oauth/provider-buttons";
+import type { ProviderLogo, useProviderAction, useProviderLogos } from "../../oauth/provider-buttons";
 import type { providerName } from "../../oauth/providers";
 import type * as layout from "../layout";
 import type { TotpCodeField } from "../mfa";
@@ -45,7 +45,8 @@ export interface SectionKit {
   useSubmit: typeof layout.useSubmit;
   QrCode: typeof QrCode;
   TotpCodeField: typeof TotpCodeField;
-  ProviderButtons: typeof ProviderButtons;
+  ProviderLogo: typeof ProviderLogo;
+  useProviderAction: typeof useProviderAction;
   useProviderLogos: typeof useProviderLogos;
   providerName: typeof providerName;
 }

@@ -7,7 +7,7 @@ import { formatDate } from "./format";
 import type { SectionProps } from "./section";
 
 function Teams({ user, config }: SectionProps) {
-  const { useAuth, useTeams, useMessages, Field, FormError, formValue, SubmitButton, useSubmit } = useSectionKit();
+  const { useAuth, useTeams, useMessages, Field, FormError, formValue, useSubmit } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const teams = useTeams();
@@ -53,25 +53,18 @@ function Teams({ user, config }: SectionProps) {
       )}
       <FormError message={action.error} />
       {canCreate && (
-        <ActionRow title={m.createTeamTitle} action={m.create} testId="create-team">
-          {(cancel, close) => (
-            <form onSubmit={(event) => onCreate(event, close)} className="authmw-form authmw-inline-form" noValidate aria-busy={create.pending} data-testid="create-team-form">
-              <Field
-                label={m.newTeamName}
-                name="teamName"
-                type="text"
-                autoComplete="off"
-                missingMessage={m.teamNameRequired}
-                submit={create}
-              />
-              <FormError id={create.formErrorId} message={create.error} />
-              <div className="authmw-actions">
-                <SubmitButton pending={create.pending} label={m.createTeam} pendingLabel={m.saving} />
-                {cancel}
-              </div>
-            </form>
-          )}
-        </ActionRow>
+        <TeamForm
+          title={m.createTeamTitle}
+          action={m.create}
+          testId="create-team"
+          submit={create}
+          onSubmit={onCreate}
+          status={null}
+          button={m.createTeam}
+          pendingLabel={m.saving}
+        >
+          <Field label={m.newTeamName} name="teamName" type="text" autoComplete="off" missingMessage={m.teamNameRequired} submit={create} />
+        </TeamForm>
       )}
     </>
   );
@@ -97,25 +90,28 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
   const revoke = useSubmit();
   const [sent, setSent] = useState<string | null>(null);
 
-  async function onInvite(event: FormEvent<HTMLFormElement>) {
+  async function onInvite(event: FormEvent<HTMLFormElement>, close: () => void) {
     event.preventDefault();
     const form = event.currentTarget;
     if (!invite.validate(form)) return;
     const email = formValue(form, "email").trim();
     setSent(null);
     if ((await invite.run(() => auth.teamInvitations.send({ teamId: team.id, email }))).ok) {
-      form.reset();
       setSent(m.invitationSent(email));
+      close();
     }
   }
 
-  async function onRename(event: FormEvent<HTMLFormElement>) {
+  async function onRename(event: FormEvent<HTMLFormElement>, close: () => void) {
     event.preventDefault();
     const form = event.currentTarget;
     if (!rename.validate(form)) return;
     const displayName = formValue(form, "memberName").trim();
     setRenamed(false);
-    if ((await rename.run(() => auth.teamMemberProfiles.update(team.id, { displayName }))).ok) setRenamed(true);
+    if ((await rename.run(() => auth.teamMemberProfiles.update(team.id, { displayName }))).ok) {
+      setRenamed(true);
+      close();
+    }
   }
 
   const name = team.displayName || m.unnamedTeam;
@@ -151,20 +147,32 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
         </p>
       )}
       {mine && (
-        <TeamForm submit={rename} onSubmit={onRename} testId="member-name-form" status={renamed ? m.saved : null} button={m.saveName} pendingLabel={m.saving}>
-          <Field
-            label={m.yourNameInTeam(name)}
-            name="memberName"
-            type="text"
-            autoComplete="nickname"
-            defaultValue={mine.displayName ?? ""}
-            submit={rename}
-          />
+        <TeamForm
+          title={m.yourNameInTeam(name)}
+          summary={mine.displayName ?? m.noName}
+          action={m.change}
+          testId="member-name"
+          submit={rename}
+          onSubmit={onRename}
+          status={renamed ? m.saved : null}
+          button={m.saveName}
+          pendingLabel={m.saving}
+        >
+          <Field label={m.displayName} name="memberName" type="text" autoComplete="nickname" defaultValue={mine.displayName ?? ""} submit={rename} />
         </TeamForm>
       )}
       {canInvite && (
-        <TeamForm submit={invite} onSubmit={onInvite} testId="invite-form" status={sent} statusTestId="invite-status" button={m.sendInvitation} pendingLabel={m.sending}>
-          <Field label={m.inviteToTeam(name)} name="email" type="email" autoComplete="off" submit={invite} />
+        <TeamForm
+          title={m.inviteToTeam(name)}
+          action={m.invite}
+          testId="invite"
+          submit={invite}
+          onSubmit={onInvite}
+          status={sent}
+          button={m.sendInvitation}
+          pendingLabel={m.sending}
+        >
+          <Field label={m.email} name="email" type="email" autoComplete="off" submit={invite} />
         </TeamForm>
       )}
       {invitations.status === "ready" && invitations.value.length > 0 && (
@@ -198,13 +206,19 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
   );
 }
 
-/** A form of a team's row: its field (`children`), the form's error, a status line and the submit button. */
+/**
+ * A team setting as a row (ActionRow `<testId>-row`) whose form (`<testId>-form`) holds the
+ * field (`children`), the form's error, the submit button and Cancel; a success closes it, and
+ * `status` (`<testId>-status`) says what happened.
+ */
 function TeamForm(props: {
-  submit: ReturnType<SectionKit["useSubmit"]>;
-  onSubmit(event: FormEvent<HTMLFormElement>): void;
+  title: string;
+  summary?: string;
+  action: string;
   testId: string;
+  submit: ReturnType<SectionKit["useSubmit"]>;
+  onSubmit(event: FormEvent<HTMLFormElement>, close: () => void): void;
   status: string | null;
-  statusTestId?: string;
   button: string;
   pendingLabel: string;
   children: ReactNode;
@@ -212,12 +226,27 @@ function TeamForm(props: {
   const { FormError, Status, SubmitButton } = useSectionKit();
   const { submit } = props;
   return (
-    <form onSubmit={props.onSubmit} className="authmw-form authmw-inline-form" noValidate aria-busy={submit.pending} data-testid={props.testId}>
-      {props.children}
-      <FormError id={submit.formErrorId} message={submit.error} />
-      <Status message={props.status} testId={props.statusTestId} />
-      <SubmitButton pending={submit.pending} label={props.button} pendingLabel={props.pendingLabel} />
-    </form>
+    <>
+      <ActionRow title={props.title} summary={props.summary} action={props.action} testId={props.testId}>
+        {(cancel, close) => (
+          <form
+            onSubmit={(event) => props.onSubmit(event, close)}
+            className="authmw-form authmw-inline-form"
+            noValidate
+            aria-busy={submit.pending}
+            data-testid={`${props.testId}-form`}
+          >
+            {props.children}
+            <FormError id={submit.formErrorId} message={submit.error} />
+            <div className="authmw-actions">
+              <SubmitButton pending={submit.pending} label={props.button} pendingLabel={props.pendingLabel} />
+              {cancel}
+            </div>
+          </form>
+        )}
+      </ActionRow>
+      <Status message={props.status} testId={`${props.testId}-status`} />
+    </>
   );
 }
 
