@@ -40,23 +40,10 @@ class MailService:
         self.clock = Clock()  # the service's own, set by the fixture
         self.access_tokens: dict[str, str] = {}
         self.refresh_tokens: dict[str, str] = {}
-        self._client_headers = {
-            "x-stack-project-id": service.project_id,
-            "x-stack-access-type": "client",
-            "x-stack-publishable-client-key": service.publishable_client_key,
-        }
+        self._client_headers = deployment.client_headers(service)
 
     def configure(self, **config: bool) -> None:
-        r = httpx.patch(
-            f"{self.url}/api/v1{deployment.admin_project_path(self.service)}",
-            headers={
-                "x-stack-project-id": self.service.project_id,
-                "x-stack-access-type": "admin",
-                "x-stack-super-secret-admin-key": self.service.super_secret_admin_key,
-            },
-            json={"config": config},
-        )
-        assert r.status_code == 200, r.text
+        deployment.set_project_config(self.service, **config)
 
     def sign_up(self) -> str:
         email = f"mail-{uuid.uuid4().hex[:12]}@example.com"

@@ -75,23 +75,10 @@ class Service31:
         self.config = AuthConfig(
             project_id=service.project_id, api_url=service.url, publishable_client_key=service.publishable_client_key
         )
-        self.client_headers = {
-            "x-stack-project-id": service.project_id,
-            "x-stack-access-type": "client",
-            "x-stack-publishable-client-key": service.publishable_client_key,
-        }
+        self.client_headers = deployment.client_headers(service)
 
     def configure(self, **config: Any) -> None:
-        r = httpx.patch(
-            f"{self.url}/api/v1{deployment.admin_project_path(self.service)}",
-            headers={
-                "x-stack-project-id": self.service.project_id,
-                "x-stack-access-type": "admin",
-                "x-stack-super-secret-admin-key": self.service.super_secret_admin_key,
-            },
-            json={"config": config},
-        )
-        assert r.status_code == 200, r.text
+        deployment.set_project_config(self.service, **config)
 
     def client(self, method: str, path: str, token: str | None = None, **body: Any) -> Any:
         headers = dict(self.client_headers)
