@@ -22,7 +22,7 @@ from werkzeug.serving import make_server
 
 from authmw import AuthConfig
 
-from .test_signup_flow import PASSWORD, api_me, session_cookies, sign_out, sign_up
+from .test_signup_flow import api_me, session_cookies, sign_in_through_the_guarded_page, sign_out, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -158,14 +158,7 @@ def sign_in_through_a_guarded_page(local_service: Any, context: Any, base: str) 
     page = context.new_page()
     email = sign_up(page, base)
     sign_out(page, base)
-
-    page.goto(f"{base}/account?tab=1")
-    page.wait_for_url(f"{base}/handler/sign-in?after_auth_return_to=%2Faccount%3Ftab%3D1")
-    form = page.get_by_test_id("sign-in-form")  # the password form (other methods are on the page too)
-    form.get_by_label("E-mail").fill(email)
-    form.get_by_label("Password", exact=True).fill(PASSWORD)
-    form.get_by_role("button", name="Sign in", exact=True).click()
-    page.wait_for_url(f"{base}/account?tab=1")
+    sign_in_through_the_guarded_page(page, base, email)
     # The handler pages leave with a full page load, so the server's own page renders at once.
     expect(page.get_by_test_id("account")).to_have_text(f"Signed in as {page_user_id(context, base)}")
 
