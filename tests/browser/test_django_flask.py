@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -18,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import expect
+from ports import free_port
 from werkzeug.serving import make_server
 
 from authmw import AuthConfig
@@ -28,12 +28,6 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 DJANGO_APP = ROOT / "examples" / "django_app"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def wait_until_serving(base: str, process: subprocess.Popen[bytes] | None = None) -> None:

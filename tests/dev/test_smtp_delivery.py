@@ -9,7 +9,6 @@ import email
 import email.policy
 import ipaddress
 import logging
-import socket
 import ssl
 import threading
 import time
@@ -26,6 +25,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from ports import free_port
 
 from authmw.dev import LocalService, smtp
 from authmw.dev.endpoint import ANY, EndpointGroup, RequestContext
@@ -80,12 +80,6 @@ class Inbox:
                     return item
             time.sleep(0.02)
         raise AssertionError(f"no message to {recipient} reached the SMTP server within {timeout} s")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
