@@ -80,6 +80,17 @@ def client_headers(running: Any) -> dict[str, str]:
     }
 
 
+def client_call(running: Any, method: str, path: str, token: str | None = None, **body: Any) -> Any:
+    """``method /api/v1{path}`` on the client tier, as the user of ``token`` if given; the JSON
+    of the answer, which must be a success."""
+    headers = client_headers(running)
+    if token:
+        headers["x-stack-access-token"] = token
+    response = httpx.request(method, f"{running.url}/api/v1{path}", headers=headers, json=body)
+    assert response.status_code < 300, response.text
+    return response.json()
+
+
 def admin_call(running: Any, method: str, path: str, body: Any = None) -> httpx.Response:
     """``method /api/v1{path}`` as the owner of the project of ``running`` (the admin tier)."""
     headers = {
