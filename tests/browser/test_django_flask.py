@@ -22,7 +22,14 @@ from werkzeug.serving import make_server
 
 from authmw import AuthConfig
 
-from .test_signup_flow import api_me, session_cookies, sign_in_through_the_guarded_page, sign_out, sign_up
+from .test_signup_flow import (
+    api_me,
+    calls_to_the_service_on_opening,
+    session_cookies,
+    sign_in_through_the_guarded_page,
+    sign_out,
+    sign_up,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -185,13 +192,7 @@ def react_takes_the_cookies_the_back_end_rewrote(local_service: Any, context: An
     kept, (owner, access) = session_cookies(context, pid)
     assert kept == owner == refresh
 
-    sent: list[tuple[str, str | None]] = []
-    page = context.new_page()
-    page.on("request", lambda req: sent.append((req.url, req.headers.get("x-stack-access-token"))))
-    page.goto(base)
-    expect(page.get_by_test_id("user-email")).to_have_text(email)
-    expect(page.get_by_test_id("api-me")).to_have_attribute("data-status", "200")
-    to_service = [(url, token) for url, token in sent if url.startswith(local_service.url)]
+    to_service = calls_to_the_service_on_opening(context, base, local_service.url, email)
     assert to_service and not [url for url, _ in to_service if "/refresh" in url or "/oauth/token" in url]
     assert {token for _, token in to_service if token is not None} <= {access}
 

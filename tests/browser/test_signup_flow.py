@@ -51,6 +51,20 @@ def sign_in_through_the_guarded_page(page: Any, base: str, email: str) -> None:
     page.wait_for_url(f"{base}/account?tab=1")
 
 
+def calls_to_the_service_on_opening(
+    context: Any, base: str, service_url: str, email: str
+) -> list[tuple[str, str | None]]:
+    """Opens the app's home page, waits for ``email`` and a 200 from /api/me on it; the URL and
+    x-stack-access-token of each request the page sent to the service at ``service_url``."""
+    seen: list[tuple[str, str | None]] = []
+    page = context.new_page()
+    page.on("request", lambda req: seen.append((req.url, req.headers.get("x-stack-access-token"))))
+    page.goto(base)
+    expect(page.get_by_test_id("user-email")).to_have_text(email)
+    expect(page.get_by_test_id("api-me")).to_have_attribute("data-status", "200")
+    return [(url, token) for url, token in seen if url.startswith(service_url)]
+
+
 def session_cookies(context: Any, project_id: str) -> tuple[str | None, list[str] | None]:
     jar = {c["name"]: unquote(c["value"]) for c in context.cookies()}
     access = jar.get("stack-access")
@@ -118,13 +132,7 @@ def test_react_uses_the_cookies_the_middleware_rewrote(local_service, example_ap
     refresh_after, (owner, access) = session_cookies(context, pid)
     assert refresh_after == owner == refresh
 
-    seen: list[tuple[str, str | None]] = []
-    page = context.new_page()
-    page.on("request", lambda req: seen.append((req.url, req.headers.get("x-stack-access-token"))))
-    page.goto(base)
-    expect(page.get_by_test_id("user-email")).to_have_text(email)
-    expect(page.get_by_test_id("api-me")).to_have_attribute("data-status", "200")
-    service_calls = [(url, token) for url, token in seen if url.startswith(local_service.url)]
+    service_calls = calls_to_the_service_on_opening(context, base, local_service.url, email)
     assert service_calls, "the page made no call to the service"
     assert not [url for url, _ in service_calls if "/auth/oauth/token" in url or "/refresh" in url]
     assert all(token == access for _, token in service_calls if token is not None)
