@@ -21,8 +21,6 @@ import pyotp
 import pytest
 from hypothesis import HealthCheck, settings
 
-from authmw import AuthConfig
-
 # Property tests check behaviour, never speed: on a loaded 2-core machine generating or running
 # one example can take seconds, so neither a per-example deadline nor the too-slow health
 # check may fail a test. (A test that does measure speed says so with its own @settings.)
@@ -56,53 +54,18 @@ class Session:
     refresh_token: str
 
 
-class Service:
+class Service(deployment.LiveService):
     """The service the suites run against (the local one, or a deployment: tests/deployment.py)
     and the helpers tests need against it."""
-
-    def __init__(self, service) -> None:  # type: ignore[no-untyped-def]
-        self._running = service
-        #: The backend version the service answers as ("2.8" or "2.7"); for a deployment,
-        #: AUTHMW_TEST_API (default 2.8).
-        self.api: str = deployment.api_version(service)
-        self.url: str = service.url
-        self.project_id: str = service.project_id
-        self.config = AuthConfig(
-            project_id=service.project_id,
-            api_url=service.url,
-            publishable_client_key=service.publishable_client_key,
-            secret_server_key=service.secret_server_key,
-            super_secret_admin_key=service.super_secret_admin_key,
-        )
 
     @property
     def service(self):  # type: ignore[no-untyped-def]
         """The ``LocalService`` itself (its clock, token lifetime, port); skips the test when
         the suites target another deployment."""
-        if isinstance(self._running, deployment.Deployment):
-            deployment.needs_local("the LocalService object")
-        return self._running
-
-    def outbox(self, to: str, kind: str | None = None) -> list[dict[str, object]]:
-        return deployment.outbox(self._running, to, kind)
-
-    @property
-    def team_roles(self) -> tuple[str, str]:
-        """The creator's and the member's default team permission (2.8: team_admin / team_member)."""
-        return deployment.team_roles(self._running)
-
-    @property
-    def admin_project_path(self) -> str:
-        """Where the admin tier reads and changes the project: 2.8 moved it (contract 2.8, 14.4)."""
-        return deployment.admin_project_path(self._running)
+        return self.running
 
     def _headers(self, **extra: str) -> dict[str, str]:
-        return {
-            "x-stack-project-id": self.project_id,
-            "x-stack-access-type": "client",
-            "x-stack-publishable-client-key": self.config.publishable_client_key or "",
-            **extra,
-        }
+        return {**deployment.client_headers(self._running), **extra}
 
     def sign_up(self, email: str | None = None) -> Session:
         email = email or f"user-{uuid.uuid4().hex[:12]}@example.com"
@@ -189,24 +152,13 @@ class OAuthService(Service):
     ]
 
     def configure(self) -> None:
-        r = httpx.patch(
-            f"{self.url}/api/v1{self.admin_project_path}",
-            headers={
-                "x-stack-project-id": self.project_id,
-                "x-stack-access-type": "admin",
-                "x-stack-super-secret-admin-key": self.config.super_secret_admin_key or "",
-            },
-            json={
-                "config": {
-                    "oauth_providers": self.PROVIDERS,
-                    "domains": [
-                        {"domain": "http://testserver", "handler_path": "/handler"},
-                        {"domain": self.PUBLIC_ORIGIN, "handler_path": "/handler"},
-                    ],
-                }
-            },
+        self.set_project_config(
+            oauth_providers=self.PROVIDERS,
+            domains=[
+                {"domain": "http://testserver", "handler_path": "/handler"},
+                {"domain": self.PUBLIC_ORIGIN, "handler_path": "/handler"},
+            ],
         )
-        assert r.status_code == 200, r.text
 
     def provider_round_trip(self, authorize_url: str, email: str, action: str = "authorize") -> str:
         """What a browser does between the authorize URL and the app's callback (Authorize, or

@@ -29,11 +29,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
 
+from authmw import AuthConfig
 from authmw._config import read_env_file
 
 TARGET_URL = "AUTHMW_TEST_API_URL"
@@ -68,6 +69,42 @@ def team_roles(running: Any) -> tuple[str, str]:
 def admin_project_path(running: Any) -> str:
     """Where the admin tier reads and changes the project: 2.8 moved it (contract 2.8, 14.4)."""
     return "/internal/projects/current" if api_version(running) == "2.8" else "/projects/current"
+
+
+def client_headers(running: Any) -> dict[str, str]:
+    """The client tier's headers for the project of ``running``."""
+    return {
+        "x-stack-project-id": running.project_id,
+        "x-stack-access-type": "client",
+        "x-stack-publishable-client-key": running.publishable_client_key or "",
+    }
+
+
+def client_call(running: Any, method: str, path: str, token: str | None = None, **body: Any) -> Any:
+    """``method /api/v1{path}`` on the client tier, as the user of ``token`` if given; the JSON
+    of the answer, which must be a success."""
+    headers = client_headers(running)
+    if token:
+        headers["x-stack-access-token"] = token
+    response = httpx.request(method, f"{running.url}/api/v1{path}", headers=headers, json=body)
+    assert response.status_code < 300, response.text
+    return response.json()
+
+
+def admin_call(running: Any, method: str, path: str, body: Any = None) -> httpx.Response:
+    """``method /api/v1{path}`` as the owner of the project of ``running`` (the admin tier)."""
+    headers = {
+        "x-stack-project-id": running.project_id,
+        "x-stack-access-type": "admin",
+        "x-stack-super-secret-admin-key": running.super_secret_admin_key or "",
+    }
+    return httpx.request(method, f"{running.url}/api/v1{path}", json=body, headers=headers)
+
+
+def set_project_config(running: Any, **config: Any) -> None:
+    """Change settings of the project of ``running`` as its owner; the service must accept them."""
+    response = admin_call(running, "PATCH", admin_project_path(running), {"config": config})
+    assert response.status_code == 200, response.text
 
 
 @dataclass
@@ -207,3 +244,71 @@ def outbox(service: Any, to: str, kind: str | None = None) -> list[dict[str, Any
     if isinstance(service, Deployment):
         return service.outbox(to, kind)
     return [item for item in local_outbox(service.url, to) if kind is None or item["kind"] == kind]
+
+
+class LiveService:
+    """The service a suite runs against (a ``LocalService`` or a ``Deployment``): its config, the
+    outbox, and owner-only project settings."""
+
+    def __init__(self, running: Any) -> None:
+        self._running = running
+        self.url: str = running.url
+        self.project_id: str = running.project_id
+        self.config = AuthConfig(
+            project_id=running.project_id,
+            api_url=running.url,
+            publishable_client_key=running.publishable_client_key,
+            secret_server_key=running.secret_server_key,
+            super_secret_admin_key=running.super_secret_admin_key,
+        )
+        self.client_config = self.config.with_(secret_server_key=None, super_secret_admin_key=None)
+
+    @property
+    def running(self) -> Any:
+        """The ``LocalService`` itself; skips the test when the suites target another deployment."""
+        if isinstance(self._running, Deployment):
+            needs_local("the LocalService object")
+        return self._running
+
+    def outbox(self, to: str, kind: str | None = None) -> list[dict[str, Any]]:
+        return outbox(self._running, to, kind)
+
+    @property
+    def api(self) -> str:
+        """The backend version the service answers as ("2.8" or "2.7"); for a deployment,
+        AUTHMW_TEST_API (default 2.8)."""
+        return api_version(self._running)
+
+    @property
+    def team_roles(self) -> tuple[str, str]:
+        """The creator's and the member's default team permission (2.8: team_admin / team_member)."""
+        return team_roles(self._running)
+
+    @property
+    def admin_project_path(self) -> str:
+        """Where the admin tier reads and changes the project: 2.8 moved it (contract 2.8, 14.4)."""
+        return admin_project_path(self._running)
+
+    def last_code(self, to: str, kind: str) -> str:
+        """The code in the newest e-mail of ``kind`` to ``to``."""
+        mails = self.outbox(to, kind)
+        assert mails, f"no {kind} e-mail to {to} in the outbox"
+        return parse_qs(urlsplit(mails[0]["link"]).query)["code"][0]
+
+    def admin_call(self, method: str, path: str, body: Any = None) -> httpx.Response:
+        return admin_call(self._running, method, path, body)
+
+    def set_project_config(self, **config: Any) -> None:
+        set_project_config(self._running, **config)
+
+    def lacks(self, method: str, path: str) -> bool:
+        """Whether the service has no route for ``method path`` (a plain 404 or 405)."""
+        response = self.admin_call(method, path, {} if method != "GET" else None)
+        unknown = response.status_code == 404 and "does not exist" in response.text
+        return unknown or response.status_code == 405
+
+    def require(self, method: str, path: str, section: str) -> None:
+        """Fail the test, naming the gap, when the local service lacks an endpoint of the contract
+        (a missing endpoint is a failure, never an expected one)."""
+        if self.lacks(method, path):
+            pytest.fail(f"local service gap: {method} /api/v1{path} is not implemented (contract {section})")

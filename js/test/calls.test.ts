@@ -1,6 +1,5 @@
 // Request shapes and error handling of the e-mail flows, teams and contact-channel calls.
 import { describe, expect, it, vi } from "vitest";
-import { AuthClient } from "../src/client";
 import { otpCode } from "../src/otp-code";
 import {
   EmailAlreadyVerified,
@@ -11,23 +10,14 @@ import {
   VerificationCodeNotFound,
 } from "../src/errors";
 import { MissingCallbackUrlError, UntrustedRedirectError, callbackUrl } from "../src/return-to";
-import { BASE_URL, fakeFetch, jsonResponse, knownErrorResponse, PCK, PROJECT_ID, recordingSleep, tokenValidFor, userWire } from "./helpers";
+import { BASE_URL, clientWith, jsonResponse, knownErrorResponse, tokenValidFor, userWire } from "./helpers";
 
 const CODE = "c".repeat(45);
 const ORIGIN = window.location.origin;
 
 function setup(signedIn = true) {
-  const f = fakeFetch();
   const access = tokenValidFor(600);
-  const client = new AuthClient({
-    projectId: PROJECT_ID,
-    publishableClientKey: PCK,
-    baseUrl: BASE_URL,
-    fetch: f.fetch,
-    sleep: recordingSleep().sleep,
-    cookies: null,
-    initialTokens: signedIn ? { refreshToken: "rt", accessToken: access } : undefined,
-  });
+  const { client, ...f } = clientWith({ initialTokens: signedIn ? { refreshToken: "rt", accessToken: access } : undefined });
   const shape = (i: number) => {
     const c = f.calls[i]!;
     return { method: c.method, path: c.url.replace(`${BASE_URL}/api/v1`, ""), body: c.body === undefined ? undefined : JSON.parse(c.body) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EmailPasswordMismatch, HttpStatusError } from "../src/errors";
-import { BASE_URL, clientWith, jsonResponse, knownErrorResponse, PROJECT_ID, tokenValidFor, userWire } from "./helpers";
+import { BASE_URL, clientWith, jsonResponse, knownErrorResponse, PROJECT_ID, projectWire, tokenValidFor, userWire } from "./helpers";
 
 const setup = clientWith;
 
@@ -135,21 +135,7 @@ describe("AuthClient", () => {
 
   it("reads the client view of the project", async () => {
     const { client, reply } = setup();
-    reply(
-      jsonResponse({
-        id: PROJECT_ID,
-        display_name: "Demo",
-        config: {
-          sign_up_enabled: true,
-          credential_enabled: true,
-          magic_link_enabled: false,
-          passkey_enabled: false,
-          client_team_creation_enabled: false,
-          client_user_deletion_enabled: true,
-          enabled_oauth_providers: [{ id: "github" }],
-        },
-      }),
-    );
+    reply(jsonResponse(projectWire({ client_user_deletion_enabled: true, enabled_oauth_providers: [{ id: "github" }] })));
     expect(await client.getProject()).toEqual({
       id: PROJECT_ID,
       displayName: "Demo",

@@ -4,7 +4,6 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AuthClient } from "../src/client";
 import * as errors from "../src/errors";
 import { type KnownError } from "../src/core";
 import { ConnectionError, HttpStatusError } from "../src/errors";
@@ -12,7 +11,7 @@ import { AuthHandler, AuthProvider, DEFAULT_MESSAGES, describeError, type Messag
 import { describeCodeError } from "../src/react/messages";
 import type { ProjectConfig } from "../src/models";
 import { AuthProviderForTesting } from "../src/testing";
-import { BASE_URL, fakeFetch, jsonResponse, knownErrorResponse, PCK, PROJECT_ID, recordingSleep } from "./helpers";
+import { BASE_URL, fakeFetch, jsonResponse, knownErrorResponse, PROJECT_ID, testClient } from "./helpers";
 
 afterEach(cleanup);
 
@@ -103,14 +102,7 @@ describe("form behaviours", () => {
         ? jsonResponse({ id: PROJECT_ID, display_name: "Demo", config: { sign_up_enabled: true, credential_enabled: true } })
         : new Promise<Response>((resolve) => (answer = resolve)),
     );
-    const client = new AuthClient({
-      projectId: PROJECT_ID,
-      publishableClientKey: PCK,
-      baseUrl: BASE_URL,
-      fetch: f.fetch,
-      sleep: recordingSleep().sleep,
-      cookies: null,
-    });
+    const client = testClient(f.fetch);
     render(
       <MemoryRouter initialEntries={["/handler/sign-in"]}>
         <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client} redirectMethod="router">

@@ -116,19 +116,41 @@ export function clearDocumentCookies() {
   }
 }
 
-/** An AuthClient over a fetch double, without cookies; the double's calls and replies along. */
-export function clientWith(options: Partial<AuthClientOptions> = {}) {
-  const f = fakeFetch();
-  const client = new AuthClient({
+/** An AuthClient of the test project over `fetch`: no cookies unless `options` say, waits recorded, not slept. */
+export function testClient(fetch: typeof globalThis.fetch, options: Partial<AuthClientOptions> = {}): AuthClient {
+  return new AuthClient({
     projectId: PROJECT_ID,
     publishableClientKey: PCK,
     baseUrl: BASE_URL,
-    fetch: f.fetch,
+    fetch,
     sleep: recordingSleep().sleep,
     cookies: null,
     ...options,
   });
-  return { client, ...f };
+}
+
+/** An AuthClient over a fetch double, without cookies; the double's calls and replies along. */
+export function clientWith(options: Partial<AuthClientOptions> = {}) {
+  const f = fakeFetch();
+  return { client: testClient(f.fetch, options), ...f };
+}
+
+/** The client view of the project as the service sends it (`config` overrides its settings). */
+export function projectWire(config: Record<string, unknown> = {}) {
+  return {
+    id: PROJECT_ID,
+    display_name: "Demo",
+    config: {
+      sign_up_enabled: true,
+      credential_enabled: true,
+      magic_link_enabled: false,
+      passkey_enabled: false,
+      client_team_creation_enabled: false,
+      client_user_deletion_enabled: false,
+      enabled_oauth_providers: [],
+      ...config,
+    },
+  };
 }
 
 /** A client-tier Transport over a fetch double: backoff waits recorded, not slept; online. */

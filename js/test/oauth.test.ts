@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AuthClient } from "../src/client";
 import { InvalidAuthorizationCode, MultiFactorAuthenticationRequired, OAuthProviderAccessDenied } from "../src/errors";
 import {
   authorizeUrl,
@@ -12,12 +11,11 @@ import {
 import {
   BASE_URL,
   clearDocumentCookies,
-  fakeFetch,
+  clientWith,
   jsonResponse,
   knownErrorResponse,
   PCK,
   PROJECT_ID,
-  recordingSleep,
   tokenValidFor,
   userWire,
 } from "./helpers";
@@ -25,17 +23,8 @@ import {
 afterEach(() => clearDocumentCookies());
 
 function setup() {
-  const f = fakeFetch();
   const visited: string[] = [];
-  const client = new AuthClient({
-    projectId: PROJECT_ID,
-    publishableClientKey: PCK,
-    baseUrl: BASE_URL,
-    fetch: f.fetch,
-    sleep: recordingSleep().sleep,
-    cookies: document,
-    assign: (url) => void visited.push(url),
-  });
+  const { client, ...f } = clientWith({ cookies: document, assign: (url) => void visited.push(url) });
   return { client, visited, ...f };
 }
 

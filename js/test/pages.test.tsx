@@ -3,7 +3,6 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testi
 import { StrictMode, type ReactNode } from "react";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
-import { AuthClient } from "../src/client";
 import { OAuthCallbackError } from "../src/oauth-callback-error";
 import {
   AuthHandler,
@@ -25,9 +24,9 @@ import {
   fakeFetch,
   jsonResponse,
   knownErrorResponse,
-  PCK,
   PROJECT_ID,
-  recordingSleep,
+  projectWire,
+  testClient,
   tokenValidFor,
   userWire,
   type RecordedCall,
@@ -64,23 +63,6 @@ function fakeService() {
   return { ...f, on, paths, bodyOf };
 }
 
-function projectWire(config: Record<string, unknown> = {}) {
-  return {
-    id: PROJECT_ID,
-    display_name: "Demo",
-    config: {
-      sign_up_enabled: true,
-      credential_enabled: true,
-      magic_link_enabled: false,
-      passkey_enabled: false,
-      client_team_creation_enabled: false,
-      client_user_deletion_enabled: false,
-      enabled_oauth_providers: [],
-      ...config,
-    },
-  };
-}
-
 function Where() {
   const location = useLocation();
   return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
@@ -91,12 +73,7 @@ function renderPage(
   options: { signedIn?: boolean; urls?: AuthUrlOverrides; strict?: boolean; cookies?: boolean; assign?: (url: string) => void } = {},
 ) {
   const service = fakeService();
-  const client = new AuthClient({
-    projectId: PROJECT_ID,
-    publishableClientKey: PCK,
-    baseUrl: BASE_URL,
-    fetch: service.fetch,
-    sleep: recordingSleep().sleep,
+  const client = testClient(service.fetch, {
     cookies: options.cookies ? document : null,
     assign: options.assign,
     urls: options.urls,

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AuthHandler, AuthProvider, signOutIntentUrl, useAuth, useUser } from "../src/index";
-import { AuthClient } from "../src/client";
+import type { AuthClient } from "../src/client";
 import { FLOW_NAMES } from "../src/controller";
 import { AuthProviderForTesting } from "../src/testing";
 import {
@@ -11,9 +11,8 @@ import {
   fakeFetch,
   jsonResponse,
   knownErrorResponse,
-  PCK,
   PROJECT_ID,
-  recordingSleep,
+  testClient,
   tokenValidFor,
   userWire,
 } from "./helpers";
@@ -43,16 +42,7 @@ function makeClient(initialTokens?: { refreshToken: string; accessToken?: string
     String(input) === `${BASE_URL}/api/v1/projects/current`
       ? Promise.resolve(jsonResponse(PROJECT))
       : f.fetch(input, init);
-  const client = new AuthClient({
-    projectId: PROJECT_ID,
-    publishableClientKey: PCK,
-    baseUrl: BASE_URL,
-    fetch,
-    sleep: recordingSleep().sleep,
-    cookies: null,
-    initialTokens,
-  });
-  return { client, ...f };
+  return { client: testClient(fetch, { initialTokens }), ...f };
 }
 
 function renderApp(client: AuthClient, path: string, extra?: ReactNode) {

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -18,22 +17,24 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import expect
+from ports import free_port
 from werkzeug.serving import make_server
 
 from authmw import AuthConfig
 
-from .test_signup_flow import PASSWORD, api_me, session_cookies, sign_out, sign_up
+from .test_signup_flow import (
+    api_me,
+    calls_to_the_service_on_opening,
+    session_cookies,
+    sign_in_through_the_guarded_page,
+    sign_out,
+    sign_up,
+)
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 DJANGO_APP = ROOT / "examples" / "django_app"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def wait_until_serving(base: str, process: subprocess.Popen[bytes] | None = None) -> None:
@@ -158,14 +159,7 @@ def sign_in_through_a_guarded_page(local_service: Any, context: Any, base: str) 
     page = context.new_page()
     email = sign_up(page, base)
     sign_out(page, base)
-
-    page.goto(f"{base}/account?tab=1")
-    page.wait_for_url(f"{base}/handler/sign-in?after_auth_return_to=%2Faccount%3Ftab%3D1")
-    form = page.get_by_test_id("sign-in-form")  # the password form (other methods are on the page too)
-    form.get_by_label("E-mail").fill(email)
-    form.get_by_label("Password", exact=True).fill(PASSWORD)
-    form.get_by_role("button", name="Sign in", exact=True).click()
-    page.wait_for_url(f"{base}/account?tab=1")
+    sign_in_through_the_guarded_page(page, base, email)
     # The handler pages leave with a full page load, so the server's own page renders at once.
     expect(page.get_by_test_id("account")).to_have_text(f"Signed in as {page_user_id(context, base)}")
 
@@ -198,13 +192,7 @@ def react_takes_the_cookies_the_back_end_rewrote(local_service: Any, context: An
     kept, (owner, access) = session_cookies(context, pid)
     assert kept == owner == refresh
 
-    sent: list[tuple[str, str | None]] = []
-    page = context.new_page()
-    page.on("request", lambda req: sent.append((req.url, req.headers.get("x-stack-access-token"))))
-    page.goto(base)
-    expect(page.get_by_test_id("user-email")).to_have_text(email)
-    expect(page.get_by_test_id("api-me")).to_have_attribute("data-status", "200")
-    to_service = [(url, token) for url, token in sent if url.startswith(local_service.url)]
+    to_service = calls_to_the_service_on_opening(context, base, local_service.url, email)
     assert to_service and not [url for url, _ in to_service if "/refresh" in url or "/oauth/token" in url]
     assert {token for _, token in to_service if token is not None} <= {access}
 

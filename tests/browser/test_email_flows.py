@@ -40,23 +40,10 @@ class MailService:
         self.clock = Clock()  # the service's own, set by the fixture
         self.access_tokens: dict[str, str] = {}
         self.refresh_tokens: dict[str, str] = {}
-        self._client_headers = {
-            "x-stack-project-id": service.project_id,
-            "x-stack-access-type": "client",
-            "x-stack-publishable-client-key": service.publishable_client_key,
-        }
+        self._client_headers = deployment.client_headers(service)
 
     def configure(self, **config: bool) -> None:
-        r = httpx.patch(
-            f"{self.url}/api/v1{deployment.admin_project_path(self.service)}",
-            headers={
-                "x-stack-project-id": self.service.project_id,
-                "x-stack-access-type": "admin",
-                "x-stack-super-secret-admin-key": self.service.super_secret_admin_key,
-            },
-            json={"config": config},
-        )
-        assert r.status_code == 200, r.text
+        deployment.set_project_config(self.service, **config)
 
     def sign_up(self) -> str:
         email = f"mail-{uuid.uuid4().hex[:12]}@example.com"
@@ -169,17 +156,24 @@ def test_forgot_password_then_reset_through_the_mailbox_then_sign_in(mail_servic
     expect(page.get_by_test_id("user-email")).to_have_text(email)
 
 
+def ask_for_a_sign_in_link(page: Any, sign_in_url: str, email: str) -> float:
+    """On the sign-in page at ``sign_in_url``, asks for an e-mailed sign-in link to ``email``;
+    returns when it asked (epoch seconds, for ``MailService.mail(after=...)``)."""
+    page.goto(sign_in_url)
+    page.get_by_role("tab", name="E-mail link").click()
+    started = time.time()
+    page.get_by_test_id("magic-link-form").get_by_label("E-mail").fill(email)
+    page.get_by_role("button", name="Send sign-in link").click()
+    return started
+
+
 def test_magic_link_sign_in_through_the_mailbox(mail_service, example_app, context) -> None:
     """A new address: the link from the e-mail signs the new user up and in."""
     base = example_app(mail_service.config)
     email = f"magic-{uuid.uuid4().hex[:12]}@example.com"
     page = context.new_page()
 
-    page.goto(f"{base}/handler/sign-in")
-    page.get_by_role("tab", name="E-mail link").click()
-    started = time.time()
-    page.get_by_test_id("magic-link-form").get_by_label("E-mail").fill(email)
-    page.get_by_role("button", name="Send sign-in link").click()
+    started = ask_for_a_sign_in_link(page, f"{base}/handler/sign-in", email)
     expect(page.get_by_test_id("magic-link-sent")).to_contain_text("Check your inbox")
 
     link = mail_service.mail(email, "magic_link", after=started)["link"]
@@ -199,11 +193,7 @@ def test_magic_link_typed_code_through_the_mailbox(mail_service, example_app, co
     email = f"code-{uuid.uuid4().hex[:12]}@example.com"
     page = context.new_page()
 
-    page.goto(f"{base}/handler/sign-in?after_auth_return_to=%2F%3Ffrom%3Dcode")
-    page.get_by_role("tab", name="E-mail link").click()
-    started = time.time()
-    page.get_by_test_id("magic-link-form").get_by_label("E-mail").fill(email)
-    page.get_by_role("button", name="Send sign-in link").click()
+    started = ask_for_a_sign_in_link(page, f"{base}/handler/sign-in?after_auth_return_to=%2F%3Ffrom%3Dcode", email)
     expect(page.get_by_test_id("magic-link-sent")).to_be_visible()
 
     mail = mail_service.mail(email, "magic_link", after=started)
@@ -219,10 +209,7 @@ def test_magic_link_for_an_unverified_password_account_is_refused_clearly(mail_s
     base = example_app(mail_service.config)
     email = mail_service.sign_up()  # password account, e-mail not verified
     page = context.new_page()
-    page.goto(f"{base}/handler/sign-in")
-    page.get_by_role("tab", name="E-mail link").click()
-    page.get_by_test_id("magic-link-form").get_by_label("E-mail").fill(email)
-    page.get_by_role("button", name="Send sign-in link").click()
+    ask_for_a_sign_in_link(page, f"{base}/handler/sign-in", email)
     expect(page.get_by_test_id("auth-error")).to_contain_text("sign in with your password")
 
 

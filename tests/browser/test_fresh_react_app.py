@@ -12,7 +12,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import uuid
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
+from ports import free_port
 
 from authmw import ServerApp
 
@@ -54,12 +54,6 @@ def run(command: str | list[str], cwd: Path) -> str:
     )
     assert done.returncode == 0, f"{command} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}"
     return done.stdout
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(scope="module")

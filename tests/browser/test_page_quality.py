@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import deployment
 import pytest
 from playwright.sync_api import expect
 
@@ -99,12 +99,7 @@ class Inspector:
 
 
 def client_call(service: MailService, method: str, path: str, token: str | None = None, **body: Any) -> Any:
-    headers = dict(service._client_headers)
-    if token:
-        headers["x-stack-access-token"] = token
-    r = httpx.request(method, f"{service.url}/api/v1{path}", headers=headers, json=body)
-    assert r.status_code < 300, r.text
-    return r.json()
+    return deployment.client_call(service.service, method, path, token, **body)
 
 
 def test_pages_pass_axe_in_light_and_dark_and_are_screenshotted(

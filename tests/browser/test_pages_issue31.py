@@ -75,31 +75,12 @@ class Service31:
         self.config = AuthConfig(
             project_id=service.project_id, api_url=service.url, publishable_client_key=service.publishable_client_key
         )
-        self.client_headers = {
-            "x-stack-project-id": service.project_id,
-            "x-stack-access-type": "client",
-            "x-stack-publishable-client-key": service.publishable_client_key,
-        }
 
     def configure(self, **config: Any) -> None:
-        r = httpx.patch(
-            f"{self.url}/api/v1{deployment.admin_project_path(self.service)}",
-            headers={
-                "x-stack-project-id": self.service.project_id,
-                "x-stack-access-type": "admin",
-                "x-stack-super-secret-admin-key": self.service.super_secret_admin_key,
-            },
-            json={"config": config},
-        )
-        assert r.status_code == 200, r.text
+        deployment.set_project_config(self.service, **config)
 
     def client(self, method: str, path: str, token: str | None = None, **body: Any) -> Any:
-        headers = dict(self.client_headers)
-        if token:
-            headers["x-stack-access-token"] = token
-        r = httpx.request(method, f"{self.url}/api/v1{path}", headers=headers, json=body)
-        assert r.status_code < 300, r.text
-        return r.json()
+        return deployment.client_call(self.service, method, path, token, **body)
 
     def sign_up(self) -> tuple[str, str]:
         email = f"p31-{uuid.uuid4().hex[:10]}@example.com"

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import deployment
-import httpx
 import pyotp
 import pytest
 from playwright.sync_api import expect
@@ -37,16 +36,7 @@ class PasskeyService:
         self.config = AuthConfig(
             project_id=service.project_id, api_url=service.url, publishable_client_key=service.publishable_client_key
         )
-        r = httpx.patch(
-            f"{service.url}/api/v1{deployment.admin_project_path(service)}",
-            headers={
-                "x-stack-project-id": service.project_id,
-                "x-stack-access-type": "admin",
-                "x-stack-super-secret-admin-key": service.super_secret_admin_key,
-            },
-            json={"config": {"passkey_enabled": True}},
-        )
-        assert r.status_code == 200, r.text
+        deployment.set_project_config(service, passkey_enabled=True)
 
 
 @pytest.fixture(scope="module")

@@ -6,21 +6,14 @@ import os
 import signal
 import socket
 import subprocess
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
 import pytest
+from ports import another_program_on_a_port, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def listening(port: int) -> bool:
@@ -71,34 +64,16 @@ def test_run_example_serves_the_app_and_stops_the_service_on_exit(tmp_path: Path
             script.wait()
 
 
-class AnswersEverything(BaseHTTPRequestHandler):
-    """Another program on the port: 200 to any GET, /health and /api/... included."""
-
-    def do_GET(self) -> None:
-        body = b'{"id": "someone-else"}'
-        self.send_response(200)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.mark.parametrize("held", ["service", "app"])
 def test_run_example_stops_with_the_port_named_when_another_program_holds_it(
     tmp_path: Path, web_dist: Path, held: str
 ) -> None:
     """The issue's case: another program answered the health check on the service's port and
     the script said "Open ..." although its own service had failed to start."""
-    other = ThreadingHTTPServer(("127.0.0.1", 0), AnswersEverything)
-    threading.Thread(target=other.serve_forever, daemon=True).start()
-    taken = other.server_address[1]
-    service_port, app_port = (taken, free_port()) if held == "service" else (free_port(), taken)
-    variable = "AUTHMW_DEV_PORT" if held == "service" else "PORT"
-    env = {**os.environ, "PORT": str(app_port), "AUTHMW_DEV_PORT": str(service_port), "AUTHMW_DATA_DIR": str(tmp_path)}
-    try:
+    with another_program_on_a_port() as taken:
+        service_port, app_port = (taken, free_port()) if held == "service" else (free_port(), taken)
+        variable = "AUTHMW_DEV_PORT" if held == "service" else "PORT"
+        env = {**os.environ, "PORT": str(app_port), "AUTHMW_DEV_PORT": str(service_port), "AUTHMW_DATA_DIR": str(tmp_path)}
         done = subprocess.run(
             ["bash", str(ROOT / "scripts" / "run_example.sh")],
             cwd=ROOT,
@@ -108,9 +83,6 @@ def test_run_example_stops_with_the_port_named_when_another_program_holds_it(
             timeout=300,
             check=False,
         )
-    finally:
-        other.shutdown()
-        other.server_close()
     assert done.returncode != 0
     assert "Open http" not in done.stdout + done.stderr
     assert f"Port {taken} is in use by another program" in done.stderr

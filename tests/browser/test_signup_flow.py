@@ -15,13 +15,19 @@ pytestmark = pytest.mark.browser
 PASSWORD = "correct horse battery"
 
 
+def submit_password_form(page: Any, test_id: str, button: str, email: str) -> None:
+    """Fills the password form ``test_id`` (other methods are on the page too) with ``email`` and
+    PASSWORD, and presses ``button``."""
+    form = page.get_by_test_id(test_id)
+    form.get_by_label("E-mail").fill(email)
+    form.get_by_label("Password", exact=True).fill(PASSWORD)
+    form.get_by_role("button", name=button, exact=True).click()
+
+
 def sign_up(page: Any, base: str) -> str:
     email = f"browser-{uuid.uuid4().hex[:12]}@example.com"
     page.goto(f"{base}/handler/sign-up")
-    form = page.get_by_test_id("sign-up-form")  # the password form (other methods are on the page too)
-    form.get_by_label("E-mail").fill(email)
-    form.get_by_label("Password", exact=True).fill(PASSWORD)
-    form.get_by_role("button", name="Sign up", exact=True).click()
+    submit_password_form(page, "sign-up-form", "Sign up", email)
     page.wait_for_url(f"{base}/")
     expect(page.get_by_test_id("user-email")).to_have_text(email)
     return email
@@ -34,6 +40,29 @@ def sign_out(page: Any, base: str) -> None:
     page.get_by_test_id("sign-out-confirm").click()
     page.wait_for_url(f"{base}/")
     expect(page.get_by_test_id("user-status")).to_have_attribute("data-status", "signed-out")
+
+
+def sign_in_through_the_guarded_page(page: Any, base: str, email: str) -> None:
+    """Opens /account?tab=1 signed out, which sends the browser to sign-in; signs in with the
+    password form and waits to be back on /account?tab=1."""
+    page.goto(f"{base}/account?tab=1")
+    page.wait_for_url(f"{base}/handler/sign-in?after_auth_return_to=%2Faccount%3Ftab%3D1")
+    submit_password_form(page, "sign-in-form", "Sign in", email)
+    page.wait_for_url(f"{base}/account?tab=1")
+
+
+def calls_to_the_service_on_opening(
+    context: Any, base: str, service_url: str, email: str
+) -> list[tuple[str, str | None]]:
+    """Opens the app's home page, waits for ``email`` and a 200 from /api/me on it; the URL and
+    x-stack-access-token of each request the page sent to the service at ``service_url``."""
+    seen: list[tuple[str, str | None]] = []
+    page = context.new_page()
+    page.on("request", lambda req: seen.append((req.url, req.headers.get("x-stack-access-token"))))
+    page.goto(base)
+    expect(page.get_by_test_id("user-email")).to_have_text(email)
+    expect(page.get_by_test_id("api-me")).to_have_attribute("data-status", "200")
+    return [(url, token) for url, token in seen if url.startswith(service_url)]
 
 
 def session_cookies(context: Any, project_id: str) -> tuple[str | None, list[str] | None]:
@@ -81,13 +110,7 @@ def test_a_guarded_page_sends_the_browser_to_sign_in_and_back(local_service, exa
     expect(page.get_by_test_id("account")).to_have_text(f"Signed in as {user_id}")
 
     sign_out(page, base)
-    page.goto(f"{base}/account?tab=1")
-    page.wait_for_url(f"{base}/handler/sign-in?after_auth_return_to=%2Faccount%3Ftab%3D1")
-    form = page.get_by_test_id("sign-in-form")  # the password form (other methods are on the page too)
-    form.get_by_label("E-mail").fill(email)
-    form.get_by_label("Password", exact=True).fill(PASSWORD)
-    form.get_by_role("button", name="Sign in", exact=True).click()
-    page.wait_for_url(f"{base}/account?tab=1")
+    sign_in_through_the_guarded_page(page, base, email)
     # The handler pages leave with a full page load, so the server's own page renders at once.
     expect(page.get_by_test_id("account")).to_have_text(f"Signed in as {user_id}")
 
@@ -109,13 +132,7 @@ def test_react_uses_the_cookies_the_middleware_rewrote(local_service, example_ap
     refresh_after, (owner, access) = session_cookies(context, pid)
     assert refresh_after == owner == refresh
 
-    seen: list[tuple[str, str | None]] = []
-    page = context.new_page()
-    page.on("request", lambda req: seen.append((req.url, req.headers.get("x-stack-access-token"))))
-    page.goto(base)
-    expect(page.get_by_test_id("user-email")).to_have_text(email)
-    expect(page.get_by_test_id("api-me")).to_have_attribute("data-status", "200")
-    service_calls = [(url, token) for url, token in seen if url.startswith(local_service.url)]
+    service_calls = calls_to_the_service_on_opening(context, base, local_service.url, email)
     assert service_calls, "the page made no call to the service"
     assert not [url for url, _ in service_calls if "/auth/oauth/token" in url or "/refresh" in url]
     assert all(token == access for _, token in service_calls if token is not None)

@@ -25,9 +25,9 @@ from authmw.errors import (
 )
 from authmw.models import NotificationPreference, ProviderAccount, SessionInfo
 
-from .test_apps_live import PASSWORD, Async, Sync, flavour, new_email
+from .test_apps_live import PASSWORD, apps, client_config, flavour, new_email
 
-__all__ = ["flavour"]  # a fixture of this module too
+__all__ = ["apps", "client_config", "flavour"]  # fixtures of this module too
 
 MARKETING = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c"
 
@@ -52,25 +52,6 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def config(service: Any) -> AuthConfig:
     return AuthConfig.from_env(service.config)
-
-
-@pytest.fixture
-def apps(flavour: Sync | Async, config: AuthConfig) -> Iterator[Any]:
-    opened: list[Any] = []
-    client_config = config.with_(secret_server_key=None, super_secret_admin_key=None)
-
-    def client(**kwargs: Any) -> Any:
-        cfg = client_config.with_(allow_anonymous=kwargs.pop("allow_anonymous", False))
-        opened.append(flavour.client_class(cfg, **kwargs))
-        return opened[-1]
-
-    def server() -> Any:
-        opened.append(flavour.server_class(config))
-        return opened[-1]
-
-    yield client, server
-    for app in opened:
-        flavour.close(app)
 
 
 def test_sessions_list_and_revoke(flavour: Any, apps: Any, config: AuthConfig) -> None:

@@ -85,10 +85,11 @@ def flavour(request) -> Iterator[Sync | Async]:
 
 @pytest.fixture
 def apps(flavour, client_config, config):
+    """(client, server): makers of apps of the test's flavour, closed after the test."""
     opened: list[Any] = []
 
-    def client(**kwargs: Any) -> Any:
-        opened.append(flavour.client_class(client_config, **kwargs))
+    def client(*, allow_anonymous: bool = False, **kwargs: Any) -> Any:
+        opened.append(flavour.client_class(client_config.with_(allow_anonymous=allow_anonymous), **kwargs))
         return opened[-1]
 
     def server() -> Any:
@@ -228,34 +229,18 @@ def test_token_verifier_against_the_real_jwks(flavour, apps, config):
         flavour.run(other.verify(result.access_token))
 
 
-def test_delete_user_invalidates_the_session(flavour, apps, config, service):
-    import httpx
-
+def test_delete_user_invalidates_the_session(flavour, apps, service):
     client, server = apps
     app = client()
     result = flavour(app.sign_up_with_password(new_email(), PASSWORD))
     # Client-side deletion is off by default; an owner turns it on (admin tier).
-    admin_headers = {
-        "x-stack-project-id": config.project_id,
-        "x-stack-access-type": "admin",
-        "x-stack-super-secret-admin-key": service.super_secret_admin_key,
-    }
-    response = httpx.patch(
-        f"{config.api_base}{deployment.admin_project_path(service)}",
-        json={"config": {"client_user_deletion_enabled": True}},
-        headers=admin_headers,
-    )
-    assert response.status_code == 200, response.text
+    deployment.set_project_config(service, client_user_deletion_enabled=True)
     try:
         flavour(app.delete_user())
         assert app.session.is_known_invalid
         assert flavour(server().get_user(result.user_id)) is None
     finally:
-        httpx.patch(
-            f"{config.api_base}{deployment.admin_project_path(service)}",
-            json={"config": {"client_user_deletion_enabled": False}},
-            headers=admin_headers,
-        )
+        deployment.set_project_config(service, client_user_deletion_enabled=False)
 
 
 def test_delete_user_refused_keeps_the_session(flavour, apps):

@@ -7,13 +7,12 @@ import asyncio
 import uuid
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import deployment
-import httpx
 import pytest
+from deployment import LiveService
 
-from authmw import AsyncClientApp, AsyncServerApp, AuthConfig, ClientApp, ServerApp
+from authmw import AsyncClientApp, AsyncServerApp, ClientApp, ServerApp
 from authmw._ops import SyncDriver
 from authmw._session import refresh_access_token
 from authmw.errors import (
@@ -49,48 +48,16 @@ def new_email() -> str:
     return f"flow-{uuid.uuid4().hex[:12]}@example.com"
 
 
-class Live:
-    def __init__(self, running: Any) -> None:
-        self.running = running
-        self.url: str = running.url
-        self.config = AuthConfig(
-            project_id=running.project_id,
-            api_url=running.url,
-            publishable_client_key=running.publishable_client_key,
-            secret_server_key=running.secret_server_key,
-            super_secret_admin_key=running.super_secret_admin_key,
-        )
-        self.client_config = self.config.with_(secret_server_key=None, super_secret_admin_key=None)
-
-    def set_project_config(self, **config: Any) -> None:
-        headers = {
-            "x-stack-project-id": self.config.project_id,
-            "x-stack-access-type": "admin",
-            "x-stack-super-secret-admin-key": self.config.super_secret_admin_key or "",
-        }
-        path = deployment.admin_project_path(self.running)
-        response = httpx.patch(f"{self.config.api_base}{path}", json={"config": config}, headers=headers)
-        assert response.status_code == 200, response.text
-
-    def mails(self, to: str, kind: str) -> list[dict[str, Any]]:
-        return deployment.outbox(self.running, to, kind)
-
-    def code(self, to: str, kind: str) -> str:
-        mails = self.mails(to, kind)
-        assert mails, f"no {kind} e-mail to {to}"
-        return parse_qs(urlsplit(mails[0]["link"]).query)["code"][0]
-
-
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveService]:
     with deployment.running(tmp_path_factory.mktemp("client-flows")) as running:
-        service = Live(running)
+        service = LiveService(running)
         service.set_project_config(magic_link_enabled=True, client_team_creation_enabled=True)
         yield service
 
 
 class Flavour:
-    def __init__(self, name: str, live: Live) -> None:
+    def __init__(self, name: str, live: LiveService) -> None:
         self.is_async = name == "async"
         self.live = live
         self.loop = asyncio.new_event_loop() if self.is_async else None
@@ -124,7 +91,7 @@ class Flavour:
 
 
 @pytest.fixture(params=["sync", "async"])
-def flow(request: pytest.FixtureRequest, live: Live) -> Iterator[Flavour]:
+def flow(request: pytest.FixtureRequest, live: LiveService) -> Iterator[Flavour]:
     flavour = Flavour(request.param, live)
     yield flavour
     flavour.close()
@@ -138,7 +105,7 @@ def test_magic_link_signs_up_a_new_user_then_signs_them_in_with_the_typed_code(f
     app = flow.client()
     nonce = flow(app.send_magic_link_email(email, HANDLER + "/magic-link-callback"))
     assert isinstance(nonce, str) and len(nonce) == 39
-    result = flow(app.sign_in_with_magic_link(live.code(email, "magic_link")))
+    result = flow(app.sign_in_with_magic_link(live.last_code(email, "magic_link")))
     assert isinstance(result, SignInResult) and result.is_new_user is True
     user = flow(app.get_user())
     assert (user.id, user.primary_email, user.primary_email_verified, user.otp_auth_enabled) == (
@@ -149,7 +116,7 @@ def test_magic_link_signs_up_a_new_user_then_signs_them_in_with_the_typed_code(f
     )
     again = flow.client()
     nonce = flow(again.send_magic_link_email(email, HANDLER + "/magic-link-callback"))
-    otp = live.mails(email, "magic_link")[0]["subject"].rsplit(" ", 1)[-1]
+    otp = live.outbox(email, "magic_link")[0]["subject"].rsplit(" ", 1)[-1]
     assert len(otp) == 6 and otp == otp.upper()
     second = flow(again.sign_in_with_magic_link(otp, nonce=nonce))
     assert (second.user_id, second.is_new_user) == (result.user_id, False)
@@ -160,7 +127,7 @@ def test_magic_link_code_errors(flow, live):
     email = new_email()
     app = flow.client()
     flow(app.send_magic_link_email(email, HANDLER + "/magic-link-callback"))
-    code = live.code(email, "magic_link")
+    code = live.last_code(email, "magic_link")
     flow(app.sign_in_with_magic_link(code))
     with pytest.raises(VerificationCodeAlreadyUsed) as used:
         flow(flow.client().sign_in_with_magic_link(code))
@@ -188,7 +155,7 @@ def test_forgot_password_check_then_reset(flow, live):
     app, email = flow.signed_in()
     old_refresh = app.session.refresh_token
     flow(flow.client().send_forgot_password_email(email, HANDLER + "/password-reset"))
-    code = live.code(email, "password_reset")
+    code = live.last_code(email, "password_reset")
     assert flow(flow.client().verify_password_reset_code(code)) is None
     flow(flow.client().verify_password_reset_code(code))  # checking does not use the code
     flow(flow.client().reset_password(code, NEW_PASSWORD))
@@ -204,7 +171,7 @@ def test_reset_password_errors(flow, live):
     _, email = flow.signed_in()
     flow(flow.client().send_forgot_password_email(email, HANDLER + "/password-reset"))
     with pytest.raises(PasswordTooShort):
-        flow(flow.client().reset_password(live.code(email, "password_reset"), "short"))
+        flow(flow.client().reset_password(live.last_code(email, "password_reset"), "short"))
     with pytest.raises(VerificationCodeNotFound):
         flow(flow.client().reset_password("1" * 45, NEW_PASSWORD))
     with pytest.raises(RedirectUrlNotWhitelisted):
@@ -237,7 +204,7 @@ def test_set_password_for_a_user_without_one(flow, live):
     email = new_email()
     app = flow.client()
     flow(app.send_magic_link_email(email, HANDLER + "/magic-link-callback"))
-    flow(app.sign_in_with_magic_link(live.code(email, "magic_link")))
+    flow(app.sign_in_with_magic_link(live.last_code(email, "magic_link")))
     assert not flow(app.get_user()).has_password
     with pytest.raises(UserDoesNotHavePassword):
         flow(app.update_password(PASSWORD, NEW_PASSWORD))
@@ -256,7 +223,7 @@ def test_set_password_for_a_user_without_one(flow, live):
 def test_send_verification_email_then_verify(flow, live):
     app, email = flow.signed_in()
     flow(app.send_verification_email(HANDLER + "/email-verification"))
-    code = live.code(email, "email_verification")
+    code = live.last_code(email, "email_verification")
     flow(flow.client().verify_email(code))  # no sign-in needed
     assert flow(app.get_user()).primary_email_verified
     with pytest.raises(EmailAlreadyVerified) as info:
@@ -282,7 +249,7 @@ def test_contact_channels_of_the_signed_in_user(flow, live):
     assert [c.id for c in flow(channels.list())] == [primary.id, channel.id]
     assert flow(channels.get(channel.id)) == channel
     flow(channels.send_verification_code(channel.id, HANDLER + "/email-verification"))
-    flow(channels.verify(live.code(extra, "email_verification")))
+    flow(channels.verify(live.last_code(extra, "email_verification")))
     assert flow(channels.get(channel.id)).is_verified
     with pytest.raises(EmailAlreadyVerified):
         flow(channels.send_verification_code(channel.id, HANDLER + "/email-verification"))
@@ -323,7 +290,7 @@ def test_my_permissions_member_profiles_and_leaving(flow):
     member_id = flow(member.get_user()).id
     flow(flow.server().teams.add_member(team.id, member_id))
 
-    creator_role, _ = deployment.team_roles(flow.live.running)
+    creator_role, _ = flow.live.team_roles
     # 2.8's team_admin also contains $manage_api_keys
     admin_contains = ADMIN_CONTAINS | ({"$manage_api_keys"} if creator_role == "team_admin" else set())
     assert {p.id for p in flow(owner.team_permissions.list(team.id))} == {creator_role} | admin_contains
@@ -374,7 +341,7 @@ def test_invite_check_details_accept(flow, live):
     assert (pending.id, pending.recipient_email, pending.team_id) == (invitation_id, guest_email, team.id)
     assert pending.expires_at is not None
 
-    code = live.code(guest_email, "team_invitation")
+    code = live.last_code(guest_email, "team_invitation")
     assert flow(flow.client().team_invitations.check_code(code)) is None  # no sign-in needed
     with pytest.raises(UserAuthenticationRequired):
         flow(flow.client().team_invitations.get_details(code))
@@ -382,7 +349,7 @@ def test_invite_check_details_accept(flow, live):
     assert details == TeamInvitationDetails(team_id=team.id, team_display_name="Invited to")
     flow(guest.team_invitations.accept(code))
     assert [t.id for t in flow(guest.teams.list())] == [team.id]
-    member_role = deployment.team_roles(flow.live.running)[1]
+    member_role = flow.live.team_roles[1]
     assert {p.id for p in flow(guest.team_permissions.list(team.id, recursive=False))} == {member_role}
     assert flow(invitations.list(team.id)) == []
     with pytest.raises(VerificationCodeAlreadyUsed):
@@ -397,7 +364,7 @@ def test_revoke_and_invitation_errors(flow, live):
     flow(owner.team_invitations.revoke(team.id, invitation_id))
     assert flow(owner.team_invitations.list(team.id)) == []
     with pytest.raises(VerificationCodeNotFound):
-        flow(flow.client().team_invitations.check_code(live.code(email, "team_invitation")))
+        flow(flow.client().team_invitations.check_code(live.last_code(email, "team_invitation")))
     with pytest.raises(RedirectUrlNotWhitelisted):
         flow(owner.team_invitations.send(team.id, email, UNTRUSTED))
     with pytest.raises(ValueError, match="callback_url is required"):
@@ -413,7 +380,7 @@ def test_a_code_is_dead_after_twenty_wrong_tries_of_its_nonce(flow, live):
     email = new_email()
     app = flow.client()
     nonce = flow(app.send_magic_link_email(email, HANDLER + "/magic-link-callback"))
-    code = live.code(email, "magic_link")
+    code = live.last_code(email, "magic_link")
     wrong = "zzzzzz" if not code.startswith("zzzzzz") else "yyyyyy"
     for _ in range(20):
         with pytest.raises(VerificationCodeNotFound):

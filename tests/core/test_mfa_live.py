@@ -9,6 +9,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import pyotp
 import pytest
+from deployment import LiveService
 
 from authmw.errors import (
     EmailPasswordMismatch,
@@ -19,7 +20,7 @@ from authmw.errors import (
 )
 from authmw.models import SignInResult, TotpSetup
 
-from .test_client_flows_live import HANDLER, PASSWORD, Flavour, Live, new_email
+from .test_client_flows_live import HANDLER, PASSWORD, Flavour, new_email
 
 dev = pytest.importorskip("authmw.dev")
 
@@ -30,9 +31,9 @@ def clock() -> dev.Clock:
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory, clock: dev.Clock) -> Iterator[Live]:
+def live(tmp_path_factory: pytest.TempPathFactory, clock: dev.Clock) -> Iterator[LiveService]:
     with dev.LocalService(tmp_path_factory.mktemp("mfa"), quiet=True, clock=clock) as running:
-        service = Live(running)
+        service = LiveService(running)
         service.set_project_config(magic_link_enabled=True)
         yield service
 
@@ -47,7 +48,7 @@ def now(clock: dev.Clock) -> Iterator[float]:
 
 
 @pytest.fixture(params=["sync", "async"])
-def flow(request: pytest.FixtureRequest, live: Live) -> Iterator[Flavour]:
+def flow(request: pytest.FixtureRequest, live: LiveService) -> Iterator[Flavour]:
     flavour = Flavour(request.param, live)
     yield flavour
     flavour.close()
@@ -139,7 +140,7 @@ def test_a_magic_link_sign_in_of_a_totp_user_needs_the_second_factor(flow, live,
     email, callback = new_email(), HANDLER + "/magic-link-callback"
     app = flow.client()
     flow(app.send_magic_link_email(email, callback))
-    assert flow(app.sign_in_with_magic_link(live.code(email, "magic_link"))).is_new_user is True
+    assert flow(app.sign_in_with_magic_link(live.last_code(email, "magic_link"))).is_new_user is True
     app._totp_clock = lambda: now
     setup = flow(app.enable_totp())
     flow(app.verify_totp(code_at(setup, now)))
@@ -147,7 +148,7 @@ def test_a_magic_link_sign_in_of_a_totp_user_needs_the_second_factor(flow, live,
     again = flow.client()
     flow(again.send_magic_link_email(email, callback))
     with pytest.raises(MultiFactorAuthenticationRequired) as raised:
-        flow(again.sign_in_with_magic_link(live.code(email, "magic_link")))
+        flow(again.sign_in_with_magic_link(live.last_code(email, "magic_link")))
     flow(again.sign_in_with_mfa(attempt_code=raised.value.attempt_code, totp=code_at(setup, now)))
     assert flow(again.get_user()).primary_email == email
 

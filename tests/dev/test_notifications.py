@@ -12,7 +12,7 @@ import pytest
 from authmw.dev import LocalService
 
 from .conftest import Api, assert_known_error, unique_email
-from .test_smtp_delivery import Inbox, parts, settled, smtp_server, use_smtp
+from .test_smtp_delivery import Inbox, delivering_through, parts, settled, smtp_server
 
 __all__ = ["smtp_server"]  # a fixture of this module too
 
@@ -29,11 +29,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
 @pytest.fixture
 def inbox(smtp_server: tuple[Inbox, int], api: Api) -> Iterator[Inbox]:
     """The project has its own SMTP server (send-email needs one) during the test."""
-    inbox, port = smtp_server
-    inbox.gate = None
-    use_smtp(api, port)
-    yield inbox
-    api.set_config(email_config={"type": "shared"})
+    yield from delivering_through(smtp_server, api)
 
 
 def preferences(api: Api, user: dict[str, str]) -> dict[str, bool]:

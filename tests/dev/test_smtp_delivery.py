@@ -9,11 +9,11 @@ import email
 import email.policy
 import ipaddress
 import logging
-import socket
 import ssl
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
@@ -26,6 +26,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from ports import free_port
 
 from authmw.dev import LocalService, smtp
 from authmw.dev.endpoint import ANY, EndpointGroup, RequestContext
@@ -82,12 +83,6 @@ class Inbox:
         raise AssertionError(f"no message to {recipient} reached the SMTP server within {timeout} s")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def smtp_server() -> Iterator[tuple[Inbox, int]]:
     inbox = Inbox()
@@ -113,11 +108,34 @@ def mail_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
 @pytest.fixture
 def inbox(smtp_server: tuple[Inbox, int], mail_api: Api) -> Iterator[Inbox]:
     """The project delivers through the test SMTP server during the test, then shares again."""
+    yield from delivering_through(smtp_server, mail_api)
+
+
+def delivering_through(smtp_server: tuple[Inbox, int], api: Api) -> Iterator[Inbox]:
+    """For an ``inbox`` fixture: the project of ``api`` delivers through the test SMTP server
+    (its inbox yielded, ungated) until the test ends, then shares again."""
     inbox, port = smtp_server
     inbox.gate = None
-    use_smtp(mail_api, port)
+    use_smtp(api, port)
     yield inbox
-    mail_api.set_config(email_config={"type": "shared"})
+    api.set_config(email_config={"type": "shared"})
+
+
+@contextmanager
+def own_smtp_server(api: Api, **options: Any) -> Iterator[tuple[Inbox, int]]:
+    """A test SMTP server of the block alone (``options``: the TLS settings of aiosmtpd's
+    ``Controller``) that the project of ``api`` delivers through; yields its inbox and port.
+    Afterwards the server stops and the project shares again."""
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port, authenticator=inbox.authenticate, **options)
+    controller.start()
+    try:
+        use_smtp(api, port)
+        yield inbox, port
+    finally:
+        controller.stop()
+        api.set_config(email_config={"type": "shared"})
 
 
 def email_config(port: int, password: str = PASSWORD) -> dict[str, Any]:
@@ -357,20 +375,8 @@ def test_starttls_is_used_when_the_server_offers_it(
     the certificate (trusted here through SSL_CERT_FILE, as a system trust store would)."""
     caplog.set_level(logging.DEBUG, logger="authmw")
     ca_file, server_context = certificates(tmp_path)
-    inbox = Inbox()
-    port = free_port()
-    controller = Controller(
-        inbox,
-        hostname="127.0.0.1",
-        port=port,
-        authenticator=inbox.authenticate,
-        tls_context=server_context,
-        require_starttls=True,
-    )
-    controller.start()
-    try:
-        monkeypatch.setenv("SSL_CERT_FILE", str(ca_file))
-        use_smtp(mail_api, port)
+    monkeypatch.setenv("SSL_CERT_FILE", str(ca_file))
+    with own_smtp_server(mail_api, tls_context=server_context, require_starttls=True) as (inbox, _):
         address = unique_email()
         mail_api.sign_up(address)
         mail = settled(mail_api, address)
@@ -380,9 +386,6 @@ def test_starttls_is_used_when_the_server_offers_it(
         other = unique_email()
         mail_api.sign_up(other)
         assert settled(mail_api, other)["delivery"] == "failed: cannot connect"
-    finally:
-        controller.stop()
-        mail_api.set_config(email_config={"type": "shared"})
 
 
 def test_port_465_means_implicit_tls(
@@ -391,29 +394,15 @@ def test_port_465_means_implicit_tls(
     """The server speaks TLS from the first byte (SMTPS); the test port stands in for 465."""
     caplog.set_level(logging.DEBUG, logger="authmw")
     ca_file, server_context = certificates(tmp_path)
-    inbox = Inbox()
-    port = free_port()
-    controller = Controller(
-        inbox,
-        hostname="127.0.0.1",
-        port=port,
-        authenticator=inbox.authenticate,
-        ssl_context=server_context,
-        auth_require_tls=False,  # aiosmtpd counts only STARTTLS as TLS; this connection is TLS throughout
-    )
-    controller.start()
-    try:
-        monkeypatch.setenv("SSL_CERT_FILE", str(ca_file))
+    monkeypatch.setenv("SSL_CERT_FILE", str(ca_file))
+    # aiosmtpd counts only STARTTLS as TLS; this connection is TLS throughout
+    with own_smtp_server(mail_api, ssl_context=server_context, auth_require_tls=False) as (inbox, port):
         monkeypatch.setattr(smtp, "IMPLICIT_TLS_PORT", port)
-        use_smtp(mail_api, port)
         address = unique_email()
         mail_api.sign_up(address)
         mail = settled(mail_api, address)
         assert mail["delivery"] == "sent", [record.getMessage() for record in caplog.records]
         assert inbox.wait_for(address).recipients == [address]
-    finally:
-        controller.stop()
-        mail_api.set_config(email_config={"type": "shared"})
 
 
 def certificates(folder: Path) -> tuple[Path, ssl.SSLContext]:

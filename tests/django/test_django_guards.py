@@ -9,7 +9,7 @@ import httpx
 import pytest
 from authmw_django import team_permission_required, user_required
 from django.core.exceptions import ImproperlyConfigured
-from middleware.support import CountingSyncTransport, CountingTransport, cookie_header
+from middleware.support import CountingSyncTransport, CountingTransport, TeamCallsFail, cookie_header
 from service_support import teams_or_fail
 
 
@@ -190,18 +190,6 @@ def test_team_permission_held_through_a_containing_permission(site, local_servic
 def test_a_team_id_that_is_not_a_uuid_is_refused_without_a_call(site, local_service) -> None:
     _, headers = signed_in(local_service)
     assert_envelope(site.client().get("/api/orgs/not-a-team/", headers=headers), 403, "TEAM_MEMBERSHIP_NOT_FOUND")
-
-
-class TeamCallsFail(httpx.BaseTransport):
-    """The real transport, except that team calls cannot connect."""
-
-    def __init__(self) -> None:
-        self.inner = httpx.HTTPTransport()
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        if request.url.path.endswith(("/teams", "/team-permissions")):
-            raise httpx.ConnectError("connection refused", request=request)
-        return self.inner.handle_request(request)
 
 
 def test_team_guard_with_the_service_unreachable_is_a_503(site, local_service) -> None:

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client, override_settings
-from middleware.support import CountingSyncTransport, CountingTransport, cookie_header
+from middleware.support import CountingSyncTransport, CountingTransport, clear_project_env, cookie_header
 
 from authmw.middleware import AuthUser
 
@@ -377,18 +377,7 @@ def test_flat_settings_and_env_file(local_service, tmp_path, monkeypatch) -> Non
     ],
 )
 def test_missing_or_bad_settings_name_the_fix(monkeypatch, settings: dict[str, Any], says: str) -> None:
-    for name in (
-        "AUTHMW_PROJECT_ID",
-        "STACK_PROJECT_ID",
-        "NEXT_PUBLIC_STACK_PROJECT_ID",
-        "AUTHMW_ENV_FILE",
-        "AUTHMW_SECRET_SERVER_KEY",
-        "STACK_SECRET_SERVER_KEY",
-        "AUTHMW_PUBLISHABLE_CLIENT_KEY",
-        "STACK_PUBLISHABLE_CLIENT_KEY",
-        "NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY",
-    ):
-        monkeypatch.delenv(name, raising=False)
+    clear_project_env(monkeypatch)
     with pytest.raises(ImproperlyConfigured) as raised:
         load(**settings)
     assert says in str(raised.value)

@@ -23,18 +23,16 @@ The TypeScript blocks marked `tested` are type-checked and run by vitest (js/scr
 
 from __future__ import annotations
 
-import http.server
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from ports import another_program_on_a_port, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "js" / "README.md"]
@@ -73,12 +71,6 @@ def test_the_readme_quick_start_is_tested() -> None:
     readme = blocks_of(ROOT / "README.md")
     assert [b.file for b in readme if b.file] == ["main.py", "django_app.py", "flask_app.py"]
     assert sum(b.language == "bash" for b in readme) >= 5
-
-
-def _free_port() -> str:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return str(probe.getsockname()[1])
 
 
 #: The Python session of a page: reads blocks (a length line, then the code) from stdin, runs
@@ -167,7 +159,7 @@ SHELL_OWN = {"PWD", "OLDPWD", "SHLVL", "_", "BASH_EXECUTION_STRING"}
 
 @pytest.mark.parametrize("page", TESTED, ids=[str(p.relative_to(ROOT)) for p in TESTED])
 def test_the_tested_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
-    run_blocks(page, tmp_path, {port: _free_port() for port in DOC_PORTS})
+    run_blocks(page, tmp_path, {port: str(free_port()) for port in DOC_PORTS})
 
 
 def run_blocks(page: Path, tmp_path: Path, ports: dict[str, str]) -> None:
@@ -254,34 +246,14 @@ def test_the_quick_start_and_the_example_use_other_ports() -> None:
         assert port in quick_start  # the quick start names them, so a reader knows
 
 
-class _AnswersEverything(http.server.BaseHTTPRequestHandler):
-    """Another program on a port: 200 and a user to any GET (the example's /api/me, say)."""
-
-    def do_GET(self) -> None:
-        body = b'{"id": "someone-else"}'
-        self.send_response(200)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 def test_the_quick_start_stops_when_another_program_answers_on_its_port(tmp_path: Path) -> None:
     """The issue's case: the example (or anything) answers on 8000 and uvicorn cannot listen
     there; the quick start must not look done. Its port check stops it before the app starts."""
-    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _AnswersEverything)
-    threading.Thread(target=other.serve_forever, daemon=True).start()
-    taken = str(other.server_address[1])
-    ports = {port: _free_port() for port in DOC_PORTS} | {"8000": taken}
-    try:
+    with another_program_on_a_port() as held:
+        taken = str(held)
+        ports = {port: str(free_port()) for port in DOC_PORTS} | {"8000": taken}
         with pytest.raises(AssertionError) as failed:
             run_blocks(ROOT / "README.md", tmp_path, ports)
-    finally:
-        other.shutdown()
-        other.server_close()
     assert f"port {taken} is taken: stop that program first" in str(failed.value)
     assert "uvicorn main:app" in str(failed.value)  # the block that starts the FastAPI app
 

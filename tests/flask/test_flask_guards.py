@@ -9,7 +9,7 @@ import httpx
 import pytest
 from authmw_flask import team_permission_required, user_required
 from flask_testapp import with_cookies
-from middleware.support import cookie_header
+from middleware.support import TeamCallsFail, cookie_header
 
 from authmw.errors import ConfigurationError
 
@@ -135,18 +135,6 @@ def test_team_permission_held_through_a_containing_permission(app, local_service
 def test_a_team_id_that_is_not_a_uuid_is_refused_without_a_call(app, local_service) -> None:
     _, client = signed_in(app, local_service)
     assert_envelope(client.get("/api/orgs/not-a-team/"), 403, "TEAM_MEMBERSHIP_NOT_FOUND")
-
-
-class TeamCallsFail(httpx.BaseTransport):
-    """The real transport, except that team calls cannot connect."""
-
-    def __init__(self) -> None:
-        self.inner = httpx.HTTPTransport()
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        if request.url.path.endswith(("/teams", "/team-permissions")):
-            raise httpx.ConnectError("connection refused", request=request)
-        return self.inner.handle_request(request)
 
 
 def test_team_guard_with_the_service_unreachable_is_a_503(app_factory, local_service) -> None:

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import httpx
 import pytest
 
 from authmw import ClientApp, ServerApp
@@ -120,16 +119,7 @@ def duplicates_allowed(oauth_service: Any) -> Iterator[None]:
     setting `allow_duplicates` makes the separate user this test needs."""
 
     def strategy(name: str) -> None:
-        response = httpx.patch(
-            f"{oauth_service.url}/api/v1{oauth_service.admin_project_path}",
-            headers={
-                "x-stack-project-id": oauth_service.project_id,
-                "x-stack-access-type": "admin",
-                "x-stack-super-secret-admin-key": oauth_service.config.super_secret_admin_key or "",
-            },
-            json={"config": {"oauth_account_merge_strategy": name}},
-        )
-        assert response.status_code == 200, response.text
+        oauth_service.set_project_config(oauth_account_merge_strategy=name)
 
     strategy("allow_duplicates")
     yield

@@ -13,7 +13,7 @@ import pytest
 from authmw_flask import AuthMW, current_user
 from flask import Flask
 from flask_testapp import with_cookies
-from middleware.support import CountingSyncTransport, cookie_header
+from middleware.support import CountingSyncTransport, clear_project_env, cookie_header
 
 from authmw.errors import ConfigurationError
 
@@ -238,18 +238,7 @@ def test_env_file(local_service, tmp_path, monkeypatch) -> None:
     ],
 )
 def test_missing_settings_name_the_fix(monkeypatch, config: dict[str, Any], says: str) -> None:
-    for name in (
-        "AUTHMW_PROJECT_ID",
-        "STACK_PROJECT_ID",
-        "NEXT_PUBLIC_STACK_PROJECT_ID",
-        "AUTHMW_ENV_FILE",
-        "AUTHMW_SECRET_SERVER_KEY",
-        "STACK_SECRET_SERVER_KEY",
-        "AUTHMW_PUBLISHABLE_CLIENT_KEY",
-        "STACK_PUBLISHABLE_CLIENT_KEY",
-        "NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY",
-    ):
-        monkeypatch.delenv(name, raising=False)
+    clear_project_env(monkeypatch)
     app = Flask(__name__)
     app.config.update(config)
     with pytest.raises(ConfigurationError) as raised:

@@ -6,6 +6,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 import httpx
+import pytest
 from authmw_fastapi import CurrentUser, OptionalUser, install
 from fastapi import FastAPI, Request
 
@@ -16,6 +17,38 @@ REFRESH_PATHS = ("/api/v1/auth/sessions/current/refresh", "/api/v1/auth/oauth/to
 
 def is_refresh(path: str) -> bool:
     return path.endswith(REFRESH_PATHS)
+
+
+#: The environment variables the adapters read a project's settings from when their own lack them.
+PROJECT_ENV_VARIABLES = (
+    "AUTHMW_PROJECT_ID",
+    "STACK_PROJECT_ID",
+    "NEXT_PUBLIC_STACK_PROJECT_ID",
+    "AUTHMW_ENV_FILE",
+    "AUTHMW_SECRET_SERVER_KEY",
+    "STACK_SECRET_SERVER_KEY",
+    "AUTHMW_PUBLISHABLE_CLIENT_KEY",
+    "STACK_PUBLISHABLE_CLIENT_KEY",
+    "NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY",
+)
+
+
+def clear_project_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unset PROJECT_ENV_VARIABLES for the test, so that only the app's own settings count."""
+    for name in PROJECT_ENV_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
+
+class TeamCallsFail(httpx.BaseTransport):
+    """The real transport, except that team calls cannot connect."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.HTTPTransport()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith(("/teams", "/team-permissions")):
+            raise httpx.ConnectError("connection refused", request=request)
+        return self.inner.handle_request(request)
 
 
 class CountingTransport(httpx.AsyncBaseTransport):

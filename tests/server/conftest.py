@@ -11,18 +11,16 @@ import asyncio
 import uuid
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import deployment
-import httpx
 import pytest
+from deployment import LiveService
 
 from authmw import (
     AdminApp,
     AsyncAdminApp,
     AsyncClientApp,
     AsyncServerApp,
-    AuthConfig,
     ClientApp,
     ServerApp,
 )
@@ -76,72 +74,6 @@ def flavour(request: pytest.FixtureRequest) -> Iterator[Sync | Async]:
     yield runner
     if isinstance(runner, Async):
         runner.loop.close()
-
-
-class LiveService:
-    """A running local service: its config, the outbox, and owner-only project settings."""
-
-    def __init__(self, running: Any) -> None:
-        self._running = running
-        self.url: str = running.url
-        self.config = AuthConfig(
-            project_id=running.project_id,
-            api_url=running.url,
-            publishable_client_key=running.publishable_client_key,
-            secret_server_key=running.secret_server_key,
-            super_secret_admin_key=running.super_secret_admin_key,
-        )
-        self.client_config = self.config.with_(secret_server_key=None, super_secret_admin_key=None)
-
-    @property
-    def running(self) -> Any:
-        """The ``LocalService`` itself; skips the test when the suites target another deployment."""
-        if isinstance(self._running, deployment.Deployment):
-            deployment.needs_local("the LocalService object")
-        return self._running
-
-    def outbox(self, to: str, kind: str | None = None) -> list[dict[str, Any]]:
-        return deployment.outbox(self._running, to, kind)
-
-    @property
-    def api(self) -> str:
-        """The backend version the service answers as ("2.8" or "2.7")."""
-        return deployment.api_version(self._running)
-
-    @property
-    def team_roles(self) -> tuple[str, str]:
-        """The creator's and the member's default team permission (2.8: team_admin / team_member)."""
-        return deployment.team_roles(self._running)
-
-    def last_code(self, to: str, kind: str) -> str:
-        """The code in the newest e-mail of ``kind`` to ``to``."""
-        mails = self.outbox(to, kind)
-        assert mails, f"no {kind} e-mail to {to} in the outbox"
-        return parse_qs(urlsplit(mails[0]["link"]).query)["code"][0]
-
-    def admin_call(self, method: str, path: str, body: Any = None) -> httpx.Response:
-        headers = {
-            "x-stack-project-id": self.config.project_id,
-            "x-stack-access-type": "admin",
-            "x-stack-super-secret-admin-key": self.config.super_secret_admin_key or "",
-        }
-        return httpx.request(method, f"{self.config.api_base}{path}", json=body, headers=headers)
-
-    def set_project_config(self, **config: Any) -> None:
-        response = self.admin_call("PATCH", deployment.admin_project_path(self._running), {"config": config})
-        assert response.status_code == 200, response.text
-
-    def lacks(self, method: str, path: str) -> bool:
-        """Whether the service has no route for ``method path`` (a plain 404 or 405)."""
-        response = self.admin_call(method, path, {} if method != "GET" else None)
-        unknown = response.status_code == 404 and "does not exist" in response.text
-        return unknown or response.status_code == 405
-
-    def require(self, method: str, path: str, section: str) -> None:
-        """Fail the test, naming the gap, when the local service lacks an endpoint of the contract
-        (a missing endpoint is a failure, never an expected one)."""
-        if self.lacks(method, path):
-            pytest.fail(f"local service gap: {method} /api/v1{path} is not implemented (contract {section})")
 
 
 @pytest.fixture(scope="session")
