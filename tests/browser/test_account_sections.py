@@ -5,7 +5,7 @@ and another, ends the other (whose refresh token then stops working); a 2.7 serv
 section. A key made in the API-keys section (shown once) calls a FastAPI route that accepts keys,
 until it is revoked there; a team's keys are managed by members holding `$manage_api_keys`
 only. axe finds no serious or critical issue on any section, light and dark, 375 and 1280 px;
-the screenshots go to shots/ (git-ignored) for a person to look at."""
+the screenshots go to build/screenshots/account-settings/ (git-ignored) for a person to look at."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from .test_page_quality import AXE, Inspector
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "shots"
+SHOTS = ROOT / "build" / "screenshots" / "account-settings"
 
 
 def _service(tmp_path_factory: pytest.TempPathFactory, api: str) -> Iterator[MailService]:

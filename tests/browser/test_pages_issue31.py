@@ -2,7 +2,7 @@
 hostile and malformed query strings never put the service's validation text, a catalogue code or
 text of the URL on a page; Deny at the OAuth provider comes back to the sign-in page with its
 sentence; the transient pages, the two-factor page and the provider logos pass axe in light and
-dark at 375 and 1280 px, and their screenshots are written to shots/ (not committed)."""
+dark at 375 and 1280 px, and their screenshots are written to build/screenshots/page-states/ (git-ignored)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from .test_page_quality import AXE, Inspector
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "shots"
+SHOTS = ROOT / "build" / "screenshots" / "page-states"
 PASSWORD = "correct horse battery"
 CATALOGUE_CODES = [e["code"] for e in json.loads((ROOT / "authmw" / "catalogue.json").read_text())["errors"]]
 #: Every provider the local service lets a project enable (twitch has a logo too, but the

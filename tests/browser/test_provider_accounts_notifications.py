@@ -2,7 +2,7 @@
 section of their own) of the React account settings, API 2.8 (issue 29), in Chromium against the
 local service and its mock provider; each change is checked through the Python server app. axe
 finds no serious or critical issue on either section, light and dark, 375 and 1280 px; the
-screenshots go to shots/ (git-ignored) for a person to look at."""
+screenshots go to build/screenshots/provider-accounts/ (git-ignored) for a person to look at."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from .test_page_quality import AXE, Inspector
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "shots"
+SHOTS = ROOT / "build" / "screenshots" / "provider-accounts"
 MARKETING = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c"
 TRANSACTIONAL = "7bb82d33-2f54-4a3d-9d23-82739e0d66ef"
 LAST_METHOD = "This is your only way to sign in. Set a password or connect another account first."
