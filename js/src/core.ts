@@ -73,6 +73,7 @@ export type {
   AdminOAuthProvider,
   AdminProject,
   AdminProjectConfig,
+  OAuthAccountMergeStrategy,
   AdminProjectUpdate,
   ApiKey,
   ApiKeyCreate,

@@ -296,7 +296,15 @@ export interface AdminProjectConfig extends ProjectConfig {
   emailConfig: EmailConfig;
   teamCreatorDefaultPermissions: { id: string }[];
   teamMemberDefaultPermissions: { id: string }[];
+  /** API 2.8: what an OAuth sign-up does with an e-mail another user signs in with ("link_method" on 2.7). */
+  oauthAccountMergeStrategy: OAuthAccountMergeStrategy;
 }
+
+/**
+ * What an OAuth sign-in with an e-mail that another user already signs in with does (API 2.8):
+ * adds the provider to that user, refuses, or makes a second user.
+ */
+export type OAuthAccountMergeStrategy = "link_method" | "raise_error" | "allow_duplicates";
 
 /** The project as the admin tier sees it. */
 export interface AdminProject extends Project {
@@ -331,6 +339,8 @@ export interface AdminProjectUpdate {
     emailConfig?: EmailConfig;
     teamCreatorDefaultPermissions?: { id: string }[];
     teamMemberDefaultPermissions?: { id: string }[];
+    /** API 2.8 only. */
+    oauthAccountMergeStrategy?: OAuthAccountMergeStrategy;
   };
 }
 
@@ -450,6 +460,7 @@ export function adminProjectFromWire(w: Wire): AdminProject {
       emailConfig: c.emailConfig ?? { type: "shared" },
       teamCreatorDefaultPermissions: c.teamCreatorDefaultPermissions ?? [],
       teamMemberDefaultPermissions: c.teamMemberDefaultPermissions ?? [],
+      oauthAccountMergeStrategy: c.oauthAccountMergeStrategy ?? "link_method",
     },
   };
 }

@@ -127,6 +127,15 @@ describe.each(API_VERSIONS)("API %s", (api) => {
       expect((await a.updateProject({ description: null })).description).toBe("");
     });
 
+    it("oauthAccountMergeStrategy: link_method by default, changed and read back on 2.8", async () => {
+      const { admin: a } = await scratchProject();
+      expect((await a.getProject()).config.oauthAccountMergeStrategy).toBe("link_method");
+      if (api !== "2.8") return; // 2.7 has no such setting (read as the default)
+      const updated = await a.updateProject({ config: { oauthAccountMergeStrategy: "raise_error" } });
+      expect(updated.config.oauthAccountMergeStrategy).toBe("raise_error");
+      expect((await a.getProject()).config.oauthAccountMergeStrategy).toBe("raise_error");
+    });
+
     it("facebookConfigId and microsoftTenantId: sent, kept and read back", async () => {
       const { admin: a } = await scratchProject();
       const facebook = { id: "facebook", type: "standard" as const, enabled: true, clientId: "fb", clientSecret: "fs" };
