@@ -28,7 +28,7 @@ const BUNDLES = [
     // 10.02 -> 10.19 (issue 29): useUser({ or: "anonymous" }) (0.07) and the stand-ins of the two
     // API-key namespaces (apiKeys, teamApiKeys; their code loads with the first call).
     // 10.19 -> 10.27 (issue 29): the stand-ins of providerAccounts and notificationPreferences.
-    // 10.27 -> 9.74 (issue 31): the namespaces' stand-ins make each method on its first use (no
+    // 10.27 -> 9.75 (issue 31): the namespaces' stand-ins make each method on its first use (no
     // lists of method names; -0.12), and the redirect helpers left the main entry for
     // @authmw/react/protocol (-0.43): esbuild put return-to.ts, which the lazily loaded flows
     // and pages use, into this first load because index re-exported it.
