@@ -295,7 +295,10 @@ def test_every_row_form_open_passes_axe_and_is_screenshotted(service28: MailServ
     for section in ids:
         shown = _open_section(page, base, section)
         if section == "teams":
-            expect(shown.get_by_test_id("team-api-keys-area")).to_be_visible()  # the team's permissions have loaded
+            # The rows come as what they depend on loads (the team's profiles and permissions, the
+            # project's settings): the list below is taken once, so wait for every one of them.
+            for loaded in ("team-api-keys-area", "member-name-row", "invite-row", "create-team-row"):
+                expect(shown.get_by_test_id(loaded)).to_be_visible()
         for row in shown.locator(".authmw-action-row").all():
             name = (row.get_attribute("data-testid") or "").removesuffix("-row")
             row.get_by_test_id(f"{name}-open").click()
