@@ -8,6 +8,7 @@ import sqlite3
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from ..sign_up_rules import check_sign_up, mark_restricted
 from ..endpoint import EndpointGroup, RequestContext
 from ..errors import CatalogueError, OAuthError
 from ..oauth_flow import AUTHORIZATION_CODE, attach_account, check_link, pkce_matches, trusted_redirect
@@ -124,6 +125,7 @@ def _upgrade_anonymous(ctx: RequestContext, project: Project, user: sqlite3.Row,
         used_for_auth=not email_used_for_auth(ctx.sql, project.id, email),
     )
     upgrade_anonymous_user(ctx.sql, project, user["id"])
+    mark_restricted(ctx.sql, project.id, user["id"], check_sign_up(project.config, email, "oauth", provider_id))
     attach_account(ctx.sql, project.id, provider_id, account, user["id"], link["provider_scope"])
 
 

@@ -13,6 +13,7 @@ from starlette.responses import RedirectResponse, Response
 from .. import mock_provider
 from ..api_version import ANONYMOUS
 from ..db import load
+from ..sign_up_rules import check_sign_up, mark_restricted
 from ..endpoint import EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError
 from ..ids import now_millis, sha256_hex
@@ -232,6 +233,7 @@ def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any]
         # attacker's anonymous session.
         if not project.config["sign_up_enabled"]:
             raise CatalogueError("SIGN_UP_NOT_ENABLED")
+        check_sign_up(project.config, account["email"], "oauth", provider_id)  # again, with restriction, at the exchange
         user_id, is_new_user = flow["anonymous_user_id"], True
         pending_link = {"provider_id": provider_id, "account": account, "provider_scope": provider_scope}
         pending_link["upgrade_anonymous"] = True
@@ -325,6 +327,7 @@ def _account_user(
     if not project.config["sign_up_enabled"]:
         raise CatalogueError("SIGN_UP_NOT_ENABLED")
     email = account["email"]
+    restriction = check_sign_up(project.config, email, "oauth", provider_id)
     user_id = create_user(
         ctx.sql,
         project.id,
@@ -332,6 +335,7 @@ def _account_user(
         primary_email_verified=account["email_verified"],
         primary_email_auth_enabled=not email_used_for_auth(ctx.sql, project.id, email),
     )
+    mark_restricted(ctx.sql, project.id, user_id, restriction)
     attach_account(ctx.sql, project.id, provider_id, account, user_id, "")
     if project.config["create_team_on_sign_up"]:
         create_team(ctx.sql, project, f"{email}'s Team", creator_user_id=user_id)
