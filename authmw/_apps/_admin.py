@@ -31,10 +31,11 @@ from ..models import (
     TestEmailResult,
 )
 from ._api_keys import AdminApiKeys, AsyncAdminApiKeys
-from ._base import UNSET, _Api, _Namespace, changes, namespace, parse, parse_items
+from ._base import UNSET, _Namespace, changes, namespace, parse, parse_items
 from ._binding import AsyncRunner, SyncRunner, operation
 from ._email_templates import AdminEmailTemplates, AsyncAdminEmailTemplates
 from ._server import AsyncServerApp, ServerApp
+from ._sign_up_rules import AdminSignUpRules, AsyncAdminSignUpRules, ConfigCalls, ConfigLevel
 
 __all__ = [
     "AdminApp",
@@ -179,7 +180,7 @@ def _body_2_8(body: dict[str, Any]) -> dict[str, Any]:
     return {**body, "config": config}
 
 
-class _AdminOps(_Api):
+class _AdminOps(ConfigCalls):
     _owner_session: Session | None = None
     #: The admin project path this app's service answered (None: not called yet).
     _project_path: str | None = None
@@ -230,6 +231,19 @@ class _AdminOps(_Api):
             body = _body_2_8(body)
         response = yield from self._project_call("PATCH", json=body)
         return parse(AdminProject, parse_json(response))
+
+    @operation
+    def update_config(self, values: Mapping[str, Any], /, *, level: ConfigLevel = "environment") -> Op[None]:
+        """Change settings the API 2.8 way: a config override of dotted keys of the 2.8 config,
+        e.g. ``{"onboarding.requireEmailVerification": True}`` (``None`` puts a key's default
+        back). A key the service does not know is refused naming it. API 2.8 only
+        (:class:`~authmw.errors.NotInServiceVersion` from a 2.7 service)."""
+        yield from self._update_config(values, level)
+
+    @operation
+    def get_config(self) -> Op[dict[str, Any]]:
+        """The project's config in the 2.8 shape (nested keys), as the service renders it."""
+        return (yield from self._get_config())
 
     @operation
     def delete_project(self) -> Op[None]:
@@ -288,8 +302,8 @@ class AdminApp(_AdminOps, ServerApp):
     Everything :class:`ServerApp` does, plus the project's settings (``get_project``,
     ``update_project``, ``delete_project``, ``production_mode_errors``), ``api_keys``,
     ``email_templates``, ``permission_definitions`` (team permissions),
-    ``project_permission_definitions`` (API 2.8), ``get_metrics``, ``send_test_email`` and
-    ``create_svix_token``.
+    ``project_permission_definitions`` (API 2.8), ``sign_up_rules`` and ``update_config`` /
+    ``get_config`` (API 2.8), ``get_metrics``, ``send_test_email`` and ``create_svix_token``.
     """
 
     _tier = "admin"
@@ -297,6 +311,7 @@ class AdminApp(_AdminOps, ServerApp):
     email_templates = namespace(AdminEmailTemplates)
     permission_definitions = namespace(AdminPermissionDefinitions)
     project_permission_definitions = namespace(AdminProjectPermissionDefinitions)
+    sign_up_rules = namespace(AdminSignUpRules)
 
 
 class AsyncAdminApp(_AdminOps, AsyncServerApp):
@@ -307,3 +322,4 @@ class AsyncAdminApp(_AdminOps, AsyncServerApp):
     email_templates = namespace(AsyncAdminEmailTemplates)
     permission_definitions = namespace(AsyncAdminPermissionDefinitions)
     project_permission_definitions = namespace(AsyncAdminProjectPermissionDefinitions)
+    sign_up_rules = namespace(AsyncAdminSignUpRules)
