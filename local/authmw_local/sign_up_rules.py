@@ -352,13 +352,16 @@ def decide(config: dict[str, Any], facts: dict[str, Any]) -> Decision:
 _COUNTRY_TAG = re.compile(r"^[^+]+\+([A-Za-z]{2})@example\.com$", re.IGNORECASE)
 
 
-def sign_up_facts(email: str | None, auth_method: str, oauth_provider: str | None = None) -> dict[str, Any]:
-    """What a condition can test. As the backend does outside production, an address
+def sign_up_facts(
+    email: str | None, auth_method: str, oauth_provider: str | None = None, country_code: str | None = None
+) -> dict[str, Any]:
+    """What a condition can test; the country is `country_code` when given (OTP: where the code
+    was asked for), else the request's. As the backend does outside production, an address
     `name+CC@example.com` stands for a sign-up from country CC (the local service only runs
     for development, where no request comes from a real place)."""
     address = (email or "").strip().lower()
     info = end_user.current()
-    country = info.end_user.country_code if info and info.end_user else None
+    country = country_code or (info.end_user.country_code if info and info.end_user else None)
     tagged = _COUNTRY_TAG.match(address)
     if tagged:
         country = tagged.group(1)
@@ -373,11 +376,15 @@ def sign_up_facts(email: str | None, auth_method: str, oauth_provider: str | Non
 
 
 def check_sign_up(
-    config: dict[str, Any], email: str | None, auth_method: str, oauth_provider: str | None = None
+    config: dict[str, Any],
+    email: str | None,
+    auth_method: str,
+    oauth_provider: str | None = None,
+    country_code: str | None = None,
 ) -> str | None:
     """Raise SIGN_UP_REJECTED when the project's rules refuse this sign-up; else the private
     note to store on a user the rules restrict (None when they do not)."""
-    decision = decide(config, sign_up_facts(email, auth_method, oauth_provider))
+    decision = decide(config, sign_up_facts(email, auth_method, oauth_provider, country_code))
     if not decision.allowed:
         raise CatalogueError("SIGN_UP_REJECTED", message=REJECTED_MESSAGE)
     if decision.restricted_by is None:

@@ -86,7 +86,8 @@ def sign_in(ctx: RequestContext) -> dict[str, Any]:
         return finish_sign_in(ctx, user, is_new_user=False)
     if not project.config["sign_up_enabled"]:
         raise CatalogueError("SIGN_UP_NOT_ENABLED")
-    restriction = check_sign_up(project.config, email, "otp")
+    country = found.data.get("country_code")  # where the code was asked for
+    restriction = check_sign_up(project.config, email, "otp", country_code=country)
     anonymous = ctx.user if ctx.api.anonymous_users and ctx.user is not None and ctx.user["is_anonymous"] else None
     if anonymous is not None:
         # 2.8: a new account made by OTP sign-in is the anonymous user of the request's token
@@ -106,6 +107,7 @@ def sign_in(ctx: RequestContext) -> dict[str, Any]:
         primary_email=email,
         primary_email_verified=True,
         primary_email_auth_enabled=True,
+        country_code=country if ctx.api.anonymous_users else None,
     )
     mark_restricted(ctx.sql, project.id, user_id, restriction)
     if project.config["create_team_on_sign_up"]:
