@@ -31,6 +31,9 @@ __all__: list[str] = [
     "BranchDoesNotExist",
     "CannotDeleteCurrentSession",
     "CannotGetOwnUserWithoutUser",
+    "CliAuthError",
+    "CliAuthExpiredError",
+    "CliAuthUsedError",
     "ClientAuthenticationRequired",
     "ClientOrAdminAuthenticationRequired",
     "ClientOrServerAuthenticationRequired",
@@ -51,6 +54,7 @@ __all__: list[str] = [
     "InvalidAdminAccessToken",
     "InvalidAuthorizationCode",
     "InvalidOAuthClientIdOrSecret",
+    "InvalidPollingCode",
     "InvalidProjectAuthentication",
     "InvalidProjectForAccessToken",
     "InvalidProjectForAdminAccessToken",
@@ -1138,6 +1142,30 @@ class ApiKeyNotAccepted(KnownError):
         return self.details.get('reason')
 
 
+class InvalidPollingCode(KnownError):
+    code = 'INVALID_POLLING_CODE'
+    status = 400
+    message_template = 'The polling code is invalid or does not exist.'
+
+
+class CliAuthError(KnownError):
+    code = 'CLI_AUTH_ERROR'
+    status = 400
+    message_template = '{message}'
+
+
+class CliAuthExpiredError(KnownError):
+    code = 'CLI_AUTH_EXPIRED_ERROR'
+    status = 400
+    message_template = 'CLI authentication request expired. Please try again.'
+
+
+class CliAuthUsedError(KnownError):
+    code = 'CLI_AUTH_USED_ERROR'
+    status = 400
+    message_template = 'This authentication token has already been used.'
+
+
 #: code -> class, for every catalogue entry.
 BY_CODE: dict[str, type[KnownError]] = {
     'PROJECT_AUTHENTICATION_ERROR': ProjectAuthenticationError,
@@ -1253,4 +1281,8 @@ BY_CODE: dict[str, type[KnownError]] = {
     'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE': ContactChannelAlreadyUsedForAuthBySomeoneElse,
     'CROSS_SITE_REQUEST_REFUSED': CrossSiteRequestRefused,
     'API_KEY_NOT_ACCEPTED': ApiKeyNotAccepted,
+    'INVALID_POLLING_CODE': InvalidPollingCode,
+    'CLI_AUTH_ERROR': CliAuthError,
+    'CLI_AUTH_EXPIRED_ERROR': CliAuthExpiredError,
+    'CLI_AUTH_USED_ERROR': CliAuthUsedError,
 }

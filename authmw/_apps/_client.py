@@ -25,6 +25,7 @@ from ._accounts import (
 )
 from ._base import UNSET, _AsyncApp, _SyncApp, changes, namespace, parse
 from ._binding import operation
+from ._cli_login import _CliLogin
 from ._contact_channels import AsyncClientContactChannels, ClientContactChannels
 from ._invitations import AsyncClientTeamInvitations, ClientTeamInvitations
 from ._mfa import _ClientMfa
@@ -43,7 +44,7 @@ from ._teams import AsyncClientTeams, ClientTeams
 __all__ = ["AsyncClientApp", "ClientApp"]
 
 
-class _ClientOps(_ClientMfa, _ClientOAuth, _OwnedProjectsOps):
+class _ClientOps(_ClientMfa, _ClientOAuth, _CliLogin, _OwnedProjectsOps):
     def __init__(
         self,
         config: AuthConfig | None = None,

@@ -118,6 +118,10 @@ const CATALOGUE: readonly CatalogueRow[] = [
   ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE","",409,"This {type} is already used for authentication by another account.",0,"","type,contact_channel_value,would_work_if_email_was_verified"],
   ["CROSS_SITE_REQUEST_REFUSED","",403,"Refused a cross-site request made with the session cookies (failed the {check} check). Send it from the app's own pages, or list its origin among the trusted origins.",0,"","check,origin"],
   ["API_KEY_NOT_ACCEPTED","",401,"This endpoint does not accept API keys ({reason}). Call it with a user's session, or let the app accept API keys (AuthConfig(accept_api_keys=True)) and the route's guard take them (api_keys=True).",0,"","reason"],
+  ["INVALID_POLLING_CODE","",400,"The polling code is invalid or does not exist.",0,"",""],
+  ["CLI_AUTH_ERROR","",400,"{message}",0,"",""],
+  ["CLI_AUTH_EXPIRED_ERROR","",400,"CLI authentication request expired. Please try again.",0,"",""],
+  ["CLI_AUTH_USED_ERROR","",400,"This authentication token has already been used.",0,"",""],
 ];
 
 /** The class of a catalogue code (made on first use; the same class every time), or undefined. */
@@ -467,6 +471,18 @@ export type CrossSiteRequestRefused = InstanceType<typeof CrossSiteRequestRefuse
 /** API_KEY_NOT_ACCEPTED (401). */
 export const ApiKeyNotAccepted = /* @__PURE__ */ knownErrorClass("API_KEY_NOT_ACCEPTED") as KnownErrorClass<{ readonly "~lineage"?: { API_KEY_NOT_ACCEPTED: true }; readonly reason: string | undefined }>;
 export type ApiKeyNotAccepted = InstanceType<typeof ApiKeyNotAccepted>;
+/** INVALID_POLLING_CODE (400). */
+export const InvalidPollingCode = /* @__PURE__ */ knownErrorClass("INVALID_POLLING_CODE") as KnownErrorClass<{ readonly "~lineage"?: { INVALID_POLLING_CODE: true } }>;
+export type InvalidPollingCode = InstanceType<typeof InvalidPollingCode>;
+/** CLI_AUTH_ERROR (400). */
+export const CliAuthError = /* @__PURE__ */ knownErrorClass("CLI_AUTH_ERROR") as KnownErrorClass<{ readonly "~lineage"?: { CLI_AUTH_ERROR: true } }>;
+export type CliAuthError = InstanceType<typeof CliAuthError>;
+/** CLI_AUTH_EXPIRED_ERROR (400). */
+export const CliAuthExpiredError = /* @__PURE__ */ knownErrorClass("CLI_AUTH_EXPIRED_ERROR") as KnownErrorClass<{ readonly "~lineage"?: { CLI_AUTH_EXPIRED_ERROR: true } }>;
+export type CliAuthExpiredError = InstanceType<typeof CliAuthExpiredError>;
+/** CLI_AUTH_USED_ERROR (400). */
+export const CliAuthUsedError = /* @__PURE__ */ knownErrorClass("CLI_AUTH_USED_ERROR") as KnownErrorClass<{ readonly "~lineage"?: { CLI_AUTH_USED_ERROR: true } }>;
+export type CliAuthUsedError = InstanceType<typeof CliAuthUsedError>;
 
 /** Each code's error type, for `isKnownError(error, code)` (types only: nothing of it is loaded). */
 export interface KnownErrorsByCode {
@@ -583,4 +599,8 @@ export interface KnownErrorsByCode {
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: ContactChannelAlreadyUsedForAuthBySomeoneElse;
   CROSS_SITE_REQUEST_REFUSED: CrossSiteRequestRefused;
   API_KEY_NOT_ACCEPTED: ApiKeyNotAccepted;
+  INVALID_POLLING_CODE: InvalidPollingCode;
+  CLI_AUTH_ERROR: CliAuthError;
+  CLI_AUTH_EXPIRED_ERROR: CliAuthExpiredError;
+  CLI_AUTH_USED_ERROR: CliAuthUsedError;
 }

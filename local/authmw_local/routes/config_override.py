@@ -21,11 +21,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from starlette.routing import Route
-
 from .. import sign_up_rules
 from ..api_version import ApiVersion
-from ..endpoint import ADMIN, API_PREFIX, EndpointGroup, RequestContext
+from ..endpoint import ADMIN, EndpointGroup, RequestContext, also_at_latest
 from ..errors import PlainError
 from ..projects import default_config
 from ..schema import Arr, Obj, Str
@@ -225,8 +223,4 @@ def get_config(ctx: RequestContext) -> dict[str, Any]:
     return {"config_string": json.dumps(render(ctx.project.config))}
 
 
-#: The same endpoints under `/api/latest`, the prefix the backend gives its newest version.
-routes = group.routes + [
-    Route("/api/latest" + route.path.removeprefix(API_PREFIX), route.endpoint, methods=route.methods)
-    for route in group.routes
-]
+routes = also_at_latest(group.routes)
