@@ -58,7 +58,10 @@ const BUNDLES = [
     // section in messages.ts.
     // 33.85 -> 33.95 (issue 31): the kit's new shared parts (the e-mail field, the provider
     // logo and the provider call's state for the connect rows) and the rows' texts.
-    budgetKb: 34,
+    // 34 -> 34.6 (issue 42): 33.95 -> 34.54 KB, the CLI sign-in confirmation page and its texts.
+    // Behind import() it would take messages and layout into the provider's first load, as
+    // the account sections once did (tried: 9.76 -> 19.08 KB), so it is a page like the others.
+    budgetKb: 34.6,
     targetKb: 30,
   },
   // The components are modules of their own: an app that does not render them does not load
