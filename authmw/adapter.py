@@ -10,15 +10,12 @@ adapter") walks through one.
 - Settings: :func:`read_settings` turns a framework's settings mapping (:data:`KEYS`) into
   :class:`AdapterSettings`; :func:`secret_key_needed` explains a missing server key.
 - Cross-site requests: :class:`OriginPolicy` and :func:`own_origin`.
-- Guards: :func:`guard_decorators` builds ``user_required`` / ``team_member_required`` /
-  ``team_permission_required`` from three framework callbacks (:class:`TeamRequirement` is
-  the team requirement of adapters whose views take keyword arguments), :func:`permission_decorator`
-  ``require_permission`` (API 2.8 project permissions: a :class:`PermissionRequirement`);
-  :func:`sign_in_url`, :func:`is_json_request`, :func:`forbidden`, :func:`team_refusal` and
-  :func:`permission_refusal` decide the answers; for a request made with an API key (API 2.8)
-  :func:`admission` decides whether a guard goes on (every decorator takes ``api_keys=``),
-  :func:`requirement_refusal` runs one requirement for a user or a team's key, and
-  :func:`team_key_refusal` is a team key's team check.
+- Guards: one access decision for every framework. An adapter's ``Guard`` is a
+  :class:`GuardBase` (a :class:`Rule`: the route's :class:`TeamRequirement` /
+  :class:`PermissionRequirement` and :class:`AccessOptions`); it asks :func:`decide` (run on
+  the resolver's driver) and translates the :class:`Denial` it may get
+  (:meth:`Denial.refusal`, :func:`wants_page`). :func:`guard_decorators` and
+  :func:`permission_decorator` build the decorators over that ``Guard``.
 - Linking to an app's own users by e-mail: :func:`linkable_email` (the one rule: verified at
   the service, held by no other authmw user) and :class:`EmailLinkRefused`.
 - Server-rendered OAuth: :class:`OAuthRoutes` returns :class:`Reply` values the adapter turns
@@ -39,20 +36,18 @@ from ._tokens import Claims
 from ._urls import same_origin_path
 from .middleware._access import (
     DEFAULT_TEAM_ARG,
+    AccessOptions,
+    Denial,
+    GuardBase,
     PermissionRequirement,
+    Rule,
     TeamRequirement,
     TeamSource,
     ViewFunction,
-    admission,
-    forbidden,
+    decide,
     guard_decorators,
-    is_json_request,
     permission_decorator,
-    permission_refusal,
-    requirement_refusal,
-    sign_in_url,
-    team_key_refusal,
-    team_refusal,
+    wants_page,
 )
 from .middleware._cookies import ACCESS_COOKIE, with_session_cookies
 from .middleware._core import OnRefreshUnavailable, bearer_token, is_secure
@@ -70,6 +65,9 @@ __all__ = [
     "ACCESS_COOKIE",
     "ANONYMOUS",
     "DEFAULT_TEAM_ARG",
+    "AccessOptions",
+    "Denial",
+    "GuardBase",
     "KEYS",
     "AdapterSettings",
     "AsyncDriver",
@@ -84,6 +82,7 @@ __all__ = [
     "READ_HEADERS",
     "Reply",
     "Resolved",
+    "Rule",
     "SessionRequest",
     "SessionResolver",
     "SettingKeywords",
@@ -92,25 +91,19 @@ __all__ = [
     "TeamSource",
     "ViewFunction",
     "WebSocketCrossSite",
-    "admission",
     "bearer_token",
-    "forbidden",
+    "decide",
     "guard_decorators",
-    "is_json_request",
     "is_secure",
     "linkable_email",
     "linkable_email_op",
     "normalize_email",
     "own_origin",
     "permission_decorator",
-    "permission_refusal",
     "read_settings",
-    "requirement_refusal",
     "same_origin_path",
     "secret_key_needed",
-    "sign_in_url",
-    "team_key_refusal",
-    "team_refusal",
+    "wants_page",
     "with_session_cookies",
 ]
 

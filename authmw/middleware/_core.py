@@ -57,7 +57,6 @@ from authmw._refresh_policy import ShortLivedWarning, refresh_endpoint
 from authmw._session import refresh_access_token
 from authmw._keyformat import ParsedApiKey
 from authmw._tokens import _TABLE, Claims, TokenVerifier, has_validity, usable_until
-from authmw.models import ProjectApiKey
 from authmw.errors import (
     AccessTokenExpired,
     AnonymousAuthenticationNotAllowed,
@@ -70,7 +69,7 @@ from authmw.errors import (
     UnparsableAccessToken,
 )
 
-from ._api_keys import ApiKeyResolver, looks_like_api_key
+from ._api_keys import ApiKeyResolver, ConfirmedKey, looks_like_api_key
 from ._cookies import (
     DEFAULT_ATTRIBUTES,
     CookieAttributes,
@@ -225,7 +224,11 @@ class Outcome(NamedTuple):
     #: The session came from the browser's cookies (so the cross-site check applies to it).
     from_cookies: bool = False
     #: A user's or team's API key the service confirmed (no claims, no tokens then).
-    api_key: ProjectApiKey | None = None
+    api_key: ConfirmedKey | None = None
+    #: A session of a user the app does not sign in (an anonymous or restricted user's):
+    #: not signed in, and this is why (``AnonymousAuthenticationNotAllowed`` or
+    #: ``RestrictedUserNotAllowed``); guards send a restricted user to verify their e-mail.
+    refused: KnownError | None = None
 
 
 #: No session, or none the app signs in.
@@ -356,7 +359,7 @@ class Authenticator:
         self._refused: BoundedMap[float] = BoundedMap(REFUSED_CACHE_SIZE)
         #: Refresh token -> the time until which it is known to give a kind of token the app
         #: does not sign in (an anonymous user's, say): not refreshed again before then.
-        self._unwanted: BoundedMap[float] = BoundedMap(REFUSED_CACHE_SIZE)
+        self._unwanted: BoundedMap[tuple[float, KnownError | None]] = BoundedMap(REFUSED_CACHE_SIZE)
         self._cookie_memo: BoundedMap[StoredSession] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
         self._header_memo: BoundedMap[Tokens] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
         #: Cookie value -> (its signed-in outcome, the time until which it holds).
@@ -467,12 +470,13 @@ class Authenticator:
             claims = self.verifier.verify_cached(tokens.access_token)
             if claims is not None and has_validity(claims.exp, now):
                 return Outcome(claims, tokens.access_token, tokens.refresh_token)
-            if self.verifier.refused_kind(tokens.access_token) is not None:
-                return self._unwanted_session(tokens, self._expiry_or(tokens.access_token, now))
+            refused = self.verifier.refused_kind(tokens.access_token)
+            if refused is not None:
+                return self._unwanted_session(tokens, self._expiry_or(tokens.access_token, now), refused)
         if tokens.refresh_token is not None:
-            until = self._unwanted.get(tokens.refresh_token) if self._unwanted else None
-            if until is not None and now < until:
-                return self._unwanted_session(tokens, until)
+            unwanted = self._unwanted.get(tokens.refresh_token) if self._unwanted else None
+            if unwanted is not None and now < unwanted[0]:
+                return self._unwanted_session(tokens, *unwanted)
             fresh = self._fresh_token(tokens.refresh_token, now)
             if fresh is not None:
                 return self._refreshed(tokens, *fresh)
@@ -511,8 +515,9 @@ class Authenticator:
             return self._unavailable(exc, "refreshing the session", self._refresh_url)
         self.watch.answered()
         if fresh is None:
-            if self._is_unwanted(refresh, self._clock()):
-                return NO_SESSION  # a session, but of a user the app does not sign in
+            unwanted = self._unwanted_until(refresh, self._clock())
+            if unwanted is not None:  # a session, but of a user the app does not sign in
+                return NO_SESSION if unwanted[1] is None else Outcome(refused=unwanted[1])
             return self._signed_out(tokens)
         return self._refreshed(tokens, *fresh)
 
@@ -537,8 +542,8 @@ class Authenticator:
                 claims = yield from self.verifier.verify(access)
             except InvalidAccessToken as exc:
                 raise Refusal.bearer(exc) from None
-            except UNWANTED_KIND:
-                return NO_SESSION  # an anonymous or restricted user: not signed in, not refused
+            except UNWANTED_KIND as exc:
+                return Outcome(refused=exc)  # an anonymous or restricted user: not signed in, not refused
             except Exception as exc:
                 return self._unavailable(exc, "verifying a bearer token", self.verifier.jwks_url)
         if claims.exp <= self._clock():  # the verifier tolerates skew; the service does not
@@ -558,7 +563,7 @@ class Authenticator:
         fresh = self._fresh_token(refresh_token, self._clock())
         if fresh is not None:
             return fresh
-        if self._was_refused(refresh_token) or self._is_unwanted(refresh_token, self._clock()):
+        if self._was_refused(refresh_token) or self._unwanted_until(refresh_token, self._clock()) is not None:
             return None
         access = yield from self._refresher(self.config, refresh_token)
         if access is None:
@@ -572,7 +577,8 @@ class Authenticator:
             # the one it signs with): not before this one expires. The cookies stay.
             if isinstance(exc, InvalidAccessToken):
                 logger.warning("authmw: the service's fresh access token was refused (%s); not signed in", type(exc).__name__)
-            self._unwanted.put(refresh_token, self._expiry_or(access, self._clock() + REFUSED_TTL))
+            refused = None if isinstance(exc, InvalidAccessToken) else exc
+            self._unwanted.put(refresh_token, (self._expiry_or(access, self._clock() + REFUSED_TTL), refused))
             return None
         self._remember(refresh_token, access, claims)
         return access, claims
@@ -584,22 +590,24 @@ class Authenticator:
             return default
         return default if exp is None else exp
 
-    def _is_unwanted(self, refresh_token: str, now: float) -> bool:
-        until = self._unwanted.get(refresh_token)
-        if until is None:
-            return False
-        if now < until:
-            return True
+    def _unwanted_until(self, refresh_token: str, now: float) -> tuple[float, KnownError | None] | None:
+        """(until, why) while ``refresh_token`` is known to give a token the app does not sign in."""
+        unwanted = self._unwanted.get(refresh_token)
+        if unwanted is None:
+            return None
+        if now < unwanted[0]:
+            return unwanted
         self._unwanted.drop(refresh_token)
-        return False
+        return None
 
-    def _unwanted_session(self, tokens: Tokens, until: float) -> Outcome:
+    def _unwanted_session(self, tokens: Tokens, until: float, refused: KnownError | None) -> Outcome:
         """Not signed in, the session left as it is (no refresh, no cookie written or
         deleted: it belongs to the 2.8 browser SDK); the same Cookie value is decided by a
         lookup until ``until``."""
+        outcome = NO_SESSION if refused is None else Outcome(refused=refused)
         if tokens.cookie is not None:
-            self._decided.put(tokens.cookie, (NO_SESSION, until))
-        return NO_SESSION
+            self._decided.put(tokens.cookie, (outcome, until))
+        return outcome
 
     def _refreshed(self, tokens: Tokens, access: str, claims: Claims) -> Outcome:
         refresh = tokens.refresh_token
@@ -691,7 +699,7 @@ class Authenticator:
         self._fresh.put(refresh_token, (access, claims))
 
 
-def _key_outcome(found: ProjectApiKey | KnownError) -> Outcome:
+def _key_outcome(found: ConfirmedKey | KnownError) -> Outcome:
     if isinstance(found, KnownError):
         raise Refusal.bearer(found)
     return Outcome(api_key=found)

@@ -59,6 +59,7 @@ class AuthMiddleware:
             return
 
         scope["authmw.config"] = self.config  # for guards: the handler path, the project
+        scope["authmw.resolver"] = self.handler  # for guards: the driver, the server app, api_paths
         request = SessionRequest(
             scope.get("method", "GET"), scope.get("scheme", "http"), _headers(scope["headers"]), kind == "websocket"
         )

@@ -1,0 +1,345 @@
+"""The conformance matrix of guards: the same five routes on FastAPI, Flask, Django (plain and
+with linked Django users), DRF and Quart, against the running local service (API 2.8), called
+by every kind of caller. ONE table of expected answers; every framework must give exactly it.
+
+The app accepts API keys and signs in neither anonymous nor restricted users (the defaults):
+an anonymous user is nobody to it, a restricted one is refused with its error, and a user's
+key counts as its holder's session would. The service, the callers and the apps are made once
+per module and shared by every framework (it lives here because Django is configured once
+for this folder)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from django.http import HttpRequest, JsonResponse
+from django.test import Client, override_settings
+from django.urls import path as url
+from rest_framework.response import Response as DRFResponse
+from rest_framework.views import APIView
+
+from authmw import AdminApp, AuthConfig, ServerApp
+from authmw.errors import PermissionIdAlreadyExists
+
+from api_sessions import session_headers, sign_up_anonymously
+
+PERMISSION = "matrix_docs_write"
+TEAM_PERMISSION = "$update_team"
+ROUTES = ("user", "user_keys", "team_member", "team_permission", "project_permission")
+CALLERS = (
+    "none",
+    "cookie",
+    "bearer",
+    "anonymous",
+    "restricted",
+    "user_key",
+    "team_key",
+    "revoked_key",
+    "anonymous_key",
+    "restricted_key",
+)
+
+UAR = (401, "USER_AUTHENTICATION_REQUIRED")
+NOT_ACCEPTED = (401, "API_KEY_NOT_ACCEPTED")
+RESTRICTED = (401, "RESTRICTED_USER_NOT_ALLOWED")
+OK = (200, None)
+
+#: caller -> the answer of each route of ROUTES (status, error code).
+EXPECTED: dict[str, tuple[tuple[int, str | None], ...]] = {
+    "none": (UAR, UAR, UAR, UAR, UAR),
+    "cookie": (OK, OK, OK, OK, OK),
+    "bearer": (OK, OK, OK, OK, OK),
+    "anonymous": (UAR, UAR, UAR, UAR, UAR),
+    "restricted": (RESTRICTED, RESTRICTED, RESTRICTED, RESTRICTED, RESTRICTED),
+    "user_key": (NOT_ACCEPTED, OK, OK, OK, OK),
+    "team_key": (NOT_ACCEPTED, UAR, OK, (403, "TEAM_PERMISSION_REQUIRED"), UAR),  # a team is not a user
+    "revoked_key": ((401, "API_KEY_REVOKED"),) * 5,
+    "anonymous_key": (NOT_ACCEPTED, UAR, UAR, UAR, UAR),
+    "restricted_key": (NOT_ACCEPTED, RESTRICTED, RESTRICTED, RESTRICTED, RESTRICTED),
+}
+
+
+@dataclass(frozen=True)
+class World:
+    config: AuthConfig  # accept_api_keys=True
+    team_id: str
+    headers: dict[str, dict[str, str]]  # caller -> request headers
+
+
+def _restricted_tokens(service: Any) -> dict[str, str]:
+    """A user an admin restricted, and a fresh session of it (its token says so)."""
+    session = service.sign_up()
+    base, config = f"{service.url}/api/v1", service.config
+    headers = {
+        "x-stack-project-id": config.project_id,
+        "x-stack-access-type": "server",
+        "x-stack-secret-server-key": config.secret_server_key or "",
+    }
+    restrict = {"restricted_by_admin": True, "restricted_by_admin_reason": "Under review"}
+    r = httpx.patch(f"{base}/users/{session.user_id}", headers=headers, json=restrict)
+    assert r.status_code == 200, r.text
+    r = httpx.post(f"{base}/auth/sessions", headers=headers, json={"user_id": session.user_id})
+    assert r.status_code == 200, r.text
+    return {**r.json(), "user_id": session.user_id}
+
+
+@pytest.fixture(scope="module")
+def world(service_28: Any) -> Iterator[World]:
+    config = service_28.config
+    suffix = uuid.uuid4().hex[:8]
+    with AdminApp(config) as admin, ServerApp(config) as server:
+        admin.update_project(config={"allow_user_api_keys": True, "allow_team_api_keys": True})
+        try:
+            admin.project_permission_definitions.create(PERMISSION)
+        except PermissionIdAlreadyExists:
+            pass
+        session = service_28.sign_up()
+        server.project_permissions.grant(session.user_id, PERMISSION)
+        team = server.teams.create(f"Matrix {suffix}", creator_user_id=session.user_id)
+        assert server.team_permissions.has(team.id, session.user_id, TEAM_PERMISSION)
+        anonymous = sign_up_anonymously(service_28)
+        restricted = _restricted_tokens(service_28)
+        user_key = server.user_api_keys.create(session.user_id, description="matrix").api_key
+        team_key = server.team_api_keys.create(team.id, description="matrix").api_key
+        revoked = server.user_api_keys.create(session.user_id, description="old")
+        server.user_api_keys.revoke(revoked.id)
+        anonymous_key = server.user_api_keys.create(anonymous["user_id"], description="anon").api_key
+        restricted_key = server.user_api_keys.create(restricted["user_id"], description="restricted").api_key
+
+        def bearer(value: str) -> dict[str, str]:
+            return {"authorization": f"Bearer {value}"}
+
+        pid = config.project_id
+        headers = {
+            "none": {},
+            "cookie": session_headers("cookie", pid, session.access_token, session.refresh_token),
+            "bearer": bearer(session.access_token),
+            "anonymous": bearer(anonymous["access_token"]),
+            "restricted": bearer(restricted["access_token"]),
+            "user_key": bearer(user_key),
+            "team_key": bearer(team_key),
+            "revoked_key": bearer(revoked.api_key),
+            "anonymous_key": bearer(anonymous_key),
+            "restricted_key": bearer(restricted_key),
+        }
+        try:
+            yield World(config.with_(accept_api_keys=True), team.id, headers)
+        finally:
+            admin.project_permission_definitions.delete(PERMISSION)
+            admin.update_project(config={"allow_user_api_keys": False, "allow_team_api_keys": False})
+
+
+#: A framework's app as one function: (route path, headers) -> (status, JSON body).
+Call = Callable[[str, dict[str, str]], tuple[int, Any]]
+
+
+def _paths(team_id: str) -> dict[str, str]:
+    return {
+        "user": "/api/user",
+        "user_keys": "/api/user-keys",
+        "team_member": f"/api/teams/{team_id}/member",
+        "team_permission": f"/api/teams/{team_id}/permission",
+        "project_permission": "/api/permission",
+    }
+
+
+def _fastapi(config: AuthConfig) -> Call:
+    from fastapi import Depends, FastAPI
+    from fastapi.testclient import TestClient
+
+    from authmw_fastapi import Guard, install, require_permission, require_team_member, require_team_permission
+
+    app = FastAPI()
+    install(app, config)
+    guards = {
+        "/api/user": Guard(),
+        "/api/user-keys": Guard(api_keys=True),
+        "/api/teams/{team_id}/member": require_team_member(api_keys=True),
+        "/api/teams/{team_id}/permission": require_team_permission(TEAM_PERMISSION, api_keys=True),
+        "/api/permission": require_permission(PERMISSION, api_keys=True),
+    }
+    for route, guard in guards.items():
+
+        async def view(user: Any = Depends(guard)) -> dict[str, Any]:
+            return {"ok": True}
+
+        app.get(route)(view)
+    client = TestClient(app)
+    client.__enter__()
+
+    def call(path: str, headers: dict[str, str]) -> tuple[int, Any]:
+        r = client.get(path, headers=headers)
+        return r.status_code, r.json()
+
+    return call
+
+
+def _flask(config: AuthConfig) -> Call:
+    from flask import Flask
+
+    from authmw_flask import AuthMW, require_permission, team_member_required, team_permission_required, user_required
+
+    app = Flask("matrix")
+    AuthMW(app, config=config)
+    app.add_url_rule("/api/user", "user", user_required(lambda: {"ok": True}))
+    app.add_url_rule("/api/user-keys", "user_keys", user_required(api_keys=True)(lambda: {"ok": True}))
+    app.add_url_rule(
+        "/api/teams/<team_id>/member", "member", team_member_required(api_keys=True)(lambda team_id: {"ok": True})
+    )
+    app.add_url_rule(
+        "/api/teams/<team_id>/permission",
+        "team_permission",
+        team_permission_required(TEAM_PERMISSION, api_keys=True)(lambda team_id: {"ok": True}),
+    )
+    app.add_url_rule("/api/permission", "permission", require_permission(PERMISSION, api_keys=True)(lambda: {"ok": True}))
+    client = app.test_client()
+
+    def call(path: str, headers: dict[str, str]) -> tuple[int, Any]:
+        headers = dict(headers)
+        for pair in filter(None, headers.pop("cookie", "").split("; ")):  # (the client keeps its own jar)
+            name, _, value = pair.partition("=")
+            client.set_cookie(name, value)
+        r = client.get(path, headers=headers)
+        for cookie in list(client._cookies):
+            client.delete_cookie(cookie[2], domain=cookie[0], path=cookie[1])
+        return r.status_code, r.get_json()
+
+    return call
+
+
+def _quart(config: AuthConfig) -> Call:
+    from quart import Quart
+
+    from authmw_quart import AuthMW, require_permission, team_member_required, team_permission_required, user_required
+
+    app = Quart("matrix")
+    AuthMW(app, config=config)
+
+    async def ok(**_: Any) -> dict[str, Any]:
+        return {"ok": True}
+
+    app.add_url_rule("/api/user", "user", user_required(ok))
+    app.add_url_rule("/api/user-keys", "user_keys", user_required(api_keys=True)(ok))
+    app.add_url_rule("/api/teams/<team_id>/member", "member", team_member_required(api_keys=True)(ok))
+    app.add_url_rule(
+        "/api/teams/<team_id>/permission", "team_permission", team_permission_required(TEAM_PERMISSION, api_keys=True)(ok)
+    )
+    app.add_url_rule("/api/permission", "permission", require_permission(PERMISSION, api_keys=True)(ok))
+    loop = asyncio.new_event_loop()
+
+    def call(path: str, headers: dict[str, str]) -> tuple[int, Any]:
+        async def get() -> tuple[int, Any]:
+            response = await app.test_client().get(path, headers=headers)
+            return response.status_code, await response.get_json()
+
+        return loop.run_until_complete(get())
+
+    return call
+
+
+# -- Django: plain views, linked Django users, DRF (one URLconf: this module) ---------------
+
+from authmw_django import (  # noqa: E402
+    require_permission as dj_require_permission,
+    team_member_required as dj_team_member_required,
+    team_permission_required as dj_team_permission_required,
+    user_required as dj_user_required,
+)
+from authmw_django.rest_framework import HasPermission, HasTeamPermission, IsSignedIn, IsTeamMember  # noqa: E402
+
+
+def _ok(request: HttpRequest, **_: Any) -> JsonResponse:
+    return JsonResponse({"ok": True})
+
+
+def _drf(*permissions: Any) -> Any:
+    class View(APIView):
+        permission_classes = list(permissions)
+
+        def get(self, request: Any, **_: Any) -> DRFResponse:
+            return DRFResponse({"ok": True})
+
+    return View.as_view()
+
+
+urlpatterns = [
+    url("django/api/user", dj_user_required(_ok)),
+    url("django/api/user-keys", dj_user_required(api_keys=True)(_ok)),
+    url("django/api/teams/<team_id>/member", dj_team_member_required(api_keys=True)(_ok)),
+    url("django/api/teams/<team_id>/permission", dj_team_permission_required(TEAM_PERMISSION, api_keys=True)(_ok)),
+    url("django/api/permission", dj_require_permission(PERMISSION, api_keys=True)(_ok)),
+    url("drf/api/user", _drf(IsSignedIn)),
+    url("drf/api/user-keys", _drf(IsSignedIn.of(api_keys=True))),
+    url("drf/api/teams/<team_id>/member", _drf(IsTeamMember.of(api_keys=True))),
+    url("drf/api/teams/<team_id>/permission", _drf(HasTeamPermission.of(TEAM_PERMISSION, api_keys=True))),
+    url("drf/api/permission", _drf(HasPermission.of(PERMISSION, api_keys=True))),
+]
+
+LINKED_MIDDLEWARE = [
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "authmw_django.AuthMiddleware",
+]
+
+
+def _django(config: AuthConfig, prefix: str, **options: Any) -> Call:
+    middleware = {"MIDDLEWARE": LINKED_MIDDLEWARE} if options.get("DJANGO_USERS") else {}
+    authmw = {
+        "PROJECT_ID": config.project_id,
+        "API_URL": config.api_url,
+        "PUBLISHABLE_CLIENT_KEY": config.publishable_client_key,
+        "SECRET_SERVER_KEY": config.secret_server_key,
+        "ACCEPT_API_KEYS": True,
+        **options,
+    }
+    settings = {"AUTHMW": authmw, **middleware}
+    client = Client()
+    with override_settings(ROOT_URLCONF=__name__, **settings):
+        client.handler.load_middleware()
+
+    def call(path: str, headers: dict[str, str]) -> tuple[int, Any]:
+        with override_settings(ROOT_URLCONF=__name__, **settings):
+            r = client.get(f"/{prefix}{path}", headers=headers)
+        client.cookies.clear()  # (a linked user's Django session must not carry to the next caller)
+        return r.status_code, r.json()
+
+    return call
+
+
+FRAMEWORKS: dict[str, Callable[[AuthConfig], Call]] = {
+    "fastapi": _fastapi,
+    "flask": _flask,
+    "quart": _quart,
+    "django": lambda config: _django(config, "django"),
+    "django_users": lambda config: _django(config, "django", DJANGO_USERS=True),
+    "drf": lambda config: _django(config, "drf"),
+}
+
+
+@pytest.fixture(scope="module")
+def answers(world: World, database: None) -> dict[str, dict[tuple[str, str], tuple[int, str | None]]]:
+    """Every framework's answer to every caller on every route, asked once."""
+    paths = _paths(world.team_id)
+    found: dict[str, dict[tuple[str, str], tuple[int, str | None]]] = {}
+    for name, make in FRAMEWORKS.items():
+        call = make(world.config)
+        table = found[name] = {}
+        for caller in CALLERS:
+            for route in ROUTES:
+                status, body = call(paths[route], {**world.headers[caller], "accept": "application/json"})
+                code = body.get("code") if isinstance(body, dict) and status != 200 else None
+                table[caller, route] = (status, code)
+    return found
+
+
+@pytest.mark.parametrize("framework", list(FRAMEWORKS))
+def test_every_framework_gives_the_one_table(answers: Any, framework: str) -> None:
+    expected = {(caller, route): EXPECTED[caller][i] for caller in CALLERS for i, route in enumerate(ROUTES)}
+    wrong = {cell: (answers[framework][cell], want) for cell, want in expected.items() if answers[framework][cell] != want}
+    assert wrong == {}, f"{framework}: (got, expected) by (caller, route): {wrong}"
