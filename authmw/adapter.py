@@ -47,6 +47,7 @@ from .middleware._access import (
     decide,
     guard_decorators,
     permission_decorator,
+    sign_in_url,
     wants_page,
 )
 from .middleware._cookies import ACCESS_COOKIE, with_session_cookies
@@ -103,6 +104,7 @@ __all__ = [
     "read_settings",
     "same_origin_path",
     "secret_key_needed",
+    "sign_in_url",
     "wants_page",
     "with_session_cookies",
 ]

@@ -121,7 +121,7 @@ class IsSignedIn(BasePermission):
 
     @classmethod
     def of(cls, **access: Unpack[AccessOptions]) -> type[IsSignedIn]:
-        return cls._configured(access=access)
+        return cls._configured(access=access)  # type: ignore[no-any-return]
 
     @classmethod
     def _configured(cls, **attrs: Any) -> Any:
@@ -162,7 +162,7 @@ class IsTeamMember(IsSignedIn):
     permission_id: str | None = None
 
     @classmethod
-    def of(cls, team: TeamSource = DEFAULT_TEAM_KWARG, **access: Unpack[AccessOptions]) -> type[IsTeamMember]:  # type: ignore[override]
+    def of(cls, team: TeamSource = DEFAULT_TEAM_KWARG, **access: Unpack[AccessOptions]) -> type[IsTeamMember]:
         return cls._configured(team=team, access=access)  # type: ignore[no-any-return]
 
     def requirements(self) -> tuple[Any, ...]:

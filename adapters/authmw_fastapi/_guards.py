@@ -145,9 +145,10 @@ class Guard(GuardBase):
 
 def _resolver(conn: HTTPConnection) -> SessionResolver:
     resolver = conn.scope.get("authmw.resolver")
-    if resolver is None:
+    if not isinstance(resolver, SessionResolver):
         current_user(conn)  # explains the missing middleware
-    return resolver  # type: ignore[no-any-return]
+        raise ConfigurationError("authmw's AuthMiddleware is not installed: call authmw_fastapi.install(app, config).")
+    return resolver
 
 
 def _setting_name(key: str) -> str:

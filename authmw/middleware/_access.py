@@ -288,9 +288,10 @@ def decide(
         return denial
     team_key = getattr(user, "via", None) == "team_api_key"
     for requirement in rule.requirements:
+        error: KnownError | Denial | None
         if isinstance(requirement, PermissionRequirement):
             if team_key:  # permissions belong to users
-                error: KnownError | None = ProjectPermissionRequired(
+                error = ProjectPermissionRequired(
                     details={"user_id": "", "permission_id": requirement.permission_id}
                 )
             else:

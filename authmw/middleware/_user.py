@@ -303,23 +303,25 @@ class UnadmittedUser(AnonymousUser):
     ``RestrictedUserNotAllowed``, and a restricted user's page is sent to verify their e-mail
     (``{handler_path}/onboarding``) rather than to sign in."""
 
-    __slots__ = ("refused", "via")
+    __slots__ = ("refused", "restricted_reason", "via")
 
     def __init__(self, refused: KnownError, via: str = "session") -> None:
         self.refused = refused
         #: ``"session"`` or ``"user_api_key"``: how the request proved who it is.
-        self.via = via  # type: ignore[misc]
-
-    @property
-    def restricted_reason(self) -> str | None:  # type: ignore[override]
-        if isinstance(self.refused, AnonymousAuthenticationNotAllowed):
-            return "anonymous"
-        reason = self.refused.details.get("restricted_reason") if self.refused.details else None
-        kind = reason.get("type") if isinstance(reason, dict) else None
-        return kind if isinstance(kind, str) else "restricted"
+        self.via = via
+        #: ``"anonymous"``, ``"email_not_verified"``, ``"restricted_by_administrator"``.
+        self.restricted_reason = _reason_of(refused)  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"UnadmittedUser({self.refused.code}, via={self.via!r})"
+
+
+def _reason_of(refused: KnownError) -> str:
+    if isinstance(refused, AnonymousAuthenticationNotAllowed):
+        return "anonymous"
+    reason = refused.details.get("restricted_reason") if refused.details else None
+    kind = reason.get("type") if isinstance(reason, dict) else None
+    return kind if isinstance(kind, str) else "restricted"
 
 
 def key_principal(
