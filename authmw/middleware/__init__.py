@@ -1,6 +1,6 @@
 """ASGI and WSGI middleware: the session's user on every request, cookies kept fresh."""
 
-from ._core import Refusal
+from ._refusal import Refusal
 from ._user import AnonymousUser, ApiKeyTeam, ApiKeyUser, AuthCredentials, AuthUser
 from .asgi import AuthMiddleware
 from .wsgi import WSGIAuthMiddleware

@@ -51,7 +51,7 @@ from authmw.errors import (
     UserAuthenticationRequired,
 )
 
-from ._core import Refusal
+from ._refusal import Refusal
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

@@ -32,7 +32,9 @@ from authmw._config import AuthConfig
 from authmw._ops import AsyncDriver, Op, SyncDriver
 from authmw.errors import ConfigurationError
 
-from ._core import Authenticator, Outcome, Refusal, Tokens, bearer_token
+from ._core import Authenticator, Outcome
+from ._credentials import Tokens, bearer_token
+from ._refusal import Refusal
 from ._origin import own_origin
 from ._settings import Options, secret_key_needed
 from ._user import ANONYMOUS, AnonymousUser, ApiKeyUser, AuthUser, UnadmittedUser, key_principal

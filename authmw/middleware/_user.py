@@ -198,13 +198,13 @@ class AuthUser:
         """For guards: None if the user is a member of the team (holding ``permission_id``),
         else the error to refuse with; answers 503 at once when the service cannot be asked."""
         server = self._server()
-        return server._driver.run(team_refusal(server, self.id, team_id, permission_id))
+        return server.run_op(team_refusal(server, self.id, team_id, permission_id))
 
     def permission_refusal(self, requirement: PermissionRequirement) -> Any:
         """For guards: None if the user holds the requirement's project permission, else the
         error to refuse with; answers 503 at once when the service cannot be asked."""
         server = self._server()
-        return server._driver.run(requirement.refusal(server, self.id))
+        return server.run_op(requirement.refusal(server, self.id))
 
     def _server(self) -> ServerApp | AsyncServerApp:
         if self.server is None:
