@@ -4,12 +4,12 @@ this module, :mod:`authmw` and :mod:`authmw.middleware`; docs/architecture.md ("
 adapter") walks through one.
 
 - Reading a request's session: :class:`SessionResolver` (sync and async) gives a
-  :class:`Resolved` (the user, the cookies to write back, a refusal) from the Cookie header,
-  the ``x-stack-auth`` header and :func:`bearer_token`; :func:`is_secure` decides ``Secure``
-  cookies; :func:`with_session_cookies` adds the ``Set-Cookie`` headers to a response.
+  :class:`Resolved` (the user, the cookies to write back, a refusal) from the headers of
+  :data:`READ_HEADERS`; :func:`is_secure` decides ``Secure`` cookies;
+  :func:`with_session_cookies` adds the ``Set-Cookie`` headers to a response.
 - Settings: :func:`read_settings` turns a framework's settings mapping (:data:`KEYS`) into
-  :class:`AdapterSettings`; :func:`secret_key_needed` explains a missing server key.
-- Cross-site requests: :class:`OriginPolicy` and :func:`own_origin`.
+  :class:`AdapterSettings` (:class:`Options`: the cross-site :class:`OriginPolicy`, cookies,
+  ``api_paths``).
 - Guards: one access decision for every framework. An adapter's ``Guard`` is a
   :class:`GuardBase` (a :class:`Rule`: the route's :class:`TeamRequirement` /
   :class:`PermissionRequirement` and :class:`AccessOptions`); it asks :func:`decide` (run on
@@ -24,7 +24,7 @@ adapter") walks through one.
 
 from __future__ import annotations
 
-from ._linking import EmailLinkRefused, linkable_email, linkable_email_op, normalize_email
+from ._linking import EmailLinkRefused, linkable_email
 from ._oauth_flow import OAuthRoutes, Reply
 from ._ops import AsyncDriver, Op, SyncDriver
 from ._tokens import Claims
@@ -46,11 +46,10 @@ from .middleware._access import (
     wants_page,
 )
 from .middleware._cookies import ACCESS_COOKIE, with_session_cookies
-from .middleware._core import OnRefreshUnavailable
-from .middleware._credentials import bearer_token, is_secure
-from .middleware._origin import OriginPolicy, WebSocketCrossSite, own_origin
+from .middleware._credentials import is_secure
+from .middleware._origin import OriginPolicy, WebSocketCrossSite
 from .middleware._resolver import READ_HEADERS, Resolved, SessionRequest, SessionResolver
-from .middleware._settings import KEYS, AdapterSettings, Options, SettingKeywords, read_settings, secret_key_needed
+from .middleware._settings import KEYS, AdapterSettings, Options, SettingKeywords, read_settings
 from .middleware._user import ANONYMOUS
 
 __all__ = [
@@ -66,7 +65,6 @@ __all__ = [
     "Claims",
     "EmailLinkRefused",
     "OAuthRoutes",
-    "OnRefreshUnavailable",
     "Op",
     "Options",
     "OriginPolicy",
@@ -83,18 +81,13 @@ __all__ = [
     "TeamSource",
     "ViewFunction",
     "WebSocketCrossSite",
-    "bearer_token",
     "decide",
     "guard_decorators",
     "is_secure",
     "linkable_email",
-    "linkable_email_op",
-    "normalize_email",
-    "own_origin",
     "permission_decorator",
     "read_settings",
     "same_origin_path",
-    "secret_key_needed",
     "sign_in_url",
     "wants_page",
     "with_session_cookies",

@@ -89,3 +89,23 @@ def world(service_28: Any) -> Iterator[World]:
             admin.update_project(config={"allow_user_api_keys": False, "allow_team_api_keys": False})
 
 
+LINKED_MIDDLEWARE = [
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "authmw_django.AuthMiddleware",
+]
+
+
+def django_settings(config: AuthConfig, urlconf: str, **options: Any) -> dict[str, Any]:
+    """Django settings of a site taking API keys (``options``: more ``AUTHMW`` keys; linked
+    Django users get their middleware), its URLs in the module ``urlconf``."""
+    authmw = {
+        "PROJECT_ID": config.project_id,
+        "API_URL": config.api_url,
+        "PUBLISHABLE_CLIENT_KEY": config.publishable_client_key,
+        "SECRET_SERVER_KEY": config.secret_server_key,
+        "ACCEPT_API_KEYS": True,
+        **options,
+    }
+    middleware = {"MIDDLEWARE": LINKED_MIDDLEWARE} if options.get("DJANGO_USERS") else {}
+    return {"ROOT_URLCONF": urlconf, "AUTHMW": authmw, **middleware}

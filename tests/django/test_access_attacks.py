@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from access_support import TEAM_PERMISSION, World, world  # noqa: F401 - the fixture
+from access_support import TEAM_PERMISSION, World, django_settings, world  # noqa: F401 - the fixture
 from django.http import HttpRequest, JsonResponse
 from django.test import Client, override_settings
 from django.urls import path as url
@@ -64,21 +64,7 @@ urlpatterns = [url("drf/api/me", _DRFMe.as_view()), url("api/keys", dj_user_requ
 
 
 def _django(world: World, **options: Any) -> tuple[Client, dict[str, Any]]:
-    config = world.config
-    authmw = {
-        "PROJECT_ID": config.project_id,
-        "API_URL": config.api_url,
-        "PUBLISHABLE_CLIENT_KEY": config.publishable_client_key,
-        "SECRET_SERVER_KEY": config.secret_server_key,
-        "ACCEPT_API_KEYS": True,
-        **options,
-    }
-    linked = [
-        "django.contrib.sessions.middleware.SessionMiddleware",
-        "django.contrib.auth.middleware.AuthenticationMiddleware",
-        "authmw_django.AuthMiddleware",
-    ]
-    settings = {"ROOT_URLCONF": __name__, "AUTHMW": authmw, **({"MIDDLEWARE": linked} if options else {})}
+    settings = django_settings(world.config, __name__, **options)
     client = Client()
     with override_settings(**settings):
         client.handler.load_middleware()

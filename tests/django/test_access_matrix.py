@@ -21,7 +21,7 @@ from django.urls import path as url
 from rest_framework.response import Response as DRFResponse
 from rest_framework.views import APIView
 
-from access_support import PERMISSION, TEAM_PERMISSION, World, world  # noqa: F401 - the fixture
+from access_support import PERMISSION, TEAM_PERMISSION, World, django_settings, world  # noqa: F401 - the fixture
 from authmw import AuthConfig
 
 ROUTES = ("user", "user_keys", "team_member", "team_permission", "project_permission")
@@ -204,30 +204,14 @@ urlpatterns = [
     url("drf/api/permission", _drf(HasPermission.of(PERMISSION, api_keys=True))),
 ]
 
-LINKED_MIDDLEWARE = [
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "authmw_django.AuthMiddleware",
-]
-
-
 def _django(config: AuthConfig, prefix: str, **options: Any) -> Call:
-    middleware = {"MIDDLEWARE": LINKED_MIDDLEWARE} if options.get("DJANGO_USERS") else {}
-    authmw = {
-        "PROJECT_ID": config.project_id,
-        "API_URL": config.api_url,
-        "PUBLISHABLE_CLIENT_KEY": config.publishable_client_key,
-        "SECRET_SERVER_KEY": config.secret_server_key,
-        "ACCEPT_API_KEYS": True,
-        **options,
-    }
-    settings = {"AUTHMW": authmw, **middleware}
+    settings = django_settings(config, __name__, **options)
     client = Client()
-    with override_settings(ROOT_URLCONF=__name__, **settings):
+    with override_settings(**settings):
         client.handler.load_middleware()
 
     def call(path: str, headers: dict[str, str]) -> tuple[int, Any]:
-        with override_settings(ROOT_URLCONF=__name__, **settings):
+        with override_settings(**settings):
             r = client.get(f"/{prefix}{path}", headers=headers)
         client.cookies.clear()  # (a linked user's Django session must not carry to the next caller)
         return r.status_code, r.json()
