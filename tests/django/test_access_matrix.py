@@ -11,6 +11,8 @@ for this folder)."""
 from __future__ import annotations
 
 import asyncio
+import json
+from urllib.parse import quote
 from collections.abc import Callable
 from typing import Any
 
@@ -58,8 +60,24 @@ EXPECTED: dict[str, tuple[tuple[int, str | None], ...]] = {
 }
 
 
-#: A framework's app as one function: (route path, headers) -> (status, JSON body).
-Call = Callable[[str, dict[str, str]], tuple[int, Any]]
+#: A framework's app as one function: (route path, headers) -> (status, JSON body, location).
+Call = Callable[[str, dict[str, str]], tuple[int, Any, str | None]]
+#: A page every framework but DRF guards with its plain user guard (answers as a page).
+PAGE = "/page/user"
+#: caller -> (status, error code, where a page is sent: the handler page and the return path).
+PAGE_EXPECTED: dict[str, tuple[int, str | None, str | None]] = {
+    "none": (303, None, "sign-in"),
+    "anonymous": (303, None, "sign-in"),
+    "restricted": (303, None, "onboarding"),
+    "cookie": (200, None, None),
+    "bearer": (200, None, None),
+    "user_key": (401, "API_KEY_NOT_ACCEPTED", None),
+    "restricted_key": (401, "API_KEY_NOT_ACCEPTED", None),
+}
+
+
+def _json(headers: Any, body: bytes) -> Any:
+    return json.loads(body) if "json" in (headers.get("content-type") or "") else None
 
 
 def _paths(team_id: str) -> dict[str, str]:
@@ -93,12 +111,18 @@ def _fastapi(config: AuthConfig) -> Call:
             return {"ok": True}
 
         app.get(route)(view)
-    client = TestClient(app)
+    page_guard = Guard(api=None)
+
+    @app.get(PAGE)
+    async def page(user: Any = Depends(page_guard)) -> dict[str, Any]:
+        return {"ok": True}
+
+    client = TestClient(app, follow_redirects=False)
     client.__enter__()
 
-    def call(path: str, headers: dict[str, str]) -> tuple[int, Any]:
+    def call(path: str, headers: dict[str, str]) -> tuple[int, Any, str | None]:
         r = client.get(path, headers=headers)
-        return r.status_code, r.json()
+        return r.status_code, _json(r.headers, r.content), r.headers.get("location")
 
     return call
 
@@ -121,9 +145,10 @@ def _flask(config: AuthConfig) -> Call:
         team_permission_required(TEAM_PERMISSION, api_keys=True)(lambda team_id: {"ok": True}),
     )
     app.add_url_rule("/api/permission", "permission", require_permission(PERMISSION, api_keys=True)(lambda: {"ok": True}))
+    app.add_url_rule(PAGE, "page", user_required(lambda: "page"))
     client = app.test_client()
 
-    def call(path: str, headers: dict[str, str]) -> tuple[int, Any]:
+    def call(path: str, headers: dict[str, str]) -> tuple[int, Any, str | None]:
         headers = dict(headers)
         for pair in filter(None, headers.pop("cookie", "").split("; ")):  # (the client keeps its own jar)
             name, _, value = pair.partition("=")
@@ -131,7 +156,7 @@ def _flask(config: AuthConfig) -> Call:
         r = client.get(path, headers=headers)
         for cookie in list(client._cookies):
             client.delete_cookie(cookie[2], domain=cookie[0], path=cookie[1])
-        return r.status_code, r.get_json()
+        return r.status_code, _json(r.headers, r.data), r.headers.get("location")
 
     return call
 
@@ -154,12 +179,13 @@ def _quart(config: AuthConfig) -> Call:
         "/api/teams/<team_id>/permission", "team_permission", team_permission_required(TEAM_PERMISSION, api_keys=True)(ok)
     )
     app.add_url_rule("/api/permission", "permission", require_permission(PERMISSION, api_keys=True)(ok))
+    app.add_url_rule(PAGE, "page", user_required(ok))
     loop = asyncio.new_event_loop()
 
-    def call(path: str, headers: dict[str, str]) -> tuple[int, Any]:
-        async def get() -> tuple[int, Any]:
+    def call(path: str, headers: dict[str, str]) -> tuple[int, Any, str | None]:
+        async def get() -> tuple[int, Any, str | None]:
             response = await app.test_client().get(path, headers=headers)
-            return response.status_code, await response.get_json()
+            return response.status_code, _json(response.headers, await response.get_data()), response.headers.get("location")
 
         return loop.run_until_complete(get())
 
@@ -197,6 +223,7 @@ urlpatterns = [
     url("django/api/teams/<team_id>/member", dj_team_member_required(api_keys=True)(_ok)),
     url("django/api/teams/<team_id>/permission", dj_team_permission_required(TEAM_PERMISSION, api_keys=True)(_ok)),
     url("django/api/permission", dj_require_permission(PERMISSION, api_keys=True)(_ok)),
+    url("django/page/user", dj_user_required(_ok)),
     url("drf/api/user", _drf(IsSignedIn)),
     url("drf/api/user-keys", _drf(IsSignedIn.of(api_keys=True))),
     url("drf/api/teams/<team_id>/member", _drf(IsTeamMember.of(api_keys=True))),
@@ -210,11 +237,11 @@ def _django(config: AuthConfig, prefix: str, **options: Any) -> Call:
     with override_settings(**settings):
         client.handler.load_middleware()
 
-    def call(path: str, headers: dict[str, str]) -> tuple[int, Any]:
+    def call(path: str, headers: dict[str, str]) -> tuple[int, Any, str | None]:
         with override_settings(**settings):
             r = client.get(f"/{prefix}{path}", headers=headers)
         client.cookies.clear()  # (a linked user's Django session must not carry to the next caller)
-        return r.status_code, r.json()
+        return r.status_code, _json(r.headers, r.content), r.headers.get("location")
 
     return call
 
@@ -230,18 +257,25 @@ FRAMEWORKS: dict[str, Callable[[AuthConfig], Call]] = {
 
 
 @pytest.fixture(scope="module")
-def answers(world: World, database: None) -> dict[str, dict[tuple[str, str], tuple[int, str | None]]]:
-    """Every framework's answer to every caller on every route, asked once."""
+def answers(world: World, database: None) -> dict[str, dict[tuple[str, str], Any]]:
+    """Every framework's answer to every caller on every route, asked once; and the page's
+    answers (as a browser asks: HTML first) of every framework with pages."""
     paths = _paths(world.team_id)
-    found: dict[str, dict[tuple[str, str], tuple[int, str | None]]] = {}
+    found: dict[str, dict[tuple[str, str], Any]] = {}
     for name, make in FRAMEWORKS.items():
         call = make(world.config)
         table = found[name] = {}
         for caller in CALLERS:
             for route in ROUTES:
-                status, body = call(paths[route], {**world.headers[caller], "accept": "application/json"})
+                status, body, _ = call(paths[route], {**world.headers[caller], "accept": "application/json"})
                 code = body.get("code") if isinstance(body, dict) and status != 200 else None
                 table[caller, route] = (status, code)
+        if name == "drf":
+            continue  # (an API framework: no pages)
+        for caller in PAGE_EXPECTED:
+            status, body, location = call(PAGE, {**world.headers[caller], "accept": "text/html,*/*;q=0.8"})
+            code = body.get("code") if isinstance(body, dict) and status != 200 else None
+            table[caller, "page"] = (status, code, location)
     return found
 
 
@@ -250,3 +284,14 @@ def test_every_framework_gives_the_one_table(answers: Any, framework: str) -> No
     expected = {(caller, route): EXPECTED[caller][i] for caller in CALLERS for i, route in enumerate(ROUTES)}
     wrong = {cell: (answers[framework][cell], want) for cell, want in expected.items() if answers[framework][cell] != want}
     assert wrong == {}, f"{framework}: (got, expected) by (caller, route): {wrong}"
+
+
+@pytest.mark.parametrize("framework", [name for name in FRAMEWORKS if name != "drf"])
+def test_every_framework_sends_pages_to_the_same_place(answers: Any, framework: str) -> None:
+    here = "/django" + PAGE if framework.startswith("django") else PAGE
+    wrong = {}
+    for caller, (status, code, page) in PAGE_EXPECTED.items():
+        location = None if page is None else f"/handler/{page}?after_auth_return_to={quote(here, safe='')}"
+        if answers[framework][caller, "page"] != (status, code, location):
+            wrong[caller] = (answers[framework][caller, "page"], (status, code, location))
+    assert wrong == {}, f"{framework}: (got, expected) by caller: {wrong}"
