@@ -8,6 +8,8 @@ export {
   useConnectedAccount,
   useContactChannels,
   usePermission,
+  useProjectPermission,
+  useProjectPermissions,
   useProject,
   useSelectedTeam,
   useTeamInvitations,
@@ -15,9 +17,10 @@ export {
   useTeamPermissions,
   useTeams,
   useUser,
+  UserNotSignedInError,
 } from "./react/hooks";
 export { useAuth } from "./react/use-auth";
-export type { UseUserOptions } from "./react/hooks";
+export type { SignedInOrLoading, UseUserOptions } from "./react/hooks";
 export type { UseAuthResult } from "./react/use-auth";
 export { AuthHandler } from "./react/handler";
 export type { AuthHandlerProps } from "./react/handler";
@@ -46,6 +49,7 @@ export {
   ComponentStyles,
   DEFAULT_COMPONENT_TEXTS,
   Protect,
+  RedirectToSignIn,
   SelectedTeamSwitcher,
   SignedIn,
   SignedOut,

@@ -1,8 +1,8 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import type { ReactNode } from "react";
+import { Component, type ReactNode } from "react";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
-import { Protect, SelectedTeamSwitcher, SignedIn, SignedOut, UserButton, useUser } from "../src/index";
+import { Protect, SelectedTeamSwitcher, SignedIn, SignedOut, UserButton, UserNotSignedInError, useUser } from "../src/index";
 import { initials } from "../src/react/components/avatar";
 import { COMPONENT_STYLES } from "../src/react/components/theme";
 import { SIGN_OUT_INTENT_PARAM } from "../src/sign-out-intent";
@@ -92,6 +92,44 @@ describe("SignedIn and SignedOut for a guest (an anonymous user the app shows)",
   });
 });
 
+describe("useUser's or", () => {
+  function Guarded({ or }: { or: "throw" | "redirect" }) {
+    const state = useUser({ or });
+    return <p data-testid="guarded">{state.status === "signed-in" ? state.user.primaryEmail : state.status}</p>;
+  }
+  class Boundary extends Component<{ children: ReactNode }, { error: unknown }> {
+    state = { error: null as unknown };
+    static getDerivedStateFromError(error: unknown) {
+      return { error };
+    }
+    render() {
+      return this.state.error ? <p data-testid="caught">{(this.state.error as Error).name}</p> : this.props.children;
+    }
+  }
+
+  it('"throw" throws UserNotSignedInError for a signed-out visitor, to the error boundary', () => {
+    const quiet = console.error;
+    console.error = () => {};
+    try {
+      renderWith({ user: null }, <Boundary><Guarded or="throw" /></Boundary>);
+    } finally {
+      console.error = quiet;
+    }
+    expect(screen.getByTestId("caught").textContent).toBe(new UserNotSignedInError().name);
+  });
+
+  it('"throw" and "redirect" return the signed-in user, and wait while the session loads', () => {
+    renderWith({ user: ADA }, <Guarded or="throw" />);
+    expect(screen.getByTestId("guarded").textContent).toBe("ada@example.com");
+    cleanup();
+    renderWith({ loading: true }, <Guarded or="throw" />);
+    expect(screen.getByTestId("guarded").textContent).toBe("loading");
+    cleanup();
+    renderWith({ user: ADA }, <Guarded or="redirect" />);
+    expect(screen.getByTestId("guarded").textContent).toBe("ada@example.com");
+  });
+});
+
 describe("Protect", () => {
   const gate = (rule: ReactNode) => rule;
 
@@ -121,6 +159,24 @@ describe("Protect", () => {
     // No selected team: nothing to hold the permission in.
     renderWith({ ...options, user: ADA }, <Protect permission="$update_team" fallback="no team: denied">allowed</Protect>);
     expect(screen.getByText("no team: denied")).toBeTruthy();
+  });
+
+  it("admits a holder of the project permission with `project`, whatever the selected team holds", async () => {
+    const options = {
+      user: { ...ADA, selectedTeamId: "t-design" },
+      teams: TEAMS,
+      permissions: { "t-design": ["view_reports"] },
+      projectPermissions: ["export_data"],
+    };
+    renderWith(options, <Protect permission="export_data" project fallback="denied">project: allowed</Protect>);
+    expect(await screen.findByText("project: allowed")).toBeTruthy();
+    cleanup();
+    // Held in the selected team, not in the project: denied.
+    renderWith(options, <Protect permission="view_reports" project fallback="team only: denied">allowed</Protect>);
+    expect(await screen.findByText("team only: denied")).toBeTruthy();
+    cleanup();
+    renderWith({ ...options, user: null }, <Protect permission="export_data" project fallback="signed out: denied">allowed</Protect>);
+    expect(screen.getByText("signed out: denied")).toBeTruthy();
   });
 
   it("admits the users a condition accepts", () => {

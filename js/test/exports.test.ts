@@ -121,6 +121,7 @@ const REACT = [
   "OAuthCallback",
   "PasswordReset",
   "Protect",
+  "RedirectToSignIn",
   "SelectedTeamSwitcher",
   "SignIn",
   "SignedIn",
@@ -144,6 +145,9 @@ const REACT = [
   "useTeamPermissions",
   "useTeams",
   "useUser",
+  "UserNotSignedInError",
+  "useProjectPermission",
+  "useProjectPermissions",
 ];
 const errorClassNames = Object.values(knownErrorClasses).map((cls) => cls.className);
 
