@@ -38,6 +38,7 @@ export { MagicLinkSignIn } from "./react/pages/methods/magic-link-form";
 export { MfaPrompt } from "./react/pages/mfa";
 export { OAuthCallback } from "./react/pages/oauth-callback";
 export { TeamInvitation } from "./react/pages/team-invitation";
+export { TeamCreation } from "./react/pages/team-creation";
 export { AccountSettings } from "./react/pages/account/account-settings";
 export { HandlerError, HandlerNotFound } from "./react/pages/error";
 export { DEFAULT_MESSAGES, describeError, describeUntrustedError } from "./react/messages";

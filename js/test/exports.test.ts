@@ -129,6 +129,7 @@ const REACT = [
   "SignOut",
   "SignOutLink",
   "SignUp",
+  "TeamCreation",
   "TeamInvitation",
   "UserButton",
   "describeError",
