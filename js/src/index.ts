@@ -8,6 +8,8 @@ export {
   useConnectedAccount,
   useContactChannels,
   usePermission,
+  useProjectPermission,
+  useProjectPermissions,
   useProject,
   useSelectedTeam,
   useTeamInvitations,
@@ -15,9 +17,10 @@ export {
   useTeamPermissions,
   useTeams,
   useUser,
+  UserNotSignedInError,
 } from "./react/hooks";
 export { useAuth } from "./react/use-auth";
-export type { UseUserOptions } from "./react/hooks";
+export type { SignedInOrLoading, UseUserOptions } from "./react/hooks";
 export type { UseAuthResult } from "./react/use-auth";
 export { AuthHandler } from "./react/handler";
 export type { AuthHandlerProps } from "./react/handler";
@@ -35,6 +38,7 @@ export { MagicLinkSignIn } from "./react/pages/methods/magic-link-form";
 export { MfaPrompt } from "./react/pages/mfa";
 export { OAuthCallback } from "./react/pages/oauth-callback";
 export { TeamInvitation } from "./react/pages/team-invitation";
+export { TeamCreation } from "./react/pages/team-creation";
 export { AccountSettings } from "./react/pages/account/account-settings";
 export { HandlerError, HandlerNotFound } from "./react/pages/error";
 export { DEFAULT_MESSAGES, describeError, describeUntrustedError } from "./react/messages";
@@ -46,6 +50,7 @@ export {
   ComponentStyles,
   DEFAULT_COMPONENT_TEXTS,
   Protect,
+  RedirectToSignIn,
   SelectedTeamSwitcher,
   SignedIn,
   SignedOut,

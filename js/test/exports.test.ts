@@ -121,6 +121,7 @@ const REACT = [
   "OAuthCallback",
   "PasswordReset",
   "Protect",
+  "RedirectToSignIn",
   "SelectedTeamSwitcher",
   "SignIn",
   "SignedIn",
@@ -128,6 +129,7 @@ const REACT = [
   "SignOut",
   "SignOutLink",
   "SignUp",
+  "TeamCreation",
   "TeamInvitation",
   "UserButton",
   "describeError",
@@ -144,6 +146,9 @@ const REACT = [
   "useTeamPermissions",
   "useTeams",
   "useUser",
+  "UserNotSignedInError",
+  "useProjectPermission",
+  "useProjectPermissions",
 ];
 const errorClassNames = Object.values(knownErrorClasses).map((cls) => cls.className);
 

@@ -5,6 +5,7 @@ import { AuthHandler, AuthProvider } from "@authmw/react";
 import { readConfig } from "./config";
 import { Guest } from "./guest";
 import { Home } from "./home";
+import { Protected } from "./protected";
 
 function NotFound() {
   return (
@@ -32,6 +33,7 @@ if (typeof config === "string") {
         >
           <Routes>
             <Route path="/" element={<Home />} />
+            <Route path="/protected" element={<Protected />} />
             <Route path="/guest" element={<Guest allowAnonymous={config.allowAnonymous} />} />
             <Route path={`${config.handlerPath.replace(/\/+$/, "")}/*`} element={<AuthHandler />} />
             <Route path="*" element={<NotFound />} />

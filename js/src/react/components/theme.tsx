@@ -85,7 +85,13 @@ export const COMPONENT_STYLES = `
 :where(.authmw-ui .authmw-ui-button:disabled) { opacity: 0.65; cursor: progress; }
 :where(.authmw-ui .authmw-ui-primary) { background: var(--authmw-accent); border-color: var(--authmw-accent); color: var(--authmw-accent-text); }
 :where(.authmw-ui .authmw-ui-primary:hover) { background: color-mix(in srgb, var(--authmw-accent) 86%, var(--authmw-text)); }
-:where(.authmw-ui .authmw-icon-button) { padding: 0.4rem; }
+:where(.authmw-ui .authmw-team-trigger) {
+  gap: 0.5rem; border-radius: var(--authmw-radius); padding: 0.25rem 0.5rem; min-width: 0; max-width: min(14rem, 42vw);
+  border-color: var(--authmw-border); font-size: 0.875rem; font-weight: 560;
+}
+:where(.authmw-ui .authmw-team-trigger svg) { flex: none; color: var(--authmw-muted); }
+:where(.authmw-ui .authmw-team-trigger-label) { min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+:where(.authmw-ui .authmw-team-switcher) { min-width: 0; }
 :where(.authmw-ui .authmw-team-form) { display: grid; gap: 0.625rem; padding: 0.875rem; }
 :where(.authmw-ui .authmw-team-form label) { font-size: 0.875rem; font-weight: 560; }
 :where(.authmw-ui .authmw-team-form-actions) { display: flex; gap: 0.5rem; justify-content: flex-end; }
