@@ -203,9 +203,11 @@ def callback(ctx: RequestContext) -> Response:
         raise PlainError(400, "Invalid OAuth cookie. Please try signing in again.")
     found = find_code(ctx, OUTER_FLOW, inner_state, project_id=project.id)
     flow = found.data
+    failed = False
     try:
         location = _finish_callback(ctx, project, flow, params)
     except CatalogueError as error:
+        failed = True
         target = flow.get("error_redirect_uri")
         if not target or not trusted_redirect(ctx.service, project, target):
             raise
@@ -213,7 +215,9 @@ def callback(ctx: RequestContext) -> Response:
             {"errorCode": error.code, "message": error.message, "details": json.dumps(error.details)}
         )
     found.consume()
-    response = RedirectResponse(location, status_code=307)
+    # 2.8 answers a finished flow with 303 (its OAuth library), a redirected error with 307
+    status = 303 if speaks_2_8(ctx.service) and not failed else 307
+    response = RedirectResponse(location, status_code=status)
     if has_cookie:
         response.delete_cookie(INNER_COOKIE_PREFIX + inner_state, path="/")
     return response
