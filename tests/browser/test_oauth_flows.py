@@ -136,9 +136,13 @@ def test_sign_in_through_an_outside_oidc_provider(oauth_service, example_app, co
             page.wait_for_url(f"{base}/")
             answer = me(page, base)
             assert answer.status == 200, answer.text()
-            user = answer.json()
-            assert user["primary_email"] == email and user["primary_email_verified"] is True
-            assert [p["id"] for p in user["oauth_providers"]] == ["gitlab"]
+            assert answer.json()["primary_email"] == email
+            from authmw import ServerApp
+
+            with ServerApp(oauth_service.config) as server:
+                user = server.get_user(answer.json()["id"])
+            assert user is not None and user.primary_email_verified is True  # the provider verified it
+            assert [p.id for p in user.oauth_providers] == ["gitlab"]
             # the service exchanged the provider's code with its PKCE verifier
             assert provider.token_requests[-1]["grant_type"] == "authorization_code"
             assert provider.token_requests[-1]["code_verifier"]
