@@ -17,7 +17,7 @@ from . import oauth_cross_domain
 from ..api_version import ANONYMOUS
 from ..db import load
 from ..endpoint import EndpointGroup, RequestContext
-from ..errors import CatalogueError, PlainError
+from ..errors import CatalogueError, PlainError, ServiceError
 from ..ids import now_millis, sha256_hex
 from ..oauth_flow import (
     AUTHORIZATION_CODE,
@@ -183,15 +183,13 @@ def _base_url(request: Request) -> str:
 
 
 def callback(ctx: RequestContext) -> Response:
+    if speaks_2_8(ctx.service):
+        return _callback_2_8(ctx)
     params = {**dict(ctx.request.query_params), **(ctx.raw_body if isinstance(ctx.raw_body, dict) else {})}
     inner_state = str(params.get("state", "")).lower()
     # The flow's project is found from its unguessable inner state (the provider's redirect
     # carries no project); everything after this is scoped to that project.
-    row = ctx.sql.execute(
-        "SELECT project_id FROM verification_codes WHERE code_hash = ? AND type = ?",
-        (sha256_hex(inner_state), OUTER_FLOW),
-    ).fetchone()
-    project = None if row is None else get_project(ctx.sql, row["project_id"])
+    project = _flow_project(ctx, inner_state)
     has_cookie = bool(inner_state) and ctx.request.cookies.get(INNER_COOKIE_PREFIX + inner_state) is not None
     if not has_cookie and (project is None or _flow_needs_cookie(ctx, project, inner_state)):
         raise PlainError(
@@ -203,23 +201,92 @@ def callback(ctx: RequestContext) -> Response:
         raise PlainError(400, "Invalid OAuth cookie. Please try signing in again.")
     found = find_code(ctx, OUTER_FLOW, inner_state, project_id=project.id)
     flow = found.data
-    failed = False
     try:
         location = _finish_callback(ctx, project, flow, params)
     except CatalogueError as error:
-        failed = True
         target = flow.get("error_redirect_uri")
         if not target or not trusted_redirect(ctx.service, project, target):
             raise
-        location = f"{target}{'&' if urlsplit(target).query else '?'}" + urlencode(
-            {"errorCode": error.code, "message": error.message, "details": json.dumps(error.details)}
-        )
+        location = _with_error(target, error, api_2_8=False)
     found.consume()
-    # 2.8 answers a finished flow with 303 (its OAuth library), a redirected error with 307
-    status = 303 if speaks_2_8(ctx.service) and not failed else 307
-    response = RedirectResponse(location, status_code=status)
+    response = RedirectResponse(location, status_code=307)
     if has_cookie:
         response.delete_cookie(INNER_COOKIE_PREFIX + inner_state, path="/")
+    return response
+
+
+def _flow_project(ctx: RequestContext, inner_state: str) -> Project | None:
+    row = ctx.sql.execute(
+        "SELECT project_id FROM verification_codes WHERE code_hash = ? AND type = ?",
+        (sha256_hex(inner_state), OUTER_FLOW),
+    ).fetchone()
+    return None if row is None else get_project(ctx.sql, row["project_id"])
+
+
+def _with_error(target: str, error: CatalogueError, *, api_2_8: bool) -> str:
+    """`target` with a known error's parameters (2.8 adds the OAuth `error` pair)."""
+    extra = {"error": "server_error", "error_description": error.message} if api_2_8 else {}
+    query = {**extra, "errorCode": error.code, "message": error.message, "details": json.dumps(error.details)}
+    return f"{target}{'&' if urlsplit(target).query else '?'}" + urlencode(query)
+
+
+class _WithCookies(ServiceError):
+    """An error answer that also deletes the flow's inner cookie."""
+
+    def __init__(self, error: ServiceError, cookies: list[str]) -> None:
+        super().__init__(str(error))
+        self.error, self.cookies = error, cookies
+
+    def to_response(self) -> Response:
+        answer = self.error.to_response()
+        for header in self.cookies:
+            answer.headers.append("set-cookie", header)
+        return answer
+
+
+def _callback_2_8(ctx: RequestContext) -> Response:
+    """The callback as 2.8 answers it: an unknown state first; the inner cookie (unless the
+    flow started in JSON mode) deleted in every answer; a known error sent to the app's
+    callback when it is trusted (else to the error URL, else answered); a finished flow 303."""
+    params = {**dict(ctx.request.query_params), **(ctx.raw_body if isinstance(ctx.raw_body, dict) else {})}
+    inner_state = str(params.get("state", "")).lower()
+    project = _flow_project(ctx, inner_state) if inner_state else None
+    if project is None:
+        raise PlainError(400, "Invalid OAuth state. Please try signing in again.")
+    found = find_code(ctx, OUTER_FLOW, inner_state, project_id=project.id)
+    flow = found.data
+    delete = []
+    if flow.get("inner_cookie", True):
+        delete = [f"{INNER_COOKIE_PREFIX}{inner_state}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT"]
+    try:
+        if flow.get("inner_cookie", True) and ctx.request.cookies.get(INNER_COOKIE_PREFIX + inner_state) != "true":
+            raise PlainError(
+                400,
+                "Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth"
+                " sign in process. Please try signing in again",
+            )
+        if ctx.params["provider_id"].lower() != flow["provider_id"]:
+            raise PlainError(400, "Inner OAuth callback failed due to invalid grant. Please try again.")
+        try:
+            location, status = _finish_callback(ctx, project, flow, params), 303
+        except CatalogueError as error:
+            target = next(
+                (
+                    url
+                    for url in (flow["redirect_uri"], flow.get("error_redirect_uri"))
+                    if url and (url.startswith(NATIVE_APP_SCHEME) or trusted_redirect(ctx.service, project, url))
+                ),
+                None,
+            )
+            if target is None:
+                raise
+            location, status = _with_error(target, error, api_2_8=True), 307
+    except ServiceError as error:
+        raise _WithCookies(error, delete) from None  # rolled back, answered with the deletion
+    found.consume()
+    response = RedirectResponse(location, status_code=status)
+    for header in delete:
+        response.headers.append("set-cookie", header)
     return response
 
 
