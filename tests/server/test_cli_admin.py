@@ -353,3 +353,28 @@ def test_a_service_that_does_not_answer_fails_at_once_in_one_line(run, service, 
     assert err.startswith(f"authmw keys: no answer from the service at {server.api_url('down', 'cli')} (")
     assert err.rstrip().endswith(f"or point AUTHMW_API_URL in --env-file {settings} at it.")
     assert "Traceback" not in err
+
+
+def test_project_set_oauth_provider(run, service):
+    """One provider set from JSON (for a real Google sign-in on the local service,
+    docs/local-service.md); the project's other providers stay."""
+    with admin(service) as app:
+        before = {p.id for p in app.get_project().config.oauth_providers}
+    google = {
+        "id": "google",
+        "type": "standard",
+        "client_id": "123.apps.googleusercontent.com",
+        "client_secret": "GOCSPX-secret",
+        "oidc_issuer_url": "https://accounts.google.com",
+    }
+    status, out, _ = run("project", "set", "oauth-provider", json.dumps(google))
+    assert (status, out) == (0, "oauth_provider google = standard (the real provider), issuer https://accounts.google.com\n")
+    with admin(service) as app:
+        providers = {p.id: p for p in app.get_project().config.oauth_providers}
+    assert before <= set(providers)
+    assert (providers["google"].client_id, providers["google"].oidc_issuer_url) == (
+        google["client_id"],
+        "https://accounts.google.com",
+    )
+    status, _, err = run("project", "set", "oauth_provider", "google")
+    assert status == 2 and "takes a JSON object" in err
