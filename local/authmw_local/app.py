@@ -52,6 +52,7 @@ def create_app(
     clock: Callable[[], float] = time.time,
     api: str = DEFAULT_API,
     internal_keys: InternalKeys | None = None,
+    project_name: str | None = None,
 ) -> Starlette:
     """Open (or create) the service's data in `data_dir` and build the ASGI app.
 
@@ -61,10 +62,11 @@ def create_app(
     `api` is the backend version the service answers as ("2.8" or "2.7", api_version.py);
     `api_url` is also the base of the 2.8 token issuers (without it, each request's own URL).
     `internal_keys` (seed.py) become one more key set of the `internal` project.
+    `project_name` names the local project (on every start).
     """
     version = api_version(api)
     db = Database.in_dir(data_dir)
-    bootstrap = ensure_projects(db, internal_keys, version.name)
+    bootstrap = ensure_projects(db, internal_keys, version.name, project_name)
     mark_interrupted(db)
     if bootstrap.created and on_first_start is not None:
         on_first_start(bootstrap)

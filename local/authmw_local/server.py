@@ -53,6 +53,8 @@ class LocalService:
     outbox through Inbucket's read API (inbucket.py) on that port, at `.mail_api_url`.
     `public_url` is the address clients reach it by, when not `http://<host>:<port>` (e.g.
     `http://localhost:<port>`): `.url`, `project.env`, token issuers and links in e-mails use it.
+    `project_name` is the local project's display name (the app's name on the cards and in the
+    e-mails), set on every start; without it, a new project is named "authmw local project".
     """
 
     def __init__(
@@ -68,6 +70,7 @@ class LocalService:
         internal_keys: InternalKeys | None = None,
         mail_api_port: int | None = None,
         public_url: str | None = None,
+        project_name: str | None = None,
     ) -> None:
         self.api = api_version(api).name  # a clear error for an unknown version, before binding
         self.data_dir = Path(data_dir)
@@ -86,6 +89,7 @@ class LocalService:
                 clock=clock,
                 api=self.api,
                 internal_keys=internal_keys,
+                project_name=project_name,
             )
         except BaseException:
             self._sock.close()
