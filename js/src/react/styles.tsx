@@ -36,7 +36,8 @@ ${revertHost("authmw-page")}
 :where(.authmw-page *) { box-sizing: border-box; }
 
 :where(.authmw-page .authmw-card) {
-  width: 100%; max-width: 25rem; background: var(--authmw-surface); border: 1px solid var(--authmw-border);
+  /* min-width: as wide inside a host that shrink-wraps the page (Vite's old flex body) as alone */
+  width: 100%; max-width: 25rem; min-width: min(25rem, 100vw - 2rem); background: var(--authmw-surface); border: 1px solid var(--authmw-border);
   border-radius: calc(var(--authmw-radius) * 1.5); box-shadow: var(--authmw-shadow); padding: 2rem 1.75rem;
 }
 @media (max-width: 30rem) {
@@ -146,7 +147,7 @@ ${revertHost("authmw-page")}
 :where(.authmw-page .authmw-team-name) { font-size: 1.25rem; text-align: center; }
 
 :where(.authmw-page.authmw-page-settings) { padding: 0; align-items: stretch; }
-:where(.authmw-page .authmw-settings) { width: 100%; max-width: 66rem; margin: 0 auto; padding: 0 1rem 4rem; }
+:where(.authmw-page .authmw-settings) { width: 100%; max-width: 66rem; min-width: min(66rem, 100vw - 2rem); margin: 0 auto; padding: 0 1rem 4rem; }
 :where(.authmw-page .authmw-topbar) {
   display: flex; align-items: center; justify-content: space-between; gap: 0.75rem; flex-wrap: wrap;
   padding: 0.75rem 0; border-bottom: 1px solid var(--authmw-border);
