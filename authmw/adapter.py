@@ -21,6 +21,8 @@ adapter") walks through one.
   :func:`team_key_refusal` is a team key's team check.
 - Linking to an app's own users by e-mail: :func:`linkable_email` (the one rule: verified at
   the service, held by no other authmw user) and :class:`EmailLinkRefused`.
+- Serving the built React app: :class:`WebBuild` answers a path with a :class:`WebFile` (or
+  None), with the cache headers; the adapter sends the file.
 - Server-rendered OAuth: :class:`OAuthRoutes` returns :class:`Reply` values the adapter turns
   into responses; run its operations with :class:`SyncDriver` or :class:`AsyncDriver`.
 """
@@ -37,6 +39,7 @@ from ._oauth_flow import OAuthRoutes, Reply
 from ._ops import AsyncDriver, Op, SyncDriver
 from ._tokens import Claims
 from ._urls import same_origin_path
+from ._web_build import WebBuild, WebFile
 from .middleware._access import (
     DEFAULT_TEAM_ARG,
     PermissionRequirement,
@@ -69,12 +72,12 @@ if TYPE_CHECKING:
 __all__ = [
     "ACCESS_COOKIE",
     "ANONYMOUS",
-    "DEFAULT_TEAM_ARG",
-    "KEYS",
     "AdapterSettings",
     "AsyncDriver",
     "Claims",
+    "DEFAULT_TEAM_ARG",
     "EmailLinkRefused",
+    "KEYS",
     "OAuthRoutes",
     "OnRefreshUnavailable",
     "Op",
@@ -91,6 +94,8 @@ __all__ = [
     "TeamRequirement",
     "TeamSource",
     "ViewFunction",
+    "WebBuild",
+    "WebFile",
     "WebSocketCrossSite",
     "admission",
     "bearer_token",
