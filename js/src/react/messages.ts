@@ -72,6 +72,7 @@ export const DEFAULT_MESSAGES = {
   signUpClosed: (project: string) => `${project} is not taking new sign-ups. If you already have an account, sign in.`,
   noMethodsEnabled: "This project has no sign-in method turned on. Ask its administrator to enable one.",
   signedInAs: "You are signed in as",
+  alreadySignedInTitle: "You are already signed in",
 
   // Magic link
   sendSignInLink: "Send sign-in link",
@@ -392,7 +393,7 @@ export const DEFAULT_MESSAGES = {
   twoFactorCodeLabel: "Code from the app",
   twoFactorConfirm: "Turn on",
   twoFactorConfirming: "Checking…",
-  twoFactorEnabled: "Two-factor authentication is on.",
+  twoFactorEnabled: "Done: your next sign-in asks for a code from the app.",
   twoFactorDisabled: "Two-factor authentication is off.",
 
   // Errors: what a page shows for a refusal of the service (errorText maps every catalogue code

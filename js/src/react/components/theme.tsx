@@ -1,13 +1,14 @@
 import type { ColorScheme } from "../handler-options";
-import { DARK, LIGHT } from "../palette";
+import { DARK, LIGHT, revertHost, ROOT_RESET, scopeRules } from "../palette";
 
 /**
  * The components' stylesheet: the handler pages' palettes and variables on `.authmw-ui` (the
  * root of every component), so an app themes pages and components with the same variables.
- * Every selector is wrapped whole in :where() (zero specificity): any rule of the app wins.
+ * Every rule is scoped under .authmw-ui with the specificity of two classes (see scopeRules): a host
+ * page's element rules leave the components' look alone; the app themes them through the variables.
  */
-export const COMPONENT_STYLES = `
-:where(.authmw-ui) {${LIGHT}
+export const COMPONENT_STYLES = scopeRules(`
+:where(.authmw-ui) {${LIGHT} ${ROOT_RESET}
   --authmw-radius: 8px; --authmw-font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", sans-serif;
   position: relative; display: inline-flex; align-items: center; gap: 0.375rem; vertical-align: middle;
   font-family: var(--authmw-font); font-size: 0.9375rem; line-height: 1.4; color: var(--authmw-text);
@@ -18,6 +19,7 @@ export const COMPONENT_STYLES = `
 }
 :where(.authmw-ui[data-color-scheme=dark]) {${DARK}
 }
+${revertHost("authmw-ui")}
 :where(.authmw-ui *) { box-sizing: border-box; }
 :where(.authmw-ui :focus-visible) { outline: 2px solid var(--authmw-accent); outline-offset: 2px; }
 :where(.authmw-ui .authmw-sr-only) {
@@ -101,7 +103,7 @@ export const COMPONENT_STYLES = `
 @media (prefers-reduced-motion: no-preference) {
   :where(.authmw-ui button, .authmw-ui a, .authmw-ui select) { transition: background-color 0.12s, border-color 0.12s; }
 }
-`;
+`, "authmw-ui");
 
 /** The components' stylesheet, rendered once per document however many components use it (React 19). */
 export function ComponentStyles() {
