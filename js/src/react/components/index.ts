@@ -4,6 +4,10 @@ export type { ProtectProps, ProtectRule, SignedInProps, SignedOutProps } from ".
 export { UserButton } from "./user-button";
 export type { UserButtonProps } from "./user-button";
 export { SelectedTeamSwitcher } from "./team-switcher";
+export { UserAvatar } from "./user-avatar";
+export type { UserAvatarProps } from "./user-avatar";
+export { SignInButton, SignUpButton } from "./auth-buttons";
+export type { AuthButtonProps } from "./auth-buttons";
 export type { SelectedTeamSwitcherProps } from "./team-switcher";
 export { COMPONENT_STYLES, ComponentStyles } from "./theme";
 export type { ComponentStyleProps } from "./theme";
