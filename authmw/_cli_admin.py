@@ -197,8 +197,8 @@ def _when(value: dt.datetime | None) -> str:
     return "-" if value is None else value.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _on(value: bool) -> str:
-    return "on" if value else "off"
+def _on(value: bool | None) -> str:
+    return "-" if value is None else "on" if value else "off"  # None: the service does not say
 
 
 def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
@@ -335,6 +335,8 @@ def _project_set(args: argparse.Namespace, out: TextIO) -> int:
     with _admin(args) as admin, progress("Saving the project"):
         project = admin.update_project(change)
     shown = getattr(project, key) if key in _PROJECT_SETTINGS else getattr(project.config, key)
+    if shown is None and isinstance(value, bool):
+        shown = value  # saved, though the service's answer does not show it (require_email_verification)
     if key == "domains":
         shown = ", ".join(d.domain for d in shown) or "none"
     elif isinstance(shown, bool):

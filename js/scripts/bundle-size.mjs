@@ -32,7 +32,10 @@ const BUNDLES = [
     // lists of method names; -0.12), and the redirect helpers left the main entry for
     // @authmw/react/protocol (-0.43): esbuild put return-to.ts, which the lazily loaded flows
     // and pages use, into this first load because index re-exported it.
-    budgetKb: 9.8,
+    // 9.75 -> 9.85 (issue 40): the provider sends a restricted user to the onboarding page (the
+    // check where getUser meets a session it does not show, urls.onboarding and the stand-in of
+    // the lazily loaded auth.restrictedSession, whose module does the rest).
+    budgetKb: 9.9,
     targetKb: 8,
   },
   {
@@ -58,7 +61,9 @@ const BUNDLES = [
     // section in messages.ts.
     // 33.85 -> 33.95 (issue 31): the kit's new shared parts (the e-mail field, the provider
     // logo and the provider call's state for the connect rows) and the rows' texts.
-    budgetKb: 34,
+    // 33.95 -> 35.29 (issue 40): the onboarding page (a restricted user verifies the e-mail, or
+    // reads an administrator's reason) and its texts, 0.1 of it the provider's first load above.
+    budgetKb: 35.4,
     targetKb: 30,
   },
   // The components are modules of their own: an app that does not render them does not load
@@ -70,7 +75,9 @@ const BUNDLES = [
     // 16.42 -> 16.68 (issue 29): guests in SignedIn/SignedOut (includeAnonymous) and a guest's
     // UserButton menu (Sign up, Sign in).
     // 16.68 -> 16.61 (issue 31): the provider's first load got smaller (above).
-    budgetKb: 16.7,
+    // 16.61 -> 16.72 (issue 40): the provider's first load (above); the new UserAvatar,
+    // SignInButton and SignUpButton are not in this figure (a page that renders them loads them).
+    budgetKb: 16.8,
     targetKb: 16.5,
   },
 ];

@@ -247,6 +247,26 @@ def test_project_permissions_create_list_delete(run, service):
     run("project", "set", "allow_user_api_keys", "off")
 
 
+def test_project_set_require_email_verification(run, service):
+    with ServerApp(AuthConfig.from_env_file(service.env_file)) as server:
+        user = server.users.create(primary_email=f"cli-gate-{uuid.uuid4().hex[:10]}@example.com")
+        assert not server.users.get(user.id).is_restricted  # the setting is off by default
+        try:
+            assert run("project", "set", "require-email-verification", "on")[:2] == (
+                0,
+                "require_email_verification = on\n",
+            )
+            assert server.users.get(user.id).restricted_reason == "email_not_verified"
+        finally:
+            assert run("project", "set", "require_email_verification", "off")[:2] == (
+                0,
+                "require_email_verification = off\n",
+            )
+        assert not server.users.get(user.id).is_restricted
+    # the admin view does not show the setting (as the service's does not): "-", never a guess
+    assert re.search(r"^require_email_verification\s+-$", run("project", "show")[1], re.MULTILINE)
+
+
 def test_users_create_and_list(run, monkeypatch):
     email = f"cli-{uuid.uuid4().hex[:10]}@example.com"
     monkeypatch.setattr(sys, "stdin", _Stdin("a long enough password\n"))

@@ -3,6 +3,7 @@ import { createRoot } from "react-dom/client";
 import { BrowserRouter, Route, Routes } from "react-router";
 import { AuthHandler, AuthProvider } from "@authmw/react";
 import { readConfig } from "./config";
+import { CustomSignIn } from "./custom-sign-in";
 import { Guest } from "./guest";
 import { Home } from "./home";
 import { Protected } from "./protected";
@@ -34,6 +35,7 @@ if (typeof config === "string") {
           <Routes>
             <Route path="/" element={<Home />} />
             <Route path="/protected" element={<Protected />} />
+            <Route path="/custom-sign-in" element={<CustomSignIn />} />
             <Route path="/guest" element={<Guest allowAnonymous={config.allowAnonymous} />} />
             <Route path={`${config.handlerPath.replace(/\/+$/, "")}/*`} element={<AuthHandler />} />
             <Route path="*" element={<NotFound />} />

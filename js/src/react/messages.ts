@@ -133,6 +133,27 @@ export const DEFAULT_MESSAGES = {
   sendNewVerificationEmail: "Send a new verification e-mail",
   newVerificationEmailSent: "We sent a new verification e-mail. Check your inbox.",
 
+  // Onboarding ({handler}/onboarding): a restricted user (API 2.8) before they may continue
+  onboardingVerifyTitle: "Verify your e-mail",
+  onboardingVerifyText: (email: string) =>
+    `Before you continue, verify ${email}. Open the link in the e-mail we sent you, or paste its code here.`,
+  onboardingCodeLabel: "Code or link from the e-mail",
+  onboardingVerifyButton: "Verify",
+  onboardingVerifying: "Verifying…",
+  onboardingSendAgain: "Send the e-mail again",
+  onboardingCheckAgain: "I opened the link",
+  onboardingNotVerifiedYet: "Your e-mail is not verified yet. Open the link in the e-mail, or paste its code above.",
+  onboardingNoEmail: "Your account has no e-mail address to verify. Sign out, and sign up with an e-mail address.",
+  onboardingDoneTitle: "You're all set",
+  onboardingDone: "Your e-mail address is verified. You can continue now.",
+  onboardingRestrictedTitle: "Your account is restricted",
+  onboardingRestrictedText: "An administrator has restricted your account. Contact support if you think this is a mistake.",
+  /** Above the administrator's own words (restricted_by_admin_reason). */
+  onboardingReasonLabel: "The administrator's reason:",
+  onboardingIncompleteTitle: "Finish setting up your account",
+  onboardingIncompleteText: "Your account is not ready yet. Contact support if you think this is a mistake.",
+  onboardingSignInText: "Sign in to finish setting up your account.",
+
   // Team invitation
   teamInvitationTitle: "Team invitation",
   /** The title of a page whose link (reset, invitation) cannot be used. */

@@ -74,6 +74,8 @@ ${revertHost("authmw-page")}
 :where(.authmw-page .authmw-field-error) { color: var(--authmw-error); font-size: 0.85rem; font-weight: 500; margin: 0; }
 :where(.authmw-page .authmw-hint, .authmw-page small) { color: var(--authmw-muted); font-size: 0.875rem; }
 :where(.authmw-page .authmw-intro) { color: var(--authmw-muted); }
+:where(.authmw-page .authmw-quote) { margin: 0; padding: 0.5rem 0.8rem; border-left: 3px solid var(--authmw-input-border); overflow-wrap: anywhere; }
+:where(.authmw-page .authmw-quote blockquote) { margin: 0.25rem 0 0; }
 
 :where(.authmw-page button, .authmw-page .authmw-button) {
   display: inline-flex; align-items: center; justify-content: center; gap: 0.5rem;

@@ -80,7 +80,7 @@ ${revertHost("authmw-ui")}
 :where(.authmw-ui input[aria-invalid=true]) { border-color: var(--authmw-error); box-shadow: 0 0 0 1px var(--authmw-error); }
 :where(.authmw-ui .authmw-ui-button) {
   display: inline-flex; align-items: center; justify-content: center; gap: 0.375rem; min-height: 2.5rem; min-width: 2.5rem; padding: 0.4rem 0.75rem;
-  font: inherit; font-size: 0.875rem; font-weight: 600; line-height: 1.2; cursor: pointer;
+  font: inherit; font-size: 0.875rem; font-weight: 600; line-height: 1.2; cursor: pointer; text-decoration: none;
   border: 1px solid var(--authmw-input-border); border-radius: var(--authmw-radius); background: var(--authmw-surface); color: var(--authmw-text);
 }
 :where(.authmw-ui .authmw-ui-button:hover) { background: var(--authmw-surface-muted); }
