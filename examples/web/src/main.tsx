@@ -5,6 +5,7 @@ import { AuthHandler, AuthProvider } from "@authmw/react";
 import { readConfig } from "./config";
 import { Guest } from "./guest";
 import { Home } from "./home";
+import { loadLanguage, LocaleContext } from "./language";
 
 function NotFound() {
   return (
@@ -20,24 +21,27 @@ const config = readConfig();
 if (typeof config === "string") {
   root.render(<p role="alert">{config}</p>);
 } else {
+  const locale = await loadLanguage();
   root.render(
     <StrictMode>
-      <BrowserRouter>
-        <AuthProvider
-          projectId={config.projectId}
-          publishableClientKey={config.publishableClientKey}
-          baseUrl={config.apiUrl}
-          handlerPath={config.handlerPath}
-          allowAnonymous={config.allowAnonymous}
-        >
-          <Routes>
-            <Route path="/" element={<Home />} />
-            <Route path="/guest" element={<Guest allowAnonymous={config.allowAnonymous} />} />
-            <Route path={`${config.handlerPath.replace(/\/+$/, "")}/*`} element={<AuthHandler />} />
-            <Route path="*" element={<NotFound />} />
-          </Routes>
-        </AuthProvider>
-      </BrowserRouter>
+      <LocaleContext.Provider value={locale}>
+        <BrowserRouter>
+          <AuthProvider
+            projectId={config.projectId}
+            publishableClientKey={config.publishableClientKey}
+            baseUrl={config.apiUrl}
+            handlerPath={config.handlerPath}
+            allowAnonymous={config.allowAnonymous}
+          >
+            <Routes>
+              <Route path="/" element={<Home />} />
+              <Route path="/guest" element={<Guest allowAnonymous={config.allowAnonymous} />} />
+              <Route path={`${config.handlerPath.replace(/\/+$/, "")}/*`} element={<AuthHandler messages={locale?.messages} />} />
+              <Route path="*" element={<NotFound />} />
+            </Routes>
+          </AuthProvider>
+        </BrowserRouter>
+      </LocaleContext.Provider>
     </StrictMode>,
   );
 }
