@@ -43,7 +43,7 @@ def _dev(args: argparse.Namespace) -> int:
     except ImportError as error:  # starlette / uvicorn missing
         print(f"authmw dev needs the 'local' extra: pip install 'authmw[local]' ({error})", file=sys.stderr)
         return 2
-    from authmw.dev.seed import SeedError, read_internal_keys
+    from authmw_local.seed import SeedError, read_internal_keys
 
     try:
         internal_keys = None if args.internal_keys is None else read_internal_keys(args.internal_keys)

@@ -28,13 +28,13 @@ from pathlib import Path
 import httpx
 from _common import HOST, PASSWORD, PYTHON, Server, _wait_for_port, free_port, heading, percentile, row
 
-#: The service in a subprocess; with "per-thread", authmw.dev.db.Database keeps a connection per thread.
+#: The service in a subprocess; with "per-thread", authmw_local.db.Database keeps a connection per thread.
 SERVICE = r"""
 import sys, threading
 from contextlib import contextmanager
 import sqlite3
 import uvicorn
-from authmw.dev import app as app_module, db
+from authmw_local import app as app_module, db
 
 data_dir, port, variant = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 
@@ -74,7 +74,7 @@ class PerThreadDatabase(db.Database):
 if variant == "per-thread":
     app_module.Database = PerThreadDatabase
 if variant == "hash-inside":  # as before 71a27ab: scrypt inside the request's transaction
-    from authmw.dev import endpoint
+    from authmw_local import endpoint
     endpoint.RequestContext.outside = lambda self, key, work: work()
 app = app_module.create_app(data_dir, api_url=f"http://127.0.0.1:{port}")
 uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)

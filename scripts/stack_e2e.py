@@ -130,7 +130,7 @@ def _free_port_prefix() -> str:
 def run(args: argparse.Namespace) -> int:
     sys.path.insert(0, str(REPO))
     from authmw.dev import LocalService
-    from authmw.dev.seed import read_internal_keys
+    from authmw_local.seed import read_internal_keys
 
     stack = Path(args.stack).resolve()
     e2e = stack / "apps" / "e2e"

@@ -22,7 +22,7 @@ from authmw.models import SignInResult, TotpSetup
 
 from .test_client_flows_live import HANDLER, PASSWORD, Flavour, new_email
 
-dev = pytest.importorskip("authmw.dev")
+dev = pytest.importorskip("authmw_local")
 
 
 @pytest.fixture(scope="module")

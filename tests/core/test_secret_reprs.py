@@ -77,7 +77,7 @@ def examples(local_service: Any) -> dict[type, Callable[[], list[Any]]]:
     from authmw._oauth import authorize_url
     from authmw.dev import LocalService
     from authmw.errors import HttpStatusError, NotInServiceVersion, ServiceUnreachable
-    from authmw._keyformat import make_api_key
+    from authmw_local.routes.api_keys import make_api_key
     from authmw.models import (
         AdminOAuthProvider,
         EmailConfig,

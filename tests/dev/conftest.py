@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from authmw.dev import Clock, LocalService
-from authmw.dev.api_version import DEFAULT_API
-from authmw.dev.bootstrap import ProjectKeys
+from authmw_local.api_version import DEFAULT_API
+from authmw_local.bootstrap import ProjectKeys
 
 _emails = itertools.count()
 #: Settings the 2.8 admin view does not show (they can only be written), with the local

@@ -265,7 +265,7 @@ def _service_of(api: Api) -> LocalService:
 
 def test_the_cli_offers_the_versions_the_service_has() -> None:
     from authmw.cli import API_VERSIONS, DEFAULT_API_VERSION, build_parser
-    from authmw.dev.api_version import DEFAULT_API, VERSIONS
+    from authmw_local.api_version import DEFAULT_API, VERSIONS
 
     assert set(API_VERSIONS) == set(VERSIONS)
     assert DEFAULT_API_VERSION == DEFAULT_API

@@ -17,7 +17,7 @@ import pytest
 
 from authmw._keyformat import parse_api_key
 from authmw.dev import Clock
-from authmw.dev.bootstrap import ProjectKeys
+from authmw_local.bootstrap import ProjectKeys
 
 from .conftest import Api, assert_known_error
 

@@ -14,7 +14,7 @@ import jwt
 import pytest
 
 from authmw.dev import LocalService, create_app
-from authmw.dev.bootstrap import ProjectKeys
+from authmw_local.bootstrap import ProjectKeys
 
 from .conftest import Api
 

@@ -7,9 +7,9 @@ import socket
 
 import pytest
 
-from authmw.dev.email_documents import fill, render_document
-from authmw.dev.email_templates import DEFAULT_SUBJECTS, default_content
-from authmw.dev.smtp import SmtpSettings, classify
+from authmw_local.email_documents import fill, render_document
+from authmw_local.email_templates import DEFAULT_SUBJECTS, default_content
+from authmw_local.smtp import SmtpSettings, classify
 
 LINK = "https://app.example.com/verify?code=abc&next=%2F"
 VARIABLES = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 
-from authmw.dev.bootstrap import ProjectKeys
+from authmw_local.bootstrap import ProjectKeys
 
 from .conftest import Api, assert_known_error
 

@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from authmw.dev.routes import mailbox as mailbox_routes
+from authmw_local.routes import mailbox as mailbox_routes
 
 from .conftest import Api, unique_email
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from authmw.dev.endpoint import PerApi
-from authmw.dev.schema import MAX_SAFE_INTEGER, Num, Obj, Spec
+from authmw_local.endpoint import PerApi
+from authmw_local.schema import MAX_SAFE_INTEGER, Num, Obj, Spec
 
 from .conftest import Api, assert_known_error
 
@@ -91,7 +91,7 @@ def _versions_of(spec: Spec | PerApi | None) -> list[Spec | None]:
 
 
 def test_the_list_names_every_number_field_of_the_service() -> None:
-    from authmw.dev.routes import ROUTE_MODULES
+    from authmw_local.routes import ROUTE_MODULES
 
     found = set()
     for module in ROUTE_MODULES:

@@ -6,8 +6,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from authmw.dev.projects import Project, default_config
-from authmw.dev.urls import is_trusted_url
+from authmw_local.projects import Project, default_config
+from authmw_local.urls import is_trusted_url
 
 from .conftest import Api, assert_known_error, unique_email
 

@@ -202,7 +202,7 @@ def test_password_hashing_runs_outside_the_database_transaction(
 ) -> None:
     """scrypt (about 40 ms of CPU) runs while no request holds the database: meanwhile another
     request is answered, and the request then finishes with the hash it made."""
-    from authmw.dev import password_work
+    from authmw_local import password_work
 
     code = reset_code_for(api, user["email"]) if endpoint == "reset" else ""
     seen: list[str] = []
@@ -256,7 +256,7 @@ def test_a_hash_that_changes_between_passes_is_checked_again(
     """The check made outside the transaction is keyed by the stored hash: when the password
     changes while a sign-in checks the old one, the sign-in checks again against the new hash
     (here: the old password no longer matches)."""
-    from authmw.dev import password_work
+    from authmw_local import password_work
 
     real = password_work.verify_password
     checked: list[str] = []

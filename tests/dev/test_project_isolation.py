@@ -20,8 +20,8 @@ import jwt
 import pytest
 
 from authmw.dev import LocalService
-from authmw.dev.bootstrap import ProjectKeys
-from authmw.dev.routes import all_routes
+from authmw_local.bootstrap import ProjectKeys
+from authmw_local.routes import all_routes
 
 from .conftest import Api, unique_email
 
@@ -287,10 +287,10 @@ def test_every_sql_statement_names_its_project() -> None:
     import ast
     from pathlib import Path
 
-    import authmw.dev
+    import authmw_local
 
     unscoped, checked = [], 0
-    for file in sorted(Path(authmw.dev.__file__).parent.rglob("*.py")):
+    for file in sorted(Path(authmw_local.__file__).parent.rglob("*.py")):
         if file.name == "db.py":  # schema and migrations
             continue
         source = file.read_text()

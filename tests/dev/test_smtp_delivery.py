@@ -28,10 +28,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from ports import free_port
 
-from authmw.dev import LocalService, smtp
-from authmw.dev.endpoint import ANY, EndpointGroup, RequestContext
-from authmw.dev.errors import CatalogueError
-from authmw.dev.mail import Mail, send_email
+from authmw_local import LocalService, smtp
+from authmw_local.endpoint import ANY, EndpointGroup, RequestContext
+from authmw_local.errors import CatalogueError
+from authmw_local.mail import Mail, send_email
 
 from .conftest import Api, unique_email
 
@@ -230,7 +230,7 @@ def test_the_api_call_does_not_wait_for_the_smtp_server(mail_api: Api, inbox: In
 def test_an_unreachable_server_leaves_the_call_successful_and_the_mail_marked_failed(
     mail_api: Api, inbox: Inbox, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.DEBUG, logger="authmw")
+    caplog.set_level(logging.DEBUG, logger="authmw_local")
     use_smtp(mail_api, free_port())  # nothing listens there
     address = unique_email()
     mail_api.sign_up(address)  # asserts 200
@@ -246,7 +246,7 @@ def test_an_unreachable_server_leaves_the_call_successful_and_the_mail_marked_fa
 def test_wrong_credentials_are_an_authentication_failure(
     mail_api: Api, smtp_server: tuple[Inbox, int], inbox: Inbox, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.DEBUG, logger="authmw")
+    caplog.set_level(logging.DEBUG, logger="authmw_local")
     wrong = "not-the-password"
     use_smtp(mail_api, smtp_server[1], password=wrong)
     address = unique_email()
@@ -373,7 +373,7 @@ def test_starttls_is_used_when_the_server_offers_it(
 ) -> None:
     """A server that accepts AUTH only over TLS: the client upgrades with STARTTLS and verifies
     the certificate (trusted here through SSL_CERT_FILE, as a system trust store would)."""
-    caplog.set_level(logging.DEBUG, logger="authmw")
+    caplog.set_level(logging.DEBUG, logger="authmw_local")
     ca_file, server_context = certificates(tmp_path)
     monkeypatch.setenv("SSL_CERT_FILE", str(ca_file))
     with own_smtp_server(mail_api, tls_context=server_context, require_starttls=True) as (inbox, _):
@@ -392,7 +392,7 @@ def test_port_465_means_implicit_tls(
     mail_api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The server speaks TLS from the first byte (SMTPS); the test port stands in for 465."""
-    caplog.set_level(logging.DEBUG, logger="authmw")
+    caplog.set_level(logging.DEBUG, logger="authmw_local")
     ca_file, server_context = certificates(tmp_path)
     monkeypatch.setenv("SSL_CERT_FILE", str(ca_file))
     # aiosmtpd counts only STARTTLS as TLS; this connection is TLS throughout

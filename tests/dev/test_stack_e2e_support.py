@@ -11,9 +11,9 @@ import httpx
 import pytest
 
 from authmw.dev import LocalService
-from authmw.dev.bootstrap import ProjectKeys
-from authmw.dev.inbucket import mailbox_name
-from authmw.dev.seed import InternalKeys, SeedError, read_internal_keys
+from authmw_local.bootstrap import ProjectKeys
+from authmw_local.inbucket import mailbox_name
+from authmw_local.seed import InternalKeys, SeedError, read_internal_keys
 
 from .conftest import Api
 

@@ -12,7 +12,7 @@ import pytest
 from middleware.support import CountingSyncTransport
 
 from authmw import AdminApp, ServerApp
-from authmw._keyformat import make_api_key
+from authmw_local.routes.api_keys import make_api_key
 from authmw._ops import SyncDriver
 from authmw.errors import (
     ApiKeyNotAccepted,

@@ -86,7 +86,7 @@ def test_a_team_key_is_no_user_but_passes_its_own_teams_guard(keys: Keys) -> Non
 
 def test_a_revoked_or_made_up_key_is_refused(keys: Keys) -> None:
     """The attack: a key that was revoked, and a made-up one with the right shape and checksum."""
-    from authmw._keyformat import make_api_key
+    from authmw_local.routes.api_keys import make_api_key
 
     with client_of(keys) as web:
         for _ in range(2):  # the second time from the refused-key memory

@@ -24,6 +24,7 @@ PUBLIC_MODULES = [
     "authmw.models",
     "authmw.middleware",
     "authmw.dev",
+    "authmw_local",
     "authmw.cli",
     "authmw.pytest_plugin",
     "authmw_fastapi",

@@ -18,7 +18,7 @@ from authmw._production import LOCALHOST_ALLOWED, ProductionModeError
 from authmw.cli import main
 from authmw.errors import InvalidSecretServerKey
 
-dev = pytest.importorskip("authmw.dev")
+dev = pytest.importorskip("authmw_local")
 
 
 @pytest.fixture(scope="module")

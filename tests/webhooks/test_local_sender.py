@@ -11,7 +11,7 @@ from webhook_loop import Loop
 
 from authmw.cli import _dev_problem, build_parser
 from authmw.dev import LocalService
-from authmw.dev.webhooks import BACKOFF_SECONDS
+from authmw_local.webhooks import BACKOFF_SECONDS
 
 UNREACHABLE = "http://127.0.0.1:9/hooks"  # the discard port: nothing listens, the connection is refused
 

@@ -11,7 +11,7 @@ that went:
     failed: <category>     it did not (categories of smtp.py, e.g. "cannot connect"), or
                            "failed: interrupted" when the service stopped before it finished
 
-One log line on the `authmw.dev.mail` logger names the recipient and kind (never the link).
+One log line on the `authmw_local.mail` logger names the recipient and kind (never the link).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from .endpoint import RequestContext
 from .ids import new_uuid, now_millis
 from .smtp import SmtpSettings
 
-logger = logging.getLogger("authmw.dev.mail")
+logger = logging.getLogger("authmw_local.mail")
 
 
 @dataclass(frozen=True)

@@ -29,12 +29,11 @@ from typing import Any
 
 from ada_url import URL
 
-from .._urls import is_local_host
 from .errors import CatalogueError
 from .ids import new_uuid, now_millis
 from .projects import Project
 from .service import Service
-from .urls import is_trusted_url
+from .urls import is_local_host, is_trusted_url
 
 #: Verification-code types of the flow.
 OUTER_FLOW = "oauth_outer_flow"

@@ -17,7 +17,7 @@ from email.message import EmailMessage
 from .db import Database
 from .smtp import UNKNOWN, SmtpSettings, classify, deliver
 
-logger = logging.getLogger("authmw.dev.mail")
+logger = logging.getLogger("authmw_local.mail")
 
 WORKERS = 4
 

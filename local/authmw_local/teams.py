@@ -163,3 +163,11 @@ def granted_permissions(c: sqlite3.Connection, project_id: str, team_id: str, us
 def has_permission(c: sqlite3.Connection, project_id: str, team_id: str, user_id: str, permission_id: str) -> bool:
     held = expand(granted_permissions(c, project_id, team_id, user_id), contained_permissions(c, project_id))
     return permission_id in held
+
+
+def _server_team(c: sqlite3.Connection, project_id: str, team_id: str) -> dict[str, Any] | None:
+    row = c.execute("SELECT * FROM teams WHERE project_id = ? AND id = ?", (project_id, team_id)).fetchone()
+    return None if row is None else team_view(row, "server")
+
+
+webhooks.SUBJECT_VIEWS["team"] = _server_team

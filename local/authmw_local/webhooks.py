@@ -37,7 +37,7 @@ from .api_version import current_api
 from .db import BEFORE_COMMIT, Database, dump, load
 from .ids import new_uuid, now_millis
 
-logger = logging.getLogger("authmw.dev.webhooks")
+logger = logging.getLogger("authmw_local.webhooks")
 
 PENDING = "pending"
 DELIVERED = "delivered"
@@ -132,6 +132,11 @@ def emit(
     _wake_senders()  # the sender reads the rows once this transaction commits (one connection, one lock)
 
 
+#: The server view of an event's subject, by kind ("user", "team"), rendered at commit; None when
+#: the subject is gone. users.py and teams.py register theirs: they emit the events and import
+#: this module, so this module imports neither of them.
+SUBJECT_VIEWS: dict[str, Callable[[sqlite3.Connection, str, str], dict[str, Any] | None]] = {}
+
 #: The connections (one per service) whose transaction queued events to render at commit; any
 #: other commit skips the query.
 _unrendered: set[int] = set()
@@ -147,7 +152,7 @@ def _render(c: sqlite3.Connection) -> None:
     ).fetchall()
     for row in rows:
         kind = row["type"].partition(".")[0]
-        data = (_server_user if kind == "user" else _server_team)(c, row["project_id"], row["subject"])
+        data = SUBJECT_VIEWS[kind](c, row["project_id"], row["subject"])
         if data is None:  # created and deleted in one transaction: its deletion is announced
             c.execute("DELETE FROM webhook_messages WHERE project_id = ? AND id = ?", (row["project_id"], row["id"]))
         else:
@@ -159,20 +164,6 @@ def _render(c: sqlite3.Connection) -> None:
 
 
 BEFORE_COMMIT.append(_render)
-
-
-def _server_user(c: sqlite3.Connection, project_id: str, user_id: str) -> dict[str, Any] | None:
-    from .users import get_user, user_view  # users.py calls this module
-
-    row = get_user(c, project_id, user_id)
-    return None if row is None else user_view(c, row, "server")
-
-
-def _server_team(c: sqlite3.Connection, project_id: str, team_id: str) -> dict[str, Any] | None:
-    from .teams import team_view  # teams.py calls this module
-
-    row = c.execute("SELECT * FROM teams WHERE project_id = ? AND id = ?", (project_id, team_id)).fetchone()
-    return None if row is None else team_view(row, "server")
 
 
 def user_created(c: sqlite3.Connection, project_id: str, user_id: str) -> None:

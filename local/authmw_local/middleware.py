@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import INTERNAL_ERROR_TEXT
 
-logger = logging.getLogger("authmw.dev")
+logger = logging.getLogger("authmw_local")
 
 ALLOWED_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 

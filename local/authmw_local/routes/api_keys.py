@@ -16,10 +16,11 @@ looks a value up by that hash within the project.
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 from typing import Any
 
-from authmw._keyformat import KeyType, make_api_key
+from authmw.keyformat import ALPHABET, MARKER, SECRET_LENGTH, KeyType, checksum
 
 from ..api_version import ApiVersion
 from ..endpoint import ANY, SERVER_OR_ADMIN, EndpointGroup, RequestContext
@@ -29,6 +30,16 @@ from ..projects import update_key_record
 from ..schema import Bool, Num, Obj, Str, Uuid
 from ..teams import get_team, has_permission
 from ..users import get_user
+
+
+def make_api_key(key_id: str, key_type: KeyType, *, is_public: bool = False, self_hosted: bool = True) -> str:
+    """A new key for the key with uuid ``key_id``, in the format :mod:`authmw.keyformat` reads."""
+    prefix = "pk" if is_public else "sk"
+    secret = "".join(secrets.choice(ALPHABET) for _ in range(SECRET_LENGTH))
+    flag = ALPHABET[(1 if self_hosted else 0) + (2 if is_public else 0)]
+    body = f"{prefix}_{secret}{key_id.replace('-', '')}{key_type}{flag}{MARKER}"
+    return body + checksum(body)
+
 
 group = EndpointGroup()
 

@@ -47,8 +47,8 @@ class LocalService:
             httpx.get(service.url + "/health")
 
     `port=0` picks a free port; `.url` tells the real one. `clock` is the time requests see
-    (`authmw.dev.Clock` lets a test stop or move it). `api` is the backend version it answers
-    as: "2.8" (2.8.86) or "2.7" (2.7.16); `.api` tells it. `internal_keys` (`authmw.dev.seed`)
+    (`authmw_local.Clock` lets a test stop or move it). `api` is the backend version it answers
+    as: "2.8" (2.8.86) or "2.7" (2.7.16); `.api` tells it. `internal_keys` (`authmw_local.seed`)
     add given keys to the `internal` project; `mail_api_port` (0: a free one) also serves the
     outbox through Inbucket's read API (inbucket.py) on that port, at `.mail_api_url`.
     `public_url` is the address clients reach it by, when not `http://<host>:<port>` (e.g.

@@ -254,3 +254,11 @@ def _has_passkey(c: sqlite3.Connection, project_id: str, user_id: str) -> bool:
         return False
     row = c.execute("SELECT 1 FROM passkeys WHERE project_id = ? AND user_id = ?", (project_id, user_id)).fetchone()
     return row is not None
+
+
+def _server_user(c: sqlite3.Connection, project_id: str, user_id: str) -> dict[str, Any] | None:
+    row = get_user(c, project_id, user_id)
+    return None if row is None else user_view(c, row, "server")
+
+
+webhooks.SUBJECT_VIEWS["user"] = _server_user
