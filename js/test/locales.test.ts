@@ -106,8 +106,8 @@ describe.each(Object.entries(LOCALES))("locale %s", (lang, locale) => {
   });
 
   it("names its language", () => {
-    expect(locale.lang).toBe(lang);
-    expect(Intl.getCanonicalLocales(locale.lang)).toEqual([lang]);
+    expect(locale.messages.lang).toBe(lang);
+    expect(Intl.getCanonicalLocales(locale.messages.lang)).toEqual([lang]);
   });
 });
 

@@ -222,9 +222,14 @@ def test_every_page_section_and_component_fits_a_phone(
     expect(page.get_by_test_id("invitation-joined")).to_be_visible()
     phone.check("team-invitation-joined")
 
-    # Account settings: every section the navigation lists, then each row's form open.
+    # Account settings: every section the navigation lists, then each row's form open. `me`
+    # also created a team, so the parts for a team's administrators show.
+    deployment.client_call(
+        service.service, "POST", "/teams", service.access_tokens[me], display_name="Qualitätssicherung", creator_user_id="me"
+    )
     page.goto(f"{base}/handler/account-settings")
     expect(heading("accountSettingsTitle")).to_be_visible()
+    expect(page.locator(".authmw-page")).to_have_attribute("lang", lang)
     nav = page.get_by_role("navigation", name=m["settingsNavLabel"])
     expect(nav.get_by_test_id("settings-nav-sessions")).to_be_visible()  # once the service said it has sessions
     sections = [(link.get_attribute("data-testid") or "").removeprefix("settings-nav-") for link in nav.get_by_role("link").all()]
@@ -236,8 +241,9 @@ def test_every_page_section_and_component_fits_a_phone(
         expect(shown).to_be_visible()
         expect(shown.get_by_role("status").filter(has_text=m["loading"])).to_have_count(0)
         if section == "teams":
+            expect(shown.get_by_test_id("team")).to_have_count(2)
             for loaded in ("team-api-keys-area", "member-name-row", "create-team-row"):
-                expect(shown.get_by_test_id(loaded)).to_be_visible()
+                expect(shown.get_by_test_id(loaded).first).to_be_visible()
         phone.check(f"settings-{section}")
         for row in shown.locator(".authmw-action-row").all():
             name = (row.get_attribute("data-testid") or "").removesuffix("-row")

@@ -26,7 +26,7 @@ export async function loadLanguage(): Promise<Locale | null> {
   const lang = sessionStorage.getItem(STORAGE_KEY);
   if (!lang || !Object.hasOwn(LANGUAGES, lang)) return null;
   const locale = (await LANGUAGES[lang]!()).default;
-  document.documentElement.lang = locale.lang; // screen readers read the page in its language
+  document.documentElement.lang = locale.messages.lang; // screen readers read the page in its language
   return locale;
 }
 

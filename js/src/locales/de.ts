@@ -3,8 +3,8 @@
 import type { Locale } from "./locale";
 
 const de: Locale = {
-  lang: "de",
   messages: {
+    lang: "de",
     // Shared words
     or: "oder",
     loading: "Wird geladen …",
@@ -287,7 +287,7 @@ const de: Locale = {
     newTeamName: "Teamname",
     createTeam: "Team erstellen",
     deleteAccountTitle: "Konto löschen",
-    deleteAccountWarning: "Wenn Sie Ihr Konto löschen, werden es und alle seine Daten entfernt. Das kann nicht rückgängig gemacht werden.",
+    deleteAccountWarning: "Wenn Sie Ihr Konto löschen, werden das Konto und alle zugehörigen Daten entfernt. Das kann nicht rückgängig gemacht werden.",
     deleteAccount: "Konto löschen",
     confirmDeleteAccount: "Ja, mein Konto löschen",
     deleteAccountConfirmQuestion: "Sind Sie sicher? Mit Escape brechen Sie ab.",

@@ -3,8 +3,8 @@
 import type { Locale } from "./locale";
 
 const es: Locale = {
-  lang: "es",
   messages: {
+    lang: "es",
     // Shared words
     or: "o",
     loading: "Cargando…",

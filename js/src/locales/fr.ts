@@ -3,8 +3,8 @@
 import type { Locale } from "./locale";
 
 const fr: Locale = {
-  lang: "fr",
   messages: {
+    lang: "fr",
     // Shared words
     or: "ou",
     loading: "Chargement…",

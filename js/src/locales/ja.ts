@@ -3,8 +3,8 @@
 import type { Locale } from "./locale";
 
 const ja: Locale = {
-  lang: "ja",
   messages: {
+    lang: "ja",
     // Shared words
     or: "または",
     loading: "読み込み中…",

@@ -3,8 +3,8 @@
 import type { Locale } from "./locale";
 
 const ptBR: Locale = {
-  lang: "pt-BR",
   messages: {
+    lang: "pt-BR",
     // Shared words
     or: "ou",
     loading: "Carregando…",

@@ -3,8 +3,8 @@
 import type { Locale } from "./locale";
 
 const zhCN: Locale = {
-  lang: "zh-CN",
   messages: {
+    lang: "zh-CN",
     // Shared words
     or: "或",
     loading: "正在加载…",
