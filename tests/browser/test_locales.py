@@ -50,9 +50,11 @@ STICKING_OUT = """(width) => {
     for (const el of document.querySelectorAll("body *")) {
         const box = el.getBoundingClientRect();
         if (box.width && box.right > width + 0.5 && !out.some((o) => o.el.contains(el))) {
-            const name = el.tagName.toLowerCase() + (el.dataset.testid ? `[data-testid=${el.dataset.testid}]` : "")
-                + (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\\s+/).join(".") : "");
-            out.push({ el, text: `${name} (right edge ${Math.round(box.right)} px): ${(el.textContent || "").trim().slice(0, 60)}` });
+            const classes = typeof el.className === "string" ? el.className.trim().split(/\\s+/).filter(Boolean) : [];
+            const name = el.tagName.toLowerCase() + classes.map((c) => `.${c}`).join("")
+                + (el.dataset.testid ? `[data-testid=${el.dataset.testid}]` : "");
+            const text = (el.textContent || "").trim().slice(0, 60);
+            out.push({ el, text: `${name} (right edge ${Math.round(box.right)} px): ${text}` });
         }
     }
     return out.slice(0, 5).map((o) => o.text);
@@ -159,7 +161,11 @@ def test_every_page_section_and_component_fits_a_phone(
     owner = service.sign_up()
     started = time.time()
     deployment.client_call(
-        service.service, "POST", "/auth/password/send-reset-code", email=owner, callback_url=f"{base}/handler/password-reset"
+        service.service,
+        "POST",
+        "/auth/password/send-reset-code",
+        email=owner,
+        callback_url=f"{base}/handler/password-reset",
     )
     page.goto(service.mail(owner, "password_reset", after=started)["link"])
     expect(heading("passwordResetTitle")).to_be_visible()
@@ -199,7 +205,12 @@ def test_every_page_section_and_component_fits_a_phone(
     me = service.sign_up()
     service.update_me(me, display_name="Maximiliane Mustermann-Schmidt")
     team = deployment.client_call(
-        service.service, "POST", "/teams", service.access_tokens[owner], display_name="Forschung und Entwicklung", creator_user_id="me"
+        service.service,
+        "POST",
+        "/teams",
+        service.access_tokens[owner],
+        display_name="Forschung und Entwicklung",
+        creator_user_id="me",
     )
     started = time.time()
     deployment.client_call(
@@ -225,14 +236,20 @@ def test_every_page_section_and_component_fits_a_phone(
     # Account settings: every section the navigation lists, then each row's form open. `me`
     # also created a team, so the parts for a team's administrators show.
     deployment.client_call(
-        service.service, "POST", "/teams", service.access_tokens[me], display_name="Qualitätssicherung", creator_user_id="me"
+        service.service,
+        "POST",
+        "/teams",
+        service.access_tokens[me],
+        display_name="Qualitätssicherung",
+        creator_user_id="me",
     )
     page.goto(f"{base}/handler/account-settings")
     expect(heading("accountSettingsTitle")).to_be_visible()
     expect(page.locator(".authmw-page")).to_have_attribute("lang", lang)
     nav = page.get_by_role("navigation", name=m["settingsNavLabel"])
     expect(nav.get_by_test_id("settings-nav-sessions")).to_be_visible()  # once the service said it has sessions
-    sections = [(link.get_attribute("data-testid") or "").removeprefix("settings-nav-") for link in nav.get_by_role("link").all()]
+    links = nav.get_by_role("link").all()
+    sections = [(link.get_attribute("data-testid") or "").removeprefix("settings-nav-") for link in links]
     assert {"profile", "emails", "password", "sessions", "api-keys", "teams", "danger-zone"} <= set(sections), sections
     rows_opened: list[str] = []
     for section in sections:

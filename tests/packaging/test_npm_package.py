@@ -60,7 +60,7 @@ createRoot(document.getElementById("root")!).render(
     <BrowserRouter>
       <Routes>
         <Route path="/handler/*" element={<AuthHandler messages={de.messages} />} />
-        <Route path="/ja/handler/*" element={<AuthHandler messages={{ ...ja.messages, signInTitle: ja.texts.signIn }} />} />
+        <Route path="/ja/handler/*" element={<AuthHandler messages={ja.messages} />} />
         <Route path="/" element={<Home />} />
       </Routes>
     </BrowserRouter>
