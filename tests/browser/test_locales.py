@@ -7,7 +7,9 @@ light, German (the longest) and Japanese in dark too, for a person to look at.""
 
 from __future__ import annotations
 
+import base64
 import json
+import os
 import subprocess
 import time
 import uuid
@@ -199,6 +201,19 @@ def test_every_page_section_and_component_fits_a_phone(
     page.goto(f"{base}/handler/no-such-page")
     expect(heading("notFoundTitle")).to_be_visible()
     phone.check("not-found")
+
+    # The two-factor prompt after a password sign-in of a user with TOTP on, and its empty submit.
+    totp_user = service.sign_up()
+    service.update_me(totp_user, totp_secret_base64=base64.b64encode(os.urandom(20)).decode())
+    page.goto(f"{base}/handler/sign-in")
+    sign_in(page, m, totp_user)
+    prompt = page.get_by_test_id("mfa-prompt")
+    expect(prompt).to_be_visible()
+    expect(heading("mfaTitle")).to_be_visible()
+    phone.check("mfa-prompt")
+    prompt.get_by_role("button", name=m["verify"], exact=True).click()
+    expect(prompt.get_by_text(m["totpRequired"], exact=True)).to_be_visible()
+    phone.check("mfa-prompt-empty-submit")
 
     # A team invitation, opened signed out, then signed in through it (the sign-in page in the
     # language), accepted.

@@ -27,7 +27,7 @@ const de: Locale = {
     show: "Anzeigen",
     hide: "Verbergen",
     thisProject: "Dieses Projekt",
-    toContinueTo: (project) => `um zu ${project} weiterzugehen`,
+    toContinueTo: (project) => `um mit ${project} fortzufahren`,
 
     // Field validation
     fieldRequired: "Füllen Sie dieses Feld aus.",
@@ -199,7 +199,7 @@ const de: Locale = {
     thisSession: "Dieser Browser",
     otherSession: "Anderer Browser oder anderes Gerät",
     currentBadge: "aktuell",
-    impersonationBadge: "Administration",
+    impersonationBadge: "Administrator",
     lastUsed: (when) => `Zuletzt verwendet: ${when}`,
     revokeSession: "Sitzung beenden",
     revokeSessionLabel: (when) => `Sitzung beenden, zuletzt verwendet: ${when}`,
@@ -353,7 +353,7 @@ const de: Locale = {
     errorTeamPermissionRequired: "Sie haben in diesem Team keine Berechtigung dafür.",
     errorTeamMembershipAlreadyExists: "Sie sind bereits Mitglied dieses Teams.",
     errorTeamNotFound: "Dieses Team gibt es nicht mehr.",
-    errorTeamMembershipNotFound: "Sie sind (nicht mehr) Mitglied dieses Teams.",
+    errorTeamMembershipNotFound: "Sie sind nicht (mehr) Mitglied dieses Teams.",
     errorNotPermitted: "Sie haben keine Berechtigung dafür.",
     errorRestricted:
       "Schließen Sie zuerst die Einrichtung Ihres Kontos ab (bestätigen Sie zum Beispiel Ihre E-Mail-Adresse) und versuchen Sie es dann erneut.",
@@ -381,10 +381,10 @@ const de: Locale = {
     errorServer: "Beim Anmeldedienst ist ein Problem aufgetreten. Bitte versuchen Sie es gleich noch einmal.",
     errorUnknown: "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
 
-    // Codes and links that cannot be used; every noun below is masculine ("dieser").
+    // Codes and links that cannot be used; every noun below is masculine ("dieser", "diesem").
     codeExpired: (what) => `Dieser ${what} ist abgelaufen.`,
     codeAlreadyUsed: (what) => `Dieser ${what} wurde bereits verwendet.`,
-    codeMaxAttempts: (what) => `Dieser ${what} wurde zu oft versucht.`,
+    codeMaxAttempts: (what) => `Mit diesem ${what} gab es zu viele Versuche.`,
     codeNotValid: (what) => `Dieser ${what} ist ungültig.`,
     codeNoun: "Code",
     passwordResetLinkNoun: "Link zum Zurücksetzen des Passworts",
