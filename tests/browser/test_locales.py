@@ -11,8 +11,6 @@ import base64
 import json
 import os
 import subprocess
-import time
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,6 +20,7 @@ from playwright.sync_api import expect
 
 from .conftest import ROOT
 from .test_email_flows import PASSWORD, MailService
+from .test_page_quality import invitation_link, password_reset_link, verification_link
 
 pytestmark = pytest.mark.browser
 
@@ -161,30 +160,12 @@ def test_every_page_section_and_component_fits_a_phone(
 
     # A password reset link (checked, not used, by the page) and a new user's verification link.
     owner = service.sign_up()
-    started = time.time()
-    deployment.client_call(
-        service.service,
-        "POST",
-        "/auth/password/send-reset-code",
-        email=owner,
-        callback_url=f"{base}/handler/password-reset",
-    )
-    page.goto(service.mail(owner, "password_reset", after=started)["link"])
+    page.goto(password_reset_link(service, base, owner))
     expect(heading("passwordResetTitle")).to_be_visible()
     expect(page.get_by_test_id("password-reset-form")).to_be_visible()
     phone.check("password-reset")
 
-    started = time.time()
-    new_user = f"verify-{uuid.uuid4().hex[:10]}@example.com"
-    deployment.client_call(
-        service.service,
-        "POST",
-        "/auth/password/sign-up",
-        email=new_user,
-        password=PASSWORD,
-        verification_callback_url=f"{base}/handler/email-verification",
-    )
-    page.goto(service.mail(new_user, "email_verification", after=started)["link"])
+    page.goto(verification_link(service, base))
     expect(page.get_by_test_id("email-verified")).to_contain_text(m["emailVerified"])
     phone.check("email-verification")
 
@@ -227,17 +208,7 @@ def test_every_page_section_and_component_fits_a_phone(
         display_name="Forschung und Entwicklung",
         creator_user_id="me",
     )
-    started = time.time()
-    deployment.client_call(
-        service.service,
-        "POST",
-        "/team-invitations/send-code",
-        service.access_tokens[owner],
-        email=me,
-        team_id=team["id"],
-        callback_url=f"{base}/handler/team-invitation",
-    )
-    page.goto(service.mail(me, "team_invitation", after=started)["link"])
+    page.goto(invitation_link(service, base, owner, team["id"], me))
     expect(page.get_by_test_id("invitation-sign-in")).to_be_visible()
     phone.check("team-invitation-signed-out")
     page.get_by_test_id("invitation-sign-in-link").click()
