@@ -47,6 +47,7 @@ export { AccountSettings } from "./react/pages/account/account-settings";
 export { HandlerError, HandlerNotFound } from "./react/pages/error";
 export { DEFAULT_MESSAGES, describeError, describeUntrustedError } from "./react/messages";
 export type { Messages } from "./react/messages";
+export type { Locale } from "./locales/locale";
 export type { ColorScheme } from "./react/handler-options";
 // The components (react/components/): modules of their own, left out of a page that does not use them.
 export {

@@ -10,6 +10,11 @@ import { isPasskeyCancel } from "../passkey-support";
  * to replace any text (the first step toward translations); functions take the values they name.
  */
 export const DEFAULT_MESSAGES = {
+  /**
+   * The BCP 47 tag of these texts ("de"): the pages' `lang` attribute, and the locale their dates,
+   * numbers and lists are written in. Empty, as in English: no attribute, the browser's locale.
+   */
+  lang: "",
   // Shared words
   or: "or",
   loading: "Loading…",
