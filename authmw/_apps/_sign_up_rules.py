@@ -12,9 +12,9 @@ from .._transport import parse_json, segment
 from ..errors import HttpStatusError, InvalidServerResponse, NotInServiceVersion
 from ..models import SignUpRule, SignUpRules
 from ._base import _Api, _Namespace
-from ._binding import AsyncRunner, SyncRunner, operation
+from ._binding import R, Twin, operation
 
-__all__ = ["AdminSignUpRules", "AsyncAdminSignUpRules", "ConfigCalls", "ConfigLevel"]
+__all__ = ["AdminSignUpRules", "ConfigCalls", "ConfigLevel"]
 
 ConfigLevel = Literal["project", "branch", "environment"]
 
@@ -93,9 +93,5 @@ class _SignUpRulesOps(ConfigCalls, _Namespace):
         yield from self._update_config({"auth.signUpRulesDefaultAction": action}, "environment")
 
 
-class AdminSignUpRules(_SignUpRulesOps, SyncRunner):
+class AdminSignUpRules(_SignUpRulesOps, Twin[R]):
     """``admin.sign_up_rules``: who may sign up (API 2.8)."""
-
-
-class AsyncAdminSignUpRules(_SignUpRulesOps, AsyncRunner):
-    """``admin.sign_up_rules`` of an async app."""
