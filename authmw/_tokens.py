@@ -241,6 +241,8 @@ def token_kinds(config: AuthConfig) -> dict[str, TokenKind]:
 
 
 KINDS: tuple[str, ...] = tuple(_TABLE["kinds"])
+#: Prefixes of the 2.8 SDK's ``Authorization: Bearer <prefix><base64 JSON>`` session header.
+AUTHORIZATION_PREFIXES: tuple[str, ...] = tuple(_TABLE["authorization_prefixes"])
 
 
 def _typed(claims: Mapping[str, Any], name: str, kind: type[_T]) -> _T | None:

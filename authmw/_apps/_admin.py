@@ -169,6 +169,27 @@ def _body_2_8(body: dict[str, Any]) -> dict[str, Any]:
     return {**body, "config": config}
 
 
+#: Project settings API 2.7 does not have (its service refuses them as unknown properties).
+SETTINGS_2_8 = (
+    "allow_user_api_keys",
+    "allow_team_api_keys",
+    "user_default_permissions",
+    "oauth_account_merge_strategy",
+    "require_email_verification",
+)
+
+
+def _refuse_2_8_settings(body: dict[str, Any]) -> None:
+    """A clear error, before the call, for settings of API 2.8 sent to a 2.7 service."""
+    config = body.get("config")
+    named = [name for name in SETTINGS_2_8 if isinstance(config, dict) and name in config]
+    if named:
+        raise ValueError(
+            f"{', '.join(named)}: only API 2.8 has {'this setting' if len(named) == 1 else 'these settings'}, and "
+            "this service speaks API 2.7. Leave it out, or use a 2.8 service (locally: `authmw dev --api 2.8`)."
+        )
+
+
 class _AdminOps(_Api):
     _owner_session: Session | None = None
     #: The admin project path this app's service answered (None: not called yet).
@@ -218,6 +239,8 @@ class _AdminOps(_Api):
             yield from self._project_call("GET")  # which version: the body differs (below)
         if self._project_path == PROJECT_PATH_2_8:
             body = _body_2_8(body)
+        else:
+            _refuse_2_8_settings(body)
         response = yield from self._project_call("PATCH", json=body)
         return parse(AdminProject, parse_json(response))
 

@@ -24,6 +24,10 @@ class SyncRunner:
 
     _driver: SyncDriver
 
+    def run_op(self, op: Op[T]) -> T:
+        """Run an operation composed of this object's ``.op`` calls on its driver."""
+        return self._driver.run(op)
+
     def _bind(self, op: operation[..., T]) -> Callable[..., T]:
         fn = op.fn
 
@@ -51,6 +55,10 @@ class AsyncRunner:
     """Runs operations on the event loop."""
 
     _driver: AsyncDriver
+
+    def run_op(self, op: Op[T]) -> Coroutine[Any, Any, T]:
+        """Run an operation composed of this object's ``.op`` calls on its driver (awaitable)."""
+        return self._driver.run(op)
 
     def _bind(self, op: operation[..., T]) -> Callable[..., Coroutine[Any, Any, T]]:
         fn = op.fn
