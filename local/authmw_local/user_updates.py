@@ -325,6 +325,9 @@ def update_user(
     if "totp_secret_base64" in fields:
         columns["totp_secret_base64"] = fields["totp_secret_base64"]
         columns["requires_totp_mfa"] = int(fields["totp_secret_base64"] is not None)
+        # A new secret starts a new code sequence: the step spent with the old one says nothing
+        # about it (else a re-enrolled user's first code in the same 30 s would be refused).
+        columns["totp_last_used_step"] = None
     if "selected_team_id" in fields:
         team_id = fields["selected_team_id"]
         if team_id is not None and not is_member(c, project.id, team_id, user_id):
