@@ -12,12 +12,15 @@ A script calls the app with ``Authorization: Bearer sk_...`` (a key made with
    first), so a repeated key costs no network call and a flood of made-up keys that pass the
    checksum costs one lookup each, never one per request;
 3. otherwise asks the service once (``POST /user-api-keys/check`` or ``/team-api-keys/check``
-   with the secret server key; concurrent requests with the same key share that call).
+   with the secret server key), and for a user's key reads its user (``GET /users/{id}``): a
+   key counts as its holder, and an anonymous or restricted user's key must get what that
+   user's session gets. Concurrent requests with the same key share those calls.
 
 The request's user is then an :class:`~authmw.middleware.ApiKeyUser` (a user's key: the user,
-``via == "user_api_key"``) or an :class:`~authmw.middleware.ApiKeyTeam` (a team's key: no
-user, ``via == "team_api_key"``), made in ``_resolver``. Guards refuse both unless the route
-accepts keys (``api_keys=True``): ``_access.key_refusal``, written once for every adapter.
+``via == "user_api_key"``), an :class:`~authmw.middleware.UnadmittedUser` (the key of a user
+the app does not sign in) or an :class:`~authmw.middleware.ApiKeyTeam` (a team's key: no
+user, ``via == "team_api_key"``), made by ``_user.key_principal``. Guards refuse keys unless
+the route accepts them (``api_keys=True``): ``_access.admit``, written once for every adapter.
 """
 
 from __future__ import annotations
