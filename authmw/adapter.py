@@ -18,6 +18,8 @@ adapter") walks through one.
   :func:`permission_decorator` build the decorators over that ``Guard``.
 - Linking to an app's own users by e-mail: :func:`linkable_email` (the one rule: verified at
   the service, held by no other authmw user) and :class:`EmailLinkRefused`.
+- Serving the built React app: :class:`WebBuild` answers a path with a :class:`WebFile` (or
+  None), with the cache headers; the adapter sends the file.
 - Server-rendered OAuth: :class:`OAuthRoutes` returns :class:`Reply` values the adapter turns
   into responses; run its operations with :class:`SyncDriver` or :class:`AsyncDriver`.
 """
@@ -29,6 +31,7 @@ from ._oauth_flow import OAuthRoutes, Reply
 from ._ops import AsyncDriver, Op, SyncDriver
 from ._tokens import Claims
 from ._urls import same_origin_path
+from ._web_build import WebBuild, WebFile
 from .middleware._access import (
     DEFAULT_TEAM_ARG,
     AccessOptions,
@@ -56,20 +59,20 @@ __all__ = [
     "ACCESS_COOKIE",
     "ANONYMOUS",
     "DEFAULT_TEAM_ARG",
-    "AccessOptions",
-    "Denial",
-    "GuardBase",
     "KEYS",
+    "READ_HEADERS",
+    "AccessOptions",
     "AdapterSettings",
     "AsyncDriver",
     "Claims",
+    "Denial",
     "EmailLinkRefused",
+    "GuardBase",
     "OAuthRoutes",
     "Op",
     "Options",
     "OriginPolicy",
     "PermissionRequirement",
-    "READ_HEADERS",
     "Reply",
     "Resolved",
     "Rule",
@@ -80,6 +83,8 @@ __all__ = [
     "TeamRequirement",
     "TeamSource",
     "ViewFunction",
+    "WebBuild",
+    "WebFile",
     "WebSocketCrossSite",
     "decide",
     "guard_decorators",

@@ -17,6 +17,7 @@ def test_exported_members() -> None:
                 "require_permission",
                 "team_permission_required",
                 "user_required",
+                "web_urls",
                 "webhook_view",
             },
         ),
