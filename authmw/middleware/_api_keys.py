@@ -5,7 +5,7 @@ A script calls the app with ``Authorization: Bearer sk_...`` (a key made with
 (``AuthConfig(accept_api_keys=True)``), the middleware:
 
 1. tells a key from a JWT and from the 2.8 SDK's ``stackauth_...`` header by its text alone
-   (:func:`authmw._keyformat.parse_api_key`: length, shape and CRC-32; no I/O), so a typo or
+   (:func:`authmw.keyformat.parse_api_key`: length, shape and CRC-32; no I/O), so a typo or
    a made-up value is refused without asking anyone;
 2. answers from its caches when it can: a key the service confirmed within ``KEY_TTL``
    seconds, a key it refused within ``REFUSED_KEY_TTL`` (both bounded maps, oldest dropped
@@ -34,7 +34,7 @@ from authmw._apps._project_api_keys import _KeysOps, _ServerTeamKeysOps, _Server
 from authmw._apps._users import _ServerUsersOps
 from authmw._bounded import BoundedMap
 from authmw._config import AuthConfig
-from authmw._keyformat import ParsedApiKey, parse_api_key
+from authmw.keyformat import ParsedApiKey, parse_api_key
 from authmw._ops import Op, Shared
 from authmw._transport import Transport
 from authmw.errors import ApiKeyNotFound, ApiKeyNotValid, HttpStatusError, KnownError
