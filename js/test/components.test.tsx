@@ -373,7 +373,7 @@ describe("SelectedTeamSwitcher", () => {
     await waitFor(() => expect(screen.getByTestId("who").textContent).toBe("ada@example.com in t-ops"));
     expect(changed).toEqual(["Operations"]);
     await waitFor(() => expect(screen.queryByRole("menu")).toBeNull());
-    expect(trigger.getAttribute("aria-label")).toBe("Team menu, Operations");
+    expect(screen.getByRole("button", { name: "Team menu, Operations" })).toBe(trigger);
     const menu = await openMenu();
     expect(within(menu).getByRole("menuitemradio", { name: "Operations" }).getAttribute("aria-checked")).toBe("true");
     expect(within(menu).getByRole("menuitem", { name: "Manage teams" }).getAttribute("href")).toBe("/handler/account-settings/teams");
@@ -396,7 +396,7 @@ describe("SelectedTeamSwitcher", () => {
     fireEvent.click(within(await openMenu()).getByRole("menuitem", { name: "Create a team" }));
     fireEvent.change(screen.getByRole("textbox", { name: "Team name" }), { target: { value: "  Research " } });
     fireEvent.click(screen.getByRole("button", { name: "Create team" }));
-    await waitFor(() => expect(trigger.getAttribute("aria-label")).toBe("Team menu, Research"));
+    await waitFor(() => expect(screen.getByRole("button", { name: "Team menu, Research" })).toBe(trigger));
     expect(screen.getByTestId("who").textContent).toMatch(/^ada@example.com in /);
     expect(screen.queryByRole("textbox")).toBeNull();
   });
@@ -446,7 +446,7 @@ describe("refusals", () => {
     fireEvent.click(trigger);
     fireEvent.click(within(screen.getByRole("menu")).getByRole("menuitemradio", { name: "Operations" }));
     expect((await screen.findByRole("alert")).textContent).toBe("The team could not be selected. Please try again.");
-    expect(trigger.getAttribute("aria-label")).toBe("Team menu, Design");
+    expect(screen.getByRole("button", { name: "Team menu, Design" })).toBe(trigger);
     expect(trigger.getAttribute("aria-describedby")).toBe(screen.getByRole("alert").id);
     fireEvent.click(within(screen.getByRole("menu")).getByRole("menuitem", { name: "Create a team" }));
     fireEvent.change(screen.getByRole("textbox", { name: "Team name" }), { target: { value: "Research" } });

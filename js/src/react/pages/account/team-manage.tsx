@@ -7,7 +7,7 @@ import { ActionRow } from "./action-row";
 import { useFocusSwap } from "./focus-swap";
 import { useSectionKit } from "./kit";
 import { PictureRow } from "./picture";
-import { Avatar } from "./profile";
+import { Avatar } from "./avatar";
 
 /** The team's name and picture, for a member with $update_team. */
 export function TeamProfileRows({ team, name }: { team: Team; name: string }) {
