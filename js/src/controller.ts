@@ -8,6 +8,7 @@ import type { OAuthApi } from "./oauth";
 import type { TeamApiKeysApi, UserApiKeysApi } from "./project-api-keys";
 import type { NotificationPreferencesApi } from "./notification-preferences";
 import type { OAuthProviderAccountsApi } from "./provider-accounts";
+import type { RestrictedSessionApi } from "./restricted-session";
 import type { SessionsApi } from "./sessions";
 import type { GetAccessTokenOptions } from "./store";
 import type { ProjectPermissionsApi } from "./project-permissions";
@@ -162,6 +163,11 @@ export interface AuthApis {
   readonly providerAccounts: OAuthProviderAccountsApi;
   /** The user's e-mail notification preferences (API 2.8): one per category, on or off. */
   readonly notificationPreferences: NotificationPreferencesApi;
+  /**
+   * The session of a restricted user (API 2.8), also when the app does not accept restricted
+   * users: what the onboarding page reads and calls (see restricted-session.ts).
+   */
+  readonly restrictedSession: RestrictedSessionApi;
 }
 
 /**

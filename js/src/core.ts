@@ -70,6 +70,7 @@ export type { SessionLocation, SessionsApi, UserSession } from "./sessions";
 export type { NewProjectApiKey, ProjectApiKey, ProjectApiKeyCreate, TeamApiKeysApi, UserApiKeysApi } from "./project-api-keys";
 export type { OAuthProviderAccount, OAuthProviderAccountsApi, OAuthProviderAccountUpdate, OtherSignInMethods } from "./provider-accounts";
 export type { NotificationPreference, NotificationPreferencesApi } from "./notification-preferences";
+export type { RestrictedSessionApi, RestrictedUser } from "./restricted-session";
 export type {
   AdminOAuthProvider,
   AdminProject,

@@ -11,6 +11,7 @@ import type { NotificationPreference } from "./notification-preferences";
 import type { OAuthProviderAccount } from "./provider-accounts";
 import { AuthContext } from "./react/context";
 import type { ProjectPermissionsApi } from "./project-permissions";
+import type { RestrictedUser } from "./restricted-session";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 import type { NewProjectApiKey, ProjectApiKey, ProjectApiKeyCreate } from "./project-api-keys";
 import { checkTotpSetupCode, createTotpSetup } from "./totp";
@@ -76,6 +77,12 @@ export interface TestingControllerOptions {
   contactChannels?: Partial<ContactChannel>[];
   /** Overrides of the project configuration (defaults: sign-up and passwords on, the rest off). */
   projectConfig?: Partial<ProjectConfig>;
+  /**
+   * A restricted user's session the app keeps aside (API 2.8; `user` is then ignored): signed
+   * out for the app, read by the onboarding page. Default: e-mail not verified. Any code
+   * verifies the e-mail and signs the user in.
+   */
+  restrictedUser?: Partial<RestrictedUser>;
 }
 
 /**
@@ -83,9 +90,17 @@ export interface TestingControllerOptions {
  * that e-mail, sign-out signs out, getAccessToken returns `accessToken` while signed in.
  */
 export function createTestingController(options: TestingControllerOptions = {}): AuthController {
+  let restricted: RestrictedUser | null = options.restrictedUser
+    ? {
+        ...fakeUser({ primaryEmailVerified: false, isRestricted: true, restrictedReason: { type: "email_not_verified" } }),
+        restrictedByAdmin: false,
+        restrictedByAdminReason: null,
+        ...options.restrictedUser,
+      }
+    : null;
   const initial: UserState = options.loading
     ? { status: "loading", user: null }
-    : options.user
+    : options.user && !restricted
       ? { status: "signed-in", user: fakeUser(options.user) }
       : { status: "signed-out", user: null };
   const store = createStore<{ value: UserState }>({ value: initial });
@@ -351,6 +366,21 @@ export function createTestingController(options: TestingControllerOptions = {}):
         if (!preference) throw new Error(`No notification category ${categoryId}`);
         preference.enabled = enabled || !preference.canDisable;
         return { ...preference };
+      },
+    },
+    restrictedSession: {
+      getUser: async () => restricted,
+      redirectToOnboarding: async () => {},
+      signOut: async () => {
+        restricted = null;
+      },
+      sendVerificationEmail: async () => {},
+      verifyEmail: async () => {
+        if (restricted?.restrictedReason?.type === "email_not_verified") {
+          restricted = { ...restricted, primaryEmailVerified: true, isRestricted: false, restrictedReason: null };
+          setUser(fakeUser(restricted));
+        }
+        return restricted;
       },
     },
     caches,

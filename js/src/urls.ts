@@ -12,6 +12,8 @@ export interface AuthUrls {
   signUp: string;
   signOut: string;
   emailVerification: string;
+  /** Where a restricted user (API 2.8) verifies the e-mail or reads why an administrator restricted them. */
+  onboarding: string;
   forgotPassword: string;
   passwordReset: string;
   magicLinkCallback: string;
@@ -38,6 +40,7 @@ export function resolveUrls(handlerPath: string = DEFAULT_HANDLER_PATH, override
     signUp: overrides.signUp ?? `${handler}/sign-up`,
     signOut: overrides.signOut ?? `${handler}/sign-out`,
     emailVerification: overrides.emailVerification ?? `${handler}/email-verification`,
+    onboarding: overrides.onboarding ?? `${handler}/onboarding`,
     forgotPassword: overrides.forgotPassword ?? `${handler}/forgot-password`,
     passwordReset: overrides.passwordReset ?? `${handler}/password-reset`,
     magicLinkCallback: overrides.magicLinkCallback ?? `${handler}/magic-link-callback`,

@@ -8,6 +8,7 @@ import { HandlerError, HandlerNotFound } from "./pages/error";
 import { ForgotPassword } from "./pages/forgot-password";
 import { MagicLinkCallback } from "./pages/magic-link-callback";
 import { OAuthCallback } from "./pages/oauth-callback";
+import { Onboarding } from "./pages/onboarding";
 import { PasswordReset } from "./pages/password-reset";
 import { SignIn } from "./pages/sign-in";
 import { SignOut } from "./pages/sign-out";
@@ -45,6 +46,7 @@ export function AuthHandler({ defaultStyles = true, colorScheme = "system", mess
           <Route path="sign-up" element={<SignUp />} />
           <Route path="sign-out" element={<SignOut />} />
           <Route path="email-verification" element={<EmailVerification />} />
+          <Route path="onboarding" element={<Onboarding />} />
           <Route path="forgot-password" element={<ForgotPassword />} />
           <Route path="password-reset" element={<PasswordReset />} />
           <Route path="magic-link-callback" element={<MagicLinkCallback />} />

@@ -10,6 +10,11 @@ import { isPasskeyCancel } from "../passkey-support";
  * to replace any text (the first step toward translations); functions take the values they name.
  */
 export const DEFAULT_MESSAGES = {
+  /**
+   * The BCP 47 tag of these texts ("de"): the pages' `lang` attribute, and the locale their dates,
+   * numbers and lists are written in. Empty, as in English: no attribute, the browser's locale.
+   */
+  lang: "",
   // Shared words
   or: "or",
   loading: "Loading…",
@@ -72,6 +77,7 @@ export const DEFAULT_MESSAGES = {
   signUpClosed: (project: string) => `${project} is not taking new sign-ups. If you already have an account, sign in.`,
   noMethodsEnabled: "This project has no sign-in method turned on. Ask its administrator to enable one.",
   signedInAs: "You are signed in as",
+  alreadySignedInTitle: "You are already signed in",
 
   // Magic link
   sendSignInLink: "Send sign-in link",
@@ -131,6 +137,27 @@ export const DEFAULT_MESSAGES = {
   tryAgain: "Try again",
   sendNewVerificationEmail: "Send a new verification e-mail",
   newVerificationEmailSent: "We sent a new verification e-mail. Check your inbox.",
+
+  // Onboarding ({handler}/onboarding): a restricted user (API 2.8) before they may continue
+  onboardingVerifyTitle: "Verify your e-mail",
+  onboardingVerifyText: (email: string) =>
+    `Before you continue, verify ${email}. Open the link in the e-mail we sent you, or paste its code here.`,
+  onboardingCodeLabel: "Code or link from the e-mail",
+  onboardingVerifyButton: "Verify",
+  onboardingVerifying: "Verifying…",
+  onboardingSendAgain: "Send the e-mail again",
+  onboardingCheckAgain: "I opened the link",
+  onboardingNotVerifiedYet: "Your e-mail is not verified yet. Open the link in the e-mail, or paste its code above.",
+  onboardingNoEmail: "Your account has no e-mail address to verify. Sign out, and sign up with an e-mail address.",
+  onboardingDoneTitle: "You're all set",
+  onboardingDone: "Your e-mail address is verified. You can continue now.",
+  onboardingRestrictedTitle: "Your account is restricted",
+  onboardingRestrictedText: "An administrator has restricted your account. Contact support if you think this is a mistake.",
+  /** Above the administrator's own words (restricted_by_admin_reason). */
+  onboardingReasonLabel: "The administrator's reason:",
+  onboardingIncompleteTitle: "Finish setting up your account",
+  onboardingIncompleteText: "Your account is not ready yet. Contact support if you think this is a mistake.",
+  onboardingSignInText: "Sign in to finish setting up your account.",
 
   // Team invitation
   teamInvitationTitle: "Team invitation",
@@ -392,7 +419,7 @@ export const DEFAULT_MESSAGES = {
   twoFactorCodeLabel: "Code from the app",
   twoFactorConfirm: "Turn on",
   twoFactorConfirming: "Checking…",
-  twoFactorEnabled: "Two-factor authentication is on.",
+  twoFactorEnabled: "Done: your next sign-in asks for a code from the app.",
   twoFactorDisabled: "Two-factor authentication is off.",
 
   // Errors: what a page shows for a refusal of the service (errorText maps every catalogue code

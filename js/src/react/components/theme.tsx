@@ -1,13 +1,14 @@
 import type { ColorScheme } from "../handler-options";
-import { DARK, LIGHT } from "../palette";
+import { DARK, LIGHT, revertHost, ROOT_RESET, scopeRules } from "../palette";
 
 /**
  * The components' stylesheet: the handler pages' palettes and variables on `.authmw-ui` (the
  * root of every component), so an app themes pages and components with the same variables.
- * Every selector is wrapped whole in :where() (zero specificity): any rule of the app wins.
+ * Every rule is scoped under .authmw-ui with the specificity of two classes (see scopeRules): a host
+ * page's element rules leave the components' look alone; the app themes them through the variables.
  */
-export const COMPONENT_STYLES = `
-:where(.authmw-ui) {${LIGHT}
+export const COMPONENT_STYLES = scopeRules(`
+:where(.authmw-ui) {${LIGHT} ${ROOT_RESET}
   --authmw-radius: 8px; --authmw-font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", sans-serif;
   position: relative; display: inline-flex; align-items: center; gap: 0.375rem; vertical-align: middle;
   font-family: var(--authmw-font); font-size: 0.9375rem; line-height: 1.4; color: var(--authmw-text);
@@ -18,6 +19,7 @@ export const COMPONENT_STYLES = `
 }
 :where(.authmw-ui[data-color-scheme=dark]) {${DARK}
 }
+${revertHost("authmw-ui")}
 :where(.authmw-ui *) { box-sizing: border-box; }
 :where(.authmw-ui :focus-visible) { outline: 2px solid var(--authmw-accent); outline-offset: 2px; }
 :where(.authmw-ui .authmw-sr-only) {
@@ -78,7 +80,7 @@ export const COMPONENT_STYLES = `
 :where(.authmw-ui input[aria-invalid=true]) { border-color: var(--authmw-error); box-shadow: 0 0 0 1px var(--authmw-error); }
 :where(.authmw-ui .authmw-ui-button) {
   display: inline-flex; align-items: center; justify-content: center; gap: 0.375rem; min-height: 2.5rem; min-width: 2.5rem; padding: 0.4rem 0.75rem;
-  font: inherit; font-size: 0.875rem; font-weight: 600; line-height: 1.2; cursor: pointer;
+  font: inherit; font-size: 0.875rem; font-weight: 600; line-height: 1.2; cursor: pointer; text-decoration: none;
   border: 1px solid var(--authmw-input-border); border-radius: var(--authmw-radius); background: var(--authmw-surface); color: var(--authmw-text);
 }
 :where(.authmw-ui .authmw-ui-button:hover) { background: var(--authmw-surface-muted); }
@@ -101,7 +103,7 @@ export const COMPONENT_STYLES = `
 @media (prefers-reduced-motion: no-preference) {
   :where(.authmw-ui button, .authmw-ui a, .authmw-ui select) { transition: background-color 0.12s, border-color 0.12s; }
 }
-`;
+`, "authmw-ui");
 
 /** The components' stylesheet, rendered once per document however many components use it (React 19). */
 export function ComponentStyles() {

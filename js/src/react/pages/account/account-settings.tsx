@@ -173,6 +173,17 @@ export function AccountSettings() {
     heading.current?.focus();
   }, [requested]);
 
+  // On a phone the sections are one scrolling row: the current one is scrolled into it.
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const link = nav.current?.querySelector<HTMLElement>("a[aria-current]");
+    const row = link?.closest("ul");
+    if (!link || !row || row.scrollWidth <= row.clientWidth) return;
+    const { left, right } = link.getBoundingClientRect();
+    const box = row.getBoundingClientRect();
+    if (left < box.left || right > box.right) row.scrollLeft += left - box.left - (box.width - (right - left)) / 2;
+  }, [requested, sections.length]);
+
   if (auth.status === "loading") {
     return (
       <AuthPage title={m.accountSettingsTitle}>
@@ -220,7 +231,7 @@ export function AccountSettings() {
         <main className="authmw-settings-main">
           <h1>{m.accountSettingsTitle}</h1>
           <div className="authmw-settings-grid">
-            <nav aria-label={m.settingsNavLabel} className="authmw-settings-nav">
+            <nav ref={nav} aria-label={m.settingsNavLabel} className="authmw-settings-nav">
               <ul>
                 {sections.map((section) => (
                   <li key={section.id}>

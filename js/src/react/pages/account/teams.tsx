@@ -153,8 +153,8 @@ function TeamRow(props: {
         <p className="authmw-hint" data-testid="team-members">
           {m.teamMembers(
             members.value.length,
-            new Intl.NumberFormat().format(members.value.length),
-            new Intl.ListFormat(undefined, { type: "conjunction" }).format(
+            new Intl.NumberFormat(m.lang || undefined).format(members.value.length),
+            new Intl.ListFormat(m.lang || undefined, { type: "conjunction" }).format(
               members.value.map((member) =>
                 member.userId === myId ? (member.displayName ? `${member.displayName} (${m.you})` : m.you) : (member.displayName ?? m.noName),
               ),
@@ -199,7 +199,7 @@ function TeamRow(props: {
             {invitations.value.map((invitation) => (
               <li key={invitation.id} className="authmw-row" data-testid="pending-invitation" data-email={invitation.recipientEmail}>
                 <span className="authmw-row-main">
-                  {m.invitationUntil(invitation.recipientEmail, formatDate(invitation.expiresAt))}
+                  {m.invitationUntil(invitation.recipientEmail, formatDate(invitation.expiresAt, m.lang || undefined))}
                 </span>
                 {canRevoke && (
                   <button
