@@ -28,21 +28,13 @@ export interface UseUserOptions {
    * - "redirect": send the browser to the sign-in page, which comes back to this page afterwards
    *   (its `after_auth_return_to`, kept when this page already carries one); the state stays
    *   "loading" meanwhile, so the page shows nothing of a signed-in user's;
-   * - "throw": throw UserNotSignedInError during render, for the app's error boundary;
+   * - "throw": throw an Error during render (as Stack's SDK does), for the app's error boundary;
    * - "anonymous": sign up an anonymous user (API 2.8) and return it (`user.isAnonymous`), so
    *   the status is never "signed-out". Needs an app that shows anonymous users
    *   (`<AuthProvider allowAnonymous>`). However many components ask, one anonymous user is
    *   made; a later sign-up upgrades it to a real account with the same id.
    */
   or?: "return-null" | "redirect" | "throw" | "anonymous";
-}
-
-/** Thrown by `useUser({ or: "throw" })` when nobody is signed in. */
-export class UserNotSignedInError extends Error {
-  override name = "UserNotSignedInError";
-  constructor() {
-    super('useUser({ or: "throw" }): nobody is signed in');
-  }
 }
 
 /** The user state without "signed-out": what `or: "redirect"`, "throw" and "anonymous" return. */
@@ -74,7 +66,8 @@ export function useUser(options?: UseUserOptions): UserState {
         ? controller.signUpAnonymously().then(() => setError(undefined), setError)
         : redirectToSignInPage(controller.urls.signIn);
   }, [instead, or, controller]);
-  if (instead && or == "throw") throw new UserNotSignedInError();
+  // A plain Error, as Stack's SDK throws: the app's error boundary shows its own page.
+  if (instead && or == "throw") throw Error('useUser({ or: "throw" }): nobody is signed in');
   return instead ? { status: "loading", user: null, error } : state;
 }
 
