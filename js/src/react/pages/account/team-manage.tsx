@@ -35,7 +35,7 @@ export function TeamProfileRows({ team, name }: { team: Team; name: string }) {
         {(cancel, close) => (
           <form onSubmit={(event) => onRename(event, close)} className="authmw-form authmw-inline-form" noValidate aria-busy={rename.pending} data-testid="team-name-form">
             <Field
-              label={m.teamNameTitle}
+              label={m.displayName}
               name="teamDisplayName"
               type="text"
               autoComplete="off"
