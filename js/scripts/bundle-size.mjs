@@ -76,7 +76,7 @@ const BUNDLES = [
     // dates and lists. The languages themselves are entries of their own (below), not in here.
     // 33.95 -> 35.29 (issue 40): the onboarding page (a restricted user verifies the e-mail, or
     // reads an administrator's reason) and its texts, 0.1 of it the provider's first load above.
-    // 35.29 -> 37.30 (issue 40): the team-creation page, and the texts and styles of team
+    // 35.29 -> 37.32 (issue 40): the team-creation page, and the texts and styles of team
     // management (name, picture, members, removing a member, deleting a team) and of choosing a
     // picture; their code is in the teams and profile sections' chunks, not in this figure.
     budgetKb: 37.4,
