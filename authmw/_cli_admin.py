@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
+import pydantic
+
 from ._apps import AdminApp
 from ._config import HOSTED_API_URL, VERSION, AuthConfig, read_env_file
 from ._production import DEFAULT_DASHBOARD_URL, LOCALHOST_ALLOWED, ProductionModeError, production_mode_errors
@@ -34,7 +36,7 @@ from .errors import (
     ServiceUnreachable,
     SettingsFileNotFound,
 )
-from .models import AdminProject, AdminProjectConfigUpdate, ApiKey, ServerUser
+from .models import AdminOAuthProvider, AdminProject, AdminProjectConfigUpdate, ApiKey, ServerUser
 
 __all__ = ["ENV_FILE", "PROGRESS_DELAY_SECONDS", "dashboard_for", "find_env_file", "fix_text", "register"]
 
@@ -56,7 +58,9 @@ _BOOLEAN_SETTINGS = tuple(
 )
 _PROJECT_SETTINGS = ("display_name", "description", "is_production_mode")
 _LIST_SETTINGS = ("domains",)
-SETTINGS = (*_PROJECT_SETTINGS, *_BOOLEAN_SETTINGS, *_LIST_SETTINGS)
+#: One OAuth provider, given as a JSON object; the project's other providers are kept.
+_PROVIDER_SETTING = "oauth_provider"
+SETTINGS = (*_PROJECT_SETTINGS, *_BOOLEAN_SETTINGS, *_LIST_SETTINGS, _PROVIDER_SETTING)
 _TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "y": 365 * 86400}
 
@@ -193,8 +197,8 @@ def _when(value: dt.datetime | None) -> str:
     return "-" if value is None else value.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _on(value: bool) -> str:
-    return "on" if value else "off"
+def _on(value: bool | None) -> str:
+    return "-" if value is None else "on" if value else "off"  # None: the service does not say
 
 
 def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
@@ -324,16 +328,44 @@ def _project_set(args: argparse.Namespace, out: TextIO) -> int:
     key = {"production_mode": "is_production_mode", "name": "display_name"}.get(key, key)
     if key not in SETTINGS:
         raise CommandError(f"unknown setting {args.key!r}; one of: {', '.join(SETTINGS)}")
+    if key == _PROVIDER_SETTING:
+        return _set_provider(args, out)
     value = _setting_value(key, args.value)
     change = {key: value} if key in _PROJECT_SETTINGS else {"config": {key: value}}
     with _admin(args) as admin, progress("Saving the project"):
         project = admin.update_project(change)
     shown = getattr(project, key) if key in _PROJECT_SETTINGS else getattr(project.config, key)
+    if shown is None and isinstance(value, bool):
+        shown = value  # saved, though the service's answer does not show it (require_email_verification)
     if key == "domains":
         shown = ", ".join(d.domain for d in shown) or "none"
     elif isinstance(shown, bool):
         shown = _on(shown)
     out.write(f"{key} = {shown}\n")
+    return 0
+
+
+def _set_provider(args: argparse.Namespace, out: TextIO) -> int:
+    """``project set oauth_provider '{"id": "google", "type": "standard", ...}'``: add or replace
+    that provider (by id), keeping the others."""
+    try:
+        provider = AdminOAuthProvider.model_validate(json.loads(args.value))
+    except (ValueError, pydantic.ValidationError) as error:
+        raise CommandError(
+            'oauth_provider takes a JSON object such as {"id": "google", "type": "standard", "client_id": "...",'
+            f' "client_secret": "..."}} ({str(error).splitlines()[0]})'
+        ) from None
+    with _admin(args) as admin, progress("Saving the project"):
+        current = admin.get_project().config.oauth_providers
+        providers = [p for p in current if p.id != provider.id] + [provider]
+        project = admin.update_project(config={"oauth_providers": providers})
+    saved = next((p for p in project.config.oauth_providers if p.id == provider.id), None)
+    if saved is None:
+        out.write(f"oauth_provider {provider.id} = off\n")
+        return 0
+    where = f", issuer {saved.oidc_issuer_url}" if saved.oidc_issuer_url else ""
+    real = " (the real provider)" if saved.real_provider or saved.oidc_issuer_url else ""
+    out.write(f"oauth_provider {saved.id} = {saved.type}{real}{where}\n")
     return 0
 
 

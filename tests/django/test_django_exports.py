@@ -23,7 +23,7 @@ def test_exported_members() -> None:
         ),
         (
             authmw_django.rest_framework,
-            {"AuthMWAuthentication", "HasTeamPermission", "IsSignedIn", "IsTeamMember", "RefusalError"},
+            {"AuthMWAuthentication", "HasPermission", "HasTeamPermission", "IsSignedIn", "IsTeamMember", "RefusalError"},
         ),
     ):
         exported = module.__all__  # order: ruff (RUF022)

@@ -247,6 +247,26 @@ def test_project_permissions_create_list_delete(run, service):
     run("project", "set", "allow_user_api_keys", "off")
 
 
+def test_project_set_require_email_verification(run, service):
+    with ServerApp(AuthConfig.from_env_file(service.env_file)) as server:
+        user = server.users.create(primary_email=f"cli-gate-{uuid.uuid4().hex[:10]}@example.com")
+        assert not server.users.get(user.id).is_restricted  # the setting is off by default
+        try:
+            assert run("project", "set", "require-email-verification", "on")[:2] == (
+                0,
+                "require_email_verification = on\n",
+            )
+            assert server.users.get(user.id).restricted_reason == "email_not_verified"
+        finally:
+            assert run("project", "set", "require_email_verification", "off")[:2] == (
+                0,
+                "require_email_verification = off\n",
+            )
+        assert not server.users.get(user.id).is_restricted
+    # the admin view does not show the setting (as the service's does not): "-", never a guess
+    assert re.search(r"^require_email_verification\s+-$", run("project", "show")[1], re.MULTILINE)
+
+
 def test_users_create_and_list(run, monkeypatch):
     email = f"cli-{uuid.uuid4().hex[:10]}@example.com"
     monkeypatch.setattr(sys, "stdin", _Stdin("a long enough password\n"))
@@ -380,3 +400,28 @@ def test_a_service_that_does_not_answer_fails_at_once_in_one_line(run, service, 
     assert err.startswith(f"authmw keys: no answer from the service at {server.api_url('down', 'cli')} (")
     assert err.rstrip().endswith(f"or point AUTHMW_API_URL in --env-file {settings} at it.")
     assert "Traceback" not in err
+
+
+def test_project_set_oauth_provider(run, service):
+    """One provider set from JSON (for a real Google sign-in on the local service,
+    docs/local-service.md); the project's other providers stay."""
+    with admin(service) as app:
+        before = {p.id for p in app.get_project().config.oauth_providers}
+    google = {
+        "id": "google",
+        "type": "standard",
+        "client_id": "123.apps.googleusercontent.com",
+        "client_secret": "GOCSPX-secret",
+        "oidc_issuer_url": "https://accounts.google.com",
+    }
+    status, out, _ = run("project", "set", "oauth-provider", json.dumps(google))
+    assert (status, out) == (0, "oauth_provider google = standard (the real provider), issuer https://accounts.google.com\n")
+    with admin(service) as app:
+        providers = {p.id: p for p in app.get_project().config.oauth_providers}
+    assert before <= set(providers)
+    assert (providers["google"].client_id, providers["google"].oidc_issuer_url) == (
+        google["client_id"],
+        "https://accounts.google.com",
+    )
+    status, _, err = run("project", "set", "oauth_provider", "google")
+    assert status == 2 and "takes a JSON object" in err

@@ -74,6 +74,8 @@ ${revertHost("authmw-page")}
 :where(.authmw-page .authmw-field-error) { color: var(--authmw-error); font-size: 0.85rem; font-weight: 500; margin: 0; }
 :where(.authmw-page .authmw-hint, .authmw-page small) { color: var(--authmw-muted); font-size: 0.875rem; }
 :where(.authmw-page .authmw-intro) { color: var(--authmw-muted); }
+:where(.authmw-page .authmw-quote) { margin: 0; padding: 0.5rem 0.8rem; border-left: 3px solid var(--authmw-input-border); overflow-wrap: anywhere; }
+:where(.authmw-page .authmw-quote blockquote) { margin: 0.25rem 0 0; }
 
 :where(.authmw-page button, .authmw-page .authmw-button) {
   display: inline-flex; align-items: center; justify-content: center; gap: 0.5rem;
@@ -210,6 +212,19 @@ ${revertHost("authmw-page")}
   width: 4rem; height: 4rem; border-radius: 50%; object-fit: cover; display: inline-flex; align-items: center; justify-content: center;
   background: var(--authmw-accent-soft); color: var(--authmw-text); font-weight: 650; font-size: 1.25rem;
 }
+:where(.authmw-page .authmw-member-main) { flex-wrap: nowrap; gap: 0.6rem; }
+:where(.authmw-page .authmw-member-main > .authmw-row-stack) { display: flex; min-width: 0; }
+:where(.authmw-page .authmw-member-main .authmw-avatar) { width: 2.25rem; height: 2.25rem; font-size: 0.85rem; flex: none; }
+:where(.authmw-page .authmw-member .authmw-avatar) { align-self: flex-start; }
+:where(.authmw-page .authmw-team-part) { display: grid; gap: 0.6rem; }
+:where(.authmw-page .authmw-team-part h3, .authmw-page .authmw-team-part p) { margin: 0; }
+:where(.authmw-page summary) { cursor: pointer; font-weight: 560; padding: 0.25rem 0; }
+:where(.authmw-page details[open] > summary) { margin-bottom: 0.5rem; }
+:where(.authmw-page .authmw-picture-crop) { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; }
+:where(.authmw-page .authmw-picture-preview) { width: 8rem; height: 8rem; border-radius: 50%; border: 1px solid var(--authmw-border); flex: none; }
+:where(.authmw-page .authmw-picture-sliders) { display: grid; gap: 0.5rem; flex: 1 1 10rem; min-width: 0; }
+:where(.authmw-page .authmw-slider input) { width: 100%; accent-color: var(--authmw-accent); }
+:where(.authmw-page input[type=file]) { max-width: 100%; }
 :where(.authmw-page .authmw-confirm) {
   display: grid; gap: 0.75rem; padding: 0.9rem; border: 1px solid var(--authmw-error); border-radius: var(--authmw-radius); background: var(--authmw-error-soft);
 }

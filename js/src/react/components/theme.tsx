@@ -80,14 +80,20 @@ ${revertHost("authmw-ui")}
 :where(.authmw-ui input[aria-invalid=true]) { border-color: var(--authmw-error); box-shadow: 0 0 0 1px var(--authmw-error); }
 :where(.authmw-ui .authmw-ui-button) {
   display: inline-flex; align-items: center; justify-content: center; gap: 0.375rem; min-height: 2.5rem; min-width: 2.5rem; padding: 0.4rem 0.75rem;
-  font: inherit; font-size: 0.875rem; font-weight: 600; line-height: 1.2; cursor: pointer;
+  font: inherit; font-size: 0.875rem; font-weight: 600; line-height: 1.2; cursor: pointer; text-decoration: none;
   border: 1px solid var(--authmw-input-border); border-radius: var(--authmw-radius); background: var(--authmw-surface); color: var(--authmw-text);
 }
 :where(.authmw-ui .authmw-ui-button:hover) { background: var(--authmw-surface-muted); }
 :where(.authmw-ui .authmw-ui-button:disabled) { opacity: 0.65; cursor: progress; }
 :where(.authmw-ui .authmw-ui-primary) { background: var(--authmw-accent); border-color: var(--authmw-accent); color: var(--authmw-accent-text); }
 :where(.authmw-ui .authmw-ui-primary:hover) { background: color-mix(in srgb, var(--authmw-accent) 86%, var(--authmw-text)); }
-:where(.authmw-ui .authmw-icon-button) { padding: 0.4rem; }
+:where(.authmw-ui .authmw-team-trigger) {
+  gap: 0.5rem; border-radius: var(--authmw-radius); padding: 0.25rem 0.5rem; min-width: 0; max-width: min(14rem, 42vw);
+  border-color: var(--authmw-border); font-size: 0.875rem; font-weight: 560;
+}
+:where(.authmw-ui .authmw-team-trigger svg) { flex: none; color: var(--authmw-muted); }
+:where(.authmw-ui .authmw-team-trigger-label) { min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+:where(.authmw-ui .authmw-team-switcher) { min-width: 0; }
 :where(.authmw-ui .authmw-team-form) { display: grid; gap: 0.625rem; padding: 0.875rem; }
 :where(.authmw-ui .authmw-team-form label) { font-size: 0.875rem; font-weight: 560; }
 :where(.authmw-ui .authmw-team-form-actions) { display: flex; gap: 0.5rem; justify-content: flex-end; }

@@ -3,7 +3,7 @@ import { Link, useLocation, useParams } from "react-router";
 import { withReturnTo } from "../../../return-to";
 import { isKnownError } from "../../../known-error";
 import { passkeysSupported } from "../../../passkey-support";
-import { useContactChannels, usePermission, useProject, useTeamInvitations, useTeamMemberProfiles, useTeams } from "../../hooks";
+import { useContactChannels, usePermission, useProject, useTeamInvitations, useTeamMemberProfiles, useTeamPermissions, useTeams } from "../../hooks";
 import { useAuth } from "../../use-auth";
 import { describeError, describePasskeyError, useMessages } from "../../messages";
 import { HttpStatusError } from "../../../http-errors";
@@ -21,6 +21,7 @@ const KIT: SectionKit = {
   useAuth,
   useContactChannels,
   usePermission,
+  useTeamPermissions,
   useTeams,
   useTeamInvitations,
   useTeamMemberProfiles,
