@@ -10,7 +10,6 @@ under Vite's own default stylesheet.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,6 +17,7 @@ from playwright.sync_api import expect
 
 from .conftest import ROOT
 from .test_email_flows import MailService
+from .test_page_quality import client_call, service  # noqa: F401  (a service with teams and deletion on)
 
 pytestmark = pytest.mark.browser
 
@@ -74,20 +74,6 @@ SIGN_IN_PARTS = {
     "sign-up link": ".authmw-card-footer a",
     "footer text": ".authmw-card-footer p",
 }
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailService]:
-    """A local service of its own, with teams and account deletion on (every section shows)."""
-    from authmw.dev import LocalService
-
-    running = LocalService(tmp_path_factory.mktemp("host-styles"), port=0, quiet=True).start()
-    try:
-        mail = MailService(running)
-        mail.configure(client_team_creation_enabled=True, client_user_deletion_enabled=True)
-        yield mail
-    finally:
-        running.stop()
 
 
 def look(page: Any) -> dict[str, Any]:
@@ -150,8 +136,6 @@ def test_account_settings_on_a_phone_are_compact_and_fit_long_names_and_addresse
     long_address = long_address.rjust(60, "x")
     assert len(long_address) == 60
     service.update_me(email, display_name="Bartholomew-Maximilian-Featherstonehaugh-Cholmondeley")
-    from .test_page_quality import client_call
-
     client_call(
         service, "POST", "/contact-channels", service.access_tokens[email],
         user_id="me", type="email", value=long_address, used_for_auth=False,
