@@ -141,7 +141,7 @@ def test_the_readme_react_app_built_for_production_signs_in_and_shows_the_user(s
 def test_the_handler_pages_keep_their_look_under_vites_own_stylesheet(served, browser) -> None:
     """The fresh app keeps Vite's `src/index.css` (56 px titles, centred text, its colours): the
     sign-in page's title, labels, buttons and links look as they do without it."""
-    from .test_host_page_styles import LOOK, SIGN_IN_PARTS
+    from .test_host_page_styles import LOOK, SIGN_IN_PARTS, changes
 
     base, _ = served
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -164,10 +164,7 @@ def test_the_handler_pages_keep_their_look_under_vites_own_stylesheet(served, br
         )
         assert page.evaluate("() => getComputedStyle(document.documentElement).fontSize") == "16px"
         alone = page.evaluate(LOOK, SIGN_IN_PARTS)
-        changed = {
-            name: {key: (value, under_vite[name][key]) for key, value in part.items() if under_vite[name][key] != value}
-            for name, part in alone.items()
-        }
+        changed = changes(alone, under_vite)
         assert not any(changed.values()), f"Vite's stylesheet changed the page: {changed}"
     finally:
         context.close()
