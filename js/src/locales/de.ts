@@ -66,6 +66,7 @@ const de: Locale = {
     signUpClosed: (project) => `${project} nimmt keine neuen Registrierungen an. Wenn Sie bereits ein Konto haben, melden Sie sich an.`,
     noMethodsEnabled: "Für dieses Projekt ist keine Anmeldemethode aktiviert. Bitten Sie die Administration, eine zu aktivieren.",
     signedInAs: "Sie sind angemeldet als",
+    alreadySignedInTitle: "Sie sind bereits angemeldet",
 
     // Magic link
     sendSignInLink: "Anmeldelink senden",
@@ -336,7 +337,7 @@ const de: Locale = {
     twoFactorCodeLabel: "Code aus der App",
     twoFactorConfirm: "Aktivieren",
     twoFactorConfirming: "Wird geprüft …",
-    twoFactorEnabled: "Die Zwei-Faktor-Authentifizierung ist aktiv.",
+    twoFactorEnabled: "Erledigt: Ihre nächste Anmeldung fragt nach einem Code aus der App.",
     twoFactorDisabled: "Die Zwei-Faktor-Authentifizierung ist deaktiviert.",
 
     // Errors

@@ -66,6 +66,7 @@ const es: Locale = {
     signUpClosed: (project) => `${project} no admite registros nuevos. Si ya tienes una cuenta, inicia sesión.`,
     noMethodsEnabled: "Este proyecto no tiene ningún método de inicio de sesión activado. Pide a su administrador que active uno.",
     signedInAs: "Has iniciado sesión como",
+    alreadySignedInTitle: "Ya has iniciado sesión",
 
     // Magic link
     sendSignInLink: "Enviar enlace de inicio de sesión",
@@ -335,7 +336,7 @@ const es: Locale = {
     twoFactorCodeLabel: "Código de la aplicación",
     twoFactorConfirm: "Activar",
     twoFactorConfirming: "Comprobando…",
-    twoFactorEnabled: "La autenticación en dos pasos está activada.",
+    twoFactorEnabled: "Listo: tu próximo inicio de sesión pedirá un código de la aplicación.",
     twoFactorDisabled: "La autenticación en dos pasos está desactivada.",
 
     // Errors

@@ -66,6 +66,7 @@ const ptBR: Locale = {
     signUpClosed: (project) => `${project} não está aceitando novos cadastros. Se você já tem uma conta, entre.`,
     noMethodsEnabled: "Este projeto não tem nenhuma forma de entrar ativada. Peça ao administrador que ative uma.",
     signedInAs: "Você entrou como",
+    alreadySignedInTitle: "Você já entrou",
 
     // Magic link
     sendSignInLink: "Enviar link de acesso",
@@ -334,7 +335,7 @@ const ptBR: Locale = {
     twoFactorCodeLabel: "Código do app",
     twoFactorConfirm: "Ativar",
     twoFactorConfirming: "Verificando…",
-    twoFactorEnabled: "A autenticação em dois fatores está ativada.",
+    twoFactorEnabled: "Pronto: sua próxima entrada pedirá um código do aplicativo.",
     twoFactorDisabled: "A autenticação em dois fatores está desativada.",
 
     // Errors
