@@ -20,11 +20,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * What one language costs (every text of the pages and the components), as measured plus a small
- * margin: de 6.52, es 6.28, fr 6.53, ja 7.10, pt-BR 6.15, zh-CN 6.66 KB (issue 40). Japanese and
- * Chinese are larger minified because esbuild writes their characters as \u escapes by default.
- * A language grows with every text added in English (and translated).
+ * margin: de 7.59, es 7.29, fr 7.59, ja 8.26, pt-BR 7.16, zh-CN 7.74 KB (issue 40, with the
+ * texts of team management and onboarding; 6.15 to 7.10 KB before them). Japanese and Chinese
+ * are larger minified because esbuild writes their characters as \u escapes by default. A
+ * language grows with every text added in English (and translated).
  */
-const LOCALE_BUDGET_KB = { de: 6.6, es: 6.4, fr: 6.6, ja: 7.2, "pt-BR": 6.3, "zh-CN": 6.8 };
+const LOCALE_BUDGET_KB = { de: 7.7, es: 7.4, fr: 7.7, ja: 8.4, "pt-BR": 7.3, "zh-CN": 7.9 };
 
 const BUNDLES = [
   {

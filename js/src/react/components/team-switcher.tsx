@@ -5,7 +5,7 @@ import { useProject, useTeams, useUser } from "../hooks";
 import { useAuth } from "../use-auth";
 import { Avatar } from "./avatar";
 import { CheckIcon, ChevronIcon, GearIcon, PlusIcon, TeamsIcon } from "./icons";
-import { useMenuButton } from "./menu";
+import { useMenuButton, usePopoverInView } from "./menu";
 import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme";
 import { textsWith, type ComponentTexts } from "./texts";
 
@@ -57,6 +57,7 @@ function Switcher({ user, t, allowCreate, onChange }: SwitcherProps) {
   const selectTeam = useAuth((a) => a.selectTeam);
   const urls = useAuth((a) => a.urls);
   const { open, setOpen, close, root, trigger, menu, onTriggerKey, onMenuKey, onRootBlur } = useMenuButton();
+  const menuPopover = usePopoverInView<HTMLDivElement>();
   const [pending, setPending] = useState(false);
   const [failed, setFailed] = useState(false);
   const [creating, setCreating] = useState(false);
@@ -116,7 +117,7 @@ function Switcher({ user, t, allowCreate, onChange }: SwitcherProps) {
         <ChevronIcon />
       </button>
       {open && (
-        <div className="authmw-popover authmw-popover-start" tabIndex={-1} onKeyDown={onMenuKey} data-testid="team-switcher-menu">
+        <div ref={menuPopover} className="authmw-popover authmw-popover-start" tabIndex={-1} onKeyDown={onMenuKey} data-testid="team-switcher-menu">
           <div role="menu" id={`${id}-menu`} aria-labelledby={`${id}-button`} ref={menu}>
             {teams.status === "error" && (
               <span className="authmw-ui-error authmw-menu-error" role="alert">
@@ -212,6 +213,7 @@ function CreateTeam({ t, close, onCreated }: { t: ComponentTexts; close(): void;
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const popover = usePopoverInView<HTMLFormElement>();
   const id = useId();
 
   useEffect(() => input.current?.focus(), []);
@@ -237,6 +239,7 @@ function CreateTeam({ t, close, onCreated }: { t: ComponentTexts; close(): void;
 
   return (
     <form
+      ref={popover}
       className="authmw-popover authmw-popover-start authmw-team-form"
       aria-label={t.createTeam}
       noValidate
