@@ -324,7 +324,7 @@ const ja: Locale = {
     twoFactorCodeLabel: "アプリのコード",
     twoFactorConfirm: "オンにする",
     twoFactorConfirming: "確認中…",
-    twoFactorEnabled: "2 段階認証をオンにしました。",
+    twoFactorEnabled: "完了しました。次回のサインインからアプリのコードを求められます。",
     twoFactorDisabled: "2 段階認証をオフにしました。",
 
     // Errors

@@ -317,7 +317,7 @@ const zhCN: Locale = {
     twoFactorCodeLabel: "应用中的验证码",
     twoFactorConfirm: "开启",
     twoFactorConfirming: "正在检查…",
-    twoFactorEnabled: "双重身份验证已开启。",
+    twoFactorEnabled: "完成：下次登录时将要求输入应用中的验证码。",
     twoFactorDisabled: "双重身份验证已关闭。",
 
     // Errors

@@ -1,7 +1,7 @@
 // The ARIA menu button pattern the UserButton and the team switcher share: a trigger that opens
 // a menu with Enter, Space or the arrows (focus on the first or last item), arrows, Home and End
 // that move and wrap, Escape and Tab that close, and a press or focus outside that closes too.
-import { useEffect, useLayoutEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
 
 const ITEMS = "[role=menuitem], [role=menuitemradio]";
 
@@ -72,27 +72,4 @@ export function useMenuButton() {
   };
 
   return { open, setOpen, close, root, trigger, menu, onTriggerKey, onMenuKey, onRootBlur };
-}
-
-/**
- * A popover that opens from its trigger's start edge stays in the window: when it would stick out
- * past the right edge (a long team name, a longer language, a phone), it moves left by as much,
- * never past the left edge; again whenever the window is resized.
- */
-export function usePopoverInView<T extends HTMLElement>() {
-  const popover = useRef<T>(null);
-  useLayoutEffect(() => {
-    const el = popover.current;
-    if (!el) return;
-    const place = () => {
-      el.style.translate = "";
-      const { left, right } = el.getBoundingClientRect();
-      const over = right - (document.documentElement.clientWidth - 8);
-      if (over > 0) el.style.translate = `${-Math.min(over, Math.max(0, left - 8))}px`;
-    };
-    place();
-    window.addEventListener("resize", place);
-    return () => window.removeEventListener("resize", place);
-  });
-  return popover;
 }
