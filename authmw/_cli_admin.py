@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
+import pydantic
+
 from ._apps import AdminApp
 from ._config import HOSTED_API_URL, VERSION, AuthConfig, read_env_file
 from ._production import DEFAULT_DASHBOARD_URL, LOCALHOST_ALLOWED, ProductionModeError, production_mode_errors
@@ -34,7 +36,7 @@ from .errors import (
     ServiceUnreachable,
     SettingsFileNotFound,
 )
-from .models import AdminProject, AdminProjectConfigUpdate, ApiKey, ServerUser
+from .models import AdminOAuthProvider, AdminProject, AdminProjectConfigUpdate, ApiKey, ServerUser
 
 __all__ = ["ENV_FILE", "PROGRESS_DELAY_SECONDS", "dashboard_for", "find_env_file", "fix_text", "register"]
 
@@ -56,7 +58,9 @@ _BOOLEAN_SETTINGS = tuple(
 )
 _PROJECT_SETTINGS = ("display_name", "description", "is_production_mode")
 _LIST_SETTINGS = ("domains",)
-SETTINGS = (*_PROJECT_SETTINGS, *_BOOLEAN_SETTINGS, *_LIST_SETTINGS)
+#: One OAuth provider, given as a JSON object; the project's other providers are kept.
+_PROVIDER_SETTING = "oauth_provider"
+SETTINGS = (*_PROJECT_SETTINGS, *_BOOLEAN_SETTINGS, *_LIST_SETTINGS, _PROVIDER_SETTING)
 _TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "y": 365 * 86400}
 
@@ -247,7 +251,8 @@ def _project_summary(project: AdminProject, show_secrets: bool, out: TextIO) -> 
         ("Project", f"{project.display_name} ({project.id})"),
         ("Description", project.description or "-"),
         ("Created", _when(project.created_at)),
-        ("Users", "-" if project.user_count is None else str(project.user_count)),
+        # API 2.8 no longer counts the users in the project's view: the row is left out then.
+        *([("Users", str(project.user_count))] if project.user_count is not None else []),
         ("Production mode", _on(project.is_production_mode)),
         *((name, _on(getattr(config, name))) for name in _BOOLEAN_SETTINGS),
         ("Domains", ", ".join(f"{d.domain} (handler {d.handler_path})" for d in config.domains) or "none"),
@@ -323,6 +328,8 @@ def _project_set(args: argparse.Namespace, out: TextIO) -> int:
     key = {"production_mode": "is_production_mode", "name": "display_name"}.get(key, key)
     if key not in SETTINGS:
         raise CommandError(f"unknown setting {args.key!r}; one of: {', '.join(SETTINGS)}")
+    if key == _PROVIDER_SETTING:
+        return _set_provider(args, out)
     value = _setting_value(key, args.value)
     change = {key: value} if key in _PROJECT_SETTINGS else {"config": {key: value}}
     with _admin(args) as admin, progress("Saving the project"):
@@ -335,6 +342,30 @@ def _project_set(args: argparse.Namespace, out: TextIO) -> int:
     elif isinstance(shown, bool):
         shown = _on(shown)
     out.write(f"{key} = {shown}\n")
+    return 0
+
+
+def _set_provider(args: argparse.Namespace, out: TextIO) -> int:
+    """``project set oauth_provider '{"id": "google", "type": "standard", ...}'``: add or replace
+    that provider (by id), keeping the others."""
+    try:
+        provider = AdminOAuthProvider.model_validate(json.loads(args.value))
+    except (ValueError, pydantic.ValidationError) as error:
+        raise CommandError(
+            'oauth_provider takes a JSON object such as {"id": "google", "type": "standard", "client_id": "...",'
+            f' "client_secret": "..."}} ({str(error).splitlines()[0]})'
+        ) from None
+    with _admin(args) as admin, progress("Saving the project"):
+        current = admin.get_project().config.oauth_providers
+        providers = [p for p in current if p.id != provider.id] + [provider]
+        project = admin.update_project(config={"oauth_providers": providers})
+    saved = next((p for p in project.config.oauth_providers if p.id == provider.id), None)
+    if saved is None:
+        out.write(f"oauth_provider {provider.id} = off\n")
+        return 0
+    where = f", issuer {saved.oidc_issuer_url}" if saved.oidc_issuer_url else ""
+    real = " (the real provider)" if saved.real_provider or saved.oidc_issuer_url else ""
+    out.write(f"oauth_provider {saved.id} = {saved.type}{real}{where}\n")
     return 0
 
 
@@ -510,6 +541,8 @@ def _run(handler: Handler) -> Callable[[argparse.Namespace], int]:
         except ServiceUnreachable as error:
             print(f"authmw {args.command}: {_unreachable(error, args)}", file=sys.stderr)
             return 2
+        except BrokenPipeError:  # the reader of the output left (`| head`): main() ends quietly
+            raise
         except (AuthmwError, CommandError, ValueError, OSError) as error:
             text = _refused(error) if isinstance(error, KnownError) else str(error)
             message = " ".join(text.split()) or type(error).__name__

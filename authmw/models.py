@@ -390,6 +390,10 @@ class AdminOAuthProvider(WireModel):
     client_secret: str | None = Field(None, repr=False)
     facebook_config_id: str | None = None
     microsoft_tenant_id: str | None = None
+    #: Local service only (docs/local-service.md): sign in at the real provider with these
+    #: keys instead of the built-in mock; ``oidc_issuer_url`` names any OpenID Connect issuer.
+    real_provider: bool | None = None
+    oidc_issuer_url: str | None = None
 
 
 class EmailConfig(WireModel):

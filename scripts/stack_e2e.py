@@ -3,8 +3,11 @@
     python scripts/stack_e2e.py prepare STACK_DIR          lockfile fixes before the install
     python scripts/stack_e2e.py run STACK_DIR [options] [TEST PATH ...]
 
-`run` starts a LocalService (fresh data folder, the `internal` project seeded with the keys of
-`apps/e2e/.env.development`, the Inbucket-compatible mail API on a free port), runs vitest on
+`run` starts the suite's mock OAuth server (apps/mock-oauth-server, on port <prefix>14, where the
+suite expects it) and a LocalService (fresh data folder, the `internal` project seeded with the
+keys of `apps/e2e/.env.development`, the Inbucket-compatible mail API on a free port, the mock
+OAuth server serving the `shared` OAuth providers as the real backend's development setup
+has it), runs vitest on
 the given paths (default: every area under tests/backend/endpoints/api/v1 whose endpoints the
 local service offers, see EXCLUDED), prints passed/total per directory, and stops the service.
 A developer tool, not part of the test suite: it needs a copy of stack-auth/stack-auth and
@@ -21,6 +24,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.request
 from collections import defaultdict
 from pathlib import Path
 
@@ -118,18 +123,68 @@ def _free_port_prefix() -> str:
     import socket
 
     for prefix in range(31, 65):
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", int(f"{prefix}02")))
-            except OSError:
-                continue
+        if all(_port_free(int(f"{prefix}{suffix}")) for suffix in ("02", "14")):
             return str(prefix)
     raise SystemExit("stack_e2e: no free port P02 for P in 31-64; pass --port-prefix")
 
 
+def _port_free(port: int) -> bool:
+    import socket
+
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def _start_mock_oauth(stack: Path, prefix: str, log: Path) -> subprocess.Popen[bytes] | None:
+    """The suite's mock OAuth server on port <prefix>14, once its discovery document answers;
+    None when the copy has no such app or its dependencies are not installed."""
+    app = stack / "apps" / "mock-oauth-server"
+    tsx = app / "node_modules" / ".bin" / "tsx"
+    if not tsx.exists():
+        print(f"stack_e2e: {tsx} is missing: the OAuth tests will fail (run stack_e2e.sh to install it).", file=sys.stderr)
+        return None
+    env = {**os.environ, "NEXT_PUBLIC_STACK_PORT_PREFIX": prefix}
+    env.pop("PORT", None)
+    with log.open("wb") as out:
+        child = subprocess.Popen([str(tsx), "src/index.ts"], cwd=app, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://localhost:{prefix}14/.well-known/openid-configuration"
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            if child.poll() is not None:
+                print(f"stack_e2e: the mock OAuth server stopped (see {log}).", file=sys.stderr)
+                return None
+            try:
+                with urllib.request.urlopen(url, timeout=5) as answer:
+                    if answer.status == 200:
+                        return child
+            except OSError:
+                pass
+            time.sleep(0.5)  # polling a starting process for readiness, not a test's synchronisation
+    except BaseException:
+        _stop(child)
+        raise
+    _stop(child)
+    print(f"stack_e2e: the mock OAuth server did not answer at {url} (see {log}).", file=sys.stderr)
+    return None
+
+
+def _stop(child: subprocess.Popen[bytes]) -> None:
+    if child.poll() is None:
+        os.killpg(child.pid, signal.SIGTERM)
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+
+
 def run(args: argparse.Namespace) -> int:
     sys.path.insert(0, str(REPO))
-    from authmw.dev import LocalService
     from authmw_local.seed import read_internal_keys
 
     stack = Path(args.stack).resolve()
@@ -161,60 +216,85 @@ def run(args: argparse.Namespace) -> int:
     backend_url = f"http://localhost:{prefix}02"
     with tempfile.TemporaryDirectory(prefix="authmw-stack-e2e-") as data_dir:
         report = Path(data_dir) / "vitest-report.json"
-        with LocalService(
-            Path(data_dir) / "service",
-            port=int(f"{prefix}02"),
-            public_url=backend_url,
-            quiet=True,
-            internal_keys=keys,
-            mail_api_port=0,
-            access_token_ttl=args.access_token_ttl,
-            api=api,
-        ) as service:
-            env = {
-                **os.environ,
-                "CI": "true",
-                "NEXT_PUBLIC_STACK_PORT_PREFIX": prefix,
-                "STACK_BACKEND_BASE_URL": backend_url,
-                "STACK_INBUCKET_API_URL": str(service.mail_api_url),
-                "INBUCKET_API_URL": str(service.mail_api_url),  # its name up to 2.7
-                # Nothing listens there: the webhook tests fail (the local service has no Svix).
-                "STACK_SVIX_SERVER_URL": args.svix_url,
-                "STACK_DASHBOARD_BASE_URL": args.dashboard_url,
-                "STACK_INTERNAL_PROJECT_ID": dev_env.get("STACK_INTERNAL_PROJECT_ID", "internal"),
-            }
-            command = [
-                str(vitest),
-                "run",
-                *[f"{SUITE}/{f}" for f in selected],
-                "--reporter=json",
-                f"--outputFile={report}",
-                "--reporter=dot",
-                "--pool=forks",
-                f"--poolOptions.forks.maxForks={args.workers}",
-                f"--poolOptions.forks.minForks={min(args.workers, 1)}",
-            ]
-            print(
-                f"stack_e2e: {len(selected)} test files against {backend_url} answering as API {service.api}"
-                f" (mail API {service.mail_api_url})",
-                file=sys.stderr,
-                flush=True,
-            )
-            child = subprocess.Popen(command, cwd=e2e, env=env, start_new_session=True)
-            try:
-                child.wait(timeout=args.timeout_minutes * 60)
-            except subprocess.TimeoutExpired:
-                print(f"stack_e2e: stopped vitest after {args.timeout_minutes} minutes.", file=sys.stderr)
-            except KeyboardInterrupt:
-                pass
-            finally:
-                if child.poll() is None:
-                    os.killpg(child.pid, signal.SIGTERM)
-                    child.wait(timeout=30)
-        if not report.exists():
-            print("stack_e2e: vitest wrote no report (see its output above).", file=sys.stderr)
-            return 2
-        results = json.loads(report.read_text(encoding="utf-8"))
+        mock_oauth = _start_mock_oauth(stack, prefix, Path(data_dir) / "mock-oauth-server.log")
+        try:
+            return _run_suite(args, selected, api, keys, dev_env, prefix, backend_url, data_dir, report, mock_oauth is not None, e2e, vitest)
+        finally:
+            if mock_oauth is not None:
+                _stop(mock_oauth)
+
+
+def _run_suite(
+    args: argparse.Namespace,
+    selected: list[str],
+    api: str,
+    keys: object,
+    dev_env: dict[str, str],
+    prefix: str,
+    backend_url: str,
+    data_dir: str,
+    report: Path,
+    with_mock_oauth: bool,
+    e2e: Path,
+    vitest: Path,
+) -> int:
+    from authmw.dev import LocalService
+
+    with LocalService(
+        Path(data_dir) / "service",
+        port=int(f"{prefix}02"),
+        public_url=backend_url,
+        quiet=True,
+        internal_keys=keys,
+        mail_api_port=0,
+        access_token_ttl=args.access_token_ttl,
+        api=api,
+        shared_oauth_server=f"http://localhost:{prefix}14" if with_mock_oauth else None,
+    ) as service:
+        env = {
+            **os.environ,
+            "CI": "true",
+            "NEXT_PUBLIC_STACK_PORT_PREFIX": prefix,
+            "STACK_BACKEND_BASE_URL": backend_url,
+            "STACK_INBUCKET_API_URL": str(service.mail_api_url),
+            "INBUCKET_API_URL": str(service.mail_api_url),  # its name up to 2.7
+            # Nothing listens there: the webhook tests fail (the local service has no Svix).
+            "STACK_SVIX_SERVER_URL": args.svix_url,
+            "STACK_DASHBOARD_BASE_URL": args.dashboard_url,
+            "STACK_INTERNAL_PROJECT_ID": dev_env.get("STACK_INTERNAL_PROJECT_ID", "internal"),
+        }
+        command = [
+            str(vitest),
+            "run",
+            *[f"{SUITE}/{f}" for f in selected],
+            "--reporter=json",
+            f"--outputFile={report}",
+            "--reporter=dot",
+            "--pool=forks",
+            f"--poolOptions.forks.maxForks={args.workers}",
+            f"--poolOptions.forks.minForks={min(args.workers, 1)}",
+        ]
+        print(
+            f"stack_e2e: {len(selected)} test files against {backend_url} answering as API {service.api}"
+            f" (mail API {service.mail_api_url})",
+            file=sys.stderr,
+            flush=True,
+        )
+        child = subprocess.Popen(command, cwd=e2e, env=env, start_new_session=True)
+        try:
+            child.wait(timeout=args.timeout_minutes * 60)
+        except subprocess.TimeoutExpired:
+            print(f"stack_e2e: stopped vitest after {args.timeout_minutes} minutes.", file=sys.stderr)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGTERM)
+                child.wait(timeout=30)
+    if not report.exists():
+        print("stack_e2e: vitest wrote no report (see its output above).", file=sys.stderr)
+        return 2
+    results = json.loads(report.read_text(encoding="utf-8"))
     return _print_table(results, e2e / SUITE, args)
 
 

@@ -73,6 +73,16 @@ if [ ! -f "$stack/.authmw-installed" ]; then
     echo "stack_e2e.sh: pnpm install failed; see $cache/install.log" >&2; exit 2; }
   touch "$stack/.authmw-installed"
 fi
+# The suite's OAuth tests sign in at its mock OAuth server (apps/mock-oauth-server, an
+# oidc-provider app): its dependencies, from the same workspace and lockfile, once.
+if [ -d "$stack/apps/mock-oauth-server" ] && [ ! -f "$stack/.authmw-mock-oauth-installed" ]; then
+  echo "stack_e2e.sh: installing the mock OAuth server" >&2
+  (cd "$stack" && CI=true "$pnpm" install --frozen-lockfile --ignore-scripts --reporter=append-only \
+      --filter "@stackframe/e2e-tests..." --filter "@stackframe/monorepo" \
+      --filter "@stackframe/mock-oauth-server" >"$cache/install-mock-oauth.log" 2>&1) || {
+    echo "stack_e2e.sh: installing the mock OAuth server failed; see $cache/install-mock-oauth.log" >&2; exit 2; }
+  touch "$stack/.authmw-mock-oauth-installed"
+fi
 # 3. The suite imports @stackframe/stack-shared/dist: build it, after the workspace packages it
 #    depends on (@stackframe/stack-sc in 2.7), once (about 2 minutes).
 if [ ! -f "$stack/.authmw-built" ]; then
@@ -82,6 +92,6 @@ if [ ! -f "$stack/.authmw-built" ]; then
   touch "$stack/.authmw-built"
 fi
 
-# 4. The run: a fresh local service, the suite against it, the table.
+# 4. The run: the mock OAuth server, a fresh local service, the suite against it, the table.
 cd "$here"
 exec "$python" "$here/scripts/stack_e2e.py" run "$stack" "${run_args[@]}"

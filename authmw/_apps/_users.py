@@ -11,13 +11,11 @@ from ..errors import SchemaError, UserNotFound
 from ..models import Page, ServerUser, SessionInfo, TokenPair
 from ._accounts import list_user_sessions, revoke_user_session
 from ._base import UNSET, _Namespace, changes, parse
-from ._binding import AsyncRunner, SyncRunner, operation, paginated
+from ._binding import R, Twin, operation, paginated
 
 __all__ = [
     "DEFAULT_SESSION_MILLIS",
     "ITER_PAGE_SIZE",
-    "AsyncServerSessions",
-    "AsyncServerUsers",
     "ServerSessions",
     "ServerUsers",
 ]
@@ -238,12 +236,8 @@ class _ServerUsersOps(_Namespace):
     iter = paginated(list, limit=ITER_PAGE_SIZE)
 
 
-class ServerUsers(_ServerUsersOps, SyncRunner):
+class ServerUsers(_ServerUsersOps, Twin[R]):
     """``server.users``: create, read, update, delete and list users."""
-
-
-class AsyncServerUsers(_ServerUsersOps, AsyncRunner):
-    """``server.users`` of an async app: every call returns a coroutine."""
 
 
 class _ServerSessionsOps(_Namespace):
@@ -276,9 +270,5 @@ class _ServerSessionsOps(_Namespace):
         yield from revoke_user_session(self, user_id, session_id)
 
 
-class ServerSessions(_ServerSessionsOps, SyncRunner):
+class ServerSessions(_ServerSessionsOps, Twin[R]):
     """``server.sessions``: mint sessions for users."""
-
-
-class AsyncServerSessions(_ServerSessionsOps, AsyncRunner):
-    """``server.sessions`` of an async app."""

@@ -105,6 +105,7 @@ export class AuthClient implements AuthController {
       teamPermissions: createAsyncCache((teamId: string) => this.teamPermissions.list(teamId)),
       teamMemberProfiles: createAsyncCache((teamId: string) => this.teamMemberProfiles.list(teamId)),
       teamInvitations: createAsyncCache((teamId: string) => this.teamInvitations.list(teamId)),
+      projectPermissions: createAsyncCache(() => this.projectPermissions.list()),
     };
     this.caches = caches;
     const ctx: ApiContext = {
@@ -125,6 +126,9 @@ export class AuthClient implements AuthController {
       teamMemberProfiles: loadedOnFirstCall(async () => (await teams()).createTeamMemberProfilesApi(ctx)),
       teamPermissions: loadedOnFirstCall(async () => (await teams()).createTeamPermissionsApi(ctx)),
       teamInvitations: loadedOnFirstCall(async () => (await teams()).createTeamInvitationsApi(ctx)),
+      projectPermissions: loadedOnFirstCall(async () =>
+        (await import("./project-permissions")).createProjectPermissionsApi(ctx),
+      ),
       contactChannels: loadedOnFirstCall(async () => (await import("./contact-channels")).createContactChannelsApi(ctx)),
       sessions: loadedOnFirstCall(async () => (await import("./sessions")).createSessionsApi(ctx)),
       apiKeys: loadedOnFirstCall(async () => (await import("./project-api-keys")).createUserApiKeysApi(ctx)),

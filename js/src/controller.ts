@@ -11,6 +11,7 @@ import type { OAuthProviderAccountsApi } from "./provider-accounts";
 import type { RestrictedSessionApi } from "./restricted-session";
 import type { SessionsApi } from "./sessions";
 import type { GetAccessTokenOptions } from "./store";
+import type { ProjectPermissionsApi } from "./project-permissions";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 import type { TotpSetup } from "./totp";
 import type { AuthUrls } from "./urls";
@@ -147,6 +148,8 @@ export interface AuthApis {
   readonly teamMemberProfiles: TeamMemberProfilesApi;
   readonly teamPermissions: TeamPermissionsApi;
   readonly teamInvitations: TeamInvitationsApi;
+  /** The user's project permissions (API 2.8), those outside any team. */
+  readonly projectPermissions: ProjectPermissionsApi;
   readonly contactChannels: ContactChannelsApi;
   /** OAuth sign-in, linking and connected accounts. */
   readonly oauth: OAuthApi;

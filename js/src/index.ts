@@ -8,6 +8,8 @@ export {
   useConnectedAccount,
   useContactChannels,
   usePermission,
+  useProjectPermission,
+  useProjectPermissions,
   useProject,
   useSelectedTeam,
   useTeamInvitations,
@@ -15,9 +17,10 @@ export {
   useTeamPermissions,
   useTeams,
   useUser,
+  UserNotSignedInError,
 } from "./react/hooks";
 export { useAuth } from "./react/use-auth";
-export type { UseUserOptions } from "./react/hooks";
+export type { SignedInOrLoading, UseUserOptions } from "./react/hooks";
 export type { UseAuthResult } from "./react/use-auth";
 export { AuthHandler } from "./react/handler";
 export type { AuthHandlerProps } from "./react/handler";
@@ -39,10 +42,12 @@ export type { OAuthButtonGroupProps, OAuthButtonProps } from "./react/pages/meth
 export { MfaPrompt } from "./react/pages/mfa";
 export { OAuthCallback } from "./react/pages/oauth-callback";
 export { TeamInvitation } from "./react/pages/team-invitation";
+export { TeamCreation } from "./react/pages/team-creation";
 export { AccountSettings } from "./react/pages/account/account-settings";
 export { HandlerError, HandlerNotFound } from "./react/pages/error";
 export { DEFAULT_MESSAGES, describeError, describeUntrustedError } from "./react/messages";
 export type { Messages } from "./react/messages";
+export type { Locale } from "./locales/locale";
 export type { ColorScheme } from "./react/handler-options";
 // The components (react/components/): modules of their own, left out of a page that does not use them.
 export {
@@ -50,6 +55,7 @@ export {
   ComponentStyles,
   DEFAULT_COMPONENT_TEXTS,
   Protect,
+  RedirectToSignIn,
   SelectedTeamSwitcher,
   SignedIn,
   SignedOut,

@@ -201,6 +201,11 @@ export interface TeamPermission {
   id: string;
 }
 
+/** A project permission the user holds (API 2.8; directly or, with recursive listing, contained). */
+export interface ProjectPermission {
+  id: string;
+}
+
 export interface TeamCreate {
   displayName: string;
   /** Client tier: a base64 image (data:image/...;base64,...) or null. */
@@ -265,6 +270,10 @@ export interface AdminOAuthProvider {
   clientSecret?: string;
   facebookConfigId?: string;
   microsoftTenantId?: string;
+  /** Local service only: sign in at the real provider with these keys instead of the mock. */
+  realProvider?: boolean;
+  /** Local service only: the OpenID Connect issuer (found by discovery) serving this provider. */
+  oidcIssuerUrl?: string;
 }
 
 /** How the project sends e-mail: the service's shared sender, or your SMTP server. */
@@ -429,7 +438,14 @@ function camelKeys(value: unknown): any {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [camel(key), camelKeys(item)]));
 }
 
-const OAUTH_PROVIDER_FIELDS = ["clientId", "clientSecret", "facebookConfigId", "microsoftTenantId"] as const;
+const OAUTH_PROVIDER_FIELDS = [
+  "clientId",
+  "clientSecret",
+  "facebookConfigId",
+  "microsoftTenantId",
+  "realProvider",
+  "oidcIssuerUrl",
+] as const;
 
 /** One provider of the admin view (camelCase keys). API 2.8 lists enabled providers only and
  * drops `enabled`: absent means enabled. Its other 2.8 fields are not part of the model. */

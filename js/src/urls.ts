@@ -20,6 +20,7 @@ export interface AuthUrls {
   oauthCallback: string;
   teamInvitation: string;
   accountSettings: string;
+  teamCreation: string;
   error: string;
   afterSignIn: string;
   afterSignUp: string;
@@ -46,6 +47,7 @@ export function resolveUrls(handlerPath: string = DEFAULT_HANDLER_PATH, override
     oauthCallback: overrides.oauthCallback ?? `${handler}/oauth-callback`,
     teamInvitation: overrides.teamInvitation ?? `${handler}/team-invitation`,
     accountSettings: overrides.accountSettings ?? `${handler}/account-settings`,
+    teamCreation: overrides.teamCreation ?? `${handler}/team-creation`,
     error: overrides.error ?? `${handler}/error`,
     afterSignIn,
     afterSignUp: overrides.afterSignUp ?? afterSignIn,

@@ -126,6 +126,7 @@ const REACT = [
   "Onboarding",
   "PasswordReset",
   "Protect",
+  "RedirectToSignIn",
   "SelectedTeamSwitcher",
   "SignIn",
   "SignedIn",
@@ -134,6 +135,7 @@ const REACT = [
   "SignOut",
   "SignOutLink",
   "SignUp",
+  "TeamCreation",
   "SignUpButton",
   "TeamInvitation",
   "UserAvatar",
@@ -152,6 +154,9 @@ const REACT = [
   "useTeamPermissions",
   "useTeams",
   "useUser",
+  "UserNotSignedInError",
+  "useProjectPermission",
+  "useProjectPermissions",
 ];
 const errorClassNames = Object.values(knownErrorClasses).map((cls) => cls.className);
 

@@ -52,6 +52,8 @@ def create_app(
     clock: Callable[[], float] = time.time,
     api: str = DEFAULT_API,
     internal_keys: InternalKeys | None = None,
+    shared_oauth_server: str | None = None,
+    project_name: str | None = None,
 ) -> Starlette:
     """Open (or create) the service's data in `data_dir` and build the ASGI app.
 
@@ -61,10 +63,12 @@ def create_app(
     `api` is the backend version the service answers as ("2.8" or "2.7", api_version.py);
     `api_url` is also the base of the 2.8 token issuers (without it, each request's own URL).
     `internal_keys` (seed.py) become one more key set of the `internal` project.
+    `shared_oauth_server`: the OIDC server that serves `shared` OAuth providers (outside_oauth.py).
+    `project_name` names the local project (on every start).
     """
     version = api_version(api)
     db = Database.in_dir(data_dir)
-    bootstrap = ensure_projects(db, internal_keys, version.name)
+    bootstrap = ensure_projects(db, internal_keys, version.name, project_name)
     mark_interrupted(db)
     if bootstrap.created and on_first_start is not None:
         on_first_start(bootstrap)
@@ -82,7 +86,8 @@ def create_app(
     )
     app.router.redirect_slashes = False
     app.state.service = Service(
-        db=db, keys=KeyStore(db), access_token_ttl=access_token_ttl, api=version, public_url=api_url
+        db=db, keys=KeyStore(db), access_token_ttl=access_token_ttl, api=version, public_url=api_url,
+        shared_oauth_server=shared_oauth_server,
     )
     app.state.webhook_sender = Sender(db, clock).start()  # webhooks.py: signed POSTs, retried
     app.state.bootstrap = bootstrap

@@ -330,6 +330,22 @@ MIGRATIONS: list[str] = [
     CREATE INDEX project_api_keys_by_user ON project_api_keys(project_id, user_id, created_at_millis);
     CREATE INDEX project_api_keys_by_team ON project_api_keys(project_id, team_id, created_at_millis)
     """,
+    # (helper `oauth-real`) the tokens of outside OAuth providers kept for connected accounts
+    # (outside_oauth.py): access tokens with their expiry, refresh tokens, the scopes granted.
+    """
+    CREATE TABLE oauth_provider_tokens (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        oauth_account_id TEXT NOT NULL REFERENCES oauth_accounts(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        token TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        expires_at_millis INTEGER,
+        is_valid INTEGER NOT NULL,
+        created_at_millis INTEGER NOT NULL
+    );
+    CREATE INDEX oauth_provider_tokens_by_account ON oauth_provider_tokens(project_id, oauth_account_id)
+    """,
 ]
 
 

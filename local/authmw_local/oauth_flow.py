@@ -31,7 +31,7 @@ from ada_url import URL
 
 from .errors import CatalogueError
 from .ids import new_uuid, now_millis
-from .projects import Project
+from .projects import Project, get_project, key_is_valid
 from .service import Service
 from .urls import is_local_host, is_trusted_url
 
@@ -113,6 +113,32 @@ def _matches_wildcard(domain: str, protocol: str, hostname: str, port: str) -> b
         return False
     parts = (re.escape(piece).replace(r"\*", "[^.]*") for piece in pattern.split("**"))
     return re.fullmatch(".*".join(parts), subject) is not None
+
+
+#: The `client_secret` of a client that needs no publishable key (2.8: when the project does not
+#: require one).
+PUBLIC_CLIENT_SENTINEL = "__stack_public_client__"
+#: The only branch of a local project.
+MAIN_BRANCH = "main"
+
+
+def client_project(ctx: Any, client_id: str, client_secret: str, *, wrong_secret: str) -> Project:
+    """The project of an OAuth client: `client_id` is the project id, or (2.8) `{project}#{branch}`
+    with the project's one branch, `main`; `client_secret` its publishable client key, or (2.8)
+    the public-client sentinel when the project does not require a key."""
+    project_id, _, branch = client_id.partition("#")
+    project = get_project(ctx.sql, project_id) if speaks_2_8(ctx.service) or not branch else None
+    if project is None or (branch and branch != MAIN_BRANCH):
+        raise CatalogueError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", client_id=client_id)
+    if speaks_2_8(ctx.service) and client_secret == PUBLIC_CLIENT_SENTINEL:
+        if project.config.get("require_publishable_client_key", True):
+            raise CatalogueError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", project_id=project.id)
+        return project
+    if not key_is_valid(ctx.sql, project.id, "client", client_secret):
+        if wrong_secret == "INVALID_OAUTH_CLIENT_ID_OR_SECRET":
+            raise CatalogueError(wrong_secret, client_id=client_id)
+        raise CatalogueError(wrong_secret, project_id=project.id)
+    return project
 
 
 def pkce_matches(verifier: str, challenge: str, method: str) -> bool:

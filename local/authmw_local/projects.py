@@ -146,7 +146,8 @@ class Project:
         config = view["config"]
         del config["id"], config["legacy_global_jwt_signing"]
         config["oauth_providers"] = [
-            {**{k: v for k, v in p.items() if k != "enabled"}, "provider_config_id": p["id"], "apple_bundle_ids": []}
+            # 2.8.86 lists `apple_bundle_ids` only when some are set
+            {**{k: v for k, v in p.items() if k != "enabled" and (k != "apple_bundle_ids" or v)}, "provider_config_id": p["id"]}
             for p in config["oauth_providers"]
         ]
         # `require_email_verification` (and the local `require_publishable_client_key`) can be

@@ -33,6 +33,8 @@ class Service:
     api: ApiVersion = field(default_factory=lambda: api_version(DEFAULT_API))
     #: The service's public base URL (the base of 2.8 token issuers); None: the request's own.
     public_url: str | None = None
+    #: An OIDC server standing in for the shared OAuth apps (outside_oauth.py); None: the mock.
+    shared_oauth_server: str | None = None
 
     @property
     def base_url(self) -> str:

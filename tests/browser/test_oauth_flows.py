@@ -104,3 +104,47 @@ def test_linking_a_second_provider_from_account_settings(oauth_service, example_
     expect(page.get_by_test_id("connected-gitlab")).to_contain_text("Connected")
     expect(page.get_by_test_id("connected-github")).to_be_visible()
     expect(page.get_by_role("button", name="Connect GitLab")).to_have_count(0)
+
+
+def test_sign_in_through_an_outside_oidc_provider(oauth_service, example_app, context) -> None:
+    """The project's GitLab is an outside OpenID Connect provider (one of the test's own, on its
+    own port): the browser leaves for its page, signs in there, and comes back signed in."""
+    from oidc_provider import OidcProvider
+
+    with OidcProvider() as provider:
+        outside = {
+            "id": "gitlab",
+            "type": "standard",
+            "enabled": True,
+            "client_id": provider.client_id,
+            "client_secret": provider.client_secret,
+            "oidc_issuer_url": provider.issuer,
+        }
+        oauth_service.set_project_config(
+            oauth_providers=[p if p["id"] != "gitlab" else outside for p in oauth_service.PROVIDERS]
+        )
+        try:
+            base = example_app(oauth_service.config)
+            email = _email()
+            page = context.new_page()
+            page.goto(f"{base}/handler/sign-in")
+            page.get_by_role("button", name="Continue with GitLab").click()
+            expect(page.get_by_role("heading", name="Test OIDC provider")).to_be_visible()
+            assert page.url.startswith(f"{provider.issuer}/authorize?")
+            page.get_by_label("E-mail address").fill(email)
+            page.get_by_role("button", name="Allow").click()
+            page.wait_for_url(f"{base}/")
+            answer = me(page, base)
+            assert answer.status == 200, answer.text()
+            assert answer.json()["primary_email"] == email
+            from authmw import ServerApp
+
+            with ServerApp(oauth_service.config) as server:
+                user = server.get_user(answer.json()["id"])
+            assert user is not None and user.primary_email_verified is True  # the provider verified it
+            assert [p.id for p in user.oauth_providers] == ["gitlab"]
+            # the service exchanged the provider's code with its PKCE verifier
+            assert provider.token_requests[-1]["grant_type"] == "authorization_code"
+            assert provider.token_requests[-1]["code_verifier"]
+        finally:
+            oauth_service.configure()

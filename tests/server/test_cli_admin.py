@@ -4,6 +4,7 @@ output and exit status of each command (main(argv) with capsys, and one real sub
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -60,6 +61,8 @@ def test_project_show_summary_and_json(run, service):
     assert status == 0 and err == ""
     assert re.search(rf"^Project\s+authmw local project \({service.project_id}\)$", out, re.MULTILINE)
     assert re.search(r"^allow_localhost\s+on$", out, re.MULTILINE) and re.search(r"^E-mail\s+shared", out, re.MULTILINE)
+    # API 2.8 does not count the users in the project's view: no "Users  -" row then.
+    assert not re.search(r"^Users\s", out, re.MULTILINE)
     status, out, _ = run("project", "show", "--json")
     data = json.loads(out)
     assert status == 0 and data["id"] == service.project_id and data["config"]["allow_localhost"] is True
@@ -298,6 +301,30 @@ def test_progress_shows_for_slow_calls(run, monkeypatch):
     assert run("keys", "list")[2] == ""
 
 
+def test_output_into_a_pipe_whose_reader_left_ends_quietly(run, env_file):
+    """`authmw users list | head -1`: the reader may be gone before the list is written."""
+    email = f"pipe-{uuid.uuid4().hex[:10]}@example.com"
+    ServerApp(AuthConfig.from_env_file(env_file)).users.create(primary_email=email)
+    command = [sys.executable, "-m", "authmw", "users", "list", "--env-file", env_file]
+    # The control: into a pipe that is read, the list is written.
+    listed = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert listed.returncode == 0 and email in listed.stdout, listed.stderr
+    # The reader's end is closed before the command starts: its first write fails (EPIPE).
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(command, stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (0, "")
+    # As a person types it.
+    shell = subprocess.run(
+        f"{sys.executable} -m authmw users list --env-file {env_file} | head -1",
+        shell=True, capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert shell.stderr == "" and shell.stdout.split()[:2] == ["ID", "E-MAIL"]
+
+
 def test_the_command_in_a_process_of_its_own(env_file):
     done = subprocess.run(
         [sys.executable, "-m", "authmw", "project", "check", "--env-file", env_file],
@@ -373,3 +400,28 @@ def test_a_service_that_does_not_answer_fails_at_once_in_one_line(run, service, 
     assert err.startswith(f"authmw keys: no answer from the service at {server.api_url('down', 'cli')} (")
     assert err.rstrip().endswith(f"or point AUTHMW_API_URL in --env-file {settings} at it.")
     assert "Traceback" not in err
+
+
+def test_project_set_oauth_provider(run, service):
+    """One provider set from JSON (for a real Google sign-in on the local service,
+    docs/local-service.md); the project's other providers stay."""
+    with admin(service) as app:
+        before = {p.id for p in app.get_project().config.oauth_providers}
+    google = {
+        "id": "google",
+        "type": "standard",
+        "client_id": "123.apps.googleusercontent.com",
+        "client_secret": "GOCSPX-secret",
+        "oidc_issuer_url": "https://accounts.google.com",
+    }
+    status, out, _ = run("project", "set", "oauth-provider", json.dumps(google))
+    assert (status, out) == (0, "oauth_provider google = standard (the real provider), issuer https://accounts.google.com\n")
+    with admin(service) as app:
+        providers = {p.id: p for p in app.get_project().config.oauth_providers}
+    assert before <= set(providers)
+    assert (providers["google"].client_id, providers["google"].oidc_issuer_url) == (
+        google["client_id"],
+        "https://accounts.google.com",
+    )
+    status, _, err = run("project", "set", "oauth_provider", "google")
+    assert status == 2 and "takes a JSON object" in err

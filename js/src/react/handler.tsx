@@ -13,6 +13,7 @@ import { PasswordReset } from "./pages/password-reset";
 import { SignIn } from "./pages/sign-in";
 import { SignOut } from "./pages/sign-out";
 import { SignUp } from "./pages/sign-up";
+import { TeamCreation } from "./pages/team-creation";
 import { TeamInvitation } from "./pages/team-invitation";
 import { AuthStyles } from "./styles";
 
@@ -51,6 +52,7 @@ export function AuthHandler({ defaultStyles = true, colorScheme = "system", mess
           <Route path="magic-link-callback" element={<MagicLinkCallback />} />
           <Route path="oauth-callback" element={<OAuthCallback />} />
           <Route path="team-invitation" element={<TeamInvitation />} />
+          <Route path="team-creation" element={<TeamCreation />} />
           <Route path="account-settings/*" element={<AccountSettings />} />
           <Route path="error" element={<HandlerError />} />
           <Route path="*" element={<HandlerNotFound />} />

@@ -27,6 +27,7 @@ const HANDED_OUT = {
   teamMemberProfiles: true,
   teamPermissions: true,
   teamInvitations: true,
+  projectPermissions: true,
   contactChannels: true,
   oauth: true,
   sessions: true,

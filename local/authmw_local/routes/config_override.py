@@ -21,6 +21,7 @@ from typing import Any
 
 from starlette.routing import Route
 
+from .. import oauth_config
 from ..api_version import ApiVersion
 from ..endpoint import ADMIN, API_PREFIX, EndpointGroup, RequestContext
 from ..errors import PlainError
@@ -110,6 +111,18 @@ def translate(level: str, override_string: str) -> dict[str, Any]:
     return changes
 
 
+def _oauth_records(override_string: str) -> tuple[dict[str, Any], str]:
+    """The provider and trusted-domain records of an override, and the override without them."""
+    try:
+        override = json.loads(override_string)
+    except ValueError:
+        return {}, override_string  # translate() names the problem
+    if not isinstance(override, dict):
+        return {}, override_string
+    records, rest = oauth_config.split(override)
+    return records, json.dumps(rest)
+
+
 @group.patch(
     "/internal/config/override/{level}",
     tiers=ADMIN,
@@ -118,7 +131,10 @@ def translate(level: str, override_string: str) -> dict[str, Any]:
     when=_has_config_overrides,
 )
 def update_override(ctx: RequestContext) -> dict[str, Any]:
-    changes = translate(ctx.params["level"], ctx.body["config_override_string"])
+    records, rest = _oauth_records(ctx.body["config_override_string"])
+    changes = translate(ctx.params["level"], rest)
+    if records:  # the OAuth providers and trusted domains (oauth_config.py)
+        changes.update(oauth_config.apply({**ctx.project.config, **changes}, records))
     if changes:
         apply_update(ctx, ctx.project, {"config": changes})
     return {"success": True}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import outside_oauth
 from ..endpoint import ANY, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError
 from ..ids import random_code
@@ -24,10 +25,13 @@ def provider_access_token(
     )
     if provider is None:
         raise CatalogueError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED")
-    if provider.get("type") == "shared":
+    outside = outside_oauth.outside_provider(ctx.service, provider)
+    # The hosted service hands out no token of its shared OAuth apps (a development deployment
+    # may: the local service does when a server stands in for them, outside_oauth.py).
+    if provider.get("type") == "shared" and outside is None:
         raise CatalogueError("OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS")
     rows = ctx.sql.execute(
-        "SELECT account_id, granted_scopes FROM oauth_accounts WHERE project_id = ? AND provider_id = ?"
+        "SELECT id, account_id, granted_scopes FROM oauth_accounts WHERE project_id = ? AND provider_id = ?"
         " AND user_id = ? AND allow_connected_accounts = 1 ORDER BY created_at_millis, rowid",
         (ctx.project.id, provider_id, user_id),
     ).fetchall()
@@ -35,7 +39,10 @@ def provider_access_token(
         rows = [row for row in rows if row["account_id"] == account_id]
     if not rows:
         raise CatalogueError("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER")
-    wanted = set((ctx.body or {}).get("scope", "").split())
+    scope = str((ctx.body or {}).get("scope", ""))
+    if outside is not None:
+        return Created({"access_token": outside_oauth.connected_access_token(ctx, outside, [r["id"] for r in rows], scope)})
+    wanted = set(scope.split())
     if not any(wanted <= set(row["granted_scopes"].split()) for row in rows):
         raise CatalogueError("OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE")
     return Created({"access_token": f"mock_{provider_id}_{random_code()}"})

@@ -10,8 +10,17 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from ..endpoint import EndpointGroup, RequestContext
 from ..errors import CatalogueError, OAuthError
-from ..oauth_flow import AUTHORIZATION_CODE, attach_account, check_link, pkce_matches, trusted_redirect
-from ..projects import Project, get_project, key_is_valid
+from .. import outside_oauth
+from ..oauth_flow import (
+    AUTHORIZATION_CODE,
+    attach_account,
+    check_link,
+    client_project,
+    pkce_matches,
+    speaks_2_8,
+    trusted_redirect,
+)
+from ..projects import Project
 from ..responses import json_response
 from ..schema import Obj, Str
 from ..sign_in import finish_sign_in
@@ -38,9 +47,7 @@ group = EndpointGroup()
 def token(ctx: RequestContext) -> Any:
     params = dict(ctx.body)
     client_id, client_secret = _client_credentials(ctx, params)
-    project = get_project(ctx.sql, client_id)
-    if project is None or not key_is_valid(ctx.sql, project.id, "client", client_secret):
-        raise CatalogueError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", client_id=client_id)
+    project = client_project(ctx, client_id, client_secret, wrong_secret="INVALID_OAUTH_CLIENT_ID_OR_SECRET")
     if params["grant_type"] == "authorization_code":
         return _exchange_code(ctx, project, params)
     refresh_token = params.get("refresh_token")
@@ -53,6 +60,8 @@ def token(ctx: RequestContext) -> Any:
         "expires_in": REPORTED_EXPIRES_IN,
         "scope": "legacy",
     }
+    if speaks_2_8(ctx.service):  # 2.8's token library answers the refresh grant with these too
+        body["afterCallbackRedirectUrl"] = body["after_callback_redirect_url"] = None
     return json_response(body, headers={"pragma": "no-cache"})
 
 
@@ -74,6 +83,8 @@ def _exchange_code(ctx: RequestContext, project: Project, params: dict[str, Any]
     user = get_user(ctx.sql, project.id, data["user_id"])
     if user is None:
         raise CatalogueError("INVALID_AUTHORIZATION_CODE")
+    if data.get("session_refresh_token"):
+        return _hand_over_session(ctx, project, data)
     link = data.get("pending_link")
     if link is not None and link.get("upgrade_anonymous"):
         _upgrade_anonymous(ctx, project, user, link)
@@ -95,15 +106,46 @@ def _exchange_code(ctx: RequestContext, project: Project, params: dict[str, Any]
     return json_response(body, headers={"pragma": "no-cache"})
 
 
+def _hand_over_session(ctx: RequestContext, project: Project, data: dict[str, Any]) -> Any:
+    """The code of a cross-domain handoff (oauth_cross_domain.py): a new access token of the
+    same session, and that session's refresh token."""
+    refresh_token = data["session_refresh_token"]
+    try:
+        session = find_refresh_session(ctx.sql, project.id, refresh_token)
+    except CatalogueError:
+        raise CatalogueError("INVALID_AUTHORIZATION_CODE") from None  # signed out meanwhile
+    if session.user_id != data["user_id"]:
+        raise CatalogueError("INVALID_AUTHORIZATION_CODE")
+    after = data.get("after_callback_redirect_url")
+    body = {
+        "access_token": ctx.service.access_token(ctx.sql, project.id, session),
+        "token_type": "Bearer",
+        "expires_in": REPORTED_EXPIRES_IN,
+        "refresh_token": refresh_token,
+        "scope": "legacy",
+        "is_new_user": False,
+        "newUser": False,
+        "after_callback_redirect_url": after,
+        "afterCallbackRedirectUrl": after,
+    }
+    return json_response(body, headers={"pragma": "no-cache"})
+
+
 def _attach_pending_link(ctx: RequestContext, project: Project, user_id: str, link: dict[str, Any]) -> None:
     """The link flow's account, attached now that the app holding the PKCE verifier asked
     (oauth_flow.py). It stays attached when the sign-in then needs the second factor: the
     link was asked for with the user's access token, which already passed it."""
     provider_id, account = link["provider_id"], link["account"]
     check_link(ctx.sql, project.id, provider_id, account["account_id"], user_id)
-    ctx.keep_on_error(
-        lambda c: attach_account(c, project.id, provider_id, account, user_id, link["provider_scope"])
-    )
+    ctx.keep_on_error(lambda c: _attach(c, project, user_id, link))
+
+
+def _attach(c: sqlite3.Connection, project: Project, user_id: str, link: dict[str, Any]) -> None:
+    """Link the flow's provider account and keep the outside provider's tokens (if any) on it."""
+    provider_id, account = link["provider_id"], link["account"]
+    attach_account(c, project.id, provider_id, account, user_id, link["provider_scope"])
+    if link.get("provider_tokens"):
+        outside_oauth.store_tokens(c, project.id, provider_id, account["account_id"], user_id, link["provider_tokens"])
 
 
 def _upgrade_anonymous(ctx: RequestContext, project: Project, user: sqlite3.Row, link: dict[str, Any]) -> None:
@@ -114,17 +156,18 @@ def _upgrade_anonymous(ctx: RequestContext, project: Project, user: sqlite3.Row,
     provider_id, account = link["provider_id"], link["account"]
     check_link(ctx.sql, project.id, provider_id, account["account_id"], user["id"])
     email = account["email"]
-    add_contact_channel(
-        ctx.sql,
-        project.id,
-        user["id"],
-        email,
-        is_primary=True,
-        is_verified=bool(account["email_verified"]),
-        used_for_auth=not email_used_for_auth(ctx.sql, project.id, email),
-    )
+    if email:  # an outside provider may give no address
+        add_contact_channel(
+            ctx.sql,
+            project.id,
+            user["id"],
+            email,
+            is_primary=True,
+            is_verified=bool(account["email_verified"]),
+            used_for_auth=not email_used_for_auth(ctx.sql, project.id, email),
+        )
     upgrade_anonymous_user(ctx.sql, project, user["id"])
-    attach_account(ctx.sql, project.id, provider_id, account, user["id"], link["provider_scope"])
+    _attach(ctx.sql, project, user["id"], link)
 
 
 def _client_credentials(ctx: RequestContext, params: dict[str, Any]) -> tuple[str, str]:

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
+from email.utils import formatdate
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from .. import mock_provider
+from .. import mock_provider, outside_oauth
+from . import oauth_cross_domain
 from ..api_version import ANONYMOUS
 from ..db import load
 from ..endpoint import EndpointGroup, RequestContext
-from ..errors import CatalogueError, PlainError
+from ..errors import CatalogueError, PlainError, ServiceError
 from ..ids import now_millis, sha256_hex
 from ..oauth_flow import (
     AUTHORIZATION_CODE,
@@ -27,12 +30,13 @@ from ..oauth_flow import (
     PROVIDER_CODE,
     attach_account,
     check_link,
+    client_project,
     grant_scopes,
     sign_in_link,
     speaks_2_8,
     trusted_redirect,
 )
-from ..projects import Project, get_project, key_is_valid
+from ..projects import Project, get_project
 from ..responses import json_response
 from ..schema import Obj, Spec, Str
 from ..teams import create_team
@@ -64,7 +68,12 @@ AUTHORIZE_FIELDS: dict[str, Spec] = {
 AUTHORIZE_QUERY = Obj(AUTHORIZE_FIELDS)
 #: API 2.8 accepts them (e.g. its bot-challenge fields) and answers JSON on request (14.2).
 AUTHORIZE_QUERY_2_8 = Obj(
-    {**AUTHORIZE_FIELDS, "stack_response_mode": Str(one_of=("json", "redirect"))}, allow_unknown=True
+    {
+        **AUTHORIZE_FIELDS,
+        "after_callback_redirect_url": Str(url=True),  # 2.8 checks it is a URL
+        "stack_response_mode": Str(one_of=("json", "redirect")),
+    },
+    allow_unknown=True,
 )
 
 
@@ -81,11 +90,7 @@ def authorize(ctx: RequestContext) -> Response:
     api_2_8 = speaks_2_8(ctx.service)
     q = ctx.validate(AUTHORIZE_QUERY_2_8 if api_2_8 else AUTHORIZE_QUERY, dict(ctx.request.query_params), "query")
     provider_id = ctx.params["provider_id"].lower()
-    project = get_project(ctx.sql, q["client_id"])
-    if project is None:
-        raise CatalogueError("INVALID_OAUTH_CLIENT_ID_OR_SECRET", client_id=q["client_id"])
-    if not key_is_valid(ctx.sql, project.id, "client", q["client_secret"]):
-        raise CatalogueError("INVALID_PUBLISHABLE_CLIENT_KEY", project_id=project.id)
+    project = client_project(ctx, q["client_id"], q["client_secret"], wrong_secret="INVALID_PUBLISHABLE_CLIENT_KEY")
     provider = _enabled_provider(project, provider_id)
     link_user_id = anonymous_user_id = None
     if q.get("type", "authenticate") == "link":
@@ -123,22 +128,44 @@ def authorize(ctx: RequestContext) -> Response:
         # the one address the mock provider may send the browser back to
         "provider_redirect_uri": callback,
     }
-    inner_state = create_code(ctx.sql, project.id, OUTER_FLOW, flow, OUTER_FLOW_LIFETIME_MILLIS)
-    mock_page = f"{_base_url(ctx.request)}/dev/oauth/{provider_id}?" + urlencode(
-        {"state": inner_state, "redirect_uri": callback}
-    )
+    outside = outside_oauth.outside_provider(ctx.service, provider)
+    if outside is None:
+        inner_state = create_code(ctx.sql, project.id, OUTER_FLOW, flow, OUTER_FLOW_LIFETIME_MILLIS)
+        location = f"{_base_url(ctx.request)}/dev/oauth/{provider_id}?" + urlencode(
+            {"state": inner_state, "redirect_uri": callback}
+        )
+    else:
+        inner_state, location = _start_outside(ctx, project, outside, flow)
     if not inner_cookie:
-        return json_response({"location": mock_page})
-    response = RedirectResponse(mock_page, status_code=307)
-    response.set_cookie(
-        INNER_COOKIE_PREFIX + inner_state,
-        "true",
-        max_age=INNER_COOKIE_MAX_AGE,
-        path="/",
-        httponly=True,
-        secure=ctx.request.url.scheme == "https",
+        return json_response({"location": location})
+    response = RedirectResponse(location, status_code=307)
+    # written as the hosted service writes it (attribute order included; no SameSite)
+    expires = formatdate(time.time() + INNER_COOKIE_MAX_AGE, usegmt=True)
+    secure = " Secure;" if ctx.request.url.scheme == "https" else ""
+    response.headers.append(
+        "set-cookie",
+        f"{INNER_COOKIE_PREFIX}{inner_state}=true; Path=/; Expires={expires}; Max-Age={INNER_COOKIE_MAX_AGE};{secure} HttpOnly",
     )
     return response
+
+
+def _start_outside(
+    ctx: RequestContext, project: Project, provider: outside_oauth.OutsideProvider, flow: dict[str, Any]
+) -> tuple[str, str]:
+    """The inner state of a flow through an outside provider and the provider's address to
+    send the browser to, with the flow's PKCE challenge (outside_oauth.py)."""
+    found = ctx.outside(("oauth-discover", provider.provider_id, provider.preset.discovery_url), lambda: outside_oauth.discover(provider))
+    if isinstance(found, outside_oauth.Failure):
+        raise found.error(provider.provider_id)
+    # the address registered at the provider: the service's public one
+    callback = f"{ctx.service.base_url}/api/v1/auth/oauth/callback/{provider.provider_id}"
+    verifier = outside_oauth.new_verifier()
+    flow = {**flow, "provider_redirect_uri": callback, "outside": True, "inner_code_verifier": verifier}
+    inner_state = create_code(ctx.sql, project.id, OUTER_FLOW, flow, OUTER_FLOW_LIFETIME_MILLIS)
+    location = outside_oauth.authorization_url(
+        provider, found, state=inner_state, verifier=verifier, redirect_uri=callback, extra_scope=flow["provider_scope"]
+    )
+    return inner_state, location
 
 
 def _token_claims(ctx: RequestContext, project: Project, token: str) -> AccessTokenClaims:
@@ -156,15 +183,13 @@ def _base_url(request: Request) -> str:
 
 
 def callback(ctx: RequestContext) -> Response:
+    if speaks_2_8(ctx.service):
+        return _callback_2_8(ctx)
     params = {**dict(ctx.request.query_params), **(ctx.raw_body if isinstance(ctx.raw_body, dict) else {})}
     inner_state = str(params.get("state", "")).lower()
     # The flow's project is found from its unguessable inner state (the provider's redirect
     # carries no project); everything after this is scoped to that project.
-    row = ctx.sql.execute(
-        "SELECT project_id FROM verification_codes WHERE code_hash = ? AND type = ?",
-        (sha256_hex(inner_state), OUTER_FLOW),
-    ).fetchone()
-    project = None if row is None else get_project(ctx.sql, row["project_id"])
+    project = _flow_project(ctx, inner_state)
     has_cookie = bool(inner_state) and ctx.request.cookies.get(INNER_COOKIE_PREFIX + inner_state) is not None
     if not has_cookie and (project is None or _flow_needs_cookie(ctx, project, inner_state)):
         raise PlainError(
@@ -182,13 +207,86 @@ def callback(ctx: RequestContext) -> Response:
         target = flow.get("error_redirect_uri")
         if not target or not trusted_redirect(ctx.service, project, target):
             raise
-        location = f"{target}{'&' if urlsplit(target).query else '?'}" + urlencode(
-            {"errorCode": error.code, "message": error.message, "details": json.dumps(error.details)}
-        )
+        location = _with_error(target, error, api_2_8=False)
     found.consume()
     response = RedirectResponse(location, status_code=307)
     if has_cookie:
         response.delete_cookie(INNER_COOKIE_PREFIX + inner_state, path="/")
+    return response
+
+
+def _flow_project(ctx: RequestContext, inner_state: str) -> Project | None:
+    row = ctx.sql.execute(
+        "SELECT project_id FROM verification_codes WHERE code_hash = ? AND type = ?",
+        (sha256_hex(inner_state), OUTER_FLOW),
+    ).fetchone()
+    return None if row is None else get_project(ctx.sql, row["project_id"])
+
+
+def _with_error(target: str, error: CatalogueError, *, api_2_8: bool) -> str:
+    """`target` with a known error's parameters (2.8 adds the OAuth `error` pair)."""
+    extra = {"error": "server_error", "error_description": error.message} if api_2_8 else {}
+    query = {**extra, "errorCode": error.code, "message": error.message, "details": json.dumps(error.details)}
+    return f"{target}{'&' if urlsplit(target).query else '?'}" + urlencode(query)
+
+
+class _WithCookies(ServiceError):
+    """An error answer that also deletes the flow's inner cookie."""
+
+    def __init__(self, error: ServiceError, cookies: list[str]) -> None:
+        super().__init__(str(error))
+        self.error, self.cookies = error, cookies
+
+    def to_response(self) -> Response:
+        answer = self.error.to_response()
+        for header in self.cookies:
+            answer.headers.append("set-cookie", header)
+        return answer
+
+
+def _callback_2_8(ctx: RequestContext) -> Response:
+    """The callback as 2.8 answers it: an unknown state first; the inner cookie (unless the
+    flow started in JSON mode) deleted in every answer; a known error sent to the app's
+    callback when it is trusted (else to the error URL, else answered); a finished flow 303."""
+    params = {**dict(ctx.request.query_params), **(ctx.raw_body if isinstance(ctx.raw_body, dict) else {})}
+    inner_state = str(params.get("state", "")).lower()
+    project = _flow_project(ctx, inner_state) if inner_state else None
+    if project is None:
+        raise PlainError(400, "Invalid OAuth state. Please try signing in again.")
+    found = find_code(ctx, OUTER_FLOW, inner_state, project_id=project.id)
+    flow = found.data
+    delete = []
+    if flow.get("inner_cookie", True):
+        delete = [f"{INNER_COOKIE_PREFIX}{inner_state}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT"]
+    try:
+        if flow.get("inner_cookie", True) and ctx.request.cookies.get(INNER_COOKIE_PREFIX + inner_state) != "true":
+            raise PlainError(
+                400,
+                "Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth"
+                " sign in process. Please try signing in again",
+            )
+        if ctx.params["provider_id"].lower() != flow["provider_id"]:
+            raise PlainError(400, "Inner OAuth callback failed due to invalid grant. Please try again.")
+        try:
+            location, status = _finish_callback(ctx, project, flow, params), 303
+        except CatalogueError as error:
+            target = next(
+                (
+                    url
+                    for url in (flow["redirect_uri"], flow.get("error_redirect_uri"))
+                    if url and (url.startswith(NATIVE_APP_SCHEME) or trusted_redirect(ctx.service, project, url))
+                ),
+                None,
+            )
+            if target is None:
+                raise
+            location, status = _with_error(target, error, api_2_8=True), 307
+    except ServiceError as error:
+        raise _WithCookies(error, delete) from None  # rolled back, answered with the deletion
+    found.consume()
+    response = RedirectResponse(location, status_code=status)
+    for header in delete:
+        response.headers.append("set-cookie", header)
     return response
 
 
@@ -213,7 +311,11 @@ def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any]
         raise CatalogueError("INVALID_SCOPE", scope=flow["scope"])
     if not trusted_redirect(ctx.service, project, flow["redirect_uri"]):
         raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
-    account = _provider_account(ctx, project, params)
+    tokens = None
+    if flow.get("outside"):
+        account, tokens = _outside_account(ctx, project, flow, params)
+    else:
+        account = _provider_account(ctx, project, params)
     provider_id, provider_scope = flow["provider_id"], flow.get("provider_scope", "")
     pending_link = None
     if flow["type"] == "link":
@@ -222,6 +324,7 @@ def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any]
         user_id, is_new_user = flow["link_user_id"], False
         check_link(ctx.sql, project.id, provider_id, account["account_id"], user_id)
         pending_link = {"provider_id": provider_id, "account": account, "provider_scope": provider_scope}
+        pending_link["provider_tokens"] = tokens
     elif (
         flow.get("anonymous_user_id")
         and _unlinked(ctx, project, provider_id, account)
@@ -234,10 +337,13 @@ def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any]
             raise CatalogueError("SIGN_UP_NOT_ENABLED")
         user_id, is_new_user = flow["anonymous_user_id"], True
         pending_link = {"provider_id": provider_id, "account": account, "provider_scope": provider_scope}
+        pending_link["provider_tokens"] = tokens
         pending_link["upgrade_anonymous"] = True
     else:
         user_id, is_new_user = _account_user(ctx, project, flow, account)
         grant_scopes(ctx.sql, project.id, provider_id, account["account_id"], user_id, provider_scope)
+        if tokens is not None:
+            outside_oauth.store_tokens(ctx.sql, project.id, provider_id, account["account_id"], user_id, tokens)
     code = create_code(
         ctx.sql,
         project.id,
@@ -255,6 +361,26 @@ def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any]
     )
     location = with_query_param(flow["redirect_uri"], "code", code)
     return with_query_param(location, "state", flow["state"])
+
+
+def _outside_account(
+    ctx: RequestContext, project: Project, flow: dict[str, Any], params: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The provider account and the provider's tokens, from the outside provider's answer."""
+    provider = outside_oauth.outside_provider(ctx.service, _enabled_provider(project, flow["provider_id"]))
+    if provider is None:  # the provider was switched to the mock since the flow started
+        raise PlainError(400, "The OAuth provider's settings changed during the sign-in. Please try again.")
+    answer = {k: v for k, v in params.items() if isinstance(v, str)}
+    got = ctx.outside(
+        ("oauth-callback", answer.get("state"), answer.get("code"), answer.get("error")),
+        lambda: outside_oauth.finish(
+            provider, answer, verifier=flow["inner_code_verifier"], redirect_uri=flow["provider_redirect_uri"]
+        ),
+    )
+    if isinstance(got, outside_oauth.Failure):
+        raise got.error(provider.provider_id)
+    scopes = provider.scopes(flow.get("provider_scope") or "")
+    return dict(got.account), outside_oauth.token_record(got.tokens, scopes)
 
 
 def _provider_account(ctx: RequestContext, project: Project, params: dict[str, Any]) -> dict[str, Any]:
@@ -303,11 +429,13 @@ def _merge_by_email(ctx: RequestContext, project: Project, provider_id: str, acc
     if strategy == "link_method" and target["is_verified"] and account.get("email_verified") is True:
         attach_account(ctx.sql, project.id, provider_id, account, target["user_id"], "")
         return str(target["user_id"])
+    # 2.8's details: the address the provider brought, and whether verifying the existing
+    # address would let the merge through (link_method with an unverified existing address)
     raise CatalogueError(
         "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
         type="email",
-        contact_channel_value=target["value"],
-        would_work_if_email_was_verified=strategy == "link_method",
+        contact_channel_value=account["email"],
+        would_work_if_email_was_verified=strategy == "link_method" and not target["is_verified"],
     )
 
 
@@ -330,7 +458,9 @@ def _account_user(
         project.id,
         primary_email=email,
         primary_email_verified=account["email_verified"],
-        primary_email_auth_enabled=not email_used_for_auth(ctx.sql, project.id, email),
+        primary_email_auth_enabled=email is not None and not email_used_for_auth(ctx.sql, project.id, email),
+        display_name=account.get("display_name"),
+        profile_image_url=account.get("profile_image_url"),
     )
     attach_account(ctx.sql, project.id, provider_id, account, user_id, "")
     if project.config["create_team_on_sign_up"]:
@@ -342,4 +472,4 @@ for method in ("GET", "POST"):
     group.route(method, "/auth/oauth/callback/{provider_id}", tiers=None)(callback)
 
 
-routes = [*group.routes, *mock_provider.routes]
+routes = [*group.routes, *mock_provider.routes, *oauth_cross_domain.routes]

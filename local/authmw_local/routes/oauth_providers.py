@@ -250,10 +250,12 @@ def create_link(ctx: RequestContext) -> Created:
     return Created(_typed(ctx, _link(ctx, user_id, link_id)))
 
 
-def _connected_user(ctx: RequestContext, user_id: str) -> str:
+def _connected_user(
+    ctx: RequestContext, user_id: str, refusal: str = "Client can only access its own connected accounts"
+) -> str:
     user_id = ctx.user_id_or_me(user_id)
     if ctx.tier == "client" and (ctx.user is None or ctx.user["id"] != user_id):
-        raise PlainError(403, "Client can only access its own connected accounts")
+        raise PlainError(403, refusal)
     if get_user(ctx.sql, ctx.project.id, user_id) is None:
         raise CatalogueError("USER_NOT_FOUND")
     return user_id
@@ -266,7 +268,7 @@ def _connected_user(ctx: RequestContext, user_id: str) -> str:
     when=_has_provider_accounts,
 )
 def list_connected_accounts(ctx: RequestContext) -> dict[str, Any]:
-    user_id = _connected_user(ctx, ctx.params["user_id"])
+    user_id = _connected_user(ctx, ctx.params["user_id"], "Client can only list connected accounts for their own user.")
     rows = ctx.sql.execute(
         "SELECT * FROM oauth_accounts WHERE project_id = ? AND user_id = ? AND allow_connected_accounts = 1"
         " ORDER BY created_at_millis, rowid",

@@ -15,6 +15,7 @@ from ..db import dump, load
 from ..api_version import ApiVersion
 from ..endpoint import ADMIN, ANY, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError, schema_error
+from ..outside_oauth import setting_problem
 from ..projects import BOOLEAN_FLAGS, Project, save_project, system_permissions, user_count
 from ..schema import Arr, Bool, Num, Obj, Str, Unprefixed, Uuid
 
@@ -70,6 +71,10 @@ def project_body(*, creating: bool, api_28: bool = False) -> Obj:
                                 "client_secret": Str(),
                                 "facebook_config_id": Str(),
                                 "microsoft_tenant_id": Str(),
+                                **({"apple_bundle_ids": Arr(Str())} if api_28 else {}),
+                                # local settings: an outside provider instead of the mock
+                                "real_provider": Bool(),
+                                "oidc_issuer_url": Str(url=True),
                             }
                         )
                     ),
@@ -225,6 +230,9 @@ def _check_config(ctx: RequestContext, project: Project, changes: dict[str, Any]
                 problems.append(f"body.config.email_config.{name} {_missing_or_empty(email_config.get(name))}")
     providers = changes.get("oauth_providers")
     for index, provider in enumerate(providers or []):
+        outside_problem = setting_problem(provider)
+        if outside_problem:
+            problems.append(f"body.config.oauth_providers[{index}]: {outside_problem}")
         if provider["type"] == "standard" and provider.get("enabled", True):
             for name in ("client_id", "client_secret"):
                 if not provider.get(name):

@@ -1,0 +1,140 @@
+"""OAuth details of API 2.8 (backend 2.8.86) over HTTP: `client_id` with the branch, the public
+client sentinel, the cross-domain handoff, the callback's answers, the refresh grant's fields,
+and the OAuth records of config overrides (`auth.oauth.providers.<id>`,
+`domains.trustedDomains.<id>`)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import secrets
+from collections.abc import Iterator
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from authmw.dev import LocalService
+
+from .conftest import Api, assert_known_error, unique_email
+from .test_oauth_flow import REDIRECT_URI, start, submit_mock_page
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    with LocalService(tmp_path_factory.mktemp("oauth-28"), quiet=True, api="2.8") as service:
+        own = Api.of(service)
+        own.set_config(oauth_providers=[{"id": "github", "type": "shared"}])
+        yield own
+
+
+def override(api: Api, level: str, value: dict[str, object]):
+    return api.call(
+        "PATCH", f"/internal/config/override/{level}", "admin", json={"config_override_string": json.dumps(value)}
+    )
+
+
+def test_client_id_with_the_branch_and_the_public_client_sentinel(api: Api) -> None:
+    assert start(api, client_id=f"{api.project_id}#main").authorize.status_code == 307
+    refused = start(api, client_id=f"{api.project_id}#other").authorize
+    assert_known_error(refused, "INVALID_OAUTH_CLIENT_ID_OR_SECRET", 400)
+    # the sentinel stands for "no key" only where the project does not require one
+    required = start(api, client_secret="__stack_public_client__").authorize
+    assert_known_error(required, "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", 401)
+    assert override(api, "project", {"project.requirePublishableClientKey": False}).status_code == 200
+    try:
+        assert start(api, client_secret="__stack_public_client__").authorize.status_code == 307
+    finally:
+        assert override(api, "project", {"project.requirePublishableClientKey": True}).status_code == 200
+
+
+def test_the_callback_answers_as_2_8(api: Api) -> None:
+    flow = start(api)
+    unknown = flow.browser.get("/api/v1/auth/oauth/callback/github", params={"state": "nope", "code": "x"})
+    assert (unknown.status_code, unknown.text) == (400, "Invalid OAuth state. Please try signing in again.")
+    inner_state = parse_qs(urlsplit(flow.authorize.headers["location"]).query)["state"][0]
+    # another browser (no inner cookie): refused, and the cookie is deleted
+    other = api.http.get("/api/v1/auth/oauth/callback/github", params={"state": inner_state, "code": "x"})
+    assert other.status_code == 400 and other.text.startswith("Inner OAuth cookie not found.")
+    assert other.headers["set-cookie"].startswith(f"stack-oauth-inner-{inner_state}=; Path=/; Expires=Thu, 01 Jan 1970")
+    # a known error goes back to the app's callback, with the OAuth error pair and the code
+    assert override(api, "branch", {"auth.allowSignUp": False}).status_code == 200
+    try:
+        back = submit_mock_page(flow.browser, flow.authorize.headers["location"], email=unique_email())
+    finally:
+        assert override(api, "branch", {"auth.allowSignUp": True}).status_code == 200
+    assert back.status_code == 307
+    target = urlsplit(back.headers["location"])
+    assert f"{target.scheme}://{target.netloc}{target.path}" == REDIRECT_URI
+    query = parse_qs(target.query)
+    assert (query["error"], query["errorCode"]) == (["server_error"], ["SIGN_UP_NOT_ENABLED"])
+
+
+def test_cross_domain_handoff_gives_the_same_session(api: Api) -> None:
+    user = api.sign_up()
+    verifier = secrets.token_urlsafe(40)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    body = {"redirect_uri": REDIRECT_URI, "state": "s1", "code_challenge": challenge, "code_challenge_method": "S256"}
+    path = "/auth/oauth/cross-domain/authorize"
+    without = api.call("POST", path, token=user["access_token"], json=body)
+    assert (without.status_code, without.text) == (400, "Cross-domain auth handoff requires passing the current refresh token.")
+    stolen = api.call("POST", path, token=user["access_token"], json=body, headers={"x-stack-refresh-token": "x" * 45})
+    assert stolen.status_code == 401  # not this session's refresh token
+    handed = api.call(
+        "POST", path, token=user["access_token"], json=body, headers={"x-stack-refresh-token": user["refresh_token"]}
+    )
+    assert handed.status_code == 200, handed.text
+    code = parse_qs(urlsplit(handed.json()["redirect_url"]).query)["code"][0]
+    exchange = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "redirect_uri": REDIRECT_URI,
+        "client_id": api.project_id,
+        "client_secret": api.keys.publishable_client_key,
+    }
+    wrong = api.http.post("/api/v1/auth/oauth/token", data={**exchange, "code_verifier": "not-it-" + verifier})
+    assert_known_error(wrong, "INVALID_AUTHORIZATION_CODE", 400)
+    # the code is single use: a new one for the control
+    handed = api.call(
+        "POST", path, token=user["access_token"], json=body, headers={"x-stack-refresh-token": user["refresh_token"]}
+    )
+    code = parse_qs(urlsplit(handed.json()["redirect_url"]).query)["code"][0]
+    tokens = api.http.post("/api/v1/auth/oauth/token", data={**exchange, "code": code, "code_verifier": verifier})
+    assert tokens.status_code == 200, tokens.text
+    assert tokens.json()["refresh_token"] == user["refresh_token"]
+    # the refresh grant answers the 2.8 fields too
+    refreshed = api.http.post(
+        "/api/v1/auth/oauth/token",
+        data={
+            "grant_type": "refresh_token",
+            "refresh_token": user["refresh_token"],
+            "client_id": api.project_id,
+            "client_secret": api.keys.publishable_client_key,
+        },
+    )
+    assert refreshed.status_code == 200 and refreshed.json()["after_callback_redirect_url"] is None
+
+
+def test_oauth_records_of_config_overrides(api: Api) -> None:
+    spotify = {"type": "spotify", "isShared": True, "allowSignIn": True, "allowConnectedAccounts": True}
+    assert override(api, "environment", {"auth.oauth.providers.spotify": spotify}).status_code == 200
+    assert start(api, provider="spotify").authorize.status_code == 307
+    renamed = override(api, "environment", {"auth.oauth.providers.mine": {"type": "spotify", "isShared": True}})
+    assert renamed.status_code == 400 and "names a provider by its type" in renamed.text
+    domain = {"domains.trustedDomains.app": {"baseUrl": "https://app.example.com", "handlerPath": "/auth"}}
+    assert override(api, "environment", {**domain, "domains.allowLocalhost": False}).status_code == 200
+    view = api.call("GET", "/internal/projects/current", "admin").json()["config"]
+    assert view["domains"] == [{"domain": "https://app.example.com", "handler_path": "/auth"}]
+    assert {p["id"] for p in view["oauth_providers"]} == {"github", "spotify"}
+    # removed by id
+    assert override(api, "environment", {"domains.trustedDomains.app": None, "domains.allowLocalhost": True}).status_code == 200
+    assert api.call("GET", "/internal/projects/current", "admin").json()["config"]["domains"] == []
+
+
+def test_admin_view_round_trip_of_providers(api: Api) -> None:
+    """The providers just read are accepted back (apple_bundle_ids too, which 2.8 lists only when set)."""
+    read = api.call("GET", "/internal/projects/current", "admin").json()["config"]["oauth_providers"]
+    assert all("apple_bundle_ids" not in p for p in read)
+    back = [{k: v for k, v in p.items() if k != "provider_config_id"} | {"apple_bundle_ids": []} for p in read]
+    written = api.call("PATCH", "/internal/projects/current", "admin", json={"config": {"oauth_providers": back}})
+    assert written.status_code == 200, written.text
