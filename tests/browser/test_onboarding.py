@@ -100,17 +100,22 @@ def test_a_new_user_verifies_on_the_onboarding_page_and_continues(gate_service, 
     assert urlsplit(page.url).path == "/"
 
 
-def test_the_link_in_the_e_mail_works_too(gate_service, example_app, context) -> None:
-    """Pasting the whole link instead of the code."""
+def test_a_protected_page_sends_a_restricted_user_to_onboarding_not_to_sign_in(gate_service, example_app, context) -> None:
+    """/protected (`useUser({ or: "redirect" })`): a restricted user goes to onboarding, not to
+    sign-in, pastes the whole link instead of the code, and comes back to /protected."""
     base = example_app(gate_service.config)
     page = context.new_page()
     email = f"gate-{uuid.uuid4().hex[:10]}@example.com"
     started = time.time()
     sign_up(page, base, email)
     page.wait_for_url(f"{base}/handler/onboarding?**")
+    page.goto(f"{base}/protected?tab=2")
+    page.wait_for_url(f"{base}/handler/onboarding?after_auth_return_to={quote('/protected?tab=2', safe='')}")
     page.get_by_label("Code or link from the e-mail").fill(gate_service.mail(email, "email_verification", after=started)["link"])
     page.get_by_role("button", name="Verify", exact=True).click()
-    expect(page.get_by_test_id("onboarding-done")).to_be_visible()
+    page.get_by_test_id("onboarding-continue").click()
+    page.wait_for_url(f"{base}/protected?tab=2")
+    expect(page.get_by_test_id("protected-email")).to_have_text(email)
 
 
 def test_a_user_restricted_by_an_administrator_reads_the_reason(gate_service, example_app, context) -> None:

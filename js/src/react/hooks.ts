@@ -51,10 +51,15 @@ export type SignedInOrLoading = Exclude<UserState, { status: "signed-out" }>;
 /**
  * Sends the browser to the sign-in page with the current page as where to come back
  * (`replace`: the protected page, which would only send the visitor away again, leaves the
- * history). The return-path rules load with the call, not with the first page.
+ * history). The return-path rules load with the call, not with the first page. A restricted
+ * user (API 2.8) the app does not show goes to the onboarding page instead, where they become a
+ * user the page can have (as the 2.8 SDK's useUser does).
  */
-export function redirectToSignInPage(signInUrl: string): void {
-  void import("../return-to").then(({ authPageUrl }) => window.location.replace(authPageUrl(signInUrl, window.location)));
+export function redirectToSignInPage(controller: AuthController): void {
+  const signIn = () =>
+    void import("../return-to").then(({ authPageUrl }) => window.location.replace(authPageUrl(controller.urls.signIn, window.location)));
+  const session = controller.restrictedSession;
+  session.getUser().then((user) => (user?.isRestricted ? session.redirectToOnboarding() : signIn()), signIn);
 }
 
 /** The signed-in user as a status union: loading, signed-out, or signed-in with `user`. */
@@ -73,7 +78,7 @@ export function useUser(options?: UseUserOptions): UserState {
     if (wanted) controller.signUpAnonymously().then(() => setError(undefined), setError);
   }, [wanted, controller]);
   useEffect(() => {
-    if (redirect) redirectToSignInPage(controller.urls.signIn);
+    if (redirect) redirectToSignInPage(controller);
   }, [redirect, controller]);
   if (or === "throw" && out) throw new UserNotSignedInError();
   return wanted ? { status: "loading", user: null, error } : redirect ? SERVER_SNAPSHOT : state;
