@@ -66,6 +66,7 @@ const de: Locale = {
     signUpClosed: (project) => `${project} nimmt keine neuen Registrierungen an. Wenn Sie bereits ein Konto haben, melden Sie sich an.`,
     noMethodsEnabled: "Für dieses Projekt ist keine Anmeldemethode aktiviert. Bitten Sie die Administration, eine zu aktivieren.",
     signedInAs: "Sie sind angemeldet als",
+    alreadySignedInTitle: "Sie sind bereits angemeldet",
 
     // Magic link
     sendSignInLink: "Anmeldelink senden",
@@ -325,7 +326,7 @@ const de: Locale = {
     twoFactorCodeLabel: "Code aus der App",
     twoFactorConfirm: "Aktivieren",
     twoFactorConfirming: "Wird geprüft …",
-    twoFactorEnabled: "Die Zwei-Faktor-Authentifizierung ist aktiv.",
+    twoFactorEnabled: "Erledigt: Ihre nächste Anmeldung fragt nach einem Code aus der App.",
     twoFactorDisabled: "Die Zwei-Faktor-Authentifizierung ist deaktiviert.",
 
     // Errors
@@ -415,6 +416,8 @@ const de: Locale = {
     teamNotCreated: "Das Team konnte nicht erstellt werden. Bitte versuchen Sie es erneut.",
     teamNotSelected: "Das Team konnte nicht ausgewählt werden. Bitte versuchen Sie es erneut.",
     teamsNotLoaded: "Ihre Teams konnten nicht geladen werden.",
+    teamMenu: (team) => `Team-Menü, ${team}`,
+    manageTeam: "Teams verwalten",
   },
 };
 

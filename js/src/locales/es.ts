@@ -66,6 +66,7 @@ const es: Locale = {
     signUpClosed: (project) => `${project} no admite registros nuevos. Si ya tienes una cuenta, inicia sesión.`,
     noMethodsEnabled: "Este proyecto no tiene ningún método de inicio de sesión activado. Pide a su administrador que active uno.",
     signedInAs: "Has iniciado sesión como",
+    alreadySignedInTitle: "Ya has iniciado sesión",
 
     // Magic link
     sendSignInLink: "Enviar enlace de inicio de sesión",
@@ -324,7 +325,7 @@ const es: Locale = {
     twoFactorCodeLabel: "Código de la aplicación",
     twoFactorConfirm: "Activar",
     twoFactorConfirming: "Comprobando…",
-    twoFactorEnabled: "La autenticación en dos pasos está activada.",
+    twoFactorEnabled: "Listo: tu próximo inicio de sesión pedirá un código de la aplicación.",
     twoFactorDisabled: "La autenticación en dos pasos está desactivada.",
 
     // Errors
@@ -411,6 +412,8 @@ const es: Locale = {
     teamNotCreated: "No se pudo crear el equipo. Vuelve a intentarlo.",
     teamNotSelected: "No se pudo seleccionar el equipo. Vuelve a intentarlo.",
     teamsNotLoaded: "No se pudieron cargar tus equipos.",
+    teamMenu: (team) => `Menú del equipo, ${team}`,
+    manageTeam: "Gestionar equipos",
   },
 };
 

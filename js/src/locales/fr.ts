@@ -66,6 +66,7 @@ const fr: Locale = {
     signUpClosed: (project) => `${project} n'accepte pas de nouvelles inscriptions. Si vous avez déjà un compte, connectez-vous.`,
     noMethodsEnabled: "Aucun mode de connexion n'est activé pour ce projet. Demandez à son administrateur d'en activer un.",
     signedInAs: "Vous êtes connecté en tant que",
+    alreadySignedInTitle: "Vous êtes déjà connecté",
 
     // Magic link
     sendSignInLink: "Envoyer un lien de connexion",
@@ -329,7 +330,7 @@ const fr: Locale = {
     twoFactorCodeLabel: "Code de l'application",
     twoFactorConfirm: "Activer",
     twoFactorConfirming: "Vérification…",
-    twoFactorEnabled: "L'authentification à deux facteurs est activée.",
+    twoFactorEnabled: "C'est fait : votre prochaine connexion demandera un code de l'application.",
     twoFactorDisabled: "L'authentification à deux facteurs est désactivée.",
 
     // Errors
@@ -418,6 +419,8 @@ const fr: Locale = {
     teamNotCreated: "L'équipe n'a pas pu être créée. Veuillez réessayer.",
     teamNotSelected: "L'équipe n'a pas pu être choisie. Veuillez réessayer.",
     teamsNotLoaded: "Impossible de charger vos équipes.",
+    teamMenu: (team) => `Menu de l’équipe, ${team}`,
+    manageTeam: "Gérer les équipes",
   },
 };
 

@@ -66,6 +66,7 @@ const ja: Locale = {
     signUpClosed: (project) => `${project} は現在、新規登録を受け付けていません。すでにアカウントをお持ちの場合はサインインしてください。`,
     noMethodsEnabled: "このプロジェクトでは有効なサインイン方法がありません。管理者に有効にするよう依頼してください。",
     signedInAs: "サインイン中のアカウント:",
+    alreadySignedInTitle: "すでにサインインしています",
 
     // Magic link
     sendSignInLink: "サインイン用リンクを送信",
@@ -323,7 +324,7 @@ const ja: Locale = {
     twoFactorCodeLabel: "アプリのコード",
     twoFactorConfirm: "オンにする",
     twoFactorConfirming: "確認中…",
-    twoFactorEnabled: "2 段階認証をオンにしました。",
+    twoFactorEnabled: "完了しました。次回のサインインからアプリのコードを求められます。",
     twoFactorDisabled: "2 段階認証をオフにしました。",
 
     // Errors
@@ -408,6 +409,8 @@ const ja: Locale = {
     teamNotCreated: "チームを作成できませんでした。もう一度お試しください。",
     teamNotSelected: "チームを選択できませんでした。もう一度お試しください。",
     teamsNotLoaded: "チームを読み込めませんでした。",
+    teamMenu: (team) => `チームメニュー、${team}`,
+    manageTeam: "チームを管理",
   },
 };
 

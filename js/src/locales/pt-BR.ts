@@ -66,6 +66,7 @@ const ptBR: Locale = {
     signUpClosed: (project) => `${project} não está aceitando novos cadastros. Se você já tem uma conta, entre.`,
     noMethodsEnabled: "Este projeto não tem nenhuma forma de entrar ativada. Peça ao administrador que ative uma.",
     signedInAs: "Você entrou como",
+    alreadySignedInTitle: "Você já entrou",
 
     // Magic link
     sendSignInLink: "Enviar link de acesso",
@@ -323,7 +324,7 @@ const ptBR: Locale = {
     twoFactorCodeLabel: "Código do app",
     twoFactorConfirm: "Ativar",
     twoFactorConfirming: "Verificando…",
-    twoFactorEnabled: "A autenticação em dois fatores está ativada.",
+    twoFactorEnabled: "Pronto: sua próxima entrada pedirá um código do aplicativo.",
     twoFactorDisabled: "A autenticação em dois fatores está desativada.",
 
     // Errors
@@ -407,6 +408,8 @@ const ptBR: Locale = {
     teamNotCreated: "Não foi possível criar a equipe. Tente novamente.",
     teamNotSelected: "Não foi possível selecionar a equipe. Tente novamente.",
     teamsNotLoaded: "Não foi possível carregar suas equipes.",
+    teamMenu: (team) => `Menu da equipe, ${team}`,
+    manageTeam: "Gerenciar equipes",
   },
 };
 

@@ -66,6 +66,7 @@ const zhCN: Locale = {
     signUpClosed: (project) => `${project} 目前不接受新用户注册。如果你已有账号，请登录。`,
     noMethodsEnabled: "此项目未启用任何登录方式。请联系管理员启用一种。",
     signedInAs: "你当前登录的账号为",
+    alreadySignedInTitle: "你已登录",
 
     // Magic link
     sendSignInLink: "发送登录链接",
@@ -316,7 +317,7 @@ const zhCN: Locale = {
     twoFactorCodeLabel: "应用中的验证码",
     twoFactorConfirm: "开启",
     twoFactorConfirming: "正在检查…",
-    twoFactorEnabled: "双重身份验证已开启。",
+    twoFactorEnabled: "完成：下次登录时将要求输入应用中的验证码。",
     twoFactorDisabled: "双重身份验证已关闭。",
 
     // Errors
@@ -399,6 +400,8 @@ const zhCN: Locale = {
     teamNotCreated: "无法创建团队。请重试。",
     teamNotSelected: "无法选择团队。请重试。",
     teamsNotLoaded: "无法加载你的团队。",
+    teamMenu: (team) => `团队菜单，${team}`,
+    manageTeam: "管理团队",
   },
 };
 
