@@ -20,12 +20,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * What one language costs (every text of the pages and the components), as measured plus a small
- * margin: de 7.59, es 7.29, fr 7.59, ja 8.26, pt-BR 7.16, zh-CN 7.74 KB (issue 40, with the
- * texts of team management and onboarding; 6.15 to 7.10 KB before them). Japanese and Chinese
- * are larger minified because esbuild writes their characters as \u escapes by default. A
- * language grows with every text added in English (and translated).
+ * margin: de 6.52, es 6.28, fr 6.53, ja 7.10, pt-BR 6.15, zh-CN 6.66 KB (issue 40). Japanese and
+ * Chinese are larger minified because esbuild writes their characters as \u escapes by default.
+ * A language grows with every text added in English (and translated).
+ *
+ * Issue 42 added the 11 texts of the CLI sign-in confirmation page to every language; measured
+ * then (with main's texts of the time): de 6.78, es 6.52, fr 6.78, ja 7.40, pt-BR 6.40, zh-CN 6.93.
+ * Issue 40's texts of team management, pictures, team creation and onboarding (about 65 more):
+ * de 7.59, es 7.29, fr 7.59, ja 8.26, pt-BR 7.16, zh-CN 7.74 before issue 42's were added.
  */
-const LOCALE_BUDGET_KB = { de: 7.7, es: 7.4, fr: 7.7, ja: 8.4, "pt-BR": 7.3, "zh-CN": 7.9 };
+const LOCALE_BUDGET_KB = { de: 8.0, es: 7.65, fr: 8.0, ja: 8.7, "pt-BR": 7.55, "zh-CN": 8.15 };
 
 const BUNDLES = [
   {
@@ -80,7 +84,10 @@ const BUNDLES = [
     // 35.29 -> 37.32 (issue 40): the team-creation page, and the texts and styles of team
     // management (name, picture, members, removing a member, deleting a team) and of choosing a
     // picture; their code is in the teams and profile sections' chunks, not in this figure.
-    budgetKb: 37.4,
+    // 37.4 -> 38 (issue 42): the CLI sign-in confirmation page and its texts (+0.6 KB). Behind
+    // import() it would take messages and layout into the provider's first load, as the account
+    // sections once did (tried: 9.76 -> 19.08 KB), so it is a page like the others.
+    budgetKb: 38,
     targetKb: 30,
   },
   // The components are modules of their own: an app that does not render them does not load

@@ -140,6 +140,17 @@ const es: Locale = {
     joinedTeam: (team) => `Te uniste a ${team}.`,
     invitationIgnored: "Ignoraste la invitación. Puedes volver a abrir el enlace más tarde.",
     invitationLinkIncomplete: "Este enlace de invitación está incompleto (falta el código).",
+    cliAuthTitle: "¿Iniciar sesión en una herramienta de línea de comandos?",
+    cliAuthSignIn: "Una herramienta de línea de comandos quiere iniciar sesión en tu cuenta. Inicia sesión y luego confirma aquí.",
+    cliAuthQuestion: "Una herramienta de línea de comandos quiere iniciar sesión como tú. Confirma solo si la iniciaste tú en tu terminal: la herramienta tendrá acceso a tu cuenta.",
+    cliAuthConfirm: "Iniciar sesión en la herramienta",
+    cliAuthConfirming: "Iniciando sesión en la herramienta…",
+    cliAuthCancel: "Cancelar",
+    cliAuthDone: "La herramienta de línea de comandos ha iniciado sesión. Puedes cerrar esta página y volver a tu terminal.",
+    cliAuthCancelled: "La herramienta de línea de comandos no ha iniciado sesión. Puedes cerrar esta página.",
+    cliAuthLinkIncomplete: "Este enlace de inicio de sesión está incompleto (falta el código). Vuelve a empezar en tu terminal.",
+    cliAuthLinkNoLonger: "Este enlace de inicio de sesión caducó o ya se usó. Vuelve a empezar en tu terminal.",
+    checkingCliLink: "Comprobando el enlace de inicio de sesión…",
 
     // Sign-out, error and not-found pages
     signOutTitle: "¿Cerrar sesión?",

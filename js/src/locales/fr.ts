@@ -140,6 +140,17 @@ const fr: Locale = {
     joinedTeam: (team) => `Vous avez rejoint ${team}.`,
     invitationIgnored: "Vous avez ignoré l'invitation. Vous pourrez rouvrir le lien plus tard.",
     invitationLinkIncomplete: "Ce lien d'invitation est incomplet (aucun code).",
+    cliAuthTitle: "Connecter un outil en ligne de commande ?",
+    cliAuthSignIn: "Un outil en ligne de commande demande à se connecter à votre compte. Connectez-vous, puis confirmez ici.",
+    cliAuthQuestion: "Un outil en ligne de commande demande à se connecter en votre nom. Ne confirmez que si vous l'avez lancé vous-même dans votre terminal : l'outil aura accès à votre compte.",
+    cliAuthConfirm: "Connecter l'outil",
+    cliAuthConfirming: "Connexion de l'outil…",
+    cliAuthCancel: "Annuler",
+    cliAuthDone: "L'outil en ligne de commande est connecté. Vous pouvez fermer cette page et revenir à votre terminal.",
+    cliAuthCancelled: "L'outil en ligne de commande n'est pas connecté. Vous pouvez fermer cette page.",
+    cliAuthLinkIncomplete: "Ce lien de connexion est incomplet (aucun code). Recommencez dans votre terminal.",
+    cliAuthLinkNoLonger: "Ce lien de connexion a expiré ou a déjà été utilisé. Recommencez dans votre terminal.",
+    checkingCliLink: "Vérification du lien de connexion…",
 
     // Sign-out, error and not-found pages
     signOutTitle: "Se déconnecter ?",

@@ -139,6 +139,17 @@ const ja: Locale = {
     joinedTeam: (team) => `${team} に参加しました。`,
     invitationIgnored: "招待を無視しました。あとでもう一度リンクを開くこともできます。",
     invitationLinkIncomplete: "この招待リンクは不完全です (コードがありません)。",
+    cliAuthTitle: "コマンドラインツールにサインインしますか?",
+    cliAuthSignIn: "コマンドラインツールがあなたのアカウントへのサインインを求めています。サインインしてから、ここで確認してください。",
+    cliAuthQuestion: "コマンドラインツールがあなたとしてサインインしようとしています。ご自身のターミナルで開始した場合にのみ確認してください。ツールはあなたのアカウントにアクセスできるようになります。",
+    cliAuthConfirm: "ツールをサインイン",
+    cliAuthConfirming: "ツールをサインインしています…",
+    cliAuthCancel: "キャンセル",
+    cliAuthDone: "コマンドラインツールはサインインしました。このページを閉じてターミナルに戻ってください。",
+    cliAuthCancelled: "コマンドラインツールはサインインしていません。このページを閉じてかまいません。",
+    cliAuthLinkIncomplete: "このサインインリンクは不完全です (コードがありません)。ターミナルでやり直してください。",
+    cliAuthLinkNoLonger: "このサインインリンクは期限切れか、すでに使用されています。ターミナルでやり直してください。",
+    checkingCliLink: "サインインリンクを確認しています…",
 
     // Sign-out, error and not-found pages
     signOutTitle: "サインアウトしますか？",
