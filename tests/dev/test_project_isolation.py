@@ -256,8 +256,15 @@ UNSCOPED_TABLES = ("meta", "signing_keys", "sent_emails", "sqlite_master")
 
 
 #: Statements that find the project of an OAuth flow from its unguessable state (the provider's
-#: redirect carries no project header); everything they read afterwards is scoped to that project.
-FINDS_THE_PROJECT = ("SELECT project_id FROM verification_codes", "SELECT project_id, data, expires_at_millis")
+#: redirect carries no project header), and the project of a refresh token handed to CLI
+#: sign-in (routes/cli_auth.py: another project's token is refused with the service's own
+#: message, and a row is used only when its project is the request's); everything read
+#: afterwards is scoped to that project.
+FINDS_THE_PROJECT = (
+    "SELECT project_id FROM verification_codes",
+    "SELECT project_id, data, expires_at_millis",
+    "SELECT id, project_id, user_id, expires_at_millis FROM refresh_tokens WHERE token_hash = ?",
+)
 
 #: Webhooks (authmw/dev/webhooks.py) read the messages of every project on purpose: the sender
 #: serves them all (each message names its project and endpoint), the pre-commit hook renders
