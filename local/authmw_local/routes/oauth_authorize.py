@@ -438,7 +438,7 @@ def _merge_by_email(ctx: RequestContext, project: Project, provider_id: str, acc
         contact_channel_value=account["email"],
         would_work_if_email_was_verified=would_work,
         quoted_value=f'"({account["email"]})"',
-        verify_hint=(
+        unverified_suffix=(
             " but the email is not verified. Please login to your existing account with the method you used to"
             " sign up, and then verify your email to sign in with this login method."
             if would_work
