@@ -197,8 +197,8 @@ def _when(value: dt.datetime | None) -> str:
     return "-" if value is None else value.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _on(value: bool) -> str:
-    return "on" if value else "off"
+def _on(value: bool | None) -> str:
+    return "-" if value is None else "on" if value else "off"  # None: the service does not say
 
 
 def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
@@ -251,7 +251,8 @@ def _project_summary(project: AdminProject, show_secrets: bool, out: TextIO) -> 
         ("Project", f"{project.display_name} ({project.id})"),
         ("Description", project.description or "-"),
         ("Created", _when(project.created_at)),
-        ("Users", "-" if project.user_count is None else str(project.user_count)),
+        # API 2.8 no longer counts the users in the project's view: the row is left out then.
+        *([("Users", str(project.user_count))] if project.user_count is not None else []),
         ("Production mode", _on(project.is_production_mode)),
         *((name, _on(getattr(config, name))) for name in _BOOLEAN_SETTINGS),
         ("Domains", ", ".join(f"{d.domain} (handler {d.handler_path})" for d in config.domains) or "none"),
@@ -334,6 +335,8 @@ def _project_set(args: argparse.Namespace, out: TextIO) -> int:
     with _admin(args) as admin, progress("Saving the project"):
         project = admin.update_project(change)
     shown = getattr(project, key) if key in _PROJECT_SETTINGS else getattr(project.config, key)
+    if shown is None and isinstance(value, bool):
+        shown = value  # saved, though the service's answer does not show it (require_email_verification)
     if key == "domains":
         shown = ", ".join(d.domain for d in shown) or "none"
     elif isinstance(shown, bool):
@@ -538,6 +541,8 @@ def _run(handler: Handler) -> Callable[[argparse.Namespace], int]:
         except ServiceUnreachable as error:
             print(f"authmw {args.command}: {_unreachable(error, args)}", file=sys.stderr)
             return 2
+        except BrokenPipeError:  # the reader of the output left (`| head`): main() ends quietly
+            raise
         except (AuthmwError, CommandError, ValueError, OSError) as error:
             text = _refused(error) if isinstance(error, KnownError) else str(error)
             message = " ".join(text.split()) or type(error).__name__

@@ -19,18 +19,25 @@ __all__: list[str] = [
     "AdminAuthenticationRequired",
     "AllOverloadsFailed",
     "AnalyticsNotEnabled",
+    "AnalyticsQueryError",
+    "AnalyticsQueryTimeout",
+    "AnonymousAccountsNotEnabled",
     "AnonymousAuthenticationNotAllowed",
     "ApiKeyExpired",
     "ApiKeyNotAccepted",
     "ApiKeyNotFound",
     "ApiKeyNotValid",
     "ApiKeyRevoked",
+    "AppleBundleIdNotConfigured",
     "BodyParsingError",
     "BotChallengeFailed",
     "BotChallengeRequired",
     "BranchDoesNotExist",
     "CannotDeleteCurrentSession",
     "CannotGetOwnUserWithoutUser",
+    "CliAuthError",
+    "CliAuthExpiredError",
+    "CliAuthUsedError",
     "ClientAuthenticationRequired",
     "ClientOrAdminAuthenticationRequired",
     "ClientOrServerAuthenticationRequired",
@@ -39,18 +46,28 @@ __all__: list[str] = [
     "ContainedPermissionNotFound",
     "CrossSiteRequestRefused",
     "CurrentProjectNotFound",
+    "CustomerDoesNotExist",
+    "DataVaultStoreDoesNotExist",
+    "DataVaultStoreHashedKeyDoesNotExist",
+    "DefaultPaymentMethodRequired",
     "EmailAlreadyVerified",
+    "EmailCapacityBoostAlreadyActive",
     "EmailIsNotPrimaryEmail",
     "EmailNotAssociatedWithUser",
+    "EmailNotEditable",
+    "EmailNotVerified",
     "EmailPasswordMismatch",
+    "EmailRenderingError",
     "EmailTemplateAlreadyExists",
     "ExpectedInternalProject",
     "InsufficientAccessType",
     "InvalidAccessToken",
     "InvalidAccessType",
     "InvalidAdminAccessToken",
+    "InvalidAppleCredentials",
     "InvalidAuthorizationCode",
     "InvalidOAuthClientIdOrSecret",
+    "InvalidPollingCode",
     "InvalidProjectAuthentication",
     "InvalidProjectForAccessToken",
     "InvalidProjectForAdminAccessToken",
@@ -62,7 +79,12 @@ __all__: list[str] = [
     "InvalidStandardOAuthProviderId",
     "InvalidSuperSecretAdminKey",
     "InvalidTotpCode",
+    "ItemCustomerTypeDoesNotMatch",
+    "ItemNotFound",
+    "ItemQuantityInsufficientAmount",
     "MultiFactorAuthenticationRequired",
+    "NewPurchasesBlocked",
+    "OAuthAccessTokenNotAvailable",
     "OAuthAccessTokenNotAvailableWithSharedOAuthKeys",
     "OAuthConnectionAlreadyConnectedToAnotherUser",
     "OAuthConnectionDoesNotHaveRequiredScope",
@@ -72,6 +94,8 @@ __all__: list[str] = [
     "OAuthProviderAccountIdAlreadyUsedForSignIn",
     "OAuthProviderNotFoundOrNotEnabled",
     "OAuthProviderTemporarilyUnavailable",
+    "OneTimePurchaseAlreadyRefunded",
+    "OneTimePurchaseNotFound",
     "OuterOAuthTimeout",
     "PasskeyAuthenticationFailed",
     "PasskeyAuthenticationNotEnabled",
@@ -84,6 +108,9 @@ __all__: list[str] = [
     "PasswordTooShort",
     "PermissionIdAlreadyExists",
     "PermissionNotFound",
+    "ProductAlreadyGranted",
+    "ProductCustomerTypeDoesNotMatch",
+    "ProductDoesNotExist",
     "ProjectAuthenticationError",
     "ProjectAuthenticationRequired",
     "ProjectKeyWithoutAccessType",
@@ -102,12 +129,18 @@ __all__: list[str] = [
     "SessionAuthenticationError",
     "SignUpNotEnabled",
     "SignUpRejected",
+    "StripeAccountInfoNotFound",
+    "SubscriptionAlreadyRefunded",
+    "SubscriptionInvoiceNotFound",
+    "TeamAlreadyExists",
     "TeamInvitationRestrictedUserNotAllowed",
     "TeamMembershipAlreadyExists",
     "TeamMembershipNotFound",
     "TeamNotFound",
     "TeamPermissionNotFound",
     "TeamPermissionRequired",
+    "TemplateSourceRewriteError",
+    "TestModePurchaseNonRefundable",
     "UnparsableAccessToken",
     "UnparsableAdminAccessToken",
     "UnsupportedError",
@@ -1138,6 +1171,370 @@ class ApiKeyNotAccepted(KnownError):
         return self.details.get('reason')
 
 
+class EmailNotVerified(KnownError):
+    code = 'EMAIL_NOT_VERIFIED'
+    status = 400
+    message_template = 'This e-mail address has not been verified yet.'
+
+
+class DataVaultStoreDoesNotExist(KnownError):
+    code = 'DATA_VAULT_STORE_DOES_NOT_EXIST'
+    status = 400
+    message_template = 'There is no data vault store {store_id}.'
+    detail_fields = ('store_id',)
+
+    @property
+    def store_id(self) -> str | None:
+        return self.details.get('store_id')
+
+
+class DataVaultStoreHashedKeyDoesNotExist(KnownError):
+    code = 'DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST'
+    status = 400
+    message_template = 'The data vault store {store_id} holds no key hashed as {hashed_key}.'
+    detail_fields = ('store_id', 'hashed_key')
+
+    @property
+    def store_id(self) -> str | None:
+        return self.details.get('store_id')
+
+    @property
+    def hashed_key(self) -> str | None:
+        return self.details.get('hashed_key')
+
+
+class AnonymousAccountsNotEnabled(KnownError):
+    code = 'ANONYMOUS_ACCOUNTS_NOT_ENABLED'
+    status = 400
+    message_template = 'This project does not allow anonymous accounts.'
+
+
+class TeamAlreadyExists(KnownError):
+    code = 'TEAM_ALREADY_EXISTS'
+    status = 409
+    message_template = 'A team with the id {team_id} exists already.'
+    detail_fields = ('team_id',)
+
+    @property
+    def team_id(self) -> str | None:
+        return self.details.get('team_id')
+
+
+class OAuthAccessTokenNotAvailable(KnownError):
+    code = 'OAUTH_ACCESS_TOKEN_NOT_AVAILABLE'
+    status = 400
+    message_template = 'No OAuth access token could be obtained for the connected {provider} account. {details}'
+    detail_fields = ('provider', 'details')
+
+    @property
+    def provider(self) -> str | None:
+        return self.details.get('provider')
+
+    @property
+    def detail_details(self) -> str | None:
+        return self.details.get('details')
+
+
+class AppleBundleIdNotConfigured(KnownError):
+    code = 'APPLE_BUNDLE_ID_NOT_CONFIGURED'
+    status = 400
+    message_template = "Sign in with Apple is on, but the project lists no Apple bundle id: add the app's bundle id to the Apple provider's settings."
+
+
+class InvalidAppleCredentials(KnownError):
+    code = 'INVALID_APPLE_CREDENTIALS'
+    status = 400
+    message_template = 'The Sign in with Apple credentials were not accepted; sign in again.'
+
+
+class InvalidPollingCode(KnownError):
+    code = 'INVALID_POLLING_CODE'
+    status = 400
+    message_template = 'This polling code is unknown or no longer valid.'
+
+
+class CliAuthError(KnownError):
+    code = 'CLI_AUTH_ERROR'
+    status = 400
+    message_template = 'The command-line sign-in failed.'
+
+
+class CliAuthExpiredError(KnownError):
+    code = 'CLI_AUTH_EXPIRED_ERROR'
+    status = 400
+    message_template = 'The command-line sign-in request has expired; start it again.'
+
+
+class CliAuthUsedError(KnownError):
+    code = 'CLI_AUTH_USED_ERROR'
+    status = 400
+    message_template = 'This command-line sign-in token was used already.'
+
+
+class EmailRenderingError(KnownError):
+    code = 'EMAIL_RENDERING_ERROR'
+    status = 400
+    message_template = 'The e-mail could not be rendered with its theme: {error}'
+    detail_fields = ('error',)
+
+    @property
+    def error(self) -> str | None:
+        return self.details.get('error')
+
+
+class TemplateSourceRewriteError(KnownError):
+    code = 'TEMPLATE_SOURCE_REWRITE_ERROR'
+    status = 400
+    message_template = "The template's source could not be rewritten: {error}"
+    detail_fields = ('error',)
+
+    @property
+    def error(self) -> str | None:
+        return self.details.get('error')
+
+
+class EmailCapacityBoostAlreadyActive(KnownError):
+    code = 'EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE'
+    status = 409
+    message_template = 'An e-mail capacity boost is running already, until {expires_at}.'
+    detail_fields = ('expires_at',)
+
+    @property
+    def expires_at(self) -> str | None:
+        return self.details.get('expires_at')
+
+
+class EmailNotEditable(KnownError):
+    code = 'EMAIL_NOT_EDITABLE'
+    status = 400
+    message_template = 'The e-mail {email_id} is in the state {status} and can no longer be edited.'
+    detail_fields = ('email_id', 'status')
+
+    @property
+    def email_id(self) -> str | None:
+        return self.details.get('email_id')
+
+    @property
+    def detail_status(self) -> str | None:
+        return self.details.get('status')
+
+
+class ItemNotFound(KnownError):
+    code = 'ITEM_NOT_FOUND'
+    status = 404
+    message_template = 'There is no item {item_id}.'
+    detail_fields = ('item_id',)
+
+    @property
+    def item_id(self) -> str | None:
+        return self.details.get('item_id')
+
+
+class ItemCustomerTypeDoesNotMatch(KnownError):
+    code = 'ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH'
+    status = 400
+    message_template = 'The customer {customer_id} (a {actual_customer_type}) cannot hold the item {item_id}, which is for {item_customer_type} customers.'
+    detail_fields = ('item_id', 'customer_id', 'item_customer_type', 'actual_customer_type')
+
+    @property
+    def item_id(self) -> str | None:
+        return self.details.get('item_id')
+
+    @property
+    def customer_id(self) -> str | None:
+        return self.details.get('customer_id')
+
+    @property
+    def item_customer_type(self) -> str | None:
+        return self.details.get('item_customer_type')
+
+    @property
+    def actual_customer_type(self) -> str | None:
+        return self.details.get('actual_customer_type')
+
+
+class CustomerDoesNotExist(KnownError):
+    code = 'CUSTOMER_DOES_NOT_EXIST'
+    status = 400
+    message_template = 'There is no customer {customer_id}.'
+    detail_fields = ('customer_id',)
+
+    @property
+    def customer_id(self) -> str | None:
+        return self.details.get('customer_id')
+
+
+class SubscriptionInvoiceNotFound(KnownError):
+    code = 'SUBSCRIPTION_INVOICE_NOT_FOUND'
+    status = 404
+    message_template = 'There is no subscription invoice {subscription_invoice_id}.'
+    detail_fields = ('subscription_invoice_id',)
+
+    @property
+    def subscription_invoice_id(self) -> str | None:
+        return self.details.get('subscription_invoice_id')
+
+
+class OneTimePurchaseNotFound(KnownError):
+    code = 'ONE_TIME_PURCHASE_NOT_FOUND'
+    status = 404
+    message_template = 'There is no one-time purchase {one_time_purchase_id}.'
+    detail_fields = ('one_time_purchase_id',)
+
+    @property
+    def one_time_purchase_id(self) -> str | None:
+        return self.details.get('one_time_purchase_id')
+
+
+class SubscriptionAlreadyRefunded(KnownError):
+    code = 'SUBSCRIPTION_ALREADY_REFUNDED'
+    status = 400
+    message_template = 'The subscription {subscription_id} has been refunded already.'
+    detail_fields = ('subscription_id',)
+
+    @property
+    def subscription_id(self) -> str | None:
+        return self.details.get('subscription_id')
+
+
+class OneTimePurchaseAlreadyRefunded(KnownError):
+    code = 'ONE_TIME_PURCHASE_ALREADY_REFUNDED'
+    status = 400
+    message_template = 'The one-time purchase {one_time_purchase_id} has been refunded already.'
+    detail_fields = ('one_time_purchase_id',)
+
+    @property
+    def one_time_purchase_id(self) -> str | None:
+        return self.details.get('one_time_purchase_id')
+
+
+class TestModePurchaseNonRefundable(KnownError):
+    code = 'TEST_MODE_PURCHASE_NON_REFUNDABLE'
+    status = 400
+    message_template = 'A purchase made in test mode cannot be refunded.'
+
+
+class ProductDoesNotExist(KnownError):
+    code = 'PRODUCT_DOES_NOT_EXIST'
+    status = 400
+    message_template = 'There is no product {product_id} available here.'
+    detail_fields = ('product_id', 'context')
+
+    @property
+    def product_id(self) -> str | None:
+        return self.details.get('product_id')
+
+    @property
+    def context(self) -> str | None:
+        return self.details.get('context')
+
+
+class ProductCustomerTypeDoesNotMatch(KnownError):
+    code = 'PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH'
+    status = 400
+    message_template = 'The customer {customer_id} (a {actual_customer_type}) cannot buy this product, which is for {product_customer_type} customers.'
+    detail_fields = ('product_id', 'customer_id', 'product_customer_type', 'actual_customer_type')
+
+    @property
+    def product_id(self) -> str | None:
+        return self.details.get('product_id')
+
+    @property
+    def customer_id(self) -> str | None:
+        return self.details.get('customer_id')
+
+    @property
+    def product_customer_type(self) -> str | None:
+        return self.details.get('product_customer_type')
+
+    @property
+    def actual_customer_type(self) -> str | None:
+        return self.details.get('actual_customer_type')
+
+
+class ProductAlreadyGranted(KnownError):
+    code = 'PRODUCT_ALREADY_GRANTED'
+    status = 400
+    message_template = 'The customer {customer_id} owns the product {product_id} already.'
+    detail_fields = ('product_id', 'customer_id')
+
+    @property
+    def product_id(self) -> str | None:
+        return self.details.get('product_id')
+
+    @property
+    def customer_id(self) -> str | None:
+        return self.details.get('customer_id')
+
+
+class ItemQuantityInsufficientAmount(KnownError):
+    code = 'ITEM_QUANTITY_INSUFFICIENT_AMOUNT'
+    status = 400
+    message_template = 'The customer {customer_id} has too little of the item {item_id} to be charged {quantity}.'
+    detail_fields = ('item_id', 'customer_id', 'quantity')
+
+    @property
+    def item_id(self) -> str | None:
+        return self.details.get('item_id')
+
+    @property
+    def customer_id(self) -> str | None:
+        return self.details.get('customer_id')
+
+    @property
+    def quantity(self) -> float | None:
+        return self.details.get('quantity')
+
+
+class StripeAccountInfoNotFound(KnownError):
+    code = 'STRIPE_ACCOUNT_INFO_NOT_FOUND'
+    status = 404
+    message_template = 'No Stripe account is set up for this project yet; finish the Stripe onboarding first.'
+
+
+class AnalyticsQueryTimeout(KnownError):
+    code = 'ANALYTICS_QUERY_TIMEOUT'
+    status = 400
+    message_template = 'The analytics query ran longer than its limit of {timeout_ms} ms; shorten it or allow more time.'
+    detail_fields = ('timeout_ms',)
+
+    @property
+    def timeout_ms(self) -> float | None:
+        return self.details.get('timeout_ms')
+
+
+class AnalyticsQueryError(KnownError):
+    code = 'ANALYTICS_QUERY_ERROR'
+    status = 400
+    message_template = 'The analytics query failed: {error}'
+    detail_fields = ('error',)
+
+    @property
+    def error(self) -> str | None:
+        return self.details.get('error')
+
+
+class DefaultPaymentMethodRequired(KnownError):
+    code = 'DEFAULT_PAYMENT_METHOD_REQUIRED'
+    status = 400
+    message_template = 'The customer {customer_id} has no default payment method.'
+    detail_fields = ('customer_type', 'customer_id')
+
+    @property
+    def customer_type(self) -> str | None:
+        return self.details.get('customer_type')
+
+    @property
+    def customer_id(self) -> str | None:
+        return self.details.get('customer_id')
+
+
+class NewPurchasesBlocked(KnownError):
+    code = 'NEW_PURCHASES_BLOCKED'
+    status = 403
+    message_template = 'This project cannot take new purchases at the moment; contact support.'
+
+
 #: code -> class, for every catalogue entry.
 BY_CODE: dict[str, type[KnownError]] = {
     'PROJECT_AUTHENTICATION_ERROR': ProjectAuthenticationError,
@@ -1253,4 +1650,37 @@ BY_CODE: dict[str, type[KnownError]] = {
     'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE': ContactChannelAlreadyUsedForAuthBySomeoneElse,
     'CROSS_SITE_REQUEST_REFUSED': CrossSiteRequestRefused,
     'API_KEY_NOT_ACCEPTED': ApiKeyNotAccepted,
+    'EMAIL_NOT_VERIFIED': EmailNotVerified,
+    'DATA_VAULT_STORE_DOES_NOT_EXIST': DataVaultStoreDoesNotExist,
+    'DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST': DataVaultStoreHashedKeyDoesNotExist,
+    'ANONYMOUS_ACCOUNTS_NOT_ENABLED': AnonymousAccountsNotEnabled,
+    'TEAM_ALREADY_EXISTS': TeamAlreadyExists,
+    'OAUTH_ACCESS_TOKEN_NOT_AVAILABLE': OAuthAccessTokenNotAvailable,
+    'APPLE_BUNDLE_ID_NOT_CONFIGURED': AppleBundleIdNotConfigured,
+    'INVALID_APPLE_CREDENTIALS': InvalidAppleCredentials,
+    'INVALID_POLLING_CODE': InvalidPollingCode,
+    'CLI_AUTH_ERROR': CliAuthError,
+    'CLI_AUTH_EXPIRED_ERROR': CliAuthExpiredError,
+    'CLI_AUTH_USED_ERROR': CliAuthUsedError,
+    'EMAIL_RENDERING_ERROR': EmailRenderingError,
+    'TEMPLATE_SOURCE_REWRITE_ERROR': TemplateSourceRewriteError,
+    'EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE': EmailCapacityBoostAlreadyActive,
+    'EMAIL_NOT_EDITABLE': EmailNotEditable,
+    'ITEM_NOT_FOUND': ItemNotFound,
+    'ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH': ItemCustomerTypeDoesNotMatch,
+    'CUSTOMER_DOES_NOT_EXIST': CustomerDoesNotExist,
+    'SUBSCRIPTION_INVOICE_NOT_FOUND': SubscriptionInvoiceNotFound,
+    'ONE_TIME_PURCHASE_NOT_FOUND': OneTimePurchaseNotFound,
+    'SUBSCRIPTION_ALREADY_REFUNDED': SubscriptionAlreadyRefunded,
+    'ONE_TIME_PURCHASE_ALREADY_REFUNDED': OneTimePurchaseAlreadyRefunded,
+    'TEST_MODE_PURCHASE_NON_REFUNDABLE': TestModePurchaseNonRefundable,
+    'PRODUCT_DOES_NOT_EXIST': ProductDoesNotExist,
+    'PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH': ProductCustomerTypeDoesNotMatch,
+    'PRODUCT_ALREADY_GRANTED': ProductAlreadyGranted,
+    'ITEM_QUANTITY_INSUFFICIENT_AMOUNT': ItemQuantityInsufficientAmount,
+    'STRIPE_ACCOUNT_INFO_NOT_FOUND': StripeAccountInfoNotFound,
+    'ANALYTICS_QUERY_TIMEOUT': AnalyticsQueryTimeout,
+    'ANALYTICS_QUERY_ERROR': AnalyticsQueryError,
+    'DEFAULT_PAYMENT_METHOD_REQUIRED': DefaultPaymentMethodRequired,
+    'NEW_PURCHASES_BLOCKED': NewPurchasesBlocked,
 }

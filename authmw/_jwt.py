@@ -1,11 +1,14 @@
 """JSON Web Tokens in general: the unverified read of a compact JWS, and verification.
 
-Every check of a token's form, header, algorithm, key and signature is PyJWT's
-(``jwt.PyJWT.decode_complete``; pyproject pins the versions whose behaviour the tests pin).
+Every check of a token's form, header, algorithm, key and signature is PyJWT's: a token is
+read once, by PyJWT's reader (:func:`parse`), and verified from that reading by the steps of
+``jwt.PyJWT.decode_complete`` that follow its reader, each PyJWT's own method
+(:func:`verify_parsed`), so a token read for its ``exp`` or ``kid`` is not read again to be
+verified (pyproject pins the versions whose behaviour and private methods the tests pin).
 authmw adds the rules PyJWT cannot hold: the time claims are checked against an injectable
 clock (PyJWT reads the wall clock) and must be numbers of seconds (PyJWT converts strings,
 booleans and fractions with ``int()``); the comparisons are PyJWT's own.
-``tests/core/test_tokens_pyjwt.py`` holds both to the same answers.
+``tests/core/test_tokens_pyjwt.py`` holds both to the same answers as ``jwt.decode``.
 
 Nothing here knows the service or a project: :mod:`authmw._tokens` builds the access-token
 verifier (key set, cache, the service's claims) on top of it. No state.
@@ -13,7 +16,6 @@ verifier (key set, cache, the service's claims) on top of it. No state.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import json
 import math
@@ -34,6 +36,7 @@ __all__ = [
     "is_time",
     "parse",
     "verify_jwt",
+    "verify_parsed",
 ]
 
 #: Seconds of clock skew accepted on ``exp``, ``nbf`` and ``iat``.
@@ -45,26 +48,37 @@ MAX_TOKEN_LENGTH = 8192
 #: A bigger ``exp``, ``iat`` or ``nbf`` (a 400-digit integer, say) makes the token unparsable.
 MAX_TIME_CLAIM = 253_402_300_799
 
-_BASE64URL = re.compile(rb"[A-Za-z0-9_-]*")
+#: A segment as PyJWT's rule admits it: the base64url alphabet, then at most two "=".
+_SEGMENT = re.compile(rb"([A-Za-z0-9_-]*)(=?=?)")
+_URLSAFE_TO_STANDARD = bytes.maketrans(b"-_", b"+/")
+#: Per byte of the alphabet, the bits a last character may not set in a segment whose
+#: length modulo 4 is 2 (four spare bits) and 3 (two): a segment with such a bit set does
+#: not come back unchanged from decoding and encoding again (PyJWT's "canonical" rule).
+_SPARE_BITS = {
+    2: frozenset(c for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") if i & 0xF),
+    3: frozenset(c for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") if i & 0x3),
+}
 
 
 class _PyJWS(jwt.PyJWS):
-    """PyJWS with one method given a faster body: its strict base64url rule for a segment,
-    checked by a regular expression instead of a Python loop over every character (PyJWT's
+    """PyJWS with one method given a faster body: its strict base64url rule for a segment
+    (the alphabet, at most two "=" and only to a multiple of 4, no length of 1 modulo 4, a
+    canonical last character), checked by one regular expression and a look-up of the last
+    character instead of a Python loop over every character and an encoding back (PyJWT's
     loop costs more than the signature check itself on a first-seen token: bench/inprocess.py,
     verify 213 -> 123 us). The rule and the error are PyJWT's;
     tests/core/test_tokens_pyjwt.py compares both on arbitrary segments."""
 
     @staticmethod
     def _decode_base64url_segment(segment: bytes, name: str) -> bytes:
-        stripped = segment.rstrip(b"=")
-        padding = len(segment) - len(stripped)
-        if padding > 2 or (padding and len(segment) % 4) or len(stripped) % 4 == 1 or not _BASE64URL.fullmatch(stripped):
+        match = _SEGMENT.fullmatch(segment)
+        if match is None:
             raise jwt.DecodeError(f"Invalid {name} padding")
-        decoded = base64.urlsafe_b64decode(stripped + b"=" * (-len(stripped) % 4))
-        if base64.urlsafe_b64encode(decoded).rstrip(b"=") != stripped:
+        stripped, padding = match.groups()
+        rest = len(stripped) % 4
+        if rest == 1 or (padding and len(segment) % 4) or (rest > 1 and stripped[-1] in _SPARE_BITS[rest]):
             raise jwt.DecodeError(f"Invalid {name} padding")
-        return decoded
+        return binascii.a2b_base64(stripped.translate(_URLSAFE_TO_STANDARD) + b"==")
 
 
 #: PyJWT with its strictest token checks (RSA keys under 2048 bits refused) and without the
@@ -80,41 +94,55 @@ _PYJWT = jwt.PyJWT(
 _PYJWT._jws = _PyJWS(options=_PYJWT._get_sig_options())  # as PyJWT's own module-level decode sets it
 
 
+#: The options PyJWT's own decode would pass on: its signature options (the key-length rule)
+#: and, for each combination of an audience and an issuer to check, its claim options.
+_SIG_OPTIONS = _PYJWT._get_sig_options()
+_CLAIM_OPTIONS = {
+    (aud, iss): _PYJWT._merge_options({"verify_aud": aud, "verify_iss": iss}) for aud in (False, True) for iss in (False, True)
+}
+
+
 class Parsed(NamedTuple):
-    """Header and payload of a compact JWS, decoded and not verified (see :func:`parse`)."""
+    """A compact JWS read once by PyJWT's own reader, not verified (see :func:`parse`): what
+    :func:`verify_parsed` hands to PyJWT's signature check, with no second pass."""
 
     header: dict[str, Any]
     payload: dict[str, Any]
-
-
-_URLSAFE_TO_STANDARD = bytes.maketrans(b"-_", b"+/")
-
-
-def _b64url_json(segment: str) -> Any:
-    """``json.loads(base64.urlsafe_b64decode(segment + padding))``, a few steps shorter."""
-    raw = binascii.a2b_base64((segment + "=" * (-len(segment) % 4)).encode("ascii").translate(_URLSAFE_TO_STANDARD))
-    if raw[:1] == b"{" and raw[1:2] != b"\x00":  # what json.detect_encoding calls UTF-8
-        return json.loads(raw.decode("utf-8", "surrogatepass"))
-    return json.loads(raw)
+    signing_input: bytes
+    signature: bytes
 
 
 def parse(token: object) -> Parsed:
-    """Header and payload of a compact JWS, unverified (to read ``exp``, ``kid`` and ``aud``
-    before verifying). Raises ValueError when malformed."""
+    """A compact JWS read by PyJWT's reader (``PyJWS._load``: the three segments split and
+    decoded under its strict base64url rule, the header as a JSON object) and its payload by
+    PyJWT's (``PyJWT._decode_payload``: a JSON object), unverified: to read ``exp``, ``kid``
+    and ``aud`` before verifying, and then to verify without reading the token again.
+    Raises :class:`authmw.errors.InvalidJwt` (a ValueError) with reason "malformed"."""
     if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:
-        raise ValueError("not a token string")
+        raise InvalidJwt("malformed", "Not a JWT: not a token string.")
     if token == "undefined":
-        raise ValueError("the string 'undefined' is not a token")
-    parts = token.split(".")
-    if len(parts) != 3:
-        raise ValueError("a JWT has three dot-separated parts")
+        raise InvalidJwt("malformed", "Not a JWT: the string 'undefined' is not a token.")
     try:
-        header, payload = _b64url_json(parts[0]), _b64url_json(parts[1])
-    except (ValueError, UnicodeError, binascii.Error, RecursionError) as exc:
-        raise ValueError("header or payload is not base64url JSON") from exc
-    if not isinstance(header, dict) or not isinstance(payload, dict):
-        raise ValueError("header and payload must be JSON objects")  # noqa: TRY004 (callers catch ValueError)
-    return Parsed(header, payload)
+        payload, signing_input, header, signature = _PYJWT._jws._load(token)
+        return Parsed(header, _json_object(payload), signing_input, signature)
+    except (jwt.PyJWTError, ValueError, RecursionError) as exc:
+        raise InvalidJwt("malformed", f"The token could not be verified: {type(exc).__name__}.") from None
+
+
+def _json_object(raw: bytes) -> dict[str, Any]:
+    """The payload as ``PyJWT._decode_payload`` reads it (``json.loads`` of the bytes, a JSON
+    object), a step shorter: the text decoded directly when ``json.detect_encoding`` would
+    call it UTF-8 (an object's first byte, then not a NUL)."""
+    try:
+        if raw[:1] == b"{" and raw[1:2] != b"\x00":
+            payload = json.loads(raw.decode("utf-8", "surrogatepass"))
+        else:
+            payload = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise jwt.DecodeError(f"Invalid payload string: {exc}") from exc
+    if not isinstance(payload, dict):
+        raise jwt.DecodeError("Invalid payload string: must be a json object")
+    return payload
 
 
 def is_time(value: object) -> bool:
@@ -145,15 +173,50 @@ def verify_jwt(
     ``issuer``; ``aud`` a string or list of strings containing ``audience`` (not checked
     without ``audience``). Raises :class:`authmw.errors.InvalidJwt` with a ``reason``.
     """
+    return verify_parsed(
+        parse(token),
+        key,
+        algorithms=algorithms,
+        issuer=issuer,
+        audience=audience,
+        require_exp=require_exp,
+        leeway=leeway,
+        now=now,
+    )
+
+
+def verify_parsed(
+    parsed: Parsed,
+    key: Any,
+    *,
+    algorithms: Collection[str] = ("RS256",),
+    issuer: str | None = None,
+    audience: str | None = None,
+    require_exp: bool = True,
+    leeway: float = CLOCK_TOLERANCE,
+    now: float | None = None,
+) -> dict[str, Any]:
+    """:func:`verify_jwt` of a token :func:`parse` has read: the steps of PyJWT's
+    ``decode_complete`` after its reader, each PyJWT's own (the header rules, the signature
+    check that decides the algorithm and the key, the claim checks), then the time claims.
+    Returns the parse's payload (the caller's own: a new parse gives a new one)."""
     if any(alg.lower() == "none" for alg in algorithms):
         raise ValueError("Unsigned tokens (alg 'none') are never accepted.")
-    if not isinstance(token, str) or len(token) > MAX_TOKEN_LENGTH:
-        raise InvalidJwt("malformed", "Not a JWT: not a token string.")
-    options: jwt.types.Options = {"verify_aud": audience is not None, "verify_iss": issuer is not None}
+    header, payload = parsed.header, parsed.payload
     try:
-        payload: dict[str, Any] = _PYJWT.decode_complete(
-            token, key, algorithms=list(algorithms), options=options, audience=audience, issuer=issuer
-        )["payload"]
+        _PYJWT._jws._validate_headers(header)
+        if header.get("b64", True) is False:  # PyJWT: a detached payload only, never given here
+            raise jwt.DecodeError("A token with b64 false has a detached payload.")
+        _PYJWT._jws._verify_signature(
+            parsed.signing_input, header, parsed.signature, key, list(algorithms), options=_SIG_OPTIONS
+        )
+        _PYJWT._validate_claims(
+            payload,
+            _CLAIM_OPTIONS[audience is not None, issuer is not None],
+            audience=audience,
+            issuer=issuer,
+            leeway=leeway,
+        )
     except jwt.InvalidSignatureError:
         raise InvalidJwt("signature", "The signature does not match.") from None
     except jwt.InvalidAlgorithmError:

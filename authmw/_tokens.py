@@ -23,7 +23,7 @@ import jwt
 
 from ._bounded import BoundedMap
 from ._config import AuthConfig
-from ._jwt import CLOCK_TOLERANCE, MAX_TOKEN_LENGTH, Parsed, is_time, parse, verify_jwt
+from ._jwt import CLOCK_TOLERANCE, MAX_TOKEN_LENGTH, Parsed, is_time, parse, verify_jwt, verify_parsed
 from ._ops import Op, Request, Send, Shared
 from ._refresh_policy import REQUIRED_VALIDITY_MS
 from .errors import (
@@ -54,6 +54,7 @@ __all__ = [
     "has_validity",
     "token_expiry",
     "usable_until",
+    "verify_jwt",  # the generic verifier of authmw._jwt, which TokenVerifier builds on
 ]
 
 #: The kinds of access token and the 2.7 issuer, one table shared with the React package.
@@ -85,7 +86,7 @@ def _parse(token: str) -> Parsed:
     try:
         return parse(token)
     except ValueError as exc:
-        raise UnparsableAccessToken(f"Access token is not parsable: {exc}.") from None
+        raise UnparsableAccessToken(f"Access token is not parsable: {exc}") from None
 
 
 def _expiry(parsed: Parsed) -> float | None:
@@ -240,6 +241,8 @@ def token_kinds(config: AuthConfig) -> dict[str, TokenKind]:
 
 
 KINDS: tuple[str, ...] = tuple(_TABLE["kinds"])
+#: Prefixes of the 2.8 SDK's ``Authorization: Bearer <prefix><base64 JSON>`` session header.
+AUTHORIZATION_PREFIXES: tuple[str, ...] = tuple(_TABLE["authorization_prefixes"])
 
 
 def _typed(claims: Mapping[str, Any], name: str, kind: type[_T]) -> _T | None:
@@ -290,10 +293,10 @@ class TokenVerifier:
         #: dictionary lookup instead of a signature check (bench/inprocess.py: a first-seen
         #: token adds about 200 us to a request, a repeated one about 4 us).
         self._verified: BoundedMap[tuple[float, Claims]] = BoundedMap(cache_size)
-        #: The last token read unverified and its parse: the middleware reads a new token's
-        #: expiry and then verifies it, so both share one parse, which saves about 7 us of a
-        #: first-seen request of about 200 us (bench/inprocess.py). Read-only: nothing of it
-        #: reaches a caller (the verified claims are PyJWT's own decoding).
+        #: The last token read and its parse (PyJWT's reader, :func:`authmw._jwt.parse`): the
+        #: middleware reads a new token's expiry (and its audience), then verifies it, and the
+        #: verification uses that parse: a token is read once (docs/performance-record.md).
+        #: Dropped when the token is verified: its payload becomes the Claims' ``raw``.
         self._last_parse: tuple[str, Parsed] | None = None
         self._lock = threading.Lock()
         #: Signatures checked so far (a statistic for benchmarks and tests).
@@ -363,17 +366,22 @@ class TokenVerifier:
         if not isinstance(kid, str) or not kid:
             raise UnparsableAccessToken("Access token is not parsable: it names no signing key (kid).")
         key = yield from self._key(kid)
-        claims = self._check(token, key)
+        claims = self._check(parsed, key)
+        last = self._last_parse
+        if last is not None and last[0] == token:
+            self._last_parse = None  # its payload is now the caller's (Claims.raw)
         self._remember(token, claims)
         return claims
 
-    def _check(self, token: str, key: jwt.PyJWK) -> Claims:
+    def _check(self, parsed: Parsed, key: jwt.PyJWK) -> Claims:
         self.signature_checks += 1
         try:
-            payload = verify_jwt(token, key, algorithms=ACCESS_TOKEN_ALGORITHMS, leeway=self._leeway, now=self._clock())
+            payload = verify_parsed(
+                parsed, key, algorithms=ACCESS_TOKEN_ALGORITHMS, leeway=self._leeway, now=self._clock()
+            )
         except InvalidJwt as exc:
             if exc.reason == "expired":
-                payload = self._parse(token).payload
+                payload = parsed.payload
                 exp_millis = int(payload["exp"] * 1000)
                 when = _dt.datetime.fromtimestamp(payload["exp"], tz=_dt.timezone.utc).isoformat()
                 raise AccessTokenExpired(

@@ -4,86 +4,78 @@ this module, :mod:`authmw` and :mod:`authmw.middleware`; docs/architecture.md ("
 adapter") walks through one.
 
 - Reading a request's session: :class:`SessionResolver` (sync and async) gives a
-  :class:`Resolved` (the user, the cookies to write back, a refusal) from the Cookie header,
-  the ``x-stack-auth`` header and :func:`bearer_token`; :func:`is_secure` decides ``Secure``
-  cookies; :func:`with_session_cookies` adds the ``Set-Cookie`` headers to a response.
+  :class:`Resolved` (the user, the cookies to write back, a refusal) from the headers of
+  :data:`READ_HEADERS`; :func:`is_secure` decides ``Secure`` cookies;
+  :func:`with_session_cookies` adds the ``Set-Cookie`` headers to a response.
 - Settings: :func:`read_settings` turns a framework's settings mapping (:data:`KEYS`) into
-  :class:`AdapterSettings`; :func:`secret_key_needed` explains a missing server key.
-- Cross-site requests: :class:`OriginPolicy` and :func:`own_origin`.
-- Guards: :func:`guard_decorators` builds ``user_required`` / ``team_member_required`` /
-  ``team_permission_required`` from three framework callbacks (:class:`TeamRequirement` is
-  the team requirement of adapters whose views take keyword arguments), :func:`permission_decorator`
-  ``require_permission`` (API 2.8 project permissions: a :class:`PermissionRequirement`);
-  :func:`sign_in_url`, :func:`is_json_request`, :func:`forbidden`, :func:`team_refusal` and
-  :func:`permission_refusal` decide the answers; for a request made with an API key (API 2.8)
-  :func:`admission` decides whether a guard goes on (every decorator takes ``api_keys=``),
-  :func:`requirement_refusal` runs one requirement for a user or a team's key, and
-  :func:`team_key_refusal` is a team key's team check.
+  :class:`AdapterSettings` (:class:`Options`: the cross-site :class:`OriginPolicy`, cookies,
+  ``api_paths``).
+- Guards: one access decision for every framework. An adapter's ``Guard`` is a
+  :class:`GuardBase` (a :class:`Rule`: the route's :class:`TeamRequirement` /
+  :class:`PermissionRequirement` and :class:`AccessOptions`); it asks :func:`decide` (run on
+  the resolver's driver) and translates the :class:`Denial` it may get
+  (:meth:`Denial.refusal`, :func:`wants_page`). :func:`guard_decorators` and
+  :func:`permission_decorator` build the decorators over that ``Guard``.
 - Linking to an app's own users by e-mail: :func:`linkable_email` (the one rule: verified at
   the service, held by no other authmw user) and :class:`EmailLinkRefused`.
+- Serving the built React app: :class:`WebBuild` answers a path with a :class:`WebFile` (or
+  None), with the cache headers; the adapter sends the file.
 - Server-rendered OAuth: :class:`OAuthRoutes` returns :class:`Reply` values the adapter turns
   into responses; run its operations with :class:`SyncDriver` or :class:`AsyncDriver`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any, overload
-
-from ._apps._binding import _next_cursor
-from ._apps._contact_channels import _ServerChannelsOps
-from ._apps._users import ITER_PAGE_SIZE, _ServerUsersOps
+from ._linking import EmailLinkRefused, linkable_email
 from ._oauth_flow import OAuthRoutes, Reply
 from ._ops import AsyncDriver, Op, SyncDriver
 from ._tokens import Claims
 from ._urls import same_origin_path
+from ._web_build import WebBuild, WebFile
 from .middleware._access import (
     DEFAULT_TEAM_ARG,
+    AccessOptions,
+    Denial,
+    GuardBase,
     PermissionRequirement,
+    Rule,
     TeamRequirement,
     TeamSource,
     ViewFunction,
-    admission,
-    forbidden,
+    decide,
     guard_decorators,
-    is_json_request,
     permission_decorator,
-    permission_refusal,
-    requirement_refusal,
     sign_in_url,
-    team_key_refusal,
-    team_refusal,
+    wants_page,
 )
 from .middleware._cookies import ACCESS_COOKIE, with_session_cookies
-from .middleware._core import OnRefreshUnavailable, bearer_token, is_secure
-from .middleware._origin import OriginPolicy, WebSocketCrossSite, own_origin
+from .middleware._credentials import is_secure
+from .middleware._origin import OriginPolicy, WebSocketCrossSite
 from .middleware._resolver import READ_HEADERS, Resolved, SessionRequest, SessionResolver
-from .errors import AuthmwError, ConfigurationError
-from .middleware._settings import KEYS, AdapterSettings, Options, SettingKeywords, read_settings, secret_key_needed
+from .middleware._settings import KEYS, AdapterSettings, Options, SettingKeywords, read_settings
 from .middleware._user import ANONYMOUS
-from .models import ServerUser
-
-if TYPE_CHECKING:
-    from ._apps import AsyncServerApp, ServerApp
 
 __all__ = [
     "ACCESS_COOKIE",
     "ANONYMOUS",
     "DEFAULT_TEAM_ARG",
     "KEYS",
+    "READ_HEADERS",
+    "AccessOptions",
     "AdapterSettings",
     "AsyncDriver",
     "Claims",
+    "Denial",
     "EmailLinkRefused",
+    "GuardBase",
     "OAuthRoutes",
-    "OnRefreshUnavailable",
     "Op",
     "Options",
     "OriginPolicy",
     "PermissionRequirement",
-    "READ_HEADERS",
     "Reply",
     "Resolved",
+    "Rule",
     "SessionRequest",
     "SessionResolver",
     "SettingKeywords",
@@ -91,145 +83,17 @@ __all__ = [
     "TeamRequirement",
     "TeamSource",
     "ViewFunction",
+    "WebBuild",
+    "WebFile",
     "WebSocketCrossSite",
-    "admission",
-    "bearer_token",
-    "forbidden",
+    "decide",
     "guard_decorators",
-    "is_json_request",
     "is_secure",
     "linkable_email",
-    "linkable_email_op",
-    "normalize_email",
-    "own_origin",
     "permission_decorator",
-    "permission_refusal",
     "read_settings",
-    "requirement_refusal",
     "same_origin_path",
-    "secret_key_needed",
     "sign_in_url",
-    "team_key_refusal",
-    "team_refusal",
+    "wants_page",
     "with_session_cookies",
 ]
-
-
-# -- Linking an authmw user to an app's own user by e-mail: the one rule -----------------------
-#
-# An app that had users before authmw (a Flask-Login table, Django's users) may want to find the
-# row of a first-time authmw user by e-mail. Anyone can sign up at the service with someone
-# else's address (unverified), sign up through an OAuth provider that vouches for it, or add it
-# to their account as a contact channel and make it primary. So an address may pick an app's
-# row only when:
-#
-# 1. the service says it is verified: the **primary** e-mail of the server-tier user object
-#    (``primary_email_verified``), read through the server app, never from token claims;
-# 2. exactly one authmw user holds it verified, as the service sees it: every user whose
-#    contact channels contain the address (``GET /users?query=``, then each candidate's
-#    channels) is checked, and another user with the address verified (primary or not) makes
-#    it ambiguous. Users that merely list it unverified do not count (they could otherwise
-#    block someone else's link).
-#
-# Otherwise :class:`EmailLinkRefused` names the reason. Addresses are compared trimmed and
-# lower-cased (the service's own normalisation since API 2.8).
-#
-# What the app must add, since only it knows its table: a link, once made, is kept by authmw
-# user id and looked up by that id first; a row already linked to an authmw user is never
-# re-linked to another, whatever the e-mails say later. ``authmw_django`` and the Flask-Login
-# recipe of docs/flask.md do exactly this.
-
-
-class EmailLinkRefused(AuthmwError, ValueError):
-    """An authmw user's e-mail must not link or match an app's user. ``reason``:
-
-    - ``no_user``: the service has no such user;
-    - ``no_email``: the user has no primary e-mail;
-    - ``unverified``: the primary e-mail is not verified at the service;
-    - ``shared``: another authmw user also holds the address, verified.
-
-    ``user_id`` names the authmw user. The message never contains the address.
-    """
-
-    REASONS = ("no_user", "no_email", "unverified", "shared")
-
-    def __init__(self, reason: str, user_id: str) -> None:
-        self.reason = reason
-        self.user_id = user_id
-        why = {
-            "no_user": "the service has no such user",
-            "no_email": "the user has no primary e-mail",
-            "unverified": "the user's primary e-mail is not verified at the service (it is linked once verified)",
-            "shared": "another authmw user also holds that e-mail, verified, so it does not tell who this is",
-        }[reason]
-        super().__init__(
-            f"Not linking authmw user {user_id} to an existing user by e-mail: {why}. "
-            "Give the user a new account of their own, or link it by hand."
-        )
-
-
-def normalize_email(value: str | None) -> str:
-    """An address as the service stores it since API 2.8: trimmed and lower-cased."""
-    return (value or "").strip().lower()
-
-
-def linkable_email_op(server: ServerApp | AsyncServerApp, user: str | ServerUser) -> Op[str]:
-    """The operation behind :func:`linkable_email` (for composing in other operations)."""
-    _require(server)
-    if isinstance(user, ServerUser):
-        profile: ServerUser | None = user
-        user_id = user.id
-    elif isinstance(user, str):
-        user_id = user
-        profile = yield from _ServerUsersOps.get.op(server.users, user_id)
-    else:
-        raise TypeError(f"linkable_email takes a user id or a ServerUser (the server tier's view), not {user!r}.")
-    if profile is None:
-        raise EmailLinkRefused("no_user", user_id)
-    email = normalize_email(profile.primary_email)
-    if not email:
-        raise EmailLinkRefused("no_email", user_id)
-    if not profile.primary_email_verified:
-        raise EmailLinkRefused("unverified", user_id)
-    cursor: str | None = None
-    while True:
-        page = yield from _ServerUsersOps.list.op(server.users, query=email, limit=ITER_PAGE_SIZE, cursor=cursor)
-        for other in page.items:
-            if other.id != user_id and (yield from _holds_verified(server, other, email)):
-                raise EmailLinkRefused("shared", user_id)
-        next_cursor = _next_cursor(page, cursor)
-        if next_cursor is None:
-            return email
-        cursor = next_cursor
-
-
-def _holds_verified(server: ServerApp | AsyncServerApp, user: ServerUser, email: str) -> Op[bool]:
-    if user.primary_email_verified and normalize_email(user.primary_email) == email:
-        return True
-    channels = yield from _ServerChannelsOps._list(server.contact_channels, user.id)
-    return any(channel.is_verified and normalize_email(channel.value) == email for channel in channels)
-
-
-@overload
-def linkable_email(server: ServerApp, user: str | ServerUser) -> str: ...
-@overload
-def linkable_email(server: AsyncServerApp, user: str | ServerUser) -> Coroutine[Any, Any, str]: ...
-def linkable_email(server: Any, user: str | ServerUser) -> Any:
-    """The address by which ``user`` may be linked to an app's own user, or
-    :class:`EmailLinkRefused` naming why not (see the module docstring for the rule).
-
-    ``server`` is the project's :class:`~authmw.ServerApp` (the address, returned trimmed and
-    lower-cased) or :class:`~authmw.AsyncServerApp` (a coroutine); ``user`` is an authmw user
-    id, or the :class:`~authmw.models.ServerUser` already fetched (saves one call). Costs one
-    ``GET /users?query=`` (and one channel list per other user holding the address).
-    """
-    return _require(server)._driver.run(linkable_email_op(server, user))
-
-
-def _require(server: Any) -> Any:
-    if server is None:  # AuthUser.server without the secret key
-        raise ConfigurationError(
-            "Linking users by e-mail asks the service who holds the address, so it needs the secret "
-            "server key: set AUTHMW_SECRET_SERVER_KEY (or secret_server_key in the AuthConfig)."
-        )
-    return server

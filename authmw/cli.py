@@ -21,6 +21,8 @@ from ._cli_admin import register as register_admin_commands
 PID_FILE = "dev.pid"
 URL_FILE = "dev.url"
 LOG_FILE = "dev.log"
+#: Where the local service shows the e-mails it sent.
+MAILBOX_PATH = "/dev/mailbox"
 #: Backend versions `authmw dev --api` answers as (authmw/dev/api_version.py, kept in step by a
 #: test: importing the local service here would slow down every other command).
 API_VERSIONS = ("2.7", "2.8")
@@ -35,6 +37,10 @@ def _dev(args: argparse.Namespace) -> int:
     problem = _dev_problem(args)
     if problem:
         print(f"authmw dev: {problem}", file=sys.stderr)
+        return 2
+    running = _already_running(args)
+    if running:
+        print(f"authmw dev: {running}", file=sys.stderr)
         return 2
     if args.background:
         return _start_in_background(args)
@@ -59,6 +65,7 @@ def _dev(args: argparse.Namespace) -> int:
             api=args.api,
             internal_keys=internal_keys,
             mail_api_port=args.mail_api_port,
+            project_name=args.name,
         )
     except OSError as error:
         print(
@@ -71,7 +78,8 @@ def _dev(args: argparse.Namespace) -> int:
     mail_api = f"\n  mail API:   {service.mail_api_url} (Inbucket's)" if service.mail_api_url else ""
     print(
         f"authmw local service on {service.url} (answers as API {service.api})\n"
-        f"  project id: {service.project_id}\n  settings:   {service.env_file}" + mail_api,
+        f"  project id: {service.project_id}\n  settings:   {service.env_file}\n"
+        f"  mailbox:    {service.url}{MAILBOX_PATH} (the e-mails it sends)" + mail_api,
         file=sys.stderr,
         flush=True,
     )
@@ -109,18 +117,22 @@ def _running_pid(folder: Path) -> int | None:
     return pid
 
 
+def _already_running(args: argparse.Namespace) -> str | None:
+    """What to say when an `authmw dev` already serves this data folder; None if none does."""
+    folder = Path(args.data_dir)
+    running = _running_pid(folder)
+    if running is None:
+        return None
+    url = (folder / URL_FILE).read_text().strip() if (folder / URL_FILE).is_file() else "its port"
+    return (
+        f"the local service of {folder} is already running (pid {running}) on {url}, mailbox {url}{MAILBOX_PATH};"
+        f" use it as it is, or stop it first: authmw dev --stop --data-dir {args.data_dir}"
+    )
+
+
 def _start_in_background(args: argparse.Namespace) -> int:
     """Start `authmw dev` as a detached process; return once it answers (its output goes to dev.log)."""
     folder = Path(args.data_dir)
-    running = _running_pid(folder)
-    if running is not None:
-        url = (folder / URL_FILE).read_text().strip() if (folder / URL_FILE).is_file() else "?"
-        print(
-            f"authmw dev: already running for {folder} (pid {running}, {url}); stop it with: "
-            f"authmw dev --stop --data-dir {args.data_dir}",
-            file=sys.stderr,
-        )
-        return 2
     for name in (PID_FILE, URL_FILE):
         with contextlib.suppress(FileNotFoundError):
             (folder / name).unlink()
@@ -145,6 +157,8 @@ def _start_in_background(args: argparse.Namespace) -> int:
         command += ["--internal-keys", str(Path(args.internal_keys).resolve())]
     if args.mail_api_port is not None:
         command += ["--mail-api-port", str(args.mail_api_port)]
+    if args.name is not None:
+        command += ["--name", args.name]
     with open(folder / LOG_FILE, "ab") as log:
         child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
     deadline = time.monotonic() + BACKGROUND_TIMEOUT_SECONDS
@@ -158,6 +172,7 @@ def _start_in_background(args: argparse.Namespace) -> int:
             print(
                 f"authmw local service on {answering} (pid {child.pid}, log {folder / LOG_FILE})\n"
                 f"  settings:   {folder / 'project.env'}\n"
+                f"  mailbox:    {answering}{MAILBOX_PATH} (the e-mails it sends)\n"
                 f"  stop it:    authmw dev --stop --data-dir {args.data_dir}",
                 file=sys.stderr,
             )
@@ -214,6 +229,8 @@ def _dev_problem(args: argparse.Namespace) -> str | None:
         return f"--mail-api-port {args.mail_api_port} is not a port: use 1-65535 (or 0 to pick a free one)."
     if args.mail_api_port is not None and args.mail_api_port == args.port != 0:
         return f"--mail-api-port {args.mail_api_port} is the service's own --port: pick another port."
+    if args.name is not None and not args.name.strip():
+        return "--name is empty: pass the app's name, e.g. --name \"Bookshop\"."
     if not args.access_token_ttl > 0:
         return f"--access-token-ttl {args.access_token_ttl:g} must be a number of seconds above 0 (default 600)."
     for url in args.webhook:
@@ -271,6 +288,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PORT",
         help="also serve the outbox through Inbucket's read API on this port (0 picks a free one)",
     )
+    dev.add_argument(
+        "--name",
+        help="the project's display name, the app's name on the sign-in cards and in the e-mails"
+        " (default for a new project: authmw local project)",
+    )
     mode = dev.add_mutually_exclusive_group()
     mode.add_argument(
         "--background",
@@ -285,7 +307,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.run(args))
+    try:
+        code = int(args.run(args))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader left (`authmw users list | head -1`): nothing more to say to it. Python's
+        # final flush of stdout would fail again, so stdout goes to /dev/null first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    return code
 
 
 if __name__ == "__main__":

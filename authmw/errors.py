@@ -225,7 +225,9 @@ class KnownError(AuthmwError):
     """An error of the catalogue. Subclasses set the class attributes; see the module docstring."""
 
     code: ClassVar[str] = ""
-    status: ClassVar[int] = 500
+    #: The catalogue's status; an error read from a response carries the service's own
+    #: (:meth:`from_body` with ``status``), which is what an unknown code keeps.
+    status: int = 500
     message_template: ClassVar[str] = ""
     #: Parent codes are never sent on the wire; they exist to be caught.
     abstract: ClassVar[bool] = False
@@ -244,14 +246,18 @@ class KnownError(AuthmwError):
         return f"{type(self).__name__}({self.message!r}, details={shown!r})"
 
     def __reduce__(self) -> Any:
+        if self.status != type(self).status:
+            return (_rebuild_known_error, (type(self), self.message, self.details, self.status))
         return (type(self), (self.message, self.details))
 
     @classmethod
-    def from_body(cls, body: Any) -> KnownError:
-        """The error for a wire body ``{"code", "error", "details"?}``.
+    def from_body(cls, body: Any, status: int | None = None) -> KnownError:
+        """The error for a wire body ``{"code", "error", "details"?}``, with the HTTP
+        ``status`` the service answered (the catalogue's when None).
 
-        Unknown codes give :class:`UnsupportedError`; a body without a string ``code``
-        raises :class:`InvalidServerResponse`.
+        Unknown codes give :class:`UnsupportedError`, which keeps the code and the status
+        (a 400 of a newer service stays a 400); a body without a string ``code`` raises
+        :class:`InvalidServerResponse`.
         """
         if not isinstance(body, Mapping) or not isinstance(body.get("code"), str):
             raise InvalidServerResponse(
@@ -265,12 +271,21 @@ class KnownError(AuthmwError):
         klass = BY_CODE.get(code)
         if klass is None or klass is UnsupportedError:
             # Keep what the service said; the template names the code.
-            error = UnsupportedError(None, {**details, "originalErrorCode": code})
+            error: KnownError = UnsupportedError(None, {**details, "originalErrorCode": code})
             if message:
                 error.message = f"{error.message} ({message})"
                 error.args = (error.message,)
-            return error
-        return klass(message, details)
+        else:
+            error = klass(message, details)
+        if status is not None:
+            error.status = status
+        return error
+
+
+def _rebuild_known_error(cls: type[KnownError], message: str, details: dict[str, Any], status: int) -> KnownError:
+    error = cls(message, details)
+    error.status = status
+    return error
 
 
 def _preview(value: Any) -> str:
@@ -308,7 +323,7 @@ def error_from_response(
             return InvalidServerResponse(
                 f"The x-stack-known-error header ({header_code!r}) does not match the body's code ({got!r}){where}."
             )
-        return KnownError.from_body(body)
+        return KnownError.from_body(body, status)
     if 200 <= status < 300:
         return None
     return HttpStatusError(status, content, method=method, url=url)

@@ -436,6 +436,10 @@ class AdminProjectConfig(ProjectConfig):
     user_default_permissions: list[PermissionRef] = Field(default_factory=list)
     #: API 2.8: what an OAuth sign-up does with an e-mail another user signs in with.
     oauth_account_merge_strategy: Literal["link_method", "raise_error", "allow_duplicates"] = "link_method"
+    #: API 2.8: users whose primary e-mail is not verified are restricted. None when the
+    #: answer does not say: the service's admin view (2.8.86) takes the setting but never
+    #: shows it.
+    require_email_verification: bool | None = None
 
 
 class AdminProject(Project):
@@ -486,6 +490,10 @@ class AdminProjectConfigUpdate(_Update):
     #: that user when both e-mails are verified (``link_method``, the default), refuse
     #: (``raise_error``), or make a separate user (``allow_duplicates``).
     oauth_account_merge_strategy: Literal["link_method", "raise_error", "allow_duplicates"] | None = None
+    #: Restrict users until their primary e-mail is verified (``is_restricted``, reason
+    #: ``email_not_verified``): they sign in, but apps that do not accept restricted users
+    #: send them to the handler's onboarding page.
+    require_email_verification: bool | None = None
 
 
 class AdminProjectUpdate(_Update):

@@ -356,7 +356,9 @@ def _check(body: bytes | str, headers: Mapping[str, str], secret: str, now: floa
     msg_id = _header(headers, "id")
     raw_timestamp = _header(headers, "timestamp")
     signatures = _header(headers, "signature")
-    if not raw_timestamp.isdigit():
+    # ASCII digits only (str.isdigit also takes '²', which int() refuses), and at most 12 of
+    # them (Unix seconds until the year 33658; int() refuses over 4,300 digits).
+    if not (0 < len(raw_timestamp) <= 12 and raw_timestamp.isascii() and raw_timestamp.isdigit()):
         raise InvalidWebhook("headers", "The webhook's svix-timestamp header is not Unix seconds.")
     timestamp = int(raw_timestamp)
     if timestamp < now - TOLERANCE_SECONDS:

@@ -97,11 +97,11 @@ def main() -> None:
             ),
             (
                 "    on a miss: parse_cookie_header (split, unquote)",
-                "c.parse_cookie_header(cookie, core._cookies._exact)",
+                "c.parse_cookie_header(cookie, core.credentials.cookies._exact)",
             ),
             (
                 "    on a miss: + access_from_cookie (json.loads)",
-                "c.access_from_cookie(c.parse_cookie_header(cookie, core._cookies._exact)['stack-access'], tokens.refresh_token)",
+                "c.access_from_cookie(c.parse_cookie_header(cookie, core.credentials.cookies._exact)['stack-access'], tokens.refresh_token)",
             ),
             ("      ... json.loads alone", None),
             ("  core._without_io (verified-token cache, Outcome)", "core._without_io(tokens)"),

@@ -115,7 +115,7 @@ def cycle(
 def cache_sizes(mw: AuthMiddleware) -> str:
     core = mw.core
     return (
-        f"decided {len(core._decided)}, cookie reads {len(core._cookie_memo)}, "
+        f"decided {len(core._decided)}, cookie reads {len(core.credentials.cookie_memo)}, "
         f"verified {len(core.verifier._verified)}, fresh {len(core._fresh)}, refused {len(core._refused)}"
     )
 

@@ -11,6 +11,13 @@ export default {
     errors: "src/errors.ts",
     protocol: "src/protocol.ts",
     testing: "src/testing.tsx",
+    // One entry per language: an app loads only the one it imports.
+    "locales/de": "src/locales/de.ts",
+    "locales/es": "src/locales/es.ts",
+    "locales/fr": "src/locales/fr.ts",
+    "locales/ja": "src/locales/ja.ts",
+    "locales/pt-BR": "src/locales/pt-BR.ts",
+    "locales/zh-CN": "src/locales/zh-CN.ts",
   },
   external: isBareImport,
   output: {

@@ -23,6 +23,8 @@ function authmwSource() {
       if (id === "@authmw/react") return resolve(here, "src/index.ts");
       if (id === "@authmw/react/testing") return resolve(here, "src/testing.tsx");
       if (id === "@authmw/react/core") return resolve(here, "src/core.ts");
+      const locale = /^@authmw\/react\/locales\/([\w-]+)$/.exec(id);
+      if (locale) return resolve(here, "src/locales", `${locale[1]}.ts`);
       return null;
     },
   };

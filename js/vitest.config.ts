@@ -14,6 +14,7 @@ export default defineConfig({
       { find: /^@authmw\/react\/core$/, replacement: source("core.ts") },
       { find: /^@authmw\/react\/errors$/, replacement: source("errors.ts") },
       { find: /^@authmw\/react\/testing$/, replacement: source("testing.tsx") },
+      { find: /^@authmw\/react\/locales\/([\w-]+)$/, replacement: source("locales/$1.ts") },
     ],
   },
   test: {

@@ -10,27 +10,16 @@ SERVICE_PORT=${AUTHMW_DEV_PORT:-8180}
 APP_PORT=${PORT:-8080}
 DATA_DIR=${AUTHMW_DATA_DIR:-.authmw}
 
-# Python
-if [ ! -x .venv/bin/python ]; then
-  python3 -m venv .venv
-fi
-if ! .venv/bin/python -c "import authmw, authmw_fastapi, uvicorn" >/dev/null 2>&1; then
-  .venv/bin/python -m pip install -q -e ".[all]"
-fi
-
-# React package and example app: rebuilt when missing or older than their sources
+# Python, the React package and the example app: installed and built when missing or changed
+# (the stamps of scripts/steps.sh, which scripts/test.sh reuses)
+# shellcheck source=scripts/steps.sh
+. scripts/steps.sh
+python_env all
 (
   cd js
-  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    npm ci --no-audit --no-fund
-  fi
-  index=../examples/web/dist/index.html
-  sources="src ../examples/web package.json rollup.config.mjs rollup.example.config.mjs"
-  # shellcheck disable=SC2086 # word splitting of $sources is intended
-  if [ ! -f "$index" ] || [ -n "$(find $sources -path ../examples/web/dist -prune -o -type f -newer "$index" -print -quit)" ]; then
-    npm run build
-    npm run build:example
-  fi
+  js_install
+  js_build
+  js_build_example
 )
 
 # Python one-liners: does anything answer on a port; does the service there serve our project
@@ -63,7 +52,7 @@ answers "$SERVICE_PORT" && port_taken "$SERVICE_PORT" "the local service" AUTHMW
 answers "$APP_PORT" && port_taken "$APP_PORT" "the example app" PORT
 
 # Local service in the background, stopped on exit
-.venv/bin/python -m authmw dev --host 127.0.0.1 --port "$SERVICE_PORT" --data-dir "$DATA_DIR" &
+.venv/bin/python -m authmw dev --host 127.0.0.1 --port "$SERVICE_PORT" --data-dir "$DATA_DIR" --name "authmw example" &
 service_pid=$!
 app_pid=
 stop() {
@@ -90,6 +79,12 @@ if ! kill -0 "$service_pid" 2>/dev/null || ! ours; then
   exit 1
 fi
 
+# The example shows everything: teams (the header's switcher, Settings -> Teams) and account
+# deletion on, as `authmw project set` turns them on in any project.
+for setting in client_team_creation_enabled client_user_deletion_enabled; do
+  .venv/bin/python -m authmw project set "$setting" on --env-file "$DATA_DIR/project.env" >/dev/null
+done
+
 export AUTHMW_ENV_FILE="$DATA_DIR/project.env"
 .venv/bin/python -m uvicorn --factory examples.fastapi_app.app:create_app \
   --app-dir . --host 127.0.0.1 --port "$APP_PORT" --log-level warning &
@@ -104,4 +99,5 @@ for _ in $(seq 1 300); do
 done
 answers "$APP_PORT" || { echo "The example app does not answer on port $APP_PORT." >&2; exit 1; }
 echo "Open http://localhost:$APP_PORT   (Ctrl-C stops the example and the local service)"
+echo "     the e-mails it sends: http://localhost:$SERVICE_PORT/dev/mailbox"
 wait "$app_pid"

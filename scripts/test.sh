@@ -8,7 +8,8 @@
 #   pytest args    passed through, e.g. -k sign_in, tests/dev/test_teams.py, -x
 #
 # Installs and builds that are already current are skipped: each step keeps a stamp (a hash of
-# its inputs) next to its output, so a second run starts testing within seconds.
+# its inputs) next to its output (scripts/steps.sh, shared with scripts/run_example.sh), so a
+# second run, or a run after run_example.sh, starts testing within seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -24,35 +25,10 @@ if [ "$browser" = 1 ] && ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bi
   exit 1
 fi
 
-# The hash of the named files and folders (their paths and contents), for the stamps.
-inputs_hash() {
-  find "$@" -type f ! -path '*/node_modules/*' ! -path '*/dist/*' -print0 2>/dev/null \
-    | sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1
-}
+# shellcheck source=scripts/steps.sh
+. scripts/steps.sh
 
-# Runs "$@" unless the stamp file $1 holds the hash $2 and the output $3 exists; records the
-# hash after success.
-unless_current() {
-  local stamp=$1 hash=$2 output=$3
-  shift 3
-  if [ -e "$output" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ]; then
-    return 0
-  fi
-  "$@"
-  mkdir -p "$(dirname "$stamp")"
-  echo "$hash" >"$stamp"
-}
-
-# Python
-if [ ! -x .venv/bin/python ]; then
-  rm -rf .venv
-  python3 -m venv .venv
-fi
-python_install() {
-  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-  .venv/bin/python -m pip install -q -e ".[test]"
-}
-unless_current .venv/.authmw-installed "$(inputs_hash pyproject.toml)-$(python3 --version)" .venv/bin/authmw python_install
+python_env test
 
 # Python types (settings in pyproject.toml [tool.mypy])
 .venv/bin/python -m mypy
@@ -61,17 +37,13 @@ unless_current .venv/.authmw-installed "$(inputs_hash pyproject.toml)-$(python3 
 # tests), run vitest
 (
   cd js
-  unless_current node_modules/.authmw-installed "$(inputs_hash package-lock.json)" node_modules npm ci --no-audit --no-fund
+  js_install
   npm run typecheck
-  unless_current node_modules/.authmw-built \
-    "$(inputs_hash src scripts package.json rollup.config.mjs tsconfig.build.json ../authmw/catalogue.json ../authmw/token_kinds.json ../authmw/refresh_policy.json)" dist/index.js \
-    npm run build
+  js_build
   # Size budgets of what an app bundles (a size, not a time: it belongs in CI)
   node scripts/bundle-size.mjs --check
   if [ "$browser" = 1 ]; then
-    unless_current node_modules/.authmw-example-built \
-      "$(inputs_hash src ../examples/web package.json rollup.example.config.mjs tsconfig.example.json)" ../examples/web/dist \
-      npm run build:example
+    js_build_example
   fi
   npm test
 )

@@ -25,11 +25,12 @@ from ._decorators import (
 from ._middleware import AuthMiddleware
 from ._oauth import oauth_urls
 from ._settings import get_auth_config
+from ._web import web_urls
 from .webhooks import webhook_view
 
 __all__ = [
-    "DEFAULT_TEAM_KWARG",
     "AuthMiddleware",
+    "DEFAULT_TEAM_KWARG",
     "Guard",
     "TeamRequirement",
     "get_auth_config",
@@ -38,5 +39,6 @@ __all__ = [
     "team_member_required",
     "team_permission_required",
     "user_required",
+    "web_urls",
     "webhook_view",
 ]

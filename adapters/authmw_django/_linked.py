@@ -91,14 +91,16 @@ def session_mark(user: AuthUser) -> str:
 def sync_request(request: Any, authmw_user: AuthUser | AnonymousUser) -> None:
     """Bring Django's session user in step with the request's authmw session (sync code)."""
     request.authmw_user = authmw_user
-    from_header = bool(request.META.get("HTTP_X_STACK_AUTH"))
+    # An API call (x-stack-auth, or a user's API key, which has no session to mark): no
+    # Django session for it.
+    from_header = bool(request.META.get("HTTP_X_STACK_AUTH")) or authmw_user.via != "session"
     if not authmw_user.is_authenticated:
         if request.session.get(django_auth.BACKEND_SESSION_KEY) == BACKEND:
             django_auth.logout(request)  # signed out of authmw: out of Django too
         return
     assert isinstance(authmw_user, AuthUser)
-    mark = session_mark(authmw_user)
-    if not from_header and request.session.get(SESSION_MARK) == mark and request.user.is_authenticated:
+    mark = None if from_header else session_mark(authmw_user)
+    if mark is not None and request.session.get(SESSION_MARK) == mark and request.user.is_authenticated:
         return  # the Django sign-in made for this very session
     user = django_auth.authenticate(request, authmw_user=authmw_user)
     if user is None:  # an inactive Django user: nobody

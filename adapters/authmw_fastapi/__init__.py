@@ -25,6 +25,7 @@ from ._guards import (
 from ._oauth import oauth_routes
 from ._teams import PermissionCheck, TeamCheck, TeamSource, require_permission, require_team_member, require_team_permission
 from ._webhooks import webhook_router
+from ._web import web_routes
 
 __all__ = [
     "CurrentUser",
@@ -43,5 +44,6 @@ __all__ = [
     "require_team_permission",
     "require_user",
     "require_user_page",
+    "web_routes",
     "webhook_router",
 ]

@@ -1,16 +1,29 @@
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from collections.abc import Awaitable, Callable, Generator
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, FastAPI, Security
 from fastapi.security import APIKeyCookie, HTTPBearer
 from starlette.requests import HTTPConnection
 
 from authmw import AuthConfig
-from authmw.adapter import ACCESS_COOKIE, admission, is_json_request, sign_in_url
-from authmw.errors import ConfigurationError, UserAuthenticationRequired
+from authmw.adapter import (
+    ACCESS_COOKIE,
+    AccessOptions,
+    Denial,
+    GuardBase,
+    PermissionRequirement,
+    Rule,
+    SessionResolver,
+    TeamRequirement,
+    wants_page,
+)
+from authmw.errors import ConfigurationError
 from authmw.middleware import AnonymousUser, AuthMiddleware, AuthUser, Refusal
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 #: A guard check: looks at the signed-in user and raises ``Refusal.of(known_error)`` to refuse.
 Check = Callable[[AuthUser, HTTPConnection], Awaitable[None]]
@@ -56,35 +69,39 @@ SESSION_COOKIE_SCHEME = _SessionCookieScheme(
 )
 
 
-class Guard:
-    """A dependency that returns the signed-in user if every check passes.
+class Guard(GuardBase):
+    """A dependency that returns the signed-in user if the route's rule lets the caller in
+    (:func:`authmw.adapter.decide`, the access decision every adapter asks) and every further
+    check passes.
 
-    ``require_user`` is ``Guard()``; further checks (team membership, permissions) are
-    ``Guard(check, ...)``. Refusals are answered by the middleware with the service's error
+    ``require_user`` is ``Guard()``; team membership, team and project permissions are
+    ``Guard(TeamCheck(...))`` / ``Guard(PermissionCheck(...))``; any other ``check`` is an
+    async callable ``(user, connection)`` that raises ``Refusal.of(known_error)`` to refuse,
+    run after them. Refusals are answered by the middleware with the service's error
     envelope, ``{"code", "error", "details"?}``.
 
     ``api_keys=True`` lets a machine client's API key through (API 2.8, with
     ``AuthConfig(accept_api_keys=True)``): a user's key as its user (an ``ApiKeyUser``), a
     team's key only past team checks of its own team; by default keys get 401
-    ``API_KEY_NOT_ACCEPTED``.
+    ``API_KEY_NOT_ACCEPTED``. ``anonymous=False`` / ``restricted=False``: this route refuses
+    those users even where the app signs them in.
 
-    ``api`` says how an anonymous request is refused: True (the default) with 401 JSON,
-    False with a 303 to the sign-in page (coming back afterwards), None by the request: JSON
-    for paths under ``api_paths`` or requests that accept JSON but not HTML.
+    ``api`` says how a refusal is answered: True (the default) with JSON, False as a page (a
+    303 to the sign-in page, coming back afterwards, or for a restricted user to the
+    onboarding page), None by the request: JSON for paths under ``api_paths`` (by default the
+    middleware's ``api_paths`` setting) or requests that accept JSON but not HTML.
     """
 
     def __init__(
         self,
-        *checks: Check,
+        *checks: Check | TeamRequirement | PermissionRequirement,
         api: bool | None = True,
-        api_paths: tuple[str, ...] = ("/api/",),
-        api_keys: bool = False,
+        api_paths: tuple[str, ...] | None = None,
+        **access: Unpack[AccessOptions],
     ) -> None:
+        super().__init__(*(c for c in checks if isinstance(c, (TeamRequirement, PermissionRequirement))), api=api, **access)
         self.checks = checks
-        self.api = api
         self.api_paths = api_paths
-        #: Whether a machine client's API key is accepted (API 2.8; ``admission`` decides).
-        self.api_keys = api_keys
 
     async def __call__(
         self,
@@ -93,31 +110,49 @@ class Guard:
         _session: Annotated[None, Security(SESSION_COOKIE_SCHEME)] = None,
     ) -> AuthUser:
         user = current_user(conn)
-        admitted = admission(user, self.api_keys, team_guard=any(getattr(c, "team_guard", False) for c in self.checks))
-        if admitted is False:
-            raise self._unauthenticated(conn)
-        if admitted is not True:
-            raise Refusal.of(admitted)
+        resolver = _resolver(conn)
+        team_ids: dict[Any, Any] = {}
+        verdict = self.verdict(user, team_ids.__getitem__, lambda: resolver.team_server(_setting_name))
+        if isinstance(verdict, Generator):  # (a team source may be async: read before deciding)
+            for requirement in self.rule.requirements:
+                if isinstance(requirement, TeamRequirement):
+                    team_ids[requirement] = await requirement.team_id_of(conn)  # type: ignore[attr-defined]
+            denial = await resolver.arun(verdict)
+        else:
+            denial = verdict
+        if denial is not None:
+            raise self._refusal(conn, resolver, denial)
         for check in self.checks:
-            await check(user, conn)  # type: ignore[arg-type]
+            if not isinstance(check, (TeamRequirement, PermissionRequirement)):
+                await check(user, conn)  # type: ignore[arg-type]
         return user  # type: ignore[return-value]
 
-    def _unauthenticated(self, conn: HTTPConnection) -> Refusal:
-        api = self.api
-        if api is None:
-            api = is_json_request(conn.url.path, conn.headers.get("accept"), self.api_paths)
-        if api:
-            return Refusal.of(UserAuthenticationRequired())
-        config: AuthConfig = conn.scope["authmw.config"]
-        # The path as the browser sent it (still percent-encoded); sign_in_url judges it.
+    def _refusal(self, conn: HTTPConnection, resolver: SessionResolver, denial: Denial) -> Refusal:
+        api_paths = resolver.options.api_paths if self.api_paths is None else self.api_paths
+        page = wants_page(self.api, conn.url.path, conn.headers.get("accept"), api_paths)
+        # The path as the browser sent it (still percent-encoded); the core judges it.
         raw_path = conn.scope.get("raw_path")
         path = raw_path.decode("latin-1") if raw_path else conn.url.path
         here = path + (f"?{conn.url.query}" if conn.url.query else "")
-        return Refusal.redirect(sign_in_url(config.handler_path, here))
+        return denial.refusal(page=page, handler_path=resolver.config.handler_path, return_to=here)
 
     def __repr__(self) -> str:
-        keys = [f"api_keys={self.api_keys!r}"] if self.api_keys else []
-        return f"Guard({', '.join([*map(repr, self.checks), f'api={self.api!r}', *keys])})"
+        rule = self.rule
+        shown = [*map(repr, self.checks), f"api={self.api!r}"]
+        shown += [f"{name}={getattr(rule, name)!r}" for name in ("api_keys", "anonymous", "restricted") if getattr(rule, name) != getattr(Rule, name)]
+        return f"Guard({', '.join(shown)})"
+
+
+def _resolver(conn: HTTPConnection) -> SessionResolver:
+    resolver = conn.scope.get("authmw.resolver")
+    if not isinstance(resolver, SessionResolver):
+        current_user(conn)  # explains the missing middleware
+        raise ConfigurationError("authmw's AuthMiddleware is not installed: call authmw_fastapi.install(app, config).")
+    return resolver
+
+
+def _setting_name(key: str) -> str:
+    return f"AuthConfig({key.lower()}=...) (AUTHMW_{key})"
 
 
 require_user = Guard()

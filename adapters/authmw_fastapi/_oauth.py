@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from typing import Any
 
 from starlette.requests import Request
@@ -23,12 +25,16 @@ def oauth_routes(config: AuthConfig | None = None, **options: Any) -> list[Route
     :class:`authmw._oauth_flow.OAuthRoutes`). Without ``config``, ``AUTHMW_*`` variables are read.
     """
     flow = OAuthRoutes(config or AuthConfig.from_env(), **options)
-    drivers: list[AsyncDriver] = []
+    # One driver (and HTTP client) per event loop: a client's connections belong to the loop
+    # that opened them, and an app may be served by more than one (TestClient without `with`
+    # runs each request on a loop of its own).
+    drivers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncDriver] = weakref.WeakKeyDictionary()
 
     def driver() -> AsyncDriver:
-        if not drivers:
-            drivers.append(AsyncDriver())
-        return drivers[0]
+        loop = asyncio.get_running_loop()
+        if loop not in drivers:
+            drivers[loop] = AsyncDriver()
+        return drivers[loop]
 
     async def start(request: Request) -> Response:
         reply = flow.start(request.path_params["provider"], request_url=str(request.url), secure=_secure(request))

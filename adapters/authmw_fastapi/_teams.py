@@ -9,7 +9,8 @@
 The team comes from a path parameter (``team="team_id"``, the default) or a callable
 taking the connection (sync or async). An anonymous visitor gets 401 (or the sign-in page
 with ``api=False``), a signed-in user without the membership or permission 403 with the
-service's envelope (``TEAM_MEMBERSHIP_NOT_FOUND`` / ``TEAM_PERMISSION_REQUIRED``).
+service's envelope (``TEAM_MEMBERSHIP_NOT_FOUND`` / ``TEAM_PERMISSION_REQUIRED``). Each is
+the core's access decision (:func:`authmw.adapter.decide`), as in every adapter.
 """
 
 from __future__ import annotations
@@ -17,15 +18,17 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
 
-from authmw.adapter import DEFAULT_TEAM_ARG, PermissionRequirement, forbidden, team_key_refusal
+from authmw.adapter import DEFAULT_TEAM_ARG, AccessOptions, PermissionRequirement, TeamRequirement
 from authmw.errors import ConfigurationError
-from authmw.middleware import ApiKeyTeam, AuthUser
 
 from ._guards import Guard
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 #: The path parameter team guards read unless told otherwise.
 DEFAULT_TEAM_PARAM = DEFAULT_TEAM_ARG
@@ -35,72 +38,54 @@ TeamSource = str | Callable[[HTTPConnection], Any]
 
 
 def require_team_member(
-    team: TeamSource = DEFAULT_TEAM_PARAM, *, api: bool | None = True, api_keys: bool = False
+    team: TeamSource = DEFAULT_TEAM_PARAM, *, api: bool | None = True, **access: Unpack[AccessOptions]
 ) -> Guard:
     """A guard: the signed-in user must be a member of the team (``api_keys=True``: or call
     with a member's API key, or the team's own key)."""
-    return Guard(TeamCheck(team), api=api, api_keys=api_keys)
+    return Guard(TeamCheck(team), api=api, **access)
 
 
 def require_team_permission(
-    permission_id: str, team: TeamSource = DEFAULT_TEAM_PARAM, *, api: bool | None = True, api_keys: bool = False
+    permission_id: str, team: TeamSource = DEFAULT_TEAM_PARAM, *, api: bool | None = True, **access: Unpack[AccessOptions]
 ) -> Guard:
     """A guard: the signed-in user must hold ``permission_id`` in the team (directly or
     through a permission containing it)."""
     if not permission_id:
         raise ValueError("require_team_permission needs a permission id, e.g. require_team_permission('$update_team').")
-    return Guard(TeamCheck(team, permission_id), api=api, api_keys=api_keys)
+    return Guard(TeamCheck(team, permission_id), api=api, **access)
 
 
-def require_permission(permission_id: str, *, api: bool | None = True, api_keys: bool = False) -> Guard:
+def require_permission(permission_id: str, *, api: bool | None = True, **access: Unpack[AccessOptions]) -> Guard:
     """A guard: the signed-in user must hold the project permission ``permission_id`` (API 2.8),
     directly or contained; others get 403 ``PROJECT_PERMISSION_REQUIRED``."""
-    return Guard(PermissionCheck(permission_id), api=api, api_keys=api_keys)
+    return Guard(PermissionCheck(permission_id), api=api, **access)
 
 
-class PermissionCheck:
-    """The check of ``require_permission``; usable in ``Guard(PermissionCheck("id"), ...)``."""
+class PermissionCheck(PermissionRequirement):
+    """The project permission of ``require_permission``; usable in ``Guard(PermissionCheck("id"), ...)``."""
 
-    def __init__(self, permission_id: str) -> None:
-        self.requirement = PermissionRequirement(permission_id)
-
-    async def __call__(self, user: AuthUser, conn: HTTPConnection) -> None:
-        # (a team's key reaches this check only past admission, which sends it to team checks)
-        error = await user.permission_refusal(self.requirement)
-        if error is not None:
-            raise forbidden(error)
+    __slots__ = ()
 
     def __repr__(self) -> str:
-        return f"PermissionCheck({self.requirement.permission_id!r})"
+        return f"PermissionCheck({self.permission_id!r})"
 
 
 @dataclass(frozen=True)
-class TeamCheck:
-    """The check of a team guard; usable in ``Guard(TeamCheck(...), your_check)``."""
+class TeamCheck(TeamRequirement):
+    """The team requirement of a team guard; usable in ``Guard(TeamCheck(...), your_check)``."""
 
     team: TeamSource = DEFAULT_TEAM_PARAM
     permission_id: str | None = None
-    #: Lets a team's own API key in (``admission``), decided by ``team_key_refusal``.
-    team_guard = True
 
-    async def __call__(self, user: AuthUser | ApiKeyTeam, conn: HTTPConnection) -> None:
-        team_id = await _team_id(self.team, conn)
-        if isinstance(user, ApiKeyTeam):
-            error = team_key_refusal(user, team_id, self.permission_id)
-        else:
-            error = await user.team_refusal(team_id, self.permission_id)
-        if error is not None:
-            raise forbidden(error)
-
-
-async def _team_id(team: TeamSource, conn: HTTPConnection) -> Any:
-    if callable(team):
-        value = team(conn)
-        return await value if inspect.isawaitable(value) else value
-    params = conn.path_params
-    if team not in params:
-        raise ConfigurationError(
-            f"A team guard reads the team id from the path parameter {team!r}, which this route does not "
-            f"have (it has {sorted(params)}). Pass team='<parameter name>' or team=callable(connection)."
-        )
-    return params[team]
+    async def team_id_of(self, conn: HTTPConnection) -> Any:
+        """The team id from the path parameter ``team``, or what the callable ``team`` returns."""
+        if callable(self.team):
+            value = self.team(conn)
+            return await value if inspect.isawaitable(value) else value
+        params = conn.path_params
+        if self.team not in params:
+            raise ConfigurationError(
+                f"A team guard reads the team id from the path parameter {self.team!r}, which this route does not "
+                f"have (it has {sorted(params)}). Pass team='<parameter name>' or team=callable(connection)."
+            )
+        return params[self.team]

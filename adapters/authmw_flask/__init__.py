@@ -28,12 +28,13 @@ from ._extension import AuthMW, current_user, get_user
 from ._settings import FlaskAuth
 from ._flask_login import linkable_email
 from ._oauth import oauth_blueprint
+from ._web import serve_web
 from ._webhooks import webhook_blueprint
 
 __all__ = [
+    "AuthMW",
     "DEFAULT_TEAM_ARG",
     "EXEMPT_METHODS",
-    "AuthMW",
     "EmailLinkRefused",
     "FlaskAuth",
     "Guard",
@@ -43,6 +44,7 @@ __all__ = [
     "linkable_email",
     "oauth_blueprint",
     "require_permission",
+    "serve_web",
     "team_member_required",
     "team_permission_required",
     "user_required",

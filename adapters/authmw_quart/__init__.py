@@ -14,15 +14,17 @@ from ._extension import (
     team_permission_required,
     user_required,
 )
+from ._web import serve_web
 
 __all__ = [
-    "DEFAULT_TEAM_ARG",
     "AuthMW",
+    "DEFAULT_TEAM_ARG",
     "Guard",
     "TeamRequirement",
     "current_user",
     "get_user",
     "require_permission",
+    "serve_web",
     "team_member_required",
     "team_permission_required",
     "user_required",

@@ -4,11 +4,11 @@ response; every decision is :class:`authmw.adapter.SessionResolver`'s."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
 import httpx
-from quart import Quart, Response, current_app, g, has_websocket_context, request, websocket
+from quart import Quart, Response, abort, current_app, g, has_websocket_context, request, websocket
 from quart.wrappers import Request, Websocket
 from werkzeug.datastructures import Headers
 from werkzeug.local import LocalProxy
@@ -16,23 +16,20 @@ from werkzeug.local import LocalProxy
 from authmw import AuthConfig
 from authmw.adapter import (
     ANONYMOUS,
-    PermissionRequirement,
-    TeamRequirement,
-    forbidden,
-    guard_decorators,
-    permission_decorator,
-    requirement_refusal,
+    Denial,
+    GuardBase,
     SessionRequest,
     SessionResolver,
+    TeamRequirement,
     ViewFunction,
     WebSocketCrossSite,
-    admission,
-    is_json_request,
+    guard_decorators,
+    permission_decorator,
     read_settings,
-    sign_in_url,
+    wants_page,
     with_session_cookies,
 )
-from authmw.errors import ConfigurationError, UserAuthenticationRequired
+from authmw.errors import ConfigurationError
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
 
 if TYPE_CHECKING:
@@ -152,52 +149,39 @@ def get_user() -> AuthUser | AnonymousUser:
 current_user: AuthUser | AnonymousUser = LocalProxy(get_user)  # type: ignore[assignment]
 
 
-class Guard:
-    """An (async) view decorator: the view runs only for a signed-in user passing every
-    requirement. Anonymous visitors get 401 JSON (API paths, JSON clients, ``api=True``) or a
-    303 to the sign-in page that comes back here; a signed-in user lacking a team membership
-    or permission gets 403 (the error envelope). ``api_keys=True``: also for a machine
-    client's API key (API 2.8; a team's own key only on team guards). OPTIONS passes."""
-
-    def __init__(
-        self, *requirements: TeamRequirement | PermissionRequirement, api: bool | None = None, api_keys: bool = False
-    ) -> None:
-        self.requirements, self.api, self.api_keys = requirements, api, api_keys
-        self._team_guard = any(isinstance(r, TeamRequirement) for r in requirements)
+class Guard(GuardBase):
+    """An (async) view decorator: the view runs only for a caller the route's rule lets in
+    (:func:`authmw.adapter.decide`), translated as the Flask adapter does: nobody gets 401
+    JSON (API paths, JSON clients, websockets, ``api=True``) or a 303 to the sign-in page that
+    comes back here, a restricted user the app does not sign in a 303 to the onboarding page;
+    a signed-in user lacking a team membership or permission gets 403 (``abort(403)`` for a
+    page, the error envelope otherwise). ``api_keys=True``: also for a machine client's API
+    key (API 2.8; a team's own key only on team guards). OPTIONS passes."""
 
     def __call__(self, view: ViewFunction) -> ViewFunction:
         @functools.wraps(view)
         async def guarded(*args: Any, **kwargs: Any) -> Any:
-            refusal = None if _connection().method == "OPTIONS" else await self._refusal(kwargs)
-            return await view(*args, **kwargs) if refusal is None else _refusal_response(refusal)
+            denial = None if _connection().method == "OPTIONS" else await self._denial(kwargs)
+            return await view(*args, **kwargs) if denial is None else self._answer(denial)
 
         return guarded  # type: ignore[return-value]
 
-    def __repr__(self) -> str:
-        return f"Guard({', '.join(map(repr, self.requirements))}{', api=' + repr(self.api) if self.api is not None else ''})"
-
-    async def _refusal(self, view_args: dict[str, Any]) -> Refusal | None:
-        user, resolver, connection = get_user(), _resolver(), _connection()
-        admitted = admission(user, self.api_keys, team_guard=self._team_guard)
-        if admitted is not True and admitted is not False:
-            return Refusal.of(admitted)
-        wants_json = self.api if self.api is not None else (
-            isinstance(connection, Websocket)
-            or is_json_request(connection.path, connection.headers.get("Accept"), resolver.options.api_paths)
+    async def _denial(self, view_args: dict[str, Any]) -> Denial | None:
+        resolver = _resolver()
+        verdict = self.verdict(
+            get_user(), lambda requirement: requirement.team_id(view_args), lambda: resolver.team_server(_setting_name)
         )
-        if admitted is False:
-            if wants_json:
-                return Refusal.of(UserAuthenticationRequired())
-            return Refusal.redirect(sign_in_url(resolver.config.handler_path, connection.full_path.rstrip("?")))
-        if not self.requirements:
-            return None
-        server = resolver.team_server(_setting_name)
-        for requirement in self.requirements:
-            team_id = None if isinstance(requirement, PermissionRequirement) else requirement.team_id(view_args)
-            error = await resolver.arun(requirement_refusal(server, user, requirement, team_id))
-            if error is not None:
-                return forbidden(error)
-        return None
+        return await resolver.arun(verdict) if isinstance(verdict, Generator) else verdict
+
+    def _answer(self, denial: Denial) -> Response:
+        resolver, connection = _resolver(), _connection()
+        page = not isinstance(connection, Websocket) and wants_page(
+            self.api, connection.path, connection.headers.get("Accept"), resolver.options.api_paths
+        )
+        if page and denial.forbidden:
+            abort(403, description=denial.error.message if denial.error else denial.message)
+        here = connection.full_path.rstrip("?")
+        return _refusal_response(denial.refusal(page=page, handler_path=resolver.config.handler_path, return_to=here))
 
 
 user_required, team_member_required, team_permission_required = guard_decorators(Guard, TeamRequirement)

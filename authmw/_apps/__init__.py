@@ -14,7 +14,9 @@ result; on an async app it returns a coroutine that runs it under the async driv
     class AsyncClientApp(_ClientOps, AsyncRunner): ...    # await app.get_project()
 
 Namespaces (``server.users``) are built the same way: a class of operations per resource,
-with a sync and an async twin, attached to the app with ``namespace(...)``. A list that
+declared once for both twins (``class ServerUsers(_ServerUsersOps, Twin[R])``) and attached
+with ``namespace(ServerUsers[SyncRunner])`` on a sync app, ``namespace(ServerUsers[AsyncRunner])``
+on an async one. A list that
 pages by cursor gets an iterator with ``iter = paginated(list)``: a sync iterator on sync
 objects, an async one on async objects, from the same page operation.
 
@@ -29,7 +31,7 @@ from ._admin import AdminApp, AsyncAdminApp
 from ._binding import AsyncRunner, SyncRunner, operation, paginated
 from ._client import AsyncClientApp, ClientApp
 from ._server import AsyncServerApp, ServerApp
-from ._users import AsyncServerUsers, ServerUsers
+from ._users import ServerUsers
 
 __all__ = [
     "AdminApp",
@@ -37,7 +39,6 @@ __all__ = [
     "AsyncClientApp",
     "AsyncRunner",
     "AsyncServerApp",
-    "AsyncServerUsers",
     "ClientApp",
     "ServerApp",
     "ServerUsers",

@@ -15,14 +15,9 @@ from .._ops import Op
 from .._transport import segment
 from ..models import ConnectedAccountLink, NotificationPreference, ProviderAccount, SessionInfo
 from ._base import UNSET, _Namespace, changes, parse, parse_items
-from ._binding import AsyncRunner, SyncRunner, operation
+from ._binding import R, Twin, operation
 
 __all__ = [
-    "AsyncClientNotificationPreferences",
-    "AsyncClientProviderAccounts",
-    "AsyncClientSessions",
-    "AsyncServerNotificationPreferences",
-    "AsyncServerProviderAccounts",
     "ClientNotificationPreferences",
     "ClientProviderAccounts",
     "ClientSessions",
@@ -99,12 +94,8 @@ class _ClientProviderAccountsOps(_ProviderAccountsOps):
         yield from self._delete("me", link_id)
 
 
-class ClientProviderAccounts(_ClientProviderAccountsOps, SyncRunner):
+class ClientProviderAccounts(_ClientProviderAccountsOps, Twin[R]):
     """``client.provider_accounts``: the signed-in user's OAuth provider accounts (API 2.8)."""
-
-
-class AsyncClientProviderAccounts(_ClientProviderAccountsOps, AsyncRunner):
-    """``client.provider_accounts`` of an async app."""
 
 
 class _ServerProviderAccountsOps(_ProviderAccountsOps):
@@ -183,12 +174,8 @@ class _ServerProviderAccountsOps(_ProviderAccountsOps):
         return (yield from self._list(user_id))
 
 
-class ServerProviderAccounts(_ServerProviderAccountsOps, SyncRunner):
+class ServerProviderAccounts(_ServerProviderAccountsOps, Twin[R]):
     """``server.provider_accounts``: any user's OAuth provider accounts (API 2.8)."""
-
-
-class AsyncServerProviderAccounts(_ServerProviderAccountsOps, AsyncRunner):
-    """``server.provider_accounts`` of an async app."""
 
 
 # -- sessions ---------------------------------------------------------------------------------
@@ -224,12 +211,8 @@ class _ClientSessionsOps(_Namespace):
         yield from revoke_user_session(self, "me", session_id)
 
 
-class ClientSessions(_ClientSessionsOps, SyncRunner):
+class ClientSessions(_ClientSessionsOps, Twin[R]):
     """``client.sessions``: the signed-in user's active sessions (API 2.8)."""
-
-
-class AsyncClientSessions(_ClientSessionsOps, AsyncRunner):
-    """``client.sessions`` of an async app."""
 
 
 # -- notification preferences -----------------------------------------------------------------
@@ -266,12 +249,8 @@ class _ClientNotificationPreferencesOps(_NotificationPreferencesOps):
         return (yield from self._set("me", category, enabled))
 
 
-class ClientNotificationPreferences(_ClientNotificationPreferencesOps, SyncRunner):
+class ClientNotificationPreferences(_ClientNotificationPreferencesOps, Twin[R]):
     """``client.notification_preferences``: which e-mail the signed-in user gets (API 2.8)."""
-
-
-class AsyncClientNotificationPreferences(_ClientNotificationPreferencesOps, AsyncRunner):
-    """``client.notification_preferences`` of an async app."""
 
 
 class _ServerNotificationPreferencesOps(_NotificationPreferencesOps):
@@ -286,9 +265,5 @@ class _ServerNotificationPreferencesOps(_NotificationPreferencesOps):
         return (yield from self._set(user_id, category, enabled))
 
 
-class ServerNotificationPreferences(_ServerNotificationPreferencesOps, SyncRunner):
+class ServerNotificationPreferences(_ServerNotificationPreferencesOps, Twin[R]):
     """``server.notification_preferences``: any user's e-mail categories (API 2.8)."""
-
-
-class AsyncServerNotificationPreferences(_ServerNotificationPreferencesOps, AsyncRunner):
-    """``server.notification_preferences`` of an async app."""

@@ -30,10 +30,10 @@ from ..models import (
     PermissionDefinition,
     TestEmailResult,
 )
-from ._api_keys import AdminApiKeys, AsyncAdminApiKeys
+from ._api_keys import AdminApiKeys
 from ._base import UNSET, _Api, _Namespace, changes, namespace, parse, parse_items
-from ._binding import AsyncRunner, SyncRunner, operation
-from ._email_templates import AdminEmailTemplates, AsyncAdminEmailTemplates
+from ._binding import AsyncRunner, R, SyncRunner, Twin, operation
+from ._email_templates import AdminEmailTemplates
 from ._server import AsyncServerApp, ServerApp
 
 __all__ = [
@@ -41,8 +41,6 @@ __all__ = [
     "AdminPermissionDefinitions",
     "AdminProjectPermissionDefinitions",
     "AsyncAdminApp",
-    "AsyncAdminPermissionDefinitions",
-    "AsyncAdminProjectPermissionDefinitions",
     "project_update_body",
 ]
 
@@ -131,12 +129,8 @@ class _PermissionDefinitionsOps(_Namespace):
         return parse_items(PermissionDefinition, body)
 
 
-class AdminPermissionDefinitions(_PermissionDefinitionsOps, SyncRunner):
+class AdminPermissionDefinitions(_PermissionDefinitionsOps, Twin[R]):
     """``admin.permission_definitions``: the project's team permissions."""
-
-
-class AsyncAdminPermissionDefinitions(_PermissionDefinitionsOps, AsyncRunner):
-    """``admin.permission_definitions`` of an async app."""
 
 
 class _ProjectDefinitionsOps(_PermissionDefinitionsOps):
@@ -145,12 +139,8 @@ class _ProjectDefinitionsOps(_PermissionDefinitionsOps):
     _path = "/project-permission-definitions"
 
 
-class AdminProjectPermissionDefinitions(_ProjectDefinitionsOps, SyncRunner):
+class AdminProjectPermissionDefinitions(_ProjectDefinitionsOps, Twin[R]):
     """``admin.project_permission_definitions``: permissions users hold without a team (API 2.8)."""
-
-
-class AsyncAdminProjectPermissionDefinitions(_ProjectDefinitionsOps, AsyncRunner):
-    """``admin.project_permission_definitions`` of an async app."""
 
 
 #: The admin view of the project: API 2.8 moved it (its ``/projects/current`` answers every
@@ -177,6 +167,27 @@ def _body_2_8(body: dict[str, Any]) -> dict[str, Any]:
             if provider.get("enabled", True)
         ]
     return {**body, "config": config}
+
+
+#: Project settings API 2.7 does not have (its service refuses them as unknown properties).
+SETTINGS_2_8 = (
+    "allow_user_api_keys",
+    "allow_team_api_keys",
+    "user_default_permissions",
+    "oauth_account_merge_strategy",
+    "require_email_verification",
+)
+
+
+def _refuse_2_8_settings(body: dict[str, Any]) -> None:
+    """A clear error, before the call, for settings of API 2.8 sent to a 2.7 service."""
+    config = body.get("config")
+    named = [name for name in SETTINGS_2_8 if isinstance(config, dict) and name in config]
+    if named:
+        raise ValueError(
+            f"{', '.join(named)}: only API 2.8 has {'this setting' if len(named) == 1 else 'these settings'}, and "
+            "this service speaks API 2.7. Leave it out, or use a 2.8 service (locally: `authmw dev --api 2.8`)."
+        )
 
 
 class _AdminOps(_Api):
@@ -228,6 +239,8 @@ class _AdminOps(_Api):
             yield from self._project_call("GET")  # which version: the body differs (below)
         if self._project_path == PROJECT_PATH_2_8:
             body = _body_2_8(body)
+        else:
+            _refuse_2_8_settings(body)
         response = yield from self._project_call("PATCH", json=body)
         return parse(AdminProject, parse_json(response))
 
@@ -293,17 +306,17 @@ class AdminApp(_AdminOps, ServerApp):
     """
 
     _tier = "admin"
-    api_keys = namespace(AdminApiKeys)
-    email_templates = namespace(AdminEmailTemplates)
-    permission_definitions = namespace(AdminPermissionDefinitions)
-    project_permission_definitions = namespace(AdminProjectPermissionDefinitions)
+    api_keys = namespace(AdminApiKeys[SyncRunner])
+    email_templates = namespace(AdminEmailTemplates[SyncRunner])
+    permission_definitions = namespace(AdminPermissionDefinitions[SyncRunner])
+    project_permission_definitions = namespace(AdminProjectPermissionDefinitions[SyncRunner])
 
 
 class AsyncAdminApp(_AdminOps, AsyncServerApp):
     """:class:`AdminApp` for asyncio: every call returns a coroutine."""
 
     _tier = "admin"
-    api_keys = namespace(AsyncAdminApiKeys)
-    email_templates = namespace(AsyncAdminEmailTemplates)
-    permission_definitions = namespace(AsyncAdminPermissionDefinitions)
-    project_permission_definitions = namespace(AsyncAdminProjectPermissionDefinitions)
+    api_keys = namespace(AdminApiKeys[AsyncRunner])
+    email_templates = namespace(AdminEmailTemplates[AsyncRunner])
+    permission_definitions = namespace(AdminPermissionDefinitions[AsyncRunner])
+    project_permission_definitions = namespace(AdminProjectPermissionDefinitions[AsyncRunner])

@@ -8,9 +8,9 @@ from .._ops import Op
 from .._transport import segment
 from ..models import ApiKey, NewApiKey
 from ._base import _Namespace, parse, parse_items
-from ._binding import AsyncRunner, SyncRunner, operation
+from ._binding import R, Twin, operation
 
-__all__ = ["AdminApiKeys", "AsyncAdminApiKeys"]
+__all__ = ["AdminApiKeys"]
 
 
 def _millis(when: int | _dt.datetime) -> int:
@@ -70,9 +70,5 @@ class _ApiKeysOps(_Namespace):
         return parse(ApiKey, answer)
 
 
-class AdminApiKeys(_ApiKeysOps, SyncRunner):
+class AdminApiKeys(_ApiKeysOps, Twin[R]):
     """``admin.api_keys``: the project's API key sets."""
-
-
-class AsyncAdminApiKeys(_ApiKeysOps, AsyncRunner):
-    """``admin.api_keys`` of an async app."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import weakref
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, TypeVar, get_origin, overload
 from urllib.parse import urlsplit
 
 import pydantic
@@ -211,11 +211,11 @@ class _Namespace(_Api):
 
 
 class namespace(Generic[N]):  # lower case: used like a property
-    """A group of calls on an app (``users = namespace(ServerUsers)``), made on first use."""
+    """A group of calls on an app (``users = namespace(ServerUsers[SyncRunner])``), made on first use."""
 
     def __init__(self, cls: type[N]) -> None:
         self.cls = cls
-        self.__doc__ = cls.__doc__
+        self.__doc__ = (get_origin(cls) or cls).__doc__  # a Twin's, not its alias's
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name

@@ -1,4 +1,5 @@
-"""Binding operations to a driver: ``@operation``, ``paginated`` and the sync and async runners."""
+"""Binding operations to a driver: ``@operation``, ``paginated``, the sync and async runners,
+and ``Twin`` (one class for both twins of a group of calls)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from .._ops import AsyncDriver, Op, SyncDriver
 from ..errors import InvalidServerResponse
 from ..models import Page
 
-__all__ = ["AsyncRunner", "SyncRunner", "operation", "paginated"]
+__all__ = ["AsyncRunner", "R", "SyncRunner", "Twin", "operation", "paginated"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -22,6 +23,10 @@ class SyncRunner:
     """Runs operations with blocking I/O."""
 
     _driver: SyncDriver
+
+    def run_op(self, op: Op[T]) -> T:
+        """Run an operation composed of this object's ``.op`` calls on its driver."""
+        return self._driver.run(op)
 
     def _bind(self, op: operation[..., T]) -> Callable[..., T]:
         fn = op.fn
@@ -51,6 +56,10 @@ class AsyncRunner:
 
     _driver: AsyncDriver
 
+    def run_op(self, op: Op[T]) -> Coroutine[Any, Any, T]:
+        """Run an operation composed of this object's ``.op`` calls on its driver (awaitable)."""
+        return self._driver.run(op)
+
     def _bind(self, op: operation[..., T]) -> Callable[..., Coroutine[Any, Any, T]]:
         fn = op.fn
 
@@ -72,6 +81,29 @@ class AsyncRunner:
                 if cursor is None:
                     return
 
+        return iterate
+
+
+#: The runner a :class:`Twin` is declared for: ``Group[SyncRunner]`` or ``Group[AsyncRunner]``.
+R = TypeVar("R", SyncRunner, AsyncRunner)
+
+
+class Twin(Generic[R]):
+    """A group of calls declared once for both twins: ``ServerUsers[SyncRunner]`` returns
+    results, ``ServerUsers[AsyncRunner]`` coroutines (and async iterators). The parameter is
+    the type checker's; at run time the driver of the app the group belongs to decides."""
+
+    _driver: Any
+
+    def _runner(self) -> Any:
+        return AsyncRunner if isinstance(self._driver, AsyncDriver) else SyncRunner
+
+    def _bind(self, op: operation[..., T]) -> Callable[..., Any]:
+        bound: Callable[..., Any] = self._runner()._bind(self, op)
+        return bound
+
+    def _bind_pages(self, op: operation[..., Page[T]], defaults: dict[str, Any]) -> Callable[..., Any]:
+        iterate: Callable[..., Any] = self._runner()._bind_pages(self, op, defaults)
         return iterate
 
 
@@ -102,9 +134,11 @@ class operation(Generic[P, T]):  # lower case: used as a decorator
     @overload
     def __get__(self, obj: None, owner: type | None = None) -> operation[P, T]: ...
     @overload
-    def __get__(self, obj: SyncRunner, owner: type | None = None) -> Callable[P, T]: ...
+    def __get__(self, obj: SyncRunner | Twin[SyncRunner], owner: type | None = None) -> Callable[P, T]: ...
     @overload
-    def __get__(self, obj: AsyncRunner, owner: type | None = None) -> Callable[P, Coroutine[Any, Any, T]]: ...
+    def __get__(
+        self, obj: AsyncRunner | Twin[AsyncRunner], owner: type | None = None
+    ) -> Callable[P, Coroutine[Any, Any, T]]: ...
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:
             return self
@@ -134,9 +168,9 @@ class paginated(Generic[P, T]):  # lower case: used like a decorator
     @overload
     def __get__(self, obj: None, owner: type | None = None) -> paginated[P, T]: ...
     @overload
-    def __get__(self, obj: SyncRunner, owner: type | None = None) -> Callable[P, Iterator[T]]: ...
+    def __get__(self, obj: SyncRunner | Twin[SyncRunner], owner: type | None = None) -> Callable[P, Iterator[T]]: ...
     @overload
-    def __get__(self, obj: AsyncRunner, owner: type | None = None) -> Callable[P, AsyncIterator[T]]: ...
+    def __get__(self, obj: AsyncRunner | Twin[AsyncRunner], owner: type | None = None) -> Callable[P, AsyncIterator[T]]: ...
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:
             return self

@@ -15,30 +15,18 @@ from ..errors import (
     UserAuthenticationRequired,
 )
 from ..models import SignInResult, User
-from ._accounts import (
-    AsyncClientNotificationPreferences,
-    AsyncClientProviderAccounts,
-    AsyncClientSessions,
-    ClientNotificationPreferences,
-    ClientProviderAccounts,
-    ClientSessions,
-)
+from ._accounts import ClientNotificationPreferences, ClientProviderAccounts, ClientSessions
 from ._base import UNSET, _AsyncApp, _SyncApp, changes, namespace, parse
-from ._binding import operation
-from ._contact_channels import AsyncClientContactChannels, ClientContactChannels
-from ._invitations import AsyncClientTeamInvitations, ClientTeamInvitations
+from ._binding import AsyncRunner, SyncRunner, operation
+from ._contact_channels import ClientContactChannels
+from ._invitations import ClientTeamInvitations
 from ._mfa import _ClientMfa
 from ._oauth import _ClientOAuth
 from ._owned_projects import _OwnedProjectsOps
-from ._project_api_keys import AsyncClientTeamApiKeys, AsyncClientUserApiKeys, ClientTeamApiKeys, ClientUserApiKeys
-from ._project_permissions import AsyncClientProjectPermissions, ClientProjectPermissions
-from ._team_members import (
-    AsyncClientTeamMemberProfiles,
-    AsyncClientTeamPermissions,
-    ClientTeamMemberProfiles,
-    ClientTeamPermissions,
-)
-from ._teams import AsyncClientTeams, ClientTeams
+from ._project_api_keys import ClientTeamApiKeys, ClientUserApiKeys
+from ._project_permissions import ClientProjectPermissions
+from ._team_members import ClientTeamMemberProfiles, ClientTeamPermissions
+from ._teams import ClientTeams
 
 __all__ = ["AsyncClientApp", "ClientApp"]
 
@@ -218,31 +206,31 @@ class ClientApp(_ClientOps, _SyncApp):
     """
 
     _tier = "client"
-    api_keys = namespace(ClientUserApiKeys)
-    contact_channels = namespace(ClientContactChannels)
-    notification_preferences = namespace(ClientNotificationPreferences)
-    project_permissions = namespace(ClientProjectPermissions)
-    provider_accounts = namespace(ClientProviderAccounts)
-    sessions = namespace(ClientSessions)
-    team_api_keys = namespace(ClientTeamApiKeys)
-    team_invitations = namespace(ClientTeamInvitations)
-    team_member_profiles = namespace(ClientTeamMemberProfiles)
-    team_permissions = namespace(ClientTeamPermissions)
-    teams = namespace(ClientTeams)
+    api_keys = namespace(ClientUserApiKeys[SyncRunner])
+    contact_channels = namespace(ClientContactChannels[SyncRunner])
+    notification_preferences = namespace(ClientNotificationPreferences[SyncRunner])
+    project_permissions = namespace(ClientProjectPermissions[SyncRunner])
+    provider_accounts = namespace(ClientProviderAccounts[SyncRunner])
+    sessions = namespace(ClientSessions[SyncRunner])
+    team_api_keys = namespace(ClientTeamApiKeys[SyncRunner])
+    team_invitations = namespace(ClientTeamInvitations[SyncRunner])
+    team_member_profiles = namespace(ClientTeamMemberProfiles[SyncRunner])
+    team_permissions = namespace(ClientTeamPermissions[SyncRunner])
+    teams = namespace(ClientTeams[SyncRunner])
 
 
 class AsyncClientApp(_ClientOps, _AsyncApp):
     """:class:`ClientApp` for asyncio: every call returns a coroutine."""
 
     _tier = "client"
-    api_keys = namespace(AsyncClientUserApiKeys)
-    contact_channels = namespace(AsyncClientContactChannels)
-    notification_preferences = namespace(AsyncClientNotificationPreferences)
-    project_permissions = namespace(AsyncClientProjectPermissions)
-    provider_accounts = namespace(AsyncClientProviderAccounts)
-    sessions = namespace(AsyncClientSessions)
-    team_api_keys = namespace(AsyncClientTeamApiKeys)
-    team_invitations = namespace(AsyncClientTeamInvitations)
-    team_member_profiles = namespace(AsyncClientTeamMemberProfiles)
-    team_permissions = namespace(AsyncClientTeamPermissions)
-    teams = namespace(AsyncClientTeams)
+    api_keys = namespace(ClientUserApiKeys[AsyncRunner])
+    contact_channels = namespace(ClientContactChannels[AsyncRunner])
+    notification_preferences = namespace(ClientNotificationPreferences[AsyncRunner])
+    project_permissions = namespace(ClientProjectPermissions[AsyncRunner])
+    provider_accounts = namespace(ClientProviderAccounts[AsyncRunner])
+    sessions = namespace(ClientSessions[AsyncRunner])
+    team_api_keys = namespace(ClientTeamApiKeys[AsyncRunner])
+    team_invitations = namespace(ClientTeamInvitations[AsyncRunner])
+    team_member_profiles = namespace(ClientTeamMemberProfiles[AsyncRunner])
+    team_permissions = namespace(ClientTeamPermissions[AsyncRunner])
+    teams = namespace(ClientTeams[AsyncRunner])

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from .._ops import Op
 from ._base import _Namespace
-from ._binding import AsyncRunner, SyncRunner, operation
+from ._binding import R, Twin, operation
 from ._oauth import connected_account_token
 
-__all__ = ["AsyncServerConnectedAccounts", "ServerConnectedAccounts"]
+__all__ = ["ServerConnectedAccounts"]
 
 
 class _ConnectedAccountsOps(_Namespace):
@@ -29,9 +29,5 @@ class _ConnectedAccountsOps(_Namespace):
         return (yield from connected_account_token(self._transport, user_id, provider, scope, None, account_id))
 
 
-class ServerConnectedAccounts(_ConnectedAccountsOps, SyncRunner):
+class ServerConnectedAccounts(_ConnectedAccountsOps, Twin[R]):
     """``server.connected_accounts``: provider access tokens of any user."""
-
-
-class AsyncServerConnectedAccounts(_ConnectedAccountsOps, AsyncRunner):
-    """``server.connected_accounts`` of an async app."""

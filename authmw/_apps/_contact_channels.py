@@ -13,10 +13,10 @@ from .._transport import segment
 from ..errors import HttpStatusError
 from ..models import ContactChannel
 from ._base import UNSET, _Namespace, changes, parse, parse_items, require_callback_url
-from ._binding import AsyncRunner, SyncRunner, operation
+from ._binding import R, Twin, operation
 from ._client_flows import _ClientFlows
 
-__all__ = ["AsyncClientContactChannels", "AsyncServerContactChannels", "ClientContactChannels", "ServerContactChannels"]
+__all__ = ["ClientContactChannels", "ServerContactChannels"]
 
 
 def _path(user_id: str, channel_id: str) -> str:
@@ -114,12 +114,8 @@ class _ClientChannelsOps(_ChannelsOps):
         return (yield from self._list("me"))
 
 
-class ClientContactChannels(_ClientChannelsOps, SyncRunner):
+class ClientContactChannels(_ClientChannelsOps, Twin[R]):
     """``client.contact_channels``: the signed-in user's e-mail addresses."""
-
-
-class AsyncClientContactChannels(_ClientChannelsOps, AsyncRunner):
-    """``client.contact_channels`` of an async app."""
 
 
 class _ServerChannelsOps(_ChannelsOps):
@@ -180,9 +176,5 @@ class _ServerChannelsOps(_ChannelsOps):
         return (yield from self._list(user_id))
 
 
-class ServerContactChannels(_ServerChannelsOps, SyncRunner):
+class ServerContactChannels(_ServerChannelsOps, Twin[R]):
     """``server.contact_channels``: any user's e-mail addresses."""
-
-
-class AsyncServerContactChannels(_ServerChannelsOps, AsyncRunner):
-    """``server.contact_channels`` of an async app."""

@@ -10,9 +10,9 @@ from .._transport import parse_json, segment
 from ..errors import HttpStatusError, NotInServiceVersion
 from ..models import EmailTemplate
 from ._base import UNSET, _Namespace, changes, parse, parse_items
-from ._binding import AsyncRunner, SyncRunner, operation
+from ._binding import R, Twin, operation
 
-__all__ = ["AdminEmailTemplates", "AsyncAdminEmailTemplates"]
+__all__ = ["AdminEmailTemplates"]
 
 
 #: What a 2.8 service answers to the 2.7 routes: a plain 404 (the routes were removed).
@@ -72,9 +72,5 @@ class _EmailTemplatesOps(_Namespace):
         yield from self._call("DELETE", f"/email-templates/{segment(template_type)}")
 
 
-class AdminEmailTemplates(_EmailTemplatesOps, SyncRunner):
+class AdminEmailTemplates(_EmailTemplatesOps, Twin[R]):
     """``admin.email_templates``: the project's e-mail templates."""
-
-
-class AsyncAdminEmailTemplates(_EmailTemplatesOps, AsyncRunner):
-    """``admin.email_templates`` of an async app."""

@@ -9,9 +9,9 @@ from .._transport import segment
 from ..errors import InvalidServerResponse
 from ..models import TeamInvitation, TeamInvitationDetails
 from ._base import _Namespace, parse, parse_items, require_callback_url
-from ._binding import AsyncRunner, SyncRunner, operation
+from ._binding import R, Twin, operation
 
-__all__ = ["AsyncClientTeamInvitations", "ClientTeamInvitations"]
+__all__ = ["ClientTeamInvitations"]
 
 
 class _InvitationsOps(_Namespace):
@@ -75,9 +75,5 @@ class _InvitationsOps(_Namespace):
         return parse_items(TeamInvitation, body)
 
 
-class ClientTeamInvitations(_InvitationsOps, SyncRunner):
+class ClientTeamInvitations(_InvitationsOps, Twin[R]):
     """``client.team_invitations``: invite people to the signed-in user's teams, accept invitations."""
-
-
-class AsyncClientTeamInvitations(_InvitationsOps, AsyncRunner):
-    """``client.team_invitations`` of an async app."""

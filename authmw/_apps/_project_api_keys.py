@@ -20,13 +20,9 @@ from .._transport import segment
 from ..models import NewProjectApiKey, ProjectApiKey
 from ._api_keys import _millis
 from ._base import UNSET, _Namespace, changes, parse, parse_items
-from ._binding import AsyncRunner, SyncRunner, operation
+from ._binding import R, Twin, operation
 
 __all__ = [
-    "AsyncClientTeamApiKeys",
-    "AsyncClientUserApiKeys",
-    "AsyncServerTeamApiKeys",
-    "AsyncServerUserApiKeys",
     "ClientTeamApiKeys",
     "ClientUserApiKeys",
     "ServerTeamApiKeys",
@@ -173,33 +169,17 @@ class _ServerTeamKeysOps(_TeamKeysOps):
         return (yield from self._check(api_key))
 
 
-class ClientUserApiKeys(_UserKeysOps, SyncRunner):
+class ClientUserApiKeys(_UserKeysOps, Twin[R]):
     """``client.api_keys``: the signed-in user's own API keys."""
 
 
-class AsyncClientUserApiKeys(_UserKeysOps, AsyncRunner):
-    """``client.api_keys`` of an async app."""
-
-
-class ClientTeamApiKeys(_TeamKeysOps, SyncRunner):
+class ClientTeamApiKeys(_TeamKeysOps, Twin[R]):
     """``client.team_api_keys``: keys of teams where the user holds ``$manage_api_keys``."""
 
 
-class AsyncClientTeamApiKeys(_TeamKeysOps, AsyncRunner):
-    """``client.team_api_keys`` of an async app."""
-
-
-class ServerUserApiKeys(_ServerUserKeysOps, SyncRunner):
+class ServerUserApiKeys(_ServerUserKeysOps, Twin[R]):
     """``server.user_api_keys``: any user's API keys, and ``check``."""
 
 
-class AsyncServerUserApiKeys(_ServerUserKeysOps, AsyncRunner):
-    """``server.user_api_keys`` of an async app."""
-
-
-class ServerTeamApiKeys(_ServerTeamKeysOps, SyncRunner):
+class ServerTeamApiKeys(_ServerTeamKeysOps, Twin[R]):
     """``server.team_api_keys``: any team's API keys, and ``check``."""
-
-
-class AsyncServerTeamApiKeys(_ServerTeamKeysOps, AsyncRunner):
-    """``server.team_api_keys`` of an async app."""

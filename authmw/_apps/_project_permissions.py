@@ -11,11 +11,9 @@ from .._ops import Op
 from .._transport import segment
 from ..models import ProjectPermission
 from ._base import _Namespace, parse, parse_items
-from ._binding import AsyncRunner, SyncRunner, operation
+from ._binding import R, Twin, operation
 
 __all__ = [
-    "AsyncClientProjectPermissions",
-    "AsyncServerProjectPermissions",
     "ClientProjectPermissions",
     "ServerProjectPermissions",
 ]
@@ -74,17 +72,9 @@ class _ServerOps(_ProjectPermissionsOps):
         yield from self._transport.call("DELETE", f"/project-permissions/{segment(user_id)}/{segment(permission_id)}")
 
 
-class ClientProjectPermissions(_ClientOps, SyncRunner):
+class ClientProjectPermissions(_ClientOps, Twin[R]):
     """``client.project_permissions``: the signed-in user's project permissions."""
 
 
-class AsyncClientProjectPermissions(_ClientOps, AsyncRunner):
-    """``client.project_permissions`` of an async app."""
-
-
-class ServerProjectPermissions(_ServerOps, SyncRunner):
+class ServerProjectPermissions(_ServerOps, Twin[R]):
     """``server.project_permissions``: grant, revoke and list any user's project permissions."""
-
-
-class AsyncServerProjectPermissions(_ServerOps, AsyncRunner):
-    """``server.project_permissions`` of an async app."""

@@ -8,41 +8,16 @@ from .._ops import Op
 from .._tokens import Claims, TokenVerifier
 from ..errors import ApiKeyNotValid, InvalidServerResponse
 from ..models import ServerTeam, ServerUser, TokenPair
-from ._accounts import (
-    AsyncServerNotificationPreferences,
-    AsyncServerProviderAccounts,
-    ServerNotificationPreferences,
-    ServerProviderAccounts,
-)
+from ._accounts import ServerNotificationPreferences, ServerProviderAccounts
 from ._base import _AsyncApp, _CommonOps, _SyncApp, namespace
-from ._binding import operation
-from ._connected_accounts import AsyncServerConnectedAccounts, ServerConnectedAccounts
-from ._contact_channels import AsyncServerContactChannels, ServerContactChannels
-from ._project_api_keys import (
-    AsyncServerTeamApiKeys,
-    AsyncServerUserApiKeys,
-    ServerTeamApiKeys,
-    ServerUserApiKeys,
-    _ServerTeamKeysOps,
-    _ServerUserKeysOps,
-)
-from ._project_permissions import AsyncServerProjectPermissions, ServerProjectPermissions
-from ._team_members import (
-    AsyncServerTeamMemberProfiles,
-    AsyncServerTeamPermissions,
-    ServerTeamMemberProfiles,
-    ServerTeamPermissions,
-)
-from ._teams import AsyncServerTeams, ServerTeams, _ServerTeamsOps
-from ._users import (
-    DEFAULT_SESSION_MILLIS,
-    AsyncServerSessions,
-    AsyncServerUsers,
-    ServerSessions,
-    ServerUsers,
-    _ServerSessionsOps,
-    _ServerUsersOps,
-)
+from ._binding import AsyncRunner, SyncRunner, operation
+from ._connected_accounts import ServerConnectedAccounts
+from ._contact_channels import ServerContactChannels
+from ._project_api_keys import ServerTeamApiKeys, ServerUserApiKeys, _ServerTeamKeysOps, _ServerUserKeysOps
+from ._project_permissions import ServerProjectPermissions
+from ._team_members import ServerTeamMemberProfiles, ServerTeamPermissions
+from ._teams import ServerTeams, _ServerTeamsOps
+from ._users import DEFAULT_SESSION_MILLIS, ServerSessions, ServerUsers, _ServerSessionsOps, _ServerUsersOps
 
 __all__ = ["AsyncServerApp", "ServerApp"]
 
@@ -156,33 +131,33 @@ class ServerApp(_ServerOps, _SyncApp):
     """
 
     _tier = "server"
-    connected_accounts = namespace(ServerConnectedAccounts)
-    contact_channels = namespace(ServerContactChannels)
-    notification_preferences = namespace(ServerNotificationPreferences)
-    provider_accounts = namespace(ServerProviderAccounts)
-    sessions = namespace(ServerSessions)
-    project_permissions = namespace(ServerProjectPermissions)
-    team_api_keys = namespace(ServerTeamApiKeys)
-    team_member_profiles = namespace(ServerTeamMemberProfiles)
-    team_permissions = namespace(ServerTeamPermissions)
-    teams = namespace(ServerTeams)
-    user_api_keys = namespace(ServerUserApiKeys)
-    users = namespace(ServerUsers)
+    connected_accounts = namespace(ServerConnectedAccounts[SyncRunner])
+    contact_channels = namespace(ServerContactChannels[SyncRunner])
+    notification_preferences = namespace(ServerNotificationPreferences[SyncRunner])
+    provider_accounts = namespace(ServerProviderAccounts[SyncRunner])
+    sessions = namespace(ServerSessions[SyncRunner])
+    project_permissions = namespace(ServerProjectPermissions[SyncRunner])
+    team_api_keys = namespace(ServerTeamApiKeys[SyncRunner])
+    team_member_profiles = namespace(ServerTeamMemberProfiles[SyncRunner])
+    team_permissions = namespace(ServerTeamPermissions[SyncRunner])
+    teams = namespace(ServerTeams[SyncRunner])
+    user_api_keys = namespace(ServerUserApiKeys[SyncRunner])
+    users = namespace(ServerUsers[SyncRunner])
 
 
 class AsyncServerApp(_ServerOps, _AsyncApp):
     """:class:`ServerApp` for asyncio: every call returns a coroutine."""
 
     _tier = "server"
-    connected_accounts = namespace(AsyncServerConnectedAccounts)
-    contact_channels = namespace(AsyncServerContactChannels)
-    notification_preferences = namespace(AsyncServerNotificationPreferences)
-    provider_accounts = namespace(AsyncServerProviderAccounts)
-    sessions = namespace(AsyncServerSessions)
-    project_permissions = namespace(AsyncServerProjectPermissions)
-    team_api_keys = namespace(AsyncServerTeamApiKeys)
-    team_member_profiles = namespace(AsyncServerTeamMemberProfiles)
-    team_permissions = namespace(AsyncServerTeamPermissions)
-    teams = namespace(AsyncServerTeams)
-    user_api_keys = namespace(AsyncServerUserApiKeys)
-    users = namespace(AsyncServerUsers)
+    connected_accounts = namespace(ServerConnectedAccounts[AsyncRunner])
+    contact_channels = namespace(ServerContactChannels[AsyncRunner])
+    notification_preferences = namespace(ServerNotificationPreferences[AsyncRunner])
+    provider_accounts = namespace(ServerProviderAccounts[AsyncRunner])
+    sessions = namespace(ServerSessions[AsyncRunner])
+    project_permissions = namespace(ServerProjectPermissions[AsyncRunner])
+    team_api_keys = namespace(ServerTeamApiKeys[AsyncRunner])
+    team_member_profiles = namespace(ServerTeamMemberProfiles[AsyncRunner])
+    team_permissions = namespace(ServerTeamPermissions[AsyncRunner])
+    teams = namespace(ServerTeams[AsyncRunner])
+    user_api_keys = namespace(ServerUserApiKeys[AsyncRunner])
+    users = namespace(ServerUsers[AsyncRunner])

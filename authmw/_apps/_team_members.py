@@ -10,13 +10,9 @@ from .._transport import segment
 from ..errors import TeamMembershipNotFound
 from ..models import ServerTeamMemberProfile, TeamMemberProfile, TeamPermission
 from ._base import UNSET, _Namespace, changes, parse, parse_items
-from ._binding import AsyncRunner, SyncRunner, operation
+from ._binding import R, Twin, operation
 
 __all__ = [
-    "AsyncClientTeamMemberProfiles",
-    "AsyncClientTeamPermissions",
-    "AsyncServerTeamMemberProfiles",
-    "AsyncServerTeamPermissions",
     "ClientTeamMemberProfiles",
     "ClientTeamPermissions",
     "ServerTeamMemberProfiles",
@@ -73,12 +69,8 @@ class _ClientProfilesOps(_ProfilesOps[TeamMemberProfile]):
         return (yield from self._update(team_id, "me", body))
 
 
-class ClientTeamMemberProfiles(_ClientProfilesOps, SyncRunner):
+class ClientTeamMemberProfiles(_ClientProfilesOps, Twin[R]):
     """``client.team_member_profiles``: members of the signed-in user's teams."""
-
-
-class AsyncClientTeamMemberProfiles(_ClientProfilesOps, AsyncRunner):
-    """``client.team_member_profiles`` of an async app."""
 
 
 class _ServerProfilesOps(_ProfilesOps[ServerTeamMemberProfile]):
@@ -93,12 +85,8 @@ class _ServerProfilesOps(_ProfilesOps[ServerTeamMemberProfile]):
         return (yield from self._update(team_id, user_id, body))
 
 
-class ServerTeamMemberProfiles(_ServerProfilesOps, SyncRunner):
+class ServerTeamMemberProfiles(_ServerProfilesOps, Twin[R]):
     """``server.team_member_profiles``: any member's profile."""
-
-
-class AsyncServerTeamMemberProfiles(_ServerProfilesOps, AsyncRunner):
-    """``server.team_member_profiles`` of an async app."""
 
 
 class _PermissionsOps(_Namespace):
@@ -127,12 +115,8 @@ class _ClientPermissionsOps(_PermissionsOps):
         return bool((yield from self._list(team_id, "me", permission_id, True)))
 
 
-class ClientTeamPermissions(_ClientPermissionsOps, SyncRunner):
+class ClientTeamPermissions(_ClientPermissionsOps, Twin[R]):
     """``client.team_permissions``: the signed-in user's permissions in their teams."""
-
-
-class AsyncClientTeamPermissions(_ClientPermissionsOps, AsyncRunner):
-    """``client.team_permissions`` of an async app."""
 
 
 class _ServerPermissionsOps(_PermissionsOps):
@@ -172,9 +156,5 @@ def _permission_path(team_id: str, user_id: str, permission_id: str) -> str:
     return f"/team-permissions/{segment(team_id)}/{segment(user_id)}/{segment(permission_id)}"
 
 
-class ServerTeamPermissions(_ServerPermissionsOps, SyncRunner):
+class ServerTeamPermissions(_ServerPermissionsOps, Twin[R]):
     """``server.team_permissions``: list, grant and revoke any member's permissions."""
-
-
-class AsyncServerTeamPermissions(_ServerPermissionsOps, AsyncRunner):
-    """``server.team_permissions`` of an async app."""

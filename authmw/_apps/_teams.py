@@ -13,9 +13,9 @@ from .._transport import segment
 from ..errors import TeamNotFound
 from ..models import ServerTeam, Team, TeamMembership
 from ._base import UNSET, _Namespace, changes, parse, parse_items
-from ._binding import AsyncRunner, SyncRunner, operation
+from ._binding import R, Twin, operation
 
-__all__ = ["AsyncClientTeams", "AsyncServerTeams", "ClientTeams", "ServerTeams"]
+__all__ = ["ClientTeams", "ServerTeams"]
 
 TeamT = TypeVar("TeamT", bound=Team)
 
@@ -105,12 +105,8 @@ class _ClientTeamsOps(_TeamsOps[Team]):
         return (yield from self._teams("me"))
 
 
-class ClientTeams(_ClientTeamsOps, SyncRunner):
+class ClientTeams(_ClientTeamsOps, Twin[R]):
     """``client.teams``: the signed-in user's teams."""
-
-
-class AsyncClientTeams(_ClientTeamsOps, AsyncRunner):
-    """``client.teams`` of an async app."""
 
 
 class _ServerTeamsOps(_TeamsOps[ServerTeam]):
@@ -180,9 +176,5 @@ class _ServerTeamsOps(_TeamsOps[ServerTeam]):
         return (yield from self._teams(user_id))
 
 
-class ServerTeams(_ServerTeamsOps, SyncRunner):
+class ServerTeams(_ServerTeamsOps, Twin[R]):
     """``server.teams``: any team of the project and its members."""
-
-
-class AsyncServerTeams(_ServerTeamsOps, AsyncRunner):
-    """``server.teams`` of an async app."""

@@ -11,13 +11,11 @@ from ..errors import SchemaError, UserNotFound
 from ..models import Page, ServerUser, SessionInfo, TokenPair
 from ._accounts import list_user_sessions, revoke_user_session
 from ._base import UNSET, _Namespace, changes, parse
-from ._binding import AsyncRunner, SyncRunner, operation, paginated
+from ._binding import R, Twin, operation, paginated
 
 __all__ = [
     "DEFAULT_SESSION_MILLIS",
     "ITER_PAGE_SIZE",
-    "AsyncServerSessions",
-    "AsyncServerUsers",
     "ServerSessions",
     "ServerUsers",
 ]
@@ -26,6 +24,36 @@ __all__ = [
 DEFAULT_SESSION_MILLIS = 31_536_000_000
 #: Page size of ``users.iter()`` unless a ``limit`` is given.
 ITER_PAGE_SIZE = 100
+
+
+def _restriction(restricted: Any, reason: Any, private_details: Any) -> dict[str, Any]:
+    """The restriction fields of a user body; a reason without ``restricted_by_admin=True``
+    is refused here, as the service would (it must come in the same call)."""
+    fields = changes(
+        restricted_by_admin=restricted,
+        restricted_by_admin_reason=reason,
+        restricted_by_admin_private_details=private_details,
+    )
+    given = [name for name in fields if name != "restricted_by_admin" and fields[name] is not None]
+    if given and restricted is not True:
+        raise ValueError(
+            f"{' and '.join(given)} needs restricted_by_admin=True in the same call "
+            "(restricted_by_admin=False lifts the restriction and clears both reasons)."
+        )
+    return fields
+
+
+def _restricting_call(call: Op[Any], body: Mapping[str, Any]) -> Op[Any]:
+    """``call``; a 2.7 service's refusal of the restriction fields becomes a clear error."""
+    try:
+        return (yield from call)
+    except SchemaError as exc:
+        if "restricted_by_admin" not in body or "restricted_by_admin" not in exc.message:
+            raise
+        raise ValueError(
+            "restricted_by_admin: only API 2.8 has restricted users, and this service speaks API 2.7. "
+            "Leave it out, or use a 2.8 service (locally: `authmw dev --api 2.8`)."
+        ) from None
 
 
 class _ServerUsersOps(_Namespace):
@@ -47,6 +75,9 @@ class _ServerUsersOps(_Namespace):
         passkey_auth_enabled: bool = UNSET,
         totp_secret_base64: str | None = UNSET,
         oauth_providers: Sequence[Mapping[str, Any]] = UNSET,
+        restricted_by_admin: bool = UNSET,
+        restricted_by_admin_reason: str | None = UNSET,
+        restricted_by_admin_private_details: str | None = UNSET,
     ) -> Op[ServerUser]:
         """Create a user; every field is optional.
 
@@ -54,6 +85,7 @@ class _ServerUsersOps(_Namespace):
         ``UserEmailAlreadyExists`` if another user does). ``password`` has no minimum
         length here; ``password_hash`` imports a bcrypt hash instead. ``oauth_providers``
         pre-links provider accounts (``{"id", "account_id", "email"?}``).
+        ``restricted_by_admin`` (API 2.8) restricts the user: see :meth:`update`.
         """
         body = changes(
             primary_email=primary_email,
@@ -69,10 +101,11 @@ class _ServerUsersOps(_Namespace):
             otp_auth_enabled=otp_auth_enabled,
             passkey_auth_enabled=passkey_auth_enabled,
             totp_secret_base64=totp_secret_base64,
+            **_restriction(restricted_by_admin, restricted_by_admin_reason, restricted_by_admin_private_details),
         )
         if oauth_providers is not UNSET:
             body["oauth_providers"] = [dict(provider) for provider in oauth_providers]
-        answer = yield from self._transport.call_json("POST", "/users", json=body)
+        answer = yield from _restricting_call(self._transport.call_json("POST", "/users", json=body), body)
         return parse(ServerUser, answer)
 
     @operation
@@ -103,6 +136,9 @@ class _ServerUsersOps(_Namespace):
         otp_auth_enabled: bool = UNSET,
         passkey_auth_enabled: bool = UNSET,
         totp_secret_base64: str | None = UNSET,
+        restricted_by_admin: bool = UNSET,
+        restricted_by_admin_reason: str | None = UNSET,
+        restricted_by_admin_private_details: str | None = UNSET,
     ) -> Op[ServerUser]:
         """Change the given fields; None clears a field. Raises ``UserNotFound``.
 
@@ -113,6 +149,13 @@ class _ServerUsersOps(_Namespace):
         ``selected_team_id`` must be a team the user belongs to
         (``TeamMembershipNotFound``). ``totp_secret_base64`` turns multi-factor sign-in on
         (None: off); ``passkey_auth_enabled=False`` deletes the passkey.
+
+        ``restricted_by_admin=True`` (API 2.8) restricts the user: signed in, but
+        ``is_restricted`` with the reason ``restricted_by_administrator`` until an admin lifts
+        it (``False``, which also clears both reasons). ``restricted_by_admin_reason`` is
+        shown to the user (the handler's onboarding page shows it);
+        ``restricted_by_admin_private_details`` only to the server and admin tiers. A reason
+        needs ``restricted_by_admin=True`` in the same call (ValueError otherwise).
         """
         body = changes(
             primary_email=primary_email,
@@ -129,8 +172,10 @@ class _ServerUsersOps(_Namespace):
             otp_auth_enabled=otp_auth_enabled,
             passkey_auth_enabled=passkey_auth_enabled,
             totp_secret_base64=totp_secret_base64,
+            **_restriction(restricted_by_admin, restricted_by_admin_reason, restricted_by_admin_private_details),
         )
-        answer = yield from self._transport.call_json("PATCH", f"/users/{segment(user_id)}", json=body)
+        call = self._transport.call_json("PATCH", f"/users/{segment(user_id)}", json=body)
+        answer = yield from _restricting_call(call, body)
         return parse(ServerUser, answer)
 
     @operation
@@ -191,12 +236,8 @@ class _ServerUsersOps(_Namespace):
     iter = paginated(list, limit=ITER_PAGE_SIZE)
 
 
-class ServerUsers(_ServerUsersOps, SyncRunner):
+class ServerUsers(_ServerUsersOps, Twin[R]):
     """``server.users``: create, read, update, delete and list users."""
-
-
-class AsyncServerUsers(_ServerUsersOps, AsyncRunner):
-    """``server.users`` of an async app: every call returns a coroutine."""
 
 
 class _ServerSessionsOps(_Namespace):
@@ -229,9 +270,5 @@ class _ServerSessionsOps(_Namespace):
         yield from revoke_user_session(self, user_id, session_id)
 
 
-class ServerSessions(_ServerSessionsOps, SyncRunner):
+class ServerSessions(_ServerSessionsOps, Twin[R]):
     """``server.sessions``: mint sessions for users."""
-
-
-class AsyncServerSessions(_ServerSessionsOps, AsyncRunner):
-    """``server.sessions`` of an async app."""

@@ -1,7 +1,7 @@
 """ASGI and WSGI middleware: the session's user on every request, cookies kept fresh."""
 
-from ._core import Refusal
-from ._user import AnonymousUser, ApiKeyTeam, ApiKeyUser, AuthCredentials, AuthUser
+from ._refusal import Refusal
+from ._user import AnonymousUser, ApiKeyTeam, ApiKeyUser, AuthCredentials, AuthUser, UnadmittedUser
 from .asgi import AuthMiddleware
 from .wsgi import WSGIAuthMiddleware
 
@@ -13,5 +13,6 @@ __all__ = [
     "AuthMiddleware",
     "AuthUser",
     "Refusal",
+    "UnadmittedUser",
     "WSGIAuthMiddleware",
 ]

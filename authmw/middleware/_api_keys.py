@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Literal, NamedTuple
 
 from authmw._apps._base import _Api
 from authmw._apps._project_api_keys import _KeysOps, _ServerTeamKeysOps, _ServerUserKeysOps
+from authmw._apps._users import _ServerUsersOps
 from authmw._bounded import BoundedMap
 from authmw._config import AuthConfig
 from authmw._keyformat import ParsedApiKey, parse_api_key
@@ -37,7 +39,7 @@ from authmw.models import ProjectApiKey
 
 logger = logging.getLogger("authmw.middleware")
 
-__all__ = ["KEY_TTL", "REFUSED_KEY_TTL", "ApiKeyResolver", "looks_like_api_key"]
+__all__ = ["KEY_TTL", "REFUSED_KEY_TTL", "ApiKeyResolver", "ConfirmedKey", "looks_like_api_key"]
 
 #: Seconds a key the service confirmed is trusted without asking again: a key revoked at the
 #: service stops working here within this time.
@@ -55,15 +57,31 @@ def looks_like_api_key(bearer: str) -> ParsedApiKey | None:
     return parse_api_key(bearer) if len(bearer) == 102 and bearer[2] == "_" else None
 
 
+#: Who holds a key: a team, or a user of one of the service's kinds (what that user's session
+#: token would say: a full user, a restricted one, an anonymous one).
+Holder = Literal["team", "user", "restricted", "anonymous"]
+
+
+class ConfirmedKey(NamedTuple):
+    """A key the service confirmed, with what its holder is: a user's key counts as that
+    user's session would (an anonymous user's key is an anonymous user's credential)."""
+
+    key: ProjectApiKey
+    holder: Holder
+    #: Why the holder is restricted (``"anonymous"``, ``"email_not_verified"``,
+    #: ``"restricted_by_administrator"``), None for a full user or a team.
+    restricted_reason: str | None = None
+
+
 class ApiKeyResolver:
     """Resolves key values through the service, with the caches of the module docstring."""
 
     def __init__(self, config: AuthConfig, clock: Callable[[], float]) -> None:
         self.config = config
         self._clock = clock
-        self._valid: BoundedMap[tuple[ProjectApiKey, float]] = BoundedMap(KEY_CACHE_SIZE)
+        self._valid: BoundedMap[tuple[ConfirmedKey, float]] = BoundedMap(KEY_CACHE_SIZE)
         self._refused: BoundedMap[tuple[KnownError, float]] = BoundedMap(REFUSED_KEY_CACHE_SIZE)
-        self._api: _Api | None = None
+        self._api: _Api | None = None  # made on first use
         self._warned: set[str] = set()
 
     @property
@@ -71,7 +89,7 @@ class ApiKeyResolver:
         """Whether any key is remembered (else no request needs a look)."""
         return bool(self._valid) or bool(self._refused)
 
-    def cached(self, value: str) -> ProjectApiKey | KnownError | None:
+    def cached(self, value: str) -> ConfirmedKey | KnownError | None:
         """The key or the refusal remembered for ``value`` (no I/O), None when unknown."""
         now = self._clock()
         hit = self._valid.get(value)
@@ -87,19 +105,19 @@ class ApiKeyResolver:
                 self._refused.drop(value)
         return None
 
-    def resolve(self, value: str, parsed: ParsedApiKey) -> Op[ProjectApiKey | KnownError]:
-        """The key, or the service's refusal (an ``ApiKeyNotValid``), asking the service at
+    def resolve(self, value: str, parsed: ParsedApiKey) -> Op[ConfirmedKey | KnownError]:
+        """The key and its holder, or the service's refusal (an ``ApiKeyNotValid``), asking the service at
         most once for concurrent requests with the same value. Network and server errors
         propagate (nothing is remembered then)."""
         found = self.cached(value)
         if found is not None:
             return found
-        result: ProjectApiKey | KnownError = yield Shared(
+        result: ConfirmedKey | KnownError = yield Shared(
             ("authmw.middleware.api_key", self.config.project_id, value), lambda: self._check(value, parsed)
         )
         return result
 
-    def _check(self, value: str, parsed: ParsedApiKey) -> Op[ProjectApiKey | KnownError]:
+    def _check(self, value: str, parsed: ParsedApiKey) -> Op[ConfirmedKey | KnownError]:
         found = self.cached(value)  # a flight that just landed
         if found is not None:
             return found
@@ -126,8 +144,16 @@ class ApiKeyResolver:
             return self._refuse(value, ApiKeyNotFound())
         if key.id != parsed.id:  # the service's key for this value is another one: not this format's
             return self._refuse(value, ApiKeyNotFound())
-        self._valid.put(value, (key, self._clock() + KEY_TTL))
-        return key
+        if key.type == "team":
+            confirmed = ConfirmedKey(key, "team")
+        else:
+            # The holder's kind is not in the key: one more call, remembered with the key.
+            owner = yield from _ServerUsersOps.get.op(_ServerUsersOps(self._server_api()), str(key.user_id))
+            if owner is None:  # deleted since: its keys went with it
+                return self._refuse(value, ApiKeyNotFound())
+            confirmed = _holder(key, owner.is_anonymous, owner.is_restricted, owner.restricted_reason)
+        self._valid.put(value, (confirmed, self._clock() + KEY_TTL))
+        return confirmed
 
     def _refuse(self, value: str, error: KnownError) -> KnownError:
         self._refused.put(value, (error, self._clock() + REFUSED_KEY_TTL))
@@ -139,9 +165,24 @@ class ApiKeyResolver:
 
     def _server_api(self) -> _Api:
         if self._api is None:
-            api = _Api()
-            api.config = self.config
-            api._transport = Transport(self.config, "server")
-            api._driver = None
-            self._api = api
+            self._api = _ServerCalls(self.config)
         return self._api
+
+
+class _ServerCalls(_Api):
+    """What the server tier's operations need (config, transport) without a driver of their
+    own: the middleware yields them to the request's driver."""
+
+    _driver = None
+
+    def __init__(self, config: AuthConfig) -> None:
+        self.config = config
+        self._transport = Transport(config, "server")
+
+
+def _holder(key: ProjectApiKey, anonymous: bool, restricted: bool, reason: str | None) -> ConfirmedKey:
+    if anonymous:
+        return ConfirmedKey(key, "anonymous", "anonymous")
+    if restricted:
+        return ConfirmedKey(key, "restricted", reason or "restricted")
+    return ConfirmedKey(key, "user")

@@ -1,4 +1,8 @@
-"""The middleware's decisions, free of I/O and of any web framework.
+"""The middleware's decision of who sent a request, free of any web framework.
+
+Three modules, one job each: :mod:`._refusal` (the answer instead of the app),
+:mod:`._credentials` (reading a request's credentials into :class:`Tokens`, no I/O) and this
+one (:class:`Authenticator`: verifying, refreshing, confirming keys, and its caches).
 
 The request handler (:class:`~authmw.middleware._resolver.SessionResolver`, which every
 middleware and adapter calls) makes the same two calls per request, and nothing else::
@@ -42,26 +46,21 @@ Values longer than MEMO_MAX_KEY are never memoized, so the memos hold at most ab
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Literal, NamedTuple
 
 from authmw._bounded import BoundedMap
 from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._refresh_policy import ShortLivedWarning, refresh_endpoint
 from authmw._session import refresh_access_token
-from authmw._keyformat import ParsedApiKey
-from authmw._tokens import _TABLE, Claims, TokenVerifier, has_validity, usable_until
-from authmw.models import ProjectApiKey
+from authmw._tokens import Claims, TokenVerifier, has_validity, usable_until
 from authmw.errors import (
     AccessTokenExpired,
     AnonymousAuthenticationNotAllowed,
-    ApiKeyNotAccepted,
     ConfigurationError,
     InvalidAccessToken,
     KnownError,
@@ -70,17 +69,35 @@ from authmw.errors import (
     UnparsableAccessToken,
 )
 
-from ._api_keys import ApiKeyResolver, looks_like_api_key
-from ._cookies import (
-    DEFAULT_ATTRIBUTES,
-    CookieAttributes,
-    SessionCookieReader,
-    StoredSession,
-    session_cookie_deletions,
-    session_cookie_writes,
-    usable_token,
+from ._api_keys import ApiKeyResolver, ConfirmedKey
+from ._cookies import DEFAULT_ATTRIBUTES, CookieAttributes, session_cookie_deletions, session_cookie_writes
+from ._credentials import (
+    AUTHORIZATION_PREFIXES,
+    MALFORMED_AUTHORIZATION,
+    MEMO_MAX_KEY,
+    MEMO_SIZE,
+    CredentialReader,
+    Tokens,
+    bearer_token,
+    is_sdk_session,
+    is_secure,
 )
 from ._outage import ServiceWatch, failure_reason
+from ._refusal import Refusal
+
+__all__ = [
+    "MALFORMED_AUTHORIZATION",
+    "NO_SESSION",
+    "Authenticator",
+    "OnRefreshUnavailable",
+    "Outcome",
+    "Refresher",
+    "Refusal",
+    "Tokens",
+    "bearer_token",
+    "is_sdk_session",
+    "is_secure",
+]
 
 logger = logging.getLogger("authmw.middleware")
 
@@ -94,126 +111,13 @@ REFUSED_CACHE_SIZE = 4096
 REFUSED_TTL = 300.0
 #: Refused tokens up to this length are remembered as they are; longer ones as a digest.
 REFUSED_KEY_MAX = 256
-#: Cookie and x-stack-auth values remembered with what was read from them (a client sends
-#: the same ones with every request); the oldest is dropped first when a map is full.
-MEMO_SIZE = 1024
-#: Longer values are read every time, which bounds the memory of each map (about 4 MiB).
-MEMO_MAX_KEY = 4096
 
 #: Errors of a token whose kind the app does not sign in (anonymous or restricted users):
 #: such a request is not signed in, its session is neither refreshed nor signed out.
 UNWANTED_KIND = (AnonymousAuthenticationNotAllowed, RestrictedUserNotAllowed)
-#: Prefixes of the 2.8 SDK's ``Authorization: Bearer <prefix><base64 JSON>`` header, which
-#: carries a browser session to the app's own back end; from authmw/token_kinds.json.
-AUTHORIZATION_PREFIXES: tuple[str, ...] = tuple(_TABLE["authorization_prefixes"])
-#: The fixed description of a malformed one (the value itself is never echoed).
-MALFORMED_AUTHORIZATION = (
-    "The Authorization header is not a session of the Stack Auth SDK: expected 'Bearer stackauth_' followed by "
-    'the base64 of {"accessToken": string|null, "refreshToken": string|null}.'
-)
 
-T = TypeVar("T")
 OnRefreshUnavailable = Literal["anonymous", "error"]
 Refresher = Callable[[AuthConfig, str], Op["str | None"]]
-
-
-#: Codes of an API key the service refuses (unknown, revoked, expired, wrong type) and of keys the app does not take.
-_API_KEY_CODES = ("API_KEY_NOT_FOUND", "API_KEY_REVOKED", "API_KEY_EXPIRED", "WRONG_API_KEY_TYPE", "API_KEY_NOT_ACCEPTED")
-
-#: The ``WWW-Authenticate`` value of a refused bearer token, by error code (RFC 6750 3.1):
-#: fixed ASCII text only, so nothing the caller sent is ever repeated into a header.
-_BEARER_CHALLENGES = {
-    code: f'Bearer realm="authmw", error="invalid_token", error_description="{text}"'
-    for code, text in (
-        ("ACCESS_TOKEN_EXPIRED", "The access token expired."),
-        ("", "The access token is not valid."),
-        *((code, "The API key is not valid.") for code in _API_KEY_CODES),
-    )
-}
-
-
-class Refusal(Exception):
-    """Answer the request at once with a JSON error, instead of running (the rest of) the app.
-
-    Raised by the middleware (bad ``x-stack-auth`` header: 400; service unavailable, if so
-    configured: 503) and by guards anywhere inside the app. ``Refusal(status, message)``
-    answers ``{"error": message}``; ``Refusal.of(known_error)`` answers the service's
-    envelope ``{"code", "error", "details"?}`` with the ``x-stack-known-error`` header;
-    ``Refusal.redirect(url)`` answers 303 with a ``location``.
-    """
-
-    def __init__(
-        self,
-        status: int,
-        message: str,
-        *,
-        code: str | None = None,
-        details: dict[str, Any] | None = None,
-        location: str | None = None,
-        www_authenticate: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.code = code
-        self.details = details
-        self.location = location
-        self.www_authenticate = www_authenticate
-
-    @classmethod
-    def redirect(cls, location: str, message: str = "Sign in to see this page.") -> Refusal:
-        """A 303 to ``location`` (a page that needs a signed-in user sends them to sign in)."""
-        return cls(303, message, location=location)
-
-    @classmethod
-    def of(cls, error: KnownError) -> Refusal:
-        return cls(error.status, error.message, code=error.code, details=error.details or None)
-
-    @property
-    def body(self) -> bytes:
-        data: dict[str, Any] = {"code": self.code, "error": self.message} if self.code else {"error": self.message}
-        if self.details:
-            data["details"] = self.details
-        return json.dumps(data).encode()
-
-    @property
-    def headers(self) -> list[tuple[str, str]]:
-        headers = [("content-type", "application/json"), ("cache-control", "no-store")]
-        if self.code:
-            headers.append(("x-stack-known-error", self.code))
-        if self.location:
-            headers.append(("location", self.location))
-        if self.www_authenticate:
-            headers.append(("www-authenticate", self.www_authenticate))
-        return headers
-
-    @classmethod
-    def bearer(cls, error: KnownError) -> Refusal:
-        """401 for a bearer token that is not valid (RFC 6750), naming the error in the body.
-
-        The challenge's description is one of two fixed sentences, never the error's message:
-        that may quote the token (its ``alg``, say), and a header carrying the token's text
-        could break the response (a non-Latin-1 character makes servers fail) or inject.
-        """
-        challenge = _BEARER_CHALLENGES.get(error.code, _BEARER_CHALLENGES[""])
-        return cls(401, error.message, code=error.code, details=error.details or None, www_authenticate=challenge)
-
-
-class Tokens(NamedTuple):
-    access_token: str | None = None
-    refresh_token: str | None = None
-    #: Cookies are rewritten only when they carried the session (not for x-stack-auth).
-    from_cookies: bool = False
-    secure: bool = False
-    #: Every recognised refresh cookie of the request as (name, token), any generation.
-    stored: tuple[tuple[str, str], ...] = ()
-    #: An access token the caller sent as ``Authorization: Bearer`` or ``x-stack-access-token``:
-    #: verified, never refreshed (the caller owns refresh), refused with 401 when not valid.
-    bearer: bool = False
-    #: The Cookie value the session was read from (its outcome is remembered under it).
-    cookie: str | None = None
-    #: The bearer value (``access_token``) is a user's or team's API key (API 2.8), not a JWT.
-    api_key: ParsedApiKey | None = None
 
 
 class Outcome(NamedTuple):
@@ -225,80 +129,15 @@ class Outcome(NamedTuple):
     #: The session came from the browser's cookies (so the cross-site check applies to it).
     from_cookies: bool = False
     #: A user's or team's API key the service confirmed (no claims, no tokens then).
-    api_key: ProjectApiKey | None = None
+    api_key: ConfirmedKey | None = None
+    #: A session of a user the app does not sign in (an anonymous or restricted user's):
+    #: not signed in, and this is why (``AnonymousAuthenticationNotAllowed`` or
+    #: ``RestrictedUserNotAllowed``); guards send a restricted user to verify their e-mail.
+    refused: KnownError | None = None
 
 
 #: No session, or none the app signs in.
 NO_SESSION = Outcome()
-
-
-def _remembered(memo: BoundedMap[T], key: str, read: Callable[[str], T]) -> T:
-    found = memo.get(key)
-    if found is None:
-        found = read(key)  # a Refusal is not remembered
-        memo.put(key, found)
-    return found
-
-
-def _from_header(value: str) -> Tokens:
-    try:
-        data = json.loads(value)
-    except (ValueError, RecursionError):
-        raise Refusal(400, "Invalid x-stack-auth header: not valid JSON") from None
-    if not isinstance(data, dict):
-        raise Refusal(400, "Invalid x-stack-auth header: expected a JSON object with accessToken and refreshToken")
-    for key in ("accessToken", "refreshToken"):
-        if data.get(key) is not None and not isinstance(data[key], str):
-            raise Refusal(400, f"Invalid x-stack-auth header: {key} must be a string or null")
-    return Tokens(usable_token(data.get("accessToken")), usable_token(data.get("refreshToken")))
-
-
-def _from_authorization(value: str) -> Tokens:
-    """The tokens of ``stackauth_<base64 of {"accessToken", "refreshToken"}>`` (the bearer
-    value, prefix included). Raises a 401 :class:`Refusal` with a fixed description."""
-    prefix = next(p for p in AUTHORIZATION_PREFIXES if value.startswith(p))
-    payload = value[len(prefix) :].strip()
-    try:
-        if not payload:
-            raise ValueError
-        data = json.loads(base64.b64decode(payload + "=" * (-len(payload) % 4), validate=True))
-    except (ValueError, RecursionError):  # (binascii.Error and UnicodeDecodeError are ValueErrors)
-        raise _malformed_authorization() from None
-    if not isinstance(data, dict) or not all(
-        data.get(key) is None or isinstance(data[key], str) for key in ("accessToken", "refreshToken")
-    ):
-        raise _malformed_authorization()
-    return Tokens(usable_token(data.get("accessToken")), usable_token(data.get("refreshToken")))
-
-
-def _malformed_authorization() -> Refusal:
-    challenge = f'Bearer realm="authmw", error="invalid_token", error_description="{MALFORMED_AUTHORIZATION}"'
-    return Refusal(401, MALFORMED_AUTHORIZATION, www_authenticate=challenge)
-
-
-def is_sdk_session(bearer: str) -> bool:
-    """Whether a bearer value is the 2.8 SDK's session header rather than a raw JWT (which
-    starts with ``eyJ``): told by its prefix alone, without any I/O."""
-    return bearer.startswith(AUTHORIZATION_PREFIXES)
-
-
-def bearer_token(authorization: str | None, access_token_header: str | None = None) -> str | None:
-    """The access token of ``Authorization: Bearer <token>`` (scheme case-insensitive), else
-    of the service's own ``x-stack-access-token`` header; None when neither is sent.
-
-    Another ``Authorization`` scheme (Basic, say) is the app's business and gives None.
-    """
-    if authorization:
-        scheme, _, token = authorization.strip().partition(" ")
-        if scheme.lower() == "bearer":
-            return token.strip()
-    return access_token_header
-
-
-def is_secure(scheme: str, forwarded_proto: str | None) -> bool:
-    if scheme in ("https", "wss"):
-        return True
-    return forwarded_proto is not None and forwarded_proto.split(",")[0].strip().lower() == "https"
 
 
 class Authenticator:
@@ -349,47 +188,23 @@ class Authenticator:
         if startup_check:
             self.watch.check_in_background()  # the only I/O of this class, in its own thread
         self._refresh_url = config.api_base + refresh_endpoint(config)[1]
-        self._cookies = SessionCookieReader(config.project_id)
+        #: Reads the credentials of a request (cookies, headers, keys) into Tokens.
+        self.credentials = CredentialReader(config)
         self._fresh: BoundedMap[tuple[str, Claims]] = BoundedMap(FRESH_CACHE_SIZE)
         self._short_lived = ShortLivedWarning(logger)
         #: Refused refresh token (or its digest) -> the time until which it is refused.
         self._refused: BoundedMap[float] = BoundedMap(REFUSED_CACHE_SIZE)
         #: Refresh token -> the time until which it is known to give a kind of token the app
         #: does not sign in (an anonymous user's, say): not refreshed again before then.
-        self._unwanted: BoundedMap[float] = BoundedMap(REFUSED_CACHE_SIZE)
-        self._cookie_memo: BoundedMap[StoredSession] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
-        self._header_memo: BoundedMap[Tokens] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
+        self._unwanted: BoundedMap[tuple[float, KnownError | None]] = BoundedMap(REFUSED_CACHE_SIZE)
         #: Cookie value -> (its signed-in outcome, the time until which it holds).
         self._decided: BoundedMap[tuple[Outcome, float]] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
 
     # -- reading ---------------------------------------------------------------------
 
     def read(self, *, cookie: str | None, auth_header: str | None, secure: bool, bearer: str | None = None) -> Tokens:
-        """The request's tokens: ``x-stack-auth`` wins over cookies, which win over a bearer
-        token (see :func:`bearer_token`). Raises :class:`Refusal`."""
-        if auth_header is not None:
-            # No cookies are ever written for a header session, so ``secure`` is moot.
-            return _remembered(self._header_memo, auth_header, _from_header)
-        if bearer is not None and bearer.startswith(AUTHORIZATION_PREFIXES):
-            # The 2.8 SDK's session header: as x-stack-auth (refreshed, never written back).
-            return _remembered(self._header_memo, bearer, _from_authorization)
-        if cookie:
-            stored = _remembered(self._cookie_memo, cookie, self._cookies.read)
-            refresh = usable_token(stored.refresh_token)
-            if refresh is not None or bearer is None:
-                access = usable_token(stored.access_token) if refresh is not None else None
-                return Tokens(access, refresh, True, secure or stored.https, stored.refresh_cookies, cookie=cookie)
-        if bearer is not None:
-            parsed = looks_like_api_key(bearer)
-            if parsed is not None:
-                if not self.config.accept_api_keys:
-                    raise Refusal.bearer(ApiKeyNotAccepted(details={"reason": "this app does not accept API keys"}))
-                return Tokens(bearer, None, secure=secure, bearer=True, api_key=parsed)
-            token = usable_token(bearer)
-            if token is None:
-                raise Refusal.bearer(UnparsableAccessToken())
-            return Tokens(token, None, secure=secure, bearer=True)
-        return Tokens(secure=secure)
+        """The request's tokens (:meth:`CredentialReader.read`). Raises :class:`Refusal`."""
+        return self.credentials.read(cookie=cookie, auth_header=auth_header, secure=secure, bearer=bearer)
 
     # -- the decision ----------------------------------------------------------------
 
@@ -467,12 +282,13 @@ class Authenticator:
             claims = self.verifier.verify_cached(tokens.access_token)
             if claims is not None and has_validity(claims.exp, now):
                 return Outcome(claims, tokens.access_token, tokens.refresh_token)
-            if self.verifier.refused_kind(tokens.access_token) is not None:
-                return self._unwanted_session(tokens, self._expiry_or(tokens.access_token, now))
+            refused = self.verifier.refused_kind(tokens.access_token)
+            if refused is not None:
+                return self._unwanted_session(tokens, self._expiry_or(tokens.access_token, now), refused)
         if tokens.refresh_token is not None:
-            until = self._unwanted.get(tokens.refresh_token) if self._unwanted else None
-            if until is not None and now < until:
-                return self._unwanted_session(tokens, until)
+            unwanted = self._unwanted.get(tokens.refresh_token) if self._unwanted else None
+            if unwanted is not None and now < unwanted[0]:
+                return self._unwanted_session(tokens, *unwanted)
             fresh = self._fresh_token(tokens.refresh_token, now)
             if fresh is not None:
                 return self._refreshed(tokens, *fresh)
@@ -511,8 +327,9 @@ class Authenticator:
             return self._unavailable(exc, "refreshing the session", self._refresh_url)
         self.watch.answered()
         if fresh is None:
-            if self._is_unwanted(refresh, self._clock()):
-                return NO_SESSION  # a session, but of a user the app does not sign in
+            unwanted = self._unwanted_until(refresh, self._clock())
+            if unwanted is not None:  # a session, but of a user the app does not sign in
+                return NO_SESSION if unwanted[1] is None else Outcome(refused=unwanted[1])
             return self._signed_out(tokens)
         return self._refreshed(tokens, *fresh)
 
@@ -537,8 +354,8 @@ class Authenticator:
                 claims = yield from self.verifier.verify(access)
             except InvalidAccessToken as exc:
                 raise Refusal.bearer(exc) from None
-            except UNWANTED_KIND:
-                return NO_SESSION  # an anonymous or restricted user: not signed in, not refused
+            except UNWANTED_KIND as exc:
+                return Outcome(refused=exc)  # an anonymous or restricted user: not signed in, not refused
             except Exception as exc:
                 return self._unavailable(exc, "verifying a bearer token", self.verifier.jwks_url)
         if claims.exp <= self._clock():  # the verifier tolerates skew; the service does not
@@ -558,7 +375,7 @@ class Authenticator:
         fresh = self._fresh_token(refresh_token, self._clock())
         if fresh is not None:
             return fresh
-        if self._was_refused(refresh_token) or self._is_unwanted(refresh_token, self._clock()):
+        if self._was_refused(refresh_token) or self._unwanted_until(refresh_token, self._clock()) is not None:
             return None
         access = yield from self._refresher(self.config, refresh_token)
         if access is None:
@@ -572,7 +389,8 @@ class Authenticator:
             # the one it signs with): not before this one expires. The cookies stay.
             if isinstance(exc, InvalidAccessToken):
                 logger.warning("authmw: the service's fresh access token was refused (%s); not signed in", type(exc).__name__)
-            self._unwanted.put(refresh_token, self._expiry_or(access, self._clock() + REFUSED_TTL))
+            refused = None if isinstance(exc, InvalidAccessToken) else exc
+            self._unwanted.put(refresh_token, (self._expiry_or(access, self._clock() + REFUSED_TTL), refused))
             return None
         self._remember(refresh_token, access, claims)
         return access, claims
@@ -584,22 +402,24 @@ class Authenticator:
             return default
         return default if exp is None else exp
 
-    def _is_unwanted(self, refresh_token: str, now: float) -> bool:
-        until = self._unwanted.get(refresh_token)
-        if until is None:
-            return False
-        if now < until:
-            return True
+    def _unwanted_until(self, refresh_token: str, now: float) -> tuple[float, KnownError | None] | None:
+        """(until, why) while ``refresh_token`` is known to give a token the app does not sign in."""
+        unwanted = self._unwanted.get(refresh_token)
+        if unwanted is None:
+            return None
+        if now < unwanted[0]:
+            return unwanted
         self._unwanted.drop(refresh_token)
-        return False
+        return None
 
-    def _unwanted_session(self, tokens: Tokens, until: float) -> Outcome:
+    def _unwanted_session(self, tokens: Tokens, until: float, refused: KnownError | None) -> Outcome:
         """Not signed in, the session left as it is (no refresh, no cookie written or
         deleted: it belongs to the 2.8 browser SDK); the same Cookie value is decided by a
         lookup until ``until``."""
+        outcome = NO_SESSION if refused is None else Outcome(refused=refused)
         if tokens.cookie is not None:
-            self._decided.put(tokens.cookie, (NO_SESSION, until))
-        return NO_SESSION
+            self._decided.put(tokens.cookie, (outcome, until))
+        return outcome
 
     def _refreshed(self, tokens: Tokens, access: str, claims: Claims) -> Outcome:
         refresh = tokens.refresh_token
@@ -691,7 +511,7 @@ class Authenticator:
         self._fresh.put(refresh_token, (access, claims))
 
 
-def _key_outcome(found: ProjectApiKey | KnownError) -> Outcome:
+def _key_outcome(found: ConfirmedKey | KnownError) -> Outcome:
     if isinstance(found, KnownError):
         raise Refusal.bearer(found)
     return Outcome(api_key=found)

@@ -45,7 +45,8 @@ from publicsuffixlist import PublicSuffixList
 
 from authmw.errors import ConfigurationError, CrossSiteRequestRefused
 
-from ._core import Refusal, is_secure
+from ._credentials import is_secure
+from ._refusal import Refusal
 
 #: Methods that must not change anything (RFC 9110 9.2.1); never checked.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})

@@ -32,10 +32,12 @@ from authmw._config import AuthConfig
 from authmw._ops import AsyncDriver, Op, SyncDriver
 from authmw.errors import ConfigurationError
 
-from ._core import Authenticator, Outcome, Refusal, Tokens, bearer_token
+from ._core import Authenticator, Outcome
+from ._credentials import Tokens, bearer_token
+from ._refusal import Refusal
 from ._origin import own_origin
 from ._settings import Options, secret_key_needed
-from ._user import ANONYMOUS, AnonymousUser, ApiKeyUser, AuthUser, key_principal
+from ._user import ANONYMOUS, AnonymousUser, ApiKeyUser, AuthUser, UnadmittedUser, key_principal
 
 T = TypeVar("T")
 D = TypeVar("D", covariant=True)
@@ -185,9 +187,11 @@ class SessionResolver:
         self, outcome: Outcome, request: SessionRequest, check_origin: bool, side: Callable[[], _Side[object]]
     ) -> Resolved:
         if outcome.api_key is not None:  # a user's or a team's API key (API 2.8)
-            return Resolved(key_principal(outcome.api_key, side().server))
+            return Resolved(key_principal(outcome.api_key, side().server, self.config))
         claims, access_token = outcome.claims, outcome.access_token
         if claims is None or access_token is None:
+            if outcome.refused is not None:  # a user the app does not sign in: guards say where to go
+                return Resolved(UnadmittedUser(outcome.refused), outcome.cookies)
             return Resolved(ANONYMOUS, outcome.cookies) if outcome.cookies else NOBODY
         if check_origin and outcome.from_cookies:
             refusal = self.cross_site(request)
@@ -235,7 +239,7 @@ class SessionResolver:
         if not isinstance(user, AuthUser) or not self.config.secret_server_key:
             return user
         if isinstance(user, ApiKeyUser):
-            return ApiKeyUser(user.key, self._async_side().server)
+            return ApiKeyUser(user.key, self._async_side().server, user.restricted_reason)
         return AuthUser(user.claims, user.access_token, user.refresh_token, self._async_side().server)
 
     def _sync_side(self) -> _Side[SyncDriver]:

@@ -73,6 +73,8 @@ class OptionKeywords(SettingKeywords, total=False):
     :class:`~authmw.middleware.WSGIAuthMiddleware` (see :meth:`Options.of`)."""
 
     websocket_cross_site: WebSocketCrossSite
+    #: Path prefixes where guards answer JSON rather than as a page (``api=None``).
+    api_paths: tuple[str, ...]
     verifier: TokenVerifier | None
     refresher: Refresher | None
     clock: Callable[[], float]
@@ -109,6 +111,7 @@ class Options:
                 keywords.get("websocket_cross_site", "refuse"),
             ),
             CookieAttributes(keywords.get("cookie_same_site", "Lax"), keywords.get("cookie_secure")),
+            tuple(keywords.get("api_paths", DEFAULT_API_PATHS)),
             verifier=keywords.get("verifier"),
             refresher=keywords.get("refresher"),
             clock=keywords.get("clock", time.time),

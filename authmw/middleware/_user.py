@@ -6,11 +6,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from authmw._apps._base import UNSET
-from authmw.errors import ConfigurationError
+from authmw.errors import AnonymousAuthenticationNotAllowed, ConfigurationError, KnownError, RestrictedUserNotAllowed
 
 from ._access import PermissionRequirement, team_refusal
 
 if TYPE_CHECKING:
+    from authmw._config import AuthConfig
+
+    from ._api_keys import ConfirmedKey
     from authmw._apps import AsyncServerApp, ServerApp
     from authmw._tokens import Claims
     from authmw.models import ProjectApiKey
@@ -195,13 +198,13 @@ class AuthUser:
         """For guards: None if the user is a member of the team (holding ``permission_id``),
         else the error to refuse with; answers 503 at once when the service cannot be asked."""
         server = self._server()
-        return server._driver.run(team_refusal(server, self.id, team_id, permission_id))
+        return server.run_op(team_refusal(server, self.id, team_id, permission_id))
 
     def permission_refusal(self, requirement: PermissionRequirement) -> Any:
         """For guards: None if the user holds the requirement's project permission, else the
         error to refuse with; answers 503 at once when the service cannot be asked."""
         server = self._server()
-        return server._driver.run(requirement.refusal(server, self.id))
+        return server.run_op(requirement.refusal(server, self.id))
 
     def _server(self) -> ServerApp | AsyncServerApp:
         if self.server is None:
@@ -220,13 +223,16 @@ class ApiKeyUser(AuthUser):
     key as listed (``last_four``, ``description``, ``expires_at``; never its value).
     """
 
-    __slots__ = ("key",)
+    __slots__ = ("key", "_reason")
 
     via = "user_api_key"
 
-    def __init__(self, key: ProjectApiKey, server: ServerApp | AsyncServerApp | None = None) -> None:
+    def __init__(
+        self, key: ProjectApiKey, server: ServerApp | AsyncServerApp | None = None, restricted_reason: str | None = None
+    ) -> None:
         super().__init__(None, None, None, server)  # type: ignore[arg-type]
         self.key = key
+        self._reason = restricted_reason
 
     @property
     def id(self) -> str:
@@ -236,17 +242,20 @@ class ApiKeyUser(AuthUser):
     def identity(self) -> str:
         return str(self.key.user_id)
 
+    # The key's holder counts: an anonymous or restricted user's key (in an app that signs
+    # such users in) is that user, as their session would be.
+
     @property
     def is_anonymous(self) -> bool:
-        return False
+        return self._reason == "anonymous"
 
     @property
     def is_restricted(self) -> bool:
-        return False
+        return self._reason is not None
 
     @property
     def restricted_reason(self) -> str | None:
-        return None
+        return self._reason
 
     # A key carries no token: what a session's token says is None here (get_server_user()).
     email = None
@@ -286,9 +295,52 @@ class ApiKeyTeam(AnonymousUser):
         return f"ApiKeyTeam(team_id={self.team_id!r}, key_id={self.key.id!r})"
 
 
-def key_principal(key: ProjectApiKey, server: ServerApp | AsyncServerApp | None) -> ApiKeyUser | ApiKeyTeam:
-    """The request's user for a valid key (the middleware's ``Outcome.api_key``)."""
-    return ApiKeyUser(key, server) if key.type == "user" else ApiKeyTeam(key)
+class UnadmittedUser(AnonymousUser):
+    """A user the app does not sign in (API 2.8: an anonymous user without
+    ``allow_anonymous``, a restricted one without ``allow_restricted``), by a session or by
+    one of their API keys: not signed in (an :class:`AnonymousUser` to everything else), but
+    guards know why: ``refused`` is ``AnonymousAuthenticationNotAllowed`` or
+    ``RestrictedUserNotAllowed``, and a restricted user's page is sent to verify their e-mail
+    (``{handler_path}/onboarding``) rather than to sign in."""
+
+    __slots__ = ("refused", "restricted_reason", "via")
+
+    def __init__(self, refused: KnownError, via: str = "session") -> None:
+        self.refused = refused
+        #: ``"session"`` or ``"user_api_key"``: how the request proved who it is.
+        self.via = via
+        #: ``"anonymous"``, ``"email_not_verified"``, ``"restricted_by_administrator"``.
+        self.restricted_reason = _reason_of(refused)  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"UnadmittedUser({self.refused.code}, via={self.via!r})"
+
+
+def _reason_of(refused: KnownError) -> str:
+    if isinstance(refused, AnonymousAuthenticationNotAllowed):
+        return "anonymous"
+    reason = refused.details.get("restricted_reason") if refused.details else None
+    kind = reason.get("type") if isinstance(reason, dict) else None
+    return kind if isinstance(kind, str) else "restricted"
+
+
+def key_principal(
+    confirmed: ConfirmedKey, server: ServerApp | AsyncServerApp | None, config: AuthConfig
+) -> ApiKeyUser | ApiKeyTeam | UnadmittedUser:
+    """The request's user for a valid key (the middleware's ``Outcome.api_key``): a user's
+    key is admitted exactly as that user's session would be in this app."""
+    key = confirmed.key
+    if confirmed.holder == "team":
+        return ApiKeyTeam(key)
+    if confirmed.holder == "anonymous" and not config.allow_anonymous:
+        return UnadmittedUser(AnonymousAuthenticationNotAllowed(), "user_api_key")
+    if confirmed.holder == "restricted" and not (config.allow_restricted or config.allow_anonymous):
+        refused = RestrictedUserNotAllowed(
+            "The API key is a restricted user's; this app does not sign them in (allow_restricted).",
+            {"restricted_reason": {"type": confirmed.restricted_reason}},
+        )
+        return UnadmittedUser(refused, "user_api_key")
+    return ApiKeyUser(key, server, confirmed.restricted_reason)
 
 
 class AuthCredentials:

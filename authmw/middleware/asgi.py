@@ -8,7 +8,7 @@ import httpx
 from authmw._config import AuthConfig
 
 from ._cookies import with_session_cookies
-from ._core import Refusal
+from ._refusal import Refusal
 from ._resolver import READ_HEADERS, SessionRequest, SessionResolver
 from ._settings import Options
 from ._user import AuthCredentials, AuthUser
@@ -59,6 +59,7 @@ class AuthMiddleware:
             return
 
         scope["authmw.config"] = self.config  # for guards: the handler path, the project
+        scope["authmw.resolver"] = self.handler  # for guards: the driver, the server app, api_paths
         request = SessionRequest(
             scope.get("method", "GET"), scope.get("scheme", "http"), _headers(scope["headers"]), kind == "websocket"
         )

@@ -9,7 +9,7 @@ import httpx
 from authmw._config import AuthConfig
 
 from ._cookies import with_session_cookies
-from ._core import Refusal
+from ._refusal import Refusal
 from ._resolver import SessionRequest, SessionResolver
 from ._settings import Options
 

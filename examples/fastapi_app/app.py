@@ -14,9 +14,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from authmw_fastapi import CurrentUser, Guard, PageUser, install
+from authmw_fastapi import CurrentUser, Guard, PageUser, install, web_routes
 from fastapi import Depends, FastAPI
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from authmw import AuthConfig
 from authmw.errors import UserAuthenticationRequired
@@ -71,10 +71,11 @@ async def user_view(user: AuthUser) -> dict[str, Any]:
 def create_app(config: AuthConfig | None = None, *, web_dist: Path = WEB_DIST) -> FastAPI:
     config = config or load_config()
     web_dist = web_dist.resolve()
-    index = web_dist / "index.html"
-    if not index.is_file():
-        raise SystemExit(f"{index} is missing: run `npm ci && npm run build && npm run build:example` in js/.")
-    index_html = index.read_text().replace(CONFIG_MARKER, browser_config_script(config))
+    if not (web_dist / "index.html").is_file():
+        raise SystemExit(f"{web_dist / 'index.html'} is missing: run `npm ci && npm run build && npm run build:example` in js/.")
+
+    def with_config(index_html: str) -> str:
+        return index_html.replace(CONFIG_MARKER, browser_config_script(config))
 
     app = FastAPI(title="authmw example", docs_url=None, redoc_url=None, openapi_url=None)
     install(app, config)
@@ -113,12 +114,7 @@ def create_app(config: AuthConfig | None = None, *, web_dist: Path = WEB_DIST) -
     async def api_not_found(path: str) -> Response:
         return JSONResponse({"error": f"No API route /api/{path}"}, status_code=404)
 
-    @app.get("/{path:path}", include_in_schema=False)
-    async def web(path: str) -> Response:
-        # Built files by name; every other path is a page of the single-page app.
-        file = (web_dist / path).resolve()
-        if path and file.is_file() and file.is_relative_to(web_dist) and file != index:
-            return FileResponse(file)
-        return HTMLResponse(index_html, headers={"cache-control": "no-store"})
-
+    # The built React app, last: its files (hashed assets cached for good) and index.html, with
+    # the browser's settings in it, for every page path; never /api or /account.
+    app.router.routes.extend(web_routes(web_dist, server_paths=["/account"], index_html=with_config))
     return app

@@ -12,8 +12,8 @@ import json
 import os
 from pathlib import Path
 
-from authmw_flask import AuthMW, current_user, get_user, user_required
-from flask import Flask, Response, jsonify, send_from_directory
+from authmw_flask import AuthMW, current_user, get_user, serve_web, user_required
+from flask import Flask, Response, jsonify
 from markupsafe import escape
 
 from authmw import AuthConfig
@@ -49,7 +49,9 @@ def create_app(config: AuthConfig | None = None, *, web_dist: Path = WEB_DIST) -
     if env_file.is_file():
         app.config["AUTHMW_ENV_FILE"] = str(env_file)  # variables in the environment win over it
     AuthMW(app, config=config)
-    index_html = index.read_text().replace(CONFIG_MARKER, public_config(app.extensions["authmw"].config))
+
+    def with_config(index_html: str) -> str:
+        return index_html.replace(CONFIG_MARKER, public_config(app.extensions["authmw"].config))
 
     @app.get("/api/me")
     @user_required
@@ -73,13 +75,7 @@ def create_app(config: AuthConfig | None = None, *, web_dist: Path = WEB_DIST) -
     def api_not_found(path: str) -> tuple[Response, int]:
         return jsonify(error=f"No API route /api/{path}"), 404
 
-    @app.get("/", defaults={"path": ""})
-    @app.get("/<path:path>")
-    def web(path: str) -> Response:
-        # Built files by name; every other path is a page of the single-page app.
-        file = (web_dist / path).resolve()
-        if path and file.is_file() and file.is_relative_to(web_dist) and file != index:
-            return send_from_directory(web_dist, path)
-        return Response(index_html, mimetype="text/html", headers={"Cache-Control": "no-store"})
-
+    # The built React app: its files (hashed assets cached for good) and index.html, with the
+    # browser's settings in it, for every page path; never /api or /account.
+    serve_web(app, web_dist, server_paths=["/account"], index_html=with_config)
     return app

@@ -7,6 +7,7 @@ import type {
   TeamInvitation,
   TeamMemberProfile,
   TeamPermission,
+  ProjectPermission,
 } from "./models";
 import type { SessionStore } from "./store";
 import type { ApiRequest, ApiResponse } from "./transport";
@@ -22,6 +23,8 @@ export interface AuthCaches {
   teamPermissions: AsyncCache<[teamId: string], TeamPermission[]>;
   teamMemberProfiles: AsyncCache<[teamId: string], TeamMemberProfile[]>;
   teamInvitations: AsyncCache<[teamId: string], TeamInvitation[]>;
+  /** The signed-in user's project permissions (API 2.8), contained ones included. */
+  projectPermissions: AsyncCache<[], ProjectPermission[]>;
 }
 
 /** What the modules loaded on first call (flows, teams, contact channels, OAuth) share with the client. */

@@ -30,6 +30,12 @@ export interface AuthClientOptions extends Omit<TransportOptions, "baseUrl">, Us
   initialTokens?: Partial<SessionTokens>;
   /** How the browser is sent to the OAuth provider; window.location.assign by default. */
   assign?: (url: string) => void;
+  /**
+   * What a restricted user (API 2.8) meets when `allowRestricted` is off: "signed-out" (the
+   * default here) counts them as not signed in; "onboarding" (<AuthProvider>'s default) also
+   * sends them from any page outside the handler to urls.onboarding and back afterwards.
+   */
+  restrictedUsers?: "onboarding" | "signed-out";
 }
 
 /**
@@ -73,10 +79,12 @@ export class AuthClient implements AuthController {
   readonly session: SessionStore;
   readonly caches: AuthCaches;
   private readonly user: UserStateMachine;
+  private readonly onboard: boolean;
 
   constructor(options: AuthClientOptions) {
     noteClientCreated();
     this.urls = resolveUrls(options.handlerPath, options.urls);
+    this.onboard = options.restrictedUsers == "onboarding";
     this.transport = new Transport(options);
     this.session = createSessionStore({
       userKinds: options,
@@ -97,6 +105,7 @@ export class AuthClient implements AuthController {
       teamPermissions: createAsyncCache((teamId: string) => this.teamPermissions.list(teamId)),
       teamMemberProfiles: createAsyncCache((teamId: string) => this.teamMemberProfiles.list(teamId)),
       teamInvitations: createAsyncCache((teamId: string) => this.teamInvitations.list(teamId)),
+      projectPermissions: createAsyncCache(() => this.projectPermissions.list()),
     };
     this.caches = caches;
     const ctx: ApiContext = {
@@ -117,6 +126,9 @@ export class AuthClient implements AuthController {
       teamMemberProfiles: loadedOnFirstCall(async () => (await teams()).createTeamMemberProfilesApi(ctx)),
       teamPermissions: loadedOnFirstCall(async () => (await teams()).createTeamPermissionsApi(ctx)),
       teamInvitations: loadedOnFirstCall(async () => (await teams()).createTeamInvitationsApi(ctx)),
+      projectPermissions: loadedOnFirstCall(async () =>
+        (await import("./project-permissions")).createProjectPermissionsApi(ctx),
+      ),
       contactChannels: loadedOnFirstCall(async () => (await import("./contact-channels")).createContactChannelsApi(ctx)),
       sessions: loadedOnFirstCall(async () => (await import("./sessions")).createSessionsApi(ctx)),
       apiKeys: loadedOnFirstCall(async () => (await import("./project-api-keys")).createUserApiKeysApi(ctx)),
@@ -127,6 +139,7 @@ export class AuthClient implements AuthController {
       notificationPreferences: loadedOnFirstCall(async () =>
         (await import("./notification-preferences")).createNotificationPreferencesApi(ctx),
       ),
+      restrictedSession: loadedOnFirstCall(async () => (await import("./restricted-session")).createRestrictedSessionApi(ctx)),
       oauth: loadedOnFirstCall(async () =>
         (await import("./oauth")).createOAuthApi(ctx, {
           transport: this.transport,
@@ -196,7 +209,11 @@ export class AuthClient implements AuthController {
     if (!this.session.getState().refreshToken) return null;
     // An anonymous or restricted session the app does not allow is "signed out": no call that
     // the service would refuse, nothing cleared (it may be the 2.8 SDK's), nothing retried.
-    if (!(await this.session.getSessionAccess())?.allowed) return null;
+    const access = await this.session.getSessionAccess();
+    if (!access?.allowed) {
+      if (access?.kind == "restricted" && this.onboard) void this.restrictedSession.redirectToOnboarding().catch(() => {});
+      return null;
+    }
     try {
       const { body } = await this.transport.request<Record<string, unknown>>({
         method: "GET",

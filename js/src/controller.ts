@@ -8,8 +8,10 @@ import type { OAuthApi } from "./oauth";
 import type { TeamApiKeysApi, UserApiKeysApi } from "./project-api-keys";
 import type { NotificationPreferencesApi } from "./notification-preferences";
 import type { OAuthProviderAccountsApi } from "./provider-accounts";
+import type { RestrictedSessionApi } from "./restricted-session";
 import type { SessionsApi } from "./sessions";
 import type { GetAccessTokenOptions } from "./store";
+import type { ProjectPermissionsApi } from "./project-permissions";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 import type { TotpSetup } from "./totp";
 import type { AuthUrls } from "./urls";
@@ -146,6 +148,8 @@ export interface AuthApis {
   readonly teamMemberProfiles: TeamMemberProfilesApi;
   readonly teamPermissions: TeamPermissionsApi;
   readonly teamInvitations: TeamInvitationsApi;
+  /** The user's project permissions (API 2.8), those outside any team. */
+  readonly projectPermissions: ProjectPermissionsApi;
   readonly contactChannels: ContactChannelsApi;
   /** OAuth sign-in, linking and connected accounts. */
   readonly oauth: OAuthApi;
@@ -159,6 +163,11 @@ export interface AuthApis {
   readonly providerAccounts: OAuthProviderAccountsApi;
   /** The user's e-mail notification preferences (API 2.8): one per category, on or off. */
   readonly notificationPreferences: NotificationPreferencesApi;
+  /**
+   * The session of a restricted user (API 2.8), also when the app does not accept restricted
+   * users: what the onboarding page reads and calls (see restricted-session.ts).
+   */
+  readonly restrictedSession: RestrictedSessionApi;
 }
 
 /**

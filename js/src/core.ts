@@ -63,12 +63,14 @@ export type {
 export { CACHE_DROP_AFTER_MS, CACHE_THROTTLE_MS, createAsyncCache } from "./cache";
 export type { AsyncCache, AsyncCacheOptions, CachedState } from "./cache";
 export type { AuthCaches } from "./api-context";
+export type { ProjectPermissionsApi } from "./project-permissions";
 export type { InviteOptions, TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 export type { ContactChannelsApi } from "./contact-channels";
 export type { SessionLocation, SessionsApi, UserSession } from "./sessions";
 export type { NewProjectApiKey, ProjectApiKey, ProjectApiKeyCreate, TeamApiKeysApi, UserApiKeysApi } from "./project-api-keys";
 export type { OAuthProviderAccount, OAuthProviderAccountsApi, OAuthProviderAccountUpdate, OtherSignInMethods } from "./provider-accounts";
 export type { NotificationPreference, NotificationPreferencesApi } from "./notification-preferences";
+export type { RestrictedSessionApi, RestrictedUser } from "./restricted-session";
 export type {
   AdminOAuthProvider,
   AdminProject,
@@ -102,6 +104,7 @@ export type {
   TeamMemberProfile,
   TeamMemberProfileUpdate,
   TeamPermission,
+  ProjectPermission,
   TeamUpdate,
   TestEmailResult,
 } from "./models";

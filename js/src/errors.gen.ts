@@ -118,6 +118,39 @@ const CATALOGUE: readonly CatalogueRow[] = [
   ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE","",409,"This {type} is already used for authentication by another account.",0,"","type,contact_channel_value,would_work_if_email_was_verified"],
   ["CROSS_SITE_REQUEST_REFUSED","",403,"Refused a cross-site request made with the session cookies (failed the {check} check). Send it from the app's own pages, or list its origin among the trusted origins.",0,"","check,origin"],
   ["API_KEY_NOT_ACCEPTED","",401,"This endpoint does not accept API keys ({reason}). Call it with a user's session, or let the app accept API keys (AuthConfig(accept_api_keys=True)) and the route's guard take them (api_keys=True).",0,"","reason"],
+  ["EMAIL_NOT_VERIFIED","",400,"This e-mail address has not been verified yet.",0,"",""],
+  ["DATA_VAULT_STORE_DOES_NOT_EXIST","",400,"There is no data vault store {store_id}.",0,"","store_id"],
+  ["DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST","",400,"The data vault store {store_id} holds no key hashed as {hashed_key}.",0,"","store_id,hashed_key"],
+  ["ANONYMOUS_ACCOUNTS_NOT_ENABLED","",400,"This project does not allow anonymous accounts.",0,"",""],
+  ["TEAM_ALREADY_EXISTS","",409,"A team with the id {team_id} exists already.",0,"","team_id"],
+  ["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE","",400,"No OAuth access token could be obtained for the connected {provider} account. {details}",0,"","provider,details"],
+  ["APPLE_BUNDLE_ID_NOT_CONFIGURED","",400,"Sign in with Apple is on, but the project lists no Apple bundle id: add the app's bundle id to the Apple provider's settings.",0,"",""],
+  ["INVALID_APPLE_CREDENTIALS","",400,"The Sign in with Apple credentials were not accepted; sign in again.",0,"",""],
+  ["INVALID_POLLING_CODE","",400,"This polling code is unknown or no longer valid.",0,"",""],
+  ["CLI_AUTH_ERROR","",400,"The command-line sign-in failed.",0,"",""],
+  ["CLI_AUTH_EXPIRED_ERROR","",400,"The command-line sign-in request has expired; start it again.",0,"",""],
+  ["CLI_AUTH_USED_ERROR","",400,"This command-line sign-in token was used already.",0,"",""],
+  ["EMAIL_RENDERING_ERROR","",400,"The e-mail could not be rendered with its theme: {error}",0,"","error"],
+  ["TEMPLATE_SOURCE_REWRITE_ERROR","",400,"The template's source could not be rewritten: {error}",0,"","error"],
+  ["EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE","",409,"An e-mail capacity boost is running already, until {expires_at}.",0,"","expires_at"],
+  ["EMAIL_NOT_EDITABLE","",400,"The e-mail {email_id} is in the state {status} and can no longer be edited.",0,"","email_id,status"],
+  ["ITEM_NOT_FOUND","",404,"There is no item {item_id}.",0,"","item_id"],
+  ["ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH","",400,"The customer {customer_id} (a {actual_customer_type}) cannot hold the item {item_id}, which is for {item_customer_type} customers.",0,"","item_id,customer_id,item_customer_type,actual_customer_type"],
+  ["CUSTOMER_DOES_NOT_EXIST","",400,"There is no customer {customer_id}.",0,"","customer_id"],
+  ["SUBSCRIPTION_INVOICE_NOT_FOUND","",404,"There is no subscription invoice {subscription_invoice_id}.",0,"","subscription_invoice_id"],
+  ["ONE_TIME_PURCHASE_NOT_FOUND","",404,"There is no one-time purchase {one_time_purchase_id}.",0,"","one_time_purchase_id"],
+  ["SUBSCRIPTION_ALREADY_REFUNDED","",400,"The subscription {subscription_id} has been refunded already.",0,"","subscription_id"],
+  ["ONE_TIME_PURCHASE_ALREADY_REFUNDED","",400,"The one-time purchase {one_time_purchase_id} has been refunded already.",0,"","one_time_purchase_id"],
+  ["TEST_MODE_PURCHASE_NON_REFUNDABLE","",400,"A purchase made in test mode cannot be refunded.",0,"",""],
+  ["PRODUCT_DOES_NOT_EXIST","",400,"There is no product {product_id} available here.",0,"","product_id,context"],
+  ["PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH","",400,"The customer {customer_id} (a {actual_customer_type}) cannot buy this product, which is for {product_customer_type} customers.",0,"","product_id,customer_id,product_customer_type,actual_customer_type"],
+  ["PRODUCT_ALREADY_GRANTED","",400,"The customer {customer_id} owns the product {product_id} already.",0,"","product_id,customer_id"],
+  ["ITEM_QUANTITY_INSUFFICIENT_AMOUNT","",400,"The customer {customer_id} has too little of the item {item_id} to be charged {quantity}.",0,"","item_id,customer_id,quantity"],
+  ["STRIPE_ACCOUNT_INFO_NOT_FOUND","",404,"No Stripe account is set up for this project yet; finish the Stripe onboarding first.",0,"",""],
+  ["ANALYTICS_QUERY_TIMEOUT","",400,"The analytics query ran longer than its limit of {timeout_ms} ms; shorten it or allow more time.",0,"","timeout_ms"],
+  ["ANALYTICS_QUERY_ERROR","",400,"The analytics query failed: {error}",0,"","error"],
+  ["DEFAULT_PAYMENT_METHOD_REQUIRED","",400,"The customer {customer_id} has no default payment method.",0,"","customer_type,customer_id"],
+  ["NEW_PURCHASES_BLOCKED","",403,"This project cannot take new purchases at the moment; contact support.",0,"",""],
 ];
 
 /** The class of a catalogue code (made on first use; the same class every time), or undefined. */
@@ -467,6 +500,105 @@ export type CrossSiteRequestRefused = InstanceType<typeof CrossSiteRequestRefuse
 /** API_KEY_NOT_ACCEPTED (401). */
 export const ApiKeyNotAccepted = /* @__PURE__ */ knownErrorClass("API_KEY_NOT_ACCEPTED") as KnownErrorClass<{ readonly "~lineage"?: { API_KEY_NOT_ACCEPTED: true }; readonly reason: string | undefined }>;
 export type ApiKeyNotAccepted = InstanceType<typeof ApiKeyNotAccepted>;
+/** EMAIL_NOT_VERIFIED (400). */
+export const EmailNotVerified = /* @__PURE__ */ knownErrorClass("EMAIL_NOT_VERIFIED") as KnownErrorClass<{ readonly "~lineage"?: { EMAIL_NOT_VERIFIED: true } }>;
+export type EmailNotVerified = InstanceType<typeof EmailNotVerified>;
+/** DATA_VAULT_STORE_DOES_NOT_EXIST (400). */
+export const DataVaultStoreDoesNotExist = /* @__PURE__ */ knownErrorClass("DATA_VAULT_STORE_DOES_NOT_EXIST") as KnownErrorClass<{ readonly "~lineage"?: { DATA_VAULT_STORE_DOES_NOT_EXIST: true }; readonly storeId: string | undefined }>;
+export type DataVaultStoreDoesNotExist = InstanceType<typeof DataVaultStoreDoesNotExist>;
+/** DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST (400). */
+export const DataVaultStoreHashedKeyDoesNotExist = /* @__PURE__ */ knownErrorClass("DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST") as KnownErrorClass<{ readonly "~lineage"?: { DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST: true }; readonly storeId: string | undefined; readonly hashedKey: string | undefined }>;
+export type DataVaultStoreHashedKeyDoesNotExist = InstanceType<typeof DataVaultStoreHashedKeyDoesNotExist>;
+/** ANONYMOUS_ACCOUNTS_NOT_ENABLED (400). */
+export const AnonymousAccountsNotEnabled = /* @__PURE__ */ knownErrorClass("ANONYMOUS_ACCOUNTS_NOT_ENABLED") as KnownErrorClass<{ readonly "~lineage"?: { ANONYMOUS_ACCOUNTS_NOT_ENABLED: true } }>;
+export type AnonymousAccountsNotEnabled = InstanceType<typeof AnonymousAccountsNotEnabled>;
+/** TEAM_ALREADY_EXISTS (409). */
+export const TeamAlreadyExists = /* @__PURE__ */ knownErrorClass("TEAM_ALREADY_EXISTS") as KnownErrorClass<{ readonly "~lineage"?: { TEAM_ALREADY_EXISTS: true }; readonly teamId: string | undefined }>;
+export type TeamAlreadyExists = InstanceType<typeof TeamAlreadyExists>;
+/** OAUTH_ACCESS_TOKEN_NOT_AVAILABLE (400). */
+export const OAuthAccessTokenNotAvailable = /* @__PURE__ */ knownErrorClass("OAUTH_ACCESS_TOKEN_NOT_AVAILABLE") as KnownErrorClass<{ readonly "~lineage"?: { OAUTH_ACCESS_TOKEN_NOT_AVAILABLE: true }; readonly provider: string | undefined; readonly detailDetails: string | undefined }>;
+export type OAuthAccessTokenNotAvailable = InstanceType<typeof OAuthAccessTokenNotAvailable>;
+/** APPLE_BUNDLE_ID_NOT_CONFIGURED (400). */
+export const AppleBundleIdNotConfigured = /* @__PURE__ */ knownErrorClass("APPLE_BUNDLE_ID_NOT_CONFIGURED") as KnownErrorClass<{ readonly "~lineage"?: { APPLE_BUNDLE_ID_NOT_CONFIGURED: true } }>;
+export type AppleBundleIdNotConfigured = InstanceType<typeof AppleBundleIdNotConfigured>;
+/** INVALID_APPLE_CREDENTIALS (400). */
+export const InvalidAppleCredentials = /* @__PURE__ */ knownErrorClass("INVALID_APPLE_CREDENTIALS") as KnownErrorClass<{ readonly "~lineage"?: { INVALID_APPLE_CREDENTIALS: true } }>;
+export type InvalidAppleCredentials = InstanceType<typeof InvalidAppleCredentials>;
+/** INVALID_POLLING_CODE (400). */
+export const InvalidPollingCode = /* @__PURE__ */ knownErrorClass("INVALID_POLLING_CODE") as KnownErrorClass<{ readonly "~lineage"?: { INVALID_POLLING_CODE: true } }>;
+export type InvalidPollingCode = InstanceType<typeof InvalidPollingCode>;
+/** CLI_AUTH_ERROR (400). */
+export const CliAuthError = /* @__PURE__ */ knownErrorClass("CLI_AUTH_ERROR") as KnownErrorClass<{ readonly "~lineage"?: { CLI_AUTH_ERROR: true } }>;
+export type CliAuthError = InstanceType<typeof CliAuthError>;
+/** CLI_AUTH_EXPIRED_ERROR (400). */
+export const CliAuthExpiredError = /* @__PURE__ */ knownErrorClass("CLI_AUTH_EXPIRED_ERROR") as KnownErrorClass<{ readonly "~lineage"?: { CLI_AUTH_EXPIRED_ERROR: true } }>;
+export type CliAuthExpiredError = InstanceType<typeof CliAuthExpiredError>;
+/** CLI_AUTH_USED_ERROR (400). */
+export const CliAuthUsedError = /* @__PURE__ */ knownErrorClass("CLI_AUTH_USED_ERROR") as KnownErrorClass<{ readonly "~lineage"?: { CLI_AUTH_USED_ERROR: true } }>;
+export type CliAuthUsedError = InstanceType<typeof CliAuthUsedError>;
+/** EMAIL_RENDERING_ERROR (400). */
+export const EmailRenderingError = /* @__PURE__ */ knownErrorClass("EMAIL_RENDERING_ERROR") as KnownErrorClass<{ readonly "~lineage"?: { EMAIL_RENDERING_ERROR: true }; readonly error: string | undefined }>;
+export type EmailRenderingError = InstanceType<typeof EmailRenderingError>;
+/** TEMPLATE_SOURCE_REWRITE_ERROR (400). */
+export const TemplateSourceRewriteError = /* @__PURE__ */ knownErrorClass("TEMPLATE_SOURCE_REWRITE_ERROR") as KnownErrorClass<{ readonly "~lineage"?: { TEMPLATE_SOURCE_REWRITE_ERROR: true }; readonly error: string | undefined }>;
+export type TemplateSourceRewriteError = InstanceType<typeof TemplateSourceRewriteError>;
+/** EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE (409). */
+export const EmailCapacityBoostAlreadyActive = /* @__PURE__ */ knownErrorClass("EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE") as KnownErrorClass<{ readonly "~lineage"?: { EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE: true }; readonly expiresAt: string | undefined }>;
+export type EmailCapacityBoostAlreadyActive = InstanceType<typeof EmailCapacityBoostAlreadyActive>;
+/** EMAIL_NOT_EDITABLE (400). */
+export const EmailNotEditable = /* @__PURE__ */ knownErrorClass("EMAIL_NOT_EDITABLE") as KnownErrorClass<{ readonly "~lineage"?: { EMAIL_NOT_EDITABLE: true }; readonly emailId: string | undefined; readonly detailStatus: string | undefined }>;
+export type EmailNotEditable = InstanceType<typeof EmailNotEditable>;
+/** ITEM_NOT_FOUND (404). */
+export const ItemNotFound = /* @__PURE__ */ knownErrorClass("ITEM_NOT_FOUND") as KnownErrorClass<{ readonly "~lineage"?: { ITEM_NOT_FOUND: true }; readonly itemId: string | undefined }>;
+export type ItemNotFound = InstanceType<typeof ItemNotFound>;
+/** ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH (400). */
+export const ItemCustomerTypeDoesNotMatch = /* @__PURE__ */ knownErrorClass("ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH") as KnownErrorClass<{ readonly "~lineage"?: { ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH: true }; readonly itemId: string | undefined; readonly customerId: string | undefined; readonly itemCustomerType: string | null | undefined; readonly actualCustomerType: string | undefined }>;
+export type ItemCustomerTypeDoesNotMatch = InstanceType<typeof ItemCustomerTypeDoesNotMatch>;
+/** CUSTOMER_DOES_NOT_EXIST (400). */
+export const CustomerDoesNotExist = /* @__PURE__ */ knownErrorClass("CUSTOMER_DOES_NOT_EXIST") as KnownErrorClass<{ readonly "~lineage"?: { CUSTOMER_DOES_NOT_EXIST: true }; readonly customerId: string | undefined }>;
+export type CustomerDoesNotExist = InstanceType<typeof CustomerDoesNotExist>;
+/** SUBSCRIPTION_INVOICE_NOT_FOUND (404). */
+export const SubscriptionInvoiceNotFound = /* @__PURE__ */ knownErrorClass("SUBSCRIPTION_INVOICE_NOT_FOUND") as KnownErrorClass<{ readonly "~lineage"?: { SUBSCRIPTION_INVOICE_NOT_FOUND: true }; readonly subscriptionInvoiceId: string | undefined }>;
+export type SubscriptionInvoiceNotFound = InstanceType<typeof SubscriptionInvoiceNotFound>;
+/** ONE_TIME_PURCHASE_NOT_FOUND (404). */
+export const OneTimePurchaseNotFound = /* @__PURE__ */ knownErrorClass("ONE_TIME_PURCHASE_NOT_FOUND") as KnownErrorClass<{ readonly "~lineage"?: { ONE_TIME_PURCHASE_NOT_FOUND: true }; readonly oneTimePurchaseId: string | undefined }>;
+export type OneTimePurchaseNotFound = InstanceType<typeof OneTimePurchaseNotFound>;
+/** SUBSCRIPTION_ALREADY_REFUNDED (400). */
+export const SubscriptionAlreadyRefunded = /* @__PURE__ */ knownErrorClass("SUBSCRIPTION_ALREADY_REFUNDED") as KnownErrorClass<{ readonly "~lineage"?: { SUBSCRIPTION_ALREADY_REFUNDED: true }; readonly subscriptionId: string | undefined }>;
+export type SubscriptionAlreadyRefunded = InstanceType<typeof SubscriptionAlreadyRefunded>;
+/** ONE_TIME_PURCHASE_ALREADY_REFUNDED (400). */
+export const OneTimePurchaseAlreadyRefunded = /* @__PURE__ */ knownErrorClass("ONE_TIME_PURCHASE_ALREADY_REFUNDED") as KnownErrorClass<{ readonly "~lineage"?: { ONE_TIME_PURCHASE_ALREADY_REFUNDED: true }; readonly oneTimePurchaseId: string | undefined }>;
+export type OneTimePurchaseAlreadyRefunded = InstanceType<typeof OneTimePurchaseAlreadyRefunded>;
+/** TEST_MODE_PURCHASE_NON_REFUNDABLE (400). */
+export const TestModePurchaseNonRefundable = /* @__PURE__ */ knownErrorClass("TEST_MODE_PURCHASE_NON_REFUNDABLE") as KnownErrorClass<{ readonly "~lineage"?: { TEST_MODE_PURCHASE_NON_REFUNDABLE: true } }>;
+export type TestModePurchaseNonRefundable = InstanceType<typeof TestModePurchaseNonRefundable>;
+/** PRODUCT_DOES_NOT_EXIST (400). */
+export const ProductDoesNotExist = /* @__PURE__ */ knownErrorClass("PRODUCT_DOES_NOT_EXIST") as KnownErrorClass<{ readonly "~lineage"?: { PRODUCT_DOES_NOT_EXIST: true }; readonly productId: string | undefined; readonly context: string | null | undefined }>;
+export type ProductDoesNotExist = InstanceType<typeof ProductDoesNotExist>;
+/** PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH (400). */
+export const ProductCustomerTypeDoesNotMatch = /* @__PURE__ */ knownErrorClass("PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH") as KnownErrorClass<{ readonly "~lineage"?: { PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH: true }; readonly productId: string | null | undefined; readonly customerId: string | undefined; readonly productCustomerType: string | null | undefined; readonly actualCustomerType: string | undefined }>;
+export type ProductCustomerTypeDoesNotMatch = InstanceType<typeof ProductCustomerTypeDoesNotMatch>;
+/** PRODUCT_ALREADY_GRANTED (400). */
+export const ProductAlreadyGranted = /* @__PURE__ */ knownErrorClass("PRODUCT_ALREADY_GRANTED") as KnownErrorClass<{ readonly "~lineage"?: { PRODUCT_ALREADY_GRANTED: true }; readonly productId: string | undefined; readonly customerId: string | undefined }>;
+export type ProductAlreadyGranted = InstanceType<typeof ProductAlreadyGranted>;
+/** ITEM_QUANTITY_INSUFFICIENT_AMOUNT (400). */
+export const ItemQuantityInsufficientAmount = /* @__PURE__ */ knownErrorClass("ITEM_QUANTITY_INSUFFICIENT_AMOUNT") as KnownErrorClass<{ readonly "~lineage"?: { ITEM_QUANTITY_INSUFFICIENT_AMOUNT: true }; readonly itemId: string | undefined; readonly customerId: string | undefined; readonly quantity: number | undefined }>;
+export type ItemQuantityInsufficientAmount = InstanceType<typeof ItemQuantityInsufficientAmount>;
+/** STRIPE_ACCOUNT_INFO_NOT_FOUND (404). */
+export const StripeAccountInfoNotFound = /* @__PURE__ */ knownErrorClass("STRIPE_ACCOUNT_INFO_NOT_FOUND") as KnownErrorClass<{ readonly "~lineage"?: { STRIPE_ACCOUNT_INFO_NOT_FOUND: true } }>;
+export type StripeAccountInfoNotFound = InstanceType<typeof StripeAccountInfoNotFound>;
+/** ANALYTICS_QUERY_TIMEOUT (400). */
+export const AnalyticsQueryTimeout = /* @__PURE__ */ knownErrorClass("ANALYTICS_QUERY_TIMEOUT") as KnownErrorClass<{ readonly "~lineage"?: { ANALYTICS_QUERY_TIMEOUT: true }; readonly timeoutMs: number | undefined }>;
+export type AnalyticsQueryTimeout = InstanceType<typeof AnalyticsQueryTimeout>;
+/** ANALYTICS_QUERY_ERROR (400). */
+export const AnalyticsQueryError = /* @__PURE__ */ knownErrorClass("ANALYTICS_QUERY_ERROR") as KnownErrorClass<{ readonly "~lineage"?: { ANALYTICS_QUERY_ERROR: true }; readonly error: string | undefined }>;
+export type AnalyticsQueryError = InstanceType<typeof AnalyticsQueryError>;
+/** DEFAULT_PAYMENT_METHOD_REQUIRED (400). */
+export const DefaultPaymentMethodRequired = /* @__PURE__ */ knownErrorClass("DEFAULT_PAYMENT_METHOD_REQUIRED") as KnownErrorClass<{ readonly "~lineage"?: { DEFAULT_PAYMENT_METHOD_REQUIRED: true }; readonly customerType: string | undefined; readonly customerId: string | undefined }>;
+export type DefaultPaymentMethodRequired = InstanceType<typeof DefaultPaymentMethodRequired>;
+/** NEW_PURCHASES_BLOCKED (403). */
+export const NewPurchasesBlocked = /* @__PURE__ */ knownErrorClass("NEW_PURCHASES_BLOCKED") as KnownErrorClass<{ readonly "~lineage"?: { NEW_PURCHASES_BLOCKED: true } }>;
+export type NewPurchasesBlocked = InstanceType<typeof NewPurchasesBlocked>;
 
 /** Each code's error type, for `isKnownError(error, code)` (types only: nothing of it is loaded). */
 export interface KnownErrorsByCode {
@@ -583,4 +715,37 @@ export interface KnownErrorsByCode {
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: ContactChannelAlreadyUsedForAuthBySomeoneElse;
   CROSS_SITE_REQUEST_REFUSED: CrossSiteRequestRefused;
   API_KEY_NOT_ACCEPTED: ApiKeyNotAccepted;
+  EMAIL_NOT_VERIFIED: EmailNotVerified;
+  DATA_VAULT_STORE_DOES_NOT_EXIST: DataVaultStoreDoesNotExist;
+  DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST: DataVaultStoreHashedKeyDoesNotExist;
+  ANONYMOUS_ACCOUNTS_NOT_ENABLED: AnonymousAccountsNotEnabled;
+  TEAM_ALREADY_EXISTS: TeamAlreadyExists;
+  OAUTH_ACCESS_TOKEN_NOT_AVAILABLE: OAuthAccessTokenNotAvailable;
+  APPLE_BUNDLE_ID_NOT_CONFIGURED: AppleBundleIdNotConfigured;
+  INVALID_APPLE_CREDENTIALS: InvalidAppleCredentials;
+  INVALID_POLLING_CODE: InvalidPollingCode;
+  CLI_AUTH_ERROR: CliAuthError;
+  CLI_AUTH_EXPIRED_ERROR: CliAuthExpiredError;
+  CLI_AUTH_USED_ERROR: CliAuthUsedError;
+  EMAIL_RENDERING_ERROR: EmailRenderingError;
+  TEMPLATE_SOURCE_REWRITE_ERROR: TemplateSourceRewriteError;
+  EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE: EmailCapacityBoostAlreadyActive;
+  EMAIL_NOT_EDITABLE: EmailNotEditable;
+  ITEM_NOT_FOUND: ItemNotFound;
+  ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH: ItemCustomerTypeDoesNotMatch;
+  CUSTOMER_DOES_NOT_EXIST: CustomerDoesNotExist;
+  SUBSCRIPTION_INVOICE_NOT_FOUND: SubscriptionInvoiceNotFound;
+  ONE_TIME_PURCHASE_NOT_FOUND: OneTimePurchaseNotFound;
+  SUBSCRIPTION_ALREADY_REFUNDED: SubscriptionAlreadyRefunded;
+  ONE_TIME_PURCHASE_ALREADY_REFUNDED: OneTimePurchaseAlreadyRefunded;
+  TEST_MODE_PURCHASE_NON_REFUNDABLE: TestModePurchaseNonRefundable;
+  PRODUCT_DOES_NOT_EXIST: ProductDoesNotExist;
+  PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH: ProductCustomerTypeDoesNotMatch;
+  PRODUCT_ALREADY_GRANTED: ProductAlreadyGranted;
+  ITEM_QUANTITY_INSUFFICIENT_AMOUNT: ItemQuantityInsufficientAmount;
+  STRIPE_ACCOUNT_INFO_NOT_FOUND: StripeAccountInfoNotFound;
+  ANALYTICS_QUERY_TIMEOUT: AnalyticsQueryTimeout;
+  ANALYTICS_QUERY_ERROR: AnalyticsQueryError;
+  DEFAULT_PAYMENT_METHOD_REQUIRED: DefaultPaymentMethodRequired;
+  NEW_PURCHASES_BLOCKED: NewPurchasesBlocked;
 }

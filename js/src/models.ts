@@ -201,6 +201,11 @@ export interface TeamPermission {
   id: string;
 }
 
+/** A project permission the user holds (API 2.8; directly or, with recursive listing, contained). */
+export interface ProjectPermission {
+  id: string;
+}
+
 export interface TeamCreate {
   displayName: string;
   /** Client tier: a base64 image (data:image/...;base64,...) or null. */

@@ -10,6 +10,8 @@ import { NEW_PROJECT_CONFIG } from "./models";
 import type { NotificationPreference } from "./notification-preferences";
 import type { OAuthProviderAccount } from "./provider-accounts";
 import { AuthContext } from "./react/context";
+import type { ProjectPermissionsApi } from "./project-permissions";
+import type { RestrictedUser } from "./restricted-session";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
 import type { NewProjectApiKey, ProjectApiKey, ProjectApiKeyCreate } from "./project-api-keys";
 import { checkTotpSetupCode, createTotpSetup } from "./totp";
@@ -69,10 +71,18 @@ export interface TestingControllerOptions {
   teams?: Partial<Team>[];
   /** Permission ids the user holds, per team id. */
   permissions?: Record<string, string[]>;
+  /** Project permission ids the user holds (API 2.8). */
+  projectPermissions?: string[];
   /** The user's contact channels; by default its primary e-mail. */
   contactChannels?: Partial<ContactChannel>[];
   /** Overrides of the project configuration (defaults: sign-up and passwords on, the rest off). */
   projectConfig?: Partial<ProjectConfig>;
+  /**
+   * A restricted user's session the app keeps aside (API 2.8; `user` is then ignored): signed
+   * out for the app, read by the onboarding page. Default: e-mail not verified. Any code
+   * verifies the e-mail and signs the user in.
+   */
+  restrictedUser?: Partial<RestrictedUser>;
 }
 
 /**
@@ -80,9 +90,17 @@ export interface TestingControllerOptions {
  * that e-mail, sign-out signs out, getAccessToken returns `accessToken` while signed in.
  */
 export function createTestingController(options: TestingControllerOptions = {}): AuthController {
+  let restricted: RestrictedUser | null = options.restrictedUser
+    ? {
+        ...fakeUser({ primaryEmailVerified: false, isRestricted: true, restrictedReason: { type: "email_not_verified" } }),
+        restrictedByAdmin: false,
+        restrictedByAdminReason: null,
+        ...options.restrictedUser,
+      }
+    : null;
   const initial: UserState = options.loading
     ? { status: "loading", user: null }
-    : options.user
+    : options.user && !restricted
       ? { status: "signed-in", user: fakeUser(options.user) }
       : { status: "signed-out", user: null };
   const store = createStore<{ value: UserState }>({ value: initial });
@@ -123,6 +141,7 @@ export function createTestingController(options: TestingControllerOptions = {}):
   // In-memory data behind the teams and contact-channel calls.
   let teams: Team[] = (options.teams ?? []).map((t) => fakeTeam(t));
   const permissions: Record<string, string[]> = { ...options.permissions };
+  const projectPermissionIds = [...(options.projectPermissions ?? [])];
   let channels: ContactChannel[] = (
     options.contactChannels ??
     (initial.user?.primaryEmail ? [{ value: initial.user.primaryEmail, isPrimary: true, usedForAuth: true, isVerified: initial.user.primaryEmailVerified }] : [])
@@ -150,6 +169,7 @@ export function createTestingController(options: TestingControllerOptions = {}):
     teamPermissions: createAsyncCache(async (teamId: string) => (permissions[teamId] ?? []).map((id) => ({ id }))),
     teamMemberProfiles: createAsyncCache(async (teamId: string) => [profile(teamId)]),
     teamInvitations: createAsyncCache(async (_teamId: string): Promise<TeamInvitation[]> => []),
+    projectPermissions: createAsyncCache(async () => projectPermissionIds.map((id) => ({ id }))),
   };
   const teamsApi: TeamsApi = {
     list: async () => (signedIn() ? teams : []),
@@ -184,6 +204,10 @@ export function createTestingController(options: TestingControllerOptions = {}):
   const teamPermissionsApi: TeamPermissionsApi = {
     list: async (teamId) => (permissions[teamId] ?? []).map((id) => ({ id })),
     has: async (teamId, permissionId) => (permissions[teamId] ?? []).includes(permissionId),
+  };
+  const projectPermissionsApi: ProjectPermissionsApi = {
+    list: async () => projectPermissionIds.map((id) => ({ id })),
+    has: async (permissionId) => projectPermissionIds.includes(permissionId),
   };
   const teamInvitationsApi: TeamInvitationsApi = {
     send: async () => ({ id: fakeId() }),
@@ -282,6 +306,7 @@ export function createTestingController(options: TestingControllerOptions = {}):
     teamMemberProfiles: teamMemberProfilesApi,
     teamPermissions: teamPermissionsApi,
     teamInvitations: teamInvitationsApi,
+    projectPermissions: projectPermissionsApi,
     contactChannels: contactChannelsApi,
     oauth: {
       // No provider to visit: signing in with OAuth signs the fake user in at once.
@@ -341,6 +366,21 @@ export function createTestingController(options: TestingControllerOptions = {}):
         if (!preference) throw new Error(`No notification category ${categoryId}`);
         preference.enabled = enabled || !preference.canDisable;
         return { ...preference };
+      },
+    },
+    restrictedSession: {
+      getUser: async () => restricted,
+      redirectToOnboarding: async () => {},
+      signOut: async () => {
+        restricted = null;
+      },
+      sendVerificationEmail: async () => {},
+      verifyEmail: async () => {
+        if (restricted?.restrictedReason?.type === "email_not_verified") {
+          restricted = { ...restricted, primaryEmailVerified: true, isRestricted: false, restrictedReason: null };
+          setUser(fakeUser(restricted));
+        }
+        return restricted;
       },
     },
     caches,

@@ -12,12 +12,15 @@ export interface AuthUrls {
   signUp: string;
   signOut: string;
   emailVerification: string;
+  /** Where a restricted user (API 2.8) verifies the e-mail or reads why an administrator restricted them. */
+  onboarding: string;
   forgotPassword: string;
   passwordReset: string;
   magicLinkCallback: string;
   oauthCallback: string;
   teamInvitation: string;
   accountSettings: string;
+  teamCreation: string;
   error: string;
   afterSignIn: string;
   afterSignUp: string;
@@ -37,12 +40,14 @@ export function resolveUrls(handlerPath: string = DEFAULT_HANDLER_PATH, override
     signUp: overrides.signUp ?? `${handler}/sign-up`,
     signOut: overrides.signOut ?? `${handler}/sign-out`,
     emailVerification: overrides.emailVerification ?? `${handler}/email-verification`,
+    onboarding: overrides.onboarding ?? `${handler}/onboarding`,
     forgotPassword: overrides.forgotPassword ?? `${handler}/forgot-password`,
     passwordReset: overrides.passwordReset ?? `${handler}/password-reset`,
     magicLinkCallback: overrides.magicLinkCallback ?? `${handler}/magic-link-callback`,
     oauthCallback: overrides.oauthCallback ?? `${handler}/oauth-callback`,
     teamInvitation: overrides.teamInvitation ?? `${handler}/team-invitation`,
     accountSettings: overrides.accountSettings ?? `${handler}/account-settings`,
+    teamCreation: overrides.teamCreation ?? `${handler}/team-creation`,
     error: overrides.error ?? `${handler}/error`,
     afterSignIn,
     afterSignUp: overrides.afterSignUp ?? afterSignIn,

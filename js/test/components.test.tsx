@@ -1,8 +1,8 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import type { ReactNode } from "react";
+import { Component, type ReactNode } from "react";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
-import { Protect, SelectedTeamSwitcher, SignedIn, SignedOut, UserButton, useUser } from "../src/index";
+import { Protect, SelectedTeamSwitcher, SignedIn, SignedOut, UserButton, UserNotSignedInError, useUser } from "../src/index";
 import { initials } from "../src/react/components/avatar";
 import { COMPONENT_STYLES } from "../src/react/components/theme";
 import { SIGN_OUT_INTENT_PARAM } from "../src/sign-out-intent";
@@ -92,6 +92,44 @@ describe("SignedIn and SignedOut for a guest (an anonymous user the app shows)",
   });
 });
 
+describe("useUser's or", () => {
+  function Guarded({ or }: { or: "throw" | "redirect" }) {
+    const state = useUser({ or });
+    return <p data-testid="guarded">{state.status === "signed-in" ? state.user.primaryEmail : state.status}</p>;
+  }
+  class Boundary extends Component<{ children: ReactNode }, { error: unknown }> {
+    override state = { error: null as unknown };
+    static getDerivedStateFromError(error: unknown) {
+      return { error };
+    }
+    override render() {
+      return this.state.error ? <p data-testid="caught">{(this.state.error as Error).name}</p> : this.props.children;
+    }
+  }
+
+  it('"throw" throws UserNotSignedInError for a signed-out visitor, to the error boundary', () => {
+    const quiet = console.error;
+    console.error = () => {};
+    try {
+      renderWith({ user: null }, <Boundary><Guarded or="throw" /></Boundary>);
+    } finally {
+      console.error = quiet;
+    }
+    expect(screen.getByTestId("caught").textContent).toBe(new UserNotSignedInError().name);
+  });
+
+  it('"throw" and "redirect" return the signed-in user, and wait while the session loads', () => {
+    renderWith({ user: ADA }, <Guarded or="throw" />);
+    expect(screen.getByTestId("guarded").textContent).toBe("ada@example.com");
+    cleanup();
+    renderWith({ loading: true }, <Guarded or="throw" />);
+    expect(screen.getByTestId("guarded").textContent).toBe("loading");
+    cleanup();
+    renderWith({ user: ADA }, <Guarded or="redirect" />);
+    expect(screen.getByTestId("guarded").textContent).toBe("ada@example.com");
+  });
+});
+
 describe("Protect", () => {
   const gate = (rule: ReactNode) => rule;
 
@@ -121,6 +159,24 @@ describe("Protect", () => {
     // No selected team: nothing to hold the permission in.
     renderWith({ ...options, user: ADA }, <Protect permission="$update_team" fallback="no team: denied">allowed</Protect>);
     expect(screen.getByText("no team: denied")).toBeTruthy();
+  });
+
+  it("admits a holder of the project permission with `project`, whatever the selected team holds", async () => {
+    const options = {
+      user: { ...ADA, selectedTeamId: "t-design" },
+      teams: TEAMS,
+      permissions: { "t-design": ["view_reports"] },
+      projectPermissions: ["export_data"],
+    };
+    renderWith(options, <Protect permission="export_data" project fallback="denied">project: allowed</Protect>);
+    expect(await screen.findByText("project: allowed")).toBeTruthy();
+    cleanup();
+    // Held in the selected team, not in the project: denied.
+    renderWith(options, <Protect permission="view_reports" project fallback="team only: denied">allowed</Protect>);
+    expect(await screen.findByText("team only: denied")).toBeTruthy();
+    cleanup();
+    renderWith({ ...options, user: null }, <Protect permission="export_data" project fallback="signed out: denied">allowed</Protect>);
+    expect(screen.getByText("signed out: denied")).toBeTruthy();
   });
 
   it("admits the users a condition accepts", () => {
@@ -285,6 +341,11 @@ describe("UserButton", () => {
 });
 
 describe("SelectedTeamSwitcher", () => {
+  const openMenu = async () => {
+    fireEvent.click(await screen.findByRole("button", { name: /^Team menu, / }));
+    return screen.getByRole("menu");
+  };
+
   it("renders nothing signed out, and says so when the user has no team", async () => {
     const { container } = renderWith({ user: null }, <SelectedTeamSwitcher />);
     expect(container.querySelector("[data-testid=team-switcher]")).toBeNull();
@@ -292,51 +353,60 @@ describe("SelectedTeamSwitcher", () => {
     renderWith({ user: ADA }, <SelectedTeamSwitcher />);
     expect(await screen.findByText("No teams yet")).toBeTruthy();
     await act(async () => {}); // the project loads: team creation is off
-    expect(screen.queryByRole("button", { name: "Create a team" })).toBeNull();
+    const menu = await openMenu();
+    expect(within(menu).queryByRole("menuitem", { name: "Create a team" })).toBeNull();
   });
 
-  it("selects one of the user's teams", async () => {
+  it("selects one of the user's teams in its menu, the current one checked", async () => {
     const changed: string[] = [];
     renderWith({ user: ADA, teams: TEAMS }, <SelectedTeamSwitcher onChange={(team) => changed.push(team.displayName)} />);
-    const select = (await screen.findByRole("combobox", { name: "Team" })) as HTMLSelectElement;
-    expect(select.value).toBe("");
-    expect(Array.from(select.options).map((option) => option.text)).toEqual(["No team selected", "Design", "Operations"]);
-    fireEvent.change(select, { target: { value: "t-ops" } });
+    const trigger = await screen.findByRole("button", { name: "Team menu, No team selected" });
+    fireEvent.click(trigger);
+    const radios = within(screen.getByRole("menu")).getAllByRole("menuitemradio");
+    expect(radios.map((radio) => [radio.textContent, radio.getAttribute("aria-checked")])).toEqual([
+      ["DDesign", "false"],
+      ["OOperations", "false"],
+    ]);
+    // No current team: nothing to manage yet.
+    expect(screen.queryByRole("menuitem", { name: "Manage teams" })).toBeNull();
+    fireEvent.click(radios[1]!);
     await waitFor(() => expect(screen.getByTestId("who").textContent).toBe("ada@example.com in t-ops"));
     expect(changed).toEqual(["Operations"]);
-    expect(select.value).toBe("t-ops");
-    expect(Array.from(select.options).map((option) => option.text)).toEqual(["Design", "Operations"]);
+    await waitFor(() => expect(screen.queryByRole("menu")).toBeNull());
+    expect(trigger.getAttribute("aria-label")).toBe("Team menu, Operations");
+    const menu = await openMenu();
+    expect(within(menu).getByRole("menuitemradio", { name: "Operations" }).getAttribute("aria-checked")).toBe("true");
+    expect(within(menu).getByRole("menuitem", { name: "Manage teams" }).getAttribute("href")).toBe("/handler/account-settings/teams");
   });
 
   it("creates a team when the project allows it, selects it, and checks the name first", async () => {
     renderWith({ user: ADA, projectConfig: { clientTeamCreationEnabled: true } }, <SelectedTeamSwitcher />);
-    const create = await screen.findByRole("button", { name: "Create a team" });
-    expect(create.getAttribute("aria-expanded")).toBe("false");
-    fireEvent.click(create);
+    const trigger = await screen.findByRole("button", { name: "Team menu, No teams yet" });
+    await act(async () => {}); // the project loads: team creation is on
+    fireEvent.click(within(await openMenu()).getByRole("menuitem", { name: "Create a team" }));
     const name = screen.getByRole("textbox", { name: "Team name" });
     await waitFor(() => expect(document.activeElement).toBe(name));
-    expect(create.getAttribute("aria-expanded")).toBe("true");
     fireEvent.click(screen.getByRole("button", { name: "Create team" }));
     expect(screen.getByRole("alert").textContent).toBe("Enter a name for the team.");
     expect(name.getAttribute("aria-invalid")).toBe("true");
-    // Escape closes the form and returns to its button.
+    // Escape closes the form and returns to the switcher.
     fireEvent.keyDown(name, { key: "Escape" });
     expect(screen.queryByRole("textbox")).toBeNull();
-    expect(document.activeElement).toBe(create);
-    fireEvent.click(create);
+    expect(document.activeElement).toBe(trigger);
+    fireEvent.click(within(await openMenu()).getByRole("menuitem", { name: "Create a team" }));
     fireEvent.change(screen.getByRole("textbox", { name: "Team name" }), { target: { value: "  Research " } });
     fireEvent.click(screen.getByRole("button", { name: "Create team" }));
-    const select = (await screen.findByRole("combobox", { name: "Team" })) as HTMLSelectElement;
-    await waitFor(() => expect(select.selectedOptions[0]?.text).toBe("Research"));
-    expect(screen.getByTestId("who").textContent).toBe(`ada@example.com in ${select.value}`);
+    await waitFor(() => expect(trigger.getAttribute("aria-label")).toBe("Team menu, Research"));
+    expect(screen.getByTestId("who").textContent).toMatch(/^ada@example.com in /);
     expect(screen.queryByRole("textbox")).toBeNull();
   });
 
   it("offers no creation with allowCreate={false} whatever the project allows", async () => {
     renderWith({ user: ADA, teams: TEAMS, projectConfig: { clientTeamCreationEnabled: true } }, <SelectedTeamSwitcher allowCreate={false} />);
-    await screen.findByRole("combobox");
     await act(async () => {});
-    expect(screen.queryByRole("button", { name: "Create a team" })).toBeNull();
+    const menu = await openMenu();
+    expect(within(menu).getAllByRole("menuitemradio")).toHaveLength(2);
+    expect(within(menu).queryByRole("menuitem", { name: "Create a team" })).toBeNull();
   });
 });
 
@@ -372,13 +442,13 @@ describe("refusals", () => {
 
   it("the switcher keeps the selected team and says why, and the creation form keeps its name", async () => {
     renderFailing(<SelectedTeamSwitcher />);
-    const select = (await screen.findByRole("combobox", { name: "Team" })) as HTMLSelectElement;
-    fireEvent.change(select, { target: { value: "t-ops" } });
+    const trigger = await screen.findByRole("button", { name: "Team menu, Design" });
+    fireEvent.click(trigger);
+    fireEvent.click(within(screen.getByRole("menu")).getByRole("menuitemradio", { name: "Operations" }));
     expect((await screen.findByRole("alert")).textContent).toBe("The team could not be selected. Please try again.");
-    await waitFor(() => expect(select.disabled).toBe(false));
-    expect(select.value).toBe("t-design");
-    expect(select.getAttribute("aria-describedby")).toBe(screen.getByRole("alert").id);
-    fireEvent.click(await screen.findByRole("button", { name: "Create a team" }));
+    expect(trigger.getAttribute("aria-label")).toBe("Team menu, Design");
+    expect(trigger.getAttribute("aria-describedby")).toBe(screen.getByRole("alert").id);
+    fireEvent.click(within(screen.getByRole("menu")).getByRole("menuitem", { name: "Create a team" }));
     fireEvent.change(screen.getByRole("textbox", { name: "Team name" }), { target: { value: "Research" } });
     fireEvent.click(screen.getByRole("button", { name: "Create team" }));
     expect(await screen.findByText("The team could not be created. Please try again.")).toBeTruthy();

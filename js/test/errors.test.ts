@@ -156,6 +156,45 @@ describe("parseKnownError", () => {
   });
 });
 
+describe("the known errors of backend 2.8.86", () => {
+  // Every code of the real service's known-errors.tsx at 2.8.86 with its status (null: a
+  // parent, never sent); the same file the Python tests read.
+  const backend: { codes: Record<string, number | null> } = JSON.parse(
+    readFileSync(resolve(__dirname, "../../tests/data/backend-2.8.86-known-errors.json"), "utf8"),
+  );
+  const body = (code: string) => JSON.stringify({ code, error: "as the service words it" });
+
+  it("are all 144 in the catalogue", () => {
+    const codes = Object.keys(backend.codes);
+    expect(codes).toHaveLength(144);
+    expect(codes.filter((code) => !knownErrorClasses[code])).toEqual([]);
+  });
+
+  it.each(Object.entries(backend.codes))("%s is its own class with status %s", (code, status) => {
+    const cls = knownErrorClasses[code];
+    expect(cls.code).toBe(code);
+    if (status === null) {
+      expect(cls.abstract).toBe(true);
+      return;
+    }
+    expect(cls.status).toBe(status);
+    const error = parseKnownError(code, status, body(code));
+    expect(error).toBeInstanceOf(cls);
+    expect(error.status).toBe(status);
+  });
+
+  it("ITEM_QUANTITY_INSUFFICIENT_AMOUNT, once unknown, keeps its 400 and details", () => {
+    const error = parseKnownError(
+      "ITEM_QUANTITY_INSUFFICIENT_AMOUNT",
+      400,
+      JSON.stringify({ code: "ITEM_QUANTITY_INSUFFICIENT_AMOUNT", error: "m", details: { item_id: "i", quantity: 2 } }),
+    );
+    expect(error).toBeInstanceOf(errors.ItemQuantityInsufficientAmount);
+    expect(error.status).toBe(400);
+    expect((error as errors.ItemQuantityInsufficientAmount).quantity).toBe(2);
+  });
+});
+
 describe("HttpStatusError", () => {
   it.each([
     [400, "Bad Request"],

@@ -93,6 +93,10 @@ describe("account settings", () => {
     fireEvent.change(field, { target: { value: code } });
     fireEvent.click(screen.getByTestId("confirm-totp"));
     await waitFor(() => expect(screen.getByTestId("two-factor-status").getAttribute("data-enabled")).toBe("true"));
+    // The section says it is on once, and what changes (not "is on" twice).
+    const section = screen.getByTestId("settings-two-factor").textContent ?? "";
+    expect(section.match(/ is on\b/g)).toHaveLength(1);
+    expect(screen.getByTestId("two-factor-done").textContent).toBe("Done: your next sign-in asks for a code from the app.");
     fireEvent.click(screen.getByTestId("disable-totp"));
     await waitFor(() => expect(screen.getByTestId("two-factor-status").getAttribute("data-enabled")).toBe("false"));
   });

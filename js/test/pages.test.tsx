@@ -391,6 +391,9 @@ describe("email-verification page", () => {
     );
     view();
     expect((await screen.findByRole("alert")).textContent).toContain("Could not reach the authentication service");
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Verification failed");
+    // One primary button: the way on (Try again); Continue is a plain one.
+    expect([...document.querySelectorAll(".authmw-primary")].map((element) => element.textContent)).toEqual(["Try again"]);
     fireEvent.click(screen.getByRole("button", { name: "Try again" }));
     await screen.findByTestId("email-verified");
   });
@@ -401,6 +404,10 @@ describe("email-verification page", () => {
     service.on("POST /contact-channels/verify", knownErrorResponse("VERIFICATION_CODE_EXPIRED", 400));
     service.on("POST /contact-channels/send-verification-code", jsonResponse({ success: true }));
     view();
+    await screen.findByTestId("resend-verification");
+    expect([...document.querySelectorAll(".authmw-primary")].map((element) => element.textContent)).toEqual([
+      "Send a new verification e-mail",
+    ]);
     fireEvent.click(await screen.findByTestId("resend-verification"));
     expect((await screen.findByRole("status")).textContent).toContain("We sent a new verification e-mail");
     expect(service.bodyOf("POST /contact-channels/send-verification-code")).toEqual({
@@ -901,6 +908,8 @@ describe("issue 26: the sign-out page cannot be triggered from another site", ()
     service.on("DELETE /auth/sessions/current", jsonResponse({ success: true }));
     view();
     await screen.findByTestId("already-signed-in");
+    // The title says what the page shows: no "Sign in" to someone signed in.
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("You are already signed in");
     const link = screen.getByRole("link", { name: "Sign out" });
     expect(link.getAttribute("href")).toBe("/handler/sign-out");
     fireEvent.click(link);

@@ -28,13 +28,12 @@ describe("default styles of the handler pages", () => {
     expect(document.querySelectorAll(SHEET).length).toBe(0);
   });
 
-  it("are rendered once however many pages use them, scoped with zero specificity", () => {
+  it("are rendered once however many pages use them, every rule scoped under the page with two classes' specificity", () => {
     renderHandler("/handler/sign-in");
     renderHandler("/handler/sign-up");
     const sheets = document.querySelectorAll(SHEET);
     expect(sheets.length).toBe(1);
     expect(sheets[0].textContent).toBe(DEFAULT_STYLES);
-    // Every selector of every rule is one :where(...) group as a whole: zero specificity.
     const selectors = DEFAULT_STYLES.replace(/@keyframes[^{]*\{[^{}]*\{[^}]*\}\s*\}/g, "")
       .replace(/@media[^{]*\{/g, "")
       .split("}")
@@ -43,7 +42,15 @@ describe("default styles of the handler pages", () => {
     expect(selectors.length).toBeGreaterThan(40);
     // A pseudo-element inside :where() makes the selector invalid (the rule would be dropped).
     expect(DEFAULT_STYLES).not.toContain("::");
-    for (const selector of selectors) expect(selector).toMatch(/^:where\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)$/);
+    // The scope, then one :where(...) group as a whole: every rule has the scope's specificity
+    // (two classes, more than a host's `a:hover`), so the rules' own order decides among them.
+    const scope = ":is(.authmw-page, .authmw-page *):is(.authmw-page, .authmw-page *)";
+    const scoped = selectors.filter((selector) => selector !== ":where(body:has(.authmw-page))");
+    expect(scoped.length).toBe(selectors.length - 1);
+    for (const selector of scoped) {
+      expect(selector.startsWith(scope + ":where(.authmw-page")).toBe(true);
+      expect(selector.slice(scope.length)).toMatch(/^:where\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)$/);
+    }
   });
 
   it("set both background and text in the light and the dark palette", () => {

@@ -53,6 +53,7 @@ def create_app(
     api: str = DEFAULT_API,
     internal_keys: InternalKeys | None = None,
     shared_oauth_server: str | None = None,
+    project_name: str | None = None,
 ) -> Starlette:
     """Open (or create) the service's data in `data_dir` and build the ASGI app.
 
@@ -63,10 +64,11 @@ def create_app(
     `api_url` is also the base of the 2.8 token issuers (without it, each request's own URL).
     `internal_keys` (seed.py) become one more key set of the `internal` project.
     `shared_oauth_server`: the OIDC server that serves `shared` OAuth providers (outside_oauth.py).
+    `project_name` names the local project (on every start).
     """
     version = api_version(api)
     db = Database.in_dir(data_dir)
-    bootstrap = ensure_projects(db, internal_keys, version.name)
+    bootstrap = ensure_projects(db, internal_keys, version.name, project_name)
     mark_interrupted(db)
     if bootstrap.created and on_first_start is not None:
         on_first_start(bootstrap)

@@ -53,7 +53,9 @@ class Bootstrap:
     created: bool  # True on the very first start of this data folder
 
 
-def ensure_projects(db: Database, internal_keys: InternalKeys | None = None, api: str = "2.8") -> Bootstrap:
+def ensure_projects(
+    db: Database, internal_keys: InternalKeys | None = None, api: str = "2.8", name: str | None = None
+) -> Bootstrap:
     """Create the projects and keys on first start; reuse them later. A project that was deleted
     (DELETE /projects/current) is created afresh, with new keys, as on a first start.
 
@@ -66,11 +68,14 @@ def ensure_projects(db: Database, internal_keys: InternalKeys | None = None, api
         created = False
         project_id = _meta(c, "project_id")
         if project_id is None or get_project(c, project_id) is None:
-            project = _new_project_with_keys(c, LOCAL_PROJECT_NAME, None, version, LOCAL_PROJECT_CONFIG)
+            project = _new_project_with_keys(c, name or LOCAL_PROJECT_NAME, None, version, LOCAL_PROJECT_CONFIG)
             c.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('project_id', ?)", (project.project_id,))
             created = True
         else:
             project = _keys_of(c, project_id)
+            existing = get_project(c, project_id)
+            if name and existing is not None and existing.display_name != name:
+                save_project(c, replace(existing, display_name=name))
         if get_project(c, INTERNAL_PROJECT_ID) is None:
             internal = _new_project_with_keys(c, INTERNAL_PROJECT_NAME, INTERNAL_PROJECT_ID, version)
         else:

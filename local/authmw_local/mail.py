@@ -19,6 +19,8 @@ from __future__ import annotations
 import logging
 import sqlite3
 from dataclasses import dataclass
+from email.errors import HeaderParseError
+from email.header import decode_header, make_header
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import Any
@@ -42,7 +44,10 @@ class Mail:
     link: str | None = None
 
     def message(self, settings: SmtpSettings) -> EmailMessage:
-        """The MIME message sent over SMTP: plain text, plus the HTML alternative when there is one."""
+        """The MIME message sent over SMTP: plain text, plus the HTML alternative when there is one.
+        Raises ValueError for a subject that would break out of its header line."""
+        if breaks_header_line(self.subject):
+            raise ValueError("A mail subject must not contain line breaks, plain or RFC 2047-encoded.")
         message = EmailMessage()
         message["Subject"] = self.subject
         message["From"] = settings.sender
@@ -53,6 +58,20 @@ class Mail:
         if self.html:
             message.add_alternative(self.html, subtype="html")
         return message
+
+
+def breaks_header_line(value: str) -> bool:
+    """Whether a header value holds a CR or LF, as written or once its RFC 2047 encoded words
+    (``=?utf-8?q?...=0D=0A...?=``) are decoded, as the mail library does when it writes the
+    header: such a value would start a header of its own (a ``Bcc:`` line, say). A value whose
+    encoded words cannot be decoded counts as breaking: it is not sent."""
+    if "\r" in value or "\n" in value:
+        return True
+    try:
+        decoded = str(make_header(decode_header(value)))
+    except (HeaderParseError, UnicodeError, LookupError, ValueError):
+        return True
+    return "\r" in decoded or "\n" in decoded
 
 
 def send_email(ctx: RequestContext, mail: Mail) -> str:

@@ -55,6 +55,8 @@ class LocalService:
     `http://localhost:<port>`): `.url`, `project.env`, token issuers and links in e-mails use it.
     `shared_oauth_server` is an OpenID Connect server that serves the `shared` OAuth providers
     instead of the built-in mock (e.g. Stack's mock OAuth server; outside_oauth.py).
+    `project_name` is the local project's display name (the app's name on the cards and in the
+    e-mails), set on every start; without it, a new project is named "authmw local project".
     """
 
     def __init__(
@@ -71,6 +73,7 @@ class LocalService:
         mail_api_port: int | None = None,
         public_url: str | None = None,
         shared_oauth_server: str | None = None,
+        project_name: str | None = None,
     ) -> None:
         self.api = api_version(api).name  # a clear error for an unknown version, before binding
         self.data_dir = Path(data_dir)
@@ -90,6 +93,7 @@ class LocalService:
                 api=self.api,
                 internal_keys=internal_keys,
                 shared_oauth_server=shared_oauth_server,
+                project_name=project_name,
             )
         except BaseException:
             self._sock.close()

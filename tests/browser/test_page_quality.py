@@ -102,6 +102,45 @@ def client_call(service: MailService, method: str, path: str, token: str | None 
     return deployment.client_call(service.service, method, path, token, **body)
 
 
+def password_reset_link(service: MailService, base: str, email: str) -> str:
+    """The link of a password reset e-mail sent now to `email`, for the example app at `base`."""
+    started = time.time()
+    client_call(
+        service, "POST", "/auth/password/send-reset-code", email=email, callback_url=f"{base}/handler/password-reset"
+    )
+    return str(service.mail(email, "password_reset", after=started)["link"])
+
+
+def verification_link(service: MailService, base: str) -> str:
+    """The link of the verification e-mail of a user signing up now."""
+    started = time.time()
+    new_user = f"verify-{uuid.uuid4().hex[:10]}@example.com"
+    client_call(
+        service,
+        "POST",
+        "/auth/password/sign-up",
+        email=new_user,
+        password=PASSWORD,
+        verification_callback_url=f"{base}/handler/email-verification",
+    )
+    return str(service.mail(new_user, "email_verification", after=started)["link"])
+
+
+def invitation_link(service: MailService, base: str, owner: str, team_id: str, email: str) -> str:
+    """The link of an invitation to `team_id` that `owner` sends now to `email`."""
+    started = time.time()
+    client_call(
+        service,
+        "POST",
+        "/team-invitations/send-code",
+        service.access_tokens[owner],
+        email=email,
+        team_id=team_id,
+        callback_url=f"{base}/handler/team-invitation",
+    )
+    return str(service.mail(email, "team_invitation", after=started)["link"])
+
+
 def test_pages_pass_axe_in_light_and_dark_and_are_screenshotted(
     service: MailService, example_app: Any, context: Any, axe_source: str
 ) -> None:
@@ -138,26 +177,12 @@ def test_pages_pass_axe_in_light_and_dark_and_are_screenshotted(
 
     # A password reset link (checked, not used, by the page).
     owner = service.sign_up()
-    started = time.time()
-    client_call(
-        service, "POST", "/auth/password/send-reset-code", email=owner, callback_url=f"{base}/handler/password-reset"
-    )
-    page.goto(service.mail(owner, "password_reset", after=started)["link"])
+    page.goto(password_reset_link(service, base, owner))
     expect(page.get_by_test_id("password-reset-form")).to_be_visible()
     inspect.check("password-reset")
 
     # An e-mail verification link of a new user.
-    started = time.time()
-    new_user = f"verify-{uuid.uuid4().hex[:10]}@example.com"
-    client_call(
-        service,
-        "POST",
-        "/auth/password/sign-up",
-        email=new_user,
-        password=PASSWORD,
-        verification_callback_url=f"{base}/handler/email-verification",
-    )
-    page.goto(service.mail(new_user, "email_verification", after=started)["link"])
+    page.goto(verification_link(service, base))
     expect(page.get_by_test_id("email-verified")).to_be_visible()
     inspect.check("email-verification")
 
@@ -166,18 +191,7 @@ def test_pages_pass_axe_in_light_and_dark_and_are_screenshotted(
     team = client_call(
         service, "POST", "/teams", service.access_tokens[owner], display_name="Design team", creator_user_id="me"
     )
-    started = time.time()
-    client_call(
-        service,
-        "POST",
-        "/team-invitations/send-code",
-        service.access_tokens[owner],
-        email=me,
-        team_id=team["id"],
-        callback_url=f"{base}/handler/team-invitation",
-    )
-    invitation = service.mail(me, "team_invitation", after=started)["link"]
-    page.goto(invitation)
+    page.goto(invitation_link(service, base, owner, team["id"], me))
     expect(page.get_by_test_id("invitation-sign-in")).to_be_visible()
     inspect.check("team-invitation-signed-out")
 

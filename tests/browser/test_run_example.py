@@ -13,6 +13,8 @@ import httpx
 import pytest
 from ports import another_program_on_a_port, free_port
 
+from authmw import AdminApp, AuthConfig
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -46,6 +48,15 @@ def test_run_example_serves_the_app_and_stops_the_service_on_exit(tmp_path: Path
                 break
         assert f"Open http://localhost:{app_port}" in lines[-1]
         assert (tmp_path / "project.env").is_file()
+        # The mailbox's address, from the script and from `authmw dev` itself
+        assert f"http://localhost:{service_port}/dev/mailbox" in script.stdout.readline()
+        assert f"mailbox:    http://127.0.0.1:{service_port}/dev/mailbox" in "".join(lines)
+        assert httpx.get(f"http://127.0.0.1:{service_port}/dev/mailbox").status_code == 200
+        # A showcase: the app's name on the cards, teams and account deletion on
+        with AdminApp(AuthConfig.from_env_file(tmp_path / "project.env")) as admin:
+            project = admin.get_project()
+        assert project.display_name == "authmw example"
+        assert project.config.client_team_creation_enabled and project.config.client_user_deletion_enabled
 
         assert listening(app_port)  # the script says "Open" only once the app answers
         page = httpx.get(f"http://127.0.0.1:{app_port}/handler/sign-up")

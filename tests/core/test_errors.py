@@ -25,6 +25,8 @@ from authmw.errors import (
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = json.loads((ROOT / "authmw" / "catalogue.json").read_text())["errors"]
 BY_CODE = {e["code"]: e for e in CATALOGUE}
+#: Every known error of backend 2.8.86 and its status (None: a parent, never sent).
+BACKEND_2_8_86 = json.loads((ROOT / "tests" / "data" / "backend-2.8.86-known-errors.json").read_text())["codes"]
 
 
 def _generator():
@@ -116,6 +118,55 @@ def test_unknown_code_keeps_the_original_code():
     error = KnownError.from_body({"code": "SOMETHING_NEW", "error": "hello"})
     assert type(error) is UnsupportedError and error.original_code == "SOMETHING_NEW"
     assert "SOMETHING_NEW" in error.message and "hello" in error.message
+
+
+def test_the_catalogue_knows_every_error_of_backend_2_8_86():
+    assert len(BACKEND_2_8_86) == 144
+    assert sorted(set(BACKEND_2_8_86) - set(BY_CODE)) == []
+
+
+@pytest.mark.parametrize("code", sorted(BACKEND_2_8_86))
+def test_every_2_8_86_error_reads_as_its_class_with_its_status(code):
+    status = BACKEND_2_8_86[code]
+    cls = KnownError.from_body({"code": code}).__class__
+    assert cls is not UnsupportedError or code == "UNSUPPORTED_ERROR"
+    assert cls.code == code
+    if status is None:  # a parent: caught, never sent
+        assert cls.abstract
+        return
+    assert (BY_CODE[code]["status"], cls.status) == (status, status)
+    body = json.dumps({"code": code, "error": "as the service words it"}).encode()
+    error = error_from_response(status, {"x-stack-known-error": code}, body)
+    assert type(error) is cls and error.status == status
+    if code != "UNSUPPORTED_ERROR":  # (that one's message names the code it stands for)
+        assert error.message == "as the service words it"
+
+
+def test_an_unknown_code_keeps_the_services_status():
+    body = {"code": "SOMETHING_NEWER", "error": "Not enough of it.", "details": {"quantity": 3}}
+    error = error_from_response(400, {"x-stack-known-error": "SOMETHING_NEWER"}, json.dumps(body).encode())
+    assert type(error) is UnsupportedError and error.status == 400
+    assert error.original_code == "SOMETHING_NEWER" and error.details["quantity"] == 3
+    assert "Not enough of it." in error.message
+    again = pickle.loads(pickle.dumps(error))
+    assert (type(again), again.status, again.original_code) == (UnsupportedError, 400, "SOMETHING_NEWER")
+    # control: without a status (a body read on its own) the catalogue's 500 stands
+    assert KnownError.from_body(body).status == UnsupportedError.status == 500
+
+
+def test_the_code_of_the_report_is_known_with_its_status():
+    """The case of the report: 2.8.86's ITEM_QUANTITY_INSUFFICIENT_AMOUNT, once read as a 500."""
+    body = {"code": "ITEM_QUANTITY_INSUFFICIENT_AMOUNT", "error": "m", "details": {"item_id": "i", "customer_id": "c", "quantity": 2}}
+    error = error_from_response(400, {"x-stack-known-error": body["code"]}, json.dumps(body).encode())
+    assert isinstance(error, errors.ItemQuantityInsufficientAmount)
+    assert (error.status, error.item_id, error.customer_id, error.quantity) == (400, "i", "c", 2)
+
+
+def test_a_known_code_answered_with_another_status_keeps_the_services():
+    body = json.dumps({"code": "TEAM_NOT_FOUND", "error": "gone", "details": {"team_id": "t"}}).encode()
+    error = error_from_response(410, {"x-stack-known-error": "TEAM_NOT_FOUND"}, body)
+    assert type(error) is errors.TeamNotFound and error.status == 410 and errors.TeamNotFound.status == 404
+    assert pickle.loads(pickle.dumps(error)).status == 410
 
 
 def test_other_errors():

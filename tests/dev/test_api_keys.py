@@ -279,3 +279,24 @@ def test_api_2_7_has_no_api_keys(api_27: Api) -> None:
         assert response.status_code == 404 and "this page does not exist" in response.text
     refused = api_27.call("PATCH", "/projects/current", "admin", json={"config": {"allow_user_api_keys": True}})
     assert "unknown properties: allow_user_api_keys" in assert_known_error(refused, "SCHEMA_ERROR", 400)["error"]
+
+
+def test_an_anonymous_user_makes_keys_as_the_2_8_backend_lets_them(keys_api: Api) -> None:
+    """As backend 2.8.86: anonymous sign-up works while sign-up is closed (it is not a sign-up
+    of the project's users), and an anonymous user's token is taken for creating its own key
+    only with x-stack-allow-anonymous-user: true (without it: ANONYMOUS_AUTHENTICATION_NOT_ALLOWED,
+    the rule of every client call). Apps count such a key as the anonymous user it belongs to."""
+    closed = keys_api.call("PATCH", "/internal/projects/current", "admin", json={"config": {"sign_up_enabled": False}})
+    assert closed.status_code == 200, closed.text
+    anonymous = keys_api.call("POST", "/auth/anonymous/sign-up", json={})
+    assert anonymous.status_code == 200, anonymous.text
+    tokens = anonymous.json()
+    fields = {"user_id": "me", "description": "script", "expires_at_millis": None}
+    refused = keys_api.call("POST", "/user-api-keys", token=tokens["access_token"], json=fields)
+    assert_known_error(refused, "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED", 401)
+    allowed = {"x-stack-allow-anonymous-user": "true"}
+    made = keys_api.call("POST", "/user-api-keys", token=tokens["access_token"], json=fields, headers=allowed)
+    assert made.status_code == 200, made.text
+    assert made.json()["user_id"] == tokens["user_id"]
+    password = keys_api.call("POST", "/auth/password/sign-up", json={"email": "x@example.com", "password": "long enough pw"})
+    assert_known_error(password, "SIGN_UP_NOT_ENABLED", 400)  # control: the project's sign-up is closed

@@ -93,16 +93,24 @@ def test_background_starts_answers_refuses_a_second_start_and_stops(tmp_path: Pa
     import httpx
 
     data = str(tmp_path / ".authmw")
-    started = authmw_dev("--background", "--port", "0", "--data-dir", data)
+    started = authmw_dev("--background", "--port", "0", "--data-dir", data, "--name", "Bookshop")
     try:
         assert started.returncode == 0, started.stderr
         assert "stop it:    authmw dev --stop --data-dir" in started.stderr
         url = (tmp_path / ".authmw" / "dev.url").read_text().strip()
+        assert f"mailbox:    {url}/dev/mailbox" in started.stderr
+        assert httpx.get(f"{url}/dev/mailbox").status_code == 200
+        # --name: the app's name on the cards (the project's display name)
+        project = httpx.get(f"{url}/api/v1/projects/current", headers=client_headers(tmp_path / ".authmw")).json()
+        assert project["display_name"] == "Bookshop"
         assert httpx.get(url + "/health").json() == {"status": "ok"}
         config = AuthConfig.from_env_file(tmp_path / ".authmw" / "project.env")
         assert config.api_url == url
         again = authmw_dev("--background", "--port", "0", "--data-dir", data)
         assert_one_line(again, "already running", "--stop")
+        # A second `authmw dev` in the same folder says it is already running, and where.
+        in_front = authmw_dev("--port", "0", "--data-dir", data)
+        assert_one_line(in_front, "already running", f"on {url}", f"{url}/dev/mailbox", "authmw dev --stop")
     finally:
         stopped = authmw_dev("--stop", "--data-dir", data)
     assert stopped.returncode == 0, stopped.stderr
@@ -111,6 +119,15 @@ def test_background_starts_answers_refuses_a_second_start_and_stops(tmp_path: Pa
         httpx.get(url + "/health")
     nothing = authmw_dev("--stop", "--data-dir", data)
     assert nothing.returncode == 1 and "no local service is running" in nothing.stderr
+
+
+def client_headers(data: Path) -> dict[str, str]:
+    config = AuthConfig.from_env_file(data / "project.env")
+    return {
+        "x-stack-project-id": config.project_id,
+        "x-stack-access-type": "client",
+        "x-stack-publishable-client-key": config.publishable_client_key or "",
+    }
 
 
 def test_background_reports_a_start_that_fails(tmp_path: Path) -> None:

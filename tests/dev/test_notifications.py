@@ -165,6 +165,22 @@ def test_marketing_mail_carries_an_unsubscribe_link_that_turns_the_category_off(
     assert receipt["link"] is None and "unsubscribe" not in receipt["body"].lower()
 
 
+def test_a_subject_cannot_inject_a_header_line(api: Api, inbox: Inbox) -> None:
+    """Attack (issue 38 item 5): an RFC 2047 encoded word decoding to CR LF reached SMTP as a
+    header line of its own (a Bcc to the attacker's address). Refused, plain or encoded."""
+    email = unique_email()
+    user = api.sign_up(email)
+    for subject in ("=?utf-8?q?Hi=0D=0ABcc=3A_evil=40evil.example?=", "Hi\r\nBcc: evil@evil.example", "=?utf-8?b?SGkKQmNjOiBldmls?="):
+        refused = send(api, user_ids=[user["user_id"]], subject=subject)
+        assert "line breaks" in assert_known_error(refused, "SCHEMA_ERROR", 400)["error"]
+    # control: an encoded subject without a line break is sent, decoded
+    sent = send(api, user_ids=[user["user_id"]], subject="=?utf-8?q?Caf=C3=A9_news?=")
+    assert sent.status_code == 200, sent.text
+    assert settled(api, email, "send_email")["delivery"] == "sent"
+    assert all("evil@evil.example" not in r.recipients for r in inbox.received)
+    assert any(email in r.recipients and r.message["Subject"] == "Café news" for r in inbox.received)
+
+
 def test_all_users_and_users_without_an_address(api: Api, inbox: Inbox) -> None:
     no_address = api.call("POST", "/users", "server", json={}).json()["id"]
     response = send(api, all_users=True, subject="To everyone")

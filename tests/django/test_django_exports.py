@@ -17,12 +17,13 @@ def test_exported_members() -> None:
                 "require_permission",
                 "team_permission_required",
                 "user_required",
+                "web_urls",
                 "webhook_view",
             },
         ),
         (
             authmw_django.rest_framework,
-            {"AuthMWAuthentication", "HasTeamPermission", "IsSignedIn", "IsTeamMember", "RefusalError"},
+            {"AuthMWAuthentication", "HasPermission", "HasTeamPermission", "IsSignedIn", "IsTeamMember", "RefusalError"},
         ),
     ):
         exported = module.__all__  # order: ruff (RUF022)

@@ -367,6 +367,9 @@ def test_every_block_of_the_docs_is_checked(where: str, block: Block, tested: bo
         for named in re.findall(r"authmw\[([\w,]+)\]", block.body):
             unknown = set(named.split(",")) - extras
             assert not unknown, f"{where}: installs the extras {sorted(unknown)}, which pyproject.toml does not define"
+        # authmw is not on PyPI yet: an install names the clone (../authmw[...]), as the README does
+        bare = re.findall(r"""pip install [^\n#]*?(?<![\w./])["']?authmw\[""", block.body)
+        assert not bare, f"{where}: installs authmw from PyPI, where it is not yet: install from the clone (../authmw[...])"
 
 
 def _check_excerpt(where: str, body: str, source: Path) -> None:

@@ -15,6 +15,7 @@ def test_exported_members() -> None:
         "get_user",
         "linkable_email",
         "oauth_blueprint",
+        "serve_web",
         "team_member_required",
         "require_permission",
         "team_permission_required",

@@ -23,8 +23,8 @@ from authmw.errors import (
     UserAuthenticationRequired,
 )
 from authmw.middleware import ApiKeyTeam, ApiKeyUser
-from authmw.middleware._access import admission, team_key_refusal
-from authmw.middleware._api_keys import KEY_TTL, REFUSED_KEY_TTL, ApiKeyResolver, looks_like_api_key
+from authmw.middleware._access import Rule, TeamRequirement, admit, team_key_refusal
+from authmw.middleware._api_keys import KEY_TTL, REFUSED_KEY_TTL, ApiKeyResolver, ConfirmedKey, looks_like_api_key
 from authmw.middleware import AnonymousUser
 from authmw.models import ProjectApiKey
 
@@ -86,13 +86,13 @@ def test_a_repeated_key_is_checked_once_until_its_time_is_up(keys_enabled: Any, 
     assert resolver.cached(key.api_key) is None
     for _ in range(50):
         found = driver.run(resolver.resolve(key.api_key, parsed))
-        assert isinstance(found, ProjectApiKey) and found.user_id == user.id
+        assert isinstance(found, ConfirmedKey) and found.key.user_id == user.id and found.holder == "user"
     assert checks(transport) == 1
-    assert isinstance(resolver.cached(key.api_key), ProjectApiKey)
+    assert isinstance(resolver.cached(key.api_key), ConfirmedKey)
     # revoked at the service: still trusted until KEY_TTL is up, then refused and remembered
     server.user_api_keys.revoke(key.id)
     clock.now += KEY_TTL - 1
-    assert isinstance(driver.run(resolver.resolve(key.api_key, parsed)), ProjectApiKey)
+    assert isinstance(driver.run(resolver.resolve(key.api_key, parsed)), ConfirmedKey)
     clock.now += 2
     for _ in range(20):
         assert isinstance(driver.run(resolver.resolve(key.api_key, parsed)), ApiKeyRevoked)
@@ -126,7 +126,7 @@ def test_a_team_key_resolves_to_its_team(keys_enabled: Any, counted: Any) -> Non
     parsed = looks_like_api_key(key.api_key)
     assert parsed is not None and parsed.type == "team"
     found = driver.run(resolver.resolve(key.api_key, parsed))
-    assert isinstance(found, ProjectApiKey) and found.team_id == team.id
+    assert isinstance(found, ConfirmedKey) and found.key.team_id == team.id and found.holder == "team"
     assert transport.paths["/api/v1/team-api-keys/check"] == 1
 
 
@@ -141,17 +141,22 @@ def test_the_guards_decision_about_keys() -> None:
     assert user.id == "u1" and user.via == "user_api_key" and user.is_authenticated and user.access_token is None
     assert user.email is None and user.display_name is None and user.signed_up_at is None  # no token to read
     assert team.team_id == "t1" and team.via == "team_api_key" and not team.is_authenticated and team.id is None
-    # nobody: the guard's own 401 or sign-in page follows
-    assert admission(AnonymousUser(), False) is False and admission(AnonymousUser(), True) is False
-    # routes that take sessions only refuse every key, naming why
+    team_rule = (TeamRequirement("team_id"),)
+    # nobody: 401, or the sign-in page
+    for api_keys in (False, True):
+        denial = admit(AnonymousUser(), Rule(api_keys=api_keys))
+        assert denial is not None and isinstance(denial.error, UserAuthenticationRequired) and denial.to == "sign-in"
+    # routes that take sessions only refuse every key, naming why (JSON, never a page)
     for principal in (user, team):
-        refused = admission(principal, False, team_guard=True)
-        assert isinstance(refused, ApiKeyNotAccepted) and refused.status == 401
-    # a route that accepts keys: a user's key is its user (the guard's checks follow)
-    assert admission(user, True) is True and admission(user, True, team_guard=True) is True
-    # a team's key is not a user: only team guards take it, and only for its own team
-    assert isinstance(admission(team, True), UserAuthenticationRequired)
-    assert admission(team, True, team_guard=True) is True
+        refused = admit(principal, Rule(team_rule))
+        assert refused is not None and isinstance(refused.error, ApiKeyNotAccepted) and refused.status == 401
+        assert refused.to is None
+    # a route that accepts keys: a user's key is its user (the requirements follow)
+    assert admit(user, Rule(api_keys=True)) is None and admit(user, Rule(team_rule, api_keys=True)) is None
+    # a team's key is not a user: only team requirements take it, and only for its own team
+    denial = admit(team, Rule(api_keys=True))
+    assert denial is not None and isinstance(denial.error, UserAuthenticationRequired)
+    assert admit(team, Rule(team_rule, api_keys=True)) is None
     assert team_key_refusal(team, "t1", None) is None
     assert isinstance(team_key_refusal(team, "t2", None), TeamMembershipNotFound)
     assert isinstance(team_key_refusal(team, "t1", "$update_team"), TeamPermissionRequired)

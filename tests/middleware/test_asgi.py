@@ -112,8 +112,8 @@ def test_repeated_token_is_verified_once(local_service, monkeypatch) -> None:
     import authmw._tokens as tokens
 
     calls = []
-    real = tokens.verify_jwt
-    monkeypatch.setattr(tokens, "verify_jwt", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = tokens.verify_parsed
+    monkeypatch.setattr(tokens, "verify_parsed", lambda *a, **k: calls.append(1) or real(*a, **k))
     s = local_service.sign_up()
     app = make_app(local_service.config)
     cookie = cookie_header(local_service.project_id, s.refresh_token, s.access_token)

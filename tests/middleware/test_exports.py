@@ -12,6 +12,7 @@ def test_exported_members() -> None:
         "AuthMiddleware",
         "AuthUser",
         "Refusal",
+        "UnadmittedUser",
         "WSGIAuthMiddleware",
     }
     for name in exported:

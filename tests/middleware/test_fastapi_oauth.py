@@ -61,6 +61,19 @@ def test_sign_up_sign_in_again_and_return_to(oauth_service) -> None:  # type: ig
     assert second.get("/whoami").json() == first.json()
 
 
+def test_one_app_signs_in_on_each_event_loop_it_is_served_on(oauth_service) -> None:  # type: ignore[no-untyped-def]
+    """TestClient without `with` runs each request on an event loop of its own: the routes' HTTP
+    client of the first sign-in's loop is not used on the next one ("Event loop is closed")."""
+    client = TestClient(make_app(oauth_service.config), follow_redirects=False)
+    for _ in range(2):
+        client.cookies.clear()
+        start = client.get("/handler/oauth/github")
+        back = oauth_service.provider_round_trip(start.headers["location"], f"el-{uuid.uuid4().hex[:8]}@example.com")
+        done = client.get(_path(back))
+        assert done.status_code == 303 and done.headers["location"] == "/welcome", done.text
+        assert client.get("/whoami").status_code == 200
+
+
 def test_offsite_return_to_is_ignored(oauth_service) -> None:  # type: ignore[no-untyped-def]
     client = TestClient(make_app(oauth_service.config), follow_redirects=False)
     start = client.get("/handler/oauth/github", params={"after_auth_return_to": "/\\evil.example"})

@@ -138,17 +138,17 @@ def test_reading_any_input_gives_tokens_or_a_400(cookie: str | None, header: str
 
 
 def test_repeated_values_are_read_once_and_the_memo_stays_bounded(core: Authenticator, monkeypatch) -> None:
-    core._cookie_memo.size = core._header_memo.size = 3
+    core.credentials.cookie_memo.size = core.credentials.header_memo.size = 3
     cookie = cookie_header(PID, "r1", "a1")
     first = core.read(cookie=cookie, auth_header=None, secure=False)
     assert core.read(cookie=cookie, auth_header=None, secure=True) == first._replace(secure=True)
     for i in range(10):
         core.read(cookie=cookie_header(PID, f"r{i}"), auth_header=None, secure=False)
         core.read(cookie=None, auth_header=json.dumps({"refreshToken": f"r{i}"}), secure=False)
-    assert len(core._cookie_memo) <= 3 and len(core._header_memo) <= 3
+    assert len(core.credentials.cookie_memo) <= 3 and len(core.credentials.header_memo) <= 3
     huge = cookie_header(PID, "r") + "; other=" + "x" * 5000
     assert core.read(cookie=huge, auth_header=None, secure=False).refresh_token == "r"
-    assert huge not in core._cookie_memo
+    assert huge not in core.credentials.cookie_memo
     for _ in range(2):  # a refusal is not remembered
         with pytest.raises(Refusal):
             core.read(cookie=None, auth_header="nope", secure=False)

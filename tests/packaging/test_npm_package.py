@@ -1,6 +1,7 @@
 """@authmw/react as an app installs it before it is published: `npm pack` of js/, installed
 into a fresh Vite + React + TypeScript app, which type-checks against the package's types and
-builds with Vite (exports, types, peer dependencies and the optional subpaths all resolved)."""
+builds with Vite (exports, types, peer dependencies and the optional subpaths, the languages
+among them, all resolved)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ import { KnownError, isKnownError } from "@authmw/react/core";
 import { PasswordTooShort, VerificationCodeError, VerificationCodeExpired } from "@authmw/react/errors";
 import { codeChallenge, passkeysSupported } from "@authmw/react/protocol";
 import { AuthProviderForTesting } from "@authmw/react/testing";
+import de from "@authmw/react/locales/de";
+import ja from "@authmw/react/locales/ja";
 
 function Home() {
   const { status, user } = useUser();
@@ -56,7 +59,8 @@ createRoot(document.getElementById("root")!).render(
   <AuthProvider projectId="p" publishableClientKey="pck" baseUrl="http://localhost:8102">
     <BrowserRouter>
       <Routes>
-        <Route path="/handler/*" element={<AuthHandler />} />
+        <Route path="/handler/*" element={<AuthHandler messages={de.messages} />} />
+        <Route path="/ja/handler/*" element={<AuthHandler messages={ja.messages} />} />
         <Route path="/" element={<Home />} />
       </Routes>
     </BrowserRouter>

@@ -4,6 +4,7 @@ output and exit status of each command (main(argv) with capsys, and one real sub
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -60,6 +61,8 @@ def test_project_show_summary_and_json(run, service):
     assert status == 0 and err == ""
     assert re.search(rf"^Project\s+authmw local project \({service.project_id}\)$", out, re.MULTILINE)
     assert re.search(r"^allow_localhost\s+on$", out, re.MULTILINE) and re.search(r"^E-mail\s+shared", out, re.MULTILINE)
+    # API 2.8 does not count the users in the project's view: no "Users  -" row then.
+    assert not re.search(r"^Users\s", out, re.MULTILINE)
     status, out, _ = run("project", "show", "--json")
     data = json.loads(out)
     assert status == 0 and data["id"] == service.project_id and data["config"]["allow_localhost"] is True
@@ -244,6 +247,26 @@ def test_project_permissions_create_list_delete(run, service):
     run("project", "set", "allow_user_api_keys", "off")
 
 
+def test_project_set_require_email_verification(run, service):
+    with ServerApp(AuthConfig.from_env_file(service.env_file)) as server:
+        user = server.users.create(primary_email=f"cli-gate-{uuid.uuid4().hex[:10]}@example.com")
+        assert not server.users.get(user.id).is_restricted  # the setting is off by default
+        try:
+            assert run("project", "set", "require-email-verification", "on")[:2] == (
+                0,
+                "require_email_verification = on\n",
+            )
+            assert server.users.get(user.id).restricted_reason == "email_not_verified"
+        finally:
+            assert run("project", "set", "require_email_verification", "off")[:2] == (
+                0,
+                "require_email_verification = off\n",
+            )
+        assert not server.users.get(user.id).is_restricted
+    # the admin view does not show the setting (as the service's does not): "-", never a guess
+    assert re.search(r"^require_email_verification\s+-$", run("project", "show")[1], re.MULTILINE)
+
+
 def test_users_create_and_list(run, monkeypatch):
     email = f"cli-{uuid.uuid4().hex[:10]}@example.com"
     monkeypatch.setattr(sys, "stdin", _Stdin("a long enough password\n"))
@@ -276,6 +299,30 @@ def test_progress_shows_for_slow_calls(run, monkeypatch):
     assert status == 0 and err == "Listing the keys...\n"
     monkeypatch.setattr(_cli_admin, "PROGRESS_DELAY_SECONDS", 3600)  # none does
     assert run("keys", "list")[2] == ""
+
+
+def test_output_into_a_pipe_whose_reader_left_ends_quietly(run, env_file):
+    """`authmw users list | head -1`: the reader may be gone before the list is written."""
+    email = f"pipe-{uuid.uuid4().hex[:10]}@example.com"
+    ServerApp(AuthConfig.from_env_file(env_file)).users.create(primary_email=email)
+    command = [sys.executable, "-m", "authmw", "users", "list", "--env-file", env_file]
+    # The control: into a pipe that is read, the list is written.
+    listed = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert listed.returncode == 0 and email in listed.stdout, listed.stderr
+    # The reader's end is closed before the command starts: its first write fails (EPIPE).
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(command, stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (0, "")
+    # As a person types it.
+    shell = subprocess.run(
+        f"{sys.executable} -m authmw users list --env-file {env_file} | head -1",
+        shell=True, capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert shell.stderr == "" and shell.stdout.split()[:2] == ["ID", "E-MAIL"]
 
 
 def test_the_command_in_a_process_of_its_own(env_file):

@@ -84,8 +84,9 @@ def test_a_delivery_runs_its_handler_once_and_a_retry_does_not_run_it_again(rece
         (lambda: delivery("user.deleted", DELETED, timestamp=NOW + 600), 401),
         (lambda: (delivery("user.deleted", DELETED)[0], {}), 400),
         (lambda: delivery("user.deleted", {"teams": []}), 400),
+        (lambda: (delivery("user.deleted", DELETED)[0], {**delivery("user.deleted", DELETED)[1], "svix-timestamp": "9" * 4301}), 400),
     ],
-    ids=["tampered", "wrong-secret", "stale", "future", "unsigned", "malformed"],
+    ids=["tampered", "wrong-secret", "stale", "future", "unsigned", "malformed", "huge-timestamp"],
 )
 def test_bad_deliveries_are_refused_and_run_nothing(receiver, make, expected) -> None:  # type: ignore[no-untyped-def]
     _, ran, post, _ = receiver

@@ -228,6 +228,16 @@ def test_missing_or_malformed_headers() -> None:
     assert reason(body, {**headers, "svix-signature": "v1,!!!"}) == "signature"
 
 
+def test_a_timestamp_int_refuses_is_a_malformed_header_not_an_error() -> None:
+    """Attack (issue 38 item 4): '²' passes str.isdigit and int() raises; 4,301 digits pass
+    it and int() raises too. Each was an uncaught ValueError (a 500 from every receiver)."""
+    body = body_of("user.deleted")
+    headers = svix_headers(body)
+    for value in ("\u00b2", "1\u00b2", "\u0661\u0662", "9" * 4301, "1" * 13, ""):
+        assert reason(body, {**headers, "svix-timestamp": value}) == "headers"
+    assert check(body, headers).type == "user.deleted"  # control: the real timestamp still passes
+
+
 def test_malformed_signed_bodies() -> None:
     for body in (
         b"not json",

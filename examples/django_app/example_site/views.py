@@ -1,14 +1,12 @@
-"""``/api/me`` and ``/account`` for signed-in users, and the React app for every other path."""
+"""``/api/me`` and ``/account`` for signed-in users; the React app's index.html gets the browser's settings."""
 
 from __future__ import annotations
 
 import json
-from functools import cache
 from typing import Any
 
 from authmw_django import get_auth_config, user_required
-from django.conf import settings
-from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.html import format_html
 
 from authmw.errors import UserAuthenticationRequired
@@ -39,17 +37,7 @@ def api_not_found(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"error": f"No API route {request.path}"}, status=404)
 
 
-def web(request: HttpRequest, path: str) -> HttpResponse:
-    # Built files by name; every other path is a page of the single-page app.
-    dist = settings.WEB_DIST.resolve()
-    file = (dist / path).resolve()
-    if path and file.is_file() and file.is_relative_to(dist) and file.name != "index.html":
-        return FileResponse(file.open("rb"))
-    return HttpResponse(index_html(), headers={"Cache-Control": "no-store"})
-
-
-@cache
-def index_html() -> str:
+def with_config(index_html: str) -> str:
     config = get_auth_config()
     # Only what the browser may see: never the server key.
     public = {
@@ -59,4 +47,4 @@ def index_html() -> str:
         "handlerPath": config.handler_path,
     }
     script = "<script>window.__AUTHMW_CONFIG__ = " + json.dumps(public).replace("<", "\\u003c") + "</script>"
-    return (settings.WEB_DIST / "index.html").read_text().replace(CONFIG_MARKER, script)
+    return index_html.replace(CONFIG_MARKER, script)

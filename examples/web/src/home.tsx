@@ -58,7 +58,7 @@ export function Home() {
                 <Link to={urls.accountSettings} data-testid="account-settings-link">
                   Account settings
                 </Link>{" "}
-                ·{" "}
+                · <Link to="/protected">Members-only page</Link> ·{" "}
                 <SignOutLink data-testid="sign-out-link">Sign out</SignOutLink>
               </>
             ) : (
@@ -69,7 +69,8 @@ export function Home() {
                 ·{" "}
                 <Link to={urls.signUp} data-testid="sign-up-link">
                   Sign up
-                </Link>
+                </Link>{" "}
+                · <Link to="/protected">Members-only page</Link>
               </>
             )}
           </nav>
@@ -83,6 +84,18 @@ export function Home() {
               fallback={<p data-testid="team-admin-denied">Only the admins of a selected team see its settings here.</p>}
             >
               <p data-testid="team-admin">You may change the settings of this team.</p>
+            </Protect>
+          </section>
+          <section aria-labelledby="reports-heading">
+            <h2 id="reports-heading">Reports</h2>
+            {/* A project permission (API 2.8): granted to a user by the server tier, in no team. */}
+            <Protect
+              permission="view_reports"
+              project
+              loading={<p>Checking your permissions…</p>}
+              fallback={<p data-testid="reports-denied">Ask an administrator for the view_reports permission to see the reports.</p>}
+            >
+              <p data-testid="reports">You may see the reports.</p>
             </Protect>
           </section>
         </SignedIn>

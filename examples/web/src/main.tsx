@@ -3,8 +3,11 @@ import { createRoot } from "react-dom/client";
 import { BrowserRouter, Route, Routes } from "react-router";
 import { AuthHandler, AuthProvider } from "@authmw/react";
 import { readConfig } from "./config";
+import { CustomSignIn } from "./custom-sign-in";
 import { Guest } from "./guest";
 import { Home } from "./home";
+import { Protected } from "./protected";
+import { loadLanguage, LocaleContext } from "./language";
 
 function NotFound() {
   return (
@@ -20,24 +23,29 @@ const config = readConfig();
 if (typeof config === "string") {
   root.render(<p role="alert">{config}</p>);
 } else {
+  const locale = await loadLanguage();
   root.render(
     <StrictMode>
-      <BrowserRouter>
-        <AuthProvider
-          projectId={config.projectId}
-          publishableClientKey={config.publishableClientKey}
-          baseUrl={config.apiUrl}
-          handlerPath={config.handlerPath}
-          allowAnonymous={config.allowAnonymous}
-        >
-          <Routes>
-            <Route path="/" element={<Home />} />
-            <Route path="/guest" element={<Guest allowAnonymous={config.allowAnonymous} />} />
-            <Route path={`${config.handlerPath.replace(/\/+$/, "")}/*`} element={<AuthHandler />} />
-            <Route path="*" element={<NotFound />} />
-          </Routes>
-        </AuthProvider>
-      </BrowserRouter>
+      <LocaleContext.Provider value={locale}>
+        <BrowserRouter>
+          <AuthProvider
+            projectId={config.projectId}
+            publishableClientKey={config.publishableClientKey}
+            baseUrl={config.apiUrl}
+            handlerPath={config.handlerPath}
+            allowAnonymous={config.allowAnonymous}
+          >
+            <Routes>
+              <Route path="/" element={<Home />} />
+              <Route path="/protected" element={<Protected />} />
+              <Route path="/custom-sign-in" element={<CustomSignIn />} />
+              <Route path="/guest" element={<Guest allowAnonymous={config.allowAnonymous} />} />
+              <Route path={`${config.handlerPath.replace(/\/+$/, "")}/*`} element={<AuthHandler messages={locale?.messages} />} />
+              <Route path="*" element={<NotFound />} />
+            </Routes>
+          </AuthProvider>
+        </BrowserRouter>
+      </LocaleContext.Provider>
     </StrictMode>,
   );
 }

@@ -8,10 +8,12 @@ import { HandlerError, HandlerNotFound } from "./pages/error";
 import { ForgotPassword } from "./pages/forgot-password";
 import { MagicLinkCallback } from "./pages/magic-link-callback";
 import { OAuthCallback } from "./pages/oauth-callback";
+import { Onboarding } from "./pages/onboarding";
 import { PasswordReset } from "./pages/password-reset";
 import { SignIn } from "./pages/sign-in";
 import { SignOut } from "./pages/sign-out";
 import { SignUp } from "./pages/sign-up";
+import { TeamCreation } from "./pages/team-creation";
 import { TeamInvitation } from "./pages/team-invitation";
 import { AuthStyles } from "./styles";
 
@@ -44,11 +46,13 @@ export function AuthHandler({ defaultStyles = true, colorScheme = "system", mess
           <Route path="sign-up" element={<SignUp />} />
           <Route path="sign-out" element={<SignOut />} />
           <Route path="email-verification" element={<EmailVerification />} />
+          <Route path="onboarding" element={<Onboarding />} />
           <Route path="forgot-password" element={<ForgotPassword />} />
           <Route path="password-reset" element={<PasswordReset />} />
           <Route path="magic-link-callback" element={<MagicLinkCallback />} />
           <Route path="oauth-callback" element={<OAuthCallback />} />
           <Route path="team-invitation" element={<TeamInvitation />} />
+          <Route path="team-creation" element={<TeamCreation />} />
           <Route path="account-settings/*" element={<AccountSettings />} />
           <Route path="error" element={<HandlerError />} />
           <Route path="*" element={<HandlerNotFound />} />

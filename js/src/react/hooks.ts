@@ -8,6 +8,7 @@ import type {
   TeamInvitation,
   TeamMemberProfile,
   TeamPermission,
+  ProjectPermission,
 } from "../models";
 import type { ConnectedAccount, GetConnectedAccountOptions } from "../oauth";
 import { useAuthController } from "./context";
@@ -22,25 +23,60 @@ function useUserState(controller: AuthController): UserState {
 
 export interface UseUserOptions {
   /**
-   * "anonymous": when nobody is signed in, sign up an anonymous user (API 2.8) and return it
-   * (`user.isAnonymous`), so the status is never "signed-out". Needs an app that shows
-   * anonymous users (`<AuthProvider allowAnonymous>`). However many components ask, one
-   * anonymous user is made; a later sign-up upgrades it to a real account with the same id.
+   * What to do when nobody is signed in (once the session has loaded):
+   * - "return-null" (default): return the "signed-out" state;
+   * - "redirect": send the browser to the sign-in page, which comes back to this page afterwards
+   *   (its `after_auth_return_to`, kept when this page already carries one); the state stays
+   *   "loading" meanwhile, so the page shows nothing of a signed-in user's;
+   * - "throw": throw UserNotSignedInError during render, for the app's error boundary;
+   * - "anonymous": sign up an anonymous user (API 2.8) and return it (`user.isAnonymous`), so
+   *   the status is never "signed-out". Needs an app that shows anonymous users
+   *   (`<AuthProvider allowAnonymous>`). However many components ask, one anonymous user is
+   *   made; a later sign-up upgrades it to a real account with the same id.
    */
-  or?: "anonymous";
+  or?: "return-null" | "redirect" | "throw" | "anonymous";
+}
+
+/** Thrown by `useUser({ or: "throw" })` when nobody is signed in. */
+export class UserNotSignedInError extends Error {
+  constructor() {
+    super('useUser({ or: "throw" }) found nobody signed in; catch this in an error boundary, or use or: "redirect".');
+    this.name = "UserNotSignedInError";
+  }
+}
+
+/** The user state without "signed-out": what `or: "redirect"`, "throw" and "anonymous" return. */
+export type SignedInOrLoading = Exclude<UserState, { status: "signed-out" }>;
+
+/**
+ * Sends the browser to the sign-in page with the current page as where to come back
+ * (`replace`: the protected page, which would only send the visitor away again, leaves the
+ * history). The return-path rules load with the call, not with the first page.
+ */
+export function redirectToSignInPage(signInUrl: string): void {
+  void import("../return-to").then(({ authPageUrl }) => window.location.replace(authPageUrl(signInUrl, window.location)));
 }
 
 /** The signed-in user as a status union: loading, signed-out, or signed-in with `user`. */
+export function useUser(options: UseUserOptions & { or: "redirect" | "throw" | "anonymous" }): SignedInOrLoading;
+export function useUser(options?: UseUserOptions): UserState;
 export function useUser(options?: UseUserOptions): UserState {
   const controller = useAuthController("useUser");
   const state = useUserState(controller);
+  const or = options?.or;
+  const out = state.status === "signed-out";
   // Signed out for a moment: the anonymous user is on its way (or could not be made: `error`).
-  const wanted = options?.or === "anonymous" && state.status === "signed-out";
+  const wanted = or === "anonymous" && out;
+  const redirect = or === "redirect" && out;
   const [error, setError] = useState<unknown>();
   useEffect(() => {
     if (wanted) controller.signUpAnonymously().then(() => setError(undefined), setError);
   }, [wanted, controller]);
-  return wanted ? { status: "loading", user: null, error } : state;
+  useEffect(() => {
+    if (redirect) redirectToSignInPage(controller.urls.signIn);
+  }, [redirect, controller]);
+  if (or === "throw" && out) throw new UserNotSignedInError();
+  return wanted ? { status: "loading", user: null, error } : redirect ? SERVER_SNAPSHOT : state;
 }
 
 const LOADING: CachedState<never> = { status: "loading", value: undefined, error: undefined };
@@ -90,6 +126,21 @@ export function useTeamPermissions(teamId: string | null): CachedState<TeamPermi
 /** Whether the user holds `permissionId` in the team: null while loading (or on error). */
 export function usePermission(teamId: string | null, permissionId: string): boolean | null {
   const permissions = useTeamPermissions(teamId);
+  return permissions.status === "ready" ? permissions.value.some((p) => p.id === permissionId) : null;
+}
+
+/**
+ * The signed-in user's project permissions (API 2.8; those outside any team), contained ones
+ * included; [] when signed out. Cached like the team permissions: one load shared by every
+ * component, loaded again when a component asks after the last one left (and with the session).
+ */
+export function useProjectPermissions(): CachedState<ProjectPermission[]> {
+  return useCachedValue(useAuthController("useProjectPermissions").caches.projectPermissions, []);
+}
+
+/** Whether the user holds the project permission `permissionId`: null while loading (or on error). */
+export function useProjectPermission(permissionId: string): boolean | null {
+  const permissions = useProjectPermissions();
   return permissions.status === "ready" ? permissions.value.some((p) => p.id === permissionId) : null;
 }
 

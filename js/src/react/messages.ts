@@ -10,6 +10,11 @@ import { isPasskeyCancel } from "../passkey-support";
  * to replace any text (the first step toward translations); functions take the values they name.
  */
 export const DEFAULT_MESSAGES = {
+  /**
+   * The BCP 47 tag of these texts ("de"): the pages' `lang` attribute, and the locale their dates,
+   * numbers and lists are written in. Empty, as in English: no attribute, the browser's locale.
+   */
+  lang: "",
   // Shared words
   or: "or",
   loading: "Loading…",
@@ -72,6 +77,7 @@ export const DEFAULT_MESSAGES = {
   signUpClosed: (project: string) => `${project} is not taking new sign-ups. If you already have an account, sign in.`,
   noMethodsEnabled: "This project has no sign-in method turned on. Ask its administrator to enable one.",
   signedInAs: "You are signed in as",
+  alreadySignedInTitle: "You are already signed in",
 
   // Magic link
   sendSignInLink: "Send sign-in link",
@@ -131,6 +137,27 @@ export const DEFAULT_MESSAGES = {
   tryAgain: "Try again",
   sendNewVerificationEmail: "Send a new verification e-mail",
   newVerificationEmailSent: "We sent a new verification e-mail. Check your inbox.",
+
+  // Onboarding ({handler}/onboarding): a restricted user (API 2.8) before they may continue
+  onboardingVerifyTitle: "Verify your e-mail",
+  onboardingVerifyText: (email: string) =>
+    `Before you continue, verify ${email}. Open the link in the e-mail we sent you, or paste its code here.`,
+  onboardingCodeLabel: "Code or link from the e-mail",
+  onboardingVerifyButton: "Verify",
+  onboardingVerifying: "Verifying…",
+  onboardingSendAgain: "Send the e-mail again",
+  onboardingCheckAgain: "I opened the link",
+  onboardingNotVerifiedYet: "Your e-mail is not verified yet. Open the link in the e-mail, or paste its code above.",
+  onboardingNoEmail: "Your account has no e-mail address to verify. Sign out, and sign up with an e-mail address.",
+  onboardingDoneTitle: "You're all set",
+  onboardingDone: "Your e-mail address is verified. You can continue now.",
+  onboardingRestrictedTitle: "Your account is restricted",
+  onboardingRestrictedText: "An administrator has restricted your account. Contact support if you think this is a mistake.",
+  /** Above the administrator's own words (restricted_by_admin_reason). */
+  onboardingReasonLabel: "The administrator's reason:",
+  onboardingIncompleteTitle: "Finish setting up your account",
+  onboardingIncompleteText: "Your account is not ready yet. Contact support if you think this is a mistake.",
+  onboardingSignInText: "Sign in to finish setting up your account.",
 
   // Team invitation
   teamInvitationTitle: "Team invitation",
@@ -297,6 +324,63 @@ export const DEFAULT_MESSAGES = {
   createTeamTitle: "Create a team",
   newTeamName: "Team name",
   createTeam: "Create team",
+  // Managing a team (account settings, one part per team, each for the members allowed to)
+  teamNameTitle: "Team name",
+  renameTeam: "Rename",
+  saveTeamName: "Save team name",
+  teamPicture: "Team picture",
+  teamPictureAlt: (team: string) => `Picture of ${team}`,
+  members: "Members",
+  membersOf: (team: string) => `Members of ${team}`,
+  couldNotLoadMembers: "Could not load the team's members.",
+  yourPermissions: "Your permissions",
+  /** A permission's name for people: the five system ones, and any other id as it is. */
+  permissionName: (id: string) =>
+    ({
+      $update_team: "Edit the team",
+      $delete_team: "Delete the team",
+      $read_members: "See the members",
+      $remove_members: "Remove members",
+      $invite_members: "Invite members",
+      $manage_api_keys: "Manage the team's API keys",
+    })[id] ?? id,
+  removeMember: (name: string) => `Remove ${name} from the team`,
+  confirmRemoveMember: (name: string, team: string) => `Remove ${name} from ${team}? They lose access to the team at once.`,
+  removeMemberConfirm: "Yes, remove",
+  memberRemoved: (name: string) => `${name} is no longer a member.`,
+  deleteTeamTitle: "Delete team",
+  deleteTeamWarning: (team: string) => `Deleting ${team} removes it for all its members. This cannot be undone.`,
+  deleteTeam: "Delete team",
+  typeTeamNameToDelete: (team: string) => `Type the team's name, ${team}, to confirm`,
+  teamNameMismatch: "The name does not match the team's name.",
+  deleteTeamConfirm: "Delete this team",
+  deleting: "Deleting…",
+  teamDeleted: (team: string) => `${team} has been deleted.`,
+  // Choosing a picture: a file, cut to a square and made small in the browser before it is sent
+  picture: "Picture",
+  yourPicture: "Your picture",
+  noPicture: "No picture yet",
+  hasPicture: "Picture set",
+  choosePicture: "Choose a picture",
+  pictureFile: "Image file",
+  pictureFileHint: "A PNG, JPEG, GIF or WebP image; it is cut to a square and made small before it is sent.",
+  pictureUnreadable: "This file could not be read as an image. Choose a PNG, JPEG, GIF or WebP image.",
+  pictureRequired: "Choose an image file first.",
+  picturePreview: "Preview of the new picture",
+  pictureZoom: "Zoom",
+  pictureHorizontal: "Left and right",
+  pictureVertical: "Up and down",
+  savePicture: "Save picture",
+  removePicture: "Remove picture",
+  pictureSaved: "Picture saved.",
+  pictureRemoved: "Picture removed.",
+  // The team-creation page ({handler}/team-creation)
+  teamCreationTitle: "Create a team",
+  teamCreationSubtitle: "Work together: a team shares its members, permissions and settings.",
+  signInToCreateTeam: "Sign in to create a team.",
+  teamCreationDisabled: "This app does not let users create teams. Ask an administrator.",
+  teamCreated: (team: string) => `${team} has been created and is now your current team.`,
+  manageTeams: "Manage your teams",
   deleteAccountTitle: "Delete account",
   deleteAccountWarning: "Deleting your account removes it and all its data. This cannot be undone.",
   deleteAccount: "Delete account",
@@ -335,7 +419,7 @@ export const DEFAULT_MESSAGES = {
   twoFactorCodeLabel: "Code from the app",
   twoFactorConfirm: "Turn on",
   twoFactorConfirming: "Checking…",
-  twoFactorEnabled: "Two-factor authentication is on.",
+  twoFactorEnabled: "Done: your next sign-in asks for a code from the app.",
   twoFactorDisabled: "Two-factor authentication is off.",
 
   // Errors: what a page shows for a refusal of the service (errorText maps every catalogue code

@@ -14,3 +14,32 @@ export const DARK = `
   --authmw-error: #ff9b91; --authmw-error-soft: #3a1d1b; --authmw-success: #7ed99a; --authmw-success-soft: #14301f;
   --authmw-shadow: 0 1px 2px rgb(0 0 0 / 40%), 0 8px 24px rgb(0 0 0 / 35%);
   color-scheme: dark;`;
+
+/**
+ * Scopes a stylesheet written with `:where(.root …)` selectors to its root, so that the rules keep
+ * their look inside any host page: each rule gets the specificity of two classes (the root's,
+ * twice, in `:is()`), more than a host's element rules (`h1`, `a:hover`, `button:focus`), while all
+ * of the package's rules keep one specificity among themselves (their order decides, as written).
+ * An app themes the pages on purpose through the CSS variables, or overrides a rule with a
+ * selector of more specificity (`.authmw-page .authmw-page h1`, an id).
+ */
+export function scopeRules(css: string, root: string): string {
+  const scope = `:is(.${root}, .${root} *)`;
+  return css.replaceAll(`:where(.${root}`, `${scope}${scope}:where(.${root}`);
+}
+
+/**
+ * The package's reset, first in its stylesheet: every element under the root (but images, SVG,
+ * whose attributes are style hints, and the app's own logo element) drops what the host's rules
+ * gave it and starts from the browser's defaults; the package's rules then style it.
+ */
+export function revertHost(root: string): string {
+  return `:where(.${root} *:not(svg, svg *, img, .authmw-brand > :not(.authmw-app-name), .authmw-brand > :not(.authmw-app-name) *)) { all: revert; }`;
+}
+
+/**
+ * What the package's root resets of what it would otherwise inherit from a host page (Vite's
+ * `#root { text-align: center }`, `:root { letter-spacing: 0.18px }`), beside its colours and font.
+ */
+export const ROOT_RESET = `text-align: start; letter-spacing: normal; word-spacing: normal; text-transform: none;
+  font-weight: 400; font-style: normal; text-indent: 0; white-space: normal;`;

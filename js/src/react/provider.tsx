@@ -32,6 +32,15 @@ export interface AuthProviderProps {
   allowAnonymous?: boolean;
   /** The same for restricted users (e.g. an unverified e-mail where the project requires verification): `user.isRestricted`. */
   allowRestricted?: boolean;
+  /**
+   * What a restricted user (API 2.8: e-mail not verified where the project requires it, or
+   * restricted by an administrator) meets in an app that does not accept restricted users
+   * (`allowRestricted` false): "onboarding" (default) sends them from any page outside the
+   * handler to `urls.onboarding` ({handler}/onboarding: verify the e-mail, or read the
+   * administrator's reason) and back once they may continue; "signed-out" leaves them where
+   * they are, as a visitor who is not signed in. (A `client` given here keeps its own option.)
+   */
+  restrictedUsers?: "onboarding" | "signed-out";
   /** Use this controller instead of creating one (advanced; see also AuthProviderForTesting). */
   client?: AuthController;
   children?: ReactNode;
@@ -41,8 +50,8 @@ export interface AuthProviderProps {
  * Holds one auth client for the tree below. The client is created once, on first render; later
  * changes of the configuration props are ignored (remount the provider to switch projects).
  */
-export function AuthProvider({ client, children, redirectMethod = "window", ...config }: AuthProviderProps) {
-  const [controller] = useState<AuthController>(() => client ?? createAuthClient(config));
+export function AuthProvider({ client, children, redirectMethod = "window", restrictedUsers = "onboarding", ...config }: AuthProviderProps) {
+  const [controller] = useState<AuthController>(() => client ?? createAuthClient({ ...config, restrictedUsers }));
   useEffect(() => controller.start(), [controller]);
   return (
     <AuthContext.Provider value={controller}>

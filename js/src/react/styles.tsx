@@ -1,9 +1,10 @@
-import { DARK, LIGHT } from "./palette";
+import { DARK, LIGHT, revertHost, ROOT_RESET, scopeRules } from "./palette";
 
 /**
  * The handler pages' default look. Plain CSS, rendered once as a <style> element: no CSS-in-JS
- * runtime. Every selector is wrapped whole in :where() (zero specificity), so any rule of the app
- * wins. The app themes the pages through CSS variables on .authmw-page:
+ * runtime. Every rule is scoped under .authmw-page with the specificity of two classes (see
+ * scopeRules), so a host page's element rules (Vite's `h1`, `a`, `button`) leave the pages' look
+ * alone. The app themes the pages on purpose through CSS variables on .authmw-page:
  *
  *   --authmw-accent, --authmw-accent-text   buttons, links, focus ring
  *   --authmw-background, --authmw-surface   page and card
@@ -15,8 +16,8 @@ import { DARK, LIGHT } from "./palette";
  * Light and dark palettes both set background and text. "system" (default) follows
  * prefers-color-scheme; <AuthHandler colorScheme="light" | "dark"> fixes one (data-color-scheme).
  */
-export const DEFAULT_STYLES = `
-:where(.authmw-page) {${LIGHT}
+export const DEFAULT_STYLES = scopeRules(`
+:where(.authmw-page) {${LIGHT} ${ROOT_RESET}
   --authmw-radius: 8px; --authmw-font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", sans-serif;
   box-sizing: border-box; min-height: 100vh; min-height: 100dvh; margin: 0;
   display: flex; flex-direction: column; align-items: center;
@@ -31,10 +32,12 @@ export const DEFAULT_STYLES = `
 :where(.authmw-page[data-color-scheme=dark]) {${DARK}
 }
 :where(body:has(.authmw-page)) { margin: 0; }
+${revertHost("authmw-page")}
 :where(.authmw-page *) { box-sizing: border-box; }
 
 :where(.authmw-page .authmw-card) {
-  width: 100%; max-width: 25rem; background: var(--authmw-surface); border: 1px solid var(--authmw-border);
+  /* min-width: as wide inside a host that shrink-wraps the page (Vite's old flex body) as alone */
+  width: 100%; max-width: 25rem; min-width: min(25rem, 100vw - 2rem); background: var(--authmw-surface); border: 1px solid var(--authmw-border);
   border-radius: calc(var(--authmw-radius) * 1.5); box-shadow: var(--authmw-shadow); padding: 2rem 1.75rem;
 }
 @media (max-width: 30rem) {
@@ -44,6 +47,7 @@ export const DEFAULT_STYLES = `
 :where(.authmw-page .authmw-brand) { display: flex; flex-direction: column; align-items: center; gap: 0.5rem; margin-bottom: 0.75rem; }
 :where(.authmw-page .authmw-logo) { max-height: 2.5rem; max-width: 10rem; }
 :where(.authmw-page .authmw-app-name) { font-size: 0.875rem; font-weight: 600; color: var(--authmw-muted); letter-spacing: 0.01em; }
+:where(.authmw-page h1, .authmw-page h2, .authmw-page h3) { font-family: inherit; color: inherit; letter-spacing: normal; text-transform: none; }
 :where(.authmw-page h1) { font-size: 1.5rem; line-height: 1.25; font-weight: 650; letter-spacing: -0.01em; margin: 0; }
 :where(.authmw-page h2) { font-size: 1.125rem; line-height: 1.3; font-weight: 620; margin: 0 0 1rem; }
 :where(.authmw-page h3) { font-size: 0.95rem; font-weight: 600; margin: 0.5rem 0; }
@@ -58,7 +62,7 @@ export const DEFAULT_STYLES = `
 
 :where(.authmw-page .authmw-form) { display: grid; gap: 1rem; }
 :where(.authmw-page .authmw-field) { display: grid; gap: 0.35rem; }
-:where(.authmw-page label) { font-size: 0.875rem; font-weight: 560; }
+:where(.authmw-page label) { font-size: 0.875rem; font-weight: 560; color: inherit; text-align: start; }
 :where(.authmw-page input:not([type=checkbox]):not([type=radio]), .authmw-page select, .authmw-page textarea) {
   font: inherit; color: var(--authmw-text); background: var(--authmw-surface);
   border: 1px solid var(--authmw-input-border); border-radius: var(--authmw-radius);
@@ -70,12 +74,15 @@ export const DEFAULT_STYLES = `
 :where(.authmw-page .authmw-field-error) { color: var(--authmw-error); font-size: 0.85rem; font-weight: 500; margin: 0; }
 :where(.authmw-page .authmw-hint, .authmw-page small) { color: var(--authmw-muted); font-size: 0.875rem; }
 :where(.authmw-page .authmw-intro) { color: var(--authmw-muted); }
+:where(.authmw-page .authmw-quote) { margin: 0; padding: 0.5rem 0.8rem; border-left: 3px solid var(--authmw-input-border); overflow-wrap: anywhere; }
+:where(.authmw-page .authmw-quote blockquote) { margin: 0.25rem 0 0; }
 
 :where(.authmw-page button, .authmw-page .authmw-button) {
   display: inline-flex; align-items: center; justify-content: center; gap: 0.5rem;
   font: inherit; font-size: 0.95rem; font-weight: 600; line-height: 1.2; text-decoration: none; cursor: pointer;
   min-height: 2.625rem; padding: 0.55rem 1rem; border-radius: var(--authmw-radius);
   border: 1px solid var(--authmw-input-border); background: var(--authmw-surface); color: var(--authmw-text);
+  letter-spacing: normal; text-transform: none; box-shadow: none; outline: none;
 }
 :where(.authmw-page button:hover, .authmw-page .authmw-button:hover) { background: var(--authmw-surface-muted); }
 :where(.authmw-page .authmw-primary) { background: var(--authmw-accent); border-color: var(--authmw-accent); color: var(--authmw-accent-text); }
@@ -96,8 +103,9 @@ export const DEFAULT_STYLES = `
   text-decoration: underline; text-underline-offset: 2px; justify-self: center;
 }
 :where(.authmw-page .authmw-link-button:hover) { background: none; }
-:where(.authmw-page a) { color: var(--authmw-accent); text-underline-offset: 2px; }
-:where(.authmw-page a.authmw-button) { color: var(--authmw-text); }
+:where(.authmw-page a) { color: var(--authmw-accent); font-weight: inherit; text-decoration: underline; text-underline-offset: 2px; }
+:where(.authmw-page a:hover) { color: var(--authmw-accent); }
+:where(.authmw-page a.authmw-button) { color: var(--authmw-text); text-decoration: none; }
 :where(.authmw-page a.authmw-primary) { color: var(--authmw-accent-text); }
 :where(.authmw-page .authmw-aside-link) { justify-self: end; font-size: 0.875rem; margin-top: -0.5rem; }
 :where(.authmw-page :focus-visible) { outline: 2px solid var(--authmw-accent); outline-offset: 2px; }
@@ -141,7 +149,7 @@ export const DEFAULT_STYLES = `
 :where(.authmw-page .authmw-team-name) { font-size: 1.25rem; text-align: center; }
 
 :where(.authmw-page.authmw-page-settings) { padding: 0; align-items: stretch; }
-:where(.authmw-page .authmw-settings) { width: 100%; max-width: 66rem; margin: 0 auto; padding: 0 1rem 4rem; }
+:where(.authmw-page .authmw-settings) { width: 100%; max-width: 66rem; min-width: min(66rem, 100vw - 2rem); margin: 0 auto; padding: 0 1rem 4rem; }
 :where(.authmw-page .authmw-topbar) {
   display: flex; align-items: center; justify-content: space-between; gap: 0.75rem; flex-wrap: wrap;
   padding: 0.75rem 0; border-bottom: 1px solid var(--authmw-border);
@@ -174,8 +182,11 @@ export const DEFAULT_STYLES = `
 @media (max-width: 48rem) {
   :where(.authmw-page .authmw-settings-grid) { grid-template-columns: minmax(0, 1fr); gap: 1rem; }
   :where(.authmw-page .authmw-settings-nav) { position: static; }
-  :where(.authmw-page .authmw-settings-nav ul) { display: flex; flex-wrap: wrap; gap: 0.35rem; }
+  :where(.authmw-page .authmw-settings-nav ul) {
+    display: flex; gap: 0.35rem; overflow-x: auto; overscroll-behavior-x: contain; scrollbar-width: thin; padding-bottom: 0.25rem;
+  }
   :where(.authmw-page .authmw-settings-nav a) { white-space: nowrap; border: 1px solid var(--authmw-border); font-size: 0.875rem; padding: 0.3rem 0.65rem; }
+  :where(.authmw-page .authmw-settings-nav li) { flex: none; }
   :where(.authmw-page .authmw-settings-main h1) { margin: 1.25rem 0 1rem; }
   :where(.authmw-page .authmw-section) { padding: 1.25rem 1rem; }
 }
@@ -201,6 +212,19 @@ export const DEFAULT_STYLES = `
   width: 4rem; height: 4rem; border-radius: 50%; object-fit: cover; display: inline-flex; align-items: center; justify-content: center;
   background: var(--authmw-accent-soft); color: var(--authmw-text); font-weight: 650; font-size: 1.25rem;
 }
+:where(.authmw-page .authmw-member-main) { flex-wrap: nowrap; gap: 0.6rem; }
+:where(.authmw-page .authmw-member-main > .authmw-row-stack) { display: flex; min-width: 0; }
+:where(.authmw-page .authmw-member-main .authmw-avatar) { width: 2.25rem; height: 2.25rem; font-size: 0.85rem; flex: none; }
+:where(.authmw-page .authmw-member .authmw-avatar) { align-self: flex-start; }
+:where(.authmw-page .authmw-team-part) { display: grid; gap: 0.6rem; }
+:where(.authmw-page .authmw-team-part h3, .authmw-page .authmw-team-part p) { margin: 0; }
+:where(.authmw-page summary) { cursor: pointer; font-weight: 560; padding: 0.25rem 0; }
+:where(.authmw-page details[open] > summary) { margin-bottom: 0.5rem; }
+:where(.authmw-page .authmw-picture-crop) { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; }
+:where(.authmw-page .authmw-picture-preview) { width: 8rem; height: 8rem; border-radius: 50%; border: 1px solid var(--authmw-border); flex: none; }
+:where(.authmw-page .authmw-picture-sliders) { display: grid; gap: 0.5rem; flex: 1 1 10rem; min-width: 0; }
+:where(.authmw-page .authmw-slider input) { width: 100%; accent-color: var(--authmw-accent); }
+:where(.authmw-page input[type=file]) { max-width: 100%; }
 :where(.authmw-page .authmw-confirm) {
   display: grid; gap: 0.75rem; padding: 0.9rem; border: 1px solid var(--authmw-error); border-radius: var(--authmw-radius); background: var(--authmw-error-soft);
 }
@@ -225,7 +249,7 @@ export const DEFAULT_STYLES = `
 }
 @keyframes authmw-spin { to { transform: rotate(1turn); } }
 @keyframes authmw-fade { from { opacity: 0; } }
-`;
+`, "authmw-page");
 
 /** The default stylesheet, rendered once per document however many pages use it (React 19). */
 export function AuthStyles() {

@@ -27,6 +27,7 @@ const HANDED_OUT = {
   teamMemberProfiles: true,
   teamPermissions: true,
   teamInvitations: true,
+  projectPermissions: true,
   contactChannels: true,
   oauth: true,
   sessions: true,
@@ -34,6 +35,7 @@ const HANDED_OUT = {
   teamApiKeys: true,
   providerAccounts: true,
   notificationPreferences: true,
+  restrictedSession: true,
   // The user's state is useAuth's own `status` and `user`; the caches are read by the hooks below.
   getUserState: false,
   subscribe: false,

@@ -16,7 +16,7 @@ from ..api_version import ApiVersion
 from ..endpoint import SERVER_OR_ADMIN, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError, schema_error
 from ..ids import is_uuid
-from ..mail import Mail, send_email
+from ..mail import Mail, breaks_header_line, send_email
 from ..notifications import TRANSACTIONAL, category_by_name, is_enabled, unsubscribe_link
 from ..schema import Arr, Bool, Json, Num, Obj, Str, Uuid
 from ..users import get_user, primary_email_channel
@@ -108,6 +108,9 @@ def send(ctx: RequestContext) -> dict[str, Any]:
             if get_user(ctx.sql, ctx.project.id, user_id) is None:
                 raise CatalogueError("USER_ID_DOES_NOT_EXIST", user_id=user_id)
     subject = body.get("subject", "")
+    if breaks_header_line(subject):
+        # (the service's mailer never sends a subject that starts a header line of its own)
+        raise CatalogueError("SCHEMA_ERROR", message="body.subject must not contain line breaks (plain or RFC 2047-encoded)")
     for user_id in dict.fromkeys(user_ids):
         channel = primary_email_channel(ctx.sql, ctx.project.id, user_id)
         # As the service's queue: users without a primary address, or who turned the category

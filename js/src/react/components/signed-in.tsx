@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { UserState } from "../../controller";
 import type { CurrentUser } from "../../models";
-import { useTeamPermissions, useTeams, useUser } from "../hooks";
+import { useProjectPermissions, useTeamPermissions, useTeams, useUser } from "../hooks";
 
 export interface SignedInProps {
   children?: ReactNode;
@@ -45,12 +45,14 @@ export function SignedOut({ children, fallback = null, includeAnonymous = true }
 
 /**
  * Who may see a <Protect>'s children: a member of `teamId`; a holder of `permission` in
- * `teamId` (the user's selected team when left out); or a user for whom `condition` is true.
+ * `teamId` (the user's selected team when left out); with `project`, a holder of the project
+ * permission `permission` (API 2.8; no team involved); or a user for whom `condition` is true.
  */
 export type ProtectRule =
-  | { teamId: string; permission?: string; condition?: never }
-  | { permission: string; teamId?: string; condition?: never }
-  | { condition(user: CurrentUser): boolean; teamId?: never; permission?: never };
+  | { teamId: string; permission?: string; project?: never; condition?: never }
+  | { permission: string; teamId?: string; project?: false; condition?: never }
+  | { permission: string; project: true; teamId?: never; condition?: never }
+  | { condition(user: CurrentUser): boolean; teamId?: never; permission?: never; project?: never };
 
 export type ProtectProps = ProtectRule & {
   children?: ReactNode;
@@ -71,6 +73,7 @@ export function Protect(props: ProtectProps) {
   if (state.status === "loading") return <>{loading}</>;
   if (state.status === "signed-out") return <>{fallback}</>;
   if (props.condition) return <>{props.condition(state.user) ? children : fallback}</>;
+  if (props.project) return <ProjectPermissionGate permission={props.permission} {...{ children, fallback, loading }} />;
   const teamId = props.teamId ?? state.user.selectedTeamId;
   if (!teamId) return <>{fallback}</>;
   const show = { children, fallback, loading };
@@ -91,6 +94,12 @@ function MembershipGate({ teamId, children, fallback, loading }: Shown & { teamI
   const teams = useTeams();
   if (teams.status === "loading") return <>{loading}</>;
   return <>{teams.status === "ready" && teams.value.some((team) => team.id === teamId) ? children : fallback}</>;
+}
+
+function ProjectPermissionGate({ permission, children, fallback, loading }: Shown & { permission: string }) {
+  const permissions = useProjectPermissions();
+  if (permissions.status === "loading") return <>{loading}</>;
+  return <>{permissions.status === "ready" && permissions.value.some((p) => p.id === permission) ? children : fallback}</>;
 }
 
 function PermissionGate({ teamId, permission, children, fallback, loading }: Shown & { teamId: string; permission: string }) {

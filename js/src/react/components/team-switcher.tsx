@@ -1,7 +1,11 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { Link } from "react-router";
 import type { CurrentUser, Team } from "../../models";
 import { useProject, useTeams, useUser } from "../hooks";
 import { useAuth } from "../use-auth";
+import { Avatar } from "./avatar";
+import { CheckIcon, ChevronIcon, GearIcon, PlusIcon, TeamsIcon } from "./icons";
+import { useMenuButton } from "./menu";
 import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme";
 import { textsWith, type ComponentTexts } from "./texts";
 
@@ -18,8 +22,11 @@ export interface SelectedTeamSwitcherProps extends ComponentStyleProps {
 }
 
 /**
- * The signed-in user's selected team as a select of their teams, and a button that creates a
- * team when the project allows it. Nothing for a signed-out visitor.
+ * The signed-in user's selected team as a menu button (the ARIA pattern, as the UserButton):
+ * the team's picture and name; the menu lists the user's teams with their pictures, the current
+ * one checked, then "Manage team" (account settings) and "Create a team" when the project allows
+ * it (a small form; the new team is selected). Narrow enough for a 320 px phone: a long name
+ * is cut with an ellipsis. Nothing for a signed-out visitor.
  */
 export function SelectedTeamSwitcher({ colorScheme, className, texts, ...props }: SelectedTeamSwitcherProps) {
   const state = useUser();
@@ -47,11 +54,12 @@ type SwitcherProps = Omit<SelectedTeamSwitcherProps, "colorScheme" | "className"
 function Switcher({ user, t, allowCreate, onChange }: SwitcherProps) {
   const teams = useTeams();
   const project = useProject();
-  const selectTeam = useAuth((auth) => auth.selectTeam);
+  const selectTeam = useAuth((a) => a.selectTeam);
+  const urls = useAuth((a) => a.urls);
+  const { open, setOpen, close, root, trigger, menu, onTriggerKey, onMenuKey, onRootBlur } = useMenuButton();
   const [pending, setPending] = useState(false);
   const [failed, setFailed] = useState(false);
   const [creating, setCreating] = useState(false);
-  const select = useRef<HTMLSelectElement>(null);
   const id = useId();
   const canCreate = allowCreate ?? (project.status === "ready" && project.value.config.clientTeamCreationEnabled);
 
@@ -61,8 +69,10 @@ function Switcher({ user, t, allowCreate, onChange }: SwitcherProps) {
     try {
       await selectTeam(team.id);
       onChange?.(team);
+      return true;
     } catch {
       setFailed(true);
+      return false;
     } finally {
       setPending(false);
     }
@@ -76,56 +86,114 @@ function Switcher({ user, t, allowCreate, onChange }: SwitcherProps) {
     );
   }
   const list = teams.status === "ready" ? teams.value : [];
-  const selected = list.some((team) => team.id === user.selectedTeamId) ? user.selectedTeamId! : "";
+  const current = list.find((team) => team.id === user.selectedTeamId) ?? null;
+  const label = current ? current.displayName : list.length === 0 ? t.noTeams : t.noTeamSelected;
   return (
-    <>
-      {teams.status === "error" ? (
-        <span className="authmw-ui-error" role="alert">
-          {t.teamsNotLoaded}
+    <span ref={root} className="authmw-menu-button" onBlur={onRootBlur}>
+      <button
+        ref={trigger}
+        type="button"
+        className="authmw-trigger authmw-team-trigger"
+        id={`${id}-button`}
+        aria-haspopup="menu"
+        aria-expanded={open !== null}
+        aria-controls={open ? `${id}-menu` : undefined}
+        aria-label={t.teamMenu(label)}
+        aria-describedby={failed ? `${id}-error` : undefined}
+        aria-busy={pending || undefined}
+        onClick={() => {
+          setCreating(false);
+          setOpen(open ? null : "first");
+        }}
+        onKeyDown={onTriggerKey}
+        data-testid="team-switcher-trigger"
+        data-team-id={current?.id ?? ""}
+      >
+        {current ? <Avatar name={current.displayName} imageUrl={current.profileImageUrl} size="small" /> : <TeamsIcon />}
+        <span className="authmw-team-trigger-label" data-testid={list.length === 0 ? "team-switcher-empty" : "team-switcher-current"}>
+          {label}
         </span>
-      ) : list.length === 0 ? (
-        <span className="authmw-ui-hint" data-testid="team-switcher-empty">
-          {t.noTeams}
-        </span>
-      ) : (
-        <>
-          <label className="authmw-sr-only" htmlFor={`${id}-select`}>
-            {t.team}
-          </label>
-          <select
-            ref={select}
-            id={`${id}-select`}
-            value={selected}
-            disabled={pending}
-            aria-busy={pending || undefined}
-            aria-describedby={failed ? `${id}-error` : undefined}
-            onChange={(event) => {
-              const team = list.find((candidate) => candidate.id === event.target.value);
-              if (team) void choose(team);
-            }}
-            data-testid="team-switcher-select"
-          >
-            {selected === "" && (
-              <option value="" disabled>
-                {t.noTeamSelected}
-              </option>
+        <ChevronIcon />
+      </button>
+      {open && (
+        <div className="authmw-popover authmw-popover-start" tabIndex={-1} onKeyDown={onMenuKey} data-testid="team-switcher-menu">
+          <div role="menu" id={`${id}-menu`} aria-labelledby={`${id}-button`} ref={menu}>
+            {teams.status === "error" && (
+              <span className="authmw-ui-error authmw-menu-error" role="alert">
+                {t.teamsNotLoaded}
+              </span>
             )}
-            {list.map((team) => (
-              <option key={team.id} value={team.id}>
-                {team.displayName}
-              </option>
-            ))}
-          </select>
-        </>
+            {list.length > 0 && (
+              <div role="group" aria-labelledby={`${id}-teams`}>
+                <div className="authmw-menu-label" id={`${id}-teams`}>
+                  {t.teams}
+                </div>
+                {list.map((team) => (
+                  <button
+                    key={team.id}
+                    type="button"
+                    role="menuitemradio"
+                    aria-checked={team.id === current?.id}
+                    tabIndex={-1}
+                    className="authmw-menu-item"
+                    aria-disabled={pending || undefined}
+                    onClick={async () => {
+                      if (pending) return;
+                      if (team.id === current?.id || (await choose(team))) close(true);
+                    }}
+                  >
+                    <Avatar name={team.displayName} imageUrl={team.profileImageUrl} size="small" />
+                    <span className="authmw-menu-item-label">{team.displayName}</span>
+                    {team.id === current?.id && <CheckIcon />}
+                  </button>
+                ))}
+              </div>
+            )}
+            {list.length > 0 && <div role="separator" />}
+            {current && (
+              <Link
+                to={`${urls.accountSettings}/teams`}
+                role="menuitem"
+                tabIndex={-1}
+                className="authmw-menu-item"
+                onClick={() => close(false)}
+                data-testid="team-switcher-manage"
+              >
+                <GearIcon />
+                <span className="authmw-menu-item-label">{t.manageTeam}</span>
+              </Link>
+            )}
+            {canCreate && (
+              <button
+                type="button"
+                role="menuitem"
+                tabIndex={-1}
+                className="authmw-menu-item"
+                onClick={() => {
+                  close(false);
+                  setCreating(true);
+                }}
+                data-testid="team-switcher-create"
+              >
+                <PlusIcon />
+                <span className="authmw-menu-item-label">{t.createTeam}</span>
+              </button>
+            )}
+            {!current && !canCreate && list.length === 0 && <span className="authmw-ui-hint authmw-menu-error">{t.noTeams}</span>}
+          </div>
+        </div>
       )}
-      {canCreate && (
+      {creating && (
         <CreateTeam
-          open={creating}
-          setOpen={setCreating}
           t={t}
+          close={() => {
+            setCreating(false);
+            trigger.current?.focus();
+          }}
           onCreated={async (team) => {
+            setCreating(false);
             await choose(team);
-            select.current?.focus();
+            trigger.current?.focus();
           }}
         />
       )}
@@ -134,37 +202,19 @@ function Switcher({ user, t, allowCreate, onChange }: SwitcherProps) {
           {t.teamNotSelected}
         </span>
       )}
-    </>
+    </span>
   );
 }
 
-function CreateTeam({
-  open,
-  setOpen,
-  t,
-  onCreated,
-}: {
-  open: boolean;
-  setOpen(open: boolean): void;
-  t: ComponentTexts;
-  onCreated(team: Team): Promise<void>;
-}) {
+/** The new-team form, in a popover under the switcher; Escape or Cancel closes it. */
+function CreateTeam({ t, close, onCreated }: { t: ComponentTexts; close(): void; onCreated(team: Team): Promise<void> }) {
   const teams = useAuth((auth) => auth.teams);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const id = useId();
 
-  useEffect(() => {
-    if (open) input.current?.focus();
-  }, [open]);
-
-  const close = () => {
-    setOpen(false);
-    setError(null);
-    button.current?.focus();
-  };
+  useEffect(() => input.current?.focus(), []);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -178,72 +228,51 @@ function CreateTeam({
     setError(null);
     try {
       const team = await teams.create({ displayName });
-      setOpen(false);
       await onCreated(team);
     } catch {
       setError(t.teamNotCreated);
-    } finally {
       setPending(false);
     }
   };
 
   return (
-    <span className="authmw-menu-button">
-      <button
-        ref={button}
-        type="button"
-        className="authmw-ui-button authmw-icon-button"
-        aria-label={t.createTeam}
-        title={t.createTeam}
-        aria-expanded={open}
-        aria-controls={open ? `${id}-form` : undefined}
-        onClick={() => (open ? close() : setOpen(true))}
-        data-testid="team-switcher-create"
-      >
-        <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" aria-hidden="true" focusable="false">
-          <path d="M12 5v14M5 12h14" />
-        </svg>
-      </button>
-      {open && (
-        <form
-          id={`${id}-form`}
-          className="authmw-popover authmw-team-form"
-          aria-label={t.createTeam}
-          noValidate
-          aria-busy={pending}
-          onSubmit={submit}
-          onKeyDown={(event) => {
-            if (event.key === "Escape") {
-              event.preventDefault();
-              close();
-            }
-          }}
-          data-testid="team-switcher-form"
-        >
-          <label htmlFor={`${id}-name`}>{t.teamName}</label>
-          <input
-            ref={input}
-            id={`${id}-name`}
-            name="teamName"
-            autoComplete="off"
-            aria-invalid={error === t.teamNameRequired || undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-          />
-          {error && (
-            <p className="authmw-ui-error" id={`${id}-error`} role="alert">
-              {error}
-            </p>
-          )}
-          <div className="authmw-team-form-actions">
-            <button type="button" className="authmw-ui-button" onClick={close}>
-              {t.cancel}
-            </button>
-            <button type="submit" className="authmw-ui-button authmw-ui-primary" disabled={pending}>
-              {pending ? t.creating : t.create}
-            </button>
-          </div>
-        </form>
+    <form
+      className="authmw-popover authmw-popover-start authmw-team-form"
+      aria-label={t.createTeam}
+      noValidate
+      aria-busy={pending}
+      onSubmit={submit}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") {
+          event.preventDefault();
+          close();
+        }
+      }}
+      data-testid="team-switcher-form"
+    >
+      <label htmlFor={`${id}-name`}>{t.teamName}</label>
+      <input
+        ref={input}
+        id={`${id}-name`}
+        name="teamName"
+        autoComplete="off"
+        aria-invalid={error === t.teamNameRequired || undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      {error && (
+        <p className="authmw-ui-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
       )}
-    </span>
+      <div className="authmw-team-form-actions">
+        <button type="button" className="authmw-ui-button" onClick={close}>
+          {t.cancel}
+        </button>
+        <button type="submit" className="authmw-ui-button authmw-ui-primary" disabled={pending}>
+          {pending ? t.creating : t.create}
+        </button>
+      </div>
+    </form>
   );
 }
+

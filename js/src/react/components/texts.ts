@@ -24,6 +24,10 @@ export interface ComponentTexts {
   teamNotCreated: string;
   teamNotSelected: string;
   teamsNotLoaded: string;
+  /** The accessible name of the team switcher: the menu and the current team (or "No team selected"). */
+  teamMenu(team: string): string;
+  /** The switcher's entry to the teams part of account settings. */
+  manageTeam: string;
 }
 
 export const DEFAULT_COMPONENT_TEXTS: ComponentTexts = {
@@ -48,6 +52,8 @@ export const DEFAULT_COMPONENT_TEXTS: ComponentTexts = {
   teamNotCreated: "The team could not be created. Please try again.",
   teamNotSelected: "The team could not be selected. Please try again.",
   teamsNotLoaded: "Your teams could not be loaded.",
+  teamMenu: (team) => `Team menu, ${team}`,
+  manageTeam: "Manage teams",
 };
 
 export function textsWith(overrides: Partial<ComponentTexts> | undefined): ComponentTexts {

@@ -1,13 +1,14 @@
 import type { ColorScheme } from "../handler-options";
-import { DARK, LIGHT } from "../palette";
+import { DARK, LIGHT, revertHost, ROOT_RESET, scopeRules } from "../palette";
 
 /**
  * The components' stylesheet: the handler pages' palettes and variables on `.authmw-ui` (the
  * root of every component), so an app themes pages and components with the same variables.
- * Every selector is wrapped whole in :where() (zero specificity): any rule of the app wins.
+ * Every rule is scoped under .authmw-ui with the specificity of two classes (see scopeRules): a host
+ * page's element rules leave the components' look alone; the app themes them through the variables.
  */
-export const COMPONENT_STYLES = `
-:where(.authmw-ui) {${LIGHT}
+export const COMPONENT_STYLES = scopeRules(`
+:where(.authmw-ui) {${LIGHT} ${ROOT_RESET}
   --authmw-radius: 8px; --authmw-font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", sans-serif;
   position: relative; display: inline-flex; align-items: center; gap: 0.375rem; vertical-align: middle;
   font-family: var(--authmw-font); font-size: 0.9375rem; line-height: 1.4; color: var(--authmw-text);
@@ -18,6 +19,7 @@ export const COMPONENT_STYLES = `
 }
 :where(.authmw-ui[data-color-scheme=dark]) {${DARK}
 }
+${revertHost("authmw-ui")}
 :where(.authmw-ui *) { box-sizing: border-box; }
 :where(.authmw-ui :focus-visible) { outline: 2px solid var(--authmw-accent); outline-offset: 2px; }
 :where(.authmw-ui .authmw-sr-only) {
@@ -78,14 +80,20 @@ export const COMPONENT_STYLES = `
 :where(.authmw-ui input[aria-invalid=true]) { border-color: var(--authmw-error); box-shadow: 0 0 0 1px var(--authmw-error); }
 :where(.authmw-ui .authmw-ui-button) {
   display: inline-flex; align-items: center; justify-content: center; gap: 0.375rem; min-height: 2.5rem; min-width: 2.5rem; padding: 0.4rem 0.75rem;
-  font: inherit; font-size: 0.875rem; font-weight: 600; line-height: 1.2; cursor: pointer;
+  font: inherit; font-size: 0.875rem; font-weight: 600; line-height: 1.2; cursor: pointer; text-decoration: none;
   border: 1px solid var(--authmw-input-border); border-radius: var(--authmw-radius); background: var(--authmw-surface); color: var(--authmw-text);
 }
 :where(.authmw-ui .authmw-ui-button:hover) { background: var(--authmw-surface-muted); }
 :where(.authmw-ui .authmw-ui-button:disabled) { opacity: 0.65; cursor: progress; }
 :where(.authmw-ui .authmw-ui-primary) { background: var(--authmw-accent); border-color: var(--authmw-accent); color: var(--authmw-accent-text); }
 :where(.authmw-ui .authmw-ui-primary:hover) { background: color-mix(in srgb, var(--authmw-accent) 86%, var(--authmw-text)); }
-:where(.authmw-ui .authmw-icon-button) { padding: 0.4rem; }
+:where(.authmw-ui .authmw-team-trigger) {
+  gap: 0.5rem; border-radius: var(--authmw-radius); padding: 0.25rem 0.5rem; min-width: 0; max-width: min(14rem, 42vw);
+  border-color: var(--authmw-border); font-size: 0.875rem; font-weight: 560;
+}
+:where(.authmw-ui .authmw-team-trigger svg) { flex: none; color: var(--authmw-muted); }
+:where(.authmw-ui .authmw-team-trigger-label) { min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+:where(.authmw-ui .authmw-team-switcher) { min-width: 0; }
 :where(.authmw-ui .authmw-team-form) { display: grid; gap: 0.625rem; padding: 0.875rem; }
 :where(.authmw-ui .authmw-team-form label) { font-size: 0.875rem; font-weight: 560; }
 :where(.authmw-ui .authmw-team-form-actions) { display: flex; gap: 0.5rem; justify-content: flex-end; }
@@ -95,7 +103,7 @@ export const COMPONENT_STYLES = `
 @media (prefers-reduced-motion: no-preference) {
   :where(.authmw-ui button, .authmw-ui a, .authmw-ui select) { transition: background-color 0.12s, border-color 0.12s; }
 }
-`;
+`, "authmw-ui");
 
 /** The components' stylesheet, rendered once per document however many components use it (React 19). */
 export function ComponentStyles() {

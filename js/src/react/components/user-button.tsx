@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactElement } from "react";
+import { useId, useState, type ReactElement } from "react";
 import { Link, useLocation } from "react-router";
 import type { CurrentUser } from "../../models";
 import { useTeams, useUser } from "../hooks";
@@ -6,6 +6,8 @@ import { useAuth } from "../use-auth";
 import { authPageUrl } from "../../return-to";
 import { SignOutLink } from "../sign-out-link";
 import { Avatar } from "./avatar";
+import { CheckIcon, PersonIcon, SignInIcon, SignOutIcon } from "./icons";
+import { useMenuButton } from "./menu";
 import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme";
 import { textsWith, type ComponentTexts } from "./texts";
 
@@ -41,84 +43,21 @@ export function UserButton({ colorScheme, className, showTeams = true, texts }: 
   );
 }
 
-const ITEMS = "[role=menuitem], [role=menuitemradio]";
-
 function nameOf(user: CurrentUser, t: ComponentTexts): string {
   return user.displayName || user.primaryEmail || (user.isAnonymous ? t.anonymousUser : t.accountSettings);
 }
 
 function UserMenu({ user, showTeams, t }: { user: CurrentUser; showTeams: boolean; t: ComponentTexts }) {
   const accountSettings = useAuth((auth) => auth.urls.accountSettings);
-  // null: closed; otherwise which item gets the focus when the menu opens.
-  const [open, setOpen] = useState<"first" | "last" | null>(null);
-  const root = useRef<HTMLSpanElement>(null);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const menu = useRef<HTMLDivElement>(null);
+  const { open, setOpen, close, root, trigger, menu, onTriggerKey, onMenuKey, onRootBlur } = useMenuButton();
   const id = useId();
   const name = nameOf(user, t);
-  const items = () => Array.from(menu.current?.querySelectorAll<HTMLElement>(ITEMS) ?? []);
-
-  useEffect(() => {
-    if (!open) return;
-    const list = items();
-    list[open === "first" ? 0 : list.length - 1]?.focus();
-    const outside = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(null);
-    };
-    document.addEventListener("pointerdown", outside);
-    return () => document.removeEventListener("pointerdown", outside);
-  }, [open]);
-
-  const close = (returnFocus: boolean) => {
-    setOpen(null);
-    if (returnFocus) trigger.current?.focus();
-  };
-
-  const onTriggerKey = (event: KeyboardEvent<HTMLButtonElement>) => {
-    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      event.preventDefault();
-      setOpen(event.key === "ArrowDown" ? "first" : "last");
-    }
-  };
-
-  const onMenuKey = (event: KeyboardEvent<HTMLDivElement>) => {
-    const list = items();
-    const at = list.indexOf(document.activeElement as HTMLElement);
-    const focus = (index: number) => list[(index + list.length) % list.length]?.focus();
-    switch (event.key) {
-      case "ArrowDown":
-        focus(at + 1);
-        break;
-      case "ArrowUp":
-        focus(at < 0 ? -1 : at - 1);
-        break;
-      case "Home":
-        focus(0);
-        break;
-      case "End":
-        focus(-1);
-        break;
-      case "Escape":
-        close(true);
-        break;
-      case "Tab":
-        // Tab leaves the menu as it would leave the button: to the next element of the page.
-        close(true);
-        return;
-      default:
-        return;
-    }
-    event.preventDefault();
-    event.stopPropagation();
-  };
 
   return (
     <span
       ref={root}
       className="authmw-menu-button"
-      onBlur={(event) => {
-        if (open && event.relatedTarget && !root.current?.contains(event.relatedTarget as Node)) setOpen(null);
-      }}
+      onBlur={onRootBlur}
     >
       <button
         ref={trigger}
@@ -247,44 +186,5 @@ function MenuTeams({ user, t, onDone }: { user: CurrentUser; t: ComponentTexts; 
         )}
       </div>
     </>
-  );
-}
-
-const icon = { width: 16, height: 16, viewBox: "0 0 24 24", fill: "none", stroke: "currentColor", strokeWidth: 2, strokeLinecap: "round", strokeLinejoin: "round", "aria-hidden": true, focusable: false } as const;
-
-function PersonIcon() {
-  return (
-    <svg {...icon}>
-      <circle cx="12" cy="8" r="4" />
-      <path d="M4 21a8 8 0 0 1 16 0" />
-    </svg>
-  );
-}
-
-function SignInIcon() {
-  return (
-    <svg {...icon}>
-      <path d="M15 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4" />
-      <path d="M10 17l5-5-5-5" />
-      <path d="M15 12H3" />
-    </svg>
-  );
-}
-
-function SignOutIcon() {
-  return (
-    <svg {...icon}>
-      <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4" />
-      <path d="M16 17l5-5-5-5" />
-      <path d="M21 12H9" />
-    </svg>
-  );
-}
-
-export function CheckIcon() {
-  return (
-    <svg {...icon} className="authmw-check">
-      <path d="M20 6L9 17l-5-5" />
-    </svg>
   );
 }

@@ -57,6 +57,11 @@ export function EmailVerification() {
 
   const canResend =
     outcome.state === "failed" && !outcome.retry && auth.user !== null && auth.user.primaryEmailVerified === false;
+  const canSignIn = outcome.state === "failed" && auth.status === "signed-out";
+  // One primary button, the first way on: try again, else a new e-mail, else sign in, else continue.
+  const primary =
+    outcome.state === "failed" && outcome.retry ? "retry" : canResend && !resent ? "resend" : canSignIn ? "sign-in" : "continue";
+  const kind = (action: string, base = "") => `${base}${primary === action ? " authmw-primary" : ""}`.trim();
 
   return (
     <AuthPage
@@ -83,14 +88,14 @@ export function EmailVerification() {
       <Status message={resent ? m.newVerificationEmailSent : null} />
       <div className="authmw-actions">
         {outcome.state === "failed" && outcome.retry && (
-          <button type="button" className="authmw-primary" onClick={verify}>
+          <button type="button" className={kind("retry")} onClick={verify}>
             {m.tryAgain}
           </button>
         )}
         {canResend && !resent && (
           <button
             type="button"
-            className="authmw-primary"
+            className={kind("resend")}
             disabled={resend.pending}
             data-testid="resend-verification"
             onClick={async () => {
@@ -100,13 +105,13 @@ export function EmailVerification() {
             {resend.pending ? m.sending : m.sendNewVerificationEmail}
           </button>
         )}
-        {outcome.state === "failed" && auth.status === "signed-out" && (
-          <Link className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, auth.urls.accountSettings)}>
+        {canSignIn && (
+          <Link className={kind("sign-in", "authmw-button")} to={withReturnTo(auth.urls.signIn, auth.urls.accountSettings)}>
             {m.signIn}
           </Link>
         )}
         {outcome.state !== "verifying" && (
-          <Link className={`authmw-button${outcome.state === "verified" ? " authmw-primary" : ""}`} to={returnTo ?? auth.urls.home}>
+          <Link className={kind("continue", "authmw-button")} to={returnTo ?? auth.urls.home}>
             {m.continue}
           </Link>
         )}

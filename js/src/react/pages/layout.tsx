@@ -11,8 +11,9 @@ import { describeError, useMessages, type Messages } from "../messages";
 /** The full-page background of every handler page (carries the colour scheme). */
 export function PageShell({ children, className }: { children: ReactNode; className?: string }) {
   const { colorScheme } = useHandlerOptions();
+  const { lang } = useMessages();
   return (
-    <div className={className ? `authmw-page ${className}` : "authmw-page"} data-color-scheme={colorScheme}>
+    <div className={className ? `authmw-page ${className}` : "authmw-page"} data-color-scheme={colorScheme} lang={lang || undefined}>
       {children}
     </div>
   );

@@ -3,7 +3,7 @@ import { Link, useLocation, useParams } from "react-router";
 import { withReturnTo } from "../../../return-to";
 import { isKnownError } from "../../../known-error";
 import { passkeysSupported } from "../../../passkey-support";
-import { useContactChannels, usePermission, useProject, useTeamInvitations, useTeamMemberProfiles, useTeams } from "../../hooks";
+import { useContactChannels, usePermission, useProject, useTeamInvitations, useTeamMemberProfiles, useTeamPermissions, useTeams } from "../../hooks";
 import { useAuth } from "../../use-auth";
 import { describeError, describePasskeyError, useMessages } from "../../messages";
 import { HttpStatusError } from "../../../http-errors";
@@ -21,6 +21,7 @@ const KIT: SectionKit = {
   useAuth,
   useContactChannels,
   usePermission,
+  useTeamPermissions,
   useTeams,
   useTeamInvitations,
   useTeamMemberProfiles,
@@ -172,6 +173,17 @@ export function AccountSettings() {
     heading.current?.focus();
   }, [requested]);
 
+  // On a phone the sections are one scrolling row: the current one is scrolled into it.
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const link = nav.current?.querySelector<HTMLElement>("a[aria-current]");
+    const row = link?.closest("ul");
+    if (!link || !row || row.scrollWidth <= row.clientWidth) return;
+    const { left, right } = link.getBoundingClientRect();
+    const box = row.getBoundingClientRect();
+    if (left < box.left || right > box.right) row.scrollLeft += left - box.left - (box.width - (right - left)) / 2;
+  }, [requested, sections.length]);
+
   if (auth.status === "loading") {
     return (
       <AuthPage title={m.accountSettingsTitle}>
@@ -219,7 +231,7 @@ export function AccountSettings() {
         <main className="authmw-settings-main">
           <h1>{m.accountSettingsTitle}</h1>
           <div className="authmw-settings-grid">
-            <nav aria-label={m.settingsNavLabel} className="authmw-settings-nav">
+            <nav ref={nav} aria-label={m.settingsNavLabel} className="authmw-settings-nav">
               <ul>
                 {sections.map((section) => (
                   <li key={section.id}>

@@ -85,8 +85,8 @@ export function ApiKeyManager({ calls, testId }: { calls: KeyCalls; testId: stri
             {invalid && <span className="authmw-badge">{invalid === "revoked" ? m.apiKeyRevokedBadge : m.apiKeyExpiredBadge}</span>}
           </span>
           <span className="authmw-hint">
-            {m.apiKeyEndsWith(key.lastFour)} · {m.apiKeyCreatedOn(formatDate(key.createdAt))} ·{" "}
-            {key.expiresAt ? m.apiKeyExpiresOn(formatDate(key.expiresAt)) : m.apiKeyNoExpiry}
+            {m.apiKeyEndsWith(key.lastFour)} · {m.apiKeyCreatedOn(formatDate(key.createdAt, m.lang || undefined))} ·{" "}
+            {key.expiresAt ? m.apiKeyExpiresOn(formatDate(key.expiresAt, m.lang || undefined)) : m.apiKeyNoExpiry}
           </span>
         </span>
         {!invalid && (

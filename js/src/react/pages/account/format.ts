@@ -1,11 +1,12 @@
-// Dates in the reader's locale (the browser's, through Intl), for the account settings sections.
+// Dates in the reader's locale, for the account settings sections: the language of the texts
+// (messages.lang), else the browser's (Intl's default).
 
-/** "26 Nov 2026, 14:05" (in the reader's locale and time zone); `locale` for tests. */
+/** "26 Nov 2026, 14:05" (in `locale`, else the browser's locale; the reader's time zone). */
 export function formatDateTime(date: Date, locale?: string | string[]): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(date);
 }
 
-/** "26 Nov 2026" (in the reader's locale). */
+/** "26 Nov 2026" (in `locale`, else the browser's). */
 export function formatDate(date: Date, locale?: string | string[]): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: "medium" }).format(date);
 }

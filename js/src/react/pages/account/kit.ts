@@ -24,6 +24,7 @@ export interface SectionKit {
   useAuth: typeof useAuth;
   useContactChannels: typeof hooks.useContactChannels;
   usePermission: typeof hooks.usePermission;
+  useTeamPermissions: typeof hooks.useTeamPermissions;
   useTeams: typeof hooks.useTeams;
   useTeamInvitations: typeof hooks.useTeamInvitations;
   useTeamMemberProfiles: typeof hooks.useTeamMemberProfiles;

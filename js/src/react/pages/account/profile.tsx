@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { ActionRow } from "./action-row";
 import { useSectionKit } from "./kit";
+import { PictureRow } from "./picture";
 import type { SectionProps } from "./section";
 
 /** The initials of a display name ("Ada Lovelace": "AL"), or the first letter of an e-mail address. */
@@ -11,12 +12,13 @@ export const initials = (name: string) =>
     .map((part) => part[0]!.toUpperCase())
     .join("");
 
-export function Avatar({ url, name }: { url: string | null; name: string }) {
+/** A picture, or the initials of `name` without one; `alt` names it (default: the user's own picture; "" = decorative). */
+export function Avatar({ url, name, alt }: { url: string | null; name: string; alt?: string }) {
   const { useMessages } = useSectionKit();
   const m = useMessages();
   const [broken, setBroken] = useState<string | null>(null);
   if (url && broken !== url) {
-    return <img className="authmw-avatar" src={url} alt={m.profileImageAlt} onError={() => setBroken(url)} data-testid="avatar-image" />;
+    return <img className="authmw-avatar" src={url} alt={alt ?? m.profileImageAlt} onError={() => setBroken(url)} data-testid="avatar-image" />;
   }
   return (
     <span className="authmw-avatar" aria-hidden="true" data-testid="avatar-initials">
@@ -81,6 +83,12 @@ function Profile({ user }: SectionProps) {
         )}
       </ActionRow>
       <Status message={saved ? m.saved : null} testId="profile-done" />
+      <PictureRow
+        title={m.yourPicture}
+        current={user.profileImageUrl}
+        testId="profile-picture"
+        save={(url) => auth.updateUser({ profileImageUrl: url })}
+      />
     </div>
   );
 }

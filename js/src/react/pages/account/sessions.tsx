@@ -66,7 +66,7 @@ function Sessions() {
                 <span className="authmw-hint">
                   {session.isCurrent && place ? `${place} · ` : ""}
                   {session.location?.ip ? `${session.location.ip} · ` : ""}
-                  {m.lastUsed(formatDateTime(session.lastUsedAt))}
+                  {m.lastUsed(formatDateTime(session.lastUsedAt, m.lang || undefined))}
                 </span>
               </span>
               {!session.isCurrent && (
@@ -76,7 +76,7 @@ function Sessions() {
                     className="authmw-small"
                     disabled={action.pending}
                     onClick={() => void revoke([session.id], m.sessionRevoked)}
-                    aria-label={m.revokeSessionLabel(formatDateTime(session.lastUsedAt))}
+                    aria-label={m.revokeSessionLabel(formatDateTime(session.lastUsedAt, m.lang || undefined))}
                     data-testid="revoke-session"
                   >
                     {m.revokeSession}

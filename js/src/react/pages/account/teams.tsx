@@ -4,16 +4,19 @@ import { ApiKeyManager } from "./api-key-manager";
 import { ActionRow } from "./action-row";
 import { useSectionKit, type SectionKit } from "./kit";
 import { formatDate } from "./format";
+import { Avatar } from "./profile";
+import { DeleteTeam, TeamMembers, TeamProfileRows } from "./team-manage";
 import type { SectionProps } from "./section";
 
 function Teams({ user, config }: SectionProps) {
-  const { useAuth, useTeams, useMessages, Field, FormError, formValue, useSubmit } = useSectionKit();
+  const { useAuth, useTeams, useMessages, Field, FormError, formValue, Status, useSubmit } = useSectionKit();
   const auth = useAuth();
   const m = useMessages();
   const teams = useTeams();
   const create = useSubmit();
   const action = useSubmit();
   const canCreate = Boolean(config?.clientTeamCreationEnabled);
+  const [deleted, setDeleted] = useState<string | null>(null);
 
   async function onCreate(event: FormEvent<HTMLFormElement>, close: () => void) {
     event.preventDefault();
@@ -47,11 +50,13 @@ function Teams({ user, config }: SectionProps) {
               onSelect={() => action.run(() => auth.selectTeam(team.id))}
               onLeave={() => action.run(() => auth.teams.leave(team.id))}
               teamKeys={Boolean(config?.allowTeamApiKeys)}
+              onDeleted={(name) => setDeleted(m.teamDeleted(name))}
             />
           ))}
         </ul>
       )}
       <FormError message={action.error} />
+      <Status message={deleted} testId="team-deleted" />
       {canCreate && (
         <TeamForm
           title={m.createTeamTitle}
@@ -70,7 +75,15 @@ function Teams({ user, config }: SectionProps) {
   );
 }
 
-function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect(): void; onLeave(): void; teamKeys: boolean }) {
+function TeamRow(props: {
+  team: Team;
+  selected: boolean;
+  busy: boolean;
+  onSelect(): void;
+  onLeave(): void;
+  teamKeys: boolean;
+  onDeleted(name: string): void;
+}) {
   const { useAuth, usePermission, useTeamInvitations, useTeamMemberProfiles, useMessages, Field, FormError, formValue, useSubmit } = useSectionKit();
   const { team } = props;
   const auth = useAuth();
@@ -80,6 +93,8 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
   const canRevoke = usePermission(team.id, "$remove_members");
   const canReadMembers = usePermission(team.id, "$read_members");
   const canManageKeys = usePermission(team.id, "$manage_api_keys") && props.teamKeys;
+  const canUpdate = usePermission(team.id, "$update_team");
+  const canDelete = usePermission(team.id, "$delete_team");
   const invitations = useTeamInvitations(canListInvitations ? team.id : null);
   const members = useTeamMemberProfiles(canReadMembers ? team.id : null);
   const myId = auth.user?.id;
@@ -118,7 +133,8 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
   return (
     <li className="authmw-team" data-testid="team" data-team-id={team.id} data-team-name={team.displayName}>
       <div className="authmw-row">
-        <span className="authmw-row-main">
+        <span className="authmw-row-main authmw-member-main">
+          <Avatar url={team.profileImageUrl} name={name} alt={team.profileImageUrl ? m.teamPictureAlt(name) : ""} />
           <strong className="authmw-row-title">{name}</strong>
           {props.selected && <span className="authmw-badge authmw-badge-ok">{m.selected}</span>}
         </span>
@@ -137,8 +153,8 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
         <p className="authmw-hint" data-testid="team-members">
           {m.teamMembers(
             members.value.length,
-            new Intl.NumberFormat().format(members.value.length),
-            new Intl.ListFormat(undefined, { type: "conjunction" }).format(
+            new Intl.NumberFormat(m.lang || undefined).format(members.value.length),
+            new Intl.ListFormat(m.lang || undefined, { type: "conjunction" }).format(
               members.value.map((member) =>
                 member.userId === myId ? (member.displayName ? `${member.displayName} (${m.you})` : m.you) : (member.displayName ?? m.noName),
               ),
@@ -146,6 +162,7 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
           )}
         </p>
       )}
+      {canUpdate && <TeamProfileRows team={team} name={name} />}
       {mine && (
         <TeamForm
           title={m.yourNameInTeam(name)}
@@ -182,7 +199,7 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
             {invitations.value.map((invitation) => (
               <li key={invitation.id} className="authmw-row" data-testid="pending-invitation" data-email={invitation.recipientEmail}>
                 <span className="authmw-row-main">
-                  {m.invitationUntil(invitation.recipientEmail, formatDate(invitation.expiresAt))}
+                  {m.invitationUntil(invitation.recipientEmail, formatDate(invitation.expiresAt, m.lang || undefined))}
                 </span>
                 {canRevoke && (
                   <button
@@ -201,7 +218,9 @@ function TeamRow(props: { team: Team; selected: boolean; busy: boolean; onSelect
           <FormError message={revoke.error} />
         </div>
       )}
+      {canReadMembers && <TeamMembers team={team} name={name} canRemove={Boolean(canRevoke)} />}
       {canManageKeys && <TeamApiKeys teamId={team.id} />}
+      {canDelete && <DeleteTeam team={team} name={name} onDeleted={props.onDeleted} />}
     </li>
   );
 }

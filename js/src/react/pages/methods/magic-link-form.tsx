@@ -2,8 +2,8 @@ import { useState, type FormEvent } from "react";
 import { isKnownError } from "../../../known-error";
 import { useAuth } from "../../use-auth";
 import { describeCodeError, describeError, useMessages, type Messages } from "../../messages";
-import { EmailField, Field, FormError, formValue, Status, SubmitButton, useFinishSignIn, useReturnTo, useSubmit } from "../layout";
-import { MfaPrompt } from "../mfa";
+import { EmailField, Field, FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
+import { Standalone } from "./standalone";
 import type { MethodProps } from "./types";
 
 // The service refuses magic links for an address a password account uses but has not verified.
@@ -80,17 +80,5 @@ export function MagicLinkForm({ returnTo, onSignedIn, onMfaRequired }: MethodPro
 
 /** The e-mail link form on its own (for an app's own page): finishes the sign-in like the handler does. */
 export function MagicLinkSignIn() {
-  const returnTo = useReturnTo();
-  const finish = useFinishSignIn();
-  const [attemptCode, setAttemptCode] = useState<string | null>(null);
-  if (attemptCode) return <MfaPrompt attemptCode={attemptCode} onSignedIn={finish} />;
-  return (
-    <MagicLinkForm
-      mode="sign-in"
-      returnTo={returnTo}
-      config={null}
-      onSignedIn={(isNewUser) => finish({ user: null, isNewUser: Boolean(isNewUser) })}
-      onMfaRequired={setAttemptCode}
-    />
-  );
+  return <Standalone mode="sign-in" Form={MagicLinkForm} />;
 }

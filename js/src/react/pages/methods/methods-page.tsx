@@ -76,7 +76,7 @@ export function MethodsPage({ mode }: { mode: AuthMode }) {
   // and signing up keeps their id (contract 7.3).
   if (auth.user && !auth.user.isAnonymous && !finished.current) {
     return (
-      <AuthPage title={title} subtitle={subtitle}>
+      <AuthPage title={m.alreadySignedInTitle}>
         <p data-testid="already-signed-in">
           {m.signedInAs} <strong>{auth.user.primaryEmail ?? auth.user.displayName ?? auth.user.id}</strong>.
         </p>

@@ -1,7 +1,5 @@
 import type { ProjectConfig } from "../../../models";
-import { useAuth } from "../../use-auth";
-import { useMessages } from "../../messages";
-import { ProviderButtons } from "../../oauth/provider-buttons";
+import { OAuthButtonGroup } from "./blocks";
 import type { AuthMode, MethodProps } from "./types";
 
 /** Shown when the project enables at least one OAuth provider (on sign-up too: a first OAuth sign-in creates the user). */
@@ -15,19 +13,5 @@ export function oauthButtonsShown(config: ProjectConfig, _mode: AuthMode): boole
  * (signInWithOAuth); the oauth-callback page finishes the sign-in.
  */
 export function OAuthButtons({ config, returnTo }: MethodProps) {
-  const auth = useAuth();
-  const m = useMessages();
-  const ids = config?.oauthProviders.map((p) => p.id) ?? [];
-  if (ids.length === 0) return null;
-  return (
-    <div data-testid="oauth-buttons">
-      <ProviderButtons
-        ids={ids}
-        label={m.oauthButtonsLabel}
-        text={m.continueWithProvider}
-        testId={(id) => `oauth-${id}`}
-        action={(id) => auth.signInWithOAuth(id, { returnTo })}
-      />
-    </div>
-  );
+  return <OAuthButtonGroup providers={config?.oauthProviders.map((p) => p.id) ?? []} returnTo={returnTo} />;
 }

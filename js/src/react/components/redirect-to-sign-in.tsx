@@ -1,0 +1,14 @@
+import { useEffect } from "react";
+import { useAuthController } from "../context";
+import { redirectToSignInPage } from "../hooks";
+
+/**
+ * Sends the browser to the sign-in page as soon as it renders, coming back to the current page
+ * after signing in (the same return path as `useUser({ or: "redirect" })`). Render it where a
+ * signed-out visitor must not stay: `<SignedOut><RedirectToSignIn /></SignedOut>`. Renders nothing.
+ */
+export function RedirectToSignIn() {
+  const controller = useAuthController("RedirectToSignIn");
+  useEffect(() => redirectToSignInPage(controller.urls.signIn), [controller]);
+  return null;
+}

@@ -1,0 +1,105 @@
+"""Route gating and project permissions in React (issue 40), in Chromium against a local service:
+`useUser({ or: "redirect" })` on the example's members-only page sends a signed-out visitor to
+sign-in and back to the very page (query and hash kept); `<Protect permission project>` shows
+and hides by a project permission the server tier grants and revokes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests import deployment
+
+from .test_email_flows import PASSWORD, MailService, sign_in
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailService]:
+    from authmw.dev import LocalService
+
+    running = LocalService(tmp_path_factory.mktemp("gating"), port=0, quiet=True).start()
+    try:
+        yield MailService(running)
+    finally:
+        running.stop()
+
+
+def test_a_signed_out_visit_to_a_protected_page_signs_in_and_returns_to_it(
+    service: MailService, example_app: Any, context: Any
+) -> None:
+    base = example_app(service.config)
+    email = service.sign_up()
+    page = context.new_page()
+    page.goto(f"{base}/protected?tab=2#notes")
+    form = page.get_by_test_id("sign-in-form")
+    expect(form).to_be_visible()
+    url = urlsplit(page.url)
+    assert url.path == "/handler/sign-in"
+    assert parse_qs(url.query)["after_auth_return_to"] == ["/protected?tab=2#notes"]
+    sign_in(page, base, email, PASSWORD, from_page=True)
+    expect(page.get_by_test_id("protected-email")).to_have_text(email)
+    assert page.url == f"{base}/protected?tab=2#notes"
+    # Signed in, the page shows at once.
+    page.reload()
+    expect(page.get_by_test_id("protected-content")).to_be_visible()
+
+
+def test_a_foreign_return_path_is_not_followed(service: MailService, example_app: Any, context: Any) -> None:
+    """The control of the return path: the sign-in page follows only a path on the app's own origin."""
+    base = example_app(service.config)
+    email = service.sign_up()
+    page = context.new_page()
+    page.goto(f"{base}/handler/sign-in?after_auth_return_to=//evil.example/protected")
+    sign_in(page, base, email, PASSWORD, from_page=True)
+    expect(page.get_by_test_id("user-status")).to_have_attribute("data-status", "signed-in")
+    assert urlsplit(page.url).netloc == urlsplit(base).netloc
+
+
+def server_call(service: MailService, method: str, path: str) -> httpx.Response:
+    running = service.service
+    return httpx.request(
+        method,
+        f"{running.url}/api/v1{path}",
+        headers={
+            "x-stack-project-id": running.project_id,
+            "x-stack-access-type": "server",
+            "x-stack-secret-server-key": running.secret_server_key,
+        },
+        json={} if method == "POST" else None,
+    )
+
+
+def test_protect_shows_and_hides_by_a_project_permission_the_server_grants_and_revokes(
+    service: MailService, example_app: Any, context: Any
+) -> None:
+    created = deployment.admin_call(service.service, "POST", "/project-permission-definitions", {"id": "view_reports"})
+    assert created.status_code in (200, 201), created.text
+    base = example_app(service.config)
+    email = service.sign_up()
+    user_id = httpx.get(
+        f"{service.url}/api/v1/users/me",
+        headers={**service._client_headers, "x-stack-access-token": service.access_tokens[email]},
+    ).json()["id"]
+    page = context.new_page()
+    sign_in(page, base, email, PASSWORD)
+    expect(page.get_by_test_id("reports-denied")).to_be_visible()
+    expect(page.get_by_test_id("reports")).to_have_count(0)
+
+    granted = server_call(service, "POST", f"/project-permissions/{user_id}/view_reports")
+    assert granted.status_code == 201, granted.text
+    page.reload()
+    expect(page.get_by_test_id("reports")).to_be_visible()
+    expect(page.get_by_test_id("reports-denied")).to_have_count(0)
+
+    revoked = server_call(service, "DELETE", f"/project-permissions/{user_id}/view_reports")
+    assert revoked.status_code == 200, revoked.text
+    page.reload()
+    expect(page.get_by_test_id("reports-denied")).to_be_visible()
+    expect(page.get_by_test_id("reports")).to_have_count(0)
