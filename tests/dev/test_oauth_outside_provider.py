@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
@@ -19,6 +18,7 @@ import pytest
 from authmw.dev import LocalService
 
 from oidc_provider import OidcProvider
+from . import test_oauth_flow as mock_flow
 from .conftest import Api, assert_known_error, unique_email
 
 REDIRECT_URI = "http://localhost:3000/handler/oauth-callback"
@@ -67,27 +67,10 @@ class Flow:
 
 
 def start(api: Api, **extra: str) -> Flow:
-    verifier = secrets.token_urlsafe(32)
-    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
-    state = secrets.token_urlsafe(8)
-    browser = httpx.Client(base_url=api.url)
-    response = browser.get(
-        "/api/v1/auth/oauth/authorize/google",
-        params={
-            "client_id": api.project_id,
-            "client_secret": api.keys.publishable_client_key,
-            "redirect_uri": REDIRECT_URI,
-            "scope": "legacy",
-            "state": state,
-            "grant_type": "authorization_code",
-            "code_challenge": challenge,
-            "code_challenge_method": "S256",
-            "response_type": "code",
-            **extra,
-        },
-    )
-    assert response.status_code == 307, response.text
-    return Flow(browser, verifier, state, response.headers["location"])
+    """Open the authorize URL of the project's `google` (the test's provider) in a fresh "browser"."""
+    flow = mock_flow.start(api, "google", **extra)
+    assert flow.authorize.status_code == 307, flow.authorize.text
+    return Flow(flow.browser, flow.verifier, flow.state, flow.authorize.headers["location"])
 
 
 def at_provider(flow: Flow, provider: OidcProvider, email: str, decision: str = "allow") -> httpx.Response:
