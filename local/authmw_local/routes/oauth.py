@@ -11,6 +11,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 from ..endpoint import EndpointGroup, RequestContext
 from ..errors import CatalogueError, OAuthError, PlainError
 from .. import outside_oauth
+from . import oauth_apple_native
 from ..oauth_flow import (
     AUTHORIZATION_CODE,
     attach_account,
@@ -199,4 +200,4 @@ def _client_credentials(ctx: RequestContext, params: dict[str, Any]) -> tuple[st
     return client_id, client_secret
 
 
-routes = group.routes
+routes = group.routes + oauth_apple_native.routes
