@@ -21,7 +21,7 @@ from typing import Any
 from _common import Stack, heading, row
 
 from authmw import AdminApp, ServerApp
-from authmw._keyformat import make_api_key
+from authmw_local.routes.api_keys import make_api_key
 from authmw.middleware import AuthMiddleware
 
 CHECKS = ("/api/v1/user-api-keys/check", "/api/v1/team-api-keys/check")

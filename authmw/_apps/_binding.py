@@ -95,6 +95,15 @@ class Twin(Generic[R]):
 
     _driver: Any
 
+    @overload
+    def run_op(self: Twin[SyncRunner], op: Op[T]) -> T: ...
+    @overload
+    def run_op(self: Twin[AsyncRunner], op: Op[T]) -> Coroutine[Any, Any, T]: ...
+    def run_op(self, op: Op[T]) -> Any:
+        """Run an operation composed of this group's ``.op`` calls on its driver (awaitable
+        on an async app), as the runners' own ``run_op``."""
+        return self._driver.run(op)
+
     def _runner(self) -> Any:
         return AsyncRunner if isinstance(self._driver, AsyncDriver) else SyncRunner
 

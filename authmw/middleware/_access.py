@@ -68,7 +68,6 @@ __all__ = [
     "TeamSource",
     "admit",
     "decide",
-    "forbidden",
     "guard_decorators",
     "handler_page_url",
     "is_json_request",
@@ -101,16 +100,11 @@ def is_json_request(path: str, accept: str | None, api_paths: Iterable[str]) -> 
     return "application/json" in accept and "text/html" not in accept
 
 
-def forbidden(error: KnownError) -> Refusal:
-    """A guard's 403 with the service's envelope of ``error``."""
-    return Refusal(FORBIDDEN, error.message, code=error.code, details=error.details or None)
-
-
 def team_refusal(
     server: ServerApp | AsyncServerApp, user_id: str, team_id: object, permission_id: str | None = None
 ) -> Op[KnownError | None]:
     """None when the user is a member of the team (holding ``permission_id``, directly or
-    through contained permissions), else the error to answer with (see :func:`forbidden`).
+    through contained permissions), else the error to answer with (403, see :func:`decide`).
 
     The server app's own operations, run by the caller's driver. Raises :class:`Refusal`
     (503) when the service cannot be asked."""
@@ -140,7 +134,7 @@ def team_refusal(
 
 def permission_refusal(server: ServerApp | AsyncServerApp, user_id: str, permission_id: str) -> Op[KnownError | None]:
     """None when the user holds the project permission ``permission_id`` (API 2.8), directly or
-    through contained permissions, else ``ProjectPermissionRequired`` (see :func:`forbidden`).
+    through contained permissions, else ``ProjectPermissionRequired`` (403, see :func:`decide`).
 
     One ``GET /project-permissions`` through the server app, run by the caller's driver;
     :class:`Refusal` (503) when the service cannot be asked."""

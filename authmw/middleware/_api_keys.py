@@ -5,19 +5,22 @@ A script calls the app with ``Authorization: Bearer sk_...`` (a key made with
 (``AuthConfig(accept_api_keys=True)``), the middleware:
 
 1. tells a key from a JWT and from the 2.8 SDK's ``stackauth_...`` header by its text alone
-   (:func:`authmw._keyformat.parse_api_key`: length, shape and CRC-32; no I/O), so a typo or
+   (:func:`authmw.keyformat.parse_api_key`: length, shape and CRC-32; no I/O), so a typo or
    a made-up value is refused without asking anyone;
 2. answers from its caches when it can: a key the service confirmed within ``KEY_TTL``
    seconds, a key it refused within ``REFUSED_KEY_TTL`` (both bounded maps, oldest dropped
    first), so a repeated key costs no network call and a flood of made-up keys that pass the
    checksum costs one lookup each, never one per request;
 3. otherwise asks the service once (``POST /user-api-keys/check`` or ``/team-api-keys/check``
-   with the secret server key; concurrent requests with the same key share that call).
+   with the secret server key), and for a user's key reads its user (``GET /users/{id}``): a
+   key counts as its holder, and an anonymous or restricted user's key must get what that
+   user's session gets. Concurrent requests with the same key share those calls.
 
 The request's user is then an :class:`~authmw.middleware.ApiKeyUser` (a user's key: the user,
-``via == "user_api_key"``) or an :class:`~authmw.middleware.ApiKeyTeam` (a team's key: no
-user, ``via == "team_api_key"``), made in ``_resolver``. Guards refuse both unless the route
-accepts keys (``api_keys=True``): ``_access.key_refusal``, written once for every adapter.
+``via == "user_api_key"``), an :class:`~authmw.middleware.UnadmittedUser` (the key of a user
+the app does not sign in) or an :class:`~authmw.middleware.ApiKeyTeam` (a team's key: no
+user, ``via == "team_api_key"``), made by ``_user.key_principal``. Guards refuse keys unless
+the route accepts them (``api_keys=True``): ``_access.admit``, written once for every adapter.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from authmw._apps._project_api_keys import _KeysOps, _ServerTeamKeysOps, _Server
 from authmw._apps._users import _ServerUsersOps
 from authmw._bounded import BoundedMap
 from authmw._config import AuthConfig
-from authmw._keyformat import ParsedApiKey, parse_api_key
+from authmw.keyformat import ParsedApiKey, parse_api_key
 from authmw._ops import Op, Shared
 from authmw._transport import Transport
 from authmw.errors import ApiKeyNotFound, ApiKeyNotValid, HttpStatusError, KnownError

@@ -15,7 +15,7 @@ from typing import NamedTuple, TypeVar
 
 from authmw._bounded import BoundedMap
 from authmw._config import AuthConfig
-from authmw._keyformat import ParsedApiKey
+from authmw.keyformat import ParsedApiKey
 from authmw._tokens import AUTHORIZATION_PREFIXES
 from authmw.errors import ApiKeyNotAccepted, UnparsableAccessToken
 

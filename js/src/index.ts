@@ -17,7 +17,6 @@ export {
   useTeamPermissions,
   useTeams,
   useUser,
-  UserNotSignedInError,
 } from "./react/hooks";
 export { useAuth } from "./react/use-auth";
 export type { SignedInOrLoading, UseUserOptions } from "./react/hooks";

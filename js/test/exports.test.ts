@@ -154,7 +154,6 @@ const REACT = [
   "useTeamPermissions",
   "useTeams",
   "useUser",
-  "UserNotSignedInError",
   "useProjectPermission",
   "useProjectPermissions",
 ];

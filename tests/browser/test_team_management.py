@@ -107,7 +107,7 @@ def test_an_admin_manages_a_team_and_a_member_sees_none_of_the_controls(
 
     # Rename.
     apollo.get_by_test_id("team-name-open").click()
-    field = apollo.get_by_role("textbox", name="Team name")
+    field = apollo.get_by_role("textbox", name="Display name")
     expect(field).to_be_focused()
     field.fill("Apollo Program")
     apollo.get_by_role("button", name="Save team name").click()

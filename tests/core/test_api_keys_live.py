@@ -12,7 +12,7 @@ import deployment
 import pytest
 
 from authmw import AdminApp, AsyncAdminApp, AuthConfig
-from authmw._keyformat import parse_api_key
+from authmw.keyformat import parse_api_key
 from authmw.errors import (
     ApiKeyNotFound,
     ApiKeyRevoked,

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from authmw._keyformat import parse_api_key
+from authmw.keyformat import parse_api_key
 from authmw.dev import Clock
 from authmw_local.bootstrap import ProjectKeys
 

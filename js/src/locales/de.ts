@@ -415,6 +415,8 @@ const de: Locale = {
     teamNotCreated: "Das Team konnte nicht erstellt werden. Bitte versuchen Sie es erneut.",
     teamNotSelected: "Das Team konnte nicht ausgewählt werden. Bitte versuchen Sie es erneut.",
     teamsNotLoaded: "Ihre Teams konnten nicht geladen werden.",
+    teamMenu: (team) => `Team-Menü, ${team}`,
+    manageTeam: "Teams verwalten",
   },
 };
 

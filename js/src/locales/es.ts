@@ -411,6 +411,8 @@ const es: Locale = {
     teamNotCreated: "No se pudo crear el equipo. Vuelve a intentarlo.",
     teamNotSelected: "No se pudo seleccionar el equipo. Vuelve a intentarlo.",
     teamsNotLoaded: "No se pudieron cargar tus equipos.",
+    teamMenu: (team) => `Menú del equipo, ${team}`,
+    manageTeam: "Gestionar equipos",
   },
 };
 

@@ -418,6 +418,8 @@ const fr: Locale = {
     teamNotCreated: "L'équipe n'a pas pu être créée. Veuillez réessayer.",
     teamNotSelected: "L'équipe n'a pas pu être choisie. Veuillez réessayer.",
     teamsNotLoaded: "Impossible de charger vos équipes.",
+    teamMenu: (team) => `Menu de l’équipe, ${team}`,
+    manageTeam: "Gérer les équipes",
   },
 };
 

@@ -408,6 +408,8 @@ const ja: Locale = {
     teamNotCreated: "チームを作成できませんでした。もう一度お試しください。",
     teamNotSelected: "チームを選択できませんでした。もう一度お試しください。",
     teamsNotLoaded: "チームを読み込めませんでした。",
+    teamMenu: (team) => `チームメニュー、${team}`,
+    manageTeam: "チームを管理",
   },
 };
 

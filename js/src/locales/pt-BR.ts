@@ -407,6 +407,8 @@ const ptBR: Locale = {
     teamNotCreated: "Não foi possível criar a equipe. Tente novamente.",
     teamNotSelected: "Não foi possível selecionar a equipe. Tente novamente.",
     teamsNotLoaded: "Não foi possível carregar suas equipes.",
+    teamMenu: (team) => `Menu da equipe, ${team}`,
+    manageTeam: "Gerenciar equipes",
   },
 };
 

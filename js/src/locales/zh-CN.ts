@@ -399,6 +399,8 @@ const zhCN: Locale = {
     teamNotCreated: "无法创建团队。请重试。",
     teamNotSelected: "无法选择团队。请重试。",
     teamsNotLoaded: "无法加载你的团队。",
+    teamMenu: (team) => `团队菜单，${team}`,
+    manageTeam: "管理团队",
   },
 };
 

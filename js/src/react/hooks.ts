@@ -28,21 +28,13 @@ export interface UseUserOptions {
    * - "redirect": send the browser to the sign-in page, which comes back to this page afterwards
    *   (its `after_auth_return_to`, kept when this page already carries one); the state stays
    *   "loading" meanwhile, so the page shows nothing of a signed-in user's;
-   * - "throw": throw UserNotSignedInError during render, for the app's error boundary;
+   * - "throw": throw an Error during render (as Stack's SDK does), for the app's error boundary;
    * - "anonymous": sign up an anonymous user (API 2.8) and return it (`user.isAnonymous`), so
    *   the status is never "signed-out". Needs an app that shows anonymous users
    *   (`<AuthProvider allowAnonymous>`). However many components ask, one anonymous user is
    *   made; a later sign-up upgrades it to a real account with the same id.
    */
   or?: "return-null" | "redirect" | "throw" | "anonymous";
-}
-
-/** Thrown by `useUser({ or: "throw" })` when nobody is signed in. */
-export class UserNotSignedInError extends Error {
-  constructor() {
-    super('useUser({ or: "throw" }) found nobody signed in; catch this in an error boundary, or use or: "redirect".');
-    this.name = "UserNotSignedInError";
-  }
 }
 
 /** The user state without "signed-out": what `or: "redirect"`, "throw" and "anonymous" return. */
@@ -54,7 +46,7 @@ export type SignedInOrLoading = Exclude<UserState, { status: "signed-out" }>;
  * history). The return-path rules load with the call, not with the first page.
  */
 export function redirectToSignInPage(signInUrl: string): void {
-  void import("../return-to").then(({ authPageUrl }) => window.location.replace(authPageUrl(signInUrl, window.location)));
+  void import("../return-to").then((m) => location.replace(m.authPageUrl(signInUrl, location)));
 }
 
 /** The signed-in user as a status union: loading, signed-out, or signed-in with `user`. */
@@ -64,19 +56,19 @@ export function useUser(options?: UseUserOptions): UserState {
   const controller = useAuthController("useUser");
   const state = useUserState(controller);
   const or = options?.or;
-  const out = state.status === "signed-out";
-  // Signed out for a moment: the anonymous user is on its way (or could not be made: `error`).
-  const wanted = or === "anonymous" && out;
-  const redirect = or === "redirect" && out;
+  // Signed out, and the option says what to do instead: make an anonymous user (`error` when
+  // that failed), leave for sign-in, or throw. Meanwhile the state is "loading".
+  const instead = state.status === "signed-out" && or && or != "return-null";
   const [error, setError] = useState<unknown>();
   useEffect(() => {
-    if (wanted) controller.signUpAnonymously().then(() => setError(undefined), setError);
-  }, [wanted, controller]);
-  useEffect(() => {
-    if (redirect) redirectToSignInPage(controller.urls.signIn);
-  }, [redirect, controller]);
-  if (or === "throw" && out) throw new UserNotSignedInError();
-  return wanted ? { status: "loading", user: null, error } : redirect ? SERVER_SNAPSHOT : state;
+    if (instead)
+      or == "anonymous"
+        ? controller.signUpAnonymously().then(() => setError(undefined), setError)
+        : redirectToSignInPage(controller.urls.signIn);
+  }, [instead, or, controller]);
+  // A plain Error, as Stack's SDK throws: the app's error boundary shows its own page.
+  if (instead && or == "throw") throw Error('useUser({ or: "throw" }): nobody is signed in');
+  return instead ? { status: "loading", user: null, error } : state;
 }
 
 const LOADING: CachedState<never> = { status: "loading", value: undefined, error: undefined };

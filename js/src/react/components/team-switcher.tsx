@@ -46,6 +46,16 @@ export function SelectedTeamSwitcher({ colorScheme, className, texts, ...props }
   );
 }
 
+/**
+ * Which side the menu lines up with: the switcher's left edge when a menu of the popover's
+ * widest size fits to the right of it (a switcher on the left of a header), else its right edge
+ * (a switcher at the end of a phone's header).
+ */
+function alignFor(trigger: HTMLElement | null): string {
+  const left = trigger?.getBoundingClientRect().left ?? 0;
+  return left + 320 <= document.documentElement.clientWidth ? "authmw-popover-start" : "";
+}
+
 type SwitcherProps = Omit<SelectedTeamSwitcherProps, "colorScheme" | "className" | "texts"> & {
   user: CurrentUser;
   t: ComponentTexts;
@@ -60,6 +70,7 @@ function Switcher({ user, t, allowCreate, onChange }: SwitcherProps) {
   const [pending, setPending] = useState(false);
   const [failed, setFailed] = useState(false);
   const [creating, setCreating] = useState(false);
+  const [align, setAlign] = useState("");
   const id = useId();
   const canCreate = allowCreate ?? (project.status === "ready" && project.value.config.clientTeamCreationEnabled);
 
@@ -98,11 +109,11 @@ function Switcher({ user, t, allowCreate, onChange }: SwitcherProps) {
         aria-haspopup="menu"
         aria-expanded={open !== null}
         aria-controls={open ? `${id}-menu` : undefined}
-        aria-label={t.teamMenu(label)}
         aria-describedby={failed ? `${id}-error` : undefined}
         aria-busy={pending || undefined}
         onClick={() => {
           setCreating(false);
+          setAlign(alignFor(trigger.current));
           setOpen(open ? null : "first");
         }}
         onKeyDown={onTriggerKey}
@@ -110,13 +121,14 @@ function Switcher({ user, t, allowCreate, onChange }: SwitcherProps) {
         data-team-id={current?.id ?? ""}
       >
         {current ? <Avatar name={current.displayName} imageUrl={current.profileImageUrl} size="small" /> : <TeamsIcon />}
-        <span className="authmw-team-trigger-label" data-testid={list.length === 0 ? "team-switcher-empty" : "team-switcher-current"}>
+        <span className="authmw-team-trigger-label" aria-hidden="true" data-testid={list.length === 0 ? "team-switcher-empty" : "team-switcher-current"}>
           {label}
         </span>
+        <span className="authmw-sr-only">{t.teamMenu(label)}</span>
         <ChevronIcon />
       </button>
       {open && (
-        <div className="authmw-popover authmw-popover-start" tabIndex={-1} onKeyDown={onMenuKey} data-testid="team-switcher-menu">
+        <div className={`authmw-popover ${align}`} tabIndex={-1} onKeyDown={onMenuKey} data-testid="team-switcher-menu">
           <div role="menu" id={`${id}-menu`} aria-labelledby={`${id}-button`} ref={menu}>
             {teams.status === "error" && (
               <span className="authmw-ui-error authmw-menu-error" role="alert">
@@ -186,6 +198,7 @@ function Switcher({ user, t, allowCreate, onChange }: SwitcherProps) {
       {creating && (
         <CreateTeam
           t={t}
+          align={align}
           close={() => {
             setCreating(false);
             trigger.current?.focus();
@@ -207,7 +220,7 @@ function Switcher({ user, t, allowCreate, onChange }: SwitcherProps) {
 }
 
 /** The new-team form, in a popover under the switcher; Escape or Cancel closes it. */
-function CreateTeam({ t, close, onCreated }: { t: ComponentTexts; close(): void; onCreated(team: Team): Promise<void> }) {
+function CreateTeam({ t, align, close, onCreated }: { t: ComponentTexts; align: string; close(): void; onCreated(team: Team): Promise<void> }) {
   const teams = useAuth((auth) => auth.teams);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -237,7 +250,7 @@ function CreateTeam({ t, close, onCreated }: { t: ComponentTexts; close(): void;
 
   return (
     <form
-      className="authmw-popover authmw-popover-start authmw-team-form"
+      className={`authmw-popover ${align} authmw-team-form`}
       aria-label={t.createTeam}
       noValidate
       aria-busy={pending}

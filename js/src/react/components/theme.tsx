@@ -88,7 +88,7 @@ ${revertHost("authmw-ui")}
 :where(.authmw-ui .authmw-ui-primary) { background: var(--authmw-accent); border-color: var(--authmw-accent); color: var(--authmw-accent-text); }
 :where(.authmw-ui .authmw-ui-primary:hover) { background: color-mix(in srgb, var(--authmw-accent) 86%, var(--authmw-text)); }
 :where(.authmw-ui .authmw-team-trigger) {
-  gap: 0.5rem; border-radius: var(--authmw-radius); padding: 0.25rem 0.5rem; min-width: 0; max-width: min(14rem, 42vw);
+  gap: 0.5rem; border-radius: var(--authmw-radius); padding: 0.25rem 0.5rem; min-width: 0; max-width: min(14rem, 36vw);
   border-color: var(--authmw-border); font-size: 0.875rem; font-weight: 560;
 }
 :where(.authmw-ui .authmw-team-trigger svg) { flex: none; color: var(--authmw-muted); }

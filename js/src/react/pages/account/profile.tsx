@@ -1,31 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { ActionRow } from "./action-row";
+import { Avatar } from "./avatar";
 import { useSectionKit } from "./kit";
 import { PictureRow } from "./picture";
 import type { SectionProps } from "./section";
-
-/** The initials of a display name ("Ada Lovelace": "AL"), or the first letter of an e-mail address. */
-export const initials = (name: string) =>
-  (name.includes("@") ? [name] : name.split(/\s+/))
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((part) => part[0]!.toUpperCase())
-    .join("");
-
-/** A picture, or the initials of `name` without one; `alt` names it (default: the user's own picture; "" = decorative). */
-export function Avatar({ url, name, alt }: { url: string | null; name: string; alt?: string }) {
-  const { useMessages } = useSectionKit();
-  const m = useMessages();
-  const [broken, setBroken] = useState<string | null>(null);
-  if (url && broken !== url) {
-    return <img className="authmw-avatar" src={url} alt={alt ?? m.profileImageAlt} onError={() => setBroken(url)} data-testid="avatar-image" />;
-  }
-  return (
-    <span className="authmw-avatar" aria-hidden="true" data-testid="avatar-initials">
-      {initials(name) || "?"}
-    </span>
-  );
-}
 
 function Profile({ user }: SectionProps) {
   const { useAuth, useMessages, Field, FormError, formValue, Status, SubmitButton, useSubmit } = useSectionKit();

@@ -7,7 +7,7 @@ import { ActionRow } from "./action-row";
 import { useFocusSwap } from "./focus-swap";
 import { useSectionKit } from "./kit";
 import { PictureRow } from "./picture";
-import { Avatar } from "./profile";
+import { Avatar } from "./avatar";
 
 /** The team's name and picture, for a member with $update_team. */
 export function TeamProfileRows({ team, name }: { team: Team; name: string }) {
@@ -35,7 +35,7 @@ export function TeamProfileRows({ team, name }: { team: Team; name: string }) {
         {(cancel, close) => (
           <form onSubmit={(event) => onRename(event, close)} className="authmw-form authmw-inline-form" noValidate aria-busy={rename.pending} data-testid="team-name-form">
             <Field
-              label={m.teamNameTitle}
+              label={m.displayName}
               name="teamDisplayName"
               type="text"
               autoComplete="off"

@@ -4,7 +4,7 @@ import { ApiKeyManager } from "./api-key-manager";
 import { ActionRow } from "./action-row";
 import { useSectionKit, type SectionKit } from "./kit";
 import { formatDate } from "./format";
-import { Avatar } from "./profile";
+import { Avatar } from "./avatar";
 import { DeleteTeam, TeamMembers, TeamProfileRows } from "./team-manage";
 import type { SectionProps } from "./section";
 
