@@ -60,7 +60,9 @@ _PROJECT_SETTINGS = ("display_name", "description", "is_production_mode")
 _LIST_SETTINGS = ("domains",)
 #: One OAuth provider, given as a JSON object; the project's other providers are kept.
 _PROVIDER_SETTING = "oauth_provider"
-SETTINGS = (*_PROJECT_SETTINGS, *_BOOLEAN_SETTINGS, *_LIST_SETTINGS, _PROVIDER_SETTING)
+#: What happens to a sign-up no rule decided (API 2.8); the rules are `authmw sign-up-rules`.
+SIGN_UP_DEFAULT = "sign_up_default_action"
+SETTINGS = (*_PROJECT_SETTINGS, *_BOOLEAN_SETTINGS, *_LIST_SETTINGS, _PROVIDER_SETTING, SIGN_UP_DEFAULT)
 _TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "y": 365 * 86400}
 
@@ -326,6 +328,11 @@ def _setting_value(key: str, value: str) -> Any:
 def _project_set(args: argparse.Namespace, out: TextIO) -> int:
     key = args.key.strip().replace("-", "_").lower()
     key = {"production_mode": "is_production_mode", "name": "display_name"}.get(key, key)
+    if key == SIGN_UP_DEFAULT:  # a 2.8 config setting: the same as `authmw sign-up-rules default`
+        if args.value not in ("allow", "reject"):
+            raise CommandError(f"{SIGN_UP_DEFAULT} takes allow or reject, not {args.value!r}")
+        args.action = args.value
+        return _rules_default(args, out)
     if key not in SETTINGS:
         raise CommandError(f"unknown setting {args.key!r}; one of: {', '.join(SETTINGS)}")
     if key == _PROVIDER_SETTING:
@@ -529,6 +536,56 @@ def _permissions_delete(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# -- sign-up rules (API 2.8) ------------------------------------------------------------------
+
+
+def _rules_list(args: argparse.Namespace, out: TextIO) -> int:
+    with _admin(args) as admin, progress("Reading the sign-up rules"):
+        listed = admin.sign_up_rules.list()
+    if args.json:
+        _json(listed.model_dump(mode="json"), out)
+        return 0
+    if listed.rules:
+        rows = [("ID", "PRIORITY", "ACTION", "ON", "CONDITION", "NAME")]
+        rows += [
+            (rule_id, str(rule.priority), rule.action, _on(rule.enabled), rule.condition or "-", rule.display_name or "-")
+            for rule_id, rule in listed.rules.items()
+        ]
+        _table(rows, out)
+    else:
+        out.write("No sign-up rules.\n")
+    out.write(f"When no rule decides: {listed.default_action}\n")
+    return 0
+
+
+def _rules_set(args: argparse.Namespace, out: TextIO) -> int:
+    fields: dict[str, Any] = {"condition": args.condition, "action": args.action, "enabled": not args.disabled}
+    fields["priority"] = args.priority
+    if args.name is not None:
+        fields["display_name"] = args.name
+    if args.message is not None:
+        fields["message"] = args.message
+    with _admin(args) as admin, progress("Saving the sign-up rule"):
+        admin.sign_up_rules.set(args.id, **fields)
+    state = "off" if args.disabled else "on"
+    out.write(f"Sign-up rule {args.id} ({state}): {args.action} when {args.condition}\n")
+    return 0
+
+
+def _rules_delete(args: argparse.Namespace, out: TextIO) -> int:
+    with _admin(args) as admin, progress("Deleting the sign-up rule"):
+        admin.sign_up_rules.delete(args.id)
+    out.write(f"Deleted sign-up rule {args.id}.\n")
+    return 0
+
+
+def _rules_default(args: argparse.Namespace, out: TextIO) -> int:
+    with _admin(args) as admin, progress("Saving the default action"):
+        admin.sign_up_rules.set_default_action(args.action)
+    out.write(f"When no rule decides: {args.action}\n")
+    return 0
+
+
 # -- registration ------------------------------------------------------------------------------
 
 Handler = Callable[[argparse.Namespace, TextIO], int]
@@ -626,6 +683,40 @@ def register(parser: argparse.ArgumentParser, commands: Any) -> None:
         "--password-stdin", action="store_true", help="read a password from standard input (first line)"
     )
     create_user.set_defaults(run=_run(_users_create))
+
+    rules = group("sign-up-rules", "who may sign up: list, set or delete sign-up rules (admin key, API 2.8)")
+    list_rules = rules.add_parser("list", parents=[settings], help="the rules in the order they are tried")
+    list_rules.add_argument("--json", action="store_true", help="print JSON for scripts")
+    list_rules.set_defaults(run=_run(_rules_list))
+    set_rule = rules.add_parser(
+        "set",
+        parents=[settings],
+        help="create or replace a rule",
+        description="A condition is a CEL expression over email, emailDomain, authMethod (password, otp, oauth, "
+        'passkey), oauthProvider and countryCode, e.g. \'emailDomain in ["tempmail.com"]\' or '
+        "'email.endsWith(\"@acme.com\")'.",
+    )
+    set_rule.add_argument("id", help="the rule's id (letters, digits, _ and -)")
+    set_rule.add_argument("--condition", required=True, help="when the rule matches (a CEL expression)")
+    set_rule.add_argument(
+        "--action",
+        required=True,
+        choices=("allow", "reject", "restrict", "log"),
+        help="allow or reject decide; restrict makes the user restricted and goes on; log only counts",
+    )
+    set_rule.add_argument("--priority", type=int, default=0, help="higher is tried first (default 0)")
+    set_rule.add_argument("--name", help="a name for people")
+    set_rule.add_argument("--message", help="a note for the project's staff (never shown to the user)")
+    set_rule.add_argument("--disabled", action="store_true", help="save the rule switched off")
+    set_rule.set_defaults(run=_run(_rules_set))
+    delete_rule = rules.add_parser("delete", parents=[settings], help="delete a rule")
+    delete_rule.add_argument("id", help="the rule's id")
+    delete_rule.set_defaults(run=_run(_rules_delete))
+    default_rule = rules.add_parser(
+        "default", parents=[settings], help="what happens when no rule decides (reject: an allowlist)"
+    )
+    default_rule.add_argument("action", choices=("allow", "reject"))
+    default_rule.set_defaults(run=_run(_rules_default))
 
     permissions = group("permissions", "list, create or delete project permissions (admin key, API 2.8)")
     list_permissions = permissions.add_parser("list", parents=[settings], help="the project permission definitions")

@@ -1250,7 +1250,7 @@ class InvalidAppleCredentials(KnownError):
 class InvalidPollingCode(KnownError):
     code = 'INVALID_POLLING_CODE'
     status = 400
-    message_template = 'This polling code is unknown or no longer valid.'
+    message_template = 'The polling code is invalid or does not exist.'
 
 
 class CliAuthError(KnownError):

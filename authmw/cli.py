@@ -66,6 +66,7 @@ def _dev(args: argparse.Namespace) -> int:
             internal_keys=internal_keys,
             mail_api_port=args.mail_api_port,
             project_name=args.name,
+            public_url=args.public_url,
         )
     except OSError as error:
         print(
@@ -259,6 +260,12 @@ def build_parser() -> argparse.ArgumentParser:
     dev = commands.add_parser("dev", help="run the local development service")
     dev.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     dev.add_argument("--port", type=int, default=8102, help="port (default 8102; 0 picks a free one)")
+    dev.add_argument(
+        "--public-url",
+        default=None,
+        help="the address clients reach the service by (default http://<host>:<port>, localhost for 0.0.0.0); "
+        "the base of token issuers, so tokens stay valid when the service restarts on another port",
+    )
     dev.add_argument("--data-dir", default=".authmw", help="folder of the database and project.env (default .authmw)")
     dev.add_argument(
         "--access-token-ttl", type=float, default=600, help="access-token lifetime in seconds (default 600)"

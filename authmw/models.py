@@ -58,6 +58,8 @@ __all__ = [
     "ServerUser",
     "SessionInfo",
     "SignInResult",
+    "SignUpRule",
+    "SignUpRules",
     "Team",
     "TeamInvitation",
     "TeamInvitationDetails",
@@ -630,6 +632,50 @@ class EmailTemplate(WireModel):
     subject: str = ""
     content: Json = None
     is_default: bool = False
+
+
+class SignUpRule(WireModel):
+    """A sign-up rule (API 2.8): when ``condition`` (a CEL expression over ``email``,
+    ``emailDomain``, ``authMethod``, ``oauthProvider``, ``countryCode``) matches a sign-up,
+    ``action`` happens: ``allow`` or ``reject`` decide, ``restrict`` makes the new user restricted
+    by the administrator and lets the next rules decide, ``log`` only counts. ``message`` is for the
+    project's staff; the user refused only sees that a rule refused them."""
+
+    condition: str | None = None
+    action: Literal["allow", "reject", "restrict", "log"] = "allow"
+    #: A rule set through the SDK is on unless said otherwise (the config's own default is off).
+    enabled: bool = True
+    priority: int = 0
+    display_name: str | None = Field(default=None, alias="displayName")
+    message: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_wire(cls, data: Any) -> Any:
+        # Wire: {"action": {"type", "message"?}, ...}
+        if isinstance(data, dict) and isinstance(data.get("action"), dict):
+            action = data["action"]
+            return {**data, "action": action.get("type"), "message": action.get("message")}
+        return data
+
+    def to_wire(self) -> dict[str, Any]:
+        action: dict[str, Any] = {"type": self.action}
+        if self.message is not None:
+            action["message"] = self.message
+        wire: dict[str, Any] = {"enabled": self.enabled, "priority": self.priority, "action": action}
+        if self.condition is not None:
+            wire["condition"] = self.condition
+        if self.display_name is not None:
+            wire["displayName"] = self.display_name
+        return wire
+
+
+class SignUpRules(WireModel):
+    """The project's sign-up rules in the order they are tried (highest ``priority`` first,
+    then by id) and what happens when none decides."""
+
+    rules: dict[str, SignUpRule] = Field(default_factory=dict)
+    default_action: Literal["allow", "reject"] = "allow"
 
 
 class TestEmailResult(WireModel):

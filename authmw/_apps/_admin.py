@@ -31,10 +31,11 @@ from ..models import (
     TestEmailResult,
 )
 from ._api_keys import AdminApiKeys
-from ._base import UNSET, _Api, _Namespace, changes, namespace, parse, parse_items
+from ._base import UNSET, _Namespace, changes, namespace, parse, parse_items
 from ._binding import AsyncRunner, R, SyncRunner, Twin, operation
 from ._email_templates import AdminEmailTemplates
 from ._server import AsyncServerApp, ServerApp
+from ._sign_up_rules import AdminSignUpRules, ConfigCalls, ConfigLevel
 
 __all__ = [
     "AdminApp",
@@ -190,7 +191,7 @@ def _refuse_2_8_settings(body: dict[str, Any]) -> None:
         )
 
 
-class _AdminOps(_Api):
+class _AdminOps(ConfigCalls):
     _owner_session: Session | None = None
     #: The admin project path this app's service answered (None: not called yet).
     _project_path: str | None = None
@@ -243,6 +244,19 @@ class _AdminOps(_Api):
             _refuse_2_8_settings(body)
         response = yield from self._project_call("PATCH", json=body)
         return parse(AdminProject, parse_json(response))
+
+    @operation
+    def update_config(self, values: Mapping[str, Any], /, *, level: ConfigLevel = "environment") -> Op[None]:
+        """Change settings the API 2.8 way: a config override of dotted keys of the 2.8 config,
+        e.g. ``{"onboarding.requireEmailVerification": True}`` (``None`` puts a key's default
+        back). A key the service does not know is refused naming it. API 2.8 only
+        (:class:`~authmw.errors.NotInServiceVersion` from a 2.7 service)."""
+        yield from self._update_config(values, level)
+
+    @operation
+    def get_config(self) -> Op[dict[str, Any]]:
+        """The project's config in the 2.8 shape (nested keys), as the service renders it."""
+        return (yield from self._get_config())
 
     @operation
     def delete_project(self) -> Op[None]:
@@ -301,8 +315,8 @@ class AdminApp(_AdminOps, ServerApp):
     Everything :class:`ServerApp` does, plus the project's settings (``get_project``,
     ``update_project``, ``delete_project``, ``production_mode_errors``), ``api_keys``,
     ``email_templates``, ``permission_definitions`` (team permissions),
-    ``project_permission_definitions`` (API 2.8), ``get_metrics``, ``send_test_email`` and
-    ``create_svix_token``.
+    ``project_permission_definitions`` (API 2.8), ``sign_up_rules`` and ``update_config`` /
+    ``get_config`` (API 2.8), ``get_metrics``, ``send_test_email`` and ``create_svix_token``.
     """
 
     _tier = "admin"
@@ -310,6 +324,7 @@ class AdminApp(_AdminOps, ServerApp):
     email_templates = namespace(AdminEmailTemplates[SyncRunner])
     permission_definitions = namespace(AdminPermissionDefinitions[SyncRunner])
     project_permission_definitions = namespace(AdminProjectPermissionDefinitions[SyncRunner])
+    sign_up_rules = namespace(AdminSignUpRules[SyncRunner])
 
 
 class AsyncAdminApp(_AdminOps, AsyncServerApp):
@@ -320,3 +335,4 @@ class AsyncAdminApp(_AdminOps, AsyncServerApp):
     email_templates = namespace(AdminEmailTemplates[AsyncRunner])
     permission_definitions = namespace(AdminPermissionDefinitions[AsyncRunner])
     project_permission_definitions = namespace(AdminProjectPermissionDefinitions[AsyncRunner])
+    sign_up_rules = namespace(AdminSignUpRules[AsyncRunner])

@@ -18,6 +18,7 @@ from ..models import SignInResult, User
 from ._accounts import ClientNotificationPreferences, ClientProviderAccounts, ClientSessions
 from ._base import UNSET, _AsyncApp, _SyncApp, changes, namespace, parse
 from ._binding import AsyncRunner, SyncRunner, operation
+from ._cli_login import _CliLogin
 from ._contact_channels import ClientContactChannels
 from ._invitations import ClientTeamInvitations
 from ._mfa import _ClientMfa
@@ -31,7 +32,7 @@ from ._teams import ClientTeams
 __all__ = ["AsyncClientApp", "ClientApp"]
 
 
-class _ClientOps(_ClientMfa, _ClientOAuth, _OwnedProjectsOps):
+class _ClientOps(_ClientMfa, _ClientOAuth, _CliLogin, _OwnedProjectsOps):
     def __init__(
         self,
         config: AuthConfig | None = None,

@@ -23,8 +23,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
  * margin: de 6.52, es 6.28, fr 6.53, ja 7.10, pt-BR 6.15, zh-CN 6.66 KB (issue 40). Japanese and
  * Chinese are larger minified because esbuild writes their characters as \u escapes by default.
  * A language grows with every text added in English (and translated).
+ *
+ * Issue 42 added the 11 texts of the CLI sign-in confirmation page to every language; measured
+ * then (with main's texts of the time): de 6.78, es 6.52, fr 6.78, ja 7.40, pt-BR 6.40, zh-CN 6.93.
  */
-const LOCALE_BUDGET_KB = { de: 6.6, es: 6.4, fr: 6.6, ja: 7.2, "pt-BR": 6.3, "zh-CN": 6.8 };
+const LOCALE_BUDGET_KB = { de: 6.85, es: 6.6, fr: 6.85, ja: 7.45, "pt-BR": 6.45, "zh-CN": 7.0 };
 
 const BUNDLES = [
   {
@@ -79,7 +82,10 @@ const BUNDLES = [
     // 35.29 -> 37.32 (issue 40): the team-creation page, and the texts and styles of team
     // management (name, picture, members, removing a member, deleting a team) and of choosing a
     // picture; their code is in the teams and profile sections' chunks, not in this figure.
-    budgetKb: 37.4,
+    // 37.4 -> 38 (issue 42): the CLI sign-in confirmation page and its texts (+0.6 KB). Behind
+    // import() it would take messages and layout into the provider's first load, as the account
+    // sections once did (tried: 9.76 -> 19.08 KB), so it is a page like the others.
+    budgetKb: 38,
     targetKb: 30,
   },
   // The components are modules of their own: an app that does not render them does not load

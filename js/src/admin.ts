@@ -148,6 +148,54 @@ export interface AdminPermissionDefinitionsApi {
   delete(id: string): Promise<void>;
 }
 
+/** A sign-up rule (API 2.8); see AdminSignUpRulesApi. `message` is for the project's staff only. */
+export interface SignUpRule {
+  condition: string | null;
+  action: "allow" | "reject" | "restrict" | "log";
+  enabled: boolean;
+  priority: number;
+  displayName: string | null;
+  message: string | null;
+}
+
+/** The rules in the order they are tried (highest priority first, then by id) and the default. */
+export interface SignUpRules {
+  rules: Record<string, SignUpRule>;
+  defaultAction: "allow" | "reject";
+}
+
+/** The config levels an override can change (API 2.8). */
+export type ConfigLevel = "project" | "branch" | "environment";
+
+/** What a 2.7 service answers to the config routes: a plain 404 (the config came with 2.8). */
+export const CONFIG_NOT_IN_2_7 =
+  "The service has no /internal/config: the project's config (and with it sign-up rules) came with " +
+  "API 2.8, and this service answers as API 2.7. Use a 2.8 service (`authmw dev --api 2.8`).";
+
+/**
+ * Who may sign up (API 2.8): rules whose CEL `condition` (over `email`, `emailDomain`,
+ * `authMethod`, `oauthProvider`, `countryCode`) allows, rejects, restricts or logs a sign-up.
+ */
+export interface AdminSignUpRulesApi {
+  list(): Promise<SignUpRules>;
+  /** Creates or replaces a rule (enabled unless `enabled: false`); a condition that does not parse: HttpStatusError 400. */
+  set(id: string, rule: { condition: string; action: SignUpRule["action"] } & Partial<SignUpRule>): Promise<void>;
+  delete(id: string): Promise<void>;
+  /** `reject` makes the rules an allowlist. */
+  setDefaultAction(action: "allow" | "reject"): Promise<void>;
+}
+
+function signUpRuleFromWire(wire: Wire): SignUpRule {
+  return {
+    condition: wire.condition ?? null,
+    action: wire.action?.type ?? "allow",
+    enabled: wire.enabled === true,
+    priority: typeof wire.priority === "number" ? wire.priority : 0,
+    displayName: wire.displayName ?? null,
+    message: wire.action?.message ?? null,
+  };
+}
+
 export interface AdminClientOptions extends Omit<TransportOptions, "accessType" | "publishableClientKey"> {
   /** A project owner's session on `internal`, used in place of the super secret admin key. */
   ownerSession?: TokenProvider | null;
@@ -159,6 +207,7 @@ export class AdminClient {
   readonly apiKeys: AdminApiKeysApi;
   readonly emailTemplates: AdminEmailTemplatesApi;
   readonly permissionDefinitions: AdminPermissionDefinitionsApi;
+  readonly signUpRules: AdminSignUpRulesApi;
   private readonly ownerSession: TokenProvider | null;
 
   constructor(options: AdminClientOptions) {
@@ -225,6 +274,74 @@ export class AdminClient {
         await call("DELETE", `/team-permission-definitions/${seg(id)}`);
       },
     };
+    const updateConfig = this.updateConfig.bind(this);
+    const getConfig = this.getConfig.bind(this);
+    this.signUpRules = {
+      async list() {
+        const auth = ((await getConfig()).auth ?? {}) as Wire;
+        const rules: Record<string, SignUpRule> = {};
+        for (const [id, rule] of Object.entries((auth.signUpRules ?? {}) as Record<string, Wire>)) {
+          rules[id] = signUpRuleFromWire(rule);
+        }
+        return { rules, defaultAction: auth.signUpRulesDefaultAction === "reject" ? "reject" : "allow" };
+      },
+      async set(id, rule) {
+        const wire: Wire = {
+          enabled: rule.enabled ?? true,
+          priority: rule.priority ?? 0,
+          condition: rule.condition,
+          action: rule.message == null ? { type: rule.action } : { type: rule.action, message: rule.message },
+        };
+        if (rule.displayName != null) wire.displayName = rule.displayName;
+        await updateConfig({ [`auth.signUpRules.${id}`]: wire });
+      },
+      async delete(id) {
+        await updateConfig({ [`auth.signUpRules.${id}`]: null });
+      },
+      async setDefaultAction(action) {
+        if (action !== "allow" && action !== "reject") {
+          throw new AuthmwError(`the default action is "allow" or "reject", not ${JSON.stringify(action)}`);
+        }
+        await updateConfig({ "auth.signUpRulesDefaultAction": action });
+      },
+    };
+  }
+
+  /** A config call; a plain 404 (a 2.7 service) becomes NotInServiceVersion. */
+  private async configCall(method: HttpMethod, path: string, body?: unknown): Promise<Wire> {
+    try {
+      return await this.call(method, path, body);
+    } catch (error) {
+      if (isPlain404(error)) throw new NotInServiceVersion(CONFIG_NOT_IN_2_7, { method, url: error.url });
+      throw error;
+    }
+  }
+
+  /**
+   * Changes settings the API 2.8 way: a config override of dotted keys of the 2.8 config, e.g.
+   * `{ "onboarding.requireEmailVerification": true }` (null puts a key's default back). A key the
+   * service does not know is refused naming it.
+   */
+  async updateConfig(values: Record<string, unknown>, options: { level?: ConfigLevel } = {}): Promise<void> {
+    const level = options.level ?? "environment";
+    await this.configCall("PATCH", `/internal/config/override/${seg(level)}`, {
+      config_override_string: JSON.stringify(values),
+    });
+  }
+
+  /** The project's config in the 2.8 shape (nested keys), as the service renders it. */
+  async getConfig(): Promise<Record<string, unknown>> {
+    const answer = await this.configCall("GET", "/internal/config");
+    let config: unknown = null;
+    try {
+      config = typeof answer?.config_string === "string" ? JSON.parse(answer.config_string) : null;
+    } catch {
+      config = null;
+    }
+    if (config === null || typeof config !== "object" || Array.isArray(config)) {
+      throw new InvalidServerResponse("the config answer has no config_string holding a JSON object", 200, JSON.stringify(answer));
+    }
+    return config as Record<string, unknown>;
   }
 
   private async call(method: HttpMethod, path: string, body?: unknown): Promise<Wire> {

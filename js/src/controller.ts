@@ -113,6 +113,16 @@ export interface AuthFlows {
   enableTotp(setup: TotpSetup, code: string): Promise<CurrentUser>;
   /** Turns TOTP off. */
   disableTotp(): Promise<CurrentUser>;
+  /**
+   * CLI sign-in (API 2.8): checks the login code of a command-line tool's sign-in link
+   * (HttpStatusError 400 when it is unknown, used or expired; NotInServiceVersion-like 404 on 2.7).
+   */
+  checkCliLogin(loginCode: string): Promise<void>;
+  /**
+   * Hands this browser's session to the command-line tool that made `loginCode` (the tool's
+   * poll then gets it). Only after the person confirmed, on a page of the app's own.
+   */
+  confirmCliLogin(loginCode: string): Promise<void>;
 }
 
 /**
@@ -140,6 +150,8 @@ export const FLOW_NAMES: Record<keyof AuthFlows, true> = {
   createTotpSetup: true,
   enableTotp: true,
   disableTotp: true,
+  checkCliLogin: true,
+  confirmCliLogin: true,
 };
 
 /** The namespaces of calls: each a module of its own, which AuthClient imports with its first call. */

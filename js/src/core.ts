@@ -56,9 +56,13 @@ export type {
   AdminClientOptions,
   AdminEmailTemplatesApi,
   AdminPermissionDefinitionsApi,
+  AdminSignUpRulesApi,
+  ConfigLevel,
   OwnedProjectsApi,
   OwnerClient,
   ProductionModeError,
+  SignUpRule,
+  SignUpRules,
 } from "./admin";
 export { CACHE_DROP_AFTER_MS, CACHE_THROTTLE_MS, createAsyncCache } from "./cache";
 export type { AsyncCache, AsyncCacheOptions, CachedState } from "./cache";

@@ -126,7 +126,7 @@ const CATALOGUE: readonly CatalogueRow[] = [
   ["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE","",400,"No OAuth access token could be obtained for the connected {provider} account. {details}",0,"","provider,details"],
   ["APPLE_BUNDLE_ID_NOT_CONFIGURED","",400,"Sign in with Apple is on, but the project lists no Apple bundle id: add the app's bundle id to the Apple provider's settings.",0,"",""],
   ["INVALID_APPLE_CREDENTIALS","",400,"The Sign in with Apple credentials were not accepted; sign in again.",0,"",""],
-  ["INVALID_POLLING_CODE","",400,"This polling code is unknown or no longer valid.",0,"",""],
+  ["INVALID_POLLING_CODE","",400,"The polling code is invalid or does not exist.",0,"",""],
   ["CLI_AUTH_ERROR","",400,"The command-line sign-in failed.",0,"",""],
   ["CLI_AUTH_EXPIRED_ERROR","",400,"The command-line sign-in request has expired; start it again.",0,"",""],
   ["CLI_AUTH_USED_ERROR","",400,"This command-line sign-in token was used already.",0,"",""],

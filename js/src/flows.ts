@@ -268,5 +268,14 @@ export function createFlows(ctx: ApiContext, client: FlowClient): AuthFlows {
     disableTotp() {
       return client.updateUser({ totpSecretBase64: null });
     },
+    async checkCliLogin(loginCode) {
+      await ctx.request({ method: "POST", path: "/auth/cli/complete", body: { login_code: loginCode, mode: "check" } });
+    },
+    async confirmCliLogin(loginCode) {
+      const refreshToken = session.getState().refreshToken;
+      if (!refreshToken) throw new AuthmwError("Nobody is signed in here: sign in before confirming a CLI sign-in.");
+      const body = { login_code: loginCode, mode: "complete", refresh_token: refreshToken };
+      await ctx.request({ method: "POST", path: "/auth/cli/complete", body });
+    },
   };
 }

@@ -269,6 +269,8 @@ export function createTestingController(options: TestingControllerOptions = {}):
       return setUser({ ...current(), isMultiFactorRequired: true });
     },
     disableTotp: async () => setUser({ ...current(), isMultiFactorRequired: false }),
+    checkCliLogin: async () => {},
+    confirmCliLogin: async () => void current(),
   };
   const providerFlags = new Map<string, { allowSignIn: boolean; allowConnectedAccounts: boolean }>();
   const providerAccount = (link: CurrentUser["oauthProviders"][number]): OAuthProviderAccount => ({

@@ -23,6 +23,7 @@ import {
   InvalidSecretServerKey,
   NotInServiceVersion,
   SchemaError,
+  SignUpRejected,
   UserAuthenticationRequired,
 } from "../src/errors";
 import type { AdminProject } from "../src/models";
@@ -304,6 +305,58 @@ describe.each(API_VERSIONS)("API %s", (api) => {
       expect(again).toBeInstanceOf(HttpStatusError);
       expect((again as HttpStatusError).status).toBe(404);
       await expect(a.emailTemplates.get("welcome" as never)).rejects.toBeInstanceOf(SchemaError);
+    });
+  });
+
+  describe("sign-up rules and the 2.8 config", () => {
+    if (api === "2.8") it("a blocklist refuses its domain, an allowlist lets only its own in; rules round-trip", async () => {
+      const a = admin();
+      const client = () =>
+        new AuthClient({ projectId: project.project_id, publishableClientKey: project.publishable_client_key, baseUrl: url, cookies: null });
+      const signUp = (address: string) =>
+        client().signUpWithCredential(address, "correct horse battery", {
+          verificationCallbackUrl: "http://localhost:3000/handler/email-verification",
+        });
+      try {
+        await a.signUpRules.set("no-temp", { condition: 'emailDomain == "tempmail.example"', action: "reject", message: "spam wave" });
+        const refused = await signUp(email("x").replace("example.com", "tempmail.example")).catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(SignUpRejected);
+        expect((refused as Error).message).not.toContain("spam wave");
+        await signUp(email("control")); // another domain signs up
+
+        await a.signUpRules.setDefaultAction("reject");
+        await a.signUpRules.set("staff", { condition: 'email.endsWith("@staff.example")', action: "allow", priority: 3, displayName: "Staff" });
+        await signUp(email("ann").replace("example.com", "staff.example"));
+        await expect(signUp(email("bob"))).rejects.toBeInstanceOf(SignUpRejected);
+        const listed = await a.signUpRules.list();
+        expect(Object.keys(listed.rules)).toEqual(["staff", "no-temp"]);
+        expect(listed.rules.staff).toEqual({
+          condition: 'email.endsWith("@staff.example")',
+          action: "allow",
+          enabled: true,
+          priority: 3,
+          displayName: "Staff",
+          message: null,
+        });
+        expect(listed.defaultAction).toBe("reject");
+        await a.signUpRules.delete("no-temp");
+        expect(Object.keys((await a.signUpRules.list()).rules)).toEqual(["staff"]);
+        const bad = await a.signUpRules.set("broken", { condition: "email ==", action: "reject" }).catch((e: unknown) => e);
+        expect(bad).toBeInstanceOf(HttpStatusError);
+        expect((bad as HttpStatusError).status).toBe(400);
+        await a.updateConfig({ "onboarding.requireEmailVerification": true });
+        expect(((await a.getConfig()).onboarding as Record<string, unknown>).requireEmailVerification).toBe(true);
+      } finally {
+        await a.updateConfig({ "auth.signUpRules": null, "auth.signUpRulesDefaultAction": null, "onboarding.requireEmailVerification": null });
+      }
+    });
+
+    if (api === "2.7") it("2.7 has no config: NotInServiceVersion naming the version", async () => {
+      for (const call of [() => admin().signUpRules.list(), () => admin().updateConfig({ "auth.allowSignUp": true })]) {
+        const error = await call().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(NotInServiceVersion);
+        expect((error as Error).message).toMatch(/answers as API 2\.7/);
+      }
     });
   });
 

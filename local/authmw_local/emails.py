@@ -7,6 +7,7 @@ contract 5.2: `userDisplayName` and `projectDisplayName` always, plus the type's
 
 from __future__ import annotations
 
+from . import end_user
 from .email_templates import render_email
 from .endpoint import RequestContext
 from .ids import new_uuid
@@ -39,7 +40,10 @@ def send_password_reset_email(ctx: RequestContext, user_id: str, email: str, cal
 
 def send_magic_link_email(ctx: RequestContext, email: str, callback_url: str) -> str:
     """Mail the sign-in link and its 6-character OTP; returns the code."""
-    code = create_code(ctx.sql, ctx.project.id, MAGIC_LINK, {"email": email})
+    # 2.8: a new user made by the code is from where the code was asked for (not where it is used)
+    info = end_user.current()
+    country = info.end_user.country_code if info and info.end_user else None
+    code = create_code(ctx.sql, ctx.project.id, MAGIC_LINK, {"email": email, "country_code": country})
     link = with_query_param(callback_url, "code", code)
     variables = {"magicLink": link, "otp": code[:6].upper()}
     _send(ctx, MAGIC_LINK, email, link, variables, _display_name_by_email(ctx, email))

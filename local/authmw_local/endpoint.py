@@ -44,6 +44,15 @@ ADMIN = frozenset({"admin"})
 
 API_PREFIX = "/api/v1"
 
+
+def also_at_latest(routes: list[Route]) -> list[Route]:
+    """`routes` and the same endpoints under `/api/latest`, the prefix the backend gives its
+    newest version (Stack's e2e suite calls some areas there)."""
+    return routes + [
+        Route("/api/latest" + route.path.removeprefix(API_PREFIX), route.endpoint, methods=route.methods)
+        for route in routes
+    ]
+
 #: Whether a version has an endpoint (`when=` of a route): a feature of api_version.ApiVersion.
 Availability = Callable[[ApiVersion], bool]
 

@@ -22,18 +22,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import re
 import sqlite3
-from collections.abc import Iterable, Mapping
 from typing import Any
-
-from ada_url import URL
 
 from .errors import CatalogueError
 from .ids import new_uuid, now_millis
 from .projects import Project, get_project, key_is_valid
 from .service import Service
-from .urls import is_local_host, is_trusted_url
+from .urls import is_trusted_url
 
 #: Verification-code types of the flow.
 OUTER_FLOW = "oauth_outer_flow"
@@ -49,8 +45,6 @@ INNER_COOKIE_PREFIX = "stack-oauth-inner-"
 #: The native-app scheme API 2.8 accepts for `after_callback_redirect_url` (contract 2.8, 14.2).
 NATIVE_APP_SCHEME = "stack-auth-mobile-oauth-url:"
 
-_DEFAULT_PORTS = {"http:": "80", "https:": "443"}
-
 
 def speaks_2_8(service: Service) -> bool:
     """Whether the service answers the OAuth routes as API 2.8 (contract 2.8, 14.2-14.3).
@@ -61,58 +55,8 @@ def speaks_2_8(service: Service) -> bool:
 
 def trusted_redirect(service: Service, project: Project, url: str) -> bool:
     """Whether the flow may send a browser (and a code) to `url`: contract 7.3 for 2.7,
-    contract 2.8 section 14.3 for 2.8."""
-    if speaks_2_8(service):
-        allow_localhost = bool(project.config["allow_localhost"])
-        return trusted_redirect_2_8(url, project.config["domains"], allow_localhost=allow_localhost)
-    return is_trusted_url(project, url)
-
-
-def trusted_redirect_2_8(url: str, domains: Iterable[Mapping[str, Any]], *, allow_localhost: bool) -> bool:
-    """Contract 2.8, 14.3, on the URL as a browser parses it: localhost when allowed; else a
-    domain with the same scheme, the same host and the same port (default ports made
-    explicit; the path is not compared), or a wildcard domain whose host pattern (`*` within
-    one label, `**` across labels) matches the host, with the default port unless the pattern
-    names one."""
-    try:
-        parsed = URL(url)
-    except ValueError:
-        return False
-    if parsed.protocol not in _DEFAULT_PORTS or not parsed.hostname:
-        return False
-    if allow_localhost and is_local_host(parsed.hostname):
-        return True
-    port = parsed.port or _DEFAULT_PORTS[parsed.protocol]
-    for entry in domains:
-        domain = str(entry["domain"])
-        if "*" in domain:
-            if _matches_wildcard(domain, parsed.protocol, parsed.hostname, port):
-                return True
-            continue
-        try:
-            trusted = URL(domain)
-        except ValueError:
-            continue
-        if (trusted.protocol, trusted.hostname) == (parsed.protocol, parsed.hostname) and (
-            trusted.port or _DEFAULT_PORTS.get(trusted.protocol)
-        ) == port:
-            return True
-    return False
-
-
-def _matches_wildcard(domain: str, protocol: str, hostname: str, port: str) -> bool:
-    scheme, sep, rest = domain.partition("://")
-    if not sep or f"{scheme.lower()}:" != protocol:
-        return False
-    pattern = rest.split("/", 1)[0].lower()
-    if ":" in pattern:
-        subject = f"{hostname}:{port}"
-    elif port == _DEFAULT_PORTS[protocol]:
-        subject = hostname
-    else:
-        return False
-    parts = (re.escape(piece).replace(r"\*", "[^.]*") for piece in pattern.split("**"))
-    return re.fullmatch(".*".join(parts), subject) is not None
+    contract 2.8 section 14.3 for 2.8 (urls.py: the rule of every callback URL)."""
+    return is_trusted_url(project, url, rule_2_8=speaks_2_8(service))
 
 
 #: The `client_secret` of a client that needs no publishable key (2.8: when the project does not

@@ -94,6 +94,9 @@ def default_config() -> dict[str, Any]:
         "oauth_account_merge_strategy": "link_method",
         # 2.8: project permissions granted to every new user (contract 2.8, 9.2)
         "user_default_permissions": [],
+        # 2.8 sign-up rules ({rule id: rule}) and what happens when none decides (sign_up_rules.py)
+        "sign_up_rules": {},
+        "sign_up_rules_default_action": "allow",
     }
 
 

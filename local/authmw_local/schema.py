@@ -267,10 +267,13 @@ class Obj(Spec):
         required: bool = False,
         nullable: bool = False,
         allow_unknown: bool = False,
+        test: Callable[[dict[str, Any]], str | None] | None = None,
     ) -> None:
         super().__init__(required=required, nullable=nullable)
         self.fields = fields
         self.allow_unknown = allow_unknown
+        #: A check of the whole object (after its fields passed), as a problem message or None.
+        self.test = test
 
     def check_value(self, value: Any, path: str, problems: list[str], query: bool) -> Any:
         if not isinstance(value, dict):
@@ -284,6 +287,10 @@ class Obj(Spec):
             cleaned = spec.check(value.get(name, MISSING), f"{path}.{name}", problems, query)
             if cleaned is not MISSING:
                 result[name] = cleaned
+        if self.test is not None and not problems:
+            message = self.test(result)
+            if message:
+                problems.append(f"{path} {message}")
         return result
 
 

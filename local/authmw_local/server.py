@@ -82,6 +82,8 @@ class LocalService:
         self._sock = _bind(host, port)
         self.port: int = self._sock.getsockname()[1]
         url_host = f"[{host}]" if ":" in host else host
+        if host in ("0.0.0.0", "::", ""):  # every address: clients on this machine use localhost
+            url_host = "localhost"
         self.url = public_url.rstrip("/") if public_url else f"http://{url_host}:{self.port}"
         try:
             self.app = create_app(

@@ -73,6 +73,19 @@ SERVER_FIELDS_28: dict[str, Any] = {
 }
 OAUTH_PROVIDERS = Arr(Obj({"id": Str(required=True), "account_id": Str(required=True), "email": Str(nullable=True)}))
 
+
+
+def _restriction_consistent(body: dict[str, Any]) -> str | None:
+    """2.8, an update: a reason or private details only come with `restricted_by_admin: true` in
+    the same body (a schema check of the backend's update schema; its create schema lacks it,
+    and creation answers the plain 400 of `_restriction_columns` instead)."""
+    if body.get("restricted_by_admin") is not True:
+        for name in ("restricted_by_admin_reason", "restricted_by_admin_private_details"):
+            if body.get(name) is not None:
+                return f"is not valid: {name} must be null when restricted_by_admin is not true"
+    return None
+
+
 SERVER_CREATE_27 = Obj({**SERVER_FIELDS, "oauth_providers": OAUTH_PROVIDERS}, required=True)
 SERVER_CREATE = Obj(
     {**SERVER_FIELDS, "oauth_providers": OAUTH_PROVIDERS, **SERVER_FIELDS_28, "is_anonymous": Bool()}, required=True
@@ -81,6 +94,7 @@ SERVER_UPDATE_27 = Obj({**SERVER_FIELDS, "selected_team_id": Uuid(nullable=True)
 SERVER_UPDATE = Obj(
     {**SERVER_FIELDS, "selected_team_id": Uuid(nullable=True), **SERVER_FIELDS_28, "is_anonymous": Bool(only=False)},
     required=True,
+    test=_restriction_consistent,
 )
 CLIENT_FIELDS: dict[str, Any] = {
     "display_name": Str(nullable=True),
@@ -311,6 +325,9 @@ def update_user(
     if "totp_secret_base64" in fields:
         columns["totp_secret_base64"] = fields["totp_secret_base64"]
         columns["requires_totp_mfa"] = int(fields["totp_secret_base64"] is not None)
+        # A new secret starts a new code sequence: the step spent with the old one says nothing
+        # about it (else a re-enrolled user's first code in the same 30 s would be refused).
+        columns["totp_last_used_step"] = None
     if "selected_team_id" in fields:
         team_id = fields["selected_team_id"]
         if team_id is not None and not is_member(c, project.id, team_id, user_id):

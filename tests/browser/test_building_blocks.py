@@ -47,7 +47,8 @@ def test_signing_in_with_a_password_on_the_apps_own_page(blocks_service, example
     expect(page.get_by_role("heading", name="Welcome back to the example")).to_be_visible()
     expect(page.get_by_role("button", name="Continue with GitHub")).to_be_visible()
     sign_up = page.get_by_role("link", name="Create an account")
-    expect(sign_up).to_have_attribute("href", "/handler/sign-up?after_auth_return_to=" + quote(BACK_HERE, safe=""))
+    # the page's own after_auth_return_to travels on: the sign-up page comes back where this one would
+    expect(sign_up).to_have_attribute("href", "/handler/sign-up?after_auth_return_to=" + quote("/custom-sign-in", safe=""))
 
     # A wrong password is refused where the form is, and nothing leaves the page.
     form = page.get_by_test_id("sign-in-form")
@@ -89,6 +90,6 @@ def test_the_custom_page_passes_axe_and_fits_a_phone(blocks_service, example_app
     form.get_by_label("Password", exact=True).fill(PASSWORD)
     form.get_by_role("button", name="Sign in", exact=True).click()
     page.wait_for_url(f"{base}/custom-sign-in")
-    expect(page.get_by_role("img", name=email)).to_be_visible()
+    expect(page.get_by_role("img", name=email)).to_be_visible()  # UserAvatar
     inspect.check("custom-sign-in-signed-in")
     assert not inspect.problems, "\n".join(inspect.problems)

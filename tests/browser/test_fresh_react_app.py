@@ -136,3 +136,35 @@ def test_the_readme_react_app_built_for_production_signs_in_and_shows_the_user(s
         assert errors == []  # no "Cannot read properties of null (reading 'useState')"
     finally:
         context.close()
+
+
+def test_the_handler_pages_keep_their_look_under_vites_own_stylesheet(served, browser) -> None:
+    """The fresh app keeps Vite's `src/index.css` (56 px titles, centred text, its colours): the
+    sign-in page's title, labels, buttons and links look as they do without it."""
+    from .test_host_page_styles import LOOK, SIGN_IN_PARTS, changes
+
+    base, _ = served
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{base}/handler/sign-in")
+        page.get_by_test_id("sign-in-form").wait_for()
+        # Vite's stylesheet is on the page (the control): its 56 px title rule applies to a host h1.
+        page.evaluate("() => document.body.insertAdjacentHTML('beforeend', '<h1 id=host-h1>host</h1>')")
+        assert page.evaluate("() => getComputedStyle(document.getElementById('host-h1')).fontSize") == "56px"
+        page.evaluate("() => document.getElementById('host-h1').remove()")
+        under_vite = page.evaluate(LOOK, SIGN_IN_PARTS)
+        assert None not in under_vite.values(), under_vite
+        # The same page without the app's own stylesheets (the package's stays)
+        page.evaluate(
+            """() => document.querySelectorAll('link[rel=stylesheet], style').forEach((sheet) => {
+                const name = sheet.getAttribute('href') || sheet.getAttribute('data-href') || '';
+                if (!name.startsWith('authmw-')) sheet.remove();
+            })"""
+        )
+        assert page.evaluate("() => getComputedStyle(document.documentElement).fontSize") == "16px"
+        alone = page.evaluate(LOOK, SIGN_IN_PARTS)
+        changed = changes(alone, under_vite)
+        assert not any(changed.values()), f"Vite's stylesheet changed the page: {changed}"
+    finally:
+        context.close()

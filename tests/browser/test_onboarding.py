@@ -44,6 +44,15 @@ def server_app(gate: MailService) -> ServerApp:
     return ServerApp(AuthConfig(project_id=running.project_id, api_url=running.url, secret_server_key=running.secret_server_key))
 
 
+def sign_up(page: Any, base: str, email: str) -> None:
+    """Signs up on the example's sign-up page (a restricted user: the e-mail is not verified)."""
+    page.goto(f"{base}/handler/sign-up")
+    form = page.get_by_test_id("sign-up-form")
+    form.get_by_label("E-mail").fill(email)
+    form.get_by_label("Password", exact=True).fill(PASSWORD)
+    form.get_by_role("button", name="Sign up", exact=True).click()
+
+
 def code_of(mail: dict[str, Any]) -> str:
     return parse_qs(urlsplit(mail["link"]).query)["code"][0]
 
@@ -53,11 +62,7 @@ def test_a_new_user_verifies_on_the_onboarding_page_and_continues(gate_service, 
     page = context.new_page()
     email = f"gate-{uuid.uuid4().hex[:10]}@example.com"
     started = time.time()
-    page.goto(f"{base}/handler/sign-up")
-    form = page.get_by_test_id("sign-up-form")
-    form.get_by_label("E-mail").fill(email)
-    form.get_by_label("Password", exact=True).fill(PASSWORD)
-    form.get_by_role("button", name="Sign up", exact=True).click()
+    sign_up(page, base, email)
 
     # Signed up, but restricted: the home page sends the user on, and back to it afterwards.
     page.wait_for_url(f"{base}/handler/onboarding?after_auth_return_to={quote('/', safe='')}")
@@ -95,21 +100,22 @@ def test_a_new_user_verifies_on_the_onboarding_page_and_continues(gate_service, 
     assert urlsplit(page.url).path == "/"
 
 
-def test_the_link_in_the_e_mail_works_too(gate_service, example_app, context) -> None:
-    """Pasting the whole link instead of the code."""
+def test_a_protected_page_sends_a_restricted_user_to_onboarding_not_to_sign_in(gate_service, example_app, context) -> None:
+    """/protected (`useUser({ or: "redirect" })`): a restricted user goes to onboarding, not to
+    sign-in, pastes the whole link instead of the code, and comes back to /protected."""
     base = example_app(gate_service.config)
     page = context.new_page()
     email = f"gate-{uuid.uuid4().hex[:10]}@example.com"
     started = time.time()
-    page.goto(f"{base}/handler/sign-up")
-    form = page.get_by_test_id("sign-up-form")
-    form.get_by_label("E-mail").fill(email)
-    form.get_by_label("Password", exact=True).fill(PASSWORD)
-    form.get_by_role("button", name="Sign up", exact=True).click()
+    sign_up(page, base, email)
     page.wait_for_url(f"{base}/handler/onboarding?**")
+    page.goto(f"{base}/protected?tab=2")
+    page.wait_for_url(f"{base}/handler/onboarding?after_auth_return_to={quote('/protected?tab=2', safe='')}")
     page.get_by_label("Code or link from the e-mail").fill(gate_service.mail(email, "email_verification", after=started)["link"])
     page.get_by_role("button", name="Verify", exact=True).click()
-    expect(page.get_by_test_id("onboarding-done")).to_be_visible()
+    page.get_by_test_id("onboarding-continue").click()
+    page.wait_for_url(f"{base}/protected?tab=2")
+    expect(page.get_by_test_id("protected-email")).to_have_text(email)
 
 
 def test_a_user_restricted_by_an_administrator_reads_the_reason(gate_service, example_app, context) -> None:
@@ -152,11 +158,7 @@ def test_the_onboarding_page_passes_axe_and_fits_a_phone(gate_service, example_a
     page = context.new_page()
     inspect = Inspector(page, AXE.read_text(encoding="utf-8"))
     email = f"gate-{uuid.uuid4().hex[:10]}@example.com"
-    page.goto(f"{base}/handler/sign-up")
-    form = page.get_by_test_id("sign-up-form")
-    form.get_by_label("E-mail").fill(email)
-    form.get_by_label("Password", exact=True).fill(PASSWORD)
-    form.get_by_role("button", name="Sign up", exact=True).click()
+    sign_up(page, base, email)
     page.wait_for_url(f"{base}/handler/onboarding?**")
     page.get_by_role("button", name="Verify", exact=True).click()  # empty: the field's own message
     expect(page.get_by_test_id("code-error")).to_be_visible()
@@ -164,8 +166,9 @@ def test_the_onboarding_page_passes_axe_and_fits_a_phone(gate_service, example_a
 
     with server_app(gate_service) as server:
         user = next(iter(server.users.list(query=email, include_restricted=True).items))
-        server.users.update(
+        server.users.update(  # verified, so the administrator's restriction is the reason
             user.id,
+            primary_email_verified=True,
             restricted_by_admin=True,
             restricted_by_admin_reason="Payment failed on 2026-11-28. Update your card to continue using the workspace.",
         )

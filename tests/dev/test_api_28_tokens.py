@@ -229,6 +229,31 @@ def test_an_owners_admin_token_and_the_override_key_open_a_project_in_28(api_28:
     assert wrong.status_code == 401
 
 
+def test_a_project_made_through_the_api_needs_no_publishable_key_until_its_config_says_so(api_28: Api) -> None:
+    """2.8 leaves `project.requirePublishableClientKey` unset on a project made through the API,
+    which means not required; the config override turns the requirement on (and off)."""
+    service = _service_of(api_28)
+    internal = Api.of(service, service.bootstrap.internal)
+    created = internal.create_owned_project(internal.sign_up(), {"display_name": "Keyless"})
+    assert created.status_code == 201, created.text
+    project_id = created.json()["id"]
+    headers = {"x-stack-project-id": project_id, "x-stack-access-type": "client"}
+    answer = api_28.http.get("/api/v1/projects/current", headers=headers)
+    assert answer.status_code == 200 and answer.json()["id"] == project_id
+    override_key = {"x-stack-development-override-key": service.bootstrap.internal.super_secret_admin_key}
+    changed = api_28.http.patch(
+        "/api/v1/internal/config/override/project",
+        headers={**headers, "x-stack-access-type": "admin", **override_key},
+        json={"config_override_string": '{"project.requirePublishableClientKey": true}'},
+    )
+    assert changed.status_code == 200, changed.text
+    refused = api_28.http.get("/api/v1/projects/current", headers=headers)
+    assert_known_error(refused, "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", 401)
+    # control: the service's own project (made at its first start) requires the key
+    own = {"x-stack-project-id": api_28.project_id, "x-stack-access-type": "client"}
+    assert_known_error(api_28.http.get("/api/v1/projects/current", headers=own), "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", 401)
+
+
 def test_an_unknown_branch_is_refused(api_28: Api) -> None:
     response = api_28.call("GET", "/projects/current", headers={"x-stack-branch-id": "feature"})
     body = assert_known_error(response, "BRANCH_DOES_NOT_EXIST", 400)

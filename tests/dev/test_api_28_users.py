@@ -132,6 +132,25 @@ def test_country_code_comes_from_geo_headers_at_sign_up(api_28: Api) -> None:
     assert sessions[0]["last_used_at_end_user_ip_info"]["countryCode"] == "DE"
 
 
+def test_an_otp_sign_up_is_from_where_the_code_was_asked_for(api_28: Api, config_28: Any) -> None:
+    config_28(magic_link_enabled=True)
+    email = unique_email()
+    sent = api_28.call(
+        "POST",
+        "/auth/otp/send-sign-in-code",
+        headers={**BROWSER, "x-vercel-ip-country": "CA"},
+        json={"email": email, "callback_url": "http://localhost:3000/handler/magic-link-callback"},
+    )
+    assert sent.status_code == 200, sent.text
+    link = api_28.http.get("/dev/outbox", params={"to": email}).json()["items"][0]["link"]
+    code = link.split("code=")[1]
+    signed_in = api_28.call(
+        "POST", "/auth/otp/sign-in", headers={**BROWSER, "x-vercel-ip-country": "US"}, json={"code": code}
+    )
+    assert signed_in.status_code == 200, signed_in.text
+    assert api_28.call("GET", f"/users/{signed_in.json()['user_id']}", "server").json()["country_code"] == "CA"
+
+
 def test_get_users_hides_anonymous_and_restricted_users_by_default(api_28: Api) -> None:
     normal = api_28.sign_up()["user_id"]
     anonymous = _anonymous(api_28)["user_id"]

@@ -94,3 +94,28 @@ def test_trusted_callbacks_still_work_and_links_are_what_the_browser_reads(api: 
     assert response.status_code == 200, response.text
     (mail,) = [m for m in outbox(api, email) if m["kind"] == "magic_link"]
     assert mail["link"].startswith("http://localhost/@evil.example/cb?code=")
+
+
+def test_another_port_of_a_trusted_domain_is_refused_by_every_flow_in_28(api: Api, project_config) -> None:
+    """The attack: `https://app.example.com` is trusted, and a link to port 8443 of that host (a
+    service someone else may run there) would carry the code away; 2.8 compares ports for every
+    callback URL. The control: the domain's own port still gets its links."""
+    assert api.version == "2.8"
+    project_config(allow_localhost=True, magic_link_enabled=True)
+    user = {**api.sign_up(email := unique_email()), "email": email}
+    project_config(allow_localhost=False, domains=[{"domain": "https://app.example.com", "handler_path": "/handler"}])
+    before = len(outbox(api, email))
+    attack = "https://app.example.com:8443/handler/x"
+    for flow, response in each_flow(api, user, attack).items():
+        assert_known_error(response, "REDIRECT_URL_NOT_WHITELISTED", 400), flow
+    sign_up = api.call(
+        "POST",
+        "/auth/password/sign-up",
+        json={"email": unique_email(), "password": "correct horse", "verification_callback_url": attack},
+    )
+    assert_known_error(sign_up, "REDIRECT_URL_NOT_WHITELISTED", 400)
+    assert len(outbox(api, email)) == before  # no code went anywhere
+
+    for flow, response in each_flow(api, user, "https://app.example.com:443/handler/x").items():
+        assert response.headers.get("x-stack-known-error") != "REDIRECT_URL_NOT_WHITELISTED", (flow, response.text)
+    assert len(outbox(api, email)) > before

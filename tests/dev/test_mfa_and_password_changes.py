@@ -182,3 +182,23 @@ def test_set_password_only_when_there_is_none(api: Api, user: dict) -> None:
     assert ok.json() == {"success": True}
     twice = api.call("POST", "/auth/password/set", token=token, json={"password": "long enough"})
     assert (twice.status_code, twice.text) == (400, "User already has a password set.")
+
+
+def test_a_new_secret_starts_afresh(api: Api, mfa_user: dict, clock: Clock) -> None:
+    """The step spent with the old secret does not refuse the first code of a new one in the
+    same 30 s (the clock stands still); the old secret's code, used, stays refused."""
+    old_code = mfa_user["code"]()
+    attempt = password_sign_in(api, mfa_user).json()["details"]["attempt_code"]
+    assert mfa_sign_in(api, attempt, old_code).status_code == 200
+    new_secret = os.urandom(20)
+    changed = api.call(
+        "PATCH",
+        f"/users/{mfa_user['user_id']}",
+        "server",
+        json={"totp_secret_base64": base64.b64encode(new_secret).decode()},
+    )
+    assert changed.status_code == 200, changed.text
+    attempt = password_sign_in(api, mfa_user).json()["details"]["attempt_code"]
+    assert_known_error(mfa_sign_in(api, attempt, old_code), "INVALID_TOTP_CODE", 400)  # the old secret is gone
+    response = mfa_sign_in(api, attempt, totp(new_secret, clock()))
+    assert response.status_code == 200, response.text

@@ -127,6 +127,9 @@ def test_oauth_records_of_config_overrides(api: Api) -> None:
     view = api.call("GET", "/internal/projects/current", "admin").json()["config"]
     assert view["domains"] == [{"domain": "https://app.example.com", "handler_path": "/auth"}]
     assert {p["id"] for p in view["oauth_providers"]} == {"github", "spotify"}
+    rendered = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])
+    assert rendered["domains"]["trustedDomains"] == {"app": {"baseUrl": "https://app.example.com", "handlerPath": "/auth"}}
+    assert rendered["auth"]["oauth"]["providers"]["spotify"]["isShared"] is True
     # removed by id
     assert override(api, "environment", {"domains.trustedDomains.app": None, "domains.allowLocalhost": True}).status_code == 200
     assert api.call("GET", "/internal/projects/current", "admin").json()["config"]["domains"] == []

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from authmw.dev import LocalService, sign_in_at_mock_provider
-from authmw_local.oauth_flow import trusted_redirect_2_8
+from authmw_local.urls import trusted_redirect_2_8
 
 from .conftest import Api, assert_known_error, unique_email
 from .test_oauth_flow import (

@@ -72,20 +72,24 @@ def project_with(domains: list[str], allow_localhost: bool = True) -> Project:
 
 
 @pytest.mark.parametrize(
-    ("url", "trusted"),
+    ("url", "trusted_27", "trusted_28"),
     [
-        ("http://localhost:3000/anything", True),
-        ("http://app.localhost/x", True),
-        ("http://127.0.0.1:8000/x", True),
-        ("https://app.example.com:8443/auth/cb", True),  # the port is not compared
-        ("https://app.example.com/other", False),  # outside the domain's path
-        ("http://app.example.com/auth/cb", False),  # another protocol
-        ("https://evil.example.com/auth/cb", False),
-        ("not a url", False),
+        ("http://localhost:3000/anything", True, True),
+        ("http://app.localhost/x", True, True),
+        ("http://127.0.0.1:8000/x", True, True),
+        # another port of a trusted domain: 2.7 did not compare ports; 2.8 does (the attack)
+        ("https://app.example.com:8443/auth/cb", True, False),
+        ("https://app.example.com:443/auth/cb", True, True),  # the default port, written out
+        ("https://app.example.com/other", False, True),  # 2.7 compares the domain's path, 2.8 not
+        ("http://app.example.com/auth/cb", False, False),  # another protocol
+        ("https://evil.example.com/auth/cb", False, False),
+        ("not a url", False, False),
     ],
 )
-def test_url_trust_rules(url: str, trusted: bool) -> None:
-    assert is_trusted_url(project_with(["https://app.example.com/auth"]), url) is trusted
+def test_url_trust_rules(url: str, trusted_27: bool, trusted_28: bool) -> None:
+    project = project_with(["https://app.example.com/auth"])
+    assert is_trusted_url(project, url, rule_2_8=False) is trusted_27
+    assert is_trusted_url(project, url, rule_2_8=True) is trusted_28
 
 
 def test_localhost_needs_allow_localhost() -> None:

@@ -95,10 +95,10 @@ while True:
 
 
 class PythonSession:
-    def __init__(self, cwd: Path, env: dict[str, str]) -> None:
+    def __init__(self, cwd: Path, env: dict[str, str], python: str = sys.executable) -> None:
         self.log = cwd / "python-session.log"
         self.process = subprocess.Popen(
-            [sys.executable, "-u", "-c", SESSION],
+            [python, "-u", "-c", SESSION],
             cwd=cwd,
             env=env,
             stdin=subprocess.PIPE,
@@ -162,11 +162,12 @@ def test_the_tested_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
     run_blocks(page, tmp_path, {port: str(free_port()) for port in DOC_PORTS})
 
 
-def run_blocks(page: Path, tmp_path: Path, ports: dict[str, str]) -> None:
-    """Run the tested blocks of ``page`` in ``tmp_path``, each doc port replaced by ``ports``'s."""
+def run_blocks(page: Path, tmp_path: Path, ports: dict[str, str], interpreter: str = sys.executable) -> None:
+    """Run the tested blocks of ``page`` in ``tmp_path``, each doc port replaced by ``ports``'s,
+    with ``interpreter`` (and the commands beside it: ``authmw``, ``uvicorn``) first on the PATH."""
     env = {
         **os.environ,
-        "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+        "PATH": f"{Path(interpreter).parent}:{os.environ.get('PATH', '/usr/bin:/bin')}",
         "AUTHMW_DEV_PORT": ports["8102"],
     }
     for name in list(env):
@@ -190,7 +191,7 @@ def run_blocks(page: Path, tmp_path: Path, ports: dict[str, str]) -> None:
                 continue
             if block.language == "python":
                 if python is None:
-                    python = PythonSession(tmp_path, env)
+                    python = PythonSession(tmp_path, env, interpreter)
                     groups.append(python.process.pid)
                 for time in ("", " (run a second time)") if "twice" in block.info else ("",):
                     ok, output = python.run(body)
@@ -222,7 +223,7 @@ def run_blocks(page: Path, tmp_path: Path, ports: dict[str, str]) -> None:
         if python is not None:
             python.close()
         subprocess.run(
-            [sys.executable, "-m", "authmw", "dev", "--stop", "--data-dir", str(tmp_path / ".authmw")],
+            [interpreter, "-m", "authmw", "dev", "--stop", "--data-dir", str(tmp_path / ".authmw")],
             capture_output=True,
             check=False,
         )

@@ -130,3 +130,45 @@ def test_the_installed_wheel_imports_every_public_module(wheel: Path, tmp_path: 
         assert file.startswith(str(env_dir)), f"{name} was imported from {file}, not from the installed wheel"
     assert all(report["data"].values()), report["data"]
     assert report["pytest11"].get("authmw") == "authmw.pytest_plugin", report["pytest11"]
+
+
+def test_the_sdist_and_the_wheel_pass_the_publishing_checks(built: Path) -> None:
+    """What PyPI would refuse (twine check: metadata, the README as rendered) and what makes a
+    wheel wrong (check-wheel-contents: duplicate or stray files, an empty package)."""
+    files = sorted(str(path) for path in built.iterdir())
+    assert len(files) == 2, files
+    checks = [
+        [sys.executable, "-m", "twine", "check", "--strict", *files],
+        [sys.executable, "-m", "check_wheel_contents", *(f for f in files if f.endswith(".whl"))],
+    ]
+    for command in checks:
+        done = subprocess.run(command, cwd=ROOT, check=False, capture_output=True, text=True)  # its pyproject settings
+        assert done.returncode == 0, f"{' '.join(command[2:4])}:\n{done.stdout}\n{done.stderr}"
+
+
+def test_the_readme_quick_start_runs_against_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:
+    """A fresh virtual environment with the wheel and the quick start's extras (its dependencies
+    from the package index, as a user gets them), then the README's tested blocks with that
+    environment's `authmw`, `uvicorn`, `flask` and Python."""
+    from docs.test_snippets import DOC_PORTS, run_blocks
+    from ports import free_port
+
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    python = env_dir / "bin" / "python"
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", f"{wheel}[local,fastapi,django,flask]"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert install.returncode == 0, install.stderr[-3000:]
+    where = subprocess.run(
+        [str(python), "-c", "import authmw, authmw_local; print(authmw.__file__, authmw_local.__file__)"],
+        check=True, capture_output=True, text=True, cwd=tmp_path,
+    ).stdout.split()
+    assert all(path.startswith(str(env_dir)) for path in where), where  # the wheel's, not this tree's
+    folder = tmp_path / "app"
+    folder.mkdir()
+    run_blocks(ROOT / "README.md", folder, {port: str(free_port()) for port in DOC_PORTS}, str(python))

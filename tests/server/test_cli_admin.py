@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from authmw import AdminApp, AuthConfig, ServerApp, __version__, _cli_admin
+from authmw import AdminApp, AuthConfig, ClientApp, ServerApp, __version__, _cli_admin
 from authmw._production import LOCALHOST_ALLOWED, ProductionModeError
 from authmw.cli import main
-from authmw.errors import InvalidSecretServerKey
+from authmw.errors import InvalidSecretServerKey, SignUpRejected
 
 dev = pytest.importorskip("authmw_local")
 
@@ -245,6 +245,40 @@ def test_project_permissions_create_list_delete(run, service):
     assert run("project", "set", "allow_user_api_keys", "on")[0] == 0
     assert admin(service).get_project().config.allow_user_api_keys is True
     run("project", "set", "allow_user_api_keys", "off")
+
+
+def test_sign_up_rules_set_list_delete(run, service):
+    assert run("sign-up-rules", "list")[:2] == (0, "No sign-up rules.\nWhen no rule decides: allow\n")
+    status, out, _ = run(
+        "sign-up-rules", "set", "no-temp", "--condition", 'emailDomain == "tempmail.example"', "--action", "reject",
+        "--name", "Throwaway mail", "--message", "spam wave",
+    )
+    assert (status, out) == (0, 'Sign-up rule no-temp (on): reject when emailDomain == "tempmail.example"\n')
+    assert run("sign-up-rules", "set", "staff", "--condition", "true", "--action", "allow", "--priority", "2")[0] == 0
+    assert run("project", "set", "sign-up-default-action", "reject")[:2] == (0, "When no rule decides: reject\n")
+    status, out, _ = run("sign-up-rules", "list")
+    lines = out.splitlines()
+    assert lines[0].split() == ["ID", "PRIORITY", "ACTION", "ON", "CONDITION", "NAME"]
+    assert lines[1].split()[:4] == ["staff", "2", "allow", "on"] and lines[2].split()[:4] == ["no-temp", "0", "reject", "on"]
+    assert lines[-1] == "When no rule decides: reject"
+    listed = json.loads(run("sign-up-rules", "list", "--json")[1])
+    assert listed["rules"]["no-temp"]["message"] == "spam wave" and listed["default_action"] == "reject"
+    # the rules act: the client tier is refused by the default, the staff rule lets everyone in
+    run("sign-up-rules", "set", "staff", "--condition", "true", "--action", "allow", "--disabled")
+    with ClientApp(AuthConfig.from_env_file(service.env_file)) as client:
+        with pytest.raises(SignUpRejected):
+            client.sign_up_with_password(f"cli-{uuid.uuid4().hex[:8]}@example.com", "correct horse")
+        run("sign-up-rules", "set", "staff", "--condition", "true", "--action", "allow")
+        assert client.sign_up_with_password(f"cli-{uuid.uuid4().hex[:8]}@example.com", "correct horse").user_id
+    # bad input: one line naming the problem, exit status 2
+    status, _, err = run("sign-up-rules", "set", "bad", "--condition", "email ==", "--action", "reject")
+    assert status == 2 and "auth.signUpRules.bad.condition does not parse" in err and "\n" not in err.rstrip("\n")
+    status, _, err = run("project", "set", "sign_up_default_action", "maybe")
+    assert status == 2 and "takes allow or reject" in err
+    assert run("sign-up-rules", "delete", "no-temp")[:2] == (0, "Deleted sign-up rule no-temp.\n")
+    run("sign-up-rules", "delete", "staff")
+    run("sign-up-rules", "default", "allow")
+    assert run("sign-up-rules", "list")[:2] == (0, "No sign-up rules.\nWhen no rule decides: allow\n")
 
 
 def test_project_set_require_email_verification(run, service):

@@ -66,6 +66,7 @@ const de: Locale = {
     signUpClosed: (project) => `${project} nimmt keine neuen Registrierungen an. Wenn Sie bereits ein Konto haben, melden Sie sich an.`,
     noMethodsEnabled: "Für dieses Projekt ist keine Anmeldemethode aktiviert. Bitten Sie die Administration, eine zu aktivieren.",
     signedInAs: "Sie sind angemeldet als",
+    alreadySignedInTitle: "Sie sind bereits angemeldet",
 
     // Magic link
     sendSignInLink: "Anmeldelink senden",
@@ -139,6 +140,17 @@ const de: Locale = {
     joinedTeam: (team) => `Sie sind ${team} beigetreten.`,
     invitationIgnored: "Sie haben die Einladung ignoriert. Sie können den Link später erneut öffnen.",
     invitationLinkIncomplete: "Dieser Einladungslink ist unvollständig (kein Code).",
+    cliAuthTitle: "Ein Befehlszeilenprogramm anmelden?",
+    cliAuthSignIn: "Ein Befehlszeilenprogramm möchte sich bei Ihrem Konto anmelden. Melden Sie sich an und bestätigen Sie dann hier.",
+    cliAuthQuestion: "Ein Befehlszeilenprogramm möchte sich als Sie anmelden. Bestätigen Sie nur, wenn Sie es selbst in Ihrem Terminal gestartet haben: Das Programm erhält Zugriff auf Ihr Konto.",
+    cliAuthConfirm: "Programm anmelden",
+    cliAuthConfirming: "Programm wird angemeldet…",
+    cliAuthCancel: "Abbrechen",
+    cliAuthDone: "Das Befehlszeilenprogramm ist angemeldet. Sie können diese Seite schließen und zu Ihrem Terminal zurückkehren.",
+    cliAuthCancelled: "Das Befehlszeilenprogramm ist nicht angemeldet. Sie können diese Seite schließen.",
+    cliAuthLinkIncomplete: "Dieser Anmeldelink ist unvollständig (kein Anmeldecode). Beginnen Sie in Ihrem Terminal erneut.",
+    cliAuthLinkNoLonger: "Dieser Anmeldelink ist abgelaufen oder wurde bereits verwendet. Beginnen Sie in Ihrem Terminal erneut.",
+    checkingCliLink: "Anmeldelink wird geprüft…",
 
     // Sign-out, error and not-found pages
     signOutTitle: "Abmelden?",
@@ -325,7 +337,7 @@ const de: Locale = {
     twoFactorCodeLabel: "Code aus der App",
     twoFactorConfirm: "Aktivieren",
     twoFactorConfirming: "Wird geprüft …",
-    twoFactorEnabled: "Die Zwei-Faktor-Authentifizierung ist aktiv.",
+    twoFactorEnabled: "Erledigt: Ihre nächste Anmeldung fragt nach einem Code aus der App.",
     twoFactorDisabled: "Die Zwei-Faktor-Authentifizierung ist deaktiviert.",
 
     // Errors

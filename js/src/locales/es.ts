@@ -66,6 +66,7 @@ const es: Locale = {
     signUpClosed: (project) => `${project} no admite registros nuevos. Si ya tienes una cuenta, inicia sesión.`,
     noMethodsEnabled: "Este proyecto no tiene ningún método de inicio de sesión activado. Pide a su administrador que active uno.",
     signedInAs: "Has iniciado sesión como",
+    alreadySignedInTitle: "Ya has iniciado sesión",
 
     // Magic link
     sendSignInLink: "Enviar enlace de inicio de sesión",
@@ -139,6 +140,17 @@ const es: Locale = {
     joinedTeam: (team) => `Te uniste a ${team}.`,
     invitationIgnored: "Ignoraste la invitación. Puedes volver a abrir el enlace más tarde.",
     invitationLinkIncomplete: "Este enlace de invitación está incompleto (falta el código).",
+    cliAuthTitle: "¿Iniciar sesión en una herramienta de línea de comandos?",
+    cliAuthSignIn: "Una herramienta de línea de comandos quiere iniciar sesión en tu cuenta. Inicia sesión y luego confirma aquí.",
+    cliAuthQuestion: "Una herramienta de línea de comandos quiere iniciar sesión como tú. Confirma solo si la iniciaste tú en tu terminal: la herramienta tendrá acceso a tu cuenta.",
+    cliAuthConfirm: "Iniciar sesión en la herramienta",
+    cliAuthConfirming: "Iniciando sesión en la herramienta…",
+    cliAuthCancel: "Cancelar",
+    cliAuthDone: "La herramienta de línea de comandos ha iniciado sesión. Puedes cerrar esta página y volver a tu terminal.",
+    cliAuthCancelled: "La herramienta de línea de comandos no ha iniciado sesión. Puedes cerrar esta página.",
+    cliAuthLinkIncomplete: "Este enlace de inicio de sesión está incompleto (falta el código). Vuelve a empezar en tu terminal.",
+    cliAuthLinkNoLonger: "Este enlace de inicio de sesión caducó o ya se usó. Vuelve a empezar en tu terminal.",
+    checkingCliLink: "Comprobando el enlace de inicio de sesión…",
 
     // Sign-out, error and not-found pages
     signOutTitle: "¿Cerrar sesión?",
@@ -324,7 +336,7 @@ const es: Locale = {
     twoFactorCodeLabel: "Código de la aplicación",
     twoFactorConfirm: "Activar",
     twoFactorConfirming: "Comprobando…",
-    twoFactorEnabled: "La autenticación en dos pasos está activada.",
+    twoFactorEnabled: "Listo: tu próximo inicio de sesión pedirá un código de la aplicación.",
     twoFactorDisabled: "La autenticación en dos pasos está desactivada.",
 
     // Errors

@@ -66,6 +66,7 @@ const fr: Locale = {
     signUpClosed: (project) => `${project} n'accepte pas de nouvelles inscriptions. Si vous avez déjà un compte, connectez-vous.`,
     noMethodsEnabled: "Aucun mode de connexion n'est activé pour ce projet. Demandez à son administrateur d'en activer un.",
     signedInAs: "Vous êtes connecté en tant que",
+    alreadySignedInTitle: "Vous êtes déjà connecté",
 
     // Magic link
     sendSignInLink: "Envoyer un lien de connexion",
@@ -139,6 +140,17 @@ const fr: Locale = {
     joinedTeam: (team) => `Vous avez rejoint ${team}.`,
     invitationIgnored: "Vous avez ignoré l'invitation. Vous pourrez rouvrir le lien plus tard.",
     invitationLinkIncomplete: "Ce lien d'invitation est incomplet (aucun code).",
+    cliAuthTitle: "Connecter un outil en ligne de commande ?",
+    cliAuthSignIn: "Un outil en ligne de commande demande à se connecter à votre compte. Connectez-vous, puis confirmez ici.",
+    cliAuthQuestion: "Un outil en ligne de commande demande à se connecter en votre nom. Ne confirmez que si vous l'avez lancé vous-même dans votre terminal : l'outil aura accès à votre compte.",
+    cliAuthConfirm: "Connecter l'outil",
+    cliAuthConfirming: "Connexion de l'outil…",
+    cliAuthCancel: "Annuler",
+    cliAuthDone: "L'outil en ligne de commande est connecté. Vous pouvez fermer cette page et revenir à votre terminal.",
+    cliAuthCancelled: "L'outil en ligne de commande n'est pas connecté. Vous pouvez fermer cette page.",
+    cliAuthLinkIncomplete: "Ce lien de connexion est incomplet (aucun code). Recommencez dans votre terminal.",
+    cliAuthLinkNoLonger: "Ce lien de connexion a expiré ou a déjà été utilisé. Recommencez dans votre terminal.",
+    checkingCliLink: "Vérification du lien de connexion…",
 
     // Sign-out, error and not-found pages
     signOutTitle: "Se déconnecter ?",
@@ -329,7 +341,7 @@ const fr: Locale = {
     twoFactorCodeLabel: "Code de l'application",
     twoFactorConfirm: "Activer",
     twoFactorConfirming: "Vérification…",
-    twoFactorEnabled: "L'authentification à deux facteurs est activée.",
+    twoFactorEnabled: "C'est fait : votre prochaine connexion demandera un code de l'application.",
     twoFactorDisabled: "L'authentification à deux facteurs est désactivée.",
 
     // Errors

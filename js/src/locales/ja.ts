@@ -66,6 +66,7 @@ const ja: Locale = {
     signUpClosed: (project) => `${project} は現在、新規登録を受け付けていません。すでにアカウントをお持ちの場合はサインインしてください。`,
     noMethodsEnabled: "このプロジェクトでは有効なサインイン方法がありません。管理者に有効にするよう依頼してください。",
     signedInAs: "サインイン中のアカウント:",
+    alreadySignedInTitle: "すでにサインインしています",
 
     // Magic link
     sendSignInLink: "サインイン用リンクを送信",
@@ -138,6 +139,17 @@ const ja: Locale = {
     joinedTeam: (team) => `${team} に参加しました。`,
     invitationIgnored: "招待を無視しました。あとでもう一度リンクを開くこともできます。",
     invitationLinkIncomplete: "この招待リンクは不完全です (コードがありません)。",
+    cliAuthTitle: "コマンドラインツールにサインインしますか?",
+    cliAuthSignIn: "コマンドラインツールがあなたのアカウントへのサインインを求めています。サインインしてから、ここで確認してください。",
+    cliAuthQuestion: "コマンドラインツールがあなたとしてサインインしようとしています。ご自身のターミナルで開始した場合にのみ確認してください。ツールはあなたのアカウントにアクセスできるようになります。",
+    cliAuthConfirm: "ツールをサインイン",
+    cliAuthConfirming: "ツールをサインインしています…",
+    cliAuthCancel: "キャンセル",
+    cliAuthDone: "コマンドラインツールはサインインしました。このページを閉じてターミナルに戻ってください。",
+    cliAuthCancelled: "コマンドラインツールはサインインしていません。このページを閉じてかまいません。",
+    cliAuthLinkIncomplete: "このサインインリンクは不完全です (コードがありません)。ターミナルでやり直してください。",
+    cliAuthLinkNoLonger: "このサインインリンクは期限切れか、すでに使用されています。ターミナルでやり直してください。",
+    checkingCliLink: "サインインリンクを確認しています…",
 
     // Sign-out, error and not-found pages
     signOutTitle: "サインアウトしますか？",
@@ -323,7 +335,7 @@ const ja: Locale = {
     twoFactorCodeLabel: "アプリのコード",
     twoFactorConfirm: "オンにする",
     twoFactorConfirming: "確認中…",
-    twoFactorEnabled: "2 段階認証をオンにしました。",
+    twoFactorEnabled: "完了しました。次回のサインインからアプリのコードを求められます。",
     twoFactorDisabled: "2 段階認証をオフにしました。",
 
     // Errors

@@ -66,6 +66,7 @@ const ptBR: Locale = {
     signUpClosed: (project) => `${project} não está aceitando novos cadastros. Se você já tem uma conta, entre.`,
     noMethodsEnabled: "Este projeto não tem nenhuma forma de entrar ativada. Peça ao administrador que ative uma.",
     signedInAs: "Você entrou como",
+    alreadySignedInTitle: "Você já entrou",
 
     // Magic link
     sendSignInLink: "Enviar link de acesso",
@@ -138,6 +139,17 @@ const ptBR: Locale = {
     joinedTeam: (team) => `Você agora faz parte de ${team}.`,
     invitationIgnored: "Você ignorou o convite. Pode abrir o link novamente mais tarde.",
     invitationLinkIncomplete: "Este link de convite está incompleto (sem código).",
+    cliAuthTitle: "Entrar em uma ferramenta de linha de comando?",
+    cliAuthSignIn: "Uma ferramenta de linha de comando quer entrar na sua conta. Entre e depois confirme aqui.",
+    cliAuthQuestion: "Uma ferramenta de linha de comando quer entrar como você. Confirme apenas se você a iniciou no seu próprio terminal: a ferramenta terá acesso à sua conta.",
+    cliAuthConfirm: "Conectar a ferramenta",
+    cliAuthConfirming: "Conectando a ferramenta…",
+    cliAuthCancel: "Cancelar",
+    cliAuthDone: "A ferramenta de linha de comando está conectada. Você pode fechar esta página e voltar ao seu terminal.",
+    cliAuthCancelled: "A ferramenta de linha de comando não está conectada. Você pode fechar esta página.",
+    cliAuthLinkIncomplete: "Este link de acesso está incompleto (sem código). Comece de novo no seu terminal.",
+    cliAuthLinkNoLonger: "Este link de acesso expirou ou já foi usado. Comece de novo no seu terminal.",
+    checkingCliLink: "Verificando o link de acesso…",
 
     // Sign-out, error and not-found pages
     signOutTitle: "Sair?",
@@ -323,7 +335,7 @@ const ptBR: Locale = {
     twoFactorCodeLabel: "Código do app",
     twoFactorConfirm: "Ativar",
     twoFactorConfirming: "Verificando…",
-    twoFactorEnabled: "A autenticação em dois fatores está ativada.",
+    twoFactorEnabled: "Pronto: sua próxima entrada pedirá um código do aplicativo.",
     twoFactorDisabled: "A autenticação em dois fatores está desativada.",
 
     // Errors

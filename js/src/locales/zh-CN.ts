@@ -66,6 +66,7 @@ const zhCN: Locale = {
     signUpClosed: (project) => `${project} 目前不接受新用户注册。如果你已有账号，请登录。`,
     noMethodsEnabled: "此项目未启用任何登录方式。请联系管理员启用一种。",
     signedInAs: "你当前登录的账号为",
+    alreadySignedInTitle: "你已登录",
 
     // Magic link
     sendSignInLink: "发送登录链接",
@@ -135,6 +136,17 @@ const zhCN: Locale = {
     joinedTeam: (team) => `你已加入 ${team}。`,
     invitationIgnored: "你已忽略此邀请。之后仍可再次打开链接。",
     invitationLinkIncomplete: "此邀请链接不完整（缺少验证码）。",
+    cliAuthTitle: "要登录命令行工具吗？",
+    cliAuthSignIn: "一个命令行工具请求登录你的账户。请先登录，然后在此确认。",
+    cliAuthQuestion: "一个命令行工具请求以你的身份登录。仅当你刚在自己的终端中启动它时才确认：该工具将可以访问你的账户。",
+    cliAuthConfirm: "登录该工具",
+    cliAuthConfirming: "正在登录该工具…",
+    cliAuthCancel: "取消",
+    cliAuthDone: "命令行工具已登录。你可以关闭此页面并返回终端。",
+    cliAuthCancelled: "命令行工具未登录。你可以关闭此页面。",
+    cliAuthLinkIncomplete: "此登录链接不完整（缺少登录码）。请在终端中重新开始。",
+    cliAuthLinkNoLonger: "此登录链接已过期或已被使用。请在终端中重新开始。",
+    checkingCliLink: "正在检查登录链接…",
 
     // Sign-out, error and not-found pages
     signOutTitle: "退出登录？",
@@ -316,7 +328,7 @@ const zhCN: Locale = {
     twoFactorCodeLabel: "应用中的验证码",
     twoFactorConfirm: "开启",
     twoFactorConfirming: "正在检查…",
-    twoFactorEnabled: "双重身份验证已开启。",
+    twoFactorEnabled: "完成：下次登录时将要求输入应用中的验证码。",
     twoFactorDisabled: "双重身份验证已关闭。",
 
     // Errors

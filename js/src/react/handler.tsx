@@ -3,6 +3,7 @@ import { Route, Routes } from "react-router";
 import { HandlerOptionsContext, type ColorScheme } from "./handler-options";
 import { DEFAULT_MESSAGES, MessagesContext, type Messages } from "./messages";
 import { AccountSettings } from "./pages/account/account-settings";
+import { CliAuthConfirm } from "./pages/cli-auth-confirm";
 import { EmailVerification } from "./pages/email-verification";
 import { HandlerError, HandlerNotFound } from "./pages/error";
 import { ForgotPassword } from "./pages/forgot-password";
@@ -52,6 +53,7 @@ export function AuthHandler({ defaultStyles = true, colorScheme = "system", mess
           <Route path="magic-link-callback" element={<MagicLinkCallback />} />
           <Route path="oauth-callback" element={<OAuthCallback />} />
           <Route path="team-invitation" element={<TeamInvitation />} />
+          <Route path="cli-auth-confirm" element={<CliAuthConfirm />} />
           <Route path="team-creation" element={<TeamCreation />} />
           <Route path="account-settings/*" element={<AccountSettings />} />
           <Route path="error" element={<HandlerError />} />

@@ -43,10 +43,14 @@ export type SignedInOrLoading = Exclude<UserState, { status: "signed-out" }>;
 /**
  * Sends the browser to the sign-in page with the current page as where to come back
  * (`replace`: the protected page, which would only send the visitor away again, leaves the
- * history). The return-path rules load with the call, not with the first page.
+ * history). The return-path rules load with the call, not with the first page. A restricted
+ * user (API 2.8) the app does not show goes to the onboarding page instead, where they become a
+ * user the page can have (as the 2.8 SDK's useUser does).
  */
-export function redirectToSignInPage(signInUrl: string): void {
-  void import("../return-to").then((m) => location.replace(m.authPageUrl(signInUrl, location)));
+export function redirectToSignInPage(controller: AuthController): void {
+  const signIn = () => void import("../return-to").then((m) => location.replace(m.authPageUrl(controller.urls.signIn, location)));
+  const session = controller.restrictedSession;
+  session.getUser().then((user) => (user?.isRestricted ? session.redirectToOnboarding() : signIn()), signIn);
 }
 
 /** The signed-in user as a status union: loading, signed-out, or signed-in with `user`. */
@@ -64,7 +68,7 @@ export function useUser(options?: UseUserOptions): UserState {
     if (instead)
       or == "anonymous"
         ? controller.signUpAnonymously().then(() => setError(undefined), setError)
-        : redirectToSignInPage(controller.urls.signIn);
+        : redirectToSignInPage(controller);
   }, [instead, or, controller]);
   // A plain Error, as Stack's SDK throws: the app's error boundary shows its own page.
   if (instead && or == "throw") throw Error('useUser({ or: "throw" }): nobody is signed in');

@@ -175,6 +175,19 @@ export const DEFAULT_MESSAGES = {
   invitationIgnored: "You ignored the invitation. You can open the link again later.",
   invitationLinkIncomplete: "This invitation link is incomplete (no code).",
 
+  // The CLI sign-in confirmation page ({handler}/cli-auth-confirm)
+  cliAuthTitle: "Sign in to a command-line tool?",
+  cliAuthSignIn: "A command-line tool asks to sign in to your account. Sign in, then confirm here.",
+  cliAuthQuestion: "A command-line tool asks to sign in as you. Confirm only if you started it in your own terminal: the tool gets access to your account.",
+  cliAuthConfirm: "Sign in the tool",
+  cliAuthConfirming: "Signing the tool in…",
+  cliAuthCancel: "Cancel",
+  cliAuthDone: "The command-line tool is signed in. You can close this page and go back to your terminal.",
+  cliAuthCancelled: "The command-line tool is not signed in. You can close this page.",
+  cliAuthLinkIncomplete: "This sign-in link is incomplete (no login code). Start again in your terminal.",
+  cliAuthLinkNoLonger: "This sign-in link expired or was already used. Start again in your terminal.",
+  checkingCliLink: "Checking the sign-in link…",
+
   // Sign-out, error and not-found pages
   signOutTitle: "Sign out?",
   signOutQuestion: "Do you want to sign out of this browser?",

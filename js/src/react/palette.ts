@@ -17,15 +17,15 @@ export const DARK = `
 
 /**
  * Scopes a stylesheet written with `:where(.root …)` selectors to its root, so that the rules keep
- * their look inside any host page: each rule gets the specificity of two classes (the root's,
- * twice, in `:is()`), more than a host's element rules (`h1`, `a:hover`, `button:focus`), while all
- * of the package's rules keep one specificity among themselves (their order decides, as written).
- * An app themes the pages on purpose through the CSS variables, or overrides a rule with a
- * selector of more specificity (`.authmw-page .authmw-page h1`, an id).
+ * their look inside any host page: each rule of an element inside the root gets the specificity
+ * of two classes (the root's, twice, in `:is()`), more than a host's element rules (`h1`,
+ * `a:hover`, `button:focus`), while all of them keep one specificity among themselves (their
+ * order decides, as written). The root's own rules (the palettes' variables) keep zero
+ * specificity: an app themes the pages on purpose with `.root { --authmw-accent: … }`.
  */
 export function scopeRules(css: string, root: string): string {
-  const scope = `:is(.${root}, .${root} *)`;
-  return css.replaceAll(`:where(.${root}`, `${scope}${scope}:where(.${root}`);
+  const scope = `:is(.${root} *)`;
+  return css.replaceAll(`:where(.${root} `, `${scope}${scope}:where(.${root} `);
 }
 
 /**

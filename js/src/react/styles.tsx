@@ -103,7 +103,7 @@ ${revertHost("authmw-page")}
   text-decoration: underline; text-underline-offset: 2px; justify-self: center;
 }
 :where(.authmw-page .authmw-link-button:hover) { background: none; }
-:where(.authmw-page a) { color: var(--authmw-accent); font-weight: inherit; text-decoration: underline; text-underline-offset: 2px; }
+:where(.authmw-page a) { color: var(--authmw-accent); text-underline-offset: 2px; }
 :where(.authmw-page a:hover) { color: var(--authmw-accent); }
 :where(.authmw-page a.authmw-button) { color: var(--authmw-text); text-decoration: none; }
 :where(.authmw-page a.authmw-primary) { color: var(--authmw-accent-text); }

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from ..emails import PASSWORD_RESET, send_password_reset_email, send_verification_email
+from ..sign_up_rules import check_sign_up, mark_restricted
 from ..endpoint import ANY, USER_IN_SCHEMA, EndpointGroup, PerApi, RequestContext
 from ..errors import CatalogueError, PlainError, email_taken
 from ..password_work import hash_outside, matches_outside
@@ -63,6 +64,7 @@ def sign_up(ctx: RequestContext) -> dict[str, Any]:
         raise CatalogueError("SIGN_UP_NOT_ENABLED")
     if email_used_for_auth(ctx.sql, project.id, email):
         raise email_taken(email)
+    restriction = check_sign_up(project.config, email, "password")
     password_hash = hash_outside(ctx, new_password)
     anonymous = ctx.user if ctx.user is not None and ctx.user["is_anonymous"] else None
     if anonymous is not None:
@@ -78,6 +80,7 @@ def sign_up(ctx: RequestContext) -> dict[str, Any]:
         )
         if project.config["create_team_on_sign_up"]:
             create_personal_team(ctx.sql, project, user_id, personal_team_name(None, email))
+    mark_restricted(ctx.sql, project.id, user_id, restriction)
     if callback_url is not None:
         send_verification_email(ctx, user_id, email, callback_url)
     return {**ctx.service.new_session(ctx.sql, project.id, user_id), "user_id": user_id}

@@ -70,11 +70,13 @@ def create_owned_project(ctx: RequestContext) -> Created:
 def _create_team_owned_project(ctx: RequestContext, owner: sqlite3.Row) -> Project:
     """2.8: the project belongs to `owner_team_id`, a team of `internal` the creator is a member
     of; every member of that team manages it. Localhost is allowed unless the body says not
-    (contract 2.8, 14.4)."""
+    (contract 2.8, 14.4). Its config leaves `project.requirePublishableClientKey` unset, which 2.8
+    reads as not required: client calls without the publishable key are accepted."""
     team_id = ctx.body["owner_team_id"]
     if not is_member(ctx.sql, INTERNAL_PROJECT_ID, team_id, owner["id"]):
         raise CatalogueError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=team_id, user_id=owner["id"])
-    body = {**ctx.body, "config": {"allow_localhost": True, **ctx.body.get("config", {})}}
+    defaults = {"allow_localhost": True, "require_publishable_client_key": False}
+    body = {**ctx.body, "config": {**defaults, **ctx.body.get("config", {})}}
     created = create_project(ctx.sql, ctx.body["display_name"], api=ctx.api)
     set_owner_team(ctx.sql, created.id, team_id)
     return apply_update(ctx, dataclasses.replace(created, owner_team_id=team_id), body)

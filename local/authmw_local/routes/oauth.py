@@ -26,6 +26,7 @@ from ..projects import Project
 from ..responses import json_response
 from ..schema import Obj, Str
 from ..sign_in import finish_sign_in
+from ..sign_up_rules import check_sign_up, mark_restricted
 from ..tokens import find_refresh_session
 from ..user_updates import upgrade_anonymous_user
 from ..users import add_contact_channel, email_used_for_auth, get_user
@@ -176,6 +177,7 @@ def _upgrade_anonymous(ctx: RequestContext, project: Project, user: sqlite3.Row,
             used_for_auth=not email_used_for_auth(ctx.sql, project.id, email),
         )
     upgrade_anonymous_user(ctx.sql, project, user["id"])
+    mark_restricted(ctx.sql, project.id, user["id"], check_sign_up(project.config, email, "oauth", provider_id))
     _attach(ctx.sql, project, user["id"], link)
 
 

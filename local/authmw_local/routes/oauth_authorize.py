@@ -16,6 +16,7 @@ from .. import mock_provider, outside_oauth
 from . import oauth_cross_domain
 from ..api_version import ANONYMOUS
 from ..db import load
+from ..sign_up_rules import check_sign_up, mark_restricted
 from ..endpoint import EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError, ServiceError
 from ..ids import now_millis, sha256_hex
@@ -335,6 +336,7 @@ def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any]
         # attacker's anonymous session.
         if not project.config["sign_up_enabled"]:
             raise CatalogueError("SIGN_UP_NOT_ENABLED")
+        check_sign_up(project.config, account["email"], "oauth", provider_id)  # again, with restriction, at the exchange
         user_id, is_new_user = flow["anonymous_user_id"], True
         pending_link = {"provider_id": provider_id, "account": account, "provider_scope": provider_scope}
         pending_link["provider_tokens"] = tokens
@@ -461,6 +463,7 @@ def _account_user(
     if not project.config["sign_up_enabled"]:
         raise CatalogueError("SIGN_UP_NOT_ENABLED")
     email = account["email"]
+    restriction = check_sign_up(project.config, email, "oauth", provider_id)
     user_id = create_user(
         ctx.sql,
         project.id,
@@ -470,6 +473,7 @@ def _account_user(
         display_name=account.get("display_name"),
         profile_image_url=account.get("profile_image_url"),
     )
+    mark_restricted(ctx.sql, project.id, user_id, restriction)
     attach_account(ctx.sql, project.id, provider_id, account, user_id, "")
     if project.config["create_team_on_sign_up"]:
         create_personal_team(ctx.sql, project, user_id, personal_team_name(account.get("display_name"), email))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..emails import MAGIC_LINK, send_magic_link_email
+from ..sign_up_rules import check_sign_up, mark_restricted
 from ..endpoint import ANY, EndpointGroup, PerApi, RequestContext
 from ..errors import CatalogueError, PlainError, email_taken
 from ..schema import Obj, Spec, Str
@@ -85,6 +86,8 @@ def sign_in(ctx: RequestContext) -> dict[str, Any]:
         return finish_sign_in(ctx, user, is_new_user=False)
     if not project.config["sign_up_enabled"]:
         raise CatalogueError("SIGN_UP_NOT_ENABLED")
+    country = found.data.get("country_code")  # where the code was asked for
+    restriction = check_sign_up(project.config, email, "otp", country_code=country)
     anonymous = ctx.user if ctx.api.anonymous_users and ctx.user is not None and ctx.user["is_anonymous"] else None
     if anonymous is not None:
         # 2.8: a new account made by OTP sign-in is the anonymous user of the request's token
@@ -93,6 +96,7 @@ def sign_in(ctx: RequestContext) -> dict[str, Any]:
             "UPDATE users SET otp_auth_enabled = 1 WHERE project_id = ? AND id = ?", (project.id, anonymous["id"])
         )
         upgrade_anonymous_user(ctx.sql, project, anonymous["id"], email, email_verified=True)
+        mark_restricted(ctx.sql, project.id, anonymous["id"], restriction)
         upgraded = get_user(ctx.sql, project.id, anonymous["id"])
         assert upgraded is not None
         return finish_sign_in(ctx, upgraded, is_new_user=True)
@@ -103,7 +107,9 @@ def sign_in(ctx: RequestContext) -> dict[str, Any]:
         primary_email=email,
         primary_email_verified=True,
         primary_email_auth_enabled=True,
+        country_code=country if ctx.api.anonymous_users else None,
     )
+    mark_restricted(ctx.sql, project.id, user_id, restriction)
     if project.config["create_team_on_sign_up"]:
         create_personal_team(ctx.sql, project, user_id, personal_team_name(None, email))  # 2.8 selects it
     new_user = get_user(ctx.sql, project.id, user_id)
