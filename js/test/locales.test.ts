@@ -79,11 +79,11 @@ function comparePlaceholders(english: Table, other: Table): string[] {
  * the English text is an untranslated copy.
  */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
-  de: ["messages.passkeysSection", "messages.teamsSection", "texts.team", "texts.teams"],
-  es: [],
-  fr: ["messages.codeNoun", "messages.email", "messages.notificationsSection", "messages.sessionsSection"],
+  de: ["messages.passkeysSection", "messages.pictureZoom", "messages.teamsSection", "texts.team", "texts.teams"],
+  es: ["messages.pictureZoom"],
+  fr: ["messages.codeNoun", "messages.email", "messages.notificationsSection", "messages.pictureZoom", "messages.sessionsSection"],
   ja: [],
-  "pt-BR": ["messages.email"],
+  "pt-BR": ["messages.email", "messages.pictureZoom"],
   "zh-CN": [],
 };
 

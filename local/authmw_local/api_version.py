@@ -107,6 +107,12 @@ class ApiVersion:
     #: What the service calls e-mail code sign-in in its messages ("... is not enabled for this
     #: project"): "Magic link" (2.7.16), "OTP sign-in" (2.8.86).
     otp_name: str
+    #: Team invitations as 2.8 has them (14.5): listing a user's pending invitations, accepting
+    #: by id, `team_display_name` on items, restricted users refused (7.4).
+    team_invitations_28: bool
+    #: The error of a passkey registration the origin check refuses: 2.7.16 answered
+    #: PASSKEY_AUTHENTICATION_FAILED, 2.8.86 PASSKEY_REGISTRATION_FAILED.
+    passkey_origin_error: str
 
     def issuer(self, base_url: str, project_id: str, kind: str = USER) -> str:
         table = token_kinds()
@@ -141,6 +147,8 @@ API_27 = ApiVersion(
     project_permissions=False,
     root_text_indent=9,
     otp_name="Magic link",
+    team_invitations_28=False,
+    passkey_origin_error="PASSKEY_AUTHENTICATION_FAILED",
 )
 
 API_28 = ApiVersion(
@@ -165,6 +173,8 @@ API_28 = ApiVersion(
     project_permissions=True,
     root_text_indent=2,
     otp_name="OTP sign-in",
+    team_invitations_28=True,
+    passkey_origin_error="PASSKEY_REGISTRATION_FAILED",
 )
 
 VERSIONS = {version.name: version for version in (API_27, API_28)}

@@ -1,9 +1,10 @@
 """The six languages of @authmw/react/locales (issue 40) as a person on a phone sees them, in
 Chromium against the local service: the example app in each language (`?lang=`) shows every
-handler page, every account-settings section with each row's form open, and the header's
-components (team switcher, user menu) in that language, and nothing is wider than a 320 px
-window. Screenshots at 375 px go to build/screenshots/locales/ (git-ignored): every language in
-light, German (the longest) and Japanese in dark too, for a person to look at."""
+handler page (onboarding and team creation among them), every account-settings section with each
+row's form open, a team administrator's parts, and the header's components (team menu, user
+menu) in that language, and nothing is wider than a 320 px window. Screenshots at 375 px go to
+build/screenshots/locales/ (git-ignored): every language in light, German (the longest) and
+Japanese in dark too, for a person to look at."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import base64
 import json
 import os
 import subprocess
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -90,6 +92,20 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailService]:
         running.stop()
 
 
+@pytest.fixture(scope="module")
+def gate_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailService]:
+    """API 2.8 with verified e-mails required: a new user is restricted and sent to onboarding."""
+    from authmw.dev import LocalService
+
+    running = LocalService(tmp_path_factory.mktemp("locales-gate"), port=0, quiet=True, api="2.8").start()
+    try:
+        gate = MailService(running)
+        gate.configure(require_email_verification=True)
+        yield gate
+    finally:
+        running.stop()
+
+
 class Phone:
     """Checks that nothing is wider than a 320 px window and screenshots the page at 375 px."""
 
@@ -104,7 +120,11 @@ class Phone:
         page = self.page
         page.emulate_media(color_scheme="light", reduced_motion="reduce")
         page.set_viewport_size({"width": 320, "height": 700})
-        width = page.evaluate("() => document.documentElement.scrollWidth")
+        # After the resize's rendering step (its resize events, which popovers place themselves on).
+        width = page.evaluate(
+            "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() =>"
+            " done(document.documentElement.scrollWidth))))"
+        )
         if width > 320:
             culprits = page.evaluate(STICKING_OUT, 320)
             self.problems.append(f"{self.lang} {name}: {width} px wide in a 320 px window; " + "; ".join(culprits))
@@ -126,7 +146,12 @@ def sign_in(page: Any, m: dict[str, str], email: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_page_section_and_component_fits_a_phone(
-    lang: str, service: MailService, locales: dict[str, dict[str, Any]], example_app: Any, context: Any
+    lang: str,
+    service: MailService,
+    gate_service: MailService,
+    locales: dict[str, dict[str, Any]],
+    example_app: Any,
+    context: Any,
 ) -> None:
     m: dict[str, str] = locales[lang]["messages"]
     t: dict[str, str] = locales[lang]["texts"]
@@ -221,7 +246,7 @@ def test_every_page_section_and_component_fits_a_phone(
 
     # Account settings: every section the navigation lists, then each row's form open. `me`
     # also created a team, so the parts for a team's administrators show.
-    deployment.client_call(
+    own_team = deployment.client_call(
         service.service,
         "POST",
         "/teams",
@@ -245,7 +270,7 @@ def test_every_page_section_and_component_fits_a_phone(
         expect(shown.get_by_role("status").filter(has_text=m["loading"])).to_have_count(0)
         if section == "teams":
             expect(shown.get_by_test_id("team")).to_have_count(2)
-            for loaded in ("team-api-keys-area", "member-name-row", "create-team-row"):
+            for loaded in ("team-api-keys-area", "member-name-row", "team-name-row", "create-team-row"):
                 expect(shown.get_by_test_id(loaded).first).to_be_visible()
         phone.check(f"settings-{section}")
         for row in shown.locator(".authmw-action-row").all():
@@ -255,34 +280,83 @@ def test_every_page_section_and_component_fits_a_phone(
             phone.check(f"settings-{section}-{name}-open")
             rows_opened.append(name)
             row.get_by_test_id(f"{name}-cancel").click()
-    assert {"profile", "password", "add-email", "create-team", "member-name"} <= set(rows_opened), rows_opened
+    expected_rows = {"profile", "password", "add-email", "create-team", "member-name", "team-name"}
+    assert expected_rows <= set(rows_opened), rows_opened
+
+    # The parts of a team's administrator: its members with their permissions, deleting it (the
+    # typed name does not match).
+    page.goto(f"{base}/handler/account-settings/teams")
+    mine = page.locator("[data-testid=team][data-team-name='Qualitätssicherung']")
+    expect(mine.get_by_test_id("team-member-list")).to_be_visible()
+    mine.get_by_test_id("delete-team").click()
+    typed = mine.get_by_test_id("delete-team-form").get_by_role("textbox")
+    expect(typed).to_be_focused()
+    typed.fill("Qualität")
+    mine.get_by_test_id("delete-team-confirm").click()
+    expect(mine.get_by_text(m["teamNameMismatch"], exact=True)).to_be_visible()
+    phone.check("settings-teams-delete-team")
+
+    # The team-creation page.
+    page.goto(f"{base}/handler/team-creation")
+    expect(heading("teamCreationTitle")).to_be_visible()
+    page.get_by_test_id("team-creation-form").get_by_role("button").last.click()
+    creation = page.get_by_test_id("team-creation-form")
+    expect(creation.get_by_text(m["teamNameRequired"], exact=True)).to_be_visible()
+    phone.check("team-creation")
     page.goto(f"{base}/handler/account-settings/danger-zone")
     page.get_by_test_id("delete-account").click()
     expect(page.get_by_test_id("delete-account-confirm")).to_have_text(m["confirmDeleteAccount"])
     phone.check("settings-danger-zone-confirm")
     page.keyboard.press("Escape")
 
-    # The header's components: the team switcher and the user menu, and the switcher's form.
+    # The header's components: the team menu (its current team the user's own) and its new-team
+    # form, the user menu.
+    service.update_me(me, selected_team_id=own_team["id"])
     page.goto(base)
-    trigger = page.get_by_test_id("user-button-trigger")
-    expect(trigger).to_be_visible()
-    expect(page.get_by_test_id("team-switcher")).to_be_visible()
+    switcher = page.get_by_test_id("team-switcher-trigger")
+    expect(switcher).to_be_visible()
+    expect(page.get_by_test_id("user-button-trigger")).to_be_visible()
     phone.check("header")
-    trigger.click()
+    switcher.click()
+    team_menu = page.get_by_test_id("team-switcher-menu")
+    expect(team_menu.get_by_role("menuitem", name=t["manageTeam"])).to_be_visible()
+    phone.check("team-menu")
+    team_menu.get_by_role("menuitem", name=t["createTeam"]).click()
+    form = page.get_by_test_id("team-switcher-form")
+    form.get_by_role("button", name=t["create"], exact=True).click()
+    expect(form.get_by_role("alert")).to_have_text(t["teamNameRequired"])
+    phone.check("team-switcher-create")
+    page.keyboard.press("Escape")
+    page.get_by_test_id("user-button-trigger").click()
     menu = page.get_by_test_id("user-button-menu")
     expect(menu.get_by_role("menuitem", name=t["accountSettings"])).to_be_visible()
     phone.check("user-menu")
     page.keyboard.press("Escape")
-    page.get_by_test_id("team-switcher").get_by_role("button", name=t["createTeam"], exact=True).click()
-    page.get_by_test_id("team-switcher-form").get_by_role("button", name=t["create"], exact=True).click()
-    expect(page.get_by_test_id("team-switcher-form").get_by_role("alert")).to_have_text(t["teamNameRequired"])
-    phone.check("team-switcher-create")
 
     # The sign-out page reached without the app's link asks first.
     page.goto(f"{base}/handler/sign-out")
     expect(page.get_by_test_id("sign-out-prompt")).to_be_visible()
     expect(heading("signOutTitle")).to_be_visible()
     phone.check("sign-out-prompt")
+
+    # The onboarding page of a new user of a project that requires verified e-mails (another
+    # origin, in a tab of its own: the language is chosen again; the cookies of the first go, as
+    # they share a host).
+    page.close()
+    context.clear_cookies()
+    page = phone.page = context.new_page()
+    gate_base = example_app(gate_service.config)
+    page.goto(f"{gate_base}/handler/sign-up?lang={lang}")
+    form = page.get_by_test_id("sign-up-form")
+    form.get_by_label(m["email"], exact=True).fill(f"gate-{uuid.uuid4().hex[:10]}@example.com")
+    form.get_by_label(m["password"], exact=True).fill(PASSWORD)
+    form.get_by_role("button", name=m["signUpButton"], exact=True).click()
+    page.wait_for_url(f"{gate_base}/handler/onboarding?**")
+    expect(heading("onboardingVerifyTitle")).to_be_visible()
+    phone.check("onboarding")
+    page.get_by_test_id("onboarding-check-again").click()
+    expect(page.get_by_test_id("onboarding-status")).to_contain_text(m["onboardingNotVerifiedYet"])
+    phone.check("onboarding-not-verified")
 
     assert phone.shots >= 30
     assert not phone.problems, "wider than a 320 px window:\n" + "\n".join(phone.problems)

@@ -13,7 +13,7 @@ import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from .conftest import Api, assert_known_error
+from .conftest import Api, assert_known_error, unique_email
 
 ORIGIN = "http://localhost:3000"
 
@@ -121,9 +121,22 @@ def test_a_wrong_signature_or_unknown_passkey_fails(api: Api, user: dict, passke
     assert unknown["error"] == "Passkey not found"
 
 
-def test_origins_must_be_allowed(api: Api, user: dict, passkeys_on: None) -> None:
-    response = register(api, user["access_token"], Authenticator(), origin="https://evil.example", rp_id="evil.example")
-    body = assert_known_error(response, "PASSKEY_AUTHENTICATION_FAILED", 400)
+@pytest.mark.parametrize(
+    ("version", "code"), [("2.8", "PASSKEY_REGISTRATION_FAILED"), ("2.7", "PASSKEY_AUTHENTICATION_FAILED")]
+)
+def test_origins_must_be_allowed(api_27: Api, api_28: Api, version: str, code: str) -> None:
+    """2.8.86 names the failure a registration failure; 2.7.16 called it an authentication one."""
+    api = api_28 if version == "2.8" else api_27
+    before = api.call("GET", api.admin_project_path, "admin").json()["config"]["passkey_enabled"]
+    api.set_config(passkey_enabled=True)
+    try:
+        token = api.sign_up(unique_email())["access_token"]
+        control = register(api, token, Authenticator())
+        assert control.status_code == 200, control.text
+        response = register(api, token, Authenticator(), origin="https://evil.example", rp_id="evil.example")
+    finally:
+        api.set_config(passkey_enabled=before)
+    body = assert_known_error(response, code, 400)
     assert body["error"] == "Passkey registration failed because the origin is not allowed"
 
 

@@ -81,9 +81,8 @@ def register(ctx: RequestContext) -> dict[str, Any]:
     try:
         passkey = verify_registration(ctx.project, ctx.body["credential"], found.data["challenge"])
     except OriginNotAllowed as error:
-        raise CatalogueError(
-            "PASSKEY_AUTHENTICATION_FAILED", message=f"Passkey registration failed because {error}"
-        ) from None
+        message = f"Passkey registration failed because {error}"
+        raise CatalogueError(ctx.api.passkey_origin_error, message=message) from None
     except WebAuthnError:
         raise _registration_failed() from None
     user_id = ctx.signed_in_user["id"]
