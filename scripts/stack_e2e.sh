@@ -13,6 +13,9 @@
 #                  --failures FILE, --timeout-minutes M) and test paths relative to the suite
 #                  folder, e.g. `-- auth/otp users.test.ts`.
 #
+# The suite's OAuth tests need its mock OAuth server (apps/mock-oauth-server): installed from the
+# same workspace once, and started by the run on port <prefix>14 (stack_e2e.py).
+#
 # The copy and its install live in ${AUTHMW_STACK_E2E_DIR:-$HOME/.cache/authmw-stack-e2e}
 # (outside this repository); nothing of the suite is copied here. Needs Node 20+ and npm (for
 # the repository's own pnpm version) and the npm registry; the tests themselves run offline.

@@ -42,7 +42,7 @@ async def _form(request: Request) -> dict[str, str]:
 
 
 @dataclass
-class _Grant:
+class Grant:
     sub: str
     email: str
     email_verified: bool
@@ -53,7 +53,7 @@ class _Grant:
 
 @dataclass
 class _Code:
-    grant: _Grant
+    grant: Grant
     client_id: str
     redirect_uri: str
     challenge: str
@@ -76,8 +76,8 @@ class OidcProvider:
         self._other_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self._kid = secrets.token_hex(4)
         self._codes: dict[str, _Code] = {}
-        self._access: dict[str, _Grant] = {}
-        self._refresh: dict[str, _Grant] = {}
+        self._access: dict[str, Grant] = {}
+        self._refresh: dict[str, Grant] = {}
         self._failures: list[tuple[str, int]] = []
         self._lock = threading.Lock()
         self._sock = socket.socket()
@@ -169,7 +169,7 @@ class OidcProvider:
             return RedirectResponse(f"{redirect_uri}?{urlencode({'error': 'access_denied', **back})}", 303)
         email = fields["login"].strip().lower()
         sub = fields.get("sub") or "sub-" + hashlib.sha256(email.encode()).hexdigest()[:16]
-        grant = _Grant(sub, email, self.email_verified, email.split("@")[0].title(), fields.get("scope", ""))
+        grant = Grant(sub, email, self.email_verified, email.split("@")[0].title(), fields.get("scope", ""))
         code = secrets.token_urlsafe(24)
         with self._lock:
             self._codes[code] = _Code(
@@ -229,10 +229,11 @@ class OidcProvider:
             "scope": grant.scope,
         }
         if "openid" in grant.scope.split():
-            body["id_token"] = self._id_token(grant)
+            body["id_token"] = self.id_token(grant)
         return JSONResponse(body, headers={"cache-control": "no-store"})
 
-    def _id_token(self, grant: _Grant) -> str:
+    def id_token(self, grant: Grant) -> str:
+        """An ID token of this provider for `grant` (signed with the other key when forging)."""
         now = int(time.time())
         claims = {
             "iss": self.issuer,

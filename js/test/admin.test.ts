@@ -157,6 +157,22 @@ describe.each(API_VERSIONS)("API %s", (api) => {
       ]);
     });
 
+    it("an outside provider of the local service: realProvider and oidcIssuerUrl sent, kept and read back", async () => {
+      const { admin: a } = await scratchProject();
+      const google = {
+        id: "google",
+        type: "standard" as const,
+        enabled: true,
+        clientId: "id.apps.googleusercontent.com",
+        clientSecret: "secret",
+        oidcIssuerUrl: "https://accounts.google.com",
+      };
+      const github = { id: "github", type: "standard" as const, enabled: true, clientId: "gh", clientSecret: "ghs", realProvider: true };
+      const updated = await a.updateProject({ config: { oauthProviders: [google, github] } });
+      expect(updated.config.oauthProviders).toEqual([github, google]);
+      expect((await a.getProject()).config.oauthProviders).toEqual([github, google]);
+    });
+
     it("a disabled OAuth provider: kept on 2.7, left out on 2.8 (which lists enabled providers only)", async () => {
       const { admin: a } = await scratchProject();
       const updated = await a.updateProject({

@@ -154,3 +154,26 @@ def _domain_change(
     kept = [d for d in domains if d is not old and d["domain"] != base]
     ids[record_id] = base
     return [*kept, entry]
+
+
+def rendered(config: dict[str, Any]) -> dict[str, Any]:
+    """The providers and trusted domains in the 2.8 config shape, as dotted keys
+    (`auth.oauth.providers`, `domains.trustedDomains`), for a rendered config."""
+    providers = {
+        p["id"]: {
+            "type": p["id"],
+            "isShared": p.get("type") == "shared",
+            **({"clientId": p["client_id"]} if p.get("client_id") else {}),
+            **({"clientSecret": p["client_secret"]} if p.get("client_secret") else {}),
+            "allowSignIn": True,
+            "allowConnectedAccounts": True,
+        }
+        for p in config.get("oauth_providers", [])
+        if p.get("enabled", True)
+    }
+    by_url = {url: record_id for record_id, url in (config.get("trusted_domain_ids") or {}).items()}
+    domains = {
+        by_url.get(d["domain"], f"domain-{index}"): {"baseUrl": d["domain"], "handlerPath": d.get("handler_path", "/handler")}
+        for index, d in enumerate(config.get("domains", []))
+    }
+    return {PROVIDERS: providers, DOMAINS: domains}

@@ -10,6 +10,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -126,6 +127,9 @@ def test_oauth_records_of_config_overrides(api: Api) -> None:
     view = api.call("GET", "/internal/projects/current", "admin").json()["config"]
     assert view["domains"] == [{"domain": "https://app.example.com", "handler_path": "/auth"}]
     assert {p["id"] for p in view["oauth_providers"]} == {"github", "spotify"}
+    rendered = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])
+    assert rendered["domains"]["trustedDomains"] == {"app": {"baseUrl": "https://app.example.com", "handlerPath": "/auth"}}
+    assert rendered["auth"]["oauth"]["providers"]["spotify"]["isShared"] is True
     # removed by id
     assert override(api, "environment", {"domains.trustedDomains.app": None, "domains.allowLocalhost": True}).status_code == 200
     assert api.call("GET", "/internal/projects/current", "admin").json()["config"]["domains"] == []
@@ -138,3 +142,43 @@ def test_admin_view_round_trip_of_providers(api: Api) -> None:
     back = [{k: v for k, v in p.items() if k != "provider_config_id"} | {"apple_bundle_ids": []} for p in read]
     written = api.call("PATCH", "/internal/projects/current", "admin", json={"config": {"oauth_providers": back}})
     assert written.status_code == 200, written.text
+
+
+def test_native_apple_sign_in(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The identity token is checked against the keys Apple publishes (here the test's own OIDC
+    provider stands in for Apple: its keys, its issuer, its client id as the bundle id)."""
+    from oidc_provider import OidcProvider
+
+    from authmw_local.routes import oauth_apple_native
+
+    path = "/auth/oauth/callback/apple/native"
+    with OidcProvider(client_id="com.example.ios") as apple:
+        monkeypatch.setattr(oauth_apple_native, "APPLE_KEYS_URL", f"{apple.issuer}/jwks")
+        monkeypatch.setattr(oauth_apple_native, "APPLE_ISSUER", apple.issuer)
+        assert_known_error(api.call("POST", path, json={"id_token": "x"}), "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400)
+        apple_setting = {"id": "apple", "type": "standard", "client_id": "web.id", "client_secret": "s"}
+        api.set_config(oauth_providers=[{"id": "github", "type": "shared"}, apple_setting])
+        assert_known_error(api.call("POST", path, json={"id_token": "x"}), "APPLE_BUNDLE_ID_NOT_CONFIGURED", 400)
+        api.set_config(
+            oauth_providers=[{"id": "github", "type": "shared"}, {**apple_setting, "apple_bundle_ids": ["com.example.ios"]}]
+        )
+        assert_known_error(api.call("POST", path, json={"id_token": "not-a-jwt"}), "INVALID_APPLE_CREDENTIALS", 400)
+        email = unique_email()
+        token = apple.id_token(_grant(email))  # an ID token as Apple's app sign-in gives one
+        apple.forge_id_tokens = True
+        forged = apple.id_token(_grant(email))
+        apple.forge_id_tokens = False
+        assert_known_error(api.call("POST", path, json={"id_token": forged}), "INVALID_APPLE_CREDENTIALS", 400)
+        first = api.call("POST", path, json={"id_token": token})
+        assert first.status_code == 200, first.text
+        assert first.json()["is_new_user"] is True and set(first.json()) == {
+            "access_token", "refresh_token", "user_id", "is_new_user"
+        }  # fmt: skip
+        again = api.call("POST", path, json={"id_token": token}).json()
+        assert (again["is_new_user"], again["user_id"]) == (False, first.json()["user_id"])
+
+
+def _grant(email: str) -> Any:
+    from oidc_provider import Grant
+
+    return Grant("apple-" + email, email, True, None, "openid email")

@@ -14,7 +14,7 @@ import pytest
 from authmw.dev import LocalService
 
 from .conftest import Api, unique_email
-from .test_oauth_flow import sign_in, start, through_mock_provider
+from .test_oauth_flow import REDIRECT_URI, sign_in, start, through_mock_provider
 
 ERROR_PAGE = "http://localhost:3000/handler/error"
 
@@ -48,11 +48,12 @@ def oauth_user(api: Api, tokens: dict[str, Any]) -> dict[str, Any]:
 
 
 def refused(api: Api, email: str) -> dict[str, Any]:
-    """Run an OAuth sign-in that the service must refuse; the error page's parameters."""
+    """Run an OAuth sign-in that the service must refuse; the error's parameters, which 2.8 sends
+    to the app's (trusted) callback rather than to the error page."""
     back = through_mock_provider(start(api, error_redirect_uri=ERROR_PAGE), email)
     assert back.status_code == 307, back.text
     target = urlsplit(back.headers["location"])
-    assert f"{target.scheme}://{target.netloc}{target.path}" == ERROR_PAGE
+    assert f"{target.scheme}://{target.netloc}{target.path}" == REDIRECT_URI
     query = parse_qs(target.query)
     return {"code": query["errorCode"][0], "details": json.loads(query["details"][0])}
 

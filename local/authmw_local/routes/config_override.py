@@ -221,6 +221,7 @@ def render(config: dict[str, Any]) -> dict[str, Any]:
     """The project's settings in the 2.8 config shape, nested (only the keys above)."""
     flat: dict[str, Any] = {key: config[local] for key, (local, _, _) in CONFIG_KEYS.items()}
     flat["auth.signUpRules"] = dict(sign_up_rules.ordered_rules(config))
+    flat.update(oauth_config.rendered(config))  # auth.oauth.providers, domains.trustedDomains
     nested: dict[str, Any] = {}
     for key, value in sorted(flat.items()):
         *parents, last = key.split(".")

@@ -9,12 +9,14 @@ from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from ..endpoint import EndpointGroup, RequestContext
-from ..errors import CatalogueError, OAuthError
+from ..errors import CatalogueError, OAuthError, PlainError
 from .. import outside_oauth
+from . import oauth_apple_native
 from ..oauth_flow import (
     AUTHORIZATION_CODE,
     attach_account,
     check_link,
+    PUBLIC_CLIENT_SENTINEL,
     client_project,
     pkce_matches,
     speaks_2_8,
@@ -48,6 +50,8 @@ group = EndpointGroup()
 def token(ctx: RequestContext) -> Any:
     params = dict(ctx.body)
     client_id, client_secret = _client_credentials(ctx, params)
+    # 2.8: no secret is a public client, as the sentinel is (oauth_flow.client_project)
+    client_secret = client_secret or PUBLIC_CLIENT_SENTINEL
     project = client_project(ctx, client_id, client_secret, wrong_secret="INVALID_OAUTH_CLIENT_ID_OR_SECRET")
     if params["grant_type"] == "authorization_code":
         return _exchange_code(ctx, project, params)
@@ -79,6 +83,11 @@ def _exchange_code(ctx: RequestContext, project: Project, params: dict[str, Any]
     if not pkce_matches(params["code_verifier"], data["code_challenge"], data["code_challenge_method"]):
         raise CatalogueError("INVALID_AUTHORIZATION_CODE")
     redirect_uri = urlunsplit(urlsplit(params["redirect_uri"])._replace(fragment=""))
+    if redirect_uri != data["redirect_uri"] and speaks_2_8(ctx.service):
+        raise PlainError(
+            400,
+            "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code.",
+        )
     if redirect_uri != data["redirect_uri"] or not trusted_redirect(ctx.service, project, redirect_uri):
         raise CatalogueError("REDIRECT_URL_NOT_WHITELISTED")
     user = get_user(ctx.sql, project.id, data["user_id"])
@@ -187,8 +196,10 @@ def _client_credentials(ctx: RequestContext, params: dict[str, Any]) -> tuple[st
     if not isinstance(client_id, str) or not client_id:
         raise OAuthError("invalid_request", "Missing parameter: `client_id`")
     if not isinstance(client_secret, str) or not client_secret:
+        if speaks_2_8(ctx.service):
+            return client_id, ""
         raise OAuthError("invalid_request", "Missing parameter: `client_secret`")
     return client_id, client_secret
 
 
-routes = group.routes
+routes = group.routes + oauth_apple_native.routes

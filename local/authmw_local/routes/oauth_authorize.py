@@ -40,9 +40,9 @@ from ..oauth_flow import (
 from ..projects import Project, get_project
 from ..responses import json_response
 from ..schema import Obj, Spec, Str
-from ..teams import create_team
 from ..tokens import AccessTokenClaims
 from ..urls import with_query_param
+from ..user_updates import create_personal_team, personal_team_name
 from ..users import create_user, email_used_for_auth, normalise_email
 from ..verification import create_code, find_code
 
@@ -433,11 +433,19 @@ def _merge_by_email(ctx: RequestContext, project: Project, provider_id: str, acc
         return str(target["user_id"])
     # 2.8's details: the address the provider brought, and whether verifying the existing
     # address would let the merge through (link_method with an unverified existing address)
+    would_work = strategy == "link_method" and not target["is_verified"]
     raise CatalogueError(
         "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
         type="email",
         contact_channel_value=account["email"],
-        would_work_if_email_was_verified=strategy == "link_method" and not target["is_verified"],
+        would_work_if_email_was_verified=would_work,
+        quoted_value=f'"({account["email"]})"',
+        unverified_suffix=(
+            " but the email is not verified. Please login to your existing account with the method you used to"
+            " sign up, and then verify your email to sign in with this login method."
+            if would_work
+            else "."
+        ),
     )
 
 
@@ -468,7 +476,7 @@ def _account_user(
     mark_restricted(ctx.sql, project.id, user_id, restriction)
     attach_account(ctx.sql, project.id, provider_id, account, user_id, "")
     if project.config["create_team_on_sign_up"]:
-        create_team(ctx.sql, project, f"{email}'s Team", creator_user_id=user_id)
+        create_personal_team(ctx.sql, project, user_id, personal_team_name(account.get("display_name"), email))
     return user_id, True
 
 

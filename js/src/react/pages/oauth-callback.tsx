@@ -52,7 +52,11 @@ export function OAuthCallback() {
       (error: unknown) => {
         if (isKnownError(error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED") && error.attemptCode) {
           setState({ step: "mfa", attemptCode: error.attemptCode });
-        } else if (error instanceof OAuthCallbackError && error.error === "access_denied") {
+        } else if (
+          (error instanceof OAuthCallbackError && error.error === "access_denied") ||
+          // 2.8 sends the callback's known errors to the app's callback (errorCode)
+          isKnownError(error, "OAUTH_PROVIDER_ACCESS_DENIED")
+        ) {
           backToSignIn("OAUTH_PROVIDER_ACCESS_DENIED");
         } else {
           setState({ step: "failed", message: failure(error, m) });
