@@ -4,7 +4,7 @@ against a local service of each API version (tests/*/test_*api_versions.py).
 - ``cookie``: the browser SDK's cookies (``stack-refresh-{project}`` and ``stack-access``);
 - ``bearer``: ``Authorization: Bearer <access token>``;
 - ``stackauth_`` / ``hexclave_``: the 2.8 SDK's ``getAuthorizationHeader()``, ``Authorization:
-  Bearer stackauth_<base64 of {"accessToken", "refreshToken"}>`` (contract 2.8, section 12);
+  Bearer stackauth_<base64 of {"accessToken", "refreshToken"}>`` (service-api B12);
 - ``x-stack-auth``: the same JSON, unprefixed, in its own header.
 """
 
@@ -51,7 +51,7 @@ def sign_up_anonymously(service: Any) -> dict[str, str]:
 def expected_claims(service: Any, session: Any) -> dict[str, Any]:
     """What request.user tells of a user just signed up by password, without asking the service:
     a 2.8 token carries the e-mail (not yet verified) and the (absent) name; a 2.7 token
-    carries none of them (contract 3.1), so each is None."""
+    carries none of them (service-api A3.1), so each is None."""
     if service.api == "2.7":
         return {"email": None, "email_verified": None, "display_name": None}
     return {"email": session.email, "email_verified": False, "display_name": None}

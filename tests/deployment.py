@@ -67,7 +67,7 @@ def team_roles(running: Any) -> tuple[str, str]:
 
 
 def admin_project_path(running: Any) -> str:
-    """Where the admin tier reads and changes the project: 2.8 moved it (contract 2.8, 14.4)."""
+    """Where the admin tier reads and changes the project: 2.8 moved it (service-api B14.4)."""
     return "/internal/projects/current" if api_version(running) == "2.8" else "/projects/current"
 
 
@@ -286,7 +286,7 @@ class LiveService:
 
     @property
     def admin_project_path(self) -> str:
-        """Where the admin tier reads and changes the project: 2.8 moved it (contract 2.8, 14.4)."""
+        """Where the admin tier reads and changes the project: 2.8 moved it (service-api B14.4)."""
         return admin_project_path(self._running)
 
     def last_code(self, to: str, kind: str) -> str:

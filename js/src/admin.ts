@@ -1,6 +1,6 @@
-// The admin tier (spec section 6): project settings, API keys, e-mail templates, permission
+// The admin tier (service-api C6): project settings, API keys, e-mail templates, permission
 // definitions, metrics, the webhook token and the test e-mail, plus the production-mode checks
-// (spec section 5) and the projects a user owns on the `internal` project. Framework-free, for
+// (service-api C5) and the projects a user owns on the `internal` project. Framework-free, for
 // admin screens and tools; the same calls as the Python AdminApp.
 //
 // Two ways in:
@@ -98,7 +98,7 @@ function domainProblem(domain: string): string | null {
   return null;
 }
 
-/** Every check of spec section 5 the project fails, in order; empty when it is ready. Pure. */
+/** Every check of service-api C5 the project fails, in order; empty when it is ready. Pure. */
 export function getProductionModeErrors(
   project: AdminProject,
   options: { dashboardUrl?: string } = {},
@@ -411,7 +411,7 @@ export class AdminClient {
     await this.projectCall("DELETE");
   }
 
-  /** What stands between the project and production mode (spec section 5); [] when ready. */
+  /** What stands between the project and production mode (service-api C5); [] when ready. */
   async getProductionModeErrors(options: { dashboardUrl?: string } = {}): Promise<ProductionModeError[]> {
     return getProductionModeErrors(await this.getProject(), options);
   }

@@ -13,7 +13,7 @@ import type { SessionStore } from "./store";
 import type { ApiRequest, ApiResponse } from "./transport";
 import type { AuthUrls } from "./urls";
 
-/** The cached values of a client (spec 4); cleared when the session changes. */
+/** The cached values of a client (service-api C4); cleared when the session changes. */
 export interface AuthCaches {
   project: AsyncCache<[], Project>;
   /** Teams of the signed-in user ([] when signed out). */

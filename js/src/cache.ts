@@ -1,4 +1,4 @@
-// Cached values (spec 4 "Cached values"): one value per key, fetched on demand, re-fetched when
+// Cached values (service-api C4 "Cached values"): one value per key, fetched on demand, re-fetched when
 // invalidated while it has subscribers, dropped 5000 ms after its last subscriber leaves.
 // Fetches of a key are rate limited: one at a time, starts at least 300 ms apart, and requests
 // made meanwhile share the next fetch. Framework-free; the React hooks sit on top of it.

@@ -189,13 +189,13 @@ export class AuthClient implements AuthController {
     return this.session.getAccessToken(options);
   }
 
-  /** Header that forwards this session to your own back end (contract 4.2); no tokens for a session not shown here. */
+  /** Header that forwards this session to your own back end (service-api A4.2); no tokens for a session not shown here. */
   async getAuthHeaders(): Promise<{ "x-stack-auth": string }> {
     const { accessToken, refreshToken } = await this.session.getTokens();
     return { "x-stack-auth": JSON.stringify({ accessToken, refreshToken }) };
   }
 
-  /** Sends the browser to the provider's sign-in (spec 4, OAuth flow); `oauth` has the rest. */
+  /** Sends the browser to the provider's sign-in (service-api C4, OAuth flow); `oauth` has the rest. */
   signInWithOAuth(provider: string, options?: SignInWithOAuthOptions): Promise<void> {
     return this.oauth.signIn(provider, options);
   }

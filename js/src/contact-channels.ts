@@ -1,4 +1,4 @@
-// Contact channels of the signed-in user (contract 5.7, flow 6.4).
+// Contact channels of the signed-in user (service-api A5.7, flow 6.4).
 import type { ApiContext } from "./api-context";
 import { seg } from "./api-context";
 import { CONTACT_CHANNEL_FIELDS, contactChannelFromWire } from "./team-models";

@@ -1,4 +1,4 @@
-// Session cookies exactly as contract section 4.1 describes them.
+// Session cookies exactly as service-api A4.1 describes them.
 import { AuthmwError } from "./known-error";
 import type { SessionTokens } from "./transport";
 

@@ -1,5 +1,5 @@
 // How many AuthClients this page created: more than CREATED_CLIENTS_WARNING_THRESHOLD earn one
-// console warning (spec section 9, as the official SDK and the Python package's open apps), since
+// console warning (service-api C9, as the official SDK and the Python package's open apps), since
 // each client polls the session cookies and keeps caches of its own: an app wants one.
 
 /** More clients than this earn a warning. */

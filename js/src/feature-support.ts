@@ -1,4 +1,4 @@
-// POST /check-feature-support (spec section 7, contract 5.13): tells the service that a feature
+// POST /check-feature-support (service-api C7, service-api A5.13): tells the service that a feature
 // was asked for that this client does not support, and always ends in FeatureNotSupported with
 // the service's answer, as the official SDK turns that answer into an error.
 import type { Transport } from "./transport";

@@ -60,7 +60,7 @@ export function createFlows(ctx: ApiContext, client: FlowClient): AuthFlows {
   };
   /**
    * The anonymous session of this browser, for a sign-up that upgrades it to a real account
-   * keeping its id (contract 2.8, 7.3), whether or not this app shows anonymous users (the 2.8
+   * keeping its id (service-api B7.3), whether or not this app shows anonymous users (the 2.8
    * SDK may have made it). None when there is no such session or it cannot be refreshed.
    */
   const anonymousSession = async (): Promise<TokenProvider | undefined> => {
@@ -114,7 +114,7 @@ export function createFlows(ctx: ApiContext, client: FlowClient): AuthFlows {
         method: "POST",
         path: "/auth/password/sign-up",
         body: { email, password, verification_callback_url: callback },
-        // An anonymous session signing up becomes this account, keeping its id (contract 7.3).
+        // An anonymous session signing up becomes this account, keeping its id (service-api A7.3).
         session: await anonymousSession(),
       });
       return store(body);
@@ -155,7 +155,7 @@ export function createFlows(ctx: ApiContext, client: FlowClient): AuthFlows {
         method: "POST",
         path: "/auth/otp/sign-in",
         body: { code: full },
-        // A new address upgrades an anonymous session (contract 7.3); a known one signs into its account.
+        // A new address upgrades an anonymous session (service-api A7.3); a known one signs into its account.
         session: await anonymousSession(),
       });
       return signedIn(body);

@@ -1,4 +1,4 @@
-// Wire shapes (snake_case, contract 5.2) and their camelCase counterparts (spec section 3).
+// Wire shapes (snake_case, service-api A5.2) and their camelCase counterparts (service-api C3).
 type Json = unknown;
 
 export interface OAuthProviderLink {
@@ -76,7 +76,7 @@ export interface ProjectConfig {
   oauthProviders: { id: string }[];
 }
 
-/** The configuration of a new project (contract 5.2): password sign-in only. */
+/** The configuration of a new project (service-api A5.2): password sign-in only. */
 export const NEW_PROJECT_CONFIG: Readonly<ProjectConfig> = Object.freeze({
   signUpEnabled: true,
   credentialEnabled: true,
@@ -259,7 +259,7 @@ export function toWire(fields: Record<string, unknown>, names: Record<string, st
   return body;
 }
 
-// -- admin tier (contract 5.2, 5.8-5.12) -------------------------------------------------------
+// -- admin tier (service-api A5.2, A5.8-5.12) -------------------------------------------------------
 
 /** An OAuth provider of the project: shared (the service's keys) or standard (yours). */
 export interface AdminOAuthProvider {

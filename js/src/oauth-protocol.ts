@@ -1,4 +1,4 @@
-// The OAuth protocol of the client (contract flows 6.5-6.6; spec 7): PKCE, the authorize URL, the
+// The OAuth protocol of the client (service-api A6.5-A6.6; service-api C7): PKCE, the authorize URL, the
 // callback's checks and the verifier cookie. Pure functions, no session: oauth.ts runs the flows
 // with them, and they are public for apps that drive OAuth themselves.
 import { parseCookieHeader, decodeCookieValue } from "./cookies";
@@ -10,7 +10,7 @@ export { OAuthCallbackError, type OAuthCallbackErrorReason } from "./oauth-callb
 
 /** Names of the cookie holding the PKCE verifier: the first is written, both are read (2.7 and 2.8.108 SDKs). */
 export const OAUTH_OUTER_COOKIE_PREFIXES = ["stack-oauth-outer-", "hexclave-oauth-outer-"] as const;
-/** Lifetime of the verifier cookie (contract 4.1). */
+/** Lifetime of the verifier cookie (service-api A4.1). */
 export const OAUTH_OUTER_COOKIE_MAX_AGE_S = 3600;
 
 const base64url = (bytes: Uint8Array) => {
@@ -40,7 +40,7 @@ export function newFlowSecrets(): { state: string; codeVerifier: string } {
   return { state: randomToken(24), codeVerifier: randomToken(48) };
 }
 
-/** `url` without its `code` and `state` parameters and its fragment (spec 5). */
+/** `url` without its `code` and `state` parameters and its fragment (service-api C5). */
 export function stripCodeAndState(url: string): string {
   const parsed = new URL(url);
   parsed.searchParams.delete("code");
@@ -73,13 +73,13 @@ export interface AuthorizeUrlOptions {
   linkToken?: string;
   /**
    * type=authenticate with an anonymous user's access token: a sign-up at the callback upgrades
-   * that user, keeping its id (API 2.8, contract 7.3); an existing account signs in instead.
+   * that user, keeping its id (API 2.8, service-api A7.3); an existing account signs in instead.
    */
   anonymousToken?: string;
   providerScope?: string;
 }
 
-/** The authorize URL with every query parameter of spec section 7. */
+/** The authorize URL with every query parameter of service-api C7. */
 export function authorizeUrl(o: AuthorizeUrlOptions): string {
   const provider = o.provider.trim().toLowerCase();
   if (!/^[a-z0-9_]+$/.test(provider)) {

@@ -1,4 +1,4 @@
-// OAuth sign-in, linking and connected accounts (contract 5.4.6-5.4.7, flows 6.5-6.6; spec 2, 4, 7).
+// OAuth sign-in, linking and connected accounts (service-api A5.4.6-A5.4.7, A6.5-A6.6; service-api C2, C4, C7).
 // The Python client (authmw/_oauth.py) follows the same rules. The protocol's pure parts are in
 // oauth-protocol.ts; this module, loaded with the first OAuth call, runs the flows.
 import type { ApiContext } from "./api-context";
@@ -61,7 +61,7 @@ export interface OAuthApi {
   link(provider: string, options?: LinkOAuthOptions): Promise<void>;
   /**
    * Finishes the flow on the oauth-callback page. "not-for-us" when code or state is missing or
-   * no verifier was kept for the state (nothing happens, spec 2). Throws OAuthCallbackError,
+   * no verifier was kept for the state (nothing happens, service-api C2). Throws OAuthCallbackError,
    * the service's error, or MultiFactorAuthenticationRequired (finish with signInWithMfa).
    */
   handleCallback(url?: string): Promise<OAuthCallbackResult>;
@@ -151,7 +151,7 @@ export function createOAuthApi(ctx: ApiContext, deps: OAuthDeps): OAuthApi {
   return {
     async signIn(provider, options = {}) {
       const returnTo = options.returnTo ? toRelativeUrl(options.returnTo) : null;
-      // An anonymous session goes along, so that a sign-up upgrades it (contract 7.3).
+      // An anonymous session goes along, so that a sign-up upgrades it (service-api A7.3).
       const access = ctx.session.getState().refreshToken ? await ctx.session.getSessionAccess().catch(() => null) : null;
       return start(provider, withReturnTo(ctx.urls.oauthCallback, returnTo), {
         afterCallbackRedirectUrl: options.afterCallbackRedirectUrl,

@@ -1,4 +1,4 @@
-// Passkeys (spec 4 "Passkey", 5 "Passkey and WebAuthn"; contract 5.4.4, 6.7, 7.6): get options from
+// Passkeys (service-api C4 "Passkey", 5 "Passkey and WebAuthn"; service-api A5.4.4, A6.7, A7.6): get options from
 // the service, put the page's hostname where the placeholder RP id is, run the browser ceremony
 // with @simplewebauthn/browser (imported on first use, so bundles that never use passkeys do not
 // carry it), send the result.
@@ -29,7 +29,7 @@ const failure = (ceremony: Ceremony, message: string) =>
   ceremony === "registration" ? new PasskeyRegistrationFailed({ message }) : new PasskeyAuthenticationFailed({ message });
 
 /**
- * The hostname a passkey is for: a valid domain name or "localhost" (spec 5). An IP address or
+ * The hostname a passkey is for: a valid domain name or "localhost" (service-api C5). An IP address or
  * anything else cannot be a WebAuthn relying party.
  */
 export function passkeyHostname(hostname: string, ceremony: Ceremony): string {
@@ -74,7 +74,7 @@ function base64UrlByteLength(text: string): number {
 }
 
 /**
- * A browser-side failure as PASSKEY_WEBAUTHN_ERROR (contract 6.7): `details.code` is the
+ * A browser-side failure as PASSKEY_WEBAUTHN_ERROR (service-api A6.7): `details.code` is the
  * helper's classification (ERROR_CEREMONY_ABORTED, ...) or the DOMException's name
  * (NotAllowedError when the user cancels or the browser refuses).
  */

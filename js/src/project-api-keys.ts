@@ -1,4 +1,4 @@
-// API keys of a user and of a team (API 2.8, contract 8): what a person makes in account settings
+// API keys of a user and of a team (API 2.8, service-api A8): what a person makes in account settings
 // to let a script or an integration call the app's back end as them (or as their team). The
 // Python models carry the same names (ProjectApiKey, NewProjectApiKey). A 2.7 service has no such
 // routes, and a project that has not turned them on answers a plain 400: list() then answers null,

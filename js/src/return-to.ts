@@ -1,5 +1,5 @@
 // What a user goes back to: the after_auth_return_to parameter, redirects judged as the browser
-// parses them (contract 7.3), and the callback URLs of e-mail links (spec 5). Apart from urls.ts
+// parses them (service-api A7.3), and the callback URLs of e-mail links (service-api C5). Apart from urls.ts
 // (the pages' addresses), which the provider's first load needs, this is needed only by pages.
 import { AuthmwError } from "./known-error";
 import { randomNonce } from "./random";
@@ -19,7 +19,7 @@ export class UntrustedRedirectError extends AuthmwError {
 /**
  * Accepts only URLs that stay on the page's own origin: parsed as the browser will (WHATWG URL:
  * `\` is `/`, tabs and newlines dropped, dot segments resolved) against a random https host,
- * they must keep that host and https (contract 7.3). Returns path + query + hash, which starts
+ * they must keep that host and https (service-api A7.3). Returns path + query + hash, which starts
  * with exactly one `/`: `/.//evil.example` resolves to the path `//evil.example`, which a browser
  * would read again as the host evil.example, so it is refused too.
  */
@@ -65,7 +65,7 @@ interface LocationLike {
 
 /**
  * Sign-in / sign-up URL for leaving `location`: copies its after_auth_return_to, or sets it to the
- * current page (contract 6.10).
+ * current page (service-api A6.10).
  */
 export function authPageUrl(pageUrl: string, location: LocationLike): string {
   const existing = new URLSearchParams(location.search).get(RETURN_TO_PARAM);
@@ -95,7 +95,7 @@ export class MissingCallbackUrlError extends AuthmwError {
 }
 
 /**
- * The callback URL of an e-mail link (spec 5, "Redirects and callbacks"): the given one (must be
+ * The callback URL of an e-mail link (service-api C5, "Redirects and callbacks"): the given one (must be
  * an absolute URL), else `page` on the current page's origin; neither -> MissingCallbackUrlError.
  */
 export function callbackUrl(what: string, page: string, given?: string | null): string {

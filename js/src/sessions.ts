@@ -1,11 +1,11 @@
-// The signed-in user's sessions (API 2.8, contract 6): list them, end one. A 2.7 service has
+// The signed-in user's sessions (API 2.8, service-api A6): list them, end one. A 2.7 service has
 // no such route; list() then answers null, so a page can leave the section out.
 import type { ApiContext } from "./api-context";
 import { seg } from "./api-context";
 import { HttpStatusError } from "./errors";
 import type { Wire } from "./models";
 
-/** Where a session was last used, as far as the service knows (contract 6.1). */
+/** Where a session was last used, as far as the service knows (service-api A6.1). */
 export interface SessionLocation {
   ip: string;
   countryCode: string | null;

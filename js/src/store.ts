@@ -1,5 +1,5 @@
-// The browser session: tokens in memory, mirrored to cookies (contract 4.1), refreshed on demand
-// under the rules of spec section 4 and contract 3.7.
+// The browser session: tokens in memory, mirrored to cookies (service-api A4.1), refreshed on demand
+// under the rules of service-api C4 and service-api A3.7.
 import {
   checkSameSite,
   normalizeTokens,
@@ -147,7 +147,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     return pending;
   }
 
-  /** A valid access token of the session, whatever its kind (spec section 4). */
+  /** A valid access token of the session, whatever its kind (service-api C4). */
   async function freshAccessToken({ minValidityMs = DEFAULT_MIN_VALIDITY_MS }: GetAccessTokenOptions = {}) {
     if (!(minValidityMs < MAX_MIN_VALIDITY_MS)) {
       throw new RangeError(`minValidityMs must be below ${MAX_MIN_VALIDITY_MS} ms (got ${minValidityMs}).`);

@@ -1,4 +1,4 @@
-// Teams of the signed-in user (contract 5.6, flow 6.9), as four namespaces like the Python
+// Teams of the signed-in user (service-api A5.6, flow 6.9), as four namespaces like the Python
 // client's: teams, teamMemberProfiles, teamPermissions, teamInvitations.
 import { seg, withQuery, type ApiContext } from "./api-context";
 import { TeamMembershipNotFound, TeamNotFound } from "./errors";

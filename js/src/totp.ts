@@ -1,4 +1,4 @@
-// TOTP set-up (contract 6.8): a new 20-byte secret, its otpauth:// URI for the authenticator app
+// TOTP set-up (service-api A6.8): a new 20-byte secret, its otpauth:// URI for the authenticator app
 // (issuer = the project's name, account = the user's e-mail), and the check that the person's app
 // holds it before it is turned on. The TOTP library is imported on first use.
 import { InvalidTotpCode } from "./errors";

@@ -8,7 +8,7 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS"
 /** The tier of every call (`x-stack-access-type`); the browser's is "client". */
 export type AccessType = "client" | "server" | "admin";
 
-/** Attempts per request, counting the first (contract 1.8). */
+/** Attempts per request, counting the first (service-api A1.8). */
 export const MAX_ATTEMPTS = 5;
 export const BACKOFF_BASE_MS = 1000;
 /** Longest wait a timer can take (2^31 - 1 ms); every wait is capped at it. */
@@ -74,7 +74,7 @@ export interface ApiRequest {
   /**
    * A project owner's session on the `internal` project: its access token goes in
    * `x-stack-admin-access-token`; refused (InvalidAdminAccessToken, ApiKeyNotFound), it is
-   * marked expired and the call retried once with a refreshed one (spec section 4).
+   * marked expired and the call retried once with a refreshed one (service-api C4).
    */
   adminSession?: TokenProvider | null;
   /**
@@ -107,7 +107,7 @@ function defaultIsOnline(): boolean | undefined {
 /** fetch rejects with a TypeError when the request could not be sent at all. */
 const isNetworkFailure = (error: unknown) => error instanceof TypeError;
 
-/** `x-stack-actual-status` replaces the HTTP status when present (override-error-status, contract 1.6). */
+/** `x-stack-actual-status` replaces the HTTP status when present (override-error-status, service-api A1.6). */
 function effectiveStatus(response: Response): number {
   const actual = response.headers.get("x-stack-actual-status");
   const parsed = actual === null ? NaN : Number.parseInt(actual, 10);
@@ -275,7 +275,7 @@ export class Transport {
     return this.sleep(Math.min(Math.max(0, ms), MAX_WAIT_MS));
   }
 
-  /** Sends with the retry rules of contract 1.8; `init` is called per attempt (fresh nonce). */
+  /** Sends with the retry rules of service-api A1.8; `init` is called per attempt (fresh nonce). */
   private async send(method: string, url: string, init: () => RequestInit, idempotent: boolean): Promise<RawResult> {
     for (let attempt = 0; ; attempt++) {
       const last = attempt === MAX_ATTEMPTS - 1;

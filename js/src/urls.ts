@@ -4,7 +4,7 @@
 
 export const DEFAULT_HANDLER_PATH = "/handler";
 
-/** Where the handler pages live and where users go after each step (spec section 2). */
+/** Where the handler pages live and where users go after each step (service-api C2). */
 export interface AuthUrls {
   home: string;
   handler: string;

@@ -206,7 +206,7 @@ describe.each(API_VERSIONS)("API %s", (api) => {
       const { owned, created, admin: a } = await scratchProject();
       await a.deleteProject();
       expect((await owned.list()).map((p) => p.id)).not.toContain(created.id);
-      // 2.8 looks the project up before the admin token (contract 2.8, 1.3 step 5)
+      // 2.8 looks the project up before the admin token (service-api B1.3 step 5)
       await expect(a.getProject()).rejects.toBeInstanceOf(api === "2.8" ? CurrentProjectNotFound : AdminAccessTokenIsNotAdmin);
     });
   });

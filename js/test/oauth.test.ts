@@ -37,7 +37,7 @@ describe("OAuth helpers", () => {
     );
   });
 
-  it("builds the authorize URL with every parameter of spec section 7", () => {
+  it("builds the authorize URL with every parameter of service-api C7", () => {
     const url = authorizeUrl({
       baseUrl: "https://api.example.com/",
       projectId: PROJECT_ID,

@@ -31,7 +31,7 @@ describe("passkey options", () => {
     expect(authenticationOptions(request, "app.example.com")).toEqual({ ...request, rpId: "app.example.com" });
   });
 
-  it("refuse options without the placeholder (spec 5)", () => {
+  it("refuse options without the placeholder (service-api C5)", () => {
     expect(() => registrationOptions(creation({ rp: { name: "x", id: "evil.example" } }), "localhost")).toThrow(
       PasskeyRegistrationFailed,
     );

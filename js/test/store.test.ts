@@ -49,7 +49,7 @@ function setup(options: Partial<SessionStoreOptions> = {}) {
   return { store, doc, ...f };
 }
 
-describe("cookie format (contract 4.1)", () => {
+describe("cookie format (service-api A4.1)", () => {
   it("writes the refresh cookie, deletes the legacy one and writes the access pair, percent-encoded", () => {
     const { store, doc } = setup();
     store.setTokens({ refreshToken: "rt1", accessToken: "a.b.c" });
@@ -224,7 +224,7 @@ describe("getAccessToken", () => {
     expect(calls).toHaveLength(0);
   });
 
-  it("uses a token with exactly 20 s left and refreshes one with 19.95 s left (spec section 4)", async () => {
+  it("uses a token with exactly 20 s left and refreshes one with 19.95 s left (service-api C4)", async () => {
     const { store, calls, reply } = setup();
     const exact = makeJwt({ sub: "u", exp: NOW / 1000 + 20 });
     store.setTokens({ refreshToken: "rt", accessToken: exact });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { authPageUrl, toRelativeUrl, trustedReturnTo, UntrustedRedirectError, withReturnTo } from "../src/return-to";
 import { resolveUrls } from "../src/urls";
 
-describe("redirect trust (contract 7.3)", () => {
+describe("redirect trust (service-api A7.3)", () => {
   it.each([
     ["/dashboard", "/dashboard"],
     ["/a/b?x=1#frag", "/a/b?x=1#frag"],

@@ -29,9 +29,8 @@ declare each endpoint's tiers, user requirement and request schemas (schema.py),
 new script at the end of ``db.MIGRATIONS``. Codes sent by e-mail: verification.py and emails.py
 (rendered by email_templates.py; kept in the outbox and handed to SMTP by mail.py, delivery.py,
 smtp.py; shown at ``/dev/outbox`` and ``/dev/mailbox``). User documentation: docs/local-service.md.
-Section numbers in the local service's comments ("contract 5.7", "contract 2.8, 8.2") refer to
-the Stack Auth API contract the project keeps beside the code (not in the published package);
-they are for contributors.
+Section numbers in the local service's comments ("service-api A5.7", "service-api B8.2") are
+sections of docs/service-api.md, the project's reference of the service API.
 """
 
 from .app import create_app

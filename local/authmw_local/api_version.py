@@ -21,7 +21,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-#: Kinds of access token (contract 2.8, 3.1 and 7.2).
+#: Kinds of access token (service-api B3.1 and B7.2).
 USER, RESTRICTED, ANONYMOUS = "user", "restricted", "anonymous"
 TOKEN_KINDS = (USER, RESTRICTED, ANONYMOUS)
 
@@ -54,12 +54,12 @@ class ApiVersion:
     name: str
     #: Access tokens: per-project issuer derived from the service's URL and the user's kind, the
     #: audience suffixes, anonymous / restricted users, `signed_up_at` in seconds, no `branchId`
-    #: (2.8, contract 2.8 3.1); else the fixed 2.7 issuer and the plain project audience.
+    #: (2.8, service-api B3.1); else the fixed 2.7 issuer and the plain project audience.
     per_project_issuer: bool
     #: Access tokens carry the 2.8 claims beyond iss/aud/sub/iat/exp (project_id, branch_id,
     #: refresh_token_id, role, name, email, email_verified, selected_team_id, signed_up_at,
     #: the anonymous / restricted marks, requires_totp_mfa; 2.8 3.1); a 2.7 token has only
-    #: those five and `branchId` (contract 3.1: "Not present: ... email").
+    #: those five and `branchId` (service-api A3.1: "Not present: ... email").
     token_profile_claims: bool
     #: Two published keys per audience, `include_restricted` / `include_anonymous` (3.2).
     jwks_per_audience: bool
@@ -95,11 +95,11 @@ class ApiVersion:
     oauth_provider_accounts: bool
     #: Notification preferences, unsubscribe links and POST /emails/send-email (11).
     notification_preferences: bool
-    #: User and team API keys (`/user-api-keys`, `/team-api-keys`, contract 2.8, 8).
+    #: User and team API keys (`/user-api-keys`, `/team-api-keys`, service-api B8).
     api_keys: bool
     #: Project permissions and their definitions, the system team permission `$manage_api_keys`,
     #: 2.8's default team definitions for new projects, PERMISSION_ID_ALREADY_EXISTS and
-    #: WRONG_PERMISSION_SCOPE (contract 2.8, 9).
+    #: WRONG_PERMISSION_SCOPE (service-api B9).
     project_permissions: bool
     #: Spaces before the `Project:` and `User:` lines of the GET /api/v1 text: 2.7.16's template
     #: indented them by 9 (a nested deindent), 2.8.86 by 2.

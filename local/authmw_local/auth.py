@@ -1,5 +1,4 @@
-"""Request authentication, in exactly the order of contract section 1.3 (2.7) or of contract
-2.8 section 1.3 (2.8)."""
+"""Request authentication, in exactly the order of service-api A1.3 (2.7) or B1.3 (2.8)."""
 
 from __future__ import annotations
 
@@ -17,7 +16,7 @@ from .users import get_user
 TIERS = ("client", "server", "admin")
 INTERNAL_PROJECT_ID = "internal"
 OVERRIDE_HEADER = "x-stack-development-override-key"
-#: 2.8: lets a request carry an anonymous or restricted user's token (contract 2.8, 1.2).
+#: 2.8: lets a request carry an anonymous or restricted user's token (service-api B1.2).
 ALLOW_ANONYMOUS_HEADER = str(token_kinds()["allow_anonymous_header"])
 #: 2.8: lets a request carry a restricted (not anonymous) user's token.
 ALLOW_RESTRICTED_HEADER = "x-stack-allow-restricted-user"
@@ -59,7 +58,7 @@ def _header(headers: Mapping[str, str], name: str) -> str | None:
 
 def resolve(c: sqlite3.Connection, tokens: TokenRules, headers: Mapping[str, str]) -> Auth | None:
     """The request's Auth, None for anonymous requests, or a CatalogueError / PlainError, in the
-    order of the version (2.7: contract 1.3; 2.8: contract 2.8, 1.3)."""
+    order of the version (2.7: service-api A1.3; 2.8: service-api B1.3)."""
     if tokens.api.auth_order_28:
         return _resolve_28(c, tokens, headers)
     return _resolve_27(c, tokens, headers)
@@ -171,7 +170,7 @@ def _resolve_28(c: sqlite3.Connection, tokens: TokenRules, headers: Mapping[str,
 
 def managed_project_ids(c: sqlite3.Connection, api: ApiVersion, owner: sqlite3.Row) -> list[str]:
     """The projects a user of `internal` manages: 2.7 lists them in the user's server metadata
-    (`managedProjectIds`); 2.8 derives them from the user's teams (contract 2.8, 14.4)."""
+    (`managedProjectIds`); 2.8 derives them from the user's teams (service-api B14.4)."""
     if api.admin_project_at_internal:
         return owned_project_ids(c, INTERNAL_PROJECT_ID, owner["id"])
     metadata = load(owner["server_metadata"])

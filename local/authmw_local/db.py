@@ -145,7 +145,7 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (project_id, id)
     );
     """,
-    # 2: verification codes (contract 5.3): e-mail links, OTP, MFA attempts, challenges
+    # 2: verification codes (service-api A5.3): e-mail links, OTP, MFA attempts, challenges
     """
     CREATE TABLE verification_codes (
         code_hash TEXT PRIMARY KEY,
@@ -174,7 +174,7 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX sent_emails_by_recipient ON sent_emails(recipient, sent_at_millis);
     """,
-    # 4: custom e-mail templates (contract 5.10)
+    # 4: custom e-mail templates (service-api A5.10)
     """
     CREATE TABLE email_templates (
         project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
@@ -188,7 +188,7 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE oauth_accounts ADD COLUMN granted_scopes TEXT NOT NULL DEFAULT ''
     """,
-    # 6: passkeys, one per user (contract 5.4.4)
+    # 6: passkeys, one per user (service-api A5.4.4)
     """
     CREATE TABLE passkeys (
         user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
@@ -212,7 +212,7 @@ MIGRATIONS: list[str] = [
     CREATE UNIQUE INDEX refresh_tokens_by_id ON refresh_tokens(id)
     """,
     # 9: API 2.8 users (anonymous, restricted, country, risk scores) and sessions (impersonation,
-    #    last use), contract 2.8 sections 4.1 and 6.1
+    #    last use), service-api B4.1 and B6
     """
     ALTER TABLE users ADD COLUMN is_anonymous INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE users ADD COLUMN restricted_by_admin INTEGER NOT NULL DEFAULT 0;
@@ -259,11 +259,11 @@ MIGRATIONS: list[str] = [
     CREATE INDEX webhook_messages_due ON webhook_messages(status, next_attempt_at);
     CREATE INDEX webhook_messages_unrendered ON webhook_messages(subject) WHERE payload IS NULL
     """,
-    # 13: API 2.8 projects are owned by a team of `internal` (contract 2.8, 14.4)
+    # 13: API 2.8 projects are owned by a team of `internal` (service-api B14.4)
     """
     ALTER TABLE projects ADD COLUMN owner_team_id TEXT
     """,
-    # accounts-1: OAuth provider accounts of API 2.8 (contract 2.8, 10): each link gets an id and
+    # accounts-1: OAuth provider accounts of API 2.8 (service-api B10): each link gets an id and
     #    the sign-in / connected-account flags; a provider account may be linked to several users
     #    but sign in only one (the partial unique index). Notification preferences (11.2).
     """
@@ -302,8 +302,8 @@ MIGRATIONS: list[str] = [
     )
     """,
     # (helper `keys`) API 2.8 user and team API keys, project permissions and the scope of a
-    # permission definition (team and project definitions share one id namespace), contract
-    # 2.8 sections 8 and 9. Keys are stored as the SHA-256 of their value, never the value.
+    # permission definition (team and project definitions share one id namespace), service-api
+    # B8 and B9. Keys are stored as the SHA-256 of their value, never the value.
     """
     ALTER TABLE permission_definitions ADD COLUMN scope TEXT NOT NULL DEFAULT 'team';
     CREATE TABLE project_user_permissions (

@@ -1,4 +1,4 @@
-"""E-mail templates (contract 5.10): defaults, custom overrides, and rendering a mail from them.
+"""E-mail templates (service-api A5.10): defaults, custom overrides, and rendering a mail from them.
 
 `render_email(c, project_id, "password_reset", {"projectDisplayName": ..., "passwordResetLink": ...})`
 gives the subject and the text and HTML bodies (email_documents.py reads the editor document).

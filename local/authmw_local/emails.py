@@ -1,7 +1,7 @@
-"""The e-mails of the flows (contract 5.3): a verification code and a link `callback_url?code=...`.
+"""The e-mails of the flows (service-api A5.3): a verification code and a link `callback_url?code=...`.
 
 Each mail renders the project's template of its type (email_templates.py) with the variables of
-contract 5.2: `userDisplayName` and `projectDisplayName` always, plus the type's link (and `otp`,
+service-api A5.2: `userDisplayName` and `projectDisplayName` always, plus the type's link (and `otp`,
 `teamDisplayName`). The mail itself goes through mail.send_email (outbox, and SMTP if configured).
 """
 

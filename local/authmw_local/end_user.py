@@ -2,7 +2,7 @@
 
 Set per request by `EndUserMiddleware` (like the clock), read anywhere with `current()`:
 sign-up stores `country_code` from it and every access-token issuance records the session's
-last IP and location (contract 2.8, 4.1 and 6.1).
+last IP and location (service-api B4.1 and B6.1).
 
 The local service trusts no proxy, as the backend does without `STACK_TRUSTED_PROXY`: the IP is
 the first of `x-real-ip`, `x-forwarded-for`, `x-vercel-forwarded-for`, `cf-connecting-ip`, else

@@ -146,7 +146,7 @@ class RequestContext:
         """Run `write` now, and again in its own transaction if the request fails.
 
         A failing request rolls back all its writes; some must survive (e.g. attempt counters
-        of verification codes, contract 5.3)."""
+        of verification codes, service-api A5.3)."""
         write(self.sql)
         self.kept_on_error.append(write)
 
@@ -182,7 +182,7 @@ class RequestContext:
         return None if cleaned is MISSING else cleaned
 
     def user_id_or_me(self, value: str) -> str:
-        """Resolve a "user id or me" field (contract 1.4)."""
+        """Resolve a "user id or me" field (service-api A1.4)."""
         if value != "me":
             return value
         if self.user is None:

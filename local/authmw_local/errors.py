@@ -1,6 +1,6 @@
 """Errors the local service answers with: known errors from the catalogue, plain-text errors.
 
-Handlers raise them; the endpoint layer renders them (contract sections 1.5 and 2).
+Handlers raise them; the endpoint layer renders them (service-api A1.5 and A2).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class CatalogueError(ServiceError):
         self.details = {name: args[name] for name in entry["details"] if name in args}
         self.message = entry["message"].format_map(args)
         if current_api().name == "2.7":
-            # 2.7 had neither these details nor the 2.8 wording (contract 2.8, 2.2).
+            # 2.7 had neither these details nor the 2.8 wording (service-api B2.2).
             for name in optional:
                 self.details.pop(name, None)
         elif "message_2_8" in entry:
@@ -117,7 +117,7 @@ INTERNAL_ERROR_TEXT = "Something went wrong. Please make sure the data you enter
 
 
 def email_taken(email: str, *, would_work_if_email_was_verified: bool = False) -> CatalogueError:
-    """USER_EMAIL_ALREADY_EXISTS with the details and wording 2.8 gives it (contract 2.8, 2.2)."""
+    """USER_EMAIL_ALREADY_EXISTS with the details and wording 2.8 gives it (service-api B2.2)."""
     suffix = (
         " but the email is not verified. Please login to your existing account with the method you used to sign up,"
         " and then verify your email to sign in with this login method."

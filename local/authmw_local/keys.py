@@ -1,6 +1,6 @@
 """ES256 signing keys, JWKS and JWTs.
 
-API 2.7: one key per project plus the legacy global key. API 2.8 (contract 2.8, 3.3): two keys
+API 2.7: one key per project plus the legacy global key. API 2.8 (service-api B3.3): two keys
 per audience (`{projectId}`, `{projectId}:restricted`, `{projectId}:anon`); the first signs, the
 second is only published. The first key of the plain project audience is the 2.7 project key,
 so normal users' tokens keep their `kid` across the switch.

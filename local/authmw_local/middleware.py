@@ -1,4 +1,4 @@
-"""Response rules every API answer follows (contract 1.5-1.7), as one plain ASGI middleware.
+"""Response rules every API answer follows (service-api A1.5-A1.7), as one plain ASGI middleware.
 
 - `x-stack-request-id` on every response, and `cache-control: no-store, max-age=0` unless the
   route sets its own (the 2.8 key set is public for an hour);
@@ -25,7 +25,7 @@ logger = logging.getLogger("authmw_local")
 
 ALLOWED_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
-#: The service's own request headers (contract 1.2, plus the 2.8 SDK's anonymous-user flag).
+#: The service's own request headers (service-api A1.2, plus the 2.8 SDK's anonymous-user flag).
 STACK_REQUEST_HEADERS = (
     "x-stack-project-id",
     "x-stack-branch-id",
@@ -58,7 +58,7 @@ API_CORS_HEADERS = [
                 *(name.replace("x-stack-", "x-hexclave-", 1) for name in STACK_REQUEST_HEADERS),
                 "baggage",
                 "sentry-trace",
-                "x-vercel-protection-bypass",  # in 2.8's allow-list (contract 2.8, 1.4)
+                "x-vercel-protection-bypass",  # in 2.8's allow-list (service-api B1.4)
                 "ngrok-skip-browser-warning",  # sent on every call by the official SDK 2.8.108
             ]
         ).encode(),

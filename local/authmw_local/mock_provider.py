@@ -35,7 +35,7 @@ from .service import Service
 from .urls import with_query_param
 from .verification import create_code
 
-#: Names shown on the page (contract 7.4 lists the provider ids).
+#: Names shown on the page (service-api A7.4 lists the provider ids).
 PROVIDER_NAMES = {
     "google": "Google",
     "github": "GitHub",

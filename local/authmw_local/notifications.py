@@ -1,4 +1,4 @@
-"""Notification categories and users' preferences (API 2.8, contract 2.8 section 11).
+"""Notification categories and users' preferences (API 2.8, service-api B11).
 
 Two fixed categories; a user's choice is a row of `notification_preferences`, the category's
 default otherwise. E-mails sent in a category that can be turned off carry an unsubscribe link

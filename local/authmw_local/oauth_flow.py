@@ -1,4 +1,4 @@
-"""OAuth sign-in through the local mock provider (contract 5.4.6).
+"""OAuth sign-in through the local mock provider (service-api A5.4.6).
 
 No real provider is reachable from a development machine, so every enabled provider is served
 by a built-in mock: `/auth/oauth/authorize/{provider}` redirects to `/dev/oauth/{provider}`
@@ -42,20 +42,20 @@ AUTHORIZATION_CODE_LIFETIME_MILLIS = 300 * 1000
 PROVIDER_CODE_LIFETIME_MILLIS = 300 * 1000
 INNER_COOKIE_MAX_AGE = 600
 INNER_COOKIE_PREFIX = "stack-oauth-inner-"
-#: The native-app scheme API 2.8 accepts for `after_callback_redirect_url` (contract 2.8, 14.2).
+#: The native-app scheme API 2.8 accepts for `after_callback_redirect_url` (service-api B14.2).
 NATIVE_APP_SCHEME = "stack-auth-mobile-oauth-url:"
 
 
 def speaks_2_8(service: Service) -> bool:
-    """Whether the service answers the OAuth routes as API 2.8 (contract 2.8, 14.2-14.3).
+    """Whether the service answers the OAuth routes as API 2.8 (service-api B14.2-B14.3).
 
     One of the features of the service's API version (api_version.py)."""
     return service.api.oauth_28
 
 
 def trusted_redirect(service: Service, project: Project, url: str) -> bool:
-    """Whether the flow may send a browser (and a code) to `url`: contract 7.3 for 2.7,
-    contract 2.8 section 14.3 for 2.8 (urls.py: the rule of every callback URL)."""
+    """Whether the flow may send a browser (and a code) to `url`: service-api A7.3 for 2.7,
+    service-api B14.3 for 2.8 (urls.py: the rule of every callback URL)."""
     return is_trusted_url(project, url, rule_2_8=speaks_2_8(service))
 
 
@@ -94,7 +94,7 @@ def pkce_matches(verifier: str, challenge: str, method: str) -> bool:
 
 def sign_in_link(c: sqlite3.Connection, project_id: str, provider_id: str, account_id: str) -> sqlite3.Row | None:
     """The link through which the provider account signs in (at most one: API 2.8 lets other
-    users link the same account for connected-account use only, contract 2.8 10.2)."""
+    users link the same account for connected-account use only, service-api B10)."""
     row: sqlite3.Row | None = c.execute(
         "SELECT * FROM oauth_accounts"
         " WHERE project_id = ? AND provider_id = ? AND account_id = ? AND allow_sign_in = 1",

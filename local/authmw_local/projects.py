@@ -1,4 +1,4 @@
-"""Projects: defaults of a new project (contract 5.2), the client and admin views, key sets."""
+"""Projects: defaults of a new project (service-api A5.2), the client and admin views, key sets."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ SYSTEM_PERMISSIONS: dict[str, str] = {
     "$update_team": "Update the team information",
 }
 
-#: API 2.8 adds one system team permission, which gates client-tier team API keys (contract 2.8, 9.3).
+#: API 2.8 adds one system team permission, which gates client-tier team API keys (service-api B9.3).
 SYSTEM_PERMISSIONS_28: dict[str, str] = {
     **SYSTEM_PERMISSIONS,
     "$manage_api_keys": "Create and manage API keys for the team",
@@ -35,7 +35,7 @@ DEFAULT_PERMISSION_DEFINITIONS: list[tuple[str, str, list[str]]] = [
     ("admin", "Default permission for team creators", sorted(SYSTEM_PERMISSIONS)),
     ("member", "Default permission for team members", ["$invite_members", "$read_members"]),
 ]
-#: What backend 2.8.86 gives a project made through its API (`L/projects.tsx`, contract 2.8, 9.3).
+#: What backend 2.8.86 gives a project made through its API (`L/projects.tsx`, service-api B9.3).
 DEFAULT_PERMISSION_DEFINITIONS_28: list[tuple[str, str, list[str]]] = [
     ("team_admin", "Default permission for team admins", sorted(SYSTEM_PERMISSIONS_28)),
     ("team_member", "Default permission for team members", ["$invite_members", "$read_members"]),
@@ -84,7 +84,7 @@ def default_config() -> dict[str, Any]:
         "email_config": {"type": "shared"},
         "team_creator_default_permissions": [{"id": "admin"}],
         "team_member_default_permissions": [{"id": "member"}],
-        # 2.8 (contract 2.8, 1.2, 7.4, 8.1, 14.4). The backend's default for new projects is not
+        # 2.8 (service-api B1.2, B7.4, B8.1, B14.4). The backend's default for new projects is not
         # to require the publishable key, but every project that existed when the setting came
         # was set to require it; the local service keeps requiring it unless told otherwise.
         "require_publishable_client_key": True,
@@ -92,7 +92,7 @@ def default_config() -> dict[str, Any]:
         "allow_user_api_keys": False,
         "allow_team_api_keys": False,
         "oauth_account_merge_strategy": "link_method",
-        # 2.8: project permissions granted to every new user (contract 2.8, 9.2)
+        # 2.8: project permissions granted to every new user (service-api B9.2)
         "user_default_permissions": [],
         # 2.8 sign-up rules ({rule id: rule}) and what happens when none decides (sign_up_rules.py)
         "sign_up_rules": {},
@@ -133,14 +133,14 @@ class Project:
     def client_view(self, api: ApiVersion) -> dict[str, Any]:
         config: dict[str, Any] = {flag: bool(self.config[flag]) for flag in CLIENT_FLAGS}
         config["enabled_oauth_providers"] = self.enabled_oauth_providers()
-        if api.admin_project_at_internal:  # contract 2.8, 14.4
+        if api.admin_project_at_internal:  # service-api B14.4
             config["allow_user_api_keys"] = bool(self.config["allow_user_api_keys"])
             config["allow_team_api_keys"] = bool(self.config["allow_team_api_keys"])
             config["domains"] = [dict(d) for d in self.config["domains"]]
         return {"id": self.id, "display_name": self.display_name, "config": config}
 
     def admin_view_28(self) -> dict[str, Any]:
-        """The 2.8 admin view (GET /internal/projects/current, contract 2.8 14.4): no user count,
+        """The 2.8 admin view (GET /internal/projects/current, service-api B14.4): no user count,
         config id, legacy signing flag or provider `enabled`; logos, owner team, onboarding
         status and the 2.8 config fields instead. The local service has no logos or e-mail
         themes: those read null / the backend's defaults."""

@@ -1,4 +1,4 @@
-"""Request validation with the service's problem texts (contract 1.4).
+"""Request validation with the service's problem texts (service-api A1.4).
 
 A spec describes one value; `Obj` rejects unknown properties. `check(spec, value, "body")`
 returns the cleaned value and appends problems such as `body.email must be defined`.
@@ -146,7 +146,7 @@ class Str(Spec):
 
 
 class Uuid(Spec):
-    """A UUID; `allow_me=True` also accepts "me" (contract 1.4)."""
+    """A UUID; `allow_me=True` also accepts "me" (service-api A1.4)."""
 
     type_name = "string"
 
@@ -294,6 +294,6 @@ class Obj(Spec):
         return result
 
 
-#: The usual password field: a string of at most 70 characters (contract 7.2).
+#: The usual password field: a string of at most 70 characters (service-api A7.2).
 def password(*, required: bool = True, nullable: bool = False) -> Str:
     return Str(required=required, nullable=nullable, max_length=70)

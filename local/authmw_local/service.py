@@ -51,7 +51,7 @@ class Service:
 
     def access_token(self, c: sqlite3.Connection, project_id: str, session: RefreshSession) -> str:
         """Issue an access token for a session and record the user's and the session's activity
-        (contract 3.1; 2.8: 3.4)."""
+        (service-api A3.1; 2.8: 3.4)."""
         touch_last_active(c, project_id, session.user_id)
         user = get_user(c, project_id, session.user_id)
         if user is None:

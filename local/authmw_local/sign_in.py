@@ -1,4 +1,4 @@
-"""Finishing a sign-in: tokens, or the MFA step for users with TOTP (contract 6.8)."""
+"""Finishing a sign-in: tokens, or the MFA step for users with TOTP (service-api A6.8)."""
 
 from __future__ import annotations
 

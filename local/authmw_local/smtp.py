@@ -1,4 +1,4 @@
-"""Talking to a project's own SMTP server (e-mail config `standard`, contract 5.2 and 5.12).
+"""Talking to a project's own SMTP server (e-mail config `standard`, service-api A5.2 and A5.12).
 
     settings = SmtpSettings.from_config(project.config["email_config"])   # None for `shared`
     try:

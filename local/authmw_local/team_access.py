@@ -1,4 +1,4 @@
-"""Who may do what in a team on the client tier (contract 5.6), shared by the team routes."""
+"""Who may do what in a team on the client tier (service-api A5.6), shared by the team routes."""
 
 from __future__ import annotations
 

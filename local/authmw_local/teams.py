@@ -110,7 +110,7 @@ def delete_team(c: sqlite3.Connection, project_id: str, team_id: str) -> None:
 
 def permission_exists(c: sqlite3.Connection, project_id: str, permission_id: str) -> bool:
     """Whether a team permission of this id exists (PERMISSION_NOT_FOUND otherwise); an id of a
-    project permission is WRONG_PERMISSION_SCOPE (contract 2.8, 9.3)."""
+    project permission is WRONG_PERMISSION_SCOPE (service-api B9.3)."""
     from .errors import CatalogueError
     from .projects import system_permissions
 

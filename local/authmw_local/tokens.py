@@ -1,4 +1,4 @@
-"""Access tokens (ES256 JWTs, contract 3.1; 2.8: contract 2.8, 3.1) and refresh tokens
+"""Access tokens (ES256 JWTs, service-api A3.1; 2.8: service-api B3.1) and refresh tokens
 (opaque, stored hashed, 3.4)."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class AccessTokenSubject:
     signed_up_at_millis: int
     requires_totp_mfa: bool
     is_anonymous: bool = False
-    #: `anonymous`, `email_not_verified`, `restricted_by_administrator` or None (contract 2.8, 4.1).
+    #: `anonymous`, `email_not_verified`, `restricted_by_administrator` or None (service-api B4.1).
     restricted_reason: str | None = None
 
     @property
@@ -77,7 +77,7 @@ class TokenRules:
         return [key.jwk() for kind in kinds for key in self.keys.for_audience(self.api.audience(project_id, kind))]
 
     def issue(self, project_id: str, subject: AccessTokenSubject, ttl_seconds: float, *, now: float | None = None) -> str:
-        """An access token with every claim of the version (contract 2.8, 3.1)."""
+        """An access token with every claim of the version (service-api B3.1)."""
         iat = int(time.time() if now is None else now)
         kind = subject.kind if self.api.anonymous_users else USER
         claims: dict[str, Any] = {"sub": subject.user_id}
@@ -103,7 +103,7 @@ class TokenRules:
                 "email": subject.email,
                 "email_verified": subject.email_verified,
                 "selected_team_id": subject.selected_team_id,
-                # seconds (contract 2.8, 16); local services before 0.2 wrote milliseconds
+                # seconds (service-api B3.1); local services before 0.2 wrote milliseconds
                 "signed_up_at": subject.signed_up_at_millis // 1000,
                 "is_anonymous": kind == ANONYMOUS,
                 "is_restricted": kind != USER,
@@ -116,7 +116,7 @@ class TokenRules:
     def verify(
         self, token: str, project_id: str, project_exists: Callable[[str], bool], *, admin: bool = False
     ) -> AccessTokenClaims:
-        """Verify a user access token for `x-stack-project-id` = project_id (contract 1.3).
+        """Verify a user access token for `x-stack-project-id` = project_id (service-api A1.3).
 
         `project_exists(id)` tells whether a project's key may be used. `admin=True` gives the
         ADMIN_* error codes used for `x-stack-admin-access-token` (whose user may be neither
@@ -263,7 +263,7 @@ def find_refresh_session(c: sqlite3.Connection, project_id: str, token: str) -> 
 
 
 def mark_session_used(c: sqlite3.Connection, project_id: str, session_id: str, ip_info: dict[str, Any] | None) -> None:
-    """Record an access-token issuance on the session (contract 2.8, 3.4): time, and IP and
+    """Record an access-token issuance on the session (service-api B3.4): time, and IP and
     location when the end user is known."""
     c.execute(
         "UPDATE refresh_tokens SET last_used_at_millis = ?, last_used_ip_info = coalesce(?, last_used_ip_info)"

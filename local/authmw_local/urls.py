@@ -1,4 +1,4 @@
-"""Redirect and callback URL trust (contract 7.3)."""
+"""Redirect and callback URL trust (service-api A7.3)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ _DEFAULT_PORTS = {"http:": "80", "https:": "443"}
 def is_trusted_url(project: Project, url: str, *, rule_2_8: bool | None = None) -> bool:
     """Whether the service may send a browser (and a code) to `url`, judged on the URL as a
     browser parses it: by 2.8's rule (`trusted_redirect_2_8`: the port counts, the path does
-    not) for every callback URL when the service answers as 2.8, else by 2.7's (contract 7.3).
+    not) for every callback URL when the service answers as 2.8, else by 2.7's (service-api A7.3).
     `rule_2_8` overrides the version of the request being served."""
     allow_localhost = bool(project.config["allow_localhost"])
     if current_api().oauth_28 if rule_2_8 is None else rule_2_8:

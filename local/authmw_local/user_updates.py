@@ -1,4 +1,4 @@
-"""Creating and updating users with the semantics of contract 5.5 (shared by the user routes)."""
+"""Creating and updating users with the semantics of service-api A5.5 (shared by the user routes)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def _risk_score() -> Num:
     return Num(required=True, integer=True, min_value=0, max_value=100)
 
 
-#: Server-tier fields 2.8 adds (contract 2.8, 5.2 and 5.3).
+#: Server-tier fields 2.8 adds (service-api B5.2 and B5.3).
 SERVER_FIELDS_28: dict[str, Any] = {
     "restricted_by_admin": Bool(),
     "restricted_by_admin_reason": Str(nullable=True),
@@ -106,7 +106,7 @@ CLIENT_FIELDS: dict[str, Any] = {
     "passkey_auth_enabled": Bool(),
 }
 CLIENT_UPDATE_27 = Obj(CLIENT_FIELDS, required=True)
-#: 2.8 lets a user change their own primary e-mail (contract 2.8, 5.3).
+#: 2.8 lets a user change their own primary e-mail (service-api B5.3).
 CLIENT_UPDATE_28 = Obj({**CLIENT_FIELDS, "primary_email": Str(nullable=True, email=True, min_length=1)}, required=True)
 
 
@@ -119,7 +119,7 @@ def client_update_spec(api: ApiVersion) -> Obj:
 
 
 def _restriction_columns(fields: dict[str, Any]) -> dict[str, Any]:
-    """The restriction, country and risk-score columns a 2.8 body sets (contract 2.8, 5.2-5.3)."""
+    """The restriction, country and risk-score columns a 2.8 body sets (service-api B5.2-B5.3)."""
     columns: dict[str, Any] = {}
     restricted = fields.get("restricted_by_admin")
     for name in ("restricted_by_admin_reason", "restricted_by_admin_private_details"):
@@ -151,7 +151,7 @@ def personal_team_name(display_name: str | None, email: str | None) -> str:
 
 
 def create_personal_team(c: sqlite3.Connection, project: Project, user_id: str, name: str) -> str:
-    """The team `create_team_on_sign_up` makes; 2.8 also selects it (contract 2.8, 5.2)."""
+    """The team `create_team_on_sign_up` makes; 2.8 also selects it (service-api B5.2)."""
     team_id = create_team(c, project, name, creator_user_id=user_id)
     if current_api().selects_personal_team:
         c.execute(
@@ -163,7 +163,7 @@ def create_personal_team(c: sqlite3.Connection, project: Project, user_id: str, 
 def upgrade_anonymous_user(
     c: sqlite3.Connection, project: Project, user_id: str, email: str | None = None, *, email_verified: bool = False
 ) -> None:
-    """An anonymous user becomes a real one (contract 2.8, 7.3): signed up now (with `email` as
+    """An anonymous user becomes a real one (service-api B7.3): signed up now (with `email` as
     its primary sign-in address, when given), and teams still called `Personal Team` named
     after the user."""
     if email is not None:
@@ -371,7 +371,7 @@ def _update_primary_email(c: sqlite3.Connection, project: Project, user_id: str,
 
 
 def _update_primary_email_28(c: sqlite3.Connection, project: Project, user_id: str, fields: dict[str, Any]) -> None:
-    """2.8's primary e-mail rules (contract 2.8, 5.3): a new value becomes a channel of its own
+    """2.8's primary e-mail rules (service-api B5.3): a new value becomes a channel of its own
     (or an existing channel of the user with that value is promoted) and the old primary stays
     as a non-primary channel; null demotes the primary channel."""
     channel = primary_email_channel(c, project.id, user_id)

@@ -1,4 +1,4 @@
-"""User rows, their contact channels, and the client / server views (contract 5.2)."""
+"""User rows, their contact channels, and the client / server views (service-api A5.2)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from .ids import new_uuid, now_millis
 from .projects import get_project
 from .teams import get_team, team_view
 
-#: `restricted_reason.type` values (contract 2.8, 4.1).
+#: `restricted_reason.type` values (service-api B4.1).
 ANONYMOUS_REASON = "anonymous"
 EMAIL_NOT_VERIFIED = "email_not_verified"
 BY_ADMINISTRATOR = "restricted_by_administrator"
 
 
 def normalise_email(value: str) -> str:
-    """E-mails as the version stores them: 2.8 trims and lower-cases them (contract 2.8, 5.4)."""
+    """E-mails as the version stores them: 2.8 trims and lower-cases them (service-api B5.4)."""
     return value.strip().lower() if current_api().normalise_emails else value
 
 
@@ -80,7 +80,7 @@ def create_user(
     country_code: str | None = None,
 ) -> str:
     """A new user. 2.8: the e-mail is stored normalised and, unless given, `country_code` comes
-    from the request's geo headers (best effort, contract 2.8 4.1)."""
+    from the request's geo headers (best effort, service-api B4.1)."""
     user_id = new_uuid()
     now = now_millis()
     if primary_email is not None:
@@ -126,7 +126,7 @@ def create_user(
 
 
 def _grant_default_permissions(c: sqlite3.Connection, project_id: str, user_id: str) -> None:
-    """2.8: the project's `user_default_permissions` (no webhook for these, contract 2.8 9.2)."""
+    """2.8: the project's `user_default_permissions` (no webhook for these, service-api B9.2)."""
     row = c.execute("SELECT config FROM projects WHERE id = ?", (project_id,)).fetchone()
     refs = (load(row["config"]) or {}).get("user_default_permissions", []) if row is not None else []
     for ref in refs:
@@ -231,7 +231,7 @@ def user_view(c: sqlite3.Connection, row: sqlite3.Row, tier: str) -> dict[str, A
 
 
 def restricted_reason(c: sqlite3.Connection, row: sqlite3.Row, channel: sqlite3.Row | None = None) -> str | None:
-    """Why a user is restricted, first match wins (contract 2.8, 4.1): anonymous; the project
+    """Why a user is restricted, first match wins (service-api B4.1): anonymous; the project
     requires a verified e-mail and the primary one is not (or there is none); an administrator
     restricted the user. None for a normal user."""
     if row["is_anonymous"]:

@@ -1,4 +1,4 @@
-"""Verification codes with the common rules of contract 5.3.
+"""Verification codes with the common rules of service-api A5.3.
 
 A code is 45 lower-case Crockford characters; its last 39 are the "nonce". Codes are stored
 hashed. Every submission counts one attempt on every code of the project with the same nonce,
@@ -24,7 +24,7 @@ CODE_LENGTH = 45
 NONCE_LENGTH = 39
 MAX_ATTEMPTS = 20
 
-#: Lifetimes (contract 7.5).
+#: Lifetimes (service-api A7.5).
 DEFAULT_LIFETIME_MILLIS = 7 * 24 * 3600 * 1000
 MFA_ATTEMPT_LIFETIME_MILLIS = 5 * 60 * 1000
 CHALLENGE_LIFETIME_MILLIS = 65 * 1000

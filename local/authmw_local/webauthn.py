@@ -1,4 +1,4 @@
-"""Passkey checks (contract 5.4.4, 7.6): the service's origin rules, then py_webauthn verifies
+"""Passkey checks (service-api A5.4.4, A7.6): the service's origin rules, then py_webauthn verifies
 the ceremony (client data, authenticator data, attestation, signature, sign count)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Webhooks of the local service: endpoints per project, events, signed delivery with retries.
 
-Each change the real service announces (contract 2.8, 13.2) is recorded by one call in the
+Each change the real service announces (service-api B13.2) is recorded by one call in the
 code that makes it (`user_created(c, ...)`, `membership_deleted(c, ...)`, ...): one row of
 `webhook_messages` per endpoint of the project, in the request's own transaction, so an
 event exists exactly when its change was committed. A background `Sender` per service posts
@@ -97,7 +97,7 @@ def ensure_endpoint(db: Database, project_id: str, url: str, secret: str | None 
         return add_endpoint(c, project_id, url, secret)
 
 
-# --- Events (contract 2.8, 13.2) -----------------------------------------------------------
+# --- Events (service-api B13.2) -----------------------------------------------------------
 
 
 def emit(

@@ -92,7 +92,7 @@ def test_provider_account_switches_and_removal(oauth_service: Any, example_app: 
     assert account.allow_sign_in is False
 
     # (Signing in with GitHub meanwhile still reaches this user: the service links the provider
-    # account again by the verified e-mail address, its default merge strategy, contract 10.4.)
+    # account again by the verified e-mail address, its default merge strategy, service-api B10.)
 
     sign_in.click()
     expect(page.get_by_test_id("provider-accounts-done")).to_have_text("You can now sign in with GitHub.")

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from authmw.models import Project, ServerTeam, ServerUser, SignInResult, TokenPair, User
 
-# GET /users/me, client tier, as observed (contract 5.2)
+# GET /users/me, client tier, as observed (service-api A5.2)
 CLIENT_USER = {
     "auth_with_email": True,
     "client_metadata": None,

@@ -253,7 +253,7 @@ def test_server_flow_return_paths_keep_query_and_fragment() -> None:
     assert safe_return_path("/a/b?c=1#d") == "/a/b?c=1#d"
 
 
-# -- account rules (contract 5.4.6) ----------------------------------------------------------
+# -- account rules (service-api A5.4.6) ----------------------------------------------------------
 
 
 def _sign_in(service, app, provider: str, email: str, *, link: bool = False, **form: str):  # type: ignore[no-untyped-def]
@@ -277,7 +277,7 @@ def test_linking_an_account_of_another_user_is_refused(oauth_service) -> None:  
 
 
 def test_an_unverified_address_of_a_password_account_is_not_merged(oauth_service) -> None:  # type: ignore[no-untyped-def]
-    """API 2.8 (contract 2.8, 10.4): the OAuth sign-up is refused, saying the merge would work
+    """API 2.8 (service-api B10): the OAuth sign-up is refused, saying the merge would work
     once the address is verified; the provider never joins the unverified account."""
     from authmw.errors import ContactChannelAlreadyUsedForAuthBySomeoneElse
 

@@ -41,7 +41,7 @@ class Api:
 
     @property
     def admin_project_path(self) -> str:
-        """Where the admin tier reads and changes the project (2.8 moved it: contract 2.8, 14.4)."""
+        """Where the admin tier reads and changes the project (2.8 moved it: service-api B14.4)."""
         return "/internal/projects/current" if self.version == "2.8" else "/projects/current"
 
     @property
@@ -101,7 +101,7 @@ class Api:
     def create_owned_project(self, owner: dict[str, str], body: dict[str, Any] | None = None) -> httpx.Response:
         """POST /internal/projects as `owner` (a user of `internal`; this Api must be on `internal`).
 
-        API 2.8 projects belong to a team of `internal` (contract 2.8, 14.4): a team the owner
+        API 2.8 projects belong to a team of `internal` (service-api B14.4): a team the owner
         creates is given as `owner_team_id` unless the body names one."""
         body = {"display_name": "Owned project", **(body or {})}
         if self.version == "2.8" and "owner_team_id" not in body:

@@ -1,4 +1,4 @@
-"""The claims of API 2.8's access tokens (contract 2.8, 3.1): what the official 2.8 SDK
+"""The claims of API 2.8's access tokens (service-api B3.1): what the official 2.8 SDK
 requires, the session id, and values that follow the user at the next refresh. (2.7's
 tokens carry none of these: test_access_tokens.py.)"""
 

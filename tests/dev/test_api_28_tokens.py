@@ -1,4 +1,4 @@
-"""API 2.8 tokens, key sets and request authentication (contract 2.8, sections 1.3, 3.1-3.3, 7.2),
+"""API 2.8 tokens, key sets and request authentication (service-api B, sections 1.3, 3.1-3.3, 7.2),
 each next to what a 2.7 service answers where the two differ."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""API 2.8 users, sessions and project routes (contract 2.8, sections 3.5, 4-7 and 14.4), each
+"""API 2.8 users, sessions and project routes (service-api B, sections 3.5, 4-7 and 14.4), each
 next to what a 2.7 service answers where the two differ."""
 
 from __future__ import annotations

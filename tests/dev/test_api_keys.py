@@ -1,4 +1,4 @@
-"""API 2.8 user and team API keys in the local service (contract 2.8, section 8), over HTTP.
+"""API 2.8 user and team API keys in the local service (service-api B8), over HTTP.
 
 Each test works in a project of its own, made through the 2.8 API (so its team definitions are
 2.8's team_admin / team_member) with both kinds of keys enabled.

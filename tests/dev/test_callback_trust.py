@@ -1,5 +1,5 @@
 """Callback URLs of e-mailed links are judged as the browser that opens the link reads them
-(contract 7.3; issue 18): a URL that only looks like localhost or a trusted domain to a naive
+(service-api A7.3; issue 18): a URL that only looks like localhost or a trusted domain to a naive
 parser is refused, and no e-mail carries a code to it."""
 
 from __future__ import annotations

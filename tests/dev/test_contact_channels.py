@@ -1,4 +1,4 @@
-"""Contact channels: contract 5.7."""
+"""Contact channels: service-api A5.7."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""E-mail templates (contract 5.10) and their use in sent mail."""
+"""E-mail templates (service-api A5.10) and their use in sent mail."""
 
 from __future__ import annotations
 

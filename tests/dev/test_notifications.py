@@ -1,5 +1,5 @@
 """Notification preferences, unsubscribe links and POST /emails/send-email of API 2.8
-(contract 2.8, 11), over HTTP; 2.7 has none of them."""
+(service-api B11), over HTTP; 2.7 has none of them."""
 
 from __future__ import annotations
 

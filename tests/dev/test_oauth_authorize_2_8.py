@@ -1,4 +1,4 @@
-"""OAuth authorize as API 2.8 answers it (contract 2.8, sections 14.2 and 14.3), beside 2.7."""
+"""OAuth authorize as API 2.8 answers it (service-api B, sections 14.2 and 14.3), beside 2.7."""
 
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ def test_after_callback_redirect_url_must_be_trusted_in_2_8(api: Api, api_2_7: A
     outside the trusted domains when the flow starts, so it cannot become an open redirect."""
     phishing = "https://evil.example/looks-like-the-app"
     assert_known_error(start(api, after_callback_redirect_url=phishing).authorize, "REDIRECT_URL_NOT_WHITELISTED", 400)
-    # 2.7 returns any string; the client checks it (contract 7.3, front end)
+    # 2.7 returns any string; the client checks it (service-api A7.3, front end)
     assert start(api_2_7, after_callback_redirect_url=phishing).authorize.status_code == 307
     native = "stack-auth-mobile-oauth-url://signed-in"
     assert start(api, after_callback_redirect_url=native).authorize.status_code == 307
@@ -200,7 +200,7 @@ def test_the_mock_browser_follows_the_json_mode_too(api: Api) -> None:
     assert exchange(api, code, flow.verifier).status_code == 200
 
 
-# -- anonymous upgrade (contract 2.8, 7.3): at the code exchange, never at the callback ----
+# -- anonymous upgrade (service-api B7.3): at the code exchange, never at the callback ----
 
 
 def anonymous(api: Api) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""OAuth sign-up e-mail merge of API 2.8 (contract 2.8, 10.4): a provider account bringing an
+"""OAuth sign-up e-mail merge of API 2.8 (service-api B10): a provider account bringing an
 address another user signs in with joins that user only when both sides verified the address.
 2.7 never merges."""
 

@@ -1,4 +1,4 @@
-"""OAuth sign-in with the local mock provider: contract 5.4.6 and flow 6.5."""
+"""OAuth sign-in with the local mock provider: service-api A5.4.6 and flow 6.5."""
 
 from __future__ import annotations
 

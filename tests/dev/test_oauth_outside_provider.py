@@ -222,7 +222,7 @@ def test_a_provider_down_at_the_code_exchange(api: Api, provider: OidcProvider) 
 
 def test_unverified_address_at_the_provider_does_not_merge(api: Api, provider: OidcProvider) -> None:
     """An account with a verified sign-in address is not joined by a provider account whose
-    provider did not verify the same address (contract 2.8 10.4: link_method)."""
+    provider did not verify the same address (service-api B10: link_method)."""
     if api.version == "2.7":
         pytest.skip("2.7 never merges OAuth sign-ups by e-mail (test_oauth_email_merge.py covers it)")
     email = unique_email()

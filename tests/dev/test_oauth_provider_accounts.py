@@ -1,5 +1,5 @@
 """OAuth provider accounts (/oauth-providers) and the connected-account routes of API 2.8
-(contract 2.8, 10.1-10.3), over HTTP; 2.7 has none of them."""
+(service-api B10-B10.3), over HTTP; 2.7 has none of them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Magic link / OTP sign-in: contract 5.4.2 and flow 6.2."""
+"""Magic link / OTP sign-in: service-api A5.4.2 and flow 6.2."""
 
 from __future__ import annotations
 

@@ -48,7 +48,7 @@ def test_an_untrusted_callback_sends_nothing_but_sign_up_succeeds_in_27(api_27: 
 
 
 def test_an_untrusted_callback_refuses_the_sign_up_in_28(api_28: Api) -> None:
-    """2.8 checks the URL first (contract 2.8, 14.1): no user, no mail."""
+    """2.8 checks the URL first (service-api B14.1): no user, no mail."""
     email = unique_email()
     body = {"email": email, "password": "long enough", "verification_callback_url": "https://attacker.example.net/v"}
     response = api_28.call("POST", "/auth/password/sign-up", json=body)

@@ -1,4 +1,4 @@
-"""API 2.8: projects owned by a team of `internal` (contract 2.8, 14.4), and the 2.8 provider shape."""
+"""API 2.8: projects owned by a team of `internal` (service-api B14.4), and the 2.8 provider shape."""
 
 from __future__ import annotations
 

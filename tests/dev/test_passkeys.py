@@ -1,4 +1,4 @@
-"""Passkeys with a software authenticator: contract 5.4.4, 6.7 and 7.6."""
+"""Passkeys with a software authenticator: service-api A5.4.4, A6.7 and A7.6."""
 
 from __future__ import annotations
 

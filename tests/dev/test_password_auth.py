@@ -1,4 +1,4 @@
-"""Password sign-up and sign-in: contract 5.4.1 and 7.2."""
+"""Password sign-up and sign-in: service-api A5.4.1 and A7.2."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def test_sign_in_of_a_user_without_password_is_a_mismatch(api: Api) -> None:
 def test_duplicate_email_is_user_email_already_exists(api: Api, user: dict, api_27: Api) -> None:
     response = sign_up(api, user["email"], "another password")
     body = assert_known_error(response, "USER_EMAIL_ALREADY_EXISTS", 409)
-    # 2.8 names the address (contract 2.8, 2.2); 2.7 did not.
+    # 2.8 names the address (service-api B2.2); 2.7 did not.
     assert body["error"] == f'A user with email "{user["email"]}" already exists.'
     assert body["details"] == {"email": user["email"], "would_work_if_email_was_verified": False}
     email = unique_email()
@@ -115,7 +115,7 @@ def test_missing_and_unknown_fields_are_listed_one_per_line(api: Api, api_27: Ap
         "  - body contains unknown properties: a, b\n"
         "  - body.email must be defined"
     )
-    # 2.7 also requires the verification callback URL (2.8 made it optional: contract 2.8, 14.1).
+    # 2.7 also requires the verification callback URL (2.8 made it optional: service-api B14.1).
     old = api_27.call("POST", "/auth/password/sign-up", json={"password": "long enough", "a": 1, "b": 2})
     assert assert_known_error(old, "SCHEMA_ERROR", 400)["error"] == (
         "Request validation failed on POST /api/v1/auth/password/sign-up:\n"
@@ -143,7 +143,7 @@ def test_password_auth_disabled_is_refused_before_length_checks(api: Api, user: 
 
 
 def test_sign_up_enabled_is_checked_before_the_password_in_28(api: Api, project_config) -> None:
-    """2.8's order (contract 2.8, 14.1); 2.7 checked the password first (next test)."""
+    """2.8's order (service-api B14.1); 2.7 checked the password first (next test)."""
     project_config(sign_up_enabled=False)
     assert_known_error(sign_up(api, unique_email(), "short"), "SIGN_UP_NOT_ENABLED", 400)
 
@@ -171,7 +171,7 @@ def test_create_team_on_sign_up_makes_and_joins_a_team(api: Api, project_config)
     members = api.call("GET", "/users", "server", params={"team_id": rows[0][0]}).json()["items"]
     assert [m["id"] for m in members] == [tokens["user_id"]]
     me = api.call("GET", "/users/me", token=tokens["access_token"]).json()
-    assert me["selected_team_id"] == rows[0][0]  # 2.8 selects the new team (contract 2.8, 5.2)
+    assert me["selected_team_id"] == rows[0][0]  # 2.8 selects the new team (service-api B5.2)
 
 
 def test_sign_up_works_on_every_tier(api: Api) -> None:

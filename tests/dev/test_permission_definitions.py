@@ -1,4 +1,4 @@
-"""Team permission definitions (contract 5.11)."""
+"""Team permission definitions (service-api A5.11)."""
 
 from __future__ import annotations
 

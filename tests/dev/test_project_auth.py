@@ -1,4 +1,4 @@
-"""How a request's project authentication is resolved: contract section 1.3."""
+"""How a request's project authentication is resolved: service-api A1.3."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ CALLBACK = "http://localhost:3000/handler/team-invitation"
 #: end the test); they are left out because they cannot reach B by construction.
 NO_TARGET = {("DELETE", "/api/v1/projects/current"), ("DELETE", "/api/v1/internal/projects/current")}
 
-#: Public by design (contract 3.2): every project's verification keys are readable by anyone.
+#: Public by design (service-api A3.2): every project's verification keys are readable by anyone.
 PUBLIC = {
     "/api/v1/projects/{project_id}/.well-known/jwks.json",
     "/api/v1/projects-anonymous-users/{project_id}/.well-known/{rest:path}",

@@ -1,4 +1,4 @@
-"""API 2.8 project permissions and their definitions in the local service (contract 2.8,
+"""API 2.8 project permissions and their definitions in the local service (service-api B,
 section 9, and the project_permission.* webhooks of 13.2), over HTTP."""
 
 from __future__ import annotations

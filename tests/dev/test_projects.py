@@ -1,4 +1,4 @@
-"""The current project: views and admin updates (contract 5.2, 5.8)."""
+"""The current project: views and admin updates (service-api A5.2, A5.8)."""
 
 from __future__ import annotations
 

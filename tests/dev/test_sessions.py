@@ -1,4 +1,4 @@
-"""Refresh, sign-out and server-minted sessions: contract 3.4-3.6 and 5.4.5."""
+"""Refresh, sign-out and server-minted sessions: service-api A3.4-A3.6 and 5.4.5."""
 
 from __future__ import annotations
 

@@ -122,7 +122,7 @@ def test_the_mail_api_lists_and_reads_messages_oldest_first(tmp_path: Path) -> N
         assert service.mail_api_url and service.mail_api_url != service.url
         api = seeded_api(service)
         # the sign-in code first: API 2.8 refuses one for an existing unverified address
-        # (USER_EMAIL_ALREADY_EXISTS, contract 2.8 14.5), so it goes out before the sign-up
+        # (USER_EMAIL_ALREADY_EXISTS, service-api B14.5), so it goes out before the sign-up
         sent = api.call(
             "POST",
             "/auth/otp/send-sign-in-code",

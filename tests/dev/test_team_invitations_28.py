@@ -1,4 +1,4 @@
-"""Team invitations as 2.8.86 has them (contract 2.8, 4.2, 7.4, 14.5): a user's pending
+"""Team invitations as 2.8.86 has them (service-api B4.2, B7.4, B14.5): a user's pending
 invitations, accepting by invitation id, `team_display_name`, and restricted users refused.
 2.7.16 has none of it; its checks sit beside each 2.8 one."""
 

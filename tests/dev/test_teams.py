@@ -1,4 +1,4 @@
-"""Teams, memberships and team permissions: contract 5.6."""
+"""Teams, memberships and team permissions: service-api A5.6."""
 
 from __future__ import annotations
 

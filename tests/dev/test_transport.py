@@ -90,7 +90,7 @@ def test_preflight_allows_the_2_8_sdk_headers_and_their_hexclave_names(api: Api)
     )
     allowed = {h.strip() for h in response.headers["access-control-allow-headers"].split(",")}
     assert {"x-stack-allow-anonymous-user", "x-hexclave-allow-anonymous-user", "ngrok-skip-browser-warning"} <= allowed
-    assert {"x-stack-branch-id", "x-vercel-protection-bypass"} <= allowed  # contract 2.8, 1.4
+    assert {"x-stack-branch-id", "x-vercel-protection-bypass"} <= allowed  # service-api B1.4
     for name in ("project-id", "access-type", "publishable-client-key", "access-token", "refresh-token"):
         assert {f"x-stack-{name}", f"x-hexclave-{name}"} <= allowed
 

@@ -1,4 +1,4 @@
-"""`/users/me` on each tier: contract 5.2 (user views) and 5.5."""
+"""`/users/me` on each tier: service-api A5.2 (user views) and 5.5."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ CLIENT_FIELDS = {
     "oauth_providers", "selected_team_id", "selected_team",
 }  # fmt: skip
 SERVER_ONLY_FIELDS = {"primary_email_auth_enabled", "server_metadata", "last_active_at_millis"}
-#: Fields API 2.8 adds (contract 2.8, 4.1).
+#: Fields API 2.8 adds (service-api B4.1).
 CLIENT_FIELDS_28 = {
     "is_anonymous", "is_restricted", "restricted_reason", "restricted_by_admin", "restricted_by_admin_reason",
 }  # fmt: skip

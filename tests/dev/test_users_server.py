@@ -1,4 +1,4 @@
-"""Server-tier user management: contract 5.5."""
+"""Server-tier user management: service-api A5.5."""
 
 from __future__ import annotations
 

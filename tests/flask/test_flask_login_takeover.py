@@ -114,7 +114,7 @@ def test_signing_up_with_the_victims_address_does_not_sign_in_as_the_victim(shop
 
 @pytest.fixture
 def duplicates_allowed(oauth_service: Any) -> Iterator[None]:
-    """Two users with one address: API 2.8's default e-mail merge (contract 2.8, 10.4) would join
+    """Two users with one address: API 2.8's default e-mail merge (service-api B10) would join
     a provider account vouching for a verified address to the account that has it; the project
     setting `allow_duplicates` makes the separate user this test needs."""
 

@@ -1,5 +1,5 @@
 """`stack-access` is a pair [refresh token, access token]: its access token counts only next to
-the refresh token it names (contract 4.1, as the official SDK reads it). Two real users."""
+the refresh token it names (service-api A4.1, as the official SDK reads it). Two real users."""
 
 from __future__ import annotations
 

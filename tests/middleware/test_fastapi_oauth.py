@@ -37,7 +37,7 @@ def test_sign_up_sign_in_again_and_return_to(oauth_service) -> None:  # type: ig
     assert start.headers["location"].startswith(f"{oauth_service.url}/api/v1/auth/oauth/authorize/github?")
     cookie = start.headers["set-cookie"]
     assert cookie.startswith("stack-oauth-outer-") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
-    assert "Path=/handler/oauth-callback" in cookie and "Max-Age=3600" in cookie  # spec section 9
+    assert "Path=/handler/oauth-callback" in cookie and "Max-Age=3600" in cookie  # service-api C9
     assert client.get("/whoami").status_code == 401
 
     back = oauth_service.provider_round_trip(start.headers["location"], email)

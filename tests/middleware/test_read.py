@@ -1,4 +1,4 @@
-"""Reading the session from a request: the x-stack-auth header and the cookies (contract 4)."""
+"""Reading the session from a request: the x-stack-auth header and the cookies (service-api A4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The refresh rules of spec section 4 in the middleware, on an injected clock.
+"""The refresh rules of service-api C4 in the middleware, on an injected clock.
 
 A token is used while at least 20 s of it remain (``REQUIRED_VALIDITY_MS``); with less it is
 refreshed, and a token this process fetched is handed to later requests under the same rule.

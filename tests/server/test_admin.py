@@ -114,7 +114,7 @@ def test_get_project_is_the_admin_view_with_the_defaults(flavour, apps):
     assert project.description == "" and project.created_at is not None
     if apps.live.api == "2.7":
         assert project.user_count is not None and project.user_count >= 0
-    else:  # the 2.8 admin view has no user count (contract 2.8, 14.4)
+    else:  # the 2.8 admin view has no user count (service-api B14.4)
         assert project.user_count is None
     assert project.is_production_mode is False
     config = project.config
@@ -161,7 +161,7 @@ def test_secrets_are_kept_out_of_repr(flavour, owner):
 
 
 def test_facebook_config_id_and_microsoft_tenant_id_round_trip(flavour, owner):
-    """The two provider-specific fields of a standard provider (contract 5.2): sent, kept, read back."""
+    """The two provider-specific fields of a standard provider (service-api A5.2): sent, kept, read back."""
     facebook = {"id": "facebook", "type": "standard", "enabled": True, "client_id": "fb", "client_secret": "fs"}
     microsoft = {"id": "microsoft", "type": "standard", "enabled": True, "client_id": "ms", "client_secret": "mss"}
     fields = ({"facebook_config_id": "fb-config-1"}, {"microsoft_tenant_id": "contoso"})
@@ -229,13 +229,13 @@ def test_delete_project(flavour, apps, owner):
     assert flavour(admin.delete_project()) is None
     assert created.id not in [p.id for p in flavour(owner.app.list_owned_projects())]
     # 2.7: the owner no longer manages it; 2.8 looks the project up before the admin token
-    # (contract 2.8, 1.3 step 5) and says it is gone
+    # (service-api B1.3 step 5) and says it is gone
     gone = AdminAccessTokenIsNotAdmin if apps.live.api == "2.7" else CurrentProjectNotFound
     with pytest.raises(gone):
         flavour(admin.get_project())
 
 
-# -- production checks (spec section 5) --------------------------------------------------------
+# -- production checks (service-api C5) --------------------------------------------------------
 
 
 def test_a_new_project_fails_only_the_localhost_check(flavour, owner):
@@ -356,7 +356,7 @@ def test_why_invalid_names_expiry_first():
 # -- e-mail templates --------------------------------------------------------------------------
 
 
-# /email-templates is API 2.7's (2.8 removed it, contract 2.8, 14.4)
+# /email-templates is API 2.7's (2.8 removed it, service-api B14.4)
 
 
 @ONLY_27

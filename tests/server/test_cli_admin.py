@@ -70,7 +70,7 @@ def test_project_show_summary_and_json(run, service):
 
 def test_project_show_hides_secrets_unless_asked(run, service):
     with admin(service) as app:
-        # enabled: API 2.8 keeps listed providers only (a disabled one is left out, contract 2.8 14.4)
+        # enabled: API 2.8 keeps listed providers only (a disabled one is left out, service-api B14.4)
         gitlab = {"id": "gitlab", "type": "standard", "enabled": True, "client_id": "gl", "client_secret": "gl-SECRET"}
         # github and google are on in the local project from the start; an update lists them too
         shared = [{"id": p, "type": "shared", "enabled": True} for p in ("github", "google")]

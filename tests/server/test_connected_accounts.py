@@ -1,4 +1,4 @@
-"""server.connected_accounts (contract 5.4.7), with the local service's mock provider."""
+"""server.connected_accounts (service-api A5.4.7), with the local service's mock provider."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""server.contact_channels (contract 5.7)."""
+"""server.contact_channels (service-api A5.7)."""
 
 from __future__ import annotations
 

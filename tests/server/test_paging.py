@@ -1,4 +1,4 @@
-"""Paging through 250 users by cursor, sync and async (contract 5.5), on a fresh service."""
+"""Paging through 250 users by cursor, sync and async (service-api A5.5), on a fresh service."""
 
 from __future__ import annotations
 

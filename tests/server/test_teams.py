@@ -1,4 +1,4 @@
-"""server.teams and server.team_member_profiles (contract 5.6)."""
+"""server.teams and server.team_member_profiles (service-api A5.6)."""
 
 from __future__ import annotations
 
@@ -137,7 +137,7 @@ def test_create_team_on_sign_up_gives_new_users_a_personal_team(flavour, apps):
         assert team.display_name == name
         held = flavour(apps.server.team_permissions.list(team.id, user.id, recursive=False))
         assert {p.id for p in held} == {live.team_roles[0]}
-        # 2.8 selects the personal team; 2.7 did not (contract 2.8, 5.2).
+        # 2.8 selects the personal team; 2.7 did not (service-api B5.2).
         selected = team.id if live.api == "2.8" else None
         assert flavour(apps.server.users.get(user.id)).selected_team_id == selected
     assert flavour(apps.server.teams.list(user_id=apps.new_user().id)) == []  # off again

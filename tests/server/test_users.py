@@ -1,4 +1,4 @@
-"""server.users and server.sessions against the local service (contract 5.5, 5.4.5)."""
+"""server.users and server.sessions against the local service (service-api A5.5, A5.4.5)."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_update_primary_email_and_its_flags(flavour, apps):
     )
     assert (user.primary_email, user.primary_email_verified, user.primary_email_auth_enabled) == (email, True, True)
     # 2.7: a new address keeps the verified flag unless told otherwise; 2.8: it is a new,
-    # unverified channel and the old one stays (contract 2.8, 5.3).
+    # unverified channel and the old one stays (service-api B5.3).
     other = new_email()
     user = flavour(users.update(user.id, primary_email=other))
     assert (user.primary_email, user.primary_email_verified) == (other, apps.live.api == "2.7")

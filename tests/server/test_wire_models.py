@@ -1,4 +1,4 @@
-"""The wire shapes of contract 5.2 added for the server tier, teams and contact channels."""
+"""The wire shapes of service-api A5.2 added for the server tier, teams and contact channels."""
 
 from __future__ import annotations
 

@@ -79,7 +79,7 @@ const LOADING: CachedState<never> = { status: "loading", value: undefined, error
 const noSubscription = () => () => {};
 const loadingSnapshot = () => LOADING;
 
-/** A cached value (spec 4) as a status union; `args` null = nothing to load (stays loading). */
+/** A cached value (service-api C4) as a status union; `args` null = nothing to load (stays loading). */
 export function useCachedValue<A extends readonly unknown[], V>(cache: AsyncCache<A, V>, args: A | null): CachedState<V> {
   const key = args === null ? null : JSON.stringify(args); // args are compared by value
   const subscribe = useCallback((listener: () => void) => cache.subscribe(args!, listener), [cache, key]);

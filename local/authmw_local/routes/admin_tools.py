@@ -1,4 +1,4 @@
-"""Admin tools: webhook portal token, usage metrics, test e-mail (contract 5.12)."""
+"""Admin tools: webhook portal token, usage metrics, test e-mail (service-api A5.12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Anonymous sign-up (API 2.8 only, contract 2.8 section 7.1)."""
+"""Anonymous sign-up (API 2.8 only, service-api B7.1)."""
 
 from __future__ import annotations
 

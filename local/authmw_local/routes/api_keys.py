@@ -1,4 +1,4 @@
-"""User and team API keys (API 2.8; contract 2.8, section 8).
+"""User and team API keys (API 2.8; service-api B8).
 
 `POST /user-api-keys` / `/team-api-keys` make a key (its value shown this once),
 `GET` lists a user's or team's keys (newest first, revoked and expired ones included),
@@ -52,7 +52,7 @@ def _has_api_keys(api: ApiVersion) -> bool:
 
 
 def _view(row: sqlite3.Row, value: str | None = None) -> dict[str, Any]:
-    """The key object (contract 2.8, 8.3): the full value on creation only, else its last four."""
+    """The key object (service-api B8.3): the full value on creation only, else its last four."""
     view: dict[str, Any] = {
         "created_at_millis": row["created_at_millis"],
         "description": row["description"],
@@ -174,7 +174,7 @@ def _update(ctx: RequestContext, key_type: KeyType) -> dict[str, Any]:
 
 
 def _check(ctx: RequestContext, key_type: KeyType) -> dict[str, Any]:
-    """Not found, then the other kind, then revoked, then expired (contract 2.8, 8.4)."""
+    """Not found, then the other kind, then revoked, then expired (service-api B8.4)."""
     _require_enabled(ctx, key_type)
     row = ctx.sql.execute(
         "SELECT * FROM project_api_keys WHERE project_id = ? AND value_sha256 = ?",
@@ -204,7 +204,7 @@ def _register(key_type: KeyType) -> None:
         },
         required=True,
     )
-    # The query of the team routes requires team_id on every operation (contract 2.8, 8.4).
+    # The query of the team routes requires team_id on every operation (service-api B8.4).
     query = Obj({"user_id": Uuid(allow_me=True)}) if key_type == "user" else Obj({"team_id": Uuid(required=True)})
     params = Obj({"api_key_id": Uuid(required=True)})
     update_body = Obj({"description": Str(), "revoked": Bool(only=True)}, required=True)

@@ -1,4 +1,4 @@
-"""Password sign-up, sign-in, update, set and reset (contract 5.4.1)."""
+"""Password sign-up, sign-in, update, set and reset (service-api A5.4.1)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def _set_password_hash(ctx: RequestContext, user_id: str, password: str) -> None
 SIGN_UP_FIELDS: dict[str, Any] = {"email": Str(required=True, strict_email=True), "password": password()}
 SIGN_UP_27 = Obj({**SIGN_UP_FIELDS, "verification_callback_url": Str(required=True, url=True)}, required=True)
 #: 2.8: the callback URL is optional (but must be trusted when given) and the bot-challenge
-#: fields are accepted; the local service has no bot challenge (contract 2.8, 14.1).
+#: fields are accepted; the local service has no bot challenge (service-api B14.1).
 SIGN_UP_28 = Obj(
     {
         **SIGN_UP_FIELDS,
@@ -91,7 +91,7 @@ def sign_up(ctx: RequestContext) -> dict[str, Any]:
     tiers=ANY,
     body=PerApi(
         v27=Obj({"email": Str(required=True, email=True), "password": password()}, required=True),
-        # 2.8 (contract 2.8, 14.5): the e-mail must be non-empty
+        # 2.8 (service-api B14.5): the e-mail must be non-empty
         v28=Obj({"email": Str(required=True, email=True, non_empty=True), "password": password()}, required=True),
     ),
 )
@@ -185,7 +185,7 @@ def check_reset_code(ctx: RequestContext) -> dict[str, Any]:
 )
 def reset_password(ctx: RequestContext) -> dict[str, Any]:
     found = find_code(ctx, PASSWORD_RESET, ctx.body["code"])
-    found.consume()  # used up even when the checks below fail (contract 5.3)
+    found.consume()  # used up even when the checks below fail (service-api A5.3)
     if not ctx.project.config["credential_enabled"]:
         raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
     if len(ctx.body["password"]) < MIN_LENGTH:

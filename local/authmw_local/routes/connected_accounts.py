@@ -1,4 +1,4 @@
-"""Provider access tokens of connected accounts (contract 5.4.7), minted by the mock provider."""
+"""Provider access tokens of connected accounts (service-api A5.4.7), minted by the mock provider."""
 
 from __future__ import annotations
 

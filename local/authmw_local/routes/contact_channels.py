@@ -1,4 +1,4 @@
-"""Contact channels (contract 5.7) and e-mail verification by code (flow 6.4)."""
+"""Contact channels (service-api A5.7) and e-mail verification by code (flow 6.4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""E-mail templates (contract 5.10, admin); API 2.7 only (2.8 removed them: contract 2.8, 14.4)."""
+"""E-mail templates (service-api A5.10, admin); API 2.7 only (2.8 removed them: service-api B14.4)."""
 
 from __future__ import annotations
 

@@ -70,7 +70,7 @@ def create_owned_project(ctx: RequestContext) -> Created:
 def _create_team_owned_project(ctx: RequestContext, owner: sqlite3.Row) -> Project:
     """2.8: the project belongs to `owner_team_id`, a team of `internal` the creator is a member
     of; every member of that team manages it. Localhost is allowed unless the body says not
-    (contract 2.8, 14.4). Its config leaves `project.requirePublishableClientKey` unset, which 2.8
+    (service-api B14.4). Its config leaves `project.requirePublishableClientKey` unset, which 2.8
     reads as not required: client calls without the publishable key are accepted."""
     team_id = ctx.body["owner_team_id"]
     if not is_member(ctx.sql, INTERNAL_PROJECT_ID, team_id, owner["id"]):

@@ -1,4 +1,4 @@
-"""Key sets (contract 3.3; 2.8: contract 2.8, 3.2).
+"""Key sets (service-api A3.3; 2.8: service-api B3.2).
 
 2.7: one key per project under /api/v1, and the legacy global key at the server root.
 2.8: two keys per audience, `include_restricted` / `include_anonymous`, the anonymous issuer's

@@ -1,4 +1,4 @@
-"""Second factor of a sign-in: POST /auth/mfa/sign-in (contract 5.4.3, 6.8)."""
+"""Second factor of a sign-in: POST /auth/mfa/sign-in (service-api A5.4.3, A6.8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Health check, the API root text and feature/version probes (contract 1.1, 5.13)."""
+"""Health check, the API root text and feature/version probes (service-api A1.1, A5.13)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Notification preferences and the unsubscribe link (API 2.8 only, contract 2.8 section 11.2)."""
+"""Notification preferences and the unsubscribe link (API 2.8 only, service-api B11)."""
 
 from __future__ import annotations
 

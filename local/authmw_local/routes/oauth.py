@@ -1,4 +1,4 @@
-"""The OAuth token endpoint (contract 3.5 and 5.4.6): refresh grant and code exchange."""
+"""The OAuth token endpoint (service-api A3.5 and A5.4.6): refresh grant and code exchange."""
 
 from __future__ import annotations
 
@@ -159,8 +159,8 @@ def _attach(c: sqlite3.Connection, project: Project, user_id: str, link: dict[st
 
 
 def _upgrade_anonymous(ctx: RequestContext, project: Project, user: sqlite3.Row, link: dict[str, Any]) -> None:
-    """The OAuth sign-up that upgrades the anonymous user of the authorize token (contract 2.8,
-    7.3), done now that the app holding the PKCE verifier asked (oauth_flow.py)."""
+    """The OAuth sign-up that upgrades the anonymous user of the authorize token (service-api
+    B7.3), done now that the app holding the PKCE verifier asked (oauth_flow.py)."""
     if not user["is_anonymous"]:
         raise CatalogueError("INVALID_AUTHORIZATION_CODE")  # signed up some other way meanwhile
     provider_id, account = link["provider_id"], link["account"]

@@ -1,4 +1,4 @@
-"""OAuth authorize and callback with the local mock provider (contract 5.4.6); see oauth_flow.py."""
+"""OAuth authorize and callback with the local mock provider (service-api A5.4.6); see oauth_flow.py."""
 
 from __future__ import annotations
 
@@ -403,7 +403,7 @@ def _unlinked(ctx: RequestContext, project: Project, provider_id: str, account: 
 
 
 def _merge_target(ctx: RequestContext, project: Project, account: dict[str, Any]) -> sqlite3.Row | None:
-    """API 2.8 (contract 2.8, 10.4): the sign-in address of another user that an OAuth sign-up
+    """API 2.8 (service-api B10): the sign-in address of another user that an OAuth sign-up
     bringing the same e-mail meets, unless the project allows duplicates (2.7: never)."""
     strategy = project.config.get("oauth_account_merge_strategy", "link_method")
     if not ctx.api.oauth_provider_accounts or strategy == "allow_duplicates" or not account.get("email"):

@@ -1,5 +1,5 @@
-"""OAuth provider accounts of a user and the connected-account list (API 2.8 only, contract 2.8
-sections 10.1-10.3).
+"""OAuth provider accounts of a user and the connected-account list (API 2.8 only, service-api
+B10).
 
 A row of `oauth_accounts` is one link between a user and a provider account. `allow_sign_in`
 makes it a sign-in method (at most one sign-in link per provider account in the project, and

@@ -1,4 +1,4 @@
-"""Magic link / one-time-password sign-in (contract 5.4.2, flow 6.2)."""
+"""Magic link / one-time-password sign-in (service-api A5.4.2, flow 6.2)."""
 
 from __future__ import annotations
 

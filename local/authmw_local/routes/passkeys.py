@@ -1,4 +1,4 @@
-"""Passkeys: registration and sign-in (contract 5.4.4, 6.7, 7.6)."""
+"""Passkeys: registration and sign-in (service-api A5.4.4, A6.7, A7.6)."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def register(ctx: RequestContext) -> dict[str, Any]:
             "PASSKEY_REGISTRATION_FAILED",
             message="Passkey registration failed because this passkey is already registered to another account",
         )
-    # One passkey per user: registering again replaces it (contract 5.4.4, 7.6).
+    # One passkey per user: registering again replaces it (service-api A5.4.4, A7.6).
     ctx.sql.execute("DELETE FROM passkeys WHERE project_id = ? AND user_id = ?", (ctx.project.id, user_id))
     ctx.sql.execute(
         "INSERT INTO passkeys (user_id, project_id, credential_id, public_key, sign_count, rp_id, created_at_millis)"

@@ -1,5 +1,5 @@
-"""Permission definitions (admin): team ones (contract 5.11) and, in API 2.8, project ones
-(contract 2.8, 9.1).
+"""Permission definitions (admin): team ones (service-api A5.11) and, in API 2.8, project ones
+(service-api B9.1).
 
 Both kinds live in one table with a `scope` column, so they share one id namespace as in the
 backend's project config. The team list shows the system permissions (`$...`); the project
@@ -100,7 +100,7 @@ def _check_contained(ctx: RequestContext, scope: Scope, contained: list[str]) ->
 
 def _refuse_taken(ctx: RequestContext, permission_id: str) -> None:
     """An id any definition (of either scope) already has: PERMISSION_ID_ALREADY_EXISTS in 2.8,
-    2.7's plain 400 before it (contract 2.8, 2.2)."""
+    2.7's plain 400 before it (service-api B2.2)."""
     taken = ctx.sql.execute(
         "SELECT 1 FROM permission_definitions WHERE project_id = ? AND id = ?", (ctx.project.id, permission_id)
     ).fetchone()

@@ -1,4 +1,4 @@
-"""Project permissions granted to users (API 2.8; contract 2.8, 9.2).
+"""Project permissions granted to users (API 2.8; service-api B9.2).
 
 `GET /project-permissions` lists grants (the client tier only its own user's), `recursive=true`
 with the permissions they contain; `POST` / `DELETE /project-permissions/{user_id}/{permission_id}`

@@ -1,6 +1,6 @@
-"""The current project: read, update, delete (contract 5.8).
+"""The current project: read, update, delete (service-api A5.8).
 
-API 2.8 (contract 2.8, 14.4): `/projects/current` is the client view on every tier and has no
+API 2.8 (service-api B14.4): `/projects/current` is the client view on every tier and has no
 PATCH / DELETE (405); the admin view and changes live at `/internal/projects/current`.
 """
 
@@ -38,7 +38,7 @@ def _permission_refs() -> Arr:
 def project_body(*, creating: bool, api_28: bool = False) -> Obj:
     """The PATCH /projects/current body; creating a project also needs `display_name`.
 
-    API 2.8 (contract 2.8, 14.4): creating one also needs `owner_team_id`, a team of `internal`
+    API 2.8 (service-api B14.4): creating one also needs `owner_team_id`, a team of `internal`
     the creator belongs to; providers have no `enabled` (every listed one signs in), so it is
     optional and defaults to true.
     """
@@ -91,7 +91,7 @@ def project_body(*, creating: bool, api_28: bool = False) -> Obj:
                     ),
                     "team_creator_default_permissions": _permission_refs(),
                     "team_member_default_permissions": _permission_refs(),
-                    # 2.8 settings (contract 2.8, 7.4, 8.1, 14.4; the publishable-key setting
+                    # 2.8 settings (service-api B7.4, B8.1, B14.4; the publishable-key setting
                     # is the local service's way to reach the project config of 1.2)
                     "require_email_verification": Bool(),
                     "allow_user_api_keys": Bool(),
@@ -248,7 +248,7 @@ def _check_config(ctx: RequestContext, project: Project, changes: dict[str, Any]
     if providers is not None:
         given = {p["id"] for p in providers}
         # 2.7 wants every configured provider in the list; 2.8 lists enabled providers only, so a
-        # provider left out of its update is turned off (contract 2.8, 14.4).
+        # provider left out of its update is turned off (service-api B14.4).
         for existing in [] if ctx.api.admin_project_at_internal else current["oauth_providers"]:
             if existing["id"] not in given:
                 raise PlainError(400, f"Provider with id '{existing['id']}' not found in the update")

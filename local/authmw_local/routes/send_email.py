@@ -1,4 +1,4 @@
-"""`POST /emails/send-email` (API 2.8 only, contract 2.8 section 11.3): e-mail from the server tier
+"""`POST /emails/send-email` (API 2.8 only, service-api B11): e-mail from the server tier
 to users' primary addresses, kept in the outbox (`GET /dev/mailbox`) and delivered through the
 project's own SMTP server.
 

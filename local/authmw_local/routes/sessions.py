@@ -1,6 +1,6 @@
-"""Sessions: server-minted sessions, refresh and sign-out (contract 3.5, 3.6, 5.4.5); 2.8 adds
+"""Sessions: server-minted sessions, refresh and sign-out (service-api A3.5, A3.6, A5.4.5); 2.8 adds
 sign-out by the access token's session, impersonation sessions and the session list and
-revoke routes (contract 2.8, 3.5 and 6)."""
+revoke routes (service-api B3.5 and B6)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def refresh(ctx: RequestContext) -> dict[str, Any]:
 @group.delete("/auth/sessions/current", tiers=ANY)
 def sign_out(ctx: RequestContext) -> dict[str, Any]:
     if ctx.api.sign_out_by_access_token:
-        # 2.8: the access token's session; x-stack-refresh-token is not read (contract 2.8, 3.5).
+        # 2.8: the access token's session; x-stack-refresh-token is not read (service-api B3.5).
         session_id = None if ctx.auth is None else ctx.auth.session_id
         if ctx.user is None or session_id is None:
             raise expired_error(

@@ -1,4 +1,4 @@
-"""Team invitations by e-mailed code (contract 5.6, flow 6.9)."""
+"""Team invitations by e-mailed code (service-api A5.6, flow 6.9)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from ..verification import CODE_LENGTH, find_code
 group = EndpointGroup()
 CODE_BODY = Obj({"code": Str(required=True, min_length=CODE_LENGTH, max_length=CODE_LENGTH)}, required=True)
 TEAM_QUERY = Obj({"team_id": Uuid(required=True)})
-#: 2.8 lists a team's invitations or a user's (contract 2.8, 14.5).
+#: 2.8 lists a team's invitations or a user's (service-api B14.5).
 LIST_QUERY = PerApi(v27=TEAM_QUERY, v28=Obj({"team_id": Uuid(), "user_id": Uuid(allow_me=True)}))
 
 
@@ -91,7 +91,7 @@ def _verified_emails(ctx: RequestContext, user_id: str) -> list[str]:
 
 
 def _refuse_restricted(ctx: RequestContext, user: Any) -> None:
-    """2.8 refuses anonymous and restricted users team invitations (contract 2.8, 7.4)."""
+    """2.8 refuses anonymous and restricted users team invitations (service-api B7.4)."""
     if not ctx.api.team_invitations_28:
         return
     reason = restricted_reason(ctx.sql, user)
@@ -180,7 +180,7 @@ def accept(ctx: RequestContext) -> dict[str, Any]:
     team = existing_team(ctx, found.data["team_id"])
     if not is_member(
         ctx.sql, ctx.project.id, team["id"], user_id
-    ):  # the recipient e-mail is not compared (contract 5.6)
+    ):  # the recipient e-mail is not compared (service-api A5.6)
         add_member(ctx.sql, ctx.project, team["id"], user_id, as_creator=False)
     return {}
 

@@ -1,4 +1,4 @@
-"""Team member profiles: a member's name and image within one team (contract 5.2, 5.6)."""
+"""Team member profiles: a member's name and image within one team (service-api A5.2, A5.6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Teams, memberships and granted team permissions (contract 5.6).
+"""Teams, memberships and granted team permissions (service-api A5.6).
 
 Client-tier requests act for their own user and need the team permissions of the table in 5.6;
 server and admin requests may do anything within the project.

@@ -40,7 +40,7 @@ LIST_FIELDS_27: dict[str, Any] = {
     "team_id": Uuid(),
 }
 LIST_QUERY_27 = Obj(LIST_FIELDS_27)
-#: 2.8 adds the anonymous / restricted filters (contract 2.8, 5.1).
+#: 2.8 adds the anonymous / restricted filters (service-api B5.1).
 LIST_QUERY = Obj(
     {**LIST_FIELDS_27, "include_restricted": Bool(), "include_anonymous": Bool(), "only_anonymous": Bool()}
 )
@@ -151,7 +151,7 @@ _ID_NOISE = re.compile(r"[^A-Za-z0-9_.-]")
 def _matching_users(
     c: sqlite3.Connection, project: Project, query: dict[str, Any], *, hide_restricted: bool
 ) -> list[sqlite3.Row]:
-    """The users a list asks for. 2.8 (contract 2.8, 5.1) leaves out anonymous users unless
+    """The users a list asks for. 2.8 (service-api B5.1) leaves out anonymous users unless
     `include_anonymous`, and restricted ones (by an admin, or without a verified primary e-mail
     when the project requires one) unless `include_restricted` or `include_anonymous`."""
     sql = "SELECT u.* FROM users u WHERE u.project_id = ?"

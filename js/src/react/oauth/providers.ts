@@ -1,4 +1,4 @@
-/** Display names of the providers the service knows (contract 7.4). */
+/** Display names of the providers the service knows (service-api A7.4). */
 export const PROVIDER_NAMES: Record<string, string> = {
   google: "Google",
   github: "GitHub",

@@ -26,7 +26,7 @@ const failure = (error: unknown, m: Messages): string => describeUntrustedError(
 /**
  * {handler}/oauth-callback?code=...&state=...: finishes an OAuth sign-in (or account link).
  * Without code and state, or without a verifier kept for that state in this browser, it does
- * nothing (spec 2) and says so. A new user goes to the after-sign-up page, others to
+ * nothing (service-api C2) and says so. A new user goes to the after-sign-up page, others to
  * after-sign-in; after_auth_return_to (relative only) wins over both.
  */
 export function OAuthCallback() {

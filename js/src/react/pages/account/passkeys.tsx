@@ -4,7 +4,7 @@ import type { SectionProps } from "./section";
 
 /**
  * Add a passkey (registration ceremony), see whether one is set up, remove it. The service keeps
- * one passkey per user (contract 7.6): adding another replaces it.
+ * one passkey per user (service-api A7.6): adding another replaces it.
  */
 function Passkeys({ user }: SectionProps) {
   const { passkeysSupported, useAuth, describePasskeyError, useMessages, FormError, Status } = useSectionKit();

@@ -73,7 +73,7 @@ export function MethodsPage({ mode }: { mode: AuthMode }) {
   }
 
   // An anonymous user (an app with allowAnonymous) has no account yet: the forms are for them,
-  // and signing up keeps their id (contract 7.3).
+  // and signing up keeps their id (service-api A7.3).
   if (auth.user && !auth.user.isAnonymous && !finished.current) {
     return (
       <AuthPage title={m.alreadySignedInTitle}>

@@ -16,7 +16,7 @@ export function passkeyButtonShown(config: ProjectConfig, mode: AuthMode): boole
 }
 
 /**
- * "Sign in with a passkey": the browser asks which passkey (contract 6.7); a user with TOTP then
+ * "Sign in with a passkey": the browser asks which passkey (service-api A6.7); a user with TOTP then
  * gets the MFA prompt. Where the browser supports it, passkeys are also offered in the e-mail
  * field's autofill (conditional UI) while the page is open.
  */
