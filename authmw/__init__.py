@@ -21,8 +21,7 @@ from ._apps import (
     ServerApp,
 )
 from ._apps._oauth import ConnectedAccount
-from ._config import VERSION as __version__
-from ._config import AuthConfig
+from ._config import VERSION as __version__, AuthConfig
 from ._jwt import verify_jwt
 from ._oauth import OAuthAuthorization
 from ._production import ProductionModeError, production_mode_errors

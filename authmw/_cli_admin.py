@@ -205,7 +205,7 @@ def _on(value: bool | None) -> str:
 
 def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    out.writelines("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() + "\n" for row in rows)
+    out.writelines("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() + "\n" for row in rows)
 
 
 def _json(value: Any, out: TextIO) -> None:

@@ -23,7 +23,7 @@ import jwt
 
 from ._bounded import BoundedMap
 from ._config import AuthConfig
-from ._jwt import CLOCK_TOLERANCE, MAX_TOKEN_LENGTH, Parsed, is_time, parse, verify_jwt, verify_parsed
+from ._jwt import CLOCK_TOLERANCE, Parsed, is_time, parse, verify_jwt, verify_parsed
 from ._ops import Op, Request, Send, Shared
 from ._refresh_policy import REQUIRED_VALIDITY_MS
 from .errors import (

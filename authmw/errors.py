@@ -331,7 +331,6 @@ def error_from_response(
 
 # The generated classes subclass KnownError, so they are imported once it exists.
 from ._errors_gen import *
-from ._errors_gen import BY_CODE, UnsupportedError
-from ._errors_gen import __all__ as _generated
+from ._errors_gen import BY_CODE, UnsupportedError, __all__ as _generated
 
 __all__ = sorted([*_OWN, *_generated])  # noqa: PLE0605

@@ -21,8 +21,8 @@ from typing import Any
 from _common import Stack, heading, row
 
 from authmw import AdminApp, ServerApp
-from authmw_local.routes.api_keys import make_api_key
 from authmw.middleware import AuthMiddleware
+from authmw_local.routes.api_keys import make_api_key
 
 CHECKS = ("/api/v1/user-api-keys/check", "/api/v1/team-api-keys/check")
 

@@ -22,9 +22,7 @@ from typing import Any
 
 from _common import Stack, heading, row
 
-from authmw.middleware import AuthMiddleware
-from authmw.middleware import _cookies as cookies_module
-from authmw.middleware import asgi as asgi_module
+from authmw.middleware import AuthMiddleware, _cookies as cookies_module, asgi as asgi_module
 
 
 async def inner(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -127,7 +125,7 @@ def main() -> None:
         for label, stmt in steps:
             if stmt is not None:
                 results[label] = best(stmt)
-        for label, stmt in steps:
+        for label, _stmt in steps:
             if label.startswith("whole"):
                 row(label, f"{(whole - bare) / n * 1e6:7.2f} us")
             elif label.strip().startswith("on a miss ("):

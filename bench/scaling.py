@@ -31,8 +31,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from authmw._ops import SyncDriver
 from authmw._tokens import TokenVerifier, parse_jwks
-from authmw.middleware import AuthMiddleware
-from authmw.middleware import _core as core_module
+from authmw.middleware import AuthMiddleware, _core as core_module
 
 
 async def _inner(scope: dict[str, Any], receive: Any, send: Any) -> None:

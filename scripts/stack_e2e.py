@@ -120,7 +120,6 @@ def _env_file_values(path: Path) -> dict[str, str]:
 def _free_port_prefix() -> str:
     """Two digits P such that port P02 (the backend's place in the suite's port scheme) is free.
     Stack's own services use 81; the search starts elsewhere so as not to meet a developer's."""
-    import socket
 
     for prefix in range(31, 65):
         if all(_port_free(int(f"{prefix}{suffix}")) for suffix in ("02", "14")):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need (Python venv, npm packages, React builds) and runs every
-# test: the Python (mypy) and TypeScript type checks, vitest for the React package, then pytest (local
-# service over HTTP, framework test clients, and Chromium browser tests).
+# test: the Python lint (ruff) and type (mypy) checks, the TypeScript type check, vitest for the React
+# package, then pytest (local service over HTTP, framework test clients, and Chromium browser tests).
 #
 # Usage: bash scripts/test.sh [--no-browser] [pytest args...]
 #   --no-browser   skip the Chromium tests (tests/browser) and the builds only they need
@@ -30,7 +30,8 @@ fi
 
 python_env test
 
-# Python types (settings in pyproject.toml [tool.mypy])
+# Python lint and types (settings in pyproject.toml [tool.ruff], [tool.mypy])
+.venv/bin/ruff check .
 .venv/bin/python -m mypy
 
 # JavaScript: install, type-check, build the package (and the example app for the browser

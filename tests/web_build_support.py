@@ -30,9 +30,10 @@ Get = Callable[[str], tuple[int, dict[str, str], str]]
 
 
 def fastapi_client(dist: Path) -> Get:
-    from authmw_fastapi import web_routes
     from fastapi import FastAPI
     from fastapi.testclient import TestClient
+
+    from authmw_fastapi import web_routes
 
     app = FastAPI()
 
@@ -55,8 +56,9 @@ def fastapi_client(dist: Path) -> Get:
 
 
 def flask_client(dist: Path) -> Get:
-    from authmw_flask import serve_web
     from flask import Flask
+
+    from authmw_flask import serve_web
 
     app = Flask(__name__)
 
@@ -79,8 +81,9 @@ def flask_client(dist: Path) -> Get:
 
 
 def quart_client(dist: Path) -> Get:
-    from authmw_quart import serve_web
     from quart import Quart
+
+    from authmw_quart import serve_web
 
     app = Quart(__name__)
 

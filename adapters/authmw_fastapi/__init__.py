@@ -23,9 +23,16 @@ from ._guards import (
     require_user_page,
 )
 from ._oauth import oauth_routes
-from ._teams import PermissionCheck, TeamCheck, TeamSource, require_permission, require_team_member, require_team_permission
-from ._webhooks import webhook_router
+from ._teams import (
+    PermissionCheck,
+    TeamCheck,
+    TeamSource,
+    require_permission,
+    require_team_member,
+    require_team_permission,
+)
 from ._web import web_routes
+from ._webhooks import webhook_router
 
 __all__ = [
     "CurrentUser",

@@ -14,7 +14,7 @@
         return {"id": current_user.id}
 """
 
-from authmw.adapter import DEFAULT_TEAM_ARG, TeamRequirement, EmailLinkRefused
+from authmw.adapter import DEFAULT_TEAM_ARG, EmailLinkRefused, TeamRequirement
 
 from ._decorators import (
     EXEMPT_METHODS,
@@ -25,9 +25,9 @@ from ._decorators import (
     user_required,
 )
 from ._extension import AuthMW, current_user, get_user
-from ._settings import FlaskAuth
 from ._flask_login import linkable_email
 from ._oauth import oauth_blueprint
+from ._settings import FlaskAuth
 from ._web import serve_web
 from ._webhooks import webhook_blueprint
 

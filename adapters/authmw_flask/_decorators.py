@@ -16,7 +16,15 @@ from typing import Any
 from flask import abort, request
 from werkzeug.wrappers import Response
 
-from authmw.adapter import Denial, GuardBase, TeamRequirement, ViewFunction, guard_decorators, permission_decorator, wants_page
+from authmw.adapter import (
+    Denial,
+    GuardBase,
+    TeamRequirement,
+    ViewFunction,
+    guard_decorators,
+    permission_decorator,
+    wants_page,
+)
 from authmw.middleware import Refusal
 
 from ._extension import get_user, refusal_response

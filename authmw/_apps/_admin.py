@@ -15,10 +15,9 @@ from typing import Any
 import pydantic
 
 from .._config import AuthConfig
-from .._ops import Op
+from .._ops import Op, Response
 from .._production import DEFAULT_DASHBOARD_URL, ProductionModeError, production_mode_errors
 from .._session import Session
-from .._ops import Response
 from .._transport import Transport, parse_json, segment
 from ..errors import HttpStatusError, InvalidServerResponse
 from ..models import (

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._ops import Op
-from .._ops import Response
+from .._ops import Op, Response
 from .._transport import parse_json, segment
 from ..errors import HttpStatusError, NotInServiceVersion
 from ..models import EmailTemplate

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, TypeVar, overload
 from urllib.parse import urlencode
 
@@ -267,6 +267,12 @@ def admit(user: object, rule: Rule) -> Denial | None:
     return None
 
 
+def _user_id(user: object) -> str:
+    """The id of a user that passed the checks above (a session user or a user key's holder)."""
+    user_id: str = getattr(user, "id")  # noqa: B009 - the guards' user is typed as any object
+    return user_id
+
+
 def decide(
     user: object,
     rule: Rule,
@@ -289,13 +295,13 @@ def decide(
                     details={"user_id": "", "permission_id": requirement.permission_id}
                 )
             else:
-                error = yield from _asking(permission_refusal(server(), getattr(user, "id"), requirement.permission_id))
+                error = yield from _asking(permission_refusal(server(), _user_id(user), requirement.permission_id))
         else:
             team = team_id(requirement)
             if team_key:
                 error = team_key_refusal(user, team, requirement.permission_id)
             else:
-                error = yield from _asking(team_refusal(server(), getattr(user, "id"), team, requirement.permission_id))
+                error = yield from _asking(team_refusal(server(), _user_id(user), team, requirement.permission_id))
         if isinstance(error, Denial):
             return error
         if error is not None:

@@ -34,10 +34,10 @@ from authmw._apps._project_api_keys import _KeysOps, _ServerTeamKeysOps, _Server
 from authmw._apps._users import _ServerUsersOps
 from authmw._bounded import BoundedMap
 from authmw._config import AuthConfig
-from authmw.keyformat import ParsedApiKey, parse_api_key
 from authmw._ops import Op, Shared
 from authmw._transport import Transport
 from authmw.errors import ApiKeyNotFound, ApiKeyNotValid, HttpStatusError, KnownError
+from authmw.keyformat import ParsedApiKey, parse_api_key
 from authmw.models import ProjectApiKey
 
 logger = logging.getLogger("authmw.middleware")

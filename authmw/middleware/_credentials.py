@@ -15,9 +15,9 @@ from typing import NamedTuple, TypeVar
 
 from authmw._bounded import BoundedMap
 from authmw._config import AuthConfig
-from authmw.keyformat import ParsedApiKey
 from authmw._tokens import AUTHORIZATION_PREFIXES
 from authmw.errors import ApiKeyNotAccepted, UnparsableAccessToken
+from authmw.keyformat import ParsedApiKey
 
 from ._api_keys import looks_like_api_key
 from ._cookies import SessionCookieReader, StoredSession, usable_token

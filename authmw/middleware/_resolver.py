@@ -34,8 +34,8 @@ from authmw.errors import ConfigurationError
 
 from ._core import Authenticator, Outcome
 from ._credentials import Tokens, bearer_token
-from ._refusal import Refusal
 from ._origin import own_origin
+from ._refusal import Refusal
 from ._settings import Options, secret_key_needed
 from ._user import ANONYMOUS, AnonymousUser, ApiKeyUser, AuthUser, UnadmittedUser, key_principal
 

@@ -11,12 +11,12 @@ from authmw.errors import AnonymousAuthenticationNotAllowed, ConfigurationError,
 from ._access import PermissionRequirement, team_refusal
 
 if TYPE_CHECKING:
-    from authmw._config import AuthConfig
-
-    from ._api_keys import ConfirmedKey
     from authmw._apps import AsyncServerApp, ServerApp
+    from authmw._config import AuthConfig
     from authmw._tokens import Claims
     from authmw.models import ProjectApiKey
+
+    from ._api_keys import ConfirmedKey
 
 
 class AnonymousUser:

@@ -14,13 +14,13 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from authmw_fastapi import CurrentUser, Guard, PageUser, install, web_routes
 from fastapi import Depends, FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from authmw import AuthConfig
 from authmw.errors import UserAuthenticationRequired
 from authmw.middleware import AuthUser, Refusal
+from authmw_fastapi import CurrentUser, Guard, PageUser, install, web_routes
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Where `npm run build:example` (in js/) puts the React app.

@@ -12,13 +12,13 @@ import json
 import os
 from pathlib import Path
 
-from authmw_flask import AuthMW, current_user, get_user, serve_web, user_required
 from flask import Flask, Response, jsonify
 from markupsafe import escape
 
 from authmw import AuthConfig
 from authmw.errors import UserAuthenticationRequired
 from authmw.middleware import AuthUser, Refusal
+from authmw_flask import AuthMW, current_user, get_user, serve_web, user_required
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Where `npm run build:example` (in js/) puts the React app.

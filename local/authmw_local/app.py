@@ -17,15 +17,14 @@ from .bootstrap import Bootstrap, ensure_projects, env_values, write_env_file
 from .clock import ClockMiddleware
 from .db import Database
 from .delivery import mark_interrupted
-from .endpoint import NOT_FOUND_TEXT
 from .end_user import EndUserMiddleware
+from .endpoint import NOT_FOUND_TEXT
 from .keys import KeyStore
 from .middleware import ServiceHeadersMiddleware
 from .routes import all_routes
 from .seed import InternalKeys
 from .service import Service
 from .webhooks import Sender
-
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:

@@ -14,12 +14,12 @@ from typing import Any
 
 import httpx
 import pytest
-from authmw_fastapi import Guard, install, require_team_member
 from fastapi import Depends, FastAPI
 from playwright.sync_api import expect
 from starlette.testclient import TestClient
 
 from authmw import AuthConfig
+from authmw_fastapi import Guard, install, require_team_member
 
 from .conftest import ROOT
 from .test_email_flows import PASSWORD, MailService, sign_in

@@ -19,7 +19,7 @@ from authmw import ClientApp
 from authmw._ops import SyncDriver
 
 from .test_page_quality import Inspector, axe_source  # noqa: F401 - the fixture
-from .test_signup_flow import submit_password_form, sign_up
+from .test_signup_flow import sign_up, submit_password_form
 
 pytestmark = pytest.mark.browser
 

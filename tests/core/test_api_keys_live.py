@@ -12,18 +12,25 @@ import deployment
 import pytest
 
 from authmw import AdminApp, AsyncAdminApp, AuthConfig
-from authmw.keyformat import parse_api_key
 from authmw.errors import (
     ApiKeyNotFound,
-    ApiKeyRevoked,
     ApiKeyNotValid,
+    ApiKeyRevoked,
     HttpStatusError,
     PermissionIdAlreadyExists,
     PermissionNotFound,
     WrongApiKeyType,
     WrongPermissionScope,
 )
-from authmw.models import NewProjectApiKey, PermissionDefinition, ProjectApiKey, ProjectPermission, ServerTeam, ServerUser
+from authmw.keyformat import parse_api_key
+from authmw.models import (
+    NewProjectApiKey,
+    PermissionDefinition,
+    ProjectApiKey,
+    ProjectPermission,
+    ServerTeam,
+    ServerUser,
+)
 
 from .test_apps_live import Async, Sync, flavour  # noqa: F401 - the fixture
 

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from authmw.middleware import Refusal
-
 import authmw
 from authmw import errors
 from authmw.errors import (
@@ -21,6 +19,7 @@ from authmw.errors import (
     UnsupportedError,
     error_from_response,
 )
+from authmw.middleware import Refusal
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = json.loads((ROOT / "authmw" / "catalogue.json").read_text())["errors"]

@@ -2,8 +2,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from authmw.models import Project, ServerTeam, ServerUser, SignInResult, TokenPair, User
 

@@ -9,10 +9,10 @@ import asyncio
 import uuid
 from typing import Any
 
+import deployment
 import httpx
 import pytest
 
-import deployment
 from authmw import AdminApp, AsyncAdminApp, AsyncServerApp, ServerApp
 from authmw.models import AdminProjectConfigUpdate
 

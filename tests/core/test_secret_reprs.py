@@ -22,9 +22,8 @@ from typing import Any
 
 import pytest
 
-import authmw
 from authmw import AdminApp, AsyncClientApp, AsyncServerApp, AuthConfig, ClientApp, ServerApp
-from authmw.adapter import OAuthRoutes, Options, Resolved, SessionResolver, read_settings
+from authmw.adapter import OAuthRoutes, Options, Resolved, SessionResolver
 from authmw.errors import MultiFactorAuthenticationRequired
 from authmw.middleware import ApiKeyTeam, ApiKeyUser, AuthMiddleware, AuthUser, WSGIAuthMiddleware
 
@@ -73,11 +72,12 @@ def holds_secret(cls: type) -> bool:
 @pytest.fixture(scope="module")
 def examples(local_service: Any) -> dict[type, Callable[[], list[Any]]]:
     """One or more instances per class that can hold a secret, each holding real secrets."""
+    from flask import Flask
+
     from authmw import ConnectedAccount, OAuthAuthorization, Session
     from authmw._oauth import authorize_url
     from authmw.dev import LocalService
     from authmw.errors import HttpStatusError, NotInServiceVersion, ServiceUnreachable
-    from authmw_local.routes.api_keys import make_api_key
     from authmw.models import (
         AdminOAuthProvider,
         EmailConfig,
@@ -89,7 +89,7 @@ def examples(local_service: Any) -> dict[type, Callable[[], list[Any]]]:
         TotpSetup,
     )
     from authmw_flask import AuthMW
-    from flask import Flask
+    from authmw_local.routes.api_keys import make_api_key
 
     config = local_service.config
     client = ClientApp(config)
@@ -227,9 +227,8 @@ def test_the_link_flows_authorization_keeps_the_token_out_of_repr_but_in_url(exa
 def test_no_log_line_of_a_session_shows_a_secret(local_service: Any, caplog: pytest.LogCaptureFixture) -> None:
     """Sign-up, refresh, the middleware reading and refreshing a session, a refused token:
     everything authmw and httpx log at DEBUG."""
-    from starlette.testclient import TestClient
-
     from middleware.support import cookie_header, make_app
+    from starlette.testclient import TestClient
 
     caplog.set_level(logging.DEBUG)
     client = ClientApp(local_service.config)

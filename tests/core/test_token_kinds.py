@@ -29,7 +29,7 @@ from authmw.errors import (
     UnparsableAccessToken,
 )
 from authmw.middleware import AuthUser
-from authmw.middleware._core import MALFORMED_AUTHORIZATION, NO_SESSION, Authenticator, Refusal, Tokens
+from authmw.middleware._core import MALFORMED_AUTHORIZATION, NO_SESSION, Authenticator, Outcome, Refusal, Tokens
 
 from .conftest import Recorder, SigningKey
 
@@ -289,8 +289,11 @@ def test_an_anonymous_cookie_session_is_not_signed_in_and_left_alone(config, key
     for access in (keys.sign(project_id, ":anon"), expired):
         cookie = cookie_of(project_id, "r" * 45, access)
         decided = core.decide(cookie, None)
-        assert decided == NO_SESSION and decided.cookies == ()  # no I/O, nothing written or deleted
-        assert core.decide(cookie, None) is NO_SESSION  # (a lookup the second time)
+        # not signed in, no I/O, nothing written or deleted; the guards learn why (an anonymous user)
+        assert decided == Outcome(refused=decided.refused) and decided.cookies == ()
+        assert isinstance(decided.refused, AnonymousAuthenticationNotAllowed)
+        again = core.decide(cookie, None)  # (a lookup the second time)
+        assert again == Outcome(refused=again.refused) and isinstance(again.refused, AnonymousAuthenticationNotAllowed)
     assert refresher.calls == 0
 
 
@@ -337,7 +340,9 @@ def test_an_opted_in_app_signs_the_anonymous_session_in(config, keys, project_id
 
 def test_an_anonymous_bearer_token_is_not_signed_in_nor_refused(config, keys, project_id):
     core = authenticator(config, Refresher(None))
-    assert settle(core, keys, core.decide(None, None, keys.sign(project_id, ":anon"))) == NO_SESSION
+    outcome = settle(core, keys, core.decide(None, None, keys.sign(project_id, ":anon")))
+    assert outcome == Outcome(refused=outcome.refused)  # not signed in, no cookies, no refusal of the request
+    assert isinstance(outcome.refused, AnonymousAuthenticationNotAllowed)
 
 
 # -- Authorization: Bearer stackauth_<base64 JSON> -------------------------------------------

@@ -9,11 +9,10 @@ import httpx
 import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from authmw._ops import NetworkError
 from authmw._jwt import MAX_TOKEN_LENGTH, verify_jwt
+from authmw._ops import NetworkError
 from authmw._tokens import ACCESS_TOKEN_ISSUER, TokenVerifier, token_expiry
 from authmw.errors import (
     AccessTokenExpired,

@@ -27,11 +27,9 @@ import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
-from hypothesis import HealthCheck, event, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, event, given, settings, strategies as st
 
-from authmw import AuthConfig
-from authmw import _jwt
+from authmw import AuthConfig, _jwt
 from authmw._jwt import is_time
 from authmw._tokens import _TABLE, LEGACY_ISSUER, TokenVerifier, token_expiry, verify_jwt
 from authmw.errors import (

@@ -7,8 +7,7 @@ import time
 
 import httpx
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from authmw import AuthConfig
 from authmw._session import Session

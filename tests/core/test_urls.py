@@ -11,8 +11,7 @@ import shutil
 import subprocess
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from authmw._urls import same_origin_path
 from authmw_local.urls import trusted_callback

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import jwt
-import pytest
 
 from .conftest import Api, assert_known_error, unique_email
 

@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from authmw.keyformat import parse_api_key
 from authmw.dev import Clock
+from authmw.keyformat import parse_api_key
 from authmw_local.bootstrap import ProjectKeys
 
 from .conftest import Api, assert_known_error

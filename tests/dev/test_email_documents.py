@@ -111,7 +111,7 @@ def _disconnected_by_timeout() -> smtplib.SMTPServerDisconnected:
         try:
             raise TimeoutError("timed out")
         except OSError as error:
-            raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed: " + str(error))
+            raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed: " + str(error))  # noqa: B904 - as smtplib raises it
     except smtplib.SMTPServerDisconnected as disconnected:
         return disconnected
 

@@ -8,8 +8,7 @@ raw JSON text the way an attacker would send them.
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from authmw_local.endpoint import PerApi
 from authmw_local.schema import MAX_SAFE_INTEGER, Num, Obj, Spec

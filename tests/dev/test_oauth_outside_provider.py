@@ -14,10 +14,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
+from oidc_provider import OidcProvider
 
 from authmw.dev import LocalService
 
-from oidc_provider import OidcProvider
 from . import test_oauth_flow as mock_flow
 from .conftest import Api, assert_known_error, unique_email
 

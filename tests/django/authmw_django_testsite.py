@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from authmw_django import require_permission, team_member_required, team_permission_required, user_required
-from authmw_django.rest_framework import HasTeamPermission, IsSignedIn, IsTeamMember
-from authmw_django.views import admin_login
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
@@ -20,6 +17,9 @@ from rest_framework.views import APIView
 
 from authmw.errors import UserNotFound
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
+from authmw_django import require_permission, team_member_required, team_permission_required, user_required
+from authmw_django.rest_framework import HasTeamPermission, IsSignedIn, IsTeamMember
+from authmw_django.views import admin_login
 
 
 def replaces_user(get_response: Any) -> Any:

@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-from urllib.parse import quote
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 import pytest
+from access_support import PERMISSION, TEAM_PERMISSION, World, django_settings, world  # noqa: F401 - the fixture
 from django.http import HttpRequest, JsonResponse
 from django.test import Client, override_settings
 from django.urls import path as url
 from rest_framework.response import Response as DRFResponse
 from rest_framework.views import APIView
 
-from access_support import PERMISSION, TEAM_PERMISSION, World, django_settings, world  # noqa: F401 - the fixture
 from authmw import AuthConfig
 
 ROUTES = ("user", "user_keys", "team_member", "team_permission", "project_permission")

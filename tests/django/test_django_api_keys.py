@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from middleware.keys_support import HELD, MISSING, Keys, keys  # noqa: F401 - the fixture
 
 

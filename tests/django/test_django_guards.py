@@ -7,10 +7,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
-from authmw_django import team_permission_required, user_required
 from django.core.exceptions import ImproperlyConfigured
 from middleware.support import CountingSyncTransport, CountingTransport, TeamCallsFail, cookie_header
 from service_support import teams_or_fail
+
+from authmw_django import team_permission_required, user_required
 
 
 @pytest.fixture

@@ -8,9 +8,10 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import authmw_django_testsite
-from authmw_django import oauth_urls
 from django.test import Client, override_settings
 from django.urls import path
+
+from authmw_django import oauth_urls
 
 
 def _settings(config: Any) -> dict[str, Any]:

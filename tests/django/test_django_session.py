@@ -235,9 +235,10 @@ async def test_a_view_raising_refusal_under_asgi(site) -> None:
 
 
 def test_request_user_is_lazy_and_typed(site, local_service) -> None:
-    from authmw_django import AuthMiddleware
     from django.test import RequestFactory
     from django.utils.functional import SimpleLazyObject
+
+    from authmw_django import AuthMiddleware
 
     s = local_service.sign_up()
     seen: dict[str, Any] = {}
@@ -395,8 +396,9 @@ def test_djangos_auth_middleware_after_authmws_is_refused_at_startup() -> None:
 
 
 def test_decorators_without_the_middleware_name_it() -> None:
-    from authmw_django import user_required
     from django.test import RequestFactory
+
+    from authmw_django import user_required
 
     view = user_required(lambda request: None)
     with pytest.raises(ImproperlyConfigured, match="authmw_django.AuthMiddleware"):

@@ -10,12 +10,12 @@ from datetime import datetime, timezone
 from typing import Any
 
 import pytest
-from authmw_django import webhook_view
 from django.test import Client, override_settings
 from django.urls import path
 from svix.webhooks import Webhook as SvixWebhook
 
 from authmw.webhooks import MemorySeenIds, UserUpdated, Webhooks
+from authmw_django import webhook_view
 
 SECRET = "whsec_" + base64.b64encode(os.urandom(24)).decode()
 NOW = 1_790_000_000.0
@@ -137,14 +137,13 @@ def test_linked_django_users_follow_the_service(tmp_path: Any, make_site: Any, o
     from types import ModuleType
 
     import authmw_django_testsite
-    from authmw_django.webhooks import keep_linked_users
     from django.contrib.auth import get_user_model
     from django.core.handlers.wsgi import WSGIHandler
     from middleware.support import cookie_header
-    from webhook_loop import SECRET as LOOP_SECRET
-    from webhook_loop import Loop, Received, serve_wsgi, wsgi_recording
+    from webhook_loop import SECRET as LOOP_SECRET, Loop, Received, serve_wsgi, wsgi_recording
 
     from authmw import ServerApp
+    from authmw_django.webhooks import keep_linked_users
 
     loop = Loop(tmp_path)
     try:
@@ -198,14 +197,13 @@ def test_linked_staff_flag_follows_team_changes_between_sign_ins(tmp_path: Any, 
     from types import ModuleType
 
     import authmw_django_testsite
-    from authmw_django.webhooks import keep_linked_users
     from django.contrib.auth import get_user_model
     from django.core.handlers.wsgi import WSGIHandler
     from middleware.support import cookie_header
-    from webhook_loop import SECRET as LOOP_SECRET
-    from webhook_loop import Loop, Received, serve_wsgi, wsgi_recording
+    from webhook_loop import SECRET as LOOP_SECRET, Loop, Received, serve_wsgi, wsgi_recording
 
     from authmw import AdminApp, ServerApp
+    from authmw_django.webhooks import keep_linked_users
 
     loop = Loop(tmp_path)
     try:

@@ -7,6 +7,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from flask import Flask, jsonify
+
+from authmw import AuthConfig
+from authmw.errors import UserNotFound
+from authmw.middleware import AnonymousUser, AuthUser, Refusal
 from authmw_flask import (
     AuthMW,
     current_user,
@@ -14,11 +19,6 @@ from authmw_flask import (
     team_permission_required,
     user_required,
 )
-from flask import Flask, jsonify
-
-from authmw import AuthConfig
-from authmw.errors import UserNotFound
-from authmw.middleware import AnonymousUser, AuthUser, Refusal
 
 
 def _load_service_support() -> Any:

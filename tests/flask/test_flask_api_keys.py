@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from authmw_flask import AuthMW, current_user, require_permission, team_member_required, user_required
 from flask import Flask
 from middleware.keys_support import HELD, MISSING, Keys, keys  # noqa: F401 - the fixture
 
 from authmw import AuthConfig
+from authmw_flask import AuthMW, current_user, require_permission, team_member_required, user_required
 
 
 def make_app(config: AuthConfig) -> Flask:

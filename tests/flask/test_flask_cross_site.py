@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from authmw_flask import current_user
 from flask import Flask, request
 from flask_testapp import make_app, with_cookies
 from middleware.cross_site import EVIL, TRUSTED, run_cases, run_header_sessions
 from middleware.support import cookie_header
 
 from authmw.errors import ConfigurationError
+from authmw_flask import current_user
 
 METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "PURGE"]
 

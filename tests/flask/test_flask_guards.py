@@ -7,11 +7,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
-from authmw_flask import team_permission_required, user_required
 from flask_testapp import with_cookies
 from middleware.support import TeamCallsFail, cookie_header
 
 from authmw.errors import ConfigurationError
+from authmw_flask import team_permission_required, user_required
 
 
 def signed_in(app: Any, local_service: Any) -> tuple[Any, Any]:

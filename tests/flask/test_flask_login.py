@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from authmw_flask import AuthMW, EmailLinkRefused, linkable_email
 from flask import Flask
 from flask_login import LoginManager, UserMixin, current_user, login_required, login_user
 from flask_testapp import with_cookies
@@ -17,6 +16,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from authmw import ServerApp
 from authmw.errors import ConfigurationError
+from authmw_flask import AuthMW, EmailLinkRefused, linkable_email
 
 
 class Base(DeclarativeBase):

@@ -6,8 +6,9 @@ import uuid
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from authmw_flask import oauth_blueprint
 from flask_testapp import make_app
+
+from authmw_flask import oauth_blueprint
 
 
 def _path(url: str) -> str:

@@ -10,12 +10,12 @@ from urllib.parse import unquote
 
 import httpx
 import pytest
-from authmw_flask import AuthMW, current_user
 from flask import Flask
 from flask_testapp import with_cookies
 from middleware.support import CountingSyncTransport, clear_project_env, cookie_header
 
 from authmw.errors import ConfigurationError
+from authmw_flask import AuthMW, current_user
 
 
 def session_cookies(response: Any) -> dict[str, str]:

@@ -7,10 +7,10 @@ from urllib.parse import quote, unquote
 
 import httpx
 import pytest
-from authmw_fastapi import CurrentUser, OptionalUser, install
 from fastapi import FastAPI, Request
 
 from authmw import AuthConfig
+from authmw_fastapi import CurrentUser, OptionalUser, install
 
 REFRESH_PATHS = ("/api/v1/auth/sessions/current/refresh", "/api/v1/auth/oauth/token")
 

@@ -9,10 +9,8 @@ from typing import Any
 
 import httpx
 import pytest
-from middleware.support import CountingSyncTransport
 
 from authmw import AdminApp, ServerApp
-from authmw_local.routes.api_keys import make_api_key
 from authmw._ops import SyncDriver
 from authmw.errors import (
     ApiKeyNotAccepted,
@@ -22,11 +20,12 @@ from authmw.errors import (
     TeamPermissionRequired,
     UserAuthenticationRequired,
 )
-from authmw.middleware import ApiKeyTeam, ApiKeyUser
+from authmw.middleware import AnonymousUser, ApiKeyTeam, ApiKeyUser
 from authmw.middleware._access import Rule, TeamRequirement, admit, team_key_refusal
 from authmw.middleware._api_keys import KEY_TTL, REFUSED_KEY_TTL, ApiKeyResolver, ConfirmedKey, looks_like_api_key
-from authmw.middleware import AnonymousUser
 from authmw.models import ProjectApiKey
+from authmw_local.routes.api_keys import make_api_key
+from middleware.support import CountingSyncTransport
 
 CHECK_PATHS = ("/api/v1/user-api-keys/check", "/api/v1/team-api-keys/check")
 

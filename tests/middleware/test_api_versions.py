@@ -9,13 +9,13 @@ from typing import Any
 import httpx
 import pytest
 from api_sessions import WAYS, expected_claims, sdk_authorization, session_headers, sign_up_anonymously
-from authmw_fastapi import OptionalUser, install
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from authmw import AuthConfig
 from authmw.middleware import WSGIAuthMiddleware
 from authmw.middleware._core import MALFORMED_AUTHORIZATION
+from authmw_fastapi import OptionalUser, install
 
 
 def fastapi_app(config: AuthConfig) -> TestClient:

@@ -12,7 +12,6 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from authmw_fastapi import CurrentUser, install
 from fastapi import FastAPI, Request
 from fastapi.testclient import TestClient
 
@@ -20,6 +19,7 @@ from authmw import AuthConfig
 from authmw._ops import SyncDriver
 from authmw._tokens import TokenVerifier
 from authmw.errors import ConfigurationError
+from authmw_fastapi import CurrentUser, install
 
 from .support import (
     CountingTransport,

@@ -106,8 +106,9 @@ def test_wsgi_bearer_tokens_and_their_refusal(local_service) -> None:
 
 
 def test_fastapi_openapi_declares_the_schemes_on_guarded_operations_only(local_service) -> None:
-    from authmw_fastapi import require_team_member
     from fastapi import Depends
+
+    from authmw_fastapi import require_team_member
 
     app, _ = asgi(local_service.config)
 

@@ -117,8 +117,9 @@ def test_a_real_server_answers_a_crafted_alg_with_the_fixed_challenge(local_serv
 
 
 def test_the_asgi_and_flask_test_clients_get_the_fixed_challenge(local_service) -> None:
-    from authmw_flask import AuthMW, current_user
     from flask import Flask
+
+    from authmw_flask import AuthMW, current_user
 
     s = local_service.sign_up()
     app = Flask(__name__)

@@ -8,8 +8,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from authmw import AuthConfig
 from authmw.errors import ConfigurationError

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import authmw_fastapi
 import pytest
+from fastapi import Depends, FastAPI
+from fastapi.testclient import TestClient
+
+import authmw_fastapi
+from authmw.errors import ConfigurationError, KnownError
+from authmw.middleware import AuthMiddleware, AuthUser, Refusal
 from authmw_fastapi import (
     CurrentUser,
     Guard,
@@ -14,11 +19,6 @@ from authmw_fastapi import (
     install,
     require_user,
 )
-from fastapi import Depends, FastAPI
-from fastapi.testclient import TestClient
-
-from authmw.errors import ConfigurationError, KnownError
-from authmw.middleware import AuthMiddleware, AuthUser, Refusal
 
 from .support import cookie_header
 

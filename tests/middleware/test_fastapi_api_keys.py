@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from authmw_fastapi import CurrentUser, Guard, install, require_permission, require_team_member
 from fastapi import Depends, FastAPI, Request
 from starlette.testclient import TestClient
 
 from authmw import AuthConfig
 from authmw.middleware import AnonymousUser, AuthUser
+from authmw_fastapi import CurrentUser, Guard, install, require_permission, require_team_member
 
 from .keys_support import Keys, keys  # noqa: F401 - the fixture
 

@@ -7,6 +7,12 @@ import uuid
 from typing import Any
 
 import pytest
+from fastapi import Depends, FastAPI
+from fastapi.testclient import TestClient
+
+from authmw import AdminApp, ServerApp
+from authmw.errors import ConfigurationError
+from authmw.middleware import AuthUser
 from authmw_fastapi import (
     Guard,
     TeamCheck,
@@ -14,12 +20,6 @@ from authmw_fastapi import (
     require_team_member,
     require_team_permission,
 )
-from fastapi import Depends, FastAPI
-from fastapi.testclient import TestClient
-
-from authmw import AdminApp, ServerApp
-from authmw.errors import ConfigurationError
-from authmw.middleware import AuthUser
 
 from .support import cookie_header
 

@@ -6,10 +6,11 @@ import uuid
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from authmw_fastapi import CurrentUser, install, oauth_routes
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.applications import Starlette
+
+from authmw_fastapi import CurrentUser, install, oauth_routes
 
 
 def make_app(config: Any, **options: Any) -> FastAPI:

@@ -14,13 +14,13 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from authmw_fastapi import install, oauth_routes
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from authmw._oauth import outer_cookie_name
 from authmw._oauth_flow import OAuthRoutes
 from authmw.adapter import SyncDriver
+from authmw_fastapi import install, oauth_routes
 
 MARK = "PHISH-CALL-1-555-0100"
 LURE = f"Your account is locked. Call {MARK} <b>now</b>"
@@ -52,8 +52,9 @@ def callback(query: dict[str, str]) -> str:
 def test_fastapi_and_flask_error_pages_show_only_their_own_words(
     oauth_service: Any, query: dict[str, str], expected: str
 ) -> None:
-    from authmw_flask import AuthMW, oauth_blueprint
     from flask import Flask
+
+    from authmw_flask import AuthMW, oauth_blueprint
 
     app = FastAPI()
     install(app, oauth_service.config)

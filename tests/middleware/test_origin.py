@@ -123,8 +123,9 @@ def test_wildcards_under_a_registrable_domain_or_a_local_name_still_work() -> No
 
 
 def test_the_public_suffix_refusal_names_the_adapters_setting(local_service) -> None:
-    from authmw_flask import AuthMW
     from flask import Flask
+
+    from authmw_flask import AuthMW
 
     app = Flask(__name__)
     app.config["AUTHMW_TRUSTED_ORIGINS"] = ["https://*.co.uk"]

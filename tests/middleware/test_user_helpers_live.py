@@ -8,12 +8,12 @@ from typing import Any
 
 import httpx
 import pytest
-from authmw_fastapi import CurrentUser, install
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from authmw import ServerApp
 from authmw.middleware import WSGIAuthMiddleware
+from authmw_fastapi import CurrentUser, install
 
 from .support import cookie_header
 

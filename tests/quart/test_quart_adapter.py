@@ -11,14 +11,14 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
-from authmw_quart import AuthMW, current_user, user_required
 from middleware.cross_site import TRUSTED, run_cases, run_header_sessions
 from middleware.support import cookie_header
 from quart import Quart, request
 from werkzeug.datastructures import Headers
 
-from authmw import AuthConfig, AsyncServerApp
+from authmw import AsyncServerApp, AuthConfig
 from authmw.errors import ConfigurationError
+from authmw_quart import AuthMW, current_user, user_required
 
 METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "PURGE"]
 

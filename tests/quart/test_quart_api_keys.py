@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from authmw_quart import AuthMW, current_user, user_required
 from middleware.keys_support import Keys, keys  # noqa: F401 - the fixture
 from quart import Quart
+
+from authmw_quart import AuthMW, current_user, user_required
 
 
 def make_app(keys: Keys) -> Quart:

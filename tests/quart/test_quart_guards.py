@@ -10,6 +10,12 @@ import json
 from typing import Any
 
 import pytest
+from middleware.keys_support import HELD, MISSING, Keys, keys  # noqa: F401 - the fixture
+from middleware.support import cookie_header
+from quart import Quart, websocket
+from quart.testing import WebsocketResponseError
+
+from authmw import AuthConfig, ServerApp
 from authmw_quart import (
     AuthMW,
     current_user,
@@ -18,12 +24,6 @@ from authmw_quart import (
     team_permission_required,
     user_required,
 )
-from middleware.keys_support import HELD, MISSING, Keys, keys  # noqa: F401 - the fixture
-from middleware.support import cookie_header
-from quart import Quart, websocket
-from quart.testing import WebsocketResponseError
-
-from authmw import AuthConfig, ServerApp
 
 
 def make_app(config: AuthConfig, **options: Any) -> Quart:

@@ -13,9 +13,13 @@ from typing import Any
 
 import httpx
 import pytest
-from dev.test_smtp_delivery import PASSWORD as SMTP_PASSWORD  # the test SMTP server (aiosmtpd)
-from dev.test_smtp_delivery import USERNAME as SMTP_USER
-from dev.test_smtp_delivery import Inbox, free_port, smtp_server  # noqa: F401 - smtp_server is a fixture
+from dev.test_smtp_delivery import (  # noqa: F401 - smtp_server is a fixture
+    PASSWORD as SMTP_PASSWORD,  # the test SMTP server (aiosmtpd)
+    USERNAME as SMTP_USER,
+    Inbox,
+    free_port,
+    smtp_server,
+)
 
 from authmw import AuthConfig, production_mode_errors
 from authmw.errors import (

@@ -101,7 +101,14 @@ def test_the_expected_namespaces():
         "users",
     ]
     assert namespaces(AdminApp) == sorted(
-        [*namespaces(ServerApp), "api_keys", "email_templates", "permission_definitions", "project_permission_definitions"]
+        [
+            *namespaces(ServerApp),
+            "api_keys",
+            "email_templates",
+            "permission_definitions",
+            "project_permission_definitions",
+            "sign_up_rules",
+        ]
     )
 
 

@@ -4,11 +4,12 @@ nothing (tests/webhook_loop.py; Django: tests/django/test_django_webhooks.py).""
 
 from __future__ import annotations
 
-from authmw_fastapi import webhook_router
-from authmw_flask import webhook_blueprint
 from fastapi import FastAPI
 from flask import Flask
 from webhook_loop import Loop, Received, asgi_recording, run_the_loop, serve_asgi, serve_wsgi, wsgi_recording
+
+from authmw_fastapi import webhook_router
+from authmw_flask import webhook_blueprint
 
 
 def test_fastapi_app(loop: Loop) -> None:

@@ -8,14 +8,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from authmw_fastapi import webhook_router
-from authmw_flask import webhook_blueprint
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from flask import Flask
 from support import NOW, OTHER_SECRET, SECRET, delivery
 
 from authmw.webhooks import MemorySeenIds, UserDeleted, Webhooks
+from authmw_fastapi import webhook_router
+from authmw_flask import webhook_blueprint
 
 DELETED = {"id": "u1", "teams": []}
 Post = Callable[[bytes, dict[str, str]], Any]

@@ -10,8 +10,7 @@ import time
 from datetime import datetime, timezone
 
 import pytest
-from svix.webhooks import Webhook as SvixWebhook
-from svix.webhooks import WebhookVerificationError
+from svix.webhooks import Webhook as SvixWebhook, WebhookVerificationError
 
 from authmw import webhooks
 from authmw.webhooks import (

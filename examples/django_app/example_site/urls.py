@@ -1,6 +1,7 @@
-from authmw_django import web_urls
 from django.conf import settings
 from django.urls import path, re_path
+
+from authmw_django import web_urls
 
 from . import views
 

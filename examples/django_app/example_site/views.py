@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from authmw_django import get_auth_config, user_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.html import format_html
 
 from authmw.errors import UserAuthenticationRequired
 from authmw.middleware import Refusal
+from authmw_django import get_auth_config, user_required
 
 #: Replaced in index.html by the browser's configuration.
 CONFIG_MARKER = "<!--AUTHMW_CONFIG-->"

@@ -6,13 +6,13 @@ import random
 from typing import Any
 
 from ..emails import PASSWORD_RESET, send_password_reset_email, send_verification_email
-from ..sign_up_rules import check_sign_up, mark_restricted
 from ..endpoint import ANY, USER_IN_SCHEMA, EndpointGroup, PerApi, RequestContext
 from ..errors import CatalogueError, PlainError, email_taken
 from ..password_work import hash_outside, matches_outside
 from ..passwords import MIN_LENGTH
 from ..schema import Obj, Str, password
 from ..sign_in import finish_sign_in
+from ..sign_up_rules import check_sign_up, mark_restricted
 from ..tokens import revoke_user_refresh_tokens
 from ..urls import is_trusted_url
 from ..user_updates import create_personal_team, personal_team_name, upgrade_anonymous_user

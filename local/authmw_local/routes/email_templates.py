@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..email_templates import DEFAULT_SUBJECTS, save_template, template
 from ..api_version import ApiVersion
+from ..email_templates import DEFAULT_SUBJECTS, save_template, template
 from ..endpoint import ADMIN, EndpointGroup, RequestContext
 from ..errors import PlainError
 from ..schema import Json, Obj, Str

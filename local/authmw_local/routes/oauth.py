@@ -8,15 +8,14 @@ import sqlite3
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from .. import outside_oauth
 from ..endpoint import EndpointGroup, RequestContext
 from ..errors import CatalogueError, OAuthError, PlainError
-from .. import outside_oauth
-from . import oauth_apple_native
 from ..oauth_flow import (
     AUTHORIZATION_CODE,
+    PUBLIC_CLIENT_SENTINEL,
     attach_account,
     check_link,
-    PUBLIC_CLIENT_SENTINEL,
     client_project,
     pkce_matches,
     speaks_2_8,
@@ -31,6 +30,7 @@ from ..tokens import find_refresh_session
 from ..user_updates import upgrade_anonymous_user
 from ..users import add_contact_channel, email_used_for_auth, get_user
 from ..verification import find_code
+from . import oauth_apple_native
 
 #: What the OAuth library reports as `expires_in`, whatever the JWT's real lifetime.
 REPORTED_EXPIRES_IN = 3599

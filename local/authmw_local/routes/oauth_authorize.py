@@ -13,10 +13,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from .. import mock_provider, outside_oauth
-from . import oauth_cross_domain
 from ..api_version import ANONYMOUS
 from ..db import load
-from ..sign_up_rules import check_sign_up, mark_restricted
 from ..endpoint import EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError, ServiceError
 from ..ids import now_millis, sha256_hex
@@ -40,11 +38,13 @@ from ..oauth_flow import (
 from ..projects import Project, get_project
 from ..responses import json_response
 from ..schema import Obj, Spec, Str
+from ..sign_up_rules import check_sign_up, mark_restricted
 from ..tokens import AccessTokenClaims
 from ..urls import with_query_param
 from ..user_updates import create_personal_team, personal_team_name
 from ..users import create_user, email_used_for_auth, normalise_email
 from ..verification import create_code, find_code
+from . import oauth_cross_domain
 
 group = EndpointGroup()
 

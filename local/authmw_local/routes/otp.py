@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..emails import MAGIC_LINK, send_magic_link_email
-from ..sign_up_rules import check_sign_up, mark_restricted
 from ..endpoint import ANY, EndpointGroup, PerApi, RequestContext
 from ..errors import CatalogueError, PlainError, email_taken
 from ..schema import Obj, Spec, Str
 from ..sign_in import finish_sign_in
+from ..sign_up_rules import check_sign_up, mark_restricted
 from ..urls import is_trusted_url
 from ..user_updates import create_personal_team, personal_team_name, upgrade_anonymous_user
 from ..users import create_user, find_user_by_auth_email, get_user, normalise_email

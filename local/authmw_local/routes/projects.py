@@ -10,9 +10,9 @@ import dataclasses
 import json
 from typing import Any
 
+from ..api_version import ApiVersion
 from ..auth import INTERNAL_PROJECT_ID
 from ..db import dump, load
-from ..api_version import ApiVersion
 from ..endpoint import ADMIN, ANY, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError, schema_error
 from ..outside_oauth import setting_problem
