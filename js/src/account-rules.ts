@@ -1,7 +1,7 @@
 // Rules of the account settings that the sections use and the client modules share: a module
 // with no run-time imports, so a section that loads on demand can import it without pulling
 // anything the package's index re-exports into an app's first load.
-import type { OAuthProviderAccount } from "./provider-accounts";
+import type { OAuthProviderAccount } from "./provider-accounts.js";
 
 /** The Transactional category's id (fixed by the service): it cannot be turned off. */
 export const TRANSACTIONAL_CATEGORY_ID = "7bb82d33-2f54-4a3d-9d23-82739e0d66ef";

@@ -10,9 +10,9 @@
 //   sends the user's access token as the admin access token (refreshed and retried when refused).
 //
 // Works against API 2.8 (the hosted service) and 2.7: see PROJECT_PATH_2_8 and GONE_IN_2_8.
-import { seg } from "./api-context";
-import { AuthmwError, InvalidServerResponse } from "./errors";
-import { HttpStatusError, NotInServiceVersion } from "./http-errors";
+import { seg } from "./api-context.js";
+import { AuthmwError, InvalidServerResponse } from "./errors.js";
+import { HttpStatusError, NotInServiceVersion } from "./http-errors.js";
 import {
   adminProjectFromWire,
   adminProjectUpdateToWire,
@@ -31,8 +31,8 @@ import {
   type NewApiKey,
   type PermissionDefinition,
   type TestEmailResult,
-} from "./models";
-import { Transport, type ApiRequest, type HttpMethod, type TokenProvider, type TransportOptions } from "./transport";
+} from "./models.js";
+import { Transport, type ApiRequest, type HttpMethod, type TokenProvider, type TransportOptions } from "./transport.js";
 
 type Wire = Record<string, any>;
 

@@ -1,4 +1,4 @@
-import type { AsyncCache } from "./cache";
+import type { AsyncCache } from "./cache.js";
 import type {
   ContactChannel,
   CurrentUser,
@@ -8,10 +8,10 @@ import type {
   TeamMemberProfile,
   TeamPermission,
   ProjectPermission,
-} from "./models";
-import type { SessionStore } from "./store";
-import type { ApiRequest, ApiResponse } from "./transport";
-import type { AuthUrls } from "./urls";
+} from "./models.js";
+import type { SessionStore } from "./store.js";
+import type { ApiRequest, ApiResponse } from "./transport.js";
+import type { AuthUrls } from "./urls.js";
 
 /** The cached values of a client (service-api C4); cleared when the session changes. */
 export interface AuthCaches {

@@ -1,6 +1,6 @@
 // How the generated error table (errors.gen.ts) becomes classes: loaded with the table, never
 // in the first page of an app that only signs users in.
-import { KnownError, type CatalogueRow, type KnownErrorClass } from "./known-error";
+import { KnownError, type CatalogueRow, type KnownErrorClass } from "./known-error.js";
 
 const RESERVED_MEMBERS = new Set(["code", "status", "message", "details", "name", "stack", "cause", "constructor"]);
 

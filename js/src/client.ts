@@ -2,19 +2,19 @@
 // user-state machine (user-state.ts), the sign-in and account flows (flows.ts) and the
 // namespaces (teams, contact channels, OAuth), as the AuthController the React layer uses
 // (controller.ts, where each call is documented).
-import type { ApiContext, AuthCaches } from "./api-context";
-import { createAsyncCache } from "./cache";
-import { noteClientCreated } from "./created-clients";
-import { FLOW_NAMES, type AuthApis, type AuthController, type AuthFlows, type UserState } from "./controller";
-import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies";
-import { isKnownError } from "./known-error";
-import { projectFromWire, userFromWire, userUpdateToWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models";
-import type { SignInWithOAuthOptions } from "./oauth";
-import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store";
-import { accessTokenKind, type UserKindOptions } from "./token-kind";
-import { Transport, type SessionTokens, type TransportOptions } from "./transport";
-import { resolveUrls, type AuthUrlOverrides, type AuthUrls } from "./urls";
-import { UserStateMachine } from "./user-state";
+import type { ApiContext, AuthCaches } from "./api-context.js";
+import { createAsyncCache } from "./cache.js";
+import { noteClientCreated } from "./created-clients.js";
+import { FLOW_NAMES, type AuthApis, type AuthController, type AuthFlows, type UserState } from "./controller.js";
+import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies.js";
+import { isKnownError } from "./known-error.js";
+import { projectFromWire, userFromWire, userUpdateToWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models.js";
+import type { SignInWithOAuthOptions } from "./oauth.js";
+import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store.js";
+import { accessTokenKind, type UserKindOptions } from "./token-kind.js";
+import { Transport, type SessionTokens, type TransportOptions } from "./transport.js";
+import { resolveUrls, type AuthUrlOverrides, type AuthUrls } from "./urls.js";
+import { UserStateMachine } from "./user-state.js";
 
 export interface AuthClientOptions extends Omit<TransportOptions, "baseUrl">, UserKindOptions {
   /** API URL of the service (without /api/v1). */
@@ -120,28 +120,28 @@ export class AuthClient implements AuthController {
       },
     };
     // The namespaces and the flows load with their first call.
-    const teams = () => import("./teams");
+    const teams = () => import("./teams.js");
     const apis: AuthApis = {
       teams: loadedOnFirstCall(async () => (await teams()).createTeamsApi(ctx)),
       teamMemberProfiles: loadedOnFirstCall(async () => (await teams()).createTeamMemberProfilesApi(ctx)),
       teamPermissions: loadedOnFirstCall(async () => (await teams()).createTeamPermissionsApi(ctx)),
       teamInvitations: loadedOnFirstCall(async () => (await teams()).createTeamInvitationsApi(ctx)),
       projectPermissions: loadedOnFirstCall(async () =>
-        (await import("./project-permissions")).createProjectPermissionsApi(ctx),
+        (await import("./project-permissions.js")).createProjectPermissionsApi(ctx),
       ),
-      contactChannels: loadedOnFirstCall(async () => (await import("./contact-channels")).createContactChannelsApi(ctx)),
-      sessions: loadedOnFirstCall(async () => (await import("./sessions")).createSessionsApi(ctx)),
-      apiKeys: loadedOnFirstCall(async () => (await import("./project-api-keys")).createUserApiKeysApi(ctx)),
-      teamApiKeys: loadedOnFirstCall(async () => (await import("./project-api-keys")).createTeamApiKeysApi(ctx)),
+      contactChannels: loadedOnFirstCall(async () => (await import("./contact-channels.js")).createContactChannelsApi(ctx)),
+      sessions: loadedOnFirstCall(async () => (await import("./sessions.js")).createSessionsApi(ctx)),
+      apiKeys: loadedOnFirstCall(async () => (await import("./project-api-keys.js")).createUserApiKeysApi(ctx)),
+      teamApiKeys: loadedOnFirstCall(async () => (await import("./project-api-keys.js")).createTeamApiKeysApi(ctx)),
       providerAccounts: loadedOnFirstCall(async () =>
-        (await import("./provider-accounts")).createProviderAccountsApi(ctx),
+        (await import("./provider-accounts.js")).createProviderAccountsApi(ctx),
       ),
       notificationPreferences: loadedOnFirstCall(async () =>
-        (await import("./notification-preferences")).createNotificationPreferencesApi(ctx),
+        (await import("./notification-preferences.js")).createNotificationPreferencesApi(ctx),
       ),
-      restrictedSession: loadedOnFirstCall(async () => (await import("./restricted-session")).createRestrictedSessionApi(ctx)),
+      restrictedSession: loadedOnFirstCall(async () => (await import("./restricted-session.js")).createRestrictedSessionApi(ctx)),
       oauth: loadedOnFirstCall(async () =>
-        (await import("./oauth")).createOAuthApi(ctx, {
+        (await import("./oauth.js")).createOAuthApi(ctx, {
           transport: this.transport,
           cookies: options.cookies === undefined ? (typeof document !== "undefined" ? document : null) : options.cookies,
           assign: options.assign,
@@ -149,7 +149,7 @@ export class AuthClient implements AuthController {
         }),
       ),
     };
-    const flows = loadedOnFirstCall(async () => (await import("./flows")).createFlows(ctx, this));
+    const flows = loadedOnFirstCall(async () => (await import("./flows.js")).createFlows(ctx, this));
     Object.assign(this, apis);
     // Every flow is a member of the client itself (useAuth hands them out by FLOW_NAMES).
     for (const name of Object.keys(FLOW_NAMES) as (keyof AuthFlows)[]) Object.assign(this, { [name]: flows[name] });

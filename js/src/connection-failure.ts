@@ -1,6 +1,6 @@
 // What the transport says when a request does not reach the service, loaded with the first
 // such failure.
-import { ConnectionError } from "./http-errors";
+import { ConnectionError } from "./http-errors.js";
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

@@ -1,15 +1,15 @@
 // Contact channels of the signed-in user (service-api A5.7, flow 6.4).
-import type { ApiContext } from "./api-context";
-import { seg } from "./api-context";
-import { CONTACT_CHANNEL_FIELDS, contactChannelFromWire } from "./team-models";
+import type { ApiContext } from "./api-context.js";
+import { seg } from "./api-context.js";
+import { CONTACT_CHANNEL_FIELDS, contactChannelFromWire } from "./team-models.js";
 import {
   toWire,
   type ContactChannel,
   type ContactChannelCreate,
   type ContactChannelUpdate,
-} from "./models";
-import { HttpStatusError } from "./errors";
-import { callbackUrl } from "./return-to";
+} from "./models.js";
+import { HttpStatusError } from "./errors.js";
+import { callbackUrl } from "./return-to.js";
 
 type Wire = Record<string, unknown>;
 

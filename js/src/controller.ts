@@ -1,20 +1,20 @@
 // The contract between the React layer and a client: the user's state and every call, declared
 // (and documented) once here. AuthClient implements it over the service; the testing fake in
 // testing.tsx implements it in memory; useAuth derives its result type from it.
-import type { AuthCaches } from "./api-context";
-import type { ContactChannelsApi } from "./contact-channels";
-import type { CurrentUser, CurrentUserUpdate, Project, SignInResult } from "./models";
-import type { OAuthApi } from "./oauth";
-import type { TeamApiKeysApi, UserApiKeysApi } from "./project-api-keys";
-import type { NotificationPreferencesApi } from "./notification-preferences";
-import type { OAuthProviderAccountsApi } from "./provider-accounts";
-import type { RestrictedSessionApi } from "./restricted-session";
-import type { SessionsApi } from "./sessions";
-import type { GetAccessTokenOptions } from "./store";
-import type { ProjectPermissionsApi } from "./project-permissions";
-import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams";
-import type { TotpSetup } from "./totp";
-import type { AuthUrls } from "./urls";
+import type { AuthCaches } from "./api-context.js";
+import type { ContactChannelsApi } from "./contact-channels.js";
+import type { CurrentUser, CurrentUserUpdate, Project, SignInResult } from "./models.js";
+import type { OAuthApi } from "./oauth.js";
+import type { TeamApiKeysApi, UserApiKeysApi } from "./project-api-keys.js";
+import type { NotificationPreferencesApi } from "./notification-preferences.js";
+import type { OAuthProviderAccountsApi } from "./provider-accounts.js";
+import type { RestrictedSessionApi } from "./restricted-session.js";
+import type { SessionsApi } from "./sessions.js";
+import type { GetAccessTokenOptions } from "./store.js";
+import type { ProjectPermissionsApi } from "./project-permissions.js";
+import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams.js";
+import type { TotpSetup } from "./totp.js";
+import type { AuthUrls } from "./urls.js";
 
 export type UserState =
   | { status: "loading"; user: null; /** Last failure to load the user, if any. */ error?: unknown }

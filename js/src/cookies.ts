@@ -1,6 +1,6 @@
 // Session cookies exactly as service-api A4.1 describes them.
-import { AuthmwError } from "./known-error";
-import type { SessionTokens } from "./transport";
+import { AuthmwError } from "./known-error.js";
+import type { SessionTokens } from "./transport.js";
 
 export const REFRESH_COOKIE_MAX_AGE_S = 31_536_000;
 export const ACCESS_COOKIE_MAX_AGE_S = 86_400;

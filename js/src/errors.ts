@@ -16,15 +16,15 @@
  *   ├── FeatureNotSupported         what checkFeatureSupport always ends in (the service's answer)
  *   └── ConnectionError             the service could not be reached (diagnostics, offline hint)
  */
-import { fillTemplate, KnownError, type ErrorDetails } from "./known-error";
-import { knownErrorClass, UnsupportedError } from "./errors.gen";
-import { InvalidServerResponse } from "./http-errors";
+import { fillTemplate, KnownError, type ErrorDetails } from "./known-error.js";
+import { knownErrorClass, UnsupportedError } from "./errors.gen.js";
+import { InvalidServerResponse } from "./http-errors.js";
 
-export * from "./errors.gen";
-export { ConnectionError, HttpStatusError, InvalidServerResponse, NotInServiceVersion } from "./http-errors";
-export { FeatureNotSupported } from "./feature-not-supported";
-export { AuthmwError, KnownError, isKnownError, type ErrorDetails, type KnownErrorClass, type KnownErrorInit } from "./known-error";
-export { reasonPhrase } from "./http-status";
+export * from "./errors.gen.js";
+export { ConnectionError, HttpStatusError, InvalidServerResponse, NotInServiceVersion } from "./http-errors.js";
+export { FeatureNotSupported } from "./feature-not-supported.js";
+export { AuthmwError, KnownError, isKnownError, type ErrorDetails, type KnownErrorClass, type KnownErrorInit } from "./known-error.js";
+export { reasonPhrase } from "./http-status.js";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 

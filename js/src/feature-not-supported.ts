@@ -1,6 +1,6 @@
 // The error of POST /check-feature-support, in a module of its own that only the error classes
 // (./errors, loaded with the first error) import.
-import { AuthmwError } from "./known-error";
+import { AuthmwError } from "./known-error.js";
 
 /**
  * The service says a feature is not supported: what `checkFeatureSupport` always ends in

@@ -1,7 +1,7 @@
 // POST /check-feature-support (service-api C7, service-api A5.13): tells the service that a feature
 // was asked for that this client does not support, and always ends in FeatureNotSupported with
 // the service's answer, as the official SDK turns that answer into an error.
-import type { Transport } from "./transport";
+import type { Transport } from "./transport.js";
 
 /**
  * Asks the service about `feature` (sent as `feature_name`, which the service reads, and `name`,
@@ -20,6 +20,6 @@ export async function checkFeatureSupport(
     responseType: "text",
   });
   // the error class loads with the error classes (./errors), not with the first page
-  const { FeatureNotSupported } = await import("./errors");
+  const { FeatureNotSupported } = await import("./errors.js");
   throw new FeatureNotSupported(feature, body.trim() || `${feature} is not supported.`);
 }

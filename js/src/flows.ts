@@ -3,23 +3,23 @@
 // the client's transport and session; AuthClient takes them as they are (see createFlows).
 // They are declared and documented in controller.ts (AuthFlows), which this module implements.
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
-import type { ApiContext } from "./api-context";
-import type { AuthController, AuthFlows } from "./controller";
-import { AuthmwError } from "./errors";
-import { isKnownError } from "./known-error";
-import { otpCode } from "./otp-code";
-import type { CurrentUser, SignInResult } from "./models";
+import type { ApiContext } from "./api-context.js";
+import type { AuthController, AuthFlows } from "./controller.js";
+import { AuthmwError } from "./errors.js";
+import { isKnownError } from "./known-error.js";
+import { otpCode } from "./otp-code.js";
+import type { CurrentUser, SignInResult } from "./models.js";
 import {
   authenticationOptions,
   createCredential,
   getCredential,
   registrationOptions,
   type PasskeyChallenge,
-} from "./passkeys";
-import type { SessionAccess } from "./store";
-import { checkTotpSetupCode, createTotpSetup } from "./totp";
-import type { TokenProvider } from "./transport";
-import { absoluteUrl, callbackUrl, toRelativeUrl, withReturnTo } from "./return-to";
+} from "./passkeys.js";
+import type { SessionAccess } from "./store.js";
+import { checkTotpSetupCode, createTotpSetup } from "./totp.js";
+import type { TokenProvider } from "./transport.js";
+import { absoluteUrl, callbackUrl, toRelativeUrl, withReturnTo } from "./return-to.js";
 
 /** The service's answer to every sign-in. */
 interface SignInResponse {

@@ -1,8 +1,8 @@
 // The errors of a call that did not get a catalogue answer: another non-2xx status, an answer
 // the contract rules out, no answer at all. In a module of their own so that the pages can
 // tell them apart without loading the catalogue (errors.ts loads with the first error).
-import { AuthmwError } from "./known-error";
-import { reasonPhrase } from "./http-status";
+import { AuthmwError } from "./known-error.js";
+import { reasonPhrase } from "./http-status.js";
 
 const BODY_PREVIEW = 2000;
 

@@ -1,8 +1,8 @@
 // @authmw/react: the framework-free core plus the React provider, hooks and handler pages.
-export * from "./core";
-export { AuthProvider } from "./react/provider";
-export type { AuthProviderProps } from "./react/provider";
-export type { RedirectMethod } from "./react/redirect";
+export * from "./core.js";
+export { AuthProvider } from "./react/provider.js";
+export type { AuthProviderProps } from "./react/provider.js";
+export type { RedirectMethod } from "./react/redirect.js";
 export {
   useCachedValue,
   useConnectedAccount,
@@ -17,37 +17,37 @@ export {
   useTeamPermissions,
   useTeams,
   useUser,
-} from "./react/hooks";
-export { useAuth } from "./react/use-auth";
-export type { SignedInOrLoading, UseUserOptions } from "./react/hooks";
-export type { UseAuthResult } from "./react/use-auth";
-export { AuthHandler } from "./react/handler";
-export type { AuthHandlerProps } from "./react/handler";
-export { AuthStyles, DEFAULT_STYLES } from "./react/styles";
-export { SignIn } from "./react/pages/sign-in";
-export { SignUp } from "./react/pages/sign-up";
-export { SignOut } from "./react/pages/sign-out";
-export { SignOutLink } from "./react/sign-out-link";
-export type { SignOutLinkProps } from "./react/sign-out-link";
-export { EmailVerification } from "./react/pages/email-verification";
-export { Onboarding } from "./react/pages/onboarding";
-export { ForgotPassword } from "./react/pages/forgot-password";
-export { PasswordReset } from "./react/pages/password-reset";
-export { MagicLinkCallback } from "./react/pages/magic-link-callback";
-export { MagicLinkSignIn } from "./react/pages/methods/magic-link-form";
+} from "./react/hooks.js";
+export { useAuth } from "./react/use-auth.js";
+export type { SignedInOrLoading, UseUserOptions } from "./react/hooks.js";
+export type { UseAuthResult } from "./react/use-auth.js";
+export { AuthHandler } from "./react/handler.js";
+export type { AuthHandlerProps } from "./react/handler.js";
+export { AuthStyles, DEFAULT_STYLES } from "./react/styles.js";
+export { SignIn } from "./react/pages/sign-in.js";
+export { SignUp } from "./react/pages/sign-up.js";
+export { SignOut } from "./react/pages/sign-out.js";
+export { SignOutLink } from "./react/sign-out-link.js";
+export type { SignOutLinkProps } from "./react/sign-out-link.js";
+export { EmailVerification } from "./react/pages/email-verification.js";
+export { Onboarding } from "./react/pages/onboarding.js";
+export { ForgotPassword } from "./react/pages/forgot-password.js";
+export { PasswordReset } from "./react/pages/password-reset.js";
+export { MagicLinkCallback } from "./react/pages/magic-link-callback.js";
+export { MagicLinkSignIn } from "./react/pages/methods/magic-link-form.js";
 // Building blocks of an app's own sign-in page (the handler pages' own parts).
-export { CredentialSignIn, CredentialSignUp, OAuthButton, OAuthButtonGroup } from "./react/pages/methods/blocks";
-export type { OAuthButtonGroupProps, OAuthButtonProps } from "./react/pages/methods/blocks";
-export { MfaPrompt } from "./react/pages/mfa";
-export { OAuthCallback } from "./react/pages/oauth-callback";
-export { TeamInvitation } from "./react/pages/team-invitation";
-export { TeamCreation } from "./react/pages/team-creation";
-export { AccountSettings } from "./react/pages/account/account-settings";
-export { HandlerError, HandlerNotFound } from "./react/pages/error";
-export { DEFAULT_MESSAGES, describeError, describeUntrustedError } from "./react/messages";
-export type { Messages } from "./react/messages";
-export type { Locale } from "./locales/locale";
-export type { ColorScheme } from "./react/handler-options";
+export { CredentialSignIn, CredentialSignUp, OAuthButton, OAuthButtonGroup } from "./react/pages/methods/blocks.js";
+export type { OAuthButtonGroupProps, OAuthButtonProps } from "./react/pages/methods/blocks.js";
+export { MfaPrompt } from "./react/pages/mfa.js";
+export { OAuthCallback } from "./react/pages/oauth-callback.js";
+export { TeamInvitation } from "./react/pages/team-invitation.js";
+export { TeamCreation } from "./react/pages/team-creation.js";
+export { AccountSettings } from "./react/pages/account/account-settings.js";
+export { HandlerError, HandlerNotFound } from "./react/pages/error.js";
+export { DEFAULT_MESSAGES, describeError, describeUntrustedError } from "./react/messages.js";
+export type { Messages } from "./react/messages.js";
+export type { Locale } from "./locales/locale.js";
+export type { ColorScheme } from "./react/handler-options.js";
 // The components (react/components/): modules of their own, left out of a page that does not use them.
 export {
   COMPONENT_STYLES,
@@ -62,7 +62,7 @@ export {
   SignUpButton,
   UserAvatar,
   UserButton,
-} from "./react/components";
+} from "./react/components/index.js";
 export type {
   ComponentStyleProps,
   ComponentTexts,
@@ -74,4 +74,4 @@ export type {
   SignedInProps,
   SignedOutProps,
   UserButtonProps,
-} from "./react/components";
+} from "./react/components/index.js";

@@ -1,4 +1,4 @@
-import type { KnownErrorsByCode } from "./errors.gen";
+import type { KnownErrorsByCode } from "./errors.gen.js";
 
 export type ErrorDetails = Record<string, unknown>;
 

@@ -2,10 +2,10 @@
 // project sends, on or off. The Transactional category (sign-in codes, verification, password
 // resets) cannot be turned off. A 2.7 service has no such route; list() then answers null, so a
 // page can leave the part out.
-import type { ApiContext } from "./api-context";
-import { seg } from "./api-context";
-import { HttpStatusError } from "./http-errors";
-import type { Wire } from "./models";
+import type { ApiContext } from "./api-context.js";
+import { seg } from "./api-context.js";
+import { HttpStatusError } from "./http-errors.js";
+import type { Wire } from "./models.js";
 
 /** One category of e-mail and whether the user receives it. */
 export interface NotificationPreference {
@@ -38,9 +38,9 @@ export const notificationPreferenceFromWire = (w: Wire): NotificationPreference 
   canDisable: Boolean(w.can_disable),
 });
 
-import { TRANSACTIONAL_CATEGORY_ID } from "./account-rules";
+import { TRANSACTIONAL_CATEGORY_ID } from "./account-rules.js";
 
-export { MARKETING_CATEGORY_ID, TRANSACTIONAL_CATEGORY_ID } from "./account-rules";
+export { MARKETING_CATEGORY_ID, TRANSACTIONAL_CATEGORY_ID } from "./account-rules.js";
 
 export function createNotificationPreferencesApi(ctx: ApiContext): NotificationPreferencesApi {
   return {

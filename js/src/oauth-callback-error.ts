@@ -1,6 +1,6 @@
 // The error of an OAuth callback that cannot finish a sign-in, in a module of its own: the
 // callback page tells it apart without loading the OAuth protocol (which loads with the flow).
-import { AuthmwError } from "./known-error";
+import { AuthmwError } from "./known-error.js";
 
 export type OAuthCallbackErrorReason =
   | "missing_parameters"

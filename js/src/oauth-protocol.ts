@@ -1,12 +1,12 @@
 // The OAuth protocol of the client (service-api A6.5-A6.6; service-api C7): PKCE, the authorize URL, the
 // callback's checks and the verifier cookie. Pure functions, no session: oauth.ts runs the flows
 // with them, and they are public for apps that drive OAuth themselves.
-import { parseCookieHeader, decodeCookieValue } from "./cookies";
-import { parseKnownError } from "./errors";
-import { AuthmwError } from "./known-error";
-import { OAuthCallbackError } from "./oauth-callback-error";
+import { parseCookieHeader, decodeCookieValue } from "./cookies.js";
+import { parseKnownError } from "./errors.js";
+import { AuthmwError } from "./known-error.js";
+import { OAuthCallbackError } from "./oauth-callback-error.js";
 
-export { OAuthCallbackError, type OAuthCallbackErrorReason } from "./oauth-callback-error";
+export { OAuthCallbackError, type OAuthCallbackErrorReason } from "./oauth-callback-error.js";
 
 /** Names of the cookie holding the PKCE verifier: the first is written, both are read (2.7 and 2.8.108 SDKs). */
 export const OAUTH_OUTER_COOKIE_PREFIXES = ["stack-oauth-outer-", "hexclave-oauth-outer-"] as const;

@@ -1,15 +1,15 @@
 // OAuth sign-in, linking and connected accounts (service-api A5.4.6-A5.4.7, A6.5-A6.6; service-api C2, C4, C7).
 // The Python client (authmw/_oauth.py) follows the same rules. The protocol's pure parts are in
 // oauth-protocol.ts; this module, loaded with the first OAuth call, runs the flows.
-import type { ApiContext } from "./api-context";
-import { deleteCookieString, setCookieString, type CookieDocument } from "./cookies";
+import type { ApiContext } from "./api-context.js";
+import { deleteCookieString, setCookieString, type CookieDocument } from "./cookies.js";
 import {
   AuthmwError,
   OAuthConnectionDoesNotHaveRequiredScope,
   OAuthConnectionNotConnectedToUser,
   InvalidServerResponse,
-} from "./errors";
-import type { CurrentUser } from "./models";
+} from "./errors.js";
+import type { CurrentUser } from "./models.js";
 import {
   OAUTH_OUTER_COOKIE_MAX_AGE_S,
   OAUTH_OUTER_COOKIE_PREFIXES,
@@ -20,9 +20,9 @@ import {
   readOuterVerifier,
   stripCodeAndState,
   type AuthorizeUrlOptions,
-} from "./oauth-protocol";
-import type { Transport } from "./transport";
-import { absoluteUrl, toRelativeUrl, withReturnTo } from "./return-to";
+} from "./oauth-protocol.js";
+import type { Transport } from "./transport.js";
+import { absoluteUrl, toRelativeUrl, withReturnTo } from "./return-to.js";
 
 export interface SignInWithOAuthOptions {
   /** Where to go after signing in (relative; kept as after_auth_return_to on the callback URL). */

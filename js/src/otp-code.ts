@@ -1,6 +1,6 @@
 // The code of a typed one-time code (magic-link e-mails), in a module of its own so that the
 // package's entry can export it without the sign-in flows, which load on first use.
-import { AuthmwError } from "./known-error";
+import { AuthmwError } from "./known-error.js";
 
 const OTP_LENGTH = 6;
 

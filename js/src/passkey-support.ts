@@ -1,7 +1,7 @@
 // What the pages ask of passkeys before any ceremony (is there WebAuthn, autofill, was a
 // failure a cancel), in a module of its own: the ceremonies (passkeys.ts) load with the sign-in
 // flows, and with them the error classes they create.
-import { isKnownError } from "./known-error";
+import { isKnownError } from "./known-error.js";
 
 /** @simplewebauthn/browser, imported on first use. */
 export const browserHelper = (): Promise<typeof import("@simplewebauthn/browser")> => import("@simplewebauthn/browser");

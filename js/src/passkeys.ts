@@ -8,11 +8,11 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from "@simplewebauthn/browser";
-import { PasskeyAuthenticationFailed, PasskeyRegistrationFailed, PasskeyWebauthnError } from "./errors";
-import { KnownError } from "./known-error";
-import { browserHelper } from "./passkey-support";
+import { PasskeyAuthenticationFailed, PasskeyRegistrationFailed, PasskeyWebauthnError } from "./errors.js";
+import { KnownError } from "./known-error.js";
+import { browserHelper } from "./passkey-support.js";
 
-export { cancelPasskeyCeremony, isPasskeyCancel, passkeyAutofillSupported, passkeysSupported } from "./passkey-support";
+export { cancelPasskeyCeremony, isPasskeyCancel, passkeyAutofillSupported, passkeysSupported } from "./passkey-support.js";
 
 /** The relying-party id the service puts in passkey options; the client replaces it (7.6). */
 export const PASSKEY_RP_PLACEHOLDER = "THIS_VALUE_WILL_BE_REPLACED.example.com";

@@ -3,11 +3,11 @@
 // Python models carry the same names (ProjectApiKey, NewProjectApiKey). A 2.7 service has no such
 // routes, and a project that has not turned them on answers a plain 400: list() then answers null,
 // so a page can leave its section out.
-import type { ApiContext } from "./api-context";
-import { seg, withQuery } from "./api-context";
-import { HttpStatusError } from "./errors";
-import type { HttpMethod } from "./transport";
-import type { Wire } from "./models";
+import type { ApiContext } from "./api-context.js";
+import { seg, withQuery } from "./api-context.js";
+import { HttpStatusError } from "./errors.js";
+import type { HttpMethod } from "./transport.js";
+import type { Wire } from "./models.js";
 
 /** A user's or a team's API key as listed: its last four characters only. */
 export interface ProjectApiKey {

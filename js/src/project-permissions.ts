@@ -1,9 +1,9 @@
 // The signed-in user's project permissions (API 2.8, GET /project-permissions?user_id=me): the
 // permissions that do not belong to a team, granted by the server tier or by the project's
 // defaults. A module of its own, loaded with its first call.
-import { withQuery, type ApiContext } from "./api-context";
-import { HttpStatusError } from "./http-errors";
-import type { ProjectPermission } from "./models";
+import { withQuery, type ApiContext } from "./api-context.js";
+import { HttpStatusError } from "./http-errors.js";
+import type { ProjectPermission } from "./models.js";
 
 export interface ProjectPermissionsApi {
   /**

@@ -11,8 +11,8 @@ export {
   redirectToSignIn,
   toRelativeUrl,
   trustedReturnTo,
-} from "./return-to";
-export { otpCode } from "./otp-code";
+} from "./return-to.js";
+export { otpCode } from "./otp-code.js";
 export {
   PASSKEY_RP_PLACEHOLDER,
   authenticationOptions,
@@ -22,9 +22,9 @@ export {
   passkeysSupported,
   registrationOptions,
   webauthnError,
-} from "./passkeys";
-export { TOTP_ENROL_WINDOW, TOTP_SECRET_BYTES, checkTotpSetupCode, createTotpSetup } from "./totp";
-export type { TotpSetup } from "./totp";
+} from "./passkeys.js";
+export { TOTP_ENROL_WINDOW, TOTP_SECRET_BYTES, checkTotpSetupCode, createTotpSetup } from "./totp.js";
+export type { TotpSetup } from "./totp.js";
 export {
   OAUTH_OUTER_COOKIE_MAX_AGE_S,
   OAUTH_OUTER_COOKIE_PREFIXES,
@@ -34,5 +34,5 @@ export {
   codeChallenge,
   readOuterVerifier,
   stripCodeAndState,
-} from "./oauth-protocol";
-export type { AuthorizeUrlOptions, OAuthCallbackErrorReason } from "./oauth-protocol";
+} from "./oauth-protocol.js";
+export type { AuthorizeUrlOptions, OAuthCallbackErrorReason } from "./oauth-protocol.js";

@@ -2,10 +2,10 @@
 // account at a provider, with whether it signs the user in and whether the app may use it as a
 // connected account; change the two flags, unlink one. A 2.7 service has no such route; list()
 // then answers null, so a page can leave the part out.
-import type { ApiContext } from "./api-context";
-import { seg } from "./api-context";
-import { HttpStatusError } from "./http-errors";
-import type { Wire } from "./models";
+import type { ApiContext } from "./api-context.js";
+import { seg } from "./api-context.js";
+import { HttpStatusError } from "./http-errors.js";
+import type { Wire } from "./models.js";
 
 /** One link between the signed-in user and an account at an OAuth provider. */
 export interface OAuthProviderAccount {
@@ -68,7 +68,7 @@ export const providerAccountUpdateToWire = (update: OAuthProviderAccountUpdate):
   return body;
 };
 
-export { hasOtherSignInMethod, type OtherSignInMethods } from "./account-rules";
+export { hasOtherSignInMethod, type OtherSignInMethods } from "./account-rules.js";
 
 export function createProviderAccountsApi(ctx: ApiContext): OAuthProviderAccountsApi {
   const changed = async () => {

@@ -3,13 +3,13 @@
 // aside: its user counts as signed out there. The onboarding page works with it through these
 // calls, which send the session's tokens with `x-stack-allow-anonymous-user: true` whatever the
 // app accepts. An anonymous session is never used here (it has no e-mail to verify).
-import type { ApiContext } from "./api-context";
-import type { CallbackOptions } from "./controller";
-import { AuthmwError } from "./errors";
-import { userFromWire, type CurrentUser, type Wire } from "./models";
-import { isKnownError } from "./known-error";
-import { callbackUrl, withReturnTo } from "./return-to";
-import type { TokenProvider } from "./transport";
+import type { ApiContext } from "./api-context.js";
+import type { CallbackOptions } from "./controller.js";
+import { AuthmwError } from "./errors.js";
+import { userFromWire, type CurrentUser, type Wire } from "./models.js";
+import { isKnownError } from "./known-error.js";
+import { callbackUrl, withReturnTo } from "./return-to.js";
+import type { TokenProvider } from "./transport.js";
 
 /** The user of a restricted session, with what the onboarding page shows. */
 export interface RestrictedUser extends CurrentUser {

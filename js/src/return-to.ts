@@ -1,9 +1,9 @@
 // What a user goes back to: the after_auth_return_to parameter, redirects judged as the browser
 // parses them (service-api A7.3), and the callback URLs of e-mail links (service-api C5). Apart from urls.ts
 // (the pages' addresses), which the provider's first load needs, this is needed only by pages.
-import { AuthmwError } from "./known-error";
-import { randomNonce } from "./random";
-import { resolveUrls } from "./urls";
+import { AuthmwError } from "./known-error.js";
+import { randomNonce } from "./random.js";
+import { resolveUrls } from "./urls.js";
 
 export const RETURN_TO_PARAM = "after_auth_return_to";
 

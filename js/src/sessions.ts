@@ -1,9 +1,9 @@
 // The signed-in user's sessions (API 2.8, service-api A6): list them, end one. A 2.7 service has
 // no such route; list() then answers null, so a page can leave the section out.
-import type { ApiContext } from "./api-context";
-import { seg } from "./api-context";
-import { HttpStatusError } from "./errors";
-import type { Wire } from "./models";
+import type { ApiContext } from "./api-context.js";
+import { seg } from "./api-context.js";
+import { HttpStatusError } from "./errors.js";
+import type { Wire } from "./models.js";
 
 /** Where a session was last used, as far as the service knows (service-api A6.1). */
 export interface SessionLocation {

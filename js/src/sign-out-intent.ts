@@ -3,7 +3,7 @@
 // out on arrival would sign the user out). The app's links carry a one-time random value that is
 // also kept in this tab's sessionStorage, which only pages of the app's own origin can read or
 // write; the page signs out on arrival only when the two match, and asks for a click otherwise.
-import { randomNonce } from "./random";
+import { randomNonce } from "./random.js";
 
 /** The query parameter of the sign-out page that carries the one-time value. */
 export const SIGN_OUT_INTENT_PARAM = "intent";

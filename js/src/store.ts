@@ -9,12 +9,12 @@ import {
   type CookieDocument,
   type CookieFormat,
   type CookieSameSite,
-} from "./cookies";
-import { accessTokenExpiresAt, hasValidity } from "./jwt";
-import { MAX_MIN_VALIDITY_MS, REQUIRED_VALIDITY_MS, shortLivedWarning } from "./refresh-policy.gen";
-import { accessTokenKind, kindAllowed, type AccessTokenKind, type UserKindOptions } from "./token-kind";
-import type { RequestTokens, SessionTokens, TokenProvider } from "./transport";
-import { createStore, type StoreApi } from "./vanilla";
+} from "./cookies.js";
+import { accessTokenExpiresAt, hasValidity } from "./jwt.js";
+import { MAX_MIN_VALIDITY_MS, REQUIRED_VALIDITY_MS, shortLivedWarning } from "./refresh-policy.gen.js";
+import { accessTokenKind, kindAllowed, type AccessTokenKind, type UserKindOptions } from "./token-kind.js";
+import type { RequestTokens, SessionTokens, TokenProvider } from "./transport.js";
+import { createStore, type StoreApi } from "./vanilla.js";
 
 export type SessionState = SessionTokens;
 

@@ -1,6 +1,6 @@
 // The wire converters of teams, member profiles, invitations and contact channels, apart from
 // models.ts: they load with the teams and contact-channel APIs, not with the first page.
-import type { ContactChannel, TeamInvitation, TeamMemberProfile, Wire } from "./models";
+import type { ContactChannel, TeamInvitation, TeamMemberProfile, Wire } from "./models.js";
 
 export const teamMemberProfileFromWire = (w: Wire): TeamMemberProfile => ({
   teamId: w.team_id,

@@ -1,8 +1,8 @@
 // Teams of the signed-in user (service-api A5.6, flow 6.9), as four namespaces like the Python
 // client's: teams, teamMemberProfiles, teamPermissions, teamInvitations.
-import { seg, withQuery, type ApiContext } from "./api-context";
-import { TeamMembershipNotFound, TeamNotFound } from "./errors";
-import { MEMBER_PROFILE_FIELDS, TEAM_FIELDS, teamInvitationFromWire, teamMemberProfileFromWire } from "./team-models";
+import { seg, withQuery, type ApiContext } from "./api-context.js";
+import { TeamMembershipNotFound, TeamNotFound } from "./errors.js";
+import { MEMBER_PROFILE_FIELDS, TEAM_FIELDS, teamInvitationFromWire, teamMemberProfileFromWire } from "./team-models.js";
 import {
   teamFromWire,
   toWire,
@@ -14,9 +14,9 @@ import {
   type TeamMemberProfileUpdate,
   type TeamPermission,
   type TeamUpdate,
-} from "./models";
-import type { HttpMethod } from "./transport";
-import { callbackUrl } from "./return-to";
+} from "./models.js";
+import type { HttpMethod } from "./transport.js";
+import { callbackUrl } from "./return-to.js";
 
 type Wire = Record<string, any>;
 

@@ -2,10 +2,10 @@
 // anonymous user's), from the table authmw/token_kinds.json that the Python verifier reads too.
 // The browser does not verify tokens (the service does on every call); the kind only decides
 // whether the session is shown to the app and whether requests ask the service to accept it.
-import { decodeJwtClaims } from "./jwt";
-import { TOKEN_KINDS } from "./token-kinds.gen";
+import { decodeJwtClaims } from "./jwt.js";
+import { TOKEN_KINDS } from "./token-kinds.gen.js";
 
-export { ALLOW_ANONYMOUS_HEADER, LEGACY_ISSUER, TOKEN_KINDS } from "./token-kinds.gen";
+export { ALLOW_ANONYMOUS_HEADER, LEGACY_ISSUER, TOKEN_KINDS } from "./token-kinds.gen.js";
 
 /** "user" (a normal user; every 2.7 token), "restricted" (e.g. e-mail not verified yet) or "anonymous". */
 export type AccessTokenKind = keyof typeof TOKEN_KINDS;

@@ -1,8 +1,8 @@
 // TOTP set-up (service-api A6.8): a new 20-byte secret, its otpauth:// URI for the authenticator app
 // (issuer = the project's name, account = the user's e-mail), and the check that the person's app
 // holds it before it is turned on. The TOTP library is imported on first use.
-import { InvalidTotpCode } from "./errors";
-import { AuthmwError } from "./known-error";
+import { InvalidTotpCode } from "./errors.js";
+import { AuthmwError } from "./known-error.js";
 
 /** A TOTP secret being set up: show `uri` as a QR code and `secret` (base32) as text. */
 export interface TotpSetup {

@@ -1,8 +1,8 @@
-import { isKnownError } from "./known-error";
-import { randomNonce } from "./random";
-import { CLIENT_REFRESH_GRANT_TYPE, CLIENT_REFRESH_PATH, RETRY_NETWORK_FAILURE_IN_SESSION, SIGNS_OUT } from "./refresh-policy.gen";
-import { ALLOW_ANONYMOUS_HEADER } from "./token-kinds.gen";
-import { CLIENT_VERSION_HEADER } from "./version";
+import { isKnownError } from "./known-error.js";
+import { randomNonce } from "./random.js";
+import { CLIENT_REFRESH_GRANT_TYPE, CLIENT_REFRESH_PATH, RETRY_NETWORK_FAILURE_IN_SESSION, SIGNS_OUT } from "./refresh-policy.gen.js";
+import { ALLOW_ANONYMOUS_HEADER } from "./token-kinds.gen.js";
+import { CLIENT_VERSION_HEADER } from "./version.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "HEAD";
 /** The tier of every call (`x-stack-access-type`); the browser's is "client". */
@@ -16,7 +16,7 @@ export const MAX_WAIT_MS = 2147483647;
 
 /** The error classes and the error table, loaded with the first failure: a page whose calls
  * succeed never loads them. */
-const errors = () => import("./errors");
+const errors = () => import("./errors.js");
 
 const IDEMPOTENT = new Set<HttpMethod>(["GET", "PUT", "DELETE", "OPTIONS", "HEAD"]);
 const LOOP_MARKER = "INFINITE_LOOP_DETECTED";
@@ -285,7 +285,7 @@ export class Transport {
       } catch (error) {
         if (!isNetworkFailure(error)) throw error;
         if (!idempotent || last) {
-          const { connectionFailure } = await import("./connection-failure");
+          const { connectionFailure } = await import("./connection-failure.js");
           throw await connectionFailure({
             fetch: this.fetchImpl,
             baseUrl: this.baseUrl,

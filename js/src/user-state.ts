@@ -1,10 +1,10 @@
 // The signed-in user as observable state (loading, signed-out, signed-in), following the session:
 // one load of /users/me per refresh token at a time, and a reload of the same session keeps
 // showing its user.
-import type { UserState } from "./controller";
-import type { CurrentUser } from "./models";
-import type { SessionStore } from "./store";
-import { createStore, type StoreApi } from "./vanilla";
+import type { UserState } from "./controller.js";
+import type { CurrentUser } from "./models.js";
+import type { SessionStore } from "./store.js";
+import { createStore, type StoreApi } from "./vanilla.js";
 
 export class UserStateMachine {
   readonly store: StoreApi<{ value: UserState }>;

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 
 const dir = join(__dirname, "..", "src", "react", "pages", "account");
 /** What a section may import at run time: React, the kit, and leaf modules of its own folder. */
-const ALLOWED = new Set(["react", "./kit", "./format", "./api-key-manager", "./action-row", "./focus-swap", "./avatar", "./picture", "./team-manage", "../../../account-rules"]);
+/** (Relative imports carry their `.js` extension, as everywhere in src.) */
+const ALLOWED = new Set(["react", ...["./kit", "./format", "./api-key-manager", "./action-row", "./focus-swap", "./avatar", "./picture", "./team-manage", "../../../account-rules"].map((path) => `${path}.js`)]);
 const PAGE = new Set(["account-settings.tsx", "kit.ts", "section.tsx", "format.ts"]);
 /** Parts that sections share (not sections): held to the same rule, loaded with the sections that use them. */
 const PARTS = new Set(["api-key-manager.tsx", "action-row.tsx", "focus-swap.ts", "avatar.tsx", "picture.tsx", "team-manage.tsx"]);
@@ -19,7 +20,7 @@ describe("account settings sections", () => {
   it("are each loaded with import() by the page", () => {
     const page = readFileSync(join(dir, "account-settings.tsx"), "utf8");
     expect(sections.length).toBeGreaterThan(5);
-    for (const file of sections) expect(page).toContain(`lazy(() => import("./${file.replace(/\.tsx?$/, "")}"))`);
+    for (const file of sections) expect(page).toContain(`lazy(() => import("./${file.replace(/\.tsx?$/, "")}.js"))`);
   });
 
   it("import at run time only React, ./kit, ./format and their shared parts", () => {

@@ -200,12 +200,8 @@ def test_the_types_resolve_for_bundlers(tarball: Path) -> None:
     assert problems == [], problems[:5]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known: the type declarations import their siblings without extensions ('./core'), which "
-    "TypeScript's node16/nodenext ESM resolution refuses; the fix is '.js' extensions in js/src's "
-    "relative imports (or bundled declarations)",
-)
 def test_the_types_resolve_for_node16_esm(tarball: Path) -> None:
+    """What TypeScript's node16/nodenext ESM resolution reads: relative imports need their '.js'
+    extension, which js/src writes on every one."""
     problems = [p for p in _types_problems(tarball) if _resolution(p) in ("node16", "node16-esm")]
     assert problems == [], problems[:5]

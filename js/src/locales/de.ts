@@ -1,6 +1,6 @@
 // German (Deutsch), formal "Sie". Terms: anmelden / registrieren, Konto, E-Mail-Adresse,
 // Passwort, Passkey, Zwei-Faktor-Authentifizierung, Team, Sitzung, API-Schlüssel.
-import type { Locale } from "./locale";
+import type { Locale } from "./locale.js";
 
 const de: Locale = {
   messages: {

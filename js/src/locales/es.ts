@@ -1,6 +1,6 @@
 // Spanish (español), "tú". Terms: iniciar sesión / registrarse, cuenta, correo electrónico,
 // contraseña, llave de acceso (passkey), autenticación en dos pasos, equipo, sesión, clave de API.
-import type { Locale } from "./locale";
+import type { Locale } from "./locale.js";
 
 const es: Locale = {
   messages: {

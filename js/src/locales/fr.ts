@@ -1,6 +1,6 @@
 // French (français), "vous". Terms: se connecter / s'inscrire, compte, adresse e-mail, mot de
 // passe, clé d'accès (passkey), authentification à deux facteurs, équipe, session, clé API.
-import type { Locale } from "./locale";
+import type { Locale } from "./locale.js";
 
 const fr: Locale = {
   messages: {

@@ -1,6 +1,6 @@
 // Japanese (日本語), polite form. Terms: サインイン / サインアップ (アカウント作成), アカウント,
 // メールアドレス, パスワード, パスキー, 2 段階認証, チーム, セッション, API キー.
-import type { Locale } from "./locale";
+import type { Locale } from "./locale.js";
 
 const ja: Locale = {
   messages: {

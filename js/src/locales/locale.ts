@@ -1,5 +1,5 @@
-import type { ComponentTexts } from "../react/components/texts";
-import type { Messages } from "../react/messages";
+import type { ComponentTexts } from "../react/components/texts.js";
+import type { Messages } from "../react/messages.js";
 
 /**
  * One language: the default export of each `@authmw/react/locales/*` module. `messages` go to

@@ -1,6 +1,6 @@
 // Brazilian Portuguese (português do Brasil), "você". Terms: entrar / criar conta, conta, e-mail,
 // senha, chave de acesso (passkey), autenticação em dois fatores, equipe, sessão, chave de API.
-import type { Locale } from "./locale";
+import type { Locale } from "./locale.js";
 
 const ptBR: Locale = {
   messages: {

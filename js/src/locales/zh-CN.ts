@@ -1,6 +1,6 @@
 // Simplified Chinese (简体中文). Terms: 登录 / 注册, 账号, 邮箱 (电子邮件地址), 密码, 通行密钥 (passkey),
 // 双重身份验证, 团队, 会话, API 密钥.
-import type { Locale } from "./locale";
+import type { Locale } from "./locale.js";
 
 const zhCN: Locale = {
   messages: {

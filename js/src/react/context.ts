@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import type { AuthController } from "../controller";
+import type { AuthController } from "../controller.js";
 
 export const AuthContext = createContext<AuthController | null>(null);
 AuthContext.displayName = "AuthContext";

@@ -1,22 +1,22 @@
 import { useMemo, type ReactNode } from "react";
 import { Route, Routes } from "react-router";
-import { HandlerOptionsContext, type ColorScheme } from "./handler-options";
-import { DEFAULT_MESSAGES, MessagesContext, type Messages } from "./messages";
-import { AccountSettings } from "./pages/account/account-settings";
-import { CliAuthConfirm } from "./pages/cli-auth-confirm";
-import { EmailVerification } from "./pages/email-verification";
-import { HandlerError, HandlerNotFound } from "./pages/error";
-import { ForgotPassword } from "./pages/forgot-password";
-import { MagicLinkCallback } from "./pages/magic-link-callback";
-import { OAuthCallback } from "./pages/oauth-callback";
-import { Onboarding } from "./pages/onboarding";
-import { PasswordReset } from "./pages/password-reset";
-import { SignIn } from "./pages/sign-in";
-import { SignOut } from "./pages/sign-out";
-import { SignUp } from "./pages/sign-up";
-import { TeamCreation } from "./pages/team-creation";
-import { TeamInvitation } from "./pages/team-invitation";
-import { AuthStyles } from "./styles";
+import { HandlerOptionsContext, type ColorScheme } from "./handler-options.js";
+import { DEFAULT_MESSAGES, MessagesContext, type Messages } from "./messages.js";
+import { AccountSettings } from "./pages/account/account-settings.js";
+import { CliAuthConfirm } from "./pages/cli-auth-confirm.js";
+import { EmailVerification } from "./pages/email-verification.js";
+import { HandlerError, HandlerNotFound } from "./pages/error.js";
+import { ForgotPassword } from "./pages/forgot-password.js";
+import { MagicLinkCallback } from "./pages/magic-link-callback.js";
+import { OAuthCallback } from "./pages/oauth-callback.js";
+import { Onboarding } from "./pages/onboarding.js";
+import { PasswordReset } from "./pages/password-reset.js";
+import { SignIn } from "./pages/sign-in.js";
+import { SignOut } from "./pages/sign-out.js";
+import { SignUp } from "./pages/sign-up.js";
+import { TeamCreation } from "./pages/team-creation.js";
+import { TeamInvitation } from "./pages/team-invitation.js";
+import { AuthStyles } from "./styles.js";
 
 export interface AuthHandlerProps {
   /** Render the default stylesheet (see DEFAULT_STYLES); false leaves all styling to the app. */

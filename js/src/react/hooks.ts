@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
-import type { AsyncCache, CachedState } from "../cache";
-import type { AuthController, UserState } from "../controller";
+import type { AsyncCache, CachedState } from "../cache.js";
+import type { AuthController, UserState } from "../controller.js";
 import type {
   ContactChannel,
   Project,
@@ -9,9 +9,9 @@ import type {
   TeamMemberProfile,
   TeamPermission,
   ProjectPermission,
-} from "../models";
-import type { ConnectedAccount, GetConnectedAccountOptions } from "../oauth";
-import { useAuthController } from "./context";
+} from "../models.js";
+import type { ConnectedAccount, GetConnectedAccountOptions } from "../oauth.js";
+import { useAuthController } from "./context.js";
 
 /** The user state a server renders (and hydration starts from). */
 export const SERVER_SNAPSHOT: UserState = { status: "loading", user: null };
@@ -48,7 +48,7 @@ export type SignedInOrLoading = Exclude<UserState, { status: "signed-out" }>;
  * user the page can have (as the 2.8 SDK's useUser does).
  */
 export function redirectToSignInPage(controller: AuthController): void {
-  const signIn = () => void import("../return-to").then((m) => location.replace(m.authPageUrl(controller.urls.signIn, location)));
+  const signIn = () => void import("../return-to.js").then((m) => location.replace(m.authPageUrl(controller.urls.signIn, location)));
   const session = controller.restrictedSession;
   session.getUser().then((user) => (user?.isRestricted ? session.redirectToOnboarding() : signIn()), signIn);
 }

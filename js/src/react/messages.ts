@@ -1,9 +1,9 @@
 import { createContext, useContext } from "react";
-import type { VerificationCodeError } from "../errors";
-import { ConnectionError, HttpStatusError } from "../http-errors";
-import { KnownError, isKnownError, type KnownErrorClass } from "../known-error";
-import { OAuthCallbackError } from "../oauth-callback-error";
-import { isPasskeyCancel } from "../passkey-support";
+import type { VerificationCodeError } from "../errors.js";
+import { ConnectionError, HttpStatusError } from "../http-errors.js";
+import { KnownError, isKnownError, type KnownErrorClass } from "../known-error.js";
+import { OAuthCallbackError } from "../oauth-callback-error.js";
+import { isPasskeyCancel } from "../passkey-support.js";
 
 /**
  * Every text of the handler pages, in one table. Pass a part of it to <AuthHandler messages={...}>

@@ -1,10 +1,10 @@
 import { useEffect, useState, type ReactNode } from "react";
-import { createAuthClient } from "../client";
-import type { AuthController } from "../controller";
-import type { CookieFormat, CookieSameSite } from "../cookies";
-import type { AuthUrlOverrides } from "../urls";
-import { AuthContext } from "./context";
-import { RedirectMethodContext, type RedirectMethod } from "./redirect";
+import { createAuthClient } from "../client.js";
+import type { AuthController } from "../controller.js";
+import type { CookieFormat, CookieSameSite } from "../cookies.js";
+import type { AuthUrlOverrides } from "../urls.js";
+import { AuthContext } from "./context.js";
+import { RedirectMethodContext, type RedirectMethod } from "./redirect.js";
 
 export interface AuthProviderProps {
   projectId: string;

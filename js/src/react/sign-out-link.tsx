@@ -1,7 +1,7 @@
 import type { AnchorHTMLAttributes, MouseEvent } from "react";
 import { useNavigate } from "react-router";
-import { signOutIntentUrl } from "../sign-out-intent";
-import { useAuth } from "./use-auth";
+import { signOutIntentUrl } from "../sign-out-intent.js";
+import { useAuth } from "./use-auth.js";
 
 export type SignOutLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">;
 

@@ -1,4 +1,4 @@
-import { DARK, LIGHT, revertHost, ROOT_RESET, scopeRules } from "./palette";
+import { DARK, LIGHT, revertHost, ROOT_RESET, scopeRules } from "./palette.js";
 
 /**
  * The handler pages' default look. Plain CSS, rendered once as a <style> element: no CSS-in-JS

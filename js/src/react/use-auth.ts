@@ -2,12 +2,12 @@
 // other hooks, so that an app that only shows the user (useUser) does not carry the calls'
 // names or the return-to helpers in its first load.
 import { useCallback, useMemo, useRef, useSyncExternalStore } from "react";
-import { FLOW_NAMES, type AuthController, type AuthFlows, type AuthStatus, type UserState } from "../controller";
-import type { CurrentUser } from "../models";
-import type { OAuthApi } from "../oauth";
-import { authPageUrl } from "../return-to";
-import { useAuthController } from "./context";
-import { SERVER_SNAPSHOT } from "./hooks";
+import { FLOW_NAMES, type AuthController, type AuthFlows, type AuthStatus, type UserState } from "../controller.js";
+import type { CurrentUser } from "../models.js";
+import type { OAuthApi } from "../oauth.js";
+import { authPageUrl } from "../return-to.js";
+import { useAuthController } from "./context.js";
+import { SERVER_SNAPSHOT } from "./hooks.js";
 
 /**
  * What useAuth hands out of the members of AuthController beyond the flows (every flow is

@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { Link, useLocation } from "react-router";
-import { authPageUrl } from "../../return-to";
-import { useAuth } from "../use-auth";
-import { textsWith, type ComponentTexts } from "./texts";
-import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme";
+import { authPageUrl } from "../../return-to.js";
+import { useAuth } from "../use-auth.js";
+import { textsWith, type ComponentTexts } from "./texts.js";
+import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme.js";
 
 export interface AuthButtonProps extends ComponentStyleProps {
   /** The button's text; default `texts.signIn` / `texts.signUp`. */

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
-import { useAuthController } from "../context";
-import { redirectToSignInPage } from "../hooks";
+import { useAuthController } from "../context.js";
+import { redirectToSignInPage } from "../hooks.js";
 
 /**
  * Sends the browser to the sign-in page as soon as it renders, coming back to the current page

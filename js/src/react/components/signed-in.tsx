@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import type { UserState } from "../../controller";
-import type { CurrentUser } from "../../models";
-import { useProjectPermissions, useTeamPermissions, useTeams, useUser } from "../hooks";
+import type { UserState } from "../../controller.js";
+import type { CurrentUser } from "../../models.js";
+import { useProjectPermissions, useTeamPermissions, useTeams, useUser } from "../hooks.js";
 
 export interface SignedInProps {
   children?: ReactNode;

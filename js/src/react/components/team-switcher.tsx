@@ -1,13 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import type { CurrentUser, Team } from "../../models";
-import { useProject, useTeams, useUser } from "../hooks";
-import { useAuth } from "../use-auth";
-import { Avatar } from "./avatar";
-import { CheckIcon, ChevronIcon, GearIcon, PlusIcon, TeamsIcon } from "./icons";
-import { useMenuButton } from "./menu";
-import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme";
-import { textsWith, type ComponentTexts } from "./texts";
+import type { CurrentUser, Team } from "../../models.js";
+import { useProject, useTeams, useUser } from "../hooks.js";
+import { useAuth } from "../use-auth.js";
+import { Avatar } from "./avatar.js";
+import { CheckIcon, ChevronIcon, GearIcon, PlusIcon, TeamsIcon } from "./icons.js";
+import { useMenuButton } from "./menu.js";
+import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme.js";
+import { textsWith, type ComponentTexts } from "./texts.js";
 
 export interface SelectedTeamSwitcherProps extends ComponentStyleProps {
   /**

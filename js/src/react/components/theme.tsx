@@ -1,5 +1,5 @@
-import type { ColorScheme } from "../handler-options";
-import { DARK, LIGHT, revertHost, ROOT_RESET, scopeRules } from "../palette";
+import type { ColorScheme } from "../handler-options.js";
+import { DARK, LIGHT, revertHost, ROOT_RESET, scopeRules } from "../palette.js";
 
 /**
  * The components' stylesheet: the handler pages' palettes and variables on `.authmw-ui` (the

@@ -1,7 +1,7 @@
-import type { CurrentUser } from "../../models";
-import { useUser } from "../hooks";
-import { Avatar } from "./avatar";
-import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme";
+import type { CurrentUser } from "../../models.js";
+import { useUser } from "../hooks.js";
+import { Avatar } from "./avatar.js";
+import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme.js";
 
 export interface UserAvatarProps extends ComponentStyleProps {
   /** Whose picture; default the signed-in user (nothing while signed out or loading). */

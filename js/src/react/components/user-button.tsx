@@ -1,15 +1,15 @@
 import { useId, useState, type ReactElement } from "react";
 import { Link, useLocation } from "react-router";
-import type { CurrentUser } from "../../models";
-import { useTeams, useUser } from "../hooks";
-import { useAuth } from "../use-auth";
-import { authPageUrl } from "../../return-to";
-import { SignOutLink } from "../sign-out-link";
-import { Avatar } from "./avatar";
-import { CheckIcon, PersonIcon, SignInIcon, SignOutIcon } from "./icons";
-import { useMenuButton } from "./menu";
-import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme";
-import { textsWith, type ComponentTexts } from "./texts";
+import type { CurrentUser } from "../../models.js";
+import { useTeams, useUser } from "../hooks.js";
+import { useAuth } from "../use-auth.js";
+import { authPageUrl } from "../../return-to.js";
+import { SignOutLink } from "../sign-out-link.js";
+import { Avatar } from "./avatar.js";
+import { CheckIcon, PersonIcon, SignInIcon, SignOutIcon } from "./icons.js";
+import { useMenuButton } from "./menu.js";
+import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme.js";
+import { textsWith, type ComponentTexts } from "./texts.js";
 
 export interface UserButtonProps extends ComponentStyleProps {
   /** Offer the user's teams in the menu (when they have any); default true. */

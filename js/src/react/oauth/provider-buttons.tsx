@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from "react";
-import { describeError, useMessages } from "../messages";
-import { providerName } from "./providers";
+import { describeError, useMessages } from "../messages.js";
+import { providerName } from "./providers.js";
 
 /** The same spacing as the other sign-in methods of the page. */
 const groupStyle = { display: "grid", gap: "0.5rem" } as const;
@@ -24,7 +24,7 @@ export function useProviderLogos(): Record<string, ReactNode> {
   const [logos, setLogos] = useState<Record<string, ReactNode>>({});
   useEffect(() => {
     let live = true;
-    import("./logos").then(
+    import("./logos.js").then(
       (module) => live && setLogos(module.PROVIDER_LOGOS),
       () => {},
     );

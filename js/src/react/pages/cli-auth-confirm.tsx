@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
-import { HttpStatusError } from "../../http-errors";
-import { withReturnTo } from "../../return-to";
-import { useAuth } from "../use-auth";
-import { describeError, useMessages, type Messages } from "../messages";
-import { AuthPage, FormError, useSubmit } from "./layout";
+import { HttpStatusError } from "../../http-errors.js";
+import { withReturnTo } from "../../return-to.js";
+import { useAuth } from "../use-auth.js";
+import { describeError, useMessages, type Messages } from "../messages.js";
+import { AuthPage, FormError, useSubmit } from "./layout.js";
 
 type Step =
   | { step: "loading" }

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { isKnownError } from "../../known-error";
-import { withReturnTo } from "../../return-to";
-import { useAuth } from "../use-auth";
-import { describeCodeError, useMessages, verificationCodeMessage, type Messages } from "../messages";
-import { AuthPage, FormError, Status, useReturnTo, useSubmit } from "./layout";
+import { isKnownError } from "../../known-error.js";
+import { withReturnTo } from "../../return-to.js";
+import { useAuth } from "../use-auth.js";
+import { describeCodeError, useMessages, verificationCodeMessage, type Messages } from "../messages.js";
+import { AuthPage, FormError, Status, useReturnTo, useSubmit } from "./layout.js";
 
 type Outcome =
   | { state: "verifying" }

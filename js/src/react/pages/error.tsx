@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useAuth } from "../use-auth";
-import { describeUntrustedError, sentenceOfCode, useMessages } from "../messages";
-import { AuthPage, useBackToSignIn } from "./layout";
+import { useAuth } from "../use-auth.js";
+import { describeUntrustedError, sentenceOfCode, useMessages } from "../messages.js";
+import { AuthPage, useBackToSignIn } from "./layout.js";
 
 /** Codes of a sign-in that failed at or after the OAuth provider: a signed-out user goes back to sign in. */
 export const isSignInFailure = (code: string) => /^(oauth|errorOAuth|errorSignUpNotEnabled$)/.test(sentenceOfCode(code) ?? "");
@@ -34,7 +34,7 @@ export function HandlerError() {
       return;
     }
     let live = true;
-    import("../../errors").then(
+    import("../../errors.js").then(
       ({ knownErrorClass }) => {
         const cls = knownErrorClass(code);
         if (live) setText(cls ? describeUntrustedError(new cls(), m) : m.unexpectedError);

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { useAuth } from "../use-auth";
-import { useMessages } from "../messages";
-import { AuthPage, EmailField, FormError, formValue, SubmitButton, useSubmit } from "./layout";
+import { useAuth } from "../use-auth.js";
+import { useMessages } from "../messages.js";
+import { AuthPage, EmailField, FormError, formValue, SubmitButton, useSubmit } from "./layout.js";
 
 /** {handler}/forgot-password: asks for the e-mail and sends the password-reset link. */
 export function ForgotPassword() {

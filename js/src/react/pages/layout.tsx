@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useId, useRef, useState, type ClipboardEvent, type ReactNode } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { RETURN_TO_PARAM, trustedReturnTo } from "../../return-to";
-import type { SignInResult } from "../../models";
-import { useHandlerOptions } from "../handler-options";
-import { useAuthRedirect } from "../redirect";
-import { useProject } from "../hooks";
-import { useAuth } from "../use-auth";
-import { describeError, useMessages, type Messages } from "../messages";
+import { RETURN_TO_PARAM, trustedReturnTo } from "../../return-to.js";
+import type { SignInResult } from "../../models.js";
+import { useHandlerOptions } from "../handler-options.js";
+import { useAuthRedirect } from "../redirect.js";
+import { useProject } from "../hooks.js";
+import { useAuth } from "../use-auth.js";
+import { describeError, useMessages, type Messages } from "../messages.js";
 
 /** The full-page background of every handler page (carries the colour scheme). */
 export function PageShell({ children, className }: { children: ReactNode; className?: string }) {

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
-import { isKnownError } from "../../known-error";
-import { useAuth } from "../use-auth";
-import { describeCodeError, useMessages } from "../messages";
-import { AuthPage, Failed, useFinishSignIn } from "./layout";
-import { MfaPage } from "./mfa";
+import { isKnownError } from "../../known-error.js";
+import { useAuth } from "../use-auth.js";
+import { describeCodeError, useMessages } from "../messages.js";
+import { AuthPage, Failed, useFinishSignIn } from "./layout.js";
+import { MfaPage } from "./mfa.js";
 
 type Step =
   | { step: "signing-in" }

@@ -1,10 +1,10 @@
 import { useCallback, useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router";
-import { isKnownError } from "../../known-error";
-import type { SignInResult } from "../../models";
-import { useAuth } from "../use-auth";
-import { describeError, useMessages, type Messages } from "../messages";
-import { AuthPage, Field, FormError, formValue, SubmitButton, useSubmit } from "./layout";
+import { isKnownError } from "../../known-error.js";
+import type { SignInResult } from "../../models.js";
+import { useAuth } from "../use-auth.js";
+import { describeError, useMessages, type Messages } from "../messages.js";
+import { AuthPage, Field, FormError, formValue, SubmitButton, useSubmit } from "./layout.js";
 
 const mfaMessage = (error: unknown, m: Messages) =>
   isKnownError(error, "VERIFICATION_ERROR") ? m.mfaAttemptExpired : describeError(error, m);

@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import { isKnownError } from "../../known-error";
-import { OAuthCallbackError } from "../../oauth-callback-error";
-import type { OAuthCallbackResult } from "../../oauth";
-import { trustedReturnTo } from "../../return-to";
-import { useAuth } from "../use-auth";
-import { describeUntrustedError, useMessages, type Messages } from "../messages";
-import { useAuthRedirect } from "../redirect";
-import { AuthPage, Failed, useBackToSignIn, useReturnTo } from "./layout";
-import { MfaPage } from "./mfa";
+import { isKnownError } from "../../known-error.js";
+import { OAuthCallbackError } from "../../oauth-callback-error.js";
+import type { OAuthCallbackResult } from "../../oauth.js";
+import { trustedReturnTo } from "../../return-to.js";
+import { useAuth } from "../use-auth.js";
+import { describeUntrustedError, useMessages, type Messages } from "../messages.js";
+import { useAuthRedirect } from "../redirect.js";
+import { AuthPage, Failed, useBackToSignIn, useReturnTo } from "./layout.js";
+import { MfaPage } from "./mfa.js";
 
 type Step =
   | { step: "signing-in" }

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { isKnownError } from "../../known-error";
-import type { RestrictedUser } from "../../restricted-session";
-import { withReturnTo } from "../../return-to";
-import { useAuthRedirect } from "../redirect";
-import { useAuth } from "../use-auth";
-import { describeCodeError, describeError, useMessages, type Messages } from "../messages";
-import { AuthPage, Field, FormError, formValue, Status, SubmitButton, useReturnTo, useSubmit } from "./layout";
+import { isKnownError } from "../../known-error.js";
+import type { RestrictedUser } from "../../restricted-session.js";
+import { withReturnTo } from "../../return-to.js";
+import { useAuthRedirect } from "../redirect.js";
+import { useAuth } from "../use-auth.js";
+import { describeCodeError, describeError, useMessages, type Messages } from "../messages.js";
+import { AuthPage, Field, FormError, formValue, Status, SubmitButton, useReturnTo, useSubmit } from "./layout.js";
 
 type State =
   | { step: "loading" }

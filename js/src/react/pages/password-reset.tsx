@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
-import { isKnownError } from "../../known-error";
-import { useAuth } from "../use-auth";
-import { describeCodeError, useMessages, type Messages } from "../messages";
-import { AuthPage, FormError, formValue, NewPasswordFields, repeatMismatch, SubmitButton, useSubmit } from "./layout";
+import { isKnownError } from "../../known-error.js";
+import { useAuth } from "../use-auth.js";
+import { describeCodeError, useMessages, type Messages } from "../messages.js";
+import { AuthPage, FormError, formValue, NewPasswordFields, repeatMismatch, SubmitButton, useSubmit } from "./layout.js";
 
 type Step = { step: "checking" } | { step: "form" } | { step: "done" } | { step: "failed"; message: string };
 

@@ -1,4 +1,4 @@
-import { MethodsPage } from "./methods/methods-page";
+import { MethodsPage } from "./methods/methods-page.js";
 
 /** {handler}/sign-in: the sign-in methods the project enables. */
 export function SignIn() {

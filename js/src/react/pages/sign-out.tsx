@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
-import { forgetSignOutIntent, hasSignOutIntent } from "../../sign-out-intent";
-import { useAuthRedirect } from "../redirect";
-import { useAuth } from "../use-auth";
-import { useMessages } from "../messages";
-import { AuthPage } from "./layout";
+import { forgetSignOutIntent, hasSignOutIntent } from "../../sign-out-intent.js";
+import { useAuthRedirect } from "../redirect.js";
+import { useAuth } from "../use-auth.js";
+import { useMessages } from "../messages.js";
+import { AuthPage } from "./layout.js";
 
 /**
  * {handler}/sign-out. Reached through the app's own sign-out links (SignOutLink, which carry a

@@ -1,4 +1,4 @@
-import { MethodsPage } from "./methods/methods-page";
+import { MethodsPage } from "./methods/methods-page.js";
 
 /** {handler}/sign-up: the sign-up methods the project enables (or why sign-up is closed). */
 export function SignUp() {

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "react-router";
-import type { Team } from "../../models";
-import { withReturnTo } from "../../return-to";
-import { useProject } from "../hooks";
-import { useMessages } from "../messages";
-import { useAuth } from "../use-auth";
-import { AuthPage, Field, FormError, formValue, SubmitButton, useSubmit } from "./layout";
+import type { Team } from "../../models.js";
+import { withReturnTo } from "../../return-to.js";
+import { useProject } from "../hooks.js";
+import { useMessages } from "../messages.js";
+import { useAuth } from "../use-auth.js";
+import { AuthPage, Field, FormError, formValue, SubmitButton, useSubmit } from "./layout.js";
 
 /**
  * {handler}/team-creation: a new team, which becomes the user's current team. Signed out, the

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
-import { isKnownError } from "../../known-error";
-import type { TeamInvitationDetails } from "../../models";
-import { withReturnTo } from "../../return-to";
-import { useAuth } from "../use-auth";
-import { describeCodeError, useMessages, type Messages } from "../messages";
-import { AuthPage, FormError, useSubmit } from "./layout";
+import { isKnownError } from "../../known-error.js";
+import type { TeamInvitationDetails } from "../../models.js";
+import { withReturnTo } from "../../return-to.js";
+import { useAuth } from "../use-auth.js";
+import { describeCodeError, useMessages, type Messages } from "../messages.js";
+import { AuthPage, FormError, useSubmit } from "./layout.js";
 
 type Step =
   | { step: "loading" }

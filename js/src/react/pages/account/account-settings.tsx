@@ -1,20 +1,20 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useParams } from "react-router";
-import { withReturnTo } from "../../../return-to";
-import { isKnownError } from "../../../known-error";
-import { passkeysSupported } from "../../../passkey-support";
-import { useContactChannels, usePermission, useProject, useTeamInvitations, useTeamMemberProfiles, useTeamPermissions, useTeams } from "../../hooks";
-import { useAuth } from "../../use-auth";
-import { describeError, describePasskeyError, useMessages } from "../../messages";
-import { HttpStatusError } from "../../../http-errors";
-import { ProviderLogo, useProviderAction, useProviderLogos } from "../../oauth/provider-buttons";
-import { providerName } from "../../oauth/providers";
-import { QrCode } from "../../qr-code";
-import { useAuthRedirect } from "../../redirect";
-import { AuthPage, Brand, EmailField, Field, FormError, formValue, NewPasswordFields, PageShell, repeatMismatch, Status, SubmitButton, useSubmit } from "../layout";
-import { TotpCodeField } from "../mfa";
-import { SectionKitContext, type SectionKit } from "./kit";
-import type { AccountSection, SectionProps } from "./section";
+import { withReturnTo } from "../../../return-to.js";
+import { isKnownError } from "../../../known-error.js";
+import { passkeysSupported } from "../../../passkey-support.js";
+import { useContactChannels, usePermission, useProject, useTeamInvitations, useTeamMemberProfiles, useTeamPermissions, useTeams } from "../../hooks.js";
+import { useAuth } from "../../use-auth.js";
+import { describeError, describePasskeyError, useMessages } from "../../messages.js";
+import { HttpStatusError } from "../../../http-errors.js";
+import { ProviderLogo, useProviderAction, useProviderLogos } from "../../oauth/provider-buttons.js";
+import { providerName } from "../../oauth/providers.js";
+import { QrCode } from "../../qr-code.js";
+import { useAuthRedirect } from "../../redirect.js";
+import { AuthPage, Brand, EmailField, Field, FormError, formValue, NewPasswordFields, PageShell, repeatMismatch, Status, SubmitButton, useSubmit } from "../layout.js";
+import { TotpCodeField } from "../mfa.js";
+import { SectionKitContext, type SectionKit } from "./kit.js";
+import type { AccountSection, SectionProps } from "./section.js";
 
 /** What the sections use from the rest of the package (see ./kit: they import none of it). */
 const KIT: SectionKit = {
@@ -55,28 +55,28 @@ const KIT: SectionKit = {
  * package through useSectionKit() (./kit), never by importing hooks, messages or layout.
  */
 export const ACCOUNT_SECTIONS: readonly AccountSection[] = [
-  { id: "profile", title: (m) => m.profileSection, shown: () => true, Component: lazy(() => import("./profile")) },
-  { id: "emails", title: (m) => m.emailsSection, shown: () => true, Component: lazy(() => import("./emails")) },
+  { id: "profile", title: (m) => m.profileSection, shown: () => true, Component: lazy(() => import("./profile.js")) },
+  { id: "emails", title: (m) => m.emailsSection, shown: () => true, Component: lazy(() => import("./emails.js")) },
   {
     id: "password",
     title: (m) => m.passwordSection,
     shown: ({ user, config }) => user.hasPassword || config?.credentialEnabled !== false,
-    Component: lazy(() => import("./password")),
+    Component: lazy(() => import("./password.js")),
   },
   {
     id: "passkeys",
     title: (m) => m.passkeysSection,
     // A user who has a passkey can always remove it, even once the project turned passkeys off.
     shown: ({ user, config }) => Boolean(config?.passkeyEnabled) || user.passkeyAuthEnabled,
-    Component: lazy(() => import("./passkeys")),
+    Component: lazy(() => import("./passkeys.js")),
   },
-  { id: "two-factor", title: (m) => m.twoFactorSection, shown: () => true, Component: lazy(() => import("./two-factor")) },
+  { id: "two-factor", title: (m) => m.twoFactorSection, shown: () => true, Component: lazy(() => import("./two-factor.js")) },
   {
     id: "connected-accounts",
     title: (m) => m.connectedAccountsSection,
     // Shown when the user has a linked account or the project offers a provider to link.
     shown: ({ user, config }) => user.oauthProviders.length > 0 || (config?.oauthProviders.length ?? 0) > 0,
-    Component: lazy(() => import("./connected-accounts")),
+    Component: lazy(() => import("./connected-accounts.js")),
   },
   {
     id: "sessions",
@@ -84,14 +84,14 @@ export const ACCOUNT_SECTIONS: readonly AccountSection[] = [
     shown: () => true,
     // API 2.8 only: a 2.7 service has no session list (list() answers null).
     supported: async (auth) => (await auth.sessions.list()) !== null,
-    Component: lazy(() => import("./sessions")),
+    Component: lazy(() => import("./sessions.js")),
   },
   {
     id: "api-keys",
     title: (m) => m.apiKeysSection,
     // API 2.8, when the project lets users make keys (a 2.7 service answers without the flag).
     shown: ({ config }) => Boolean(config?.allowUserApiKeys),
-    Component: lazy(() => import("./api-keys")),
+    Component: lazy(() => import("./api-keys.js")),
   },
   {
     id: "notifications",
@@ -99,14 +99,14 @@ export const ACCOUNT_SECTIONS: readonly AccountSection[] = [
     shown: () => true,
     // API 2.8 only: a 2.7 service has no notification preferences (list() answers null).
     supported: async (auth) => (await auth.notificationPreferences.list()) !== null,
-    Component: lazy(() => import("./notifications")),
+    Component: lazy(() => import("./notifications.js")),
   },
-  { id: "teams", title: (m) => m.teamsSection, shown: () => true, Component: lazy(() => import("./teams")) },
+  { id: "teams", title: (m) => m.teamsSection, shown: () => true, Component: lazy(() => import("./teams.js")) },
   {
     id: "danger-zone",
     title: (m) => m.dangerZoneSection,
     shown: ({ config }) => Boolean(config?.clientUserDeletionEnabled),
-    Component: lazy(() => import("./danger-zone")),
+    Component: lazy(() => import("./danger-zone.js")),
   },
 ];
 

@@ -1,6 +1,6 @@
 import { useCallback, useId, useState, type ReactNode } from "react";
-import { useFocusSwap } from "./focus-swap";
-import { useSectionKit } from "./kit";
+import { useFocusSwap } from "./focus-swap.js";
+import { useSectionKit } from "./kit.js";
 
 /**
  * A setting as a row: its title, what it is now, and one action ("Change", "Add") that opens its

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
-import type { NewProjectApiKey, ProjectApiKey, ProjectApiKeyCreate } from "../../../project-api-keys";
-import { ActionRow } from "./action-row";
-import { useSectionKit } from "./kit";
-import { formatDate } from "./format";
+import type { NewProjectApiKey, ProjectApiKey, ProjectApiKeyCreate } from "../../../project-api-keys.js";
+import { ActionRow } from "./action-row.js";
+import { useSectionKit } from "./kit.js";
+import { formatDate } from "./format.js";
 
 /** The calls of one owner's keys (the user's own, or a team's). */
 export interface KeyCalls {

@@ -1,6 +1,6 @@
 import { useMemo } from "react";
-import { ApiKeyManager } from "./api-key-manager";
-import { useSectionKit } from "./kit";
+import { ApiKeyManager } from "./api-key-manager.js";
+import { useSectionKit } from "./kit.js";
 
 /** The signed-in user's API keys (API 2.8): for scripts that call the app as them. */
 function ApiKeys() {

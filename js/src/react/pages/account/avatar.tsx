@@ -1,7 +1,7 @@
 // A picture of the user, a member or a team in account settings, or initials without one: a
 // part the profile and teams sections share.
 import { useState } from "react";
-import { useSectionKit } from "./kit";
+import { useSectionKit } from "./kit.js";
 
 /** The initials of a display name ("Ada Lovelace": "AL"), or the first letter of an e-mail address. */
 export const initials = (name: string) =>

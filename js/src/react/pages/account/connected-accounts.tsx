@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useId, useState, type ReactNode } from "react";
-import { hasOtherSignInMethod } from "../../../account-rules";
-import type { OAuthProviderAccount } from "../../../provider-accounts";
-import type { Messages } from "../../messages";
-import { useFocusSwap } from "./focus-swap";
-import { useSectionKit } from "./kit";
-import type { SectionProps } from "./section";
+import { hasOtherSignInMethod } from "../../../account-rules.js";
+import type { OAuthProviderAccount } from "../../../provider-accounts.js";
+import type { Messages } from "../../messages.js";
+import { useFocusSwap } from "./focus-swap.js";
+import { useSectionKit } from "./kit.js";
+import type { SectionProps } from "./section.js";
 
 const checkStyle = { display: "flex", alignItems: "flex-start", gap: "0.5rem", fontWeight: 400 } as const;
 const boxStyle = { width: "1.1rem", height: "1.1rem", margin: "0.15rem 0 0", flex: "none", accentColor: "var(--authmw-accent)" } as const;

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { useFocusSwap } from "./focus-swap";
-import { useSectionKit } from "./kit";
+import { useFocusSwap } from "./focus-swap.js";
+import { useSectionKit } from "./kit.js";
 
 /** Account deletion, behind a confirmation that Escape or Cancel closes. */
 function DangerZone() {

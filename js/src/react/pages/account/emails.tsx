@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
-import type { ContactChannel } from "../../../models";
-import { ActionRow } from "./action-row";
-import { useSectionKit } from "./kit";
+import type { ContactChannel } from "../../../models.js";
+import { ActionRow } from "./action-row.js";
+import { useSectionKit } from "./kit.js";
 
 const rowMainStyle = { flex: "1 1 12rem" } as const;
 

@@ -1,16 +1,16 @@
 import { createContext, useContext } from "react";
-import type { HttpStatusError } from "../../../http-errors";
-import type { isKnownError } from "../../../known-error";
-import type { passkeysSupported } from "../../../passkey-support";
-import type * as hooks from "../../hooks";
-import type { useAuth } from "../../use-auth";
-import type { describeError, describePasskeyError, useMessages } from "../../messages";
-import type { QrCode } from "../../qr-code";
-import type { useAuthRedirect } from "../../redirect";
-import type { ProviderLogo, useProviderAction, useProviderLogos } from "../../oauth/provider-buttons";
-import type { providerName } from "../../oauth/providers";
-import type * as layout from "../layout";
-import type { TotpCodeField } from "../mfa";
+import type { HttpStatusError } from "../../../http-errors.js";
+import type { isKnownError } from "../../../known-error.js";
+import type { passkeysSupported } from "../../../passkey-support.js";
+import type * as hooks from "../../hooks.js";
+import type { useAuth } from "../../use-auth.js";
+import type { describeError, describePasskeyError, useMessages } from "../../messages.js";
+import type { QrCode } from "../../qr-code.js";
+import type { useAuthRedirect } from "../../redirect.js";
+import type { ProviderLogo, useProviderAction, useProviderLogos } from "../../oauth/provider-buttons.js";
+import type { providerName } from "../../oauth/providers.js";
+import type * as layout from "../layout.js";
+import type { TotpCodeField } from "../mfa.js";
 
 /**
  * What a section of the account settings page uses from the rest of the package, handed to it by

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useId, useState } from "react";
-import { MARKETING_CATEGORY_ID as MARKETING, TRANSACTIONAL_CATEGORY_ID as TRANSACTIONAL } from "../../../account-rules";
-import type { NotificationPreference } from "../../../notification-preferences";
-import type { Messages } from "../../messages";
-import { useSectionKit } from "./kit";
+import { MARKETING_CATEGORY_ID as MARKETING, TRANSACTIONAL_CATEGORY_ID as TRANSACTIONAL } from "../../../account-rules.js";
+import type { NotificationPreference } from "../../../notification-preferences.js";
+import type { Messages } from "../../messages.js";
+import { useSectionKit } from "./kit.js";
 
 /** The page's name of a category (the service's own name only for a category it does not know). */
 const categoryLabel = (preference: NotificationPreference, m: Messages) =>

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { useSectionKit } from "./kit";
-import type { SectionProps } from "./section";
+import { useSectionKit } from "./kit.js";
+import type { SectionProps } from "./section.js";
 
 /**
  * Add a passkey (registration ceremony), see whether one is set up, remove it. The service keeps

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
-import { ActionRow } from "./action-row";
-import { useSectionKit, type SectionKit } from "./kit";
-import type { SectionProps } from "./section";
+import { ActionRow } from "./action-row.js";
+import { useSectionKit, type SectionKit } from "./kit.js";
+import type { SectionProps } from "./section.js";
 
 /** The field a refusal is about: a wrong current password, or a new one the project refuses. */
 function fieldOf(error: unknown, isKnownError: SectionKit["isKnownError"]): "oldPassword" | "newPassword" | null {

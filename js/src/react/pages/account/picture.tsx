@@ -2,8 +2,8 @@
 // sliders, which the keyboard moves too) and made small in the browser, then sent as the data
 // URL the client tier accepts (`data:image/jpeg;base64,...`). Imports only React and the kit.
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { ActionRow } from "./action-row";
-import { useSectionKit } from "./kit";
+import { ActionRow } from "./action-row.js";
+import { useSectionKit } from "./kit.js";
 
 /** The side of the square that is sent, in pixels (a smaller picture is not enlarged). */
 export const PICTURE_SIZE = 256;

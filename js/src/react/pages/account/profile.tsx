@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from "react";
-import { ActionRow } from "./action-row";
-import { Avatar } from "./avatar";
-import { useSectionKit } from "./kit";
-import { PictureRow } from "./picture";
-import type { SectionProps } from "./section";
+import { ActionRow } from "./action-row.js";
+import { Avatar } from "./avatar.js";
+import { useSectionKit } from "./kit.js";
+import { PictureRow } from "./picture.js";
+import type { SectionProps } from "./section.js";
 
 function Profile({ user }: SectionProps) {
   const { useAuth, useMessages, Field, FormError, formValue, Status, SubmitButton, useSubmit } = useSectionKit();

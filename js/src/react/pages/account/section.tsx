@@ -1,7 +1,7 @@
 import type { ComponentType } from "react";
-import type { UseAuthResult } from "../../use-auth";
-import type { CurrentUser, ProjectConfig } from "../../../models";
-import type { Messages } from "../../messages";
+import type { UseAuthResult } from "../../use-auth.js";
+import type { CurrentUser, ProjectConfig } from "../../../models.js";
+import type { Messages } from "../../messages.js";
 
 /** What every section of the account settings page gets. */
 export interface SectionProps {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
-import type { UserSession } from "../../../sessions";
-import { useSectionKit } from "./kit";
-import { formatDateTime, formatPlace } from "./format";
+import type { UserSession } from "../../../sessions.js";
+import { useSectionKit } from "./kit.js";
+import { formatDateTime, formatPlace } from "./format.js";
 
 /**
  * The user's sessions (API 2.8): where and when each was last used, this browser's marked, an

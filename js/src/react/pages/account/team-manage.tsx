@@ -2,12 +2,12 @@
 // the permission the service asks for: its name and picture ($update_team), its members
 // ($read_members; removing one: $remove_members) and deleting it ($delete_team).
 import { useState, type FormEvent } from "react";
-import type { Team, TeamMemberProfile } from "../../../models";
-import { ActionRow } from "./action-row";
-import { useFocusSwap } from "./focus-swap";
-import { useSectionKit } from "./kit";
-import { PictureRow } from "./picture";
-import { Avatar } from "./avatar";
+import type { Team, TeamMemberProfile } from "../../../models.js";
+import { ActionRow } from "./action-row.js";
+import { useFocusSwap } from "./focus-swap.js";
+import { useSectionKit } from "./kit.js";
+import { PictureRow } from "./picture.js";
+import { Avatar } from "./avatar.js";
 
 /** The team's name and picture, for a member with $update_team. */
 export function TeamProfileRows({ team, name }: { team: Team; name: string }) {

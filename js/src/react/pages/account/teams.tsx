@@ -1,12 +1,12 @@
 import { useMemo, useState, type FormEvent, type ReactNode } from "react";
-import type { Team } from "../../../models";
-import { ApiKeyManager } from "./api-key-manager";
-import { ActionRow } from "./action-row";
-import { useSectionKit, type SectionKit } from "./kit";
-import { formatDate } from "./format";
-import { Avatar } from "./avatar";
-import { DeleteTeam, TeamMembers, TeamProfileRows } from "./team-manage";
-import type { SectionProps } from "./section";
+import type { Team } from "../../../models.js";
+import { ApiKeyManager } from "./api-key-manager.js";
+import { ActionRow } from "./action-row.js";
+import { useSectionKit, type SectionKit } from "./kit.js";
+import { formatDate } from "./format.js";
+import { Avatar } from "./avatar.js";
+import { DeleteTeam, TeamMembers, TeamProfileRows } from "./team-manage.js";
+import type { SectionProps } from "./section.js";
 
 function Teams({ user, config }: SectionProps) {
   const { useAuth, useTeams, useMessages, Field, FormError, formValue, Status, useSubmit } = useSectionKit();

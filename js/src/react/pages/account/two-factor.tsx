@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
-import type { TotpSetup } from "../../../totp";
-import { useSectionKit } from "./kit";
-import type { SectionProps } from "./section";
+import type { TotpSetup } from "../../../totp.js";
+import { useSectionKit } from "./kit.js";
+import type { SectionProps } from "./section.js";
 
 /**
  * TOTP on and off. Turning it on shows the otpauth:// URI as a QR code and the secret as text,

@@ -2,13 +2,13 @@
 // finishes the sign-in as the handler does (after_auth_return_to, else after-sign-in / -up; the
 // TOTP prompt when the account has it). Render them inside an element of class `authmw-page`
 // with <AuthStyles /> once, or style them yourself.
-import { useProject } from "../../hooks";
-import { useMessages } from "../../messages";
-import { ProviderButtons } from "../../oauth/provider-buttons";
-import { useAuth } from "../../use-auth";
-import { useReturnTo } from "../layout";
-import { PasswordForm } from "./password-form";
-import { Standalone } from "./standalone";
+import { useProject } from "../../hooks.js";
+import { useMessages } from "../../messages.js";
+import { ProviderButtons } from "../../oauth/provider-buttons.js";
+import { useAuth } from "../../use-auth.js";
+import { useReturnTo } from "../layout.js";
+import { PasswordForm } from "./password-form.js";
+import { Standalone } from "./standalone.js";
 
 export interface OAuthButtonGroupProps {
   /** Which providers, in this order; default every provider the project enables. */

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from "react";
-import { isKnownError } from "../../../known-error";
-import { useAuth } from "../../use-auth";
-import { describeCodeError, describeError, useMessages, type Messages } from "../../messages";
-import { EmailField, Field, FormError, formValue, Status, SubmitButton, useSubmit } from "../layout";
-import { Standalone } from "./standalone";
-import type { MethodProps } from "./types";
+import { isKnownError } from "../../../known-error.js";
+import { useAuth } from "../../use-auth.js";
+import { describeCodeError, describeError, useMessages, type Messages } from "../../messages.js";
+import { EmailField, Field, FormError, formValue, Status, SubmitButton, useSubmit } from "../layout.js";
+import { Standalone } from "./standalone.js";
+import type { MethodProps } from "./types.js";
 
 // The service refuses magic links for an address a password account uses but has not verified.
 const sendMessage = (error: unknown, m: Messages) =>

@@ -1,19 +1,19 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
-import { SignOutLink } from "../../sign-out-link";
-import { NEW_PROJECT_CONFIG, type ProjectConfig } from "../../../models";
-import { withReturnTo } from "../../../return-to";
-import { useProject } from "../../hooks";
-import { useAuth } from "../../use-auth";
-import { sentenceOfCode, useMessages } from "../../messages";
-import { useAuthRedirect } from "../../redirect";
-import { AuthPage, Divider, FormError, useAppName, useReturnTo } from "../layout";
-import { MfaPage } from "../mfa";
-import { MagicLinkForm } from "./magic-link-form";
-import { OAuthButtons, oauthButtonsShown } from "./oauth-buttons";
-import { PasskeyButton, passkeyButtonShown } from "./passkey-button";
-import { PasswordForm } from "./password-form";
-import type { AuthMode, MethodProps } from "./types";
+import { SignOutLink } from "../../sign-out-link.js";
+import { NEW_PROJECT_CONFIG, type ProjectConfig } from "../../../models.js";
+import { withReturnTo } from "../../../return-to.js";
+import { useProject } from "../../hooks.js";
+import { useAuth } from "../../use-auth.js";
+import { sentenceOfCode, useMessages } from "../../messages.js";
+import { useAuthRedirect } from "../../redirect.js";
+import { AuthPage, Divider, FormError, useAppName, useReturnTo } from "../layout.js";
+import { MfaPage } from "../mfa.js";
+import { MagicLinkForm } from "./magic-link-form.js";
+import { OAuthButtons, oauthButtonsShown } from "./oauth-buttons.js";
+import { PasskeyButton, passkeyButtonShown } from "./passkey-button.js";
+import { PasswordForm } from "./password-form.js";
+import type { AuthMode, MethodProps } from "./types.js";
 
 /** What a page assumes when the project's configuration cannot be loaded: password sign-in only. */
 const FALLBACK_CONFIG: ProjectConfig = NEW_PROJECT_CONFIG;

@@ -1,6 +1,6 @@
-import type { ProjectConfig } from "../../../models";
-import { OAuthButtonGroup } from "./blocks";
-import type { AuthMode, MethodProps } from "./types";
+import type { ProjectConfig } from "../../../models.js";
+import { OAuthButtonGroup } from "./blocks.js";
+import type { AuthMode, MethodProps } from "./types.js";
 
 /** Shown when the project enables at least one OAuth provider (on sign-up too: a first OAuth sign-in creates the user). */
 export function oauthButtonsShown(config: ProjectConfig, _mode: AuthMode): boolean {

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from "react";
-import { isKnownError } from "../../../known-error";
-import type { ProjectConfig } from "../../../models";
-import { cancelPasskeyCeremony, isPasskeyCancel, passkeyAutofillSupported, passkeysSupported } from "../../../passkey-support";
-import { useAuth } from "../../use-auth";
-import { describePasskeyError, useMessages } from "../../messages";
-import { FormError } from "../layout";
-import type { AuthMode, MethodProps } from "./types";
+import { isKnownError } from "../../../known-error.js";
+import type { ProjectConfig } from "../../../models.js";
+import { cancelPasskeyCeremony, isPasskeyCancel, passkeyAutofillSupported, passkeysSupported } from "../../../passkey-support.js";
+import { useAuth } from "../../use-auth.js";
+import { describePasskeyError, useMessages } from "../../messages.js";
+import { FormError } from "../layout.js";
+import type { AuthMode, MethodProps } from "./types.js";
 
 /** Inputs the browser may offer passkeys in (conditional UI): autocomplete ending in "webauthn". */
 const AUTOFILL_INPUT = "input[autocomplete$='webauthn']";

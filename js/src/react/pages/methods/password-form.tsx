@@ -1,10 +1,10 @@
 import { type FormEvent } from "react";
 import { Link } from "react-router";
-import { isKnownError } from "../../../known-error";
-import { useAuth } from "../../use-auth";
-import { useMessages } from "../../messages";
-import { EmailField, Field, FormError, formValue, SubmitButton, useSubmit } from "../layout";
-import type { MethodProps } from "./types";
+import { isKnownError } from "../../../known-error.js";
+import { useAuth } from "../../use-auth.js";
+import { useMessages } from "../../messages.js";
+import { EmailField, Field, FormError, formValue, SubmitButton, useSubmit } from "../layout.js";
+import type { MethodProps } from "./types.js";
 
 /** The field a refusal of the service is about, so the message is shown there. */
 function fieldOf(error: unknown): "email" | "password" | null {

@@ -1,7 +1,7 @@
 import { useState, type ComponentType } from "react";
-import { useFinishSignIn, useReturnTo } from "../layout";
-import { MfaPrompt } from "../mfa";
-import type { AuthMode, MethodProps } from "./types";
+import { useFinishSignIn, useReturnTo } from "../layout.js";
+import { MfaPrompt } from "../mfa.js";
+import type { AuthMode, MethodProps } from "./types.js";
 
 /** A sign-in method's form on its own: the TOTP prompt in its place when the account asks for it. */
 export function Standalone({ mode, Form }: { mode: AuthMode; Form: ComponentType<MethodProps> }) {

@@ -1,4 +1,4 @@
-import type { ProjectConfig } from "../../../models";
+import type { ProjectConfig } from "../../../models.js";
 
 export type AuthMode = "sign-in" | "sign-up";
 
