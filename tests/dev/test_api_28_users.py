@@ -425,7 +425,7 @@ def test_the_28_admin_view_and_update(api_28: Api) -> None:
     )
     assert updated.status_code == 200, updated.text
     assert updated.json()["config"]["oauth_providers"] == [
-        {"id": "github", "type": "shared", "provider_config_id": "github", "apple_bundle_ids": []}
+        {"id": "github", "type": "shared", "provider_config_id": "github"}
     ]
     bad = internal.call("PATCH", "/internal/projects/current", "admin", json={"config": {"colour": 1}})
     assert "body.config contains unknown properties: colour" in assert_known_error(bad, "SCHEMA_ERROR", 400)["error"]
