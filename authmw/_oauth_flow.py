@@ -50,6 +50,7 @@ from ._transport import Transport
 from ._urls import same_origin_path
 from .errors import (
     AuthmwError,
+    HttpStatusError,
     InvalidTotpCode,
     KnownError,
     MultiFactorAuthenticationRequired,
@@ -200,6 +201,12 @@ class OAuthRoutes:
             return self._totp_form(params.get(RETURN_TO_PARAM), None, (*forget, ("set-cookie", keep)))
         except (OAuthCallbackError, KnownError) as exc:
             return self._page(400, "Sign-in failed", _describe(exc), forget)
+        except HttpStatusError as exc:
+            if not 400 <= exc.status < 500:
+                raise
+            # the service refused the exchange without a known error (API 2.8 answers a changed
+            # redirect_uri this way): the sign-in failed, and its text is not for the page
+            return self._page(400, "Sign-in failed", _SIGN_IN_FAILED, forget)
         return self._signed_in(result, params.get(RETURN_TO_PARAM), cookie_header, secure, forget)
 
     def _finish_mfa(
