@@ -1,4 +1,5 @@
 import { DARK, LIGHT, revertHost, ROOT_RESET, scopeRules } from "./palette.js";
+import type { JSX } from "react";
 
 /**
  * The handler pages' default look. Plain CSS, rendered once as a <style> element: no CSS-in-JS
@@ -252,7 +253,7 @@ ${revertHost("authmw-page")}
 `, "authmw-page");
 
 /** The default stylesheet, rendered once per document however many pages use it (React 19). */
-export function AuthStyles() {
+export function AuthStyles(): JSX.Element {
   return (
     <style href="authmw-default-styles" precedence="low">
       {DEFAULT_STYLES}

@@ -1,5 +1,6 @@
 import type { ColorScheme } from "../handler-options.js";
 import { DARK, LIGHT, revertHost, ROOT_RESET, scopeRules } from "../palette.js";
+import type { JSX } from "react";
 
 /**
  * The components' stylesheet: the handler pages' palettes and variables on `.authmw-ui` (the
@@ -106,7 +107,7 @@ ${revertHost("authmw-ui")}
 `, "authmw-ui");
 
 /** The components' stylesheet, rendered once per document however many components use it (React 19). */
-export function ComponentStyles() {
+export function ComponentStyles(): JSX.Element {
   return (
     <style href="authmw-component-styles" precedence="low">
       {COMPONENT_STYLES}

@@ -2,6 +2,7 @@ import type { CurrentUser } from "../../models.js";
 import { useUser } from "../hooks.js";
 import { Avatar } from "./avatar.js";
 import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme.js";
+import type { JSX } from "react";
 
 export interface UserAvatarProps extends ComponentStyleProps {
   /** Whose picture; default the signed-in user (nothing while signed out or loading). */
@@ -14,7 +15,7 @@ export interface UserAvatarProps extends ComponentStyleProps {
  * A user's profile picture, or their initials when they have none (the same avatar as the
  * UserButton's). An image to assistive technology, named after the user.
  */
-export function UserAvatar({ user, size, colorScheme, className }: UserAvatarProps) {
+export function UserAvatar({ user, size, colorScheme, className }: UserAvatarProps): JSX.Element | null {
   const state = useUser();
   const who = user === undefined ? state.user : user;
   if (!who) return null;

@@ -9,6 +9,7 @@ import { useAuth } from "../../use-auth.js";
 import { useReturnTo } from "../layout.js";
 import { PasswordForm } from "./password-form.js";
 import { Standalone } from "./standalone.js";
+import type { JSX } from "react";
 
 export interface OAuthButtonGroupProps {
   /** Which providers, in this order; default every provider the project enables. */
@@ -18,7 +19,7 @@ export interface OAuthButtonGroupProps {
 }
 
 /** "Continue with …" for each provider: a click sends the browser to the provider (signInWithOAuth). */
-export function OAuthButtonGroup({ providers, returnTo }: OAuthButtonGroupProps) {
+export function OAuthButtonGroup({ providers, returnTo }: OAuthButtonGroupProps): JSX.Element | null {
   const auth = useAuth();
   const m = useMessages();
   const project = useProject();
@@ -45,17 +46,17 @@ export interface OAuthButtonProps {
 }
 
 /** One provider's "Continue with …" button. */
-export function OAuthButton({ provider, returnTo }: OAuthButtonProps) {
+export function OAuthButton({ provider, returnTo }: OAuthButtonProps): JSX.Element {
   return <OAuthButtonGroup providers={[provider]} returnTo={returnTo} />;
 }
 
 /** The e-mail and password sign-in form ("Forgot your password?" included). */
-export function CredentialSignIn() {
+export function CredentialSignIn(): JSX.Element {
   return <Standalone mode="sign-in" Form={PasswordForm} />;
 }
 
 /** The e-mail and password sign-up form; the new user gets the verification e-mail. */
-export function CredentialSignUp() {
+export function CredentialSignUp(): JSX.Element {
   return <Standalone mode="sign-up" Form={PasswordForm} />;
 }
 
