@@ -10,7 +10,7 @@ from .test_access_tokens import _segment
 API_VERSION = "2.8"
 
 
-#: Claims the official SDK 2.8 refuses a token without (shared/spec/official-sdk-2.8.md).
+#: Claims the official SDK 2.8 refuses a token without (docs/service-api.md B3.1).
 SDK_28_CLAIMS = {
     "sub": str,
     "iss": str,
