@@ -1,0 +1,145 @@
+"""API 2.8's e-mail templates and themes under /internal (admin; service-api B14.4).
+
+    GET    /internal/email-templates          {templates: [{id, display_name, tsx_source, theme_id?}]}
+    POST   /internal/email-templates          {display_name} -> {id}
+    PATCH  /internal/email-templates/{id}     {tsx_source, theme_id?} -> {rendered_html}
+    DELETE /internal/email-templates/{id}     -> {}  (a built-in template returns to its shipped source)
+    GET    /internal/email-themes             {themes: [{id, display_name}]}
+    POST   /internal/email-themes             {display_name} -> {id}
+    GET    /internal/email-themes/{id}        {display_name, tsx_source}
+    PATCH  /internal/email-themes/{id}        {tsx_source} -> {display_name}
+
+Changing templates needs the project's own e-mail server, as on the service
+(REQUIRES_CUSTOM_EMAIL_SERVER); a source that does not render is EMAIL_RENDERING_ERROR.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..api_version import ApiVersion
+from ..email_templates_28 import (
+    DEFAULT_THEME_ID,
+    Template,
+    Theme,
+    check_theme_source,
+    delete_template,
+    find_template,
+    find_theme,
+    new_template,
+    new_theme_source,
+    preview,
+    save_template,
+    save_theme,
+    templates,
+    themes,
+)
+from ..endpoint import ADMIN, EndpointGroup, RequestContext
+from ..errors import CatalogueError, PlainError, schema_error
+from ..ids import is_uuid, new_uuid
+from ..schema import Json, Obj, Str, Uuid
+
+group = EndpointGroup()
+
+
+def _is_28(api: ApiVersion) -> bool:
+    return not api.email_templates
+
+
+def _require_own_server(ctx: RequestContext) -> None:
+    if ctx.project.config["email_config"].get("type") == "shared":
+        raise CatalogueError("REQUIRES_CUSTOM_EMAIL_SERVER")
+
+
+def project_theme(ctx: RequestContext) -> str:
+    return str(ctx.project.config.get("email_theme") or DEFAULT_THEME_ID)
+
+
+TEMPLATE_PATH = Obj({"templateId": Uuid(required=True)})
+THEME_PATH = Obj({"id": Str(required=True)})
+NAME_BODY = Obj({"display_name": Str(required=True)}, required=True)
+
+
+@group.get("/internal/email-templates", tiers=ADMIN, when=_is_28)
+def list_templates(ctx: RequestContext) -> dict[str, Any]:
+    return {"templates": [t.view() for t in templates(ctx.sql, ctx.project.id)]}
+
+
+@group.post("/internal/email-templates", tiers=ADMIN, body=NAME_BODY, when=_is_28)
+def create_template(ctx: RequestContext) -> dict[str, Any]:
+    _require_own_server(ctx)
+    template = new_template(ctx.body["display_name"], new_uuid())
+    save_template(ctx.sql, ctx.project.id, template)
+    return {"id": template.id}
+
+
+@group.patch(
+    "/internal/email-templates/{templateId}",
+    tiers=ADMIN,
+    params=TEMPLATE_PATH,
+    body=Obj({"tsx_source": Str(required=True), "theme_id": Json()}, required=True),
+    when=_is_28,
+)
+def update_template(ctx: RequestContext) -> dict[str, Any]:
+    theme_id = ctx.body.get("theme_id", "absent")
+    if not (theme_id in ("absent", None, False) or (isinstance(theme_id, str) and is_uuid(theme_id))):
+        raise schema_error(ctx.request.method, ctx.request.url.path, ["body.theme_id is invalid"])
+    _require_own_server(ctx)
+    current = find_template(ctx.sql, ctx.project.id, ctx.params["templateId"])
+    if current is None:
+        raise PlainError(404, "No template found with given id")
+    source = ctx.body["tsx_source"]
+    rendered = preview(ctx.sql, ctx.project.id, ctx.project.display_name, source, project_theme(ctx))
+    kept_theme = current.theme_id if theme_id == "absent" else theme_id
+    save_template(ctx.sql, ctx.project.id, Template(current.id, current.display_name, source, kept_theme))
+    return {"rendered_html": rendered.html}
+
+
+@group.delete("/internal/email-templates/{templateId}", tiers=ADMIN, params=TEMPLATE_PATH, when=_is_28)
+def remove_template(ctx: RequestContext) -> dict[str, Any]:
+    _require_own_server(ctx)
+    if not delete_template(ctx.sql, ctx.project.id, ctx.params["templateId"]):
+        raise PlainError(404, "No template found with given id")
+    return {}
+
+
+@group.get("/internal/email-themes", tiers=ADMIN, when=_is_28)
+def list_themes(ctx: RequestContext) -> dict[str, Any]:
+    return {"themes": [{"id": t.id, "display_name": t.display_name} for t in themes(ctx.sql, ctx.project.id)]}
+
+
+@group.post("/internal/email-themes", tiers=ADMIN, body=NAME_BODY, when=_is_28)
+def create_theme(ctx: RequestContext) -> dict[str, Any]:
+    theme = Theme(new_uuid(), ctx.body["display_name"], new_theme_source())
+    save_theme(ctx.sql, ctx.project.id, theme)
+    return {"id": theme.id}
+
+
+def _theme(ctx: RequestContext) -> Theme:
+    theme = find_theme(ctx.sql, ctx.project.id, ctx.params["id"])
+    if theme is None:
+        raise PlainError(404, "No theme found with given id")
+    return theme
+
+
+@group.get("/internal/email-themes/{id}", tiers=ADMIN, params=THEME_PATH, when=_is_28)
+def get_theme(ctx: RequestContext) -> dict[str, Any]:
+    theme = _theme(ctx)
+    return {"display_name": theme.display_name, "tsx_source": theme.tsx_source}
+
+
+@group.patch(
+    "/internal/email-themes/{id}",
+    tiers=ADMIN,
+    params=THEME_PATH,
+    body=Obj({"tsx_source": Str(required=True)}, required=True),
+    when=_is_28,
+)
+def update_theme(ctx: RequestContext) -> dict[str, Any]:
+    theme = _theme(ctx)
+    check_theme_source(ctx.body["tsx_source"])
+    save_theme(ctx.sql, ctx.project.id, Theme(theme.id, theme.display_name, ctx.body["tsx_source"]))
+    return {"display_name": theme.display_name}
+
+
+routes = group.routes
