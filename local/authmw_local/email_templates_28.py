@@ -89,7 +89,9 @@ def templates(c: sqlite3.Connection, project_id: str) -> list[Template]:
         if row is None:
             out.append(Template(template_id, name, shipped_source(file_name)))
         else:
-            out.append(Template(template_id, row["display_name"], row["tsx_source"], _theme_from_column(row["theme_id"])))
+            out.append(
+                Template(template_id, row["display_name"], row["tsx_source"], _theme_from_column(row["theme_id"]))
+            )
     for row in rows.values():
         out.append(Template(row["id"], row["display_name"], row["tsx_source"], _theme_from_column(row["theme_id"])))
     return out
@@ -234,4 +236,6 @@ def render_mail(
         logger.warning("The %s template of project %s does not render (%s); sending the default", kind, project_id, exc)
         result = render(shipped, theme_source_for(c, project_id, "absent", project_theme), **props)
     subject = " ".join((result.subject or "").split())  # one header line, whatever the names hold
-    return Rendered(html=result.html, text=result.text, subject=subject, notification_category=result.notification_category)
+    return Rendered(
+        html=result.html, text=result.text, subject=subject, notification_category=result.notification_category
+    )

@@ -68,9 +68,7 @@ def _send(
 ) -> None:
     if not ctx.api.email_templates:  # 2.8: the project's TSX template (service-api B14.4)
         theme = str(ctx.project.config.get("email_theme") or DEFAULT_THEME_ID)
-        mail = render_mail(
-            ctx.sql, ctx.project.id, ctx.project.display_name, theme, kind, user_display_name, variables
-        )
+        mail = render_mail(ctx.sql, ctx.project.id, ctx.project.display_name, theme, kind, user_display_name, variables)
         subject, text, html = mail.subject or "", mail.text, mail.html
     else:
         common = {"userDisplayName": user_display_name, "projectDisplayName": ctx.project.display_name}

@@ -1046,7 +1046,14 @@ _METHODS = frozenset({"toUpperCase", "toLowerCase", "trim", "includes", "join", 
 _UNITLESS = frozenset(
     {"opacity", "zIndex", "fontWeight", "lineHeight", "flex", "flexGrow", "flexShrink", "order", "zoom"}
 )
-_TABLE = {"align": "center", "width": "100%", "border": "0", "cellPadding": "0", "cellSpacing": "0", "role": "presentation"}
+_TABLE = {
+    "align": "center",
+    "width": "100%",
+    "border": "0",
+    "cellPadding": "0",
+    "cellSpacing": "0",
+    "role": "presentation",
+}
 
 
 def _css(style: Any) -> str:
@@ -1151,7 +1158,10 @@ class _Renderer:
             raise TsxError(f"{_type_name(node)} is not valid as a React child")
         children = node.children if node.children else node.props.get("children", [])
         if isinstance(node.tag, Closure):
-            props = {**node.props, "children": node.children if node.children else node.props.get("children", UNDEFINED)}
+            props = {
+                **node.props,
+                "children": node.children if node.children else node.props.get("children", UNDEFINED),
+            }
             self.write(self.ev.invoke(node.tag, [props], self.p), parts, depth + 1)
             return
         tag = node.tag
@@ -1214,7 +1224,7 @@ def _container(r: _Renderer, node: Element, children: Any, parts: list[str], dep
 
 
 def _row(r: _Renderer, node: Element, children: Any, parts: list[str], depth: int) -> None:
-    r.emit(parts, f"<table{_attrs(node.props, _TABLE)}><tbody style=\"width:100%\"><tr style=\"width:100%\">")
+    r.emit(parts, f'<table{_attrs(node.props, _TABLE)}><tbody style="width:100%"><tr style="width:100%">')
     r.write(children, parts, depth + 1)
     r.emit(parts, "</tr></tbody></table>")
 
@@ -1227,7 +1237,9 @@ def _heading(r: _Renderer, node: Element, children: Any, parts: list[str], depth
 
 
 def _button(r: _Renderer, node: Element, children: Any, parts: list[str], depth: int) -> None:
-    style = _merge_style("line-height:100%;text-decoration:none;display:inline-block;max-width:100%", node.props.get("style"))
+    style = _merge_style(
+        "line-height:100%;text-decoration:none;display:inline-block;max-width:100%", node.props.get("style")
+    )
     r.wrap("a", Element("a", {**node.props, "style": style}, []), children, parts, depth, target="_blank")
 
 

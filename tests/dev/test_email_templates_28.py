@@ -126,7 +126,9 @@ def test_a_customised_verification_template_is_the_mail_sent_until_reset(api: Ap
 )
 def test_a_source_that_does_not_render_is_refused_and_not_stored(api: Api, source: str, message: str) -> None:
     path = f"/internal/email-templates/{PASSWORD_RESET_ID}"
-    body = assert_known_error(api.call("PATCH", path, "admin", json={"tsx_source": source}), "EMAIL_RENDERING_ERROR", 400)
+    body = assert_known_error(
+        api.call("PATCH", path, "admin", json={"tsx_source": source}), "EMAIL_RENDERING_ERROR", 400
+    )
     assert message in body["details"]["error"]
     assert next(t for t in templates(api) if t["id"] == PASSWORD_RESET_ID)["tsx_source"] != source
 
