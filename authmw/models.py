@@ -34,6 +34,8 @@ __all__ = [
     "DailyActivity",
     "EmailConfig",
     "EmailTemplate",
+    "EmailTheme",
+    "EmailThemeSummary",
     "EndUserIpInfo",
     "LoginMethodCount",
     "Metrics",
@@ -59,6 +61,7 @@ __all__ = [
     "SessionInfo",
     "SignInResult",
     "SignUpRule",
+    "TsxEmailTemplate",
     "SignUpRules",
     "Team",
     "TeamInvitation",
@@ -632,6 +635,32 @@ class EmailTemplate(WireModel):
     subject: str = ""
     content: Json = None
     is_default: bool = False
+
+
+class TsxEmailTemplate(WireModel):
+    """An API 2.8 e-mail template: a TSX module exporting ``EmailTemplate`` (rendered by React
+    Email on the service; by a documented subset on the local service). ``theme_id`` is a theme's
+    id, ``False`` for no theme, or ``None`` for the project's theme."""
+
+    id: str
+    display_name: str
+    tsx_source: str
+    theme_id: str | bool | None = None
+
+
+class EmailThemeSummary(WireModel):
+    """An API 2.8 e-mail theme as listed (``get`` gives its source)."""
+
+    id: str
+    display_name: str
+
+
+class EmailTheme(WireModel):
+    """An API 2.8 e-mail theme: a TSX module exporting ``EmailTheme``, wrapping every template."""
+
+    id: str = ""
+    display_name: str
+    tsx_source: str
 
 
 class SignUpRule(WireModel):

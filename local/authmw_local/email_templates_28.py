@@ -2,7 +2,7 @@
 
 A project has the four built-in templates the local service sends (e-mail verification,
 password reset, magic link, team invitation; their ids are the service's), the templates its
-admins create, and the built-in themes (light, dark) plus its own. A changed built-in template or
+admins create, and the built-in themes (light, dark, colourful) plus its own. A changed built-in template or
 theme is a row of its own; deleting that row brings back the source shipped in `email_sources/`.
 
 Mail is rendered by tsx_render.py (a subset of TSX, no Node). `render_mail` is what the flows
@@ -39,6 +39,7 @@ DEFAULT_THEME_ID = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac"
 BUILT_IN_THEMES: dict[str, tuple[str, str]] = {
     DEFAULT_THEME_ID: ("Default Light", "theme_light.tsx"),
     "a0172b5d-cff0-463b-83bb-85124697373a": ("Default Dark", "theme_dark.tsx"),
+    "c7e2d94f-8a1b-4e6d-b3f5-9d0a2e7c1b8f": ("Default Colorful", "theme_colorful.tsx"),
 }
 NEW_TEMPLATE_FILE = "new_template.tsx"
 #: A template's `theme_id` as stored: NULL = not given (the project's theme), else JSON-ish text.

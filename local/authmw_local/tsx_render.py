@@ -171,6 +171,7 @@ class _Parser:
     def module(self) -> dict[str, Any]:
         names: dict[str, Any] = {}
         extras: dict[str, Any] = {}
+        exports: set[str] = set()
         while not self.at_end():
             start = self.i
             if self.accept(";"):
@@ -178,14 +179,18 @@ class _Parser:
             if self.accept("import"):
                 self.import_statement()
                 continue
-            self.accept("export")
+            exported = self.accept("export")
             self.accept("default")
             if self.accept("function"):
                 name = self.ident()
                 names[name] = self.function_rest(name)
+                if exported:
+                    exports.add(name)
             elif self.peek("const") or self.peek("let") or self.peek("var"):
                 for name, node in self.declaration():
                     names[name] = ("lazy", node)
+                    if exported:
+                        exports.add(name)
             elif self.peek("type") or self.peek("interface"):
                 raise self.fail("Type declarations are not supported by the local service's TSX subset")
             else:
@@ -197,6 +202,7 @@ class _Parser:
             if self.i == start:
                 raise self.fail("Unexpected text")
         names["__extras__"] = extras
+        names["__exports__"] = exports
         return names
 
     def import_statement(self) -> None:
@@ -767,7 +773,7 @@ class _Evaluator:
     def lookup(self, name: str, scope: Mapping[str, Any], at: int, parser: _Parser) -> Any:
         if name in scope:
             return scope[name]
-        if name in self.module and name != "__extras__":
+        if name in self.module and not name.startswith("__"):
             value = self.module[name]
             if isinstance(value, tuple) and value[0] == "lazy":
                 if name in self.resolving:
@@ -1343,7 +1349,7 @@ def parse_module(source: str) -> Module:
 
 def _entry(module: Module, name: str) -> Closure:
     value = module.names.get(name)
-    if value is None:
+    if value is None or name not in module.names["__exports__"]:
         raise TsxError(f"The source does not export a function called {name}")
     if not isinstance(value, Closure):
         if isinstance(value, tuple) and value[0] == "lazy" and value[1][0] == "closure":

@@ -170,6 +170,8 @@ def test_themes_list_get_create_and_update(api: Api) -> None:
     )  # fmt: skip
     assert "theme broke" in assert_known_error(broken, "EMAIL_RENDERING_ERROR", 400)["details"]["error"]
     assert api.call("GET", "/internal/email-themes/nope", "admin").status_code == 404
+    at_latest = api.http.get(f"/api/latest/internal/email-themes/{theme_id}", headers=api.headers("admin"))
+    assert at_latest.json() == {"id": theme_id, "display_name": "Brand", "tsx_source": changed}
 
 
 def test_the_27_service_has_no_internal_templates(api_27: Api) -> None:

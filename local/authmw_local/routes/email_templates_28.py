@@ -6,10 +6,10 @@
     DELETE /internal/email-templates/{id}     -> {}  (a built-in template returns to its shipped source)
     GET    /internal/email-themes             {themes: [{id, display_name}]}
     POST   /internal/email-themes             {display_name} -> {id}
-    GET    /internal/email-themes/{id}        {display_name, tsx_source}
+    GET    /internal/email-themes/{id}        {id, display_name, tsx_source}
     PATCH  /internal/email-themes/{id}        {tsx_source} -> {display_name}
 
-Changing templates needs the project's own e-mail server, as on the service
+Also served under /api/latest. Changing templates needs the project's own e-mail server, as on the service
 (REQUIRES_CUSTOM_EMAIL_SERVER); a source that does not render is EMAIL_RENDERING_ERROR.
 """
 
@@ -34,7 +34,7 @@ from ..email_templates_28 import (
     templates,
     themes,
 )
-from ..endpoint import ADMIN, EndpointGroup, RequestContext
+from ..endpoint import ADMIN, EndpointGroup, RequestContext, also_at_latest
 from ..errors import CatalogueError, PlainError, schema_error
 from ..ids import is_uuid, new_uuid
 from ..schema import Json, Obj, Str, Uuid
@@ -125,7 +125,7 @@ def _theme(ctx: RequestContext) -> Theme:
 @group.get("/internal/email-themes/{id}", tiers=ADMIN, params=THEME_PATH, when=_is_28)
 def get_theme(ctx: RequestContext) -> dict[str, Any]:
     theme = _theme(ctx)
-    return {"display_name": theme.display_name, "tsx_source": theme.tsx_source}
+    return {"id": theme.id, "display_name": theme.display_name, "tsx_source": theme.tsx_source}
 
 
 @group.patch(
@@ -142,4 +142,4 @@ def update_theme(ctx: RequestContext) -> dict[str, Any]:
     return {"display_name": theme.display_name}
 
 
-routes = group.routes
+routes = also_at_latest(group.routes)  # Stack's suite calls the themes at /api/latest
