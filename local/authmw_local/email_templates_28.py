@@ -224,7 +224,7 @@ def render_mail(
     shipped = shipped_source(BUILT_IN_TEMPLATES[template_id][2])
     source = chosen.tsx_source if chosen else shipped
     theme_id = chosen.theme_id if chosen else "absent"
-    props = {
+    props: dict[str, Any] = {
         "user": {"displayName": user_display_name},
         "project": {"displayName": project_name},
         "variables": {"projectDisplayName": project_name, **variables},

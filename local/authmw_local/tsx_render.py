@@ -59,7 +59,7 @@ UNDEFINED: Any = _Undefined()
 
 @dataclass
 class Element:
-    tag: str | Callable[..., Any]
+    tag: str | Closure
     props: dict[str, Any]
     children: list[Any]
 
@@ -539,7 +539,7 @@ class _Parser:
     def string_literal(self) -> str:
         quote = self.s[self.i]
         self.i += 1
-        out = []
+        out: list[str] = []
         while True:
             if self.i >= len(self.s) or self.s[self.i] == "\n":
                 raise self.fail("A string is not closed")
@@ -1389,7 +1389,7 @@ def render(
         values = {**preview_values(template, "EmailTemplate.PreviewVariables"), **values}
     parser = _Parser(template_source)
     evaluator = _Evaluator(dict(template.names), budget)
-    props = {"user": dict(user), "project": dict(project), "variables": values}
+    props: dict[str, Any] = {"user": dict(user), "project": dict(project), "variables": values}
     if unsubscribe_link is not None:
         props["unsubscribeLink"] = unsubscribe_link
     content = evaluator.invoke(_entry(template, "EmailTemplate"), [props], parser)
