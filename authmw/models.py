@@ -64,6 +64,7 @@ __all__ = [
     "TsxEmailTemplate",
     "SignUpRules",
     "Team",
+    "ReceivedTeamInvitation",
     "TeamInvitation",
     "TeamInvitationDetails",
     "TeamMemberProfile",
@@ -358,6 +359,17 @@ class TeamInvitation(WireModel):
 
     id: str
     team_id: str
+    recipient_email: str | None = None
+    expires_at: Millis | None = Field(None, validation_alias=_wire("expires_at_millis", "expires_at"))
+
+
+class ReceivedTeamInvitation(WireModel):
+    """An invitation addressed to one of the user's verified e-mail addresses (API 2.8,
+    ``GET /team-invitations?user_id=...``); accept it by ``id``."""
+
+    id: str
+    team_id: str
+    team_display_name: str = ""
     recipient_email: str | None = None
     expires_at: Millis | None = Field(None, validation_alias=_wire("expires_at_millis", "expires_at"))
 

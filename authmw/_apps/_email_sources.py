@@ -101,6 +101,7 @@ class _ThemesOps(_SourcesOps):
 
     @operation
     def list(self) -> Op[list[EmailThemeSummary]]:
+        """Every theme (the built-in ones first) by id and name."""
         answer = yield from self._json("GET", self._list_path)
         return [parse(EmailThemeSummary, item) for item in answer.get("themes") or []]
 
