@@ -52,7 +52,9 @@ const BUNDLES = [
     // 9.85 -> 10.00 (issue 40): useUser's or: "redirect" and "throw" (0.1: one effect that leaves
     // for sign-in through the lazily loaded return-path rules, and the throw), the stand-ins of
     // auth.projectPermissions and its cache, and urls.teamCreation (0.05).
-    budgetKb: 10.05,
+    // 10.05 -> 10.1 (issue 42): the cache of the user's received team invitations (API 2.8),
+    // cleared with the session like the other caches (10.07 measured).
+    budgetKb: 10.1,
     targetKb: 8,
   },
   {

@@ -150,6 +150,7 @@ const REACT = [
   "useProject",
   "useSelectedTeam",
   "useTeamInvitations",
+  "useReceivedTeamInvitations",
   "useTeamMemberProfiles",
   "useTeamPermissions",
   "useTeams",

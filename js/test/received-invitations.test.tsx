@@ -1,14 +1,39 @@
 // A user's received team invitations (API 2.8: GET /team-invitations?user_id=me and
 // POST /team-invitations/{id}/accept) against the real local service, and the clear error a
 // 2.7 service gives.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AuthClient } from "../src/client";
+import { AuthProvider, useAuth, useReceivedTeamInvitations, useTeams } from "../src/index";
 import { NotInServiceVersion, VerificationCodeNotFound } from "../src/errors";
 import { RECEIVED_NEED_2_8 } from "../src/teams";
 import { API_VERSIONS, startLocalService, type RunningService } from "./local-service";
 
 const PASSWORD = "correct horse battery staple";
 const HANDLER = "http://localhost:3000/handler";
+afterEach(cleanup);
+
+/** The received invitations as a person sees them, with an accept button each, and the teams. */
+function Invitations() {
+  const received = useReceivedTeamInvitations();
+  const teams = useTeams();
+  const auth = useAuth();
+  if (received.status === "error") return <p role="alert">{received.error.message}</p>;
+  return (
+    <>
+      <ul aria-label="invitations">
+        {(received.status === "ready" ? received.value : []).map((invitation) => (
+          <li key={invitation.id}>
+            {invitation.teamDisplayName}{" "}
+            <button onClick={() => void auth.teamInvitations.acceptById(invitation.id)}>Join {invitation.teamDisplayName}</button>
+          </li>
+        ))}
+      </ul>
+      <p data-testid="teams">{teams.status === "ready" ? teams.value.map((t) => t.displayName).join(",") : teams.status}</p>
+    </>
+  );
+}
+
 const email = (tag: string) => `${tag}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 
 for (const api of API_VERSIONS) {
@@ -79,6 +104,24 @@ for (const api of API_VERSIONS) {
         expect((await guest.teams.list()).map((t) => t.id)).toEqual([teamId]);
         expect(await guest.teamInvitations.listReceived()).toEqual([]);
         expect(await client().teamInvitations.listReceived()).toEqual([]); // signed out: no call
+      });
+
+    if (api === "2.8")
+      it("useReceivedTeamInvitations shows them, and accepting one reloads the list and the teams", async () => {
+        const { app: owner } = await verifiedUser("owner");
+        const teamId = await teamOf(owner, "Chess club");
+        const { app: guest, address } = await verifiedUser("guest");
+        await owner.teamInvitations.send({ teamId, email: address, callbackUrl: `${HANDLER}/team-invitation` });
+        render(
+          <AuthProvider projectId={service.project.project_id} baseUrl={service.url} client={guest}>
+            <Invitations />
+          </AuthProvider>,
+        );
+        const join = await screen.findByRole("button", { name: "Join Chess club" });
+        await waitFor(() => expect(screen.getByTestId("teams").textContent).toBe(""));
+        await act(async () => join.click());
+        await waitFor(() => expect(screen.getByTestId("teams").textContent).toBe("Chess club"));
+        await waitFor(() => expect(screen.queryByRole("button", { name: "Join Chess club" })).toBeNull());
       });
 
     if (api === "2.7")
