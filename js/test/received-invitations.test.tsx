@@ -18,7 +18,7 @@ function Invitations() {
   const received = useReceivedTeamInvitations();
   const teams = useTeams();
   const auth = useAuth();
-  if (received.status === "error") return <p role="alert">{received.error.message}</p>;
+  if (received.status === "error") return <p role="alert">{String(received.error)}</p>;
   return (
     <>
       <ul aria-label="invitations">
