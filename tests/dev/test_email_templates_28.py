@@ -177,3 +177,37 @@ def test_themes_list_get_create_and_update(api: Api) -> None:
 def test_the_27_service_has_no_internal_templates(api_27: Api) -> None:
     assert api_27.call("GET", "/internal/email-templates", "admin").status_code == 404
     assert api_27.call("GET", "/email-templates", "admin").status_code == 200
+
+
+def test_render_email_renders_a_template_in_a_theme(api: Api) -> None:
+    rendered = api.call(
+        "POST", "/emails/render-email", "admin", json={"template_id": VERIFICATION_ID, "theme_id": LIGHT_THEME_ID}
+    )
+    assert rendered.status_code == 200, rendered.text
+    body = rendered.json()
+    assert body["subject"] == "Verify your email at authmw local project"
+    assert body["notification_category"] == "Transactional"
+    assert body["html"].startswith("<!DOCTYPE html>") and "Hello John Doe," in body["html"]
+    bare = api.call(
+        "POST", "/emails/render-email", "admin",
+        json={"template_tsx_source": "export function EmailTemplate() { return <p>Plain</p>; }", "theme_id": False},
+    )  # fmt: skip
+    assert bare.json() == {"html": "<p>Plain</p>"}
+    missing = api.call(
+        "POST", "/emails/render-email", "admin",
+        json={"template_id": "00000000-0000-4000-8000-000000000000", "theme_id": False},
+    )  # fmt: skip
+    assert (missing.status_code, missing.text) == (400, "No template found with given id")
+    both = api.call(
+        "POST", "/emails/render-email", "admin",
+        json={"template_tsx_source": "x", "theme_id": LIGHT_THEME_ID, "theme_tsx_source": "y"},
+    )  # fmt: skip
+    assert (
+        "Schema 3:\n      body contains unknown properties: theme_id"
+        in assert_known_error(both, "SCHEMA_ERROR", 400)["error"]
+    )
+    broken_theme = api.call(
+        "POST", "/emails/render-email", "admin",
+        json={"template_id": VERIFICATION_ID, "theme_tsx_source": "export function EmailTheme() { throw new Error('no'); }"},
+    )  # fmt: skip
+    assert "Error: no" in assert_known_error(broken_theme, "EMAIL_RENDERING_ERROR", 400)["details"]["error"]

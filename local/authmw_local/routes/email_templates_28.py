@@ -8,6 +8,8 @@
     POST   /internal/email-themes             {display_name} -> {id}
     GET    /internal/email-themes/{id}        {id, display_name, tsx_source}
     PATCH  /internal/email-themes/{id}        {tsx_source} -> {display_name}
+    POST   /emails/render-email               a template (id or source) in a theme (id or source)
+                                              -> {html, subject?, notification_category?}
 
 Also served under /api/latest. Changing templates needs the project's own e-mail server, as on the service
 (REQUIRES_CUSTOM_EMAIL_SERVER); a source that does not render is EMAIL_RENDERING_ERROR.
@@ -29,15 +31,18 @@ from ..email_templates_28 import (
     new_template,
     new_theme_source,
     preview,
+    rendering_error,
     save_template,
     save_theme,
     templates,
+    theme_source_for,
     themes,
 )
 from ..endpoint import ADMIN, EndpointGroup, RequestContext, also_at_latest
 from ..errors import CatalogueError, PlainError, schema_error
 from ..ids import is_uuid, new_uuid
-from ..schema import Json, Obj, Str, Uuid
+from ..schema import Bool, Json, Obj, Str, Uuid
+from ..tsx_render import TsxError, render
 
 group = EndpointGroup()
 
@@ -140,6 +145,88 @@ def update_theme(ctx: RequestContext) -> dict[str, Any]:
     check_theme_source(ctx.body["tsx_source"])
     save_theme(ctx.sql, ctx.project.id, Theme(theme.id, theme.display_name, ctx.body["tsx_source"]))
     return {"display_name": theme.display_name}
+
+
+#: The four body shapes of the service's render call (a union): (required fields, optional ones).
+RENDER_SHAPES = (
+    (("template_id",), ("theme_id",)),
+    (("template_id", "theme_tsx_source"), ()),
+    (("template_tsx_source",), ("theme_id",)),
+    (("template_tsx_source", "theme_tsx_source"), ()),
+)
+RENDER_OPTIONS = ("editable_markers", "editable_source")
+
+
+def _check_render_union(ctx: RequestContext, body: dict[str, Any]) -> None:
+    """Some shape must match, else each shape's problems in the service's words."""
+    lines = ["body is not matched by any of the provided schemas:"]
+    for number, (required, optional) in enumerate(RENDER_SHAPES):
+        known = set(required) | set(optional) | set(RENDER_OPTIONS)
+        problems = [f"body.{name} must be defined" for name in required if name not in body]
+        unknown = [name for name in body if name not in known]
+        if unknown:
+            problems.append(f"body contains unknown properties: {', '.join(unknown)}")
+        if not problems:
+            return
+        lines.append(f"    Schema {number}:")
+        lines += [f"      {problem}" for problem in problems]
+    raise schema_error(ctx.request.method, ctx.request.url.path, ["\n".join(lines)])
+
+
+@group.post(
+    "/emails/render-email",
+    tiers=ADMIN,
+    body=Obj(
+        {
+            "template_id": Uuid(),
+            "template_tsx_source": Str(),
+            "theme_id": Json(),
+            "theme_tsx_source": Str(),
+            "editable_markers": Bool(),
+            "editable_source": Str(one_of=("template", "theme", "both")),
+        },
+        required=True,
+    ),
+    when=_is_28,
+)
+def render_email(ctx: RequestContext) -> dict[str, Any]:
+    """Render a template in a theme for the editor's preview (its PreviewVariables, a sample
+    user). The local service has no editable markers: `editable_regions` is never answered."""
+    body = ctx.body
+    _check_render_union(ctx, body)
+    theme_id = body.get("theme_id", "absent")
+    if "theme_tsx_source" in body:
+        theme_source: str | None = body["theme_tsx_source"]
+    else:
+        if not (theme_id in ("absent", None, False) or isinstance(theme_id, str)):
+            raise schema_error(ctx.request.method, ctx.request.url.path, ["body.theme_id is invalid"])
+        if isinstance(theme_id, str) and find_theme(ctx.sql, ctx.project.id, theme_id) is None:
+            raise PlainError(400, "No theme found with given id")
+        theme_source = theme_source_for(ctx.sql, ctx.project.id, theme_id, project_theme(ctx))
+    if "template_tsx_source" in body:
+        source = body["template_tsx_source"]
+    else:
+        template = find_template(ctx.sql, ctx.project.id, body["template_id"])
+        if template is None:
+            raise PlainError(400, "No template found with given id")
+        source = template.tsx_source
+    try:
+        result = render(
+            source,
+            theme_source,
+            user={"displayName": "John Doe"},
+            project={"displayName": ctx.project.display_name},
+            variables={"projectDisplayName": ctx.project.display_name},
+            preview=True,
+        )
+    except TsxError as exc:
+        raise rendering_error(exc) from None
+    answer: dict[str, Any] = {"html": result.html}
+    if result.subject is not None:
+        answer["subject"] = result.subject
+    if result.notification_category is not None:
+        answer["notification_category"] = result.notification_category
+    return answer
 
 
 routes = also_at_latest(group.routes)  # Stack's suite calls the themes at /api/latest
