@@ -163,7 +163,9 @@ def _check_render_union(ctx: RequestContext, body: dict[str, Any]) -> None:
     for number, (required, optional) in enumerate(RENDER_SHAPES):
         known = set(required) | set(optional) | set(RENDER_OPTIONS)
         problems = [f"body.{name} must be defined" for name in required if name not in body]
-        unknown = [name for name in body if name not in known]
+        # (listed in the order the request wrote them, as the service does)
+        written = ctx.raw_body if isinstance(ctx.raw_body, dict) else body
+        unknown = [name for name in written if name in body and name not in known]
         if unknown:
             problems.append(f"body contains unknown properties: {', '.join(unknown)}")
         if not problems:
