@@ -205,9 +205,7 @@ def _on(value: bool | None) -> str:
 
 def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    out.writelines(
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() + "\n" for row in rows
-    )
+    out.writelines("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() + "\n" for row in rows)
 
 
 def _json(value: Any, out: TextIO) -> None:
@@ -550,14 +548,7 @@ def _rules_list(args: argparse.Namespace, out: TextIO) -> int:
     if listed.rules:
         rows = [("ID", "PRIORITY", "ACTION", "ON", "CONDITION", "NAME")]
         rows += [
-            (
-                rule_id,
-                str(rule.priority),
-                rule.action,
-                _on(rule.enabled),
-                rule.condition or "-",
-                rule.display_name or "-",
-            )
+            (rule_id, str(rule.priority), rule.action, _on(rule.enabled), rule.condition or "-", rule.display_name or "-")
             for rule_id, rule in listed.rules.items()
         ]
         _table(rows, out)
@@ -680,7 +671,9 @@ def register(parser: argparse.ArgumentParser, commands: Any) -> None:
     list_users.add_argument(
         "--restricted", action="store_true", help="include restricted users (API 2.8 leaves them out)"
     )
-    list_users.add_argument("--anonymous", action="store_true", help="include anonymous and restricted users (API 2.8)")
+    list_users.add_argument(
+        "--anonymous", action="store_true", help="include anonymous and restricted users (API 2.8)"
+    )
     list_users.set_defaults(run=_run(_users_list))
     create_user = users.add_parser("create", parents=[settings], help="create a user (prints the new id)")
     create_user.add_argument("--email", required=True, help="the user's primary e-mail")
@@ -700,7 +693,7 @@ def register(parser: argparse.ArgumentParser, commands: Any) -> None:
         parents=[settings],
         help="create or replace a rule",
         description="A condition is a CEL expression over email, emailDomain, authMethod (password, otp, oauth, "
-        "passkey), oauthProvider and countryCode, e.g. 'emailDomain in [\"tempmail.com\"]' or "
+        'passkey), oauthProvider and countryCode, e.g. \'emailDomain in ["tempmail.com"]\' or '
         "'email.endsWith(\"@acme.com\")'.",
     )
     set_rule.add_argument("id", help="the rule's id (letters, digits, _ and -)")

@@ -140,7 +140,8 @@ def _api_url(value: str, what: str) -> str:
     url = value.rstrip("/").removesuffix("/api/v1")
     if not url.startswith(("http://", "https://")):
         raise ConfigurationError(
-            f"{what} {value!r} must start with http:// or https:// (for example {DEFAULT_API_URL} or {HOSTED_API_URL})."
+            f"{what} {value!r} must start with http:// or https:// "
+            f"(for example {DEFAULT_API_URL} or {HOSTED_API_URL})."
         )
     return url
 

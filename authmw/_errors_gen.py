@@ -161,1548 +161,1526 @@ __all__: list[str] = [
 
 
 class ProjectAuthenticationError(KnownError):
-    code = "PROJECT_AUTHENTICATION_ERROR"
+    code = 'PROJECT_AUTHENTICATION_ERROR'
     status = 401
-    message_template = "Project authentication error."
+    message_template = 'Project authentication error.'
     abstract = True
 
 
 class InvalidProjectAuthentication(ProjectAuthenticationError):
-    code = "INVALID_PROJECT_AUTHENTICATION"
+    code = 'INVALID_PROJECT_AUTHENTICATION'
     status = 401
-    message_template = "Invalid project authentication."
+    message_template = 'Invalid project authentication.'
 
 
 class InvalidAdminAccessToken(InvalidProjectAuthentication):
-    code = "INVALID_ADMIN_ACCESS_TOKEN"
+    code = 'INVALID_ADMIN_ACCESS_TOKEN'
     status = 401
-    message_template = "Invalid admin access token."
+    message_template = 'Invalid admin access token.'
 
 
 class ProjectAuthenticationRequired(ProjectAuthenticationError):
-    code = "PROJECT_AUTHENTICATION_REQUIRED"
+    code = 'PROJECT_AUTHENTICATION_REQUIRED'
     status = 401
-    message_template = "Project authentication required."
+    message_template = 'Project authentication required.'
 
 
 class SessionAuthenticationError(KnownError):
-    code = "SESSION_AUTHENTICATION_ERROR"
+    code = 'SESSION_AUTHENTICATION_ERROR'
     status = 401
-    message_template = "Session authentication error."
+    message_template = 'Session authentication error.'
     abstract = True
 
 
 class InvalidSessionAuthentication(SessionAuthenticationError):
-    code = "INVALID_SESSION_AUTHENTICATION"
+    code = 'INVALID_SESSION_AUTHENTICATION'
     status = 401
-    message_template = "Invalid session authentication."
+    message_template = 'Invalid session authentication.'
 
 
 class InvalidAccessToken(InvalidSessionAuthentication):
-    code = "INVALID_ACCESS_TOKEN"
+    code = 'INVALID_ACCESS_TOKEN'
     status = 401
-    message_template = "Invalid access token."
+    message_template = 'Invalid access token.'
 
 
 class RefreshTokenError(KnownError):
-    code = "REFRESH_TOKEN_ERROR"
+    code = 'REFRESH_TOKEN_ERROR'
     status = 401
-    message_template = "Refresh token error."
+    message_template = 'Refresh token error.'
     abstract = True
 
 
 class PasswordRequirementsNotMet(KnownError):
-    code = "PASSWORD_REQUIREMENTS_NOT_MET"
+    code = 'PASSWORD_REQUIREMENTS_NOT_MET'
     status = 400
-    message_template = "Password requirements not met."
+    message_template = 'Password requirements not met.'
     abstract = True
 
 
 class VerificationCodeError(KnownError):
-    code = "VERIFICATION_ERROR"
+    code = 'VERIFICATION_ERROR'
     status = 400
-    message_template = "The verification code is invalid."
+    message_template = 'The verification code is invalid.'
     abstract = True
 
 
 class UnsupportedError(KnownError):
-    code = "UNSUPPORTED_ERROR"
+    code = 'UNSUPPORTED_ERROR'
     status = 500
-    message_template = (
-        "An error not supported by this client version occurred. Original error code: {originalErrorCode}"
-    )
-    detail_fields = ("originalErrorCode",)
+    message_template = 'An error not supported by this client version occurred. Original error code: {originalErrorCode}'
+    detail_fields = ('originalErrorCode',)
 
     @property
     def original_code(self) -> str | None:
-        return self.details.get("originalErrorCode")
+        return self.details.get('originalErrorCode')
 
 
 class BodyParsingError(KnownError):
-    code = "BODY_PARSING_ERROR"
+    code = 'BODY_PARSING_ERROR'
     status = 400
-    message_template = "{message}"
+    message_template = '{message}'
 
 
 class SchemaError(KnownError):
-    code = "SCHEMA_ERROR"
+    code = 'SCHEMA_ERROR'
     status = 400
-    message_template = "{message}"
-    detail_fields = ("message",)
+    message_template = '{message}'
+    detail_fields = ('message',)
 
     @property
     def detail_message(self) -> str | None:
-        return self.details.get("message")
+        return self.details.get('message')
 
 
 class AllOverloadsFailed(KnownError):
-    code = "ALL_OVERLOADS_FAILED"
+    code = 'ALL_OVERLOADS_FAILED'
     status = 400
-    message_template = "This endpoint has more than one overload, and all of them failed to match the request."
-    detail_fields = ("overload_errors",)
+    message_template = 'This endpoint has more than one overload, and all of them failed to match the request.'
+    detail_fields = ('overload_errors',)
 
     @property
     def overload_errors(self) -> list[dict[str, Any]] | None:
-        return self.details.get("overload_errors")
+        return self.details.get('overload_errors')
 
 
 class ProjectKeyWithoutAccessType(InvalidProjectAuthentication):
-    code = "PROJECT_KEY_WITHOUT_ACCESS_TYPE"
+    code = 'PROJECT_KEY_WITHOUT_ACCESS_TYPE'
     status = 400
     message_template = "Project keys or an admin access token were given, but the x-stack-access-type header is missing. Set it to 'client', 'server' or 'admin'."
     abstract = False
 
 
 class InvalidAccessType(InvalidProjectAuthentication):
-    code = "INVALID_ACCESS_TYPE"
+    code = 'INVALID_ACCESS_TYPE'
     status = 400
     message_template = "The x-stack-access-type header must be 'client', 'server', or 'admin', but was '{access_type}'."
     abstract = False
 
 
 class AccessTypeWithoutProjectId(InvalidProjectAuthentication):
-    code = "ACCESS_TYPE_WITHOUT_PROJECT_ID"
+    code = 'ACCESS_TYPE_WITHOUT_PROJECT_ID'
     status = 400
     message_template = "The x-stack-access-type header was '{request_type}', but the x-stack-project-id header was not provided.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication"
     abstract = False
-    detail_fields = ("request_type",)
+    detail_fields = ('request_type',)
 
     @property
     def request_type(self) -> str | None:
-        return self.details.get("request_type")
+        return self.details.get('request_type')
 
 
 class AccessTypeRequired(InvalidProjectAuthentication):
-    code = "ACCESS_TYPE_REQUIRED"
+    code = 'ACCESS_TYPE_REQUIRED'
     status = 400
     message_template = "You must specify an access level for this Stack project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication"
     abstract = False
 
 
 class CannotGetOwnUserWithoutUser(KnownError):
-    code = "CANNOT_GET_OWN_USER_WITHOUT_USER"
+    code = 'CANNOT_GET_OWN_USER_WITHOUT_USER'
     status = 400
     message_template = "You have specified 'me' as a userId, but did not provide authentication for a user."
 
 
 class InsufficientAccessType(InvalidProjectAuthentication):
-    code = "INSUFFICIENT_ACCESS_TYPE"
+    code = 'INSUFFICIENT_ACCESS_TYPE'
     status = 401
     message_template = "The x-stack-access-type header must be {allowed}, but was '{actual_access_type}'."
     abstract = False
-    detail_fields = ("actual_access_type", "allowed_access_types")
+    detail_fields = ('actual_access_type', 'allowed_access_types')
 
     @property
     def actual_access_type(self) -> str | None:
-        return self.details.get("actual_access_type")
+        return self.details.get('actual_access_type')
 
     @property
     def allowed_access_types(self) -> list[str] | None:
-        return self.details.get("allowed_access_types")
+        return self.details.get('allowed_access_types')
 
 
 class InvalidPublishableClientKey(InvalidProjectAuthentication):
-    code = "INVALID_PUBLISHABLE_CLIENT_KEY"
+    code = 'INVALID_PUBLISHABLE_CLIENT_KEY'
     status = 401
-    message_template = (
-        'The publishable key is not valid for the project "{project_id}". Does the project and/or the key exist?'
-    )
+    message_template = 'The publishable key is not valid for the project "{project_id}". Does the project and/or the key exist?'
     abstract = False
-    detail_fields = ("project_id",)
+    detail_fields = ('project_id',)
 
     @property
     def project_id(self) -> str | None:
-        return self.details.get("project_id")
+        return self.details.get('project_id')
 
 
 class InvalidSecretServerKey(InvalidProjectAuthentication):
-    code = "INVALID_SECRET_SERVER_KEY"
+    code = 'INVALID_SECRET_SERVER_KEY'
     status = 401
-    message_template = (
-        'The secret server key is not valid for the project "{project_id}". Does the project and/or the key exist?'
-    )
+    message_template = 'The secret server key is not valid for the project "{project_id}". Does the project and/or the key exist?'
     abstract = False
-    detail_fields = ("project_id",)
+    detail_fields = ('project_id',)
 
     @property
     def project_id(self) -> str | None:
-        return self.details.get("project_id")
+        return self.details.get('project_id')
 
 
 class InvalidSuperSecretAdminKey(InvalidProjectAuthentication):
-    code = "INVALID_SUPER_SECRET_ADMIN_KEY"
+    code = 'INVALID_SUPER_SECRET_ADMIN_KEY'
     status = 401
-    message_template = (
-        'The super secret admin key is not valid for the project "{project_id}". Does the project and/or the key exist?'
-    )
+    message_template = 'The super secret admin key is not valid for the project "{project_id}". Does the project and/or the key exist?'
     abstract = False
-    detail_fields = ("project_id",)
+    detail_fields = ('project_id',)
 
     @property
     def project_id(self) -> str | None:
-        return self.details.get("project_id")
+        return self.details.get('project_id')
 
 
 class UnparsableAdminAccessToken(InvalidAdminAccessToken):
-    code = "UNPARSABLE_ADMIN_ACCESS_TOKEN"
+    code = 'UNPARSABLE_ADMIN_ACCESS_TOKEN'
     status = 401
-    message_template = "Admin access token is not parsable."
+    message_template = 'Admin access token is not parsable.'
     abstract = False
 
 
 class AdminAccessTokenExpired(InvalidAdminAccessToken):
-    code = "ADMIN_ACCESS_TOKEN_EXPIRED"
+    code = 'ADMIN_ACCESS_TOKEN_EXPIRED'
     status = 401
-    message_template = "Admin access token has expired. Please refresh it and try again.{expired_suffix}"
+    message_template = 'Admin access token has expired. Please refresh it and try again.{expired_suffix}'
     abstract = False
-    detail_fields = ("expired_at_millis",)
+    detail_fields = ('expired_at_millis',)
 
     @property
     def expired_at_millis(self) -> float | None:
-        return self.details.get("expired_at_millis")
+        return self.details.get('expired_at_millis')
 
 
 class InvalidProjectForAdminAccessToken(InvalidAdminAccessToken):
-    code = "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"
+    code = 'INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN'
     status = 401
-    message_template = "Admin access tokens must be created on the internal project."
+    message_template = 'Admin access tokens must be created on the internal project.'
     abstract = False
 
 
 class AdminAccessTokenIsNotAdmin(InvalidAdminAccessToken):
-    code = "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"
+    code = 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN'
     status = 401
-    message_template = "Admin access token does not have the required permissions to access this project."
+    message_template = 'Admin access token does not have the required permissions to access this project.'
     abstract = False
 
 
 class ClientAuthenticationRequired(ProjectAuthenticationRequired):
-    code = "CLIENT_AUTHENTICATION_REQUIRED"
+    code = 'CLIENT_AUTHENTICATION_REQUIRED'
     status = 401
-    message_template = "The publishable client key must be provided."
+    message_template = 'The publishable client key must be provided.'
     abstract = False
 
 
 class PublishableClientKeyRequiredForProject(ProjectAuthenticationRequired):
-    code = "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"
+    code = 'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT'
     status = 401
-    message_template = "Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access."
+    message_template = 'Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access.'
     abstract = False
-    detail_fields = ("project_id",)
+    detail_fields = ('project_id',)
 
     @property
     def project_id(self) -> str | None:
-        return self.details.get("project_id")
+        return self.details.get('project_id')
 
 
 class ServerAuthenticationRequired(ProjectAuthenticationRequired):
-    code = "SERVER_AUTHENTICATION_REQUIRED"
+    code = 'SERVER_AUTHENTICATION_REQUIRED'
     status = 401
-    message_template = "The secret server key must be provided."
+    message_template = 'The secret server key must be provided.'
     abstract = False
 
 
 class ClientOrServerAuthenticationRequired(ProjectAuthenticationRequired):
-    code = "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"
+    code = 'CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED'
     status = 401
-    message_template = "Either the publishable client key or the secret server key must be provided."
+    message_template = 'Either the publishable client key or the secret server key must be provided.'
     abstract = False
 
 
 class ClientOrAdminAuthenticationRequired(ProjectAuthenticationRequired):
-    code = "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"
+    code = 'CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED'
     status = 401
-    message_template = "Either the publishable client key or the super secret admin key must be provided."
+    message_template = 'Either the publishable client key or the super secret admin key must be provided.'
     abstract = False
 
 
 class ClientOrServerOrAdminAuthenticationRequired(ProjectAuthenticationRequired):
-    code = "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"
+    code = 'CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED'
     status = 401
-    message_template = (
-        "Either the publishable client key, the secret server key, or the super secret admin key must be provided."
-    )
+    message_template = 'Either the publishable client key, the secret server key, or the super secret admin key must be provided.'
     abstract = False
 
 
 class AdminAuthenticationRequired(ProjectAuthenticationRequired):
-    code = "ADMIN_AUTHENTICATION_REQUIRED"
+    code = 'ADMIN_AUTHENTICATION_REQUIRED'
     status = 401
-    message_template = "The super secret admin key must be provided."
+    message_template = 'The super secret admin key must be provided.'
     abstract = False
 
 
 class ExpectedInternalProject(ProjectAuthenticationError):
-    code = "EXPECTED_INTERNAL_PROJECT"
+    code = 'EXPECTED_INTERNAL_PROJECT'
     status = 401
-    message_template = "The project ID is expected to be internal."
+    message_template = 'The project ID is expected to be internal.'
     abstract = False
 
 
 class CurrentProjectNotFound(KnownError):
-    code = "CURRENT_PROJECT_NOT_FOUND"
+    code = 'CURRENT_PROJECT_NOT_FOUND'
     status = 400
-    message_template = "The current project with ID {project_id} was not found. Please check the value of the x-stack-project-id header."
-    detail_fields = ("project_id",)
+    message_template = 'The current project with ID {project_id} was not found. Please check the value of the x-stack-project-id header.'
+    detail_fields = ('project_id',)
 
     @property
     def project_id(self) -> str | None:
-        return self.details.get("project_id")
+        return self.details.get('project_id')
 
 
 class BranchDoesNotExist(KnownError):
-    code = "BRANCH_DOES_NOT_EXIST"
+    code = 'BRANCH_DOES_NOT_EXIST'
     status = 400
-    message_template = "The branch with ID {branch_id} does not exist."
-    detail_fields = ("branch_id",)
+    message_template = 'The branch with ID {branch_id} does not exist.'
+    detail_fields = ('branch_id',)
 
     @property
     def branch_id(self) -> str | None:
-        return self.details.get("branch_id")
+        return self.details.get('branch_id')
 
 
 class AnonymousAuthenticationNotAllowed(KnownError):
-    code = "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"
+    code = 'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED'
     status = 401
     message_template = "X-Stack-Access-Token is for an anonymous user, but anonymous users are not enabled. Set the X-Stack-Allow-Anonymous-User header of this request to 'true' to allow anonymous users."
 
 
 class RestrictedUserNotAllowed(KnownError):
-    code = "RESTRICTED_USER_NOT_ALLOWED"
+    code = 'RESTRICTED_USER_NOT_ALLOWED'
     status = 403
-    message_template = "The user in the access token is in restricted state. Reason: {reason}. Please pass the X-Stack-Allow-Restricted-User header if this is intended."
-    detail_fields = ("restricted_reason",)
+    message_template = 'The user in the access token is in restricted state. Reason: {reason}. Please pass the X-Stack-Allow-Restricted-User header if this is intended.'
+    detail_fields = ('restricted_reason',)
 
     @property
     def restricted_reason(self) -> dict[str, Any] | None:
-        return self.details.get("restricted_reason")
+        return self.details.get('restricted_reason')
 
 
 class UnparsableAccessToken(InvalidAccessToken):
-    code = "UNPARSABLE_ACCESS_TOKEN"
+    code = 'UNPARSABLE_ACCESS_TOKEN'
     status = 401
-    message_template = "Access token is not parsable."
+    message_template = 'Access token is not parsable.'
     abstract = False
 
 
 class AccessTokenExpired(InvalidAccessToken):
-    code = "ACCESS_TOKEN_EXPIRED"
+    code = 'ACCESS_TOKEN_EXPIRED'
     status = 401
-    message_template = "Access token has expired. Please refresh it and try again.{expired_suffix}"
+    message_template = 'Access token has expired. Please refresh it and try again.{expired_suffix}'
     abstract = False
-    detail_fields = ("expired_at_millis", "project_id", "user_id", "refresh_token_id")
+    detail_fields = ('expired_at_millis', 'project_id', 'user_id', 'refresh_token_id')
 
     @property
     def expired_at_millis(self) -> float | None:
-        return self.details.get("expired_at_millis")
+        return self.details.get('expired_at_millis')
 
     @property
     def project_id(self) -> str | None:
-        return self.details.get("project_id")
+        return self.details.get('project_id')
 
     @property
     def user_id(self) -> str | None:
-        return self.details.get("user_id")
+        return self.details.get('user_id')
 
     @property
     def refresh_token_id(self) -> str | None:
-        return self.details.get("refresh_token_id")
+        return self.details.get('refresh_token_id')
 
 
 class InvalidProjectForAccessToken(InvalidAccessToken):
-    code = "INVALID_PROJECT_FOR_ACCESS_TOKEN"
+    code = 'INVALID_PROJECT_FOR_ACCESS_TOKEN'
     status = 401
-    message_template = "Access token not valid for this project."
+    message_template = 'Access token not valid for this project.'
     abstract = False
-    detail_fields = ("expected_project_id", "actual_project_id")
+    detail_fields = ('expected_project_id', 'actual_project_id')
 
     @property
     def expected_project_id(self) -> str | None:
-        return self.details.get("expected_project_id")
+        return self.details.get('expected_project_id')
 
     @property
     def actual_project_id(self) -> str | None:
-        return self.details.get("actual_project_id")
+        return self.details.get('actual_project_id')
 
 
 class RefreshTokenNotFoundOrExpired(RefreshTokenError):
-    code = "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"
+    code = 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'
     status = 401
-    message_template = "Refresh token not found for this project, or the session has expired/been revoked."
+    message_template = 'Refresh token not found for this project, or the session has expired/been revoked.'
     abstract = False
 
 
 class CannotDeleteCurrentSession(RefreshTokenError):
-    code = "CANNOT_DELETE_CURRENT_SESSION"
+    code = 'CANNOT_DELETE_CURRENT_SESSION'
     status = 400
-    message_template = "Cannot delete the current session."
+    message_template = 'Cannot delete the current session.'
     abstract = False
 
 
 class ProviderRejected(RefreshTokenError):
-    code = "PROVIDER_REJECTED"
+    code = 'PROVIDER_REJECTED'
     status = 401
-    message_template = (
-        "The OAuth provider rejected the refresh of its token. The user must sign in with the provider again."
-    )
+    message_template = 'The OAuth provider rejected the refresh of its token. The user must sign in with the provider again.'
     abstract = False
 
 
 class UserEmailAlreadyExists(KnownError):
-    code = "USER_EMAIL_ALREADY_EXISTS"
+    code = 'USER_EMAIL_ALREADY_EXISTS'
     status = 409
-    message_template = "User email already exists."
-    detail_fields = ("email", "would_work_if_email_was_verified")
+    message_template = 'User email already exists.'
+    detail_fields = ('email', 'would_work_if_email_was_verified')
 
     @property
     def email(self) -> str | None:
-        return self.details.get("email")
+        return self.details.get('email')
 
     @property
     def would_work_if_email_was_verified(self) -> bool | None:
-        return self.details.get("would_work_if_email_was_verified")
+        return self.details.get('would_work_if_email_was_verified')
 
 
 class UserIdDoesNotExist(KnownError):
-    code = "USER_ID_DOES_NOT_EXIST"
+    code = 'USER_ID_DOES_NOT_EXIST'
     status = 400
-    message_template = "The given user with the ID {user_id} does not exist."
-    detail_fields = ("user_id",)
+    message_template = 'The given user with the ID {user_id} does not exist.'
+    detail_fields = ('user_id',)
 
     @property
     def user_id(self) -> str | None:
-        return self.details.get("user_id")
+        return self.details.get('user_id')
 
 
 class UserNotFound(KnownError):
-    code = "USER_NOT_FOUND"
+    code = 'USER_NOT_FOUND'
     status = 404
-    message_template = "User not found."
+    message_template = 'User not found.'
 
 
 class ApiKeyNotValid(KnownError):
-    code = "API_KEY_NOT_VALID"
+    code = 'API_KEY_NOT_VALID'
     status = 400
-    message_template = "API key not valid."
+    message_template = 'API key not valid.'
     abstract = True
 
 
 class ApiKeyNotFound(ApiKeyNotValid):
-    code = "API_KEY_NOT_FOUND"
+    code = 'API_KEY_NOT_FOUND'
     status = 404
-    message_template = "API key not found."
+    message_template = 'API key not found.'
     abstract = False
 
 
 class ApiKeyExpired(ApiKeyNotValid):
-    code = "API_KEY_EXPIRED"
+    code = 'API_KEY_EXPIRED'
     status = 401
-    message_template = "API key has expired."
+    message_template = 'API key has expired.'
     abstract = False
 
 
 class ApiKeyRevoked(ApiKeyNotValid):
-    code = "API_KEY_REVOKED"
+    code = 'API_KEY_REVOKED'
     status = 401
-    message_template = "API key has been revoked."
+    message_template = 'API key has been revoked.'
     abstract = False
 
 
 class WrongApiKeyType(ApiKeyNotValid):
-    code = "WRONG_API_KEY_TYPE"
+    code = 'WRONG_API_KEY_TYPE'
     status = 400
-    message_template = "This endpoint is for {expected_type} API keys, but a {actual_type} API key was provided."
+    message_template = 'This endpoint is for {expected_type} API keys, but a {actual_type} API key was provided.'
     abstract = False
-    detail_fields = ("expected_type", "actual_type")
+    detail_fields = ('expected_type', 'actual_type')
 
     @property
     def expected_type(self) -> str | None:
-        return self.details.get("expected_type")
+        return self.details.get('expected_type')
 
     @property
     def actual_type(self) -> str | None:
-        return self.details.get("actual_type")
+        return self.details.get('actual_type')
 
 
 class PublicApiKeyCannotBeRevoked(ApiKeyNotValid):
-    code = "PUBLIC_API_KEY_CANNOT_BE_REVOKED"
+    code = 'PUBLIC_API_KEY_CANNOT_BE_REVOKED'
     status = 400
-    message_template = "Public API keys cannot be revoked by the secretscanner endpoint."
+    message_template = 'Public API keys cannot be revoked by the secretscanner endpoint.'
     abstract = False
 
 
 class ProjectNotFound(KnownError):
-    code = "PROJECT_NOT_FOUND"
+    code = 'PROJECT_NOT_FOUND'
     status = 404
-    message_template = "Project {project_id} not found or is not accessible with the current user."
-    detail_fields = ("project_id",)
+    message_template = 'Project {project_id} not found or is not accessible with the current user.'
+    detail_fields = ('project_id',)
 
     @property
     def project_id(self) -> str | None:
-        return self.details.get("project_id")
+        return self.details.get('project_id')
 
 
 class SignUpNotEnabled(KnownError):
-    code = "SIGN_UP_NOT_ENABLED"
+    code = 'SIGN_UP_NOT_ENABLED'
     status = 400
-    message_template = (
-        "Creation of new accounts is not enabled for this project. Please ask the project owner to enable it."
-    )
+    message_template = 'Creation of new accounts is not enabled for this project. Please ask the project owner to enable it.'
 
 
 class SignUpRejected(KnownError):
-    code = "SIGN_UP_REJECTED"
+    code = 'SIGN_UP_REJECTED'
     status = 403
-    message_template = "{message}"
-    detail_fields = ("message",)
+    message_template = '{message}'
+    detail_fields = ('message',)
 
     @property
     def detail_message(self) -> str | None:
-        return self.details.get("message")
+        return self.details.get('message')
 
 
 class BotChallengeRequired(KnownError):
-    code = "BOT_CHALLENGE_REQUIRED"
+    code = 'BOT_CHALLENGE_REQUIRED'
     status = 409
-    message_template = "An additional bot challenge is required before sign-up can continue."
+    message_template = 'An additional bot challenge is required before sign-up can continue.'
 
 
 class BotChallengeFailed(KnownError):
-    code = "BOT_CHALLENGE_FAILED"
+    code = 'BOT_CHALLENGE_FAILED'
     status = 400
-    message_template = "{message}"
-    detail_fields = ("message",)
+    message_template = '{message}'
+    detail_fields = ('message',)
 
     @property
     def detail_message(self) -> str | None:
-        return self.details.get("message")
+        return self.details.get('message')
 
 
 class PasswordAuthenticationNotEnabled(KnownError):
-    code = "PASSWORD_AUTHENTICATION_NOT_ENABLED"
+    code = 'PASSWORD_AUTHENTICATION_NOT_ENABLED'
     status = 400
-    message_template = "Password authentication is not enabled for this project."
+    message_template = 'Password authentication is not enabled for this project.'
 
 
 class PasskeyAuthenticationNotEnabled(KnownError):
-    code = "PASSKEY_AUTHENTICATION_NOT_ENABLED"
+    code = 'PASSKEY_AUTHENTICATION_NOT_ENABLED'
     status = 400
-    message_template = "Passkey authentication is not enabled for this project."
+    message_template = 'Passkey authentication is not enabled for this project.'
 
 
 class EmailPasswordMismatch(KnownError):
-    code = "EMAIL_PASSWORD_MISMATCH"
+    code = 'EMAIL_PASSWORD_MISMATCH'
     status = 400
-    message_template = "Wrong e-mail or password."
+    message_template = 'Wrong e-mail or password.'
 
 
 class RedirectUrlNotWhitelisted(KnownError):
-    code = "REDIRECT_URL_NOT_WHITELISTED"
+    code = 'REDIRECT_URL_NOT_WHITELISTED'
     status = 400
-    message_template = "Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Stack Auth dashboard?"
+    message_template = 'Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Stack Auth dashboard?'
 
 
 class PasswordTooShort(PasswordRequirementsNotMet):
-    code = "PASSWORD_TOO_SHORT"
+    code = 'PASSWORD_TOO_SHORT'
     status = 400
-    message_template = "Password too short. Minimum length is {min_length}."
+    message_template = 'Password too short. Minimum length is {min_length}.'
     abstract = False
-    detail_fields = ("min_length",)
+    detail_fields = ('min_length',)
 
     @property
     def min_length(self) -> float | None:
-        return self.details.get("min_length")
+        return self.details.get('min_length')
 
 
 class PasswordTooLong(PasswordRequirementsNotMet):
-    code = "PASSWORD_TOO_LONG"
+    code = 'PASSWORD_TOO_LONG'
     status = 400
-    message_template = "Password too long. Maximum length is {maxLength}."
+    message_template = 'Password too long. Maximum length is {maxLength}.'
     abstract = False
-    detail_fields = ("maxLength",)
+    detail_fields = ('maxLength',)
 
     @property
     def max_length(self) -> float | None:
-        return self.details.get("maxLength")
+        return self.details.get('maxLength')
 
 
 class UserDoesNotHavePassword(KnownError):
-    code = "USER_DOES_NOT_HAVE_PASSWORD"
+    code = 'USER_DOES_NOT_HAVE_PASSWORD'
     status = 400
-    message_template = "This user does not have password authentication enabled."
+    message_template = 'This user does not have password authentication enabled.'
 
 
 class VerificationCodeNotFound(VerificationCodeError):
-    code = "VERIFICATION_CODE_NOT_FOUND"
+    code = 'VERIFICATION_CODE_NOT_FOUND'
     status = 404
-    message_template = "The verification code does not exist for this project."
+    message_template = 'The verification code does not exist for this project.'
     abstract = False
 
 
 class VerificationCodeExpired(VerificationCodeError):
-    code = "VERIFICATION_CODE_EXPIRED"
+    code = 'VERIFICATION_CODE_EXPIRED'
     status = 400
-    message_template = "The verification code has expired."
+    message_template = 'The verification code has expired.'
     abstract = False
 
 
 class VerificationCodeAlreadyUsed(VerificationCodeError):
-    code = "VERIFICATION_CODE_ALREADY_USED"
+    code = 'VERIFICATION_CODE_ALREADY_USED'
     status = 409
-    message_template = "The verification link has already been used."
+    message_template = 'The verification link has already been used.'
     abstract = False
 
 
 class VerificationCodeMaxAttemptsReached(VerificationCodeError):
-    code = "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"
+    code = 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED'
     status = 400
-    message_template = (
-        "The verification code nonce has reached the maximum number of attempts. This code is not valid anymore."
-    )
+    message_template = 'The verification code nonce has reached the maximum number of attempts. This code is not valid anymore.'
     abstract = False
 
 
 class PasswordConfirmationMismatch(KnownError):
-    code = "PASSWORD_CONFIRMATION_MISMATCH"
+    code = 'PASSWORD_CONFIRMATION_MISMATCH'
     status = 400
-    message_template = "Passwords do not match."
+    message_template = 'Passwords do not match.'
 
 
 class EmailAlreadyVerified(KnownError):
-    code = "EMAIL_ALREADY_VERIFIED"
+    code = 'EMAIL_ALREADY_VERIFIED'
     status = 409
-    message_template = "The e-mail is already verified."
+    message_template = 'The e-mail is already verified.'
 
 
 class EmailNotAssociatedWithUser(KnownError):
-    code = "EMAIL_NOT_ASSOCIATED_WITH_USER"
+    code = 'EMAIL_NOT_ASSOCIATED_WITH_USER'
     status = 400
-    message_template = "The e-mail is not associated with a user that could log in with that e-mail."
+    message_template = 'The e-mail is not associated with a user that could log in with that e-mail.'
 
 
 class EmailIsNotPrimaryEmail(KnownError):
-    code = "EMAIL_IS_NOT_PRIMARY_EMAIL"
+    code = 'EMAIL_IS_NOT_PRIMARY_EMAIL'
     status = 400
     message_template = "The given e-mail ({email}) must equal the user's primary e-mail ({primary_email})."
-    detail_fields = ("email", "primary_email")
+    detail_fields = ('email', 'primary_email')
 
     @property
     def email(self) -> str | None:
-        return self.details.get("email")
+        return self.details.get('email')
 
     @property
     def primary_email(self) -> str | None:
-        return self.details.get("primary_email")
+        return self.details.get('primary_email')
 
 
 class PasskeyRegistrationFailed(KnownError):
-    code = "PASSKEY_REGISTRATION_FAILED"
+    code = 'PASSKEY_REGISTRATION_FAILED'
     status = 400
-    message_template = "{message}"
+    message_template = '{message}'
 
 
 class PasskeyWebauthnError(KnownError):
-    code = "PASSKEY_WEBAUTHN_ERROR"
+    code = 'PASSKEY_WEBAUTHN_ERROR'
     status = 400
-    message_template = "{message}"
-    detail_fields = ("message", "code")
+    message_template = '{message}'
+    detail_fields = ('message', 'code')
 
     @property
     def detail_message(self) -> str | None:
-        return self.details.get("message")
+        return self.details.get('message')
 
     @property
     def detail_code(self) -> str | None:
-        return self.details.get("code")
+        return self.details.get('code')
 
 
 class PasskeyAuthenticationFailed(KnownError):
-    code = "PASSKEY_AUTHENTICATION_FAILED"
+    code = 'PASSKEY_AUTHENTICATION_FAILED'
     status = 400
-    message_template = "{message}"
+    message_template = '{message}'
 
 
 class PermissionNotFound(KnownError):
-    code = "PERMISSION_NOT_FOUND"
+    code = 'PERMISSION_NOT_FOUND'
     status = 404
     message_template = 'Permission "{permission_id}" not found. Make sure you created it on the dashboard.'
-    detail_fields = ("permission_id",)
+    detail_fields = ('permission_id',)
 
     @property
     def permission_id(self) -> str | None:
-        return self.details.get("permission_id")
+        return self.details.get('permission_id')
 
 
 class WrongPermissionScope(KnownError):
-    code = "WRONG_PERMISSION_SCOPE"
+    code = 'WRONG_PERMISSION_SCOPE'
     status = 404
     message_template = 'Permission "{permission_id}" not found. (It was found for a different scope "{actual_scope}", but scope "{expected_scope}" was expected.)'
-    detail_fields = ("permission_id", "expected_scope", "actual_scope")
+    detail_fields = ('permission_id', 'expected_scope', 'actual_scope')
 
     @property
     def permission_id(self) -> str | None:
-        return self.details.get("permission_id")
+        return self.details.get('permission_id')
 
     @property
     def expected_scope(self) -> str | None:
-        return self.details.get("expected_scope")
+        return self.details.get('expected_scope')
 
     @property
     def actual_scope(self) -> str | None:
-        return self.details.get("actual_scope")
+        return self.details.get('actual_scope')
 
 
 class PermissionIdAlreadyExists(KnownError):
-    code = "PERMISSION_ID_ALREADY_EXISTS"
+    code = 'PERMISSION_ID_ALREADY_EXISTS'
     status = 400
     message_template = 'Permission with ID "{permission_id}" already exists. Choose a different ID.'
-    detail_fields = ("permission_id",)
+    detail_fields = ('permission_id',)
 
     @property
     def permission_id(self) -> str | None:
-        return self.details.get("permission_id")
+        return self.details.get('permission_id')
 
 
 class ProjectPermissionRequired(KnownError):
-    code = "PROJECT_PERMISSION_REQUIRED"
+    code = 'PROJECT_PERMISSION_REQUIRED'
     status = 401
-    message_template = "User {user_id} does not have permission {permission_id}."
-    detail_fields = ("user_id", "permission_id")
+    message_template = 'User {user_id} does not have permission {permission_id}.'
+    detail_fields = ('user_id', 'permission_id')
 
     @property
     def user_id(self) -> str | None:
-        return self.details.get("user_id")
+        return self.details.get('user_id')
 
     @property
     def permission_id(self) -> str | None:
-        return self.details.get("permission_id")
+        return self.details.get('permission_id')
 
 
 class ContainedPermissionNotFound(KnownError):
-    code = "CONTAINED_PERMISSION_NOT_FOUND"
+    code = 'CONTAINED_PERMISSION_NOT_FOUND'
     status = 400
-    message_template = (
-        'Contained permission with ID "{permission_id}" not found. Make sure you created it on the dashboard.'
-    )
-    detail_fields = ("permission_id",)
+    message_template = 'Contained permission with ID "{permission_id}" not found. Make sure you created it on the dashboard.'
+    detail_fields = ('permission_id',)
 
     @property
     def permission_id(self) -> str | None:
-        return self.details.get("permission_id")
+        return self.details.get('permission_id')
 
 
 class TeamNotFound(KnownError):
-    code = "TEAM_NOT_FOUND"
+    code = 'TEAM_NOT_FOUND'
     status = 404
-    message_template = "Team {team_id} not found."
-    detail_fields = ("team_id",)
+    message_template = 'Team {team_id} not found.'
+    detail_fields = ('team_id',)
 
     @property
     def team_id(self) -> str | None:
-        return self.details.get("team_id")
+        return self.details.get('team_id')
 
 
 class TeamMembershipNotFound(KnownError):
-    code = "TEAM_MEMBERSHIP_NOT_FOUND"
+    code = 'TEAM_MEMBERSHIP_NOT_FOUND'
     status = 404
-    message_template = "User {user_id} is not found in team {team_id}."
-    detail_fields = ("team_id", "user_id")
+    message_template = 'User {user_id} is not found in team {team_id}.'
+    detail_fields = ('team_id', 'user_id')
 
     @property
     def team_id(self) -> str | None:
-        return self.details.get("team_id")
+        return self.details.get('team_id')
 
     @property
     def user_id(self) -> str | None:
-        return self.details.get("user_id")
+        return self.details.get('user_id')
 
 
 class TeamMembershipAlreadyExists(KnownError):
-    code = "TEAM_MEMBERSHIP_ALREADY_EXISTS"
+    code = 'TEAM_MEMBERSHIP_ALREADY_EXISTS'
     status = 409
-    message_template = "Team membership already exists."
+    message_template = 'Team membership already exists.'
 
 
 class TeamPermissionRequired(KnownError):
-    code = "TEAM_PERMISSION_REQUIRED"
+    code = 'TEAM_PERMISSION_REQUIRED'
     status = 401
-    message_template = "User {user_id} does not have permission {permission_id} in team {team_id}."
-    detail_fields = ("team_id", "user_id", "permission_id")
+    message_template = 'User {user_id} does not have permission {permission_id} in team {team_id}.'
+    detail_fields = ('team_id', 'user_id', 'permission_id')
 
     @property
     def team_id(self) -> str | None:
-        return self.details.get("team_id")
+        return self.details.get('team_id')
 
     @property
     def user_id(self) -> str | None:
-        return self.details.get("user_id")
+        return self.details.get('user_id')
 
     @property
     def permission_id(self) -> str | None:
-        return self.details.get("permission_id")
+        return self.details.get('permission_id')
 
 
 class TeamPermissionNotFound(KnownError):
-    code = "TEAM_PERMISSION_NOT_FOUND"
+    code = 'TEAM_PERMISSION_NOT_FOUND'
     status = 401
-    message_template = "User {user_id} does not have permission {permission_id} in team {team_id}."
-    detail_fields = ("team_id", "user_id", "permission_id")
+    message_template = 'User {user_id} does not have permission {permission_id} in team {team_id}.'
+    detail_fields = ('team_id', 'user_id', 'permission_id')
 
     @property
     def team_id(self) -> str | None:
-        return self.details.get("team_id")
+        return self.details.get('team_id')
 
     @property
     def user_id(self) -> str | None:
-        return self.details.get("user_id")
+        return self.details.get('user_id')
 
     @property
     def permission_id(self) -> str | None:
-        return self.details.get("permission_id")
+        return self.details.get('permission_id')
 
 
 class TeamInvitationRestrictedUserNotAllowed(KnownError):
-    code = "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"
+    code = 'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED'
     status = 403
-    message_template = "Restricted users cannot accept team invitations. Reason: {reason}. Please complete the onboarding process before accepting team invitations."
-    detail_fields = ("restricted_reason",)
+    message_template = 'Restricted users cannot accept team invitations. Reason: {reason}. Please complete the onboarding process before accepting team invitations.'
+    detail_fields = ('restricted_reason',)
 
     @property
     def restricted_reason(self) -> dict[str, Any] | None:
-        return self.details.get("restricted_reason")
+        return self.details.get('restricted_reason')
 
 
 class EmailTemplateAlreadyExists(KnownError):
-    code = "EMAIL_TEMPLATE_ALREADY_EXISTS"
+    code = 'EMAIL_TEMPLATE_ALREADY_EXISTS'
     status = 409
-    message_template = "Email template already exists."
+    message_template = 'Email template already exists.'
 
 
 class RequiresCustomEmailServer(KnownError):
-    code = "REQUIRES_CUSTOM_EMAIL_SERVER"
+    code = 'REQUIRES_CUSTOM_EMAIL_SERVER'
     status = 400
-    message_template = (
-        "This action requires a custom SMTP server. Please edit your email server configuration and try again."
-    )
+    message_template = 'This action requires a custom SMTP server. Please edit your email server configuration and try again.'
 
 
 class AnalyticsNotEnabled(KnownError):
-    code = "ANALYTICS_NOT_ENABLED"
+    code = 'ANALYTICS_NOT_ENABLED'
     status = 400
-    message_template = "Analytics is not enabled for this project."
+    message_template = 'Analytics is not enabled for this project.'
 
 
 class OAuthConnectionNotConnectedToUser(KnownError):
-    code = "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"
+    code = 'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER'
     status = 400
-    message_template = "The OAuth connection is not connected to any user."
+    message_template = 'The OAuth connection is not connected to any user.'
 
 
 class OAuthConnectionAlreadyConnectedToAnotherUser(KnownError):
-    code = "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"
+    code = 'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER'
     status = 409
-    message_template = "The OAuth connection is already connected to another user."
+    message_template = 'The OAuth connection is already connected to another user.'
 
 
 class OAuthConnectionDoesNotHaveRequiredScope(KnownError):
-    code = "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"
+    code = 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE'
     status = 400
-    message_template = "The OAuth connection does not have the required scope."
+    message_template = 'The OAuth connection does not have the required scope.'
 
 
 class OAuthExtraScopeNotAvailableWithSharedOAuthKeys(KnownError):
-    code = "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"
+    code = 'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS'
     status = 400
-    message_template = "Extra scopes are not available with the shared OAuth keys. Configure the provider with your own client id and secret to request them."
+    message_template = 'Extra scopes are not available with the shared OAuth keys. Configure the provider with your own client id and secret to request them.'
 
 
 class OAuthAccessTokenNotAvailableWithSharedOAuthKeys(KnownError):
-    code = "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"
+    code = 'OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS'
     status = 400
-    message_template = "Provider access tokens are not available with the shared OAuth keys. Configure the provider with your own client id and secret to use them."
+    message_template = 'Provider access tokens are not available with the shared OAuth keys. Configure the provider with your own client id and secret to use them.'
 
 
 class InvalidOAuthClientIdOrSecret(KnownError):
-    code = "INVALID_OAUTH_CLIENT_ID_OR_SECRET"
+    code = 'INVALID_OAUTH_CLIENT_ID_OR_SECRET'
     status = 400
-    message_template = "The OAuth client ID or secret is invalid. The client ID must be equal to the project ID, and the client secret must be a publishable client key."
-    detail_fields = ("client_id",)
+    message_template = 'The OAuth client ID or secret is invalid. The client ID must be equal to the project ID, and the client secret must be a publishable client key.'
+    detail_fields = ('client_id',)
 
     @property
     def client_id(self) -> str | None:
-        return self.details.get("client_id")
+        return self.details.get('client_id')
 
 
 class InvalidScope(KnownError):
-    code = "INVALID_SCOPE"
+    code = 'INVALID_SCOPE'
     status = 400
     message_template = 'The scope "{scope}" is not a valid OAuth scope for Stack.'
 
 
 class UserAlreadyConnectedToAnotherOAuthConnection(KnownError):
-    code = "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION"
+    code = 'USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION'
     status = 409
-    message_template = "The user is already connected to another OAuth account of this provider."
+    message_template = 'The user is already connected to another OAuth account of this provider.'
 
 
 class OuterOAuthTimeout(KnownError):
-    code = "OUTER_OAUTH_TIMEOUT"
+    code = 'OUTER_OAUTH_TIMEOUT'
     status = 408
-    message_template = "The OAuth flow has timed out. Please sign in again."
+    message_template = 'The OAuth flow has timed out. Please sign in again.'
 
 
 class OAuthProviderNotFoundOrNotEnabled(KnownError):
-    code = "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"
+    code = 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED'
     status = 400
-    message_template = "The OAuth provider is not found or not enabled."
+    message_template = 'The OAuth provider is not found or not enabled.'
 
 
 class OAuthProviderAccountIdAlreadyUsedForSignIn(KnownError):
-    code = "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN"
+    code = 'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN'
     status = 400
-    message_template = "A provider with the same account ID is already used for signing in."
+    message_template = 'A provider with the same account ID is already used for signing in.'
 
 
 class OAuthProviderTemporarilyUnavailable(KnownError):
-    code = "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"
+    code = 'OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE'
     status = 503
-    message_template = "The OAuth provider is temporarily unavailable. Please try signing in again."
+    message_template = 'The OAuth provider is temporarily unavailable. Please try signing in again.'
 
 
 class MultiFactorAuthenticationRequired(KnownError):
-    code = "MULTI_FACTOR_AUTHENTICATION_REQUIRED"
+    code = 'MULTI_FACTOR_AUTHENTICATION_REQUIRED'
     status = 400
-    message_template = "Multi-factor authentication is required for this user."
-    detail_fields = ("attempt_code",)
+    message_template = 'Multi-factor authentication is required for this user.'
+    detail_fields = ('attempt_code',)
 
     @property
     def attempt_code(self) -> str | None:
-        return self.details.get("attempt_code")
+        return self.details.get('attempt_code')
 
 
 class InvalidTotpCode(KnownError):
-    code = "INVALID_TOTP_CODE"
+    code = 'INVALID_TOTP_CODE'
     status = 400
-    message_template = "The TOTP code is invalid. Please try again."
+    message_template = 'The TOTP code is invalid. Please try again.'
 
 
 class UserAuthenticationRequired(KnownError):
-    code = "USER_AUTHENTICATION_REQUIRED"
+    code = 'USER_AUTHENTICATION_REQUIRED'
     status = 401
-    message_template = "User authentication required for this endpoint."
+    message_template = 'User authentication required for this endpoint.'
 
 
 class InvalidSharedOAuthProviderId(KnownError):
-    code = "INVALID_SHARED_OAUTH_PROVIDER_ID"
+    code = 'INVALID_SHARED_OAUTH_PROVIDER_ID'
     status = 400
-    message_template = "The shared OAuth provider with ID {provider_id} is not valid."
-    detail_fields = ("provider_id",)
+    message_template = 'The shared OAuth provider with ID {provider_id} is not valid.'
+    detail_fields = ('provider_id',)
 
     @property
     def provider_id(self) -> str | None:
-        return self.details.get("provider_id")
+        return self.details.get('provider_id')
 
 
 class InvalidStandardOAuthProviderId(KnownError):
-    code = "INVALID_STANDARD_OAUTH_PROVIDER_ID"
+    code = 'INVALID_STANDARD_OAUTH_PROVIDER_ID'
     status = 400
-    message_template = "The standard OAuth provider with ID {provider_id} is not valid."
-    detail_fields = ("provider_id",)
+    message_template = 'The standard OAuth provider with ID {provider_id} is not valid.'
+    detail_fields = ('provider_id',)
 
     @property
     def provider_id(self) -> str | None:
-        return self.details.get("provider_id")
+        return self.details.get('provider_id')
 
 
 class InvalidAuthorizationCode(KnownError):
-    code = "INVALID_AUTHORIZATION_CODE"
+    code = 'INVALID_AUTHORIZATION_CODE'
     status = 400
-    message_template = "The given authorization code is invalid."
+    message_template = 'The given authorization code is invalid.'
 
 
 class OAuthProviderAccessDenied(KnownError):
-    code = "OAUTH_PROVIDER_ACCESS_DENIED"
+    code = 'OAUTH_PROVIDER_ACCESS_DENIED'
     status = 400
-    message_template = "The OAuth provider denied access to the user."
+    message_template = 'The OAuth provider denied access to the user.'
 
 
 class ContactChannelAlreadyUsedForAuthBySomeoneElse(KnownError):
-    code = "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"
+    code = 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE'
     status = 409
-    message_template = "This {type} is already used for authentication by another account."
-    detail_fields = ("type", "contact_channel_value", "would_work_if_email_was_verified")
+    message_template = 'This {type} is already used for authentication by another account.'
+    detail_fields = ('type', 'contact_channel_value', 'would_work_if_email_was_verified')
 
     @property
     def type(self) -> str | None:
-        return self.details.get("type")
+        return self.details.get('type')
 
     @property
     def contact_channel_value(self) -> str | None:
-        return self.details.get("contact_channel_value")
+        return self.details.get('contact_channel_value')
 
     @property
     def would_work_if_email_was_verified(self) -> bool | None:
-        return self.details.get("would_work_if_email_was_verified")
+        return self.details.get('would_work_if_email_was_verified')
 
 
 class CrossSiteRequestRefused(KnownError):
-    code = "CROSS_SITE_REQUEST_REFUSED"
+    code = 'CROSS_SITE_REQUEST_REFUSED'
     status = 403
     message_template = "Refused a cross-site request made with the session cookies (failed the {check} check). Send it from the app's own pages, or list its origin among the trusted origins."
-    detail_fields = ("check", "origin")
+    detail_fields = ('check', 'origin')
 
     @property
     def check(self) -> str | None:
-        return self.details.get("check")
+        return self.details.get('check')
 
     @property
     def origin(self) -> str | None:
-        return self.details.get("origin")
+        return self.details.get('origin')
 
 
 class ApiKeyNotAccepted(KnownError):
-    code = "API_KEY_NOT_ACCEPTED"
+    code = 'API_KEY_NOT_ACCEPTED'
     status = 401
     message_template = "This endpoint does not accept API keys ({reason}). Call it with a user's session, or let the app accept API keys (AuthConfig(accept_api_keys=True)) and the route's guard take them (api_keys=True)."
-    detail_fields = ("reason",)
+    detail_fields = ('reason',)
 
     @property
     def reason(self) -> str | None:
-        return self.details.get("reason")
+        return self.details.get('reason')
 
 
 class EmailNotVerified(KnownError):
-    code = "EMAIL_NOT_VERIFIED"
+    code = 'EMAIL_NOT_VERIFIED'
     status = 400
-    message_template = "This e-mail address has not been verified yet."
+    message_template = 'This e-mail address has not been verified yet.'
 
 
 class DataVaultStoreDoesNotExist(KnownError):
-    code = "DATA_VAULT_STORE_DOES_NOT_EXIST"
+    code = 'DATA_VAULT_STORE_DOES_NOT_EXIST'
     status = 400
-    message_template = "There is no data vault store {store_id}."
-    detail_fields = ("store_id",)
+    message_template = 'There is no data vault store {store_id}.'
+    detail_fields = ('store_id',)
 
     @property
     def store_id(self) -> str | None:
-        return self.details.get("store_id")
+        return self.details.get('store_id')
 
 
 class DataVaultStoreHashedKeyDoesNotExist(KnownError):
-    code = "DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST"
+    code = 'DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST'
     status = 400
-    message_template = "The data vault store {store_id} holds no key hashed as {hashed_key}."
-    detail_fields = ("store_id", "hashed_key")
+    message_template = 'The data vault store {store_id} holds no key hashed as {hashed_key}.'
+    detail_fields = ('store_id', 'hashed_key')
 
     @property
     def store_id(self) -> str | None:
-        return self.details.get("store_id")
+        return self.details.get('store_id')
 
     @property
     def hashed_key(self) -> str | None:
-        return self.details.get("hashed_key")
+        return self.details.get('hashed_key')
 
 
 class AnonymousAccountsNotEnabled(KnownError):
-    code = "ANONYMOUS_ACCOUNTS_NOT_ENABLED"
+    code = 'ANONYMOUS_ACCOUNTS_NOT_ENABLED'
     status = 400
-    message_template = "This project does not allow anonymous accounts."
+    message_template = 'This project does not allow anonymous accounts.'
 
 
 class TeamAlreadyExists(KnownError):
-    code = "TEAM_ALREADY_EXISTS"
+    code = 'TEAM_ALREADY_EXISTS'
     status = 409
-    message_template = "A team with the id {team_id} exists already."
-    detail_fields = ("team_id",)
+    message_template = 'A team with the id {team_id} exists already.'
+    detail_fields = ('team_id',)
 
     @property
     def team_id(self) -> str | None:
-        return self.details.get("team_id")
+        return self.details.get('team_id')
 
 
 class OAuthAccessTokenNotAvailable(KnownError):
-    code = "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE"
+    code = 'OAUTH_ACCESS_TOKEN_NOT_AVAILABLE'
     status = 400
-    message_template = "No OAuth access token could be obtained for the connected {provider} account. {details}"
-    detail_fields = ("provider", "details")
+    message_template = 'No OAuth access token could be obtained for the connected {provider} account. {details}'
+    detail_fields = ('provider', 'details')
 
     @property
     def provider(self) -> str | None:
-        return self.details.get("provider")
+        return self.details.get('provider')
 
     @property
     def detail_details(self) -> str | None:
-        return self.details.get("details")
+        return self.details.get('details')
 
 
 class AppleBundleIdNotConfigured(KnownError):
-    code = "APPLE_BUNDLE_ID_NOT_CONFIGURED"
+    code = 'APPLE_BUNDLE_ID_NOT_CONFIGURED'
     status = 400
     message_template = "Sign in with Apple is on, but the project lists no Apple bundle id: add the app's bundle id to the Apple provider's settings."
 
 
 class InvalidAppleCredentials(KnownError):
-    code = "INVALID_APPLE_CREDENTIALS"
+    code = 'INVALID_APPLE_CREDENTIALS'
     status = 400
-    message_template = "The Sign in with Apple credentials were not accepted; sign in again."
+    message_template = 'The Sign in with Apple credentials were not accepted; sign in again.'
 
 
 class InvalidPollingCode(KnownError):
-    code = "INVALID_POLLING_CODE"
+    code = 'INVALID_POLLING_CODE'
     status = 400
-    message_template = "The polling code is invalid or does not exist."
+    message_template = 'The polling code is invalid or does not exist.'
 
 
 class CliAuthError(KnownError):
-    code = "CLI_AUTH_ERROR"
+    code = 'CLI_AUTH_ERROR'
     status = 400
-    message_template = "The command-line sign-in failed."
+    message_template = 'The command-line sign-in failed.'
 
 
 class CliAuthExpiredError(KnownError):
-    code = "CLI_AUTH_EXPIRED_ERROR"
+    code = 'CLI_AUTH_EXPIRED_ERROR'
     status = 400
-    message_template = "The command-line sign-in request has expired; start it again."
+    message_template = 'The command-line sign-in request has expired; start it again.'
 
 
 class CliAuthUsedError(KnownError):
-    code = "CLI_AUTH_USED_ERROR"
+    code = 'CLI_AUTH_USED_ERROR'
     status = 400
-    message_template = "This command-line sign-in token was used already."
+    message_template = 'This command-line sign-in token was used already.'
 
 
 class EmailRenderingError(KnownError):
-    code = "EMAIL_RENDERING_ERROR"
+    code = 'EMAIL_RENDERING_ERROR'
     status = 400
-    message_template = "The e-mail could not be rendered with its theme: {error}"
-    detail_fields = ("error",)
+    message_template = 'The e-mail could not be rendered with its theme: {error}'
+    detail_fields = ('error',)
 
     @property
     def error(self) -> str | None:
-        return self.details.get("error")
+        return self.details.get('error')
 
 
 class TemplateSourceRewriteError(KnownError):
-    code = "TEMPLATE_SOURCE_REWRITE_ERROR"
+    code = 'TEMPLATE_SOURCE_REWRITE_ERROR'
     status = 400
     message_template = "The template's source could not be rewritten: {error}"
-    detail_fields = ("error",)
+    detail_fields = ('error',)
 
     @property
     def error(self) -> str | None:
-        return self.details.get("error")
+        return self.details.get('error')
 
 
 class EmailCapacityBoostAlreadyActive(KnownError):
-    code = "EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE"
+    code = 'EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE'
     status = 409
-    message_template = "An e-mail capacity boost is running already, until {expires_at}."
-    detail_fields = ("expires_at",)
+    message_template = 'An e-mail capacity boost is running already, until {expires_at}.'
+    detail_fields = ('expires_at',)
 
     @property
     def expires_at(self) -> str | None:
-        return self.details.get("expires_at")
+        return self.details.get('expires_at')
 
 
 class EmailNotEditable(KnownError):
-    code = "EMAIL_NOT_EDITABLE"
+    code = 'EMAIL_NOT_EDITABLE'
     status = 400
-    message_template = "The e-mail {email_id} is in the state {status} and can no longer be edited."
-    detail_fields = ("email_id", "status")
+    message_template = 'The e-mail {email_id} is in the state {status} and can no longer be edited.'
+    detail_fields = ('email_id', 'status')
 
     @property
     def email_id(self) -> str | None:
-        return self.details.get("email_id")
+        return self.details.get('email_id')
 
     @property
     def detail_status(self) -> str | None:
-        return self.details.get("status")
+        return self.details.get('status')
 
 
 class ItemNotFound(KnownError):
-    code = "ITEM_NOT_FOUND"
+    code = 'ITEM_NOT_FOUND'
     status = 404
-    message_template = "There is no item {item_id}."
-    detail_fields = ("item_id",)
+    message_template = 'There is no item {item_id}.'
+    detail_fields = ('item_id',)
 
     @property
     def item_id(self) -> str | None:
-        return self.details.get("item_id")
+        return self.details.get('item_id')
 
 
 class ItemCustomerTypeDoesNotMatch(KnownError):
-    code = "ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH"
+    code = 'ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH'
     status = 400
-    message_template = "The customer {customer_id} (a {actual_customer_type}) cannot hold the item {item_id}, which is for {item_customer_type} customers."
-    detail_fields = ("item_id", "customer_id", "item_customer_type", "actual_customer_type")
+    message_template = 'The customer {customer_id} (a {actual_customer_type}) cannot hold the item {item_id}, which is for {item_customer_type} customers.'
+    detail_fields = ('item_id', 'customer_id', 'item_customer_type', 'actual_customer_type')
 
     @property
     def item_id(self) -> str | None:
-        return self.details.get("item_id")
+        return self.details.get('item_id')
 
     @property
     def customer_id(self) -> str | None:
-        return self.details.get("customer_id")
+        return self.details.get('customer_id')
 
     @property
     def item_customer_type(self) -> str | None:
-        return self.details.get("item_customer_type")
+        return self.details.get('item_customer_type')
 
     @property
     def actual_customer_type(self) -> str | None:
-        return self.details.get("actual_customer_type")
+        return self.details.get('actual_customer_type')
 
 
 class CustomerDoesNotExist(KnownError):
-    code = "CUSTOMER_DOES_NOT_EXIST"
+    code = 'CUSTOMER_DOES_NOT_EXIST'
     status = 400
-    message_template = "There is no customer {customer_id}."
-    detail_fields = ("customer_id",)
+    message_template = 'There is no customer {customer_id}.'
+    detail_fields = ('customer_id',)
 
     @property
     def customer_id(self) -> str | None:
-        return self.details.get("customer_id")
+        return self.details.get('customer_id')
 
 
 class SubscriptionInvoiceNotFound(KnownError):
-    code = "SUBSCRIPTION_INVOICE_NOT_FOUND"
+    code = 'SUBSCRIPTION_INVOICE_NOT_FOUND'
     status = 404
-    message_template = "There is no subscription invoice {subscription_invoice_id}."
-    detail_fields = ("subscription_invoice_id",)
+    message_template = 'There is no subscription invoice {subscription_invoice_id}.'
+    detail_fields = ('subscription_invoice_id',)
 
     @property
     def subscription_invoice_id(self) -> str | None:
-        return self.details.get("subscription_invoice_id")
+        return self.details.get('subscription_invoice_id')
 
 
 class OneTimePurchaseNotFound(KnownError):
-    code = "ONE_TIME_PURCHASE_NOT_FOUND"
+    code = 'ONE_TIME_PURCHASE_NOT_FOUND'
     status = 404
-    message_template = "There is no one-time purchase {one_time_purchase_id}."
-    detail_fields = ("one_time_purchase_id",)
+    message_template = 'There is no one-time purchase {one_time_purchase_id}.'
+    detail_fields = ('one_time_purchase_id',)
 
     @property
     def one_time_purchase_id(self) -> str | None:
-        return self.details.get("one_time_purchase_id")
+        return self.details.get('one_time_purchase_id')
 
 
 class SubscriptionAlreadyRefunded(KnownError):
-    code = "SUBSCRIPTION_ALREADY_REFUNDED"
+    code = 'SUBSCRIPTION_ALREADY_REFUNDED'
     status = 400
-    message_template = "The subscription {subscription_id} has been refunded already."
-    detail_fields = ("subscription_id",)
+    message_template = 'The subscription {subscription_id} has been refunded already.'
+    detail_fields = ('subscription_id',)
 
     @property
     def subscription_id(self) -> str | None:
-        return self.details.get("subscription_id")
+        return self.details.get('subscription_id')
 
 
 class OneTimePurchaseAlreadyRefunded(KnownError):
-    code = "ONE_TIME_PURCHASE_ALREADY_REFUNDED"
+    code = 'ONE_TIME_PURCHASE_ALREADY_REFUNDED'
     status = 400
-    message_template = "The one-time purchase {one_time_purchase_id} has been refunded already."
-    detail_fields = ("one_time_purchase_id",)
+    message_template = 'The one-time purchase {one_time_purchase_id} has been refunded already.'
+    detail_fields = ('one_time_purchase_id',)
 
     @property
     def one_time_purchase_id(self) -> str | None:
-        return self.details.get("one_time_purchase_id")
+        return self.details.get('one_time_purchase_id')
 
 
 class TestModePurchaseNonRefundable(KnownError):
-    code = "TEST_MODE_PURCHASE_NON_REFUNDABLE"
+    code = 'TEST_MODE_PURCHASE_NON_REFUNDABLE'
     status = 400
-    message_template = "A purchase made in test mode cannot be refunded."
+    message_template = 'A purchase made in test mode cannot be refunded.'
 
 
 class ProductDoesNotExist(KnownError):
-    code = "PRODUCT_DOES_NOT_EXIST"
+    code = 'PRODUCT_DOES_NOT_EXIST'
     status = 400
-    message_template = "There is no product {product_id} available here."
-    detail_fields = ("product_id", "context")
+    message_template = 'There is no product {product_id} available here.'
+    detail_fields = ('product_id', 'context')
 
     @property
     def product_id(self) -> str | None:
-        return self.details.get("product_id")
+        return self.details.get('product_id')
 
     @property
     def context(self) -> str | None:
-        return self.details.get("context")
+        return self.details.get('context')
 
 
 class ProductCustomerTypeDoesNotMatch(KnownError):
-    code = "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH"
+    code = 'PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH'
     status = 400
-    message_template = "The customer {customer_id} (a {actual_customer_type}) cannot buy this product, which is for {product_customer_type} customers."
-    detail_fields = ("product_id", "customer_id", "product_customer_type", "actual_customer_type")
+    message_template = 'The customer {customer_id} (a {actual_customer_type}) cannot buy this product, which is for {product_customer_type} customers.'
+    detail_fields = ('product_id', 'customer_id', 'product_customer_type', 'actual_customer_type')
 
     @property
     def product_id(self) -> str | None:
-        return self.details.get("product_id")
+        return self.details.get('product_id')
 
     @property
     def customer_id(self) -> str | None:
-        return self.details.get("customer_id")
+        return self.details.get('customer_id')
 
     @property
     def product_customer_type(self) -> str | None:
-        return self.details.get("product_customer_type")
+        return self.details.get('product_customer_type')
 
     @property
     def actual_customer_type(self) -> str | None:
-        return self.details.get("actual_customer_type")
+        return self.details.get('actual_customer_type')
 
 
 class ProductAlreadyGranted(KnownError):
-    code = "PRODUCT_ALREADY_GRANTED"
+    code = 'PRODUCT_ALREADY_GRANTED'
     status = 400
-    message_template = "The customer {customer_id} owns the product {product_id} already."
-    detail_fields = ("product_id", "customer_id")
+    message_template = 'The customer {customer_id} owns the product {product_id} already.'
+    detail_fields = ('product_id', 'customer_id')
 
     @property
     def product_id(self) -> str | None:
-        return self.details.get("product_id")
+        return self.details.get('product_id')
 
     @property
     def customer_id(self) -> str | None:
-        return self.details.get("customer_id")
+        return self.details.get('customer_id')
 
 
 class ItemQuantityInsufficientAmount(KnownError):
-    code = "ITEM_QUANTITY_INSUFFICIENT_AMOUNT"
+    code = 'ITEM_QUANTITY_INSUFFICIENT_AMOUNT'
     status = 400
-    message_template = "The customer {customer_id} has too little of the item {item_id} to be charged {quantity}."
-    detail_fields = ("item_id", "customer_id", "quantity")
+    message_template = 'The customer {customer_id} has too little of the item {item_id} to be charged {quantity}.'
+    detail_fields = ('item_id', 'customer_id', 'quantity')
 
     @property
     def item_id(self) -> str | None:
-        return self.details.get("item_id")
+        return self.details.get('item_id')
 
     @property
     def customer_id(self) -> str | None:
-        return self.details.get("customer_id")
+        return self.details.get('customer_id')
 
     @property
     def quantity(self) -> float | None:
-        return self.details.get("quantity")
+        return self.details.get('quantity')
 
 
 class StripeAccountInfoNotFound(KnownError):
-    code = "STRIPE_ACCOUNT_INFO_NOT_FOUND"
+    code = 'STRIPE_ACCOUNT_INFO_NOT_FOUND'
     status = 404
-    message_template = "No Stripe account is set up for this project yet; finish the Stripe onboarding first."
+    message_template = 'No Stripe account is set up for this project yet; finish the Stripe onboarding first.'
 
 
 class AnalyticsQueryTimeout(KnownError):
-    code = "ANALYTICS_QUERY_TIMEOUT"
+    code = 'ANALYTICS_QUERY_TIMEOUT'
     status = 400
-    message_template = (
-        "The analytics query ran longer than its limit of {timeout_ms} ms; shorten it or allow more time."
-    )
-    detail_fields = ("timeout_ms",)
+    message_template = 'The analytics query ran longer than its limit of {timeout_ms} ms; shorten it or allow more time.'
+    detail_fields = ('timeout_ms',)
 
     @property
     def timeout_ms(self) -> float | None:
-        return self.details.get("timeout_ms")
+        return self.details.get('timeout_ms')
 
 
 class AnalyticsQueryError(KnownError):
-    code = "ANALYTICS_QUERY_ERROR"
+    code = 'ANALYTICS_QUERY_ERROR'
     status = 400
-    message_template = "The analytics query failed: {error}"
-    detail_fields = ("error",)
+    message_template = 'The analytics query failed: {error}'
+    detail_fields = ('error',)
 
     @property
     def error(self) -> str | None:
-        return self.details.get("error")
+        return self.details.get('error')
 
 
 class DefaultPaymentMethodRequired(KnownError):
-    code = "DEFAULT_PAYMENT_METHOD_REQUIRED"
+    code = 'DEFAULT_PAYMENT_METHOD_REQUIRED'
     status = 400
-    message_template = "The customer {customer_id} has no default payment method."
-    detail_fields = ("customer_type", "customer_id")
+    message_template = 'The customer {customer_id} has no default payment method.'
+    detail_fields = ('customer_type', 'customer_id')
 
     @property
     def customer_type(self) -> str | None:
-        return self.details.get("customer_type")
+        return self.details.get('customer_type')
 
     @property
     def customer_id(self) -> str | None:
-        return self.details.get("customer_id")
+        return self.details.get('customer_id')
 
 
 class NewPurchasesBlocked(KnownError):
-    code = "NEW_PURCHASES_BLOCKED"
+    code = 'NEW_PURCHASES_BLOCKED'
     status = 403
-    message_template = "This project cannot take new purchases at the moment; contact support."
+    message_template = 'This project cannot take new purchases at the moment; contact support.'
 
 
 #: code -> class, for every catalogue entry.
 BY_CODE: dict[str, type[KnownError]] = {
-    "PROJECT_AUTHENTICATION_ERROR": ProjectAuthenticationError,
-    "INVALID_PROJECT_AUTHENTICATION": InvalidProjectAuthentication,
-    "INVALID_ADMIN_ACCESS_TOKEN": InvalidAdminAccessToken,
-    "PROJECT_AUTHENTICATION_REQUIRED": ProjectAuthenticationRequired,
-    "SESSION_AUTHENTICATION_ERROR": SessionAuthenticationError,
-    "INVALID_SESSION_AUTHENTICATION": InvalidSessionAuthentication,
-    "INVALID_ACCESS_TOKEN": InvalidAccessToken,
-    "REFRESH_TOKEN_ERROR": RefreshTokenError,
-    "PASSWORD_REQUIREMENTS_NOT_MET": PasswordRequirementsNotMet,
-    "VERIFICATION_ERROR": VerificationCodeError,
-    "UNSUPPORTED_ERROR": UnsupportedError,
-    "BODY_PARSING_ERROR": BodyParsingError,
-    "SCHEMA_ERROR": SchemaError,
-    "ALL_OVERLOADS_FAILED": AllOverloadsFailed,
-    "PROJECT_KEY_WITHOUT_ACCESS_TYPE": ProjectKeyWithoutAccessType,
-    "INVALID_ACCESS_TYPE": InvalidAccessType,
-    "ACCESS_TYPE_WITHOUT_PROJECT_ID": AccessTypeWithoutProjectId,
-    "ACCESS_TYPE_REQUIRED": AccessTypeRequired,
-    "CANNOT_GET_OWN_USER_WITHOUT_USER": CannotGetOwnUserWithoutUser,
-    "INSUFFICIENT_ACCESS_TYPE": InsufficientAccessType,
-    "INVALID_PUBLISHABLE_CLIENT_KEY": InvalidPublishableClientKey,
-    "INVALID_SECRET_SERVER_KEY": InvalidSecretServerKey,
-    "INVALID_SUPER_SECRET_ADMIN_KEY": InvalidSuperSecretAdminKey,
-    "UNPARSABLE_ADMIN_ACCESS_TOKEN": UnparsableAdminAccessToken,
-    "ADMIN_ACCESS_TOKEN_EXPIRED": AdminAccessTokenExpired,
-    "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN": InvalidProjectForAdminAccessToken,
-    "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN": AdminAccessTokenIsNotAdmin,
-    "CLIENT_AUTHENTICATION_REQUIRED": ClientAuthenticationRequired,
-    "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT": PublishableClientKeyRequiredForProject,
-    "SERVER_AUTHENTICATION_REQUIRED": ServerAuthenticationRequired,
-    "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED": ClientOrServerAuthenticationRequired,
-    "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED": ClientOrAdminAuthenticationRequired,
-    "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED": ClientOrServerOrAdminAuthenticationRequired,
-    "ADMIN_AUTHENTICATION_REQUIRED": AdminAuthenticationRequired,
-    "EXPECTED_INTERNAL_PROJECT": ExpectedInternalProject,
-    "CURRENT_PROJECT_NOT_FOUND": CurrentProjectNotFound,
-    "BRANCH_DOES_NOT_EXIST": BranchDoesNotExist,
-    "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED": AnonymousAuthenticationNotAllowed,
-    "RESTRICTED_USER_NOT_ALLOWED": RestrictedUserNotAllowed,
-    "UNPARSABLE_ACCESS_TOKEN": UnparsableAccessToken,
-    "ACCESS_TOKEN_EXPIRED": AccessTokenExpired,
-    "INVALID_PROJECT_FOR_ACCESS_TOKEN": InvalidProjectForAccessToken,
-    "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED": RefreshTokenNotFoundOrExpired,
-    "CANNOT_DELETE_CURRENT_SESSION": CannotDeleteCurrentSession,
-    "PROVIDER_REJECTED": ProviderRejected,
-    "USER_EMAIL_ALREADY_EXISTS": UserEmailAlreadyExists,
-    "USER_ID_DOES_NOT_EXIST": UserIdDoesNotExist,
-    "USER_NOT_FOUND": UserNotFound,
-    "API_KEY_NOT_VALID": ApiKeyNotValid,
-    "API_KEY_NOT_FOUND": ApiKeyNotFound,
-    "API_KEY_EXPIRED": ApiKeyExpired,
-    "API_KEY_REVOKED": ApiKeyRevoked,
-    "WRONG_API_KEY_TYPE": WrongApiKeyType,
-    "PUBLIC_API_KEY_CANNOT_BE_REVOKED": PublicApiKeyCannotBeRevoked,
-    "PROJECT_NOT_FOUND": ProjectNotFound,
-    "SIGN_UP_NOT_ENABLED": SignUpNotEnabled,
-    "SIGN_UP_REJECTED": SignUpRejected,
-    "BOT_CHALLENGE_REQUIRED": BotChallengeRequired,
-    "BOT_CHALLENGE_FAILED": BotChallengeFailed,
-    "PASSWORD_AUTHENTICATION_NOT_ENABLED": PasswordAuthenticationNotEnabled,
-    "PASSKEY_AUTHENTICATION_NOT_ENABLED": PasskeyAuthenticationNotEnabled,
-    "EMAIL_PASSWORD_MISMATCH": EmailPasswordMismatch,
-    "REDIRECT_URL_NOT_WHITELISTED": RedirectUrlNotWhitelisted,
-    "PASSWORD_TOO_SHORT": PasswordTooShort,
-    "PASSWORD_TOO_LONG": PasswordTooLong,
-    "USER_DOES_NOT_HAVE_PASSWORD": UserDoesNotHavePassword,
-    "VERIFICATION_CODE_NOT_FOUND": VerificationCodeNotFound,
-    "VERIFICATION_CODE_EXPIRED": VerificationCodeExpired,
-    "VERIFICATION_CODE_ALREADY_USED": VerificationCodeAlreadyUsed,
-    "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED": VerificationCodeMaxAttemptsReached,
-    "PASSWORD_CONFIRMATION_MISMATCH": PasswordConfirmationMismatch,
-    "EMAIL_ALREADY_VERIFIED": EmailAlreadyVerified,
-    "EMAIL_NOT_ASSOCIATED_WITH_USER": EmailNotAssociatedWithUser,
-    "EMAIL_IS_NOT_PRIMARY_EMAIL": EmailIsNotPrimaryEmail,
-    "PASSKEY_REGISTRATION_FAILED": PasskeyRegistrationFailed,
-    "PASSKEY_WEBAUTHN_ERROR": PasskeyWebauthnError,
-    "PASSKEY_AUTHENTICATION_FAILED": PasskeyAuthenticationFailed,
-    "PERMISSION_NOT_FOUND": PermissionNotFound,
-    "WRONG_PERMISSION_SCOPE": WrongPermissionScope,
-    "PERMISSION_ID_ALREADY_EXISTS": PermissionIdAlreadyExists,
-    "PROJECT_PERMISSION_REQUIRED": ProjectPermissionRequired,
-    "CONTAINED_PERMISSION_NOT_FOUND": ContainedPermissionNotFound,
-    "TEAM_NOT_FOUND": TeamNotFound,
-    "TEAM_MEMBERSHIP_NOT_FOUND": TeamMembershipNotFound,
-    "TEAM_MEMBERSHIP_ALREADY_EXISTS": TeamMembershipAlreadyExists,
-    "TEAM_PERMISSION_REQUIRED": TeamPermissionRequired,
-    "TEAM_PERMISSION_NOT_FOUND": TeamPermissionNotFound,
-    "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED": TeamInvitationRestrictedUserNotAllowed,
-    "EMAIL_TEMPLATE_ALREADY_EXISTS": EmailTemplateAlreadyExists,
-    "REQUIRES_CUSTOM_EMAIL_SERVER": RequiresCustomEmailServer,
-    "ANALYTICS_NOT_ENABLED": AnalyticsNotEnabled,
-    "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER": OAuthConnectionNotConnectedToUser,
-    "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER": OAuthConnectionAlreadyConnectedToAnotherUser,
-    "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE": OAuthConnectionDoesNotHaveRequiredScope,
-    "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS": OAuthExtraScopeNotAvailableWithSharedOAuthKeys,
-    "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS": OAuthAccessTokenNotAvailableWithSharedOAuthKeys,
-    "INVALID_OAUTH_CLIENT_ID_OR_SECRET": InvalidOAuthClientIdOrSecret,
-    "INVALID_SCOPE": InvalidScope,
-    "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION": UserAlreadyConnectedToAnotherOAuthConnection,
-    "OUTER_OAUTH_TIMEOUT": OuterOAuthTimeout,
-    "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED": OAuthProviderNotFoundOrNotEnabled,
-    "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN": OAuthProviderAccountIdAlreadyUsedForSignIn,
-    "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE": OAuthProviderTemporarilyUnavailable,
-    "MULTI_FACTOR_AUTHENTICATION_REQUIRED": MultiFactorAuthenticationRequired,
-    "INVALID_TOTP_CODE": InvalidTotpCode,
-    "USER_AUTHENTICATION_REQUIRED": UserAuthenticationRequired,
-    "INVALID_SHARED_OAUTH_PROVIDER_ID": InvalidSharedOAuthProviderId,
-    "INVALID_STANDARD_OAUTH_PROVIDER_ID": InvalidStandardOAuthProviderId,
-    "INVALID_AUTHORIZATION_CODE": InvalidAuthorizationCode,
-    "OAUTH_PROVIDER_ACCESS_DENIED": OAuthProviderAccessDenied,
-    "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE": ContactChannelAlreadyUsedForAuthBySomeoneElse,
-    "CROSS_SITE_REQUEST_REFUSED": CrossSiteRequestRefused,
-    "API_KEY_NOT_ACCEPTED": ApiKeyNotAccepted,
-    "EMAIL_NOT_VERIFIED": EmailNotVerified,
-    "DATA_VAULT_STORE_DOES_NOT_EXIST": DataVaultStoreDoesNotExist,
-    "DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST": DataVaultStoreHashedKeyDoesNotExist,
-    "ANONYMOUS_ACCOUNTS_NOT_ENABLED": AnonymousAccountsNotEnabled,
-    "TEAM_ALREADY_EXISTS": TeamAlreadyExists,
-    "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE": OAuthAccessTokenNotAvailable,
-    "APPLE_BUNDLE_ID_NOT_CONFIGURED": AppleBundleIdNotConfigured,
-    "INVALID_APPLE_CREDENTIALS": InvalidAppleCredentials,
-    "INVALID_POLLING_CODE": InvalidPollingCode,
-    "CLI_AUTH_ERROR": CliAuthError,
-    "CLI_AUTH_EXPIRED_ERROR": CliAuthExpiredError,
-    "CLI_AUTH_USED_ERROR": CliAuthUsedError,
-    "EMAIL_RENDERING_ERROR": EmailRenderingError,
-    "TEMPLATE_SOURCE_REWRITE_ERROR": TemplateSourceRewriteError,
-    "EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE": EmailCapacityBoostAlreadyActive,
-    "EMAIL_NOT_EDITABLE": EmailNotEditable,
-    "ITEM_NOT_FOUND": ItemNotFound,
-    "ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH": ItemCustomerTypeDoesNotMatch,
-    "CUSTOMER_DOES_NOT_EXIST": CustomerDoesNotExist,
-    "SUBSCRIPTION_INVOICE_NOT_FOUND": SubscriptionInvoiceNotFound,
-    "ONE_TIME_PURCHASE_NOT_FOUND": OneTimePurchaseNotFound,
-    "SUBSCRIPTION_ALREADY_REFUNDED": SubscriptionAlreadyRefunded,
-    "ONE_TIME_PURCHASE_ALREADY_REFUNDED": OneTimePurchaseAlreadyRefunded,
-    "TEST_MODE_PURCHASE_NON_REFUNDABLE": TestModePurchaseNonRefundable,
-    "PRODUCT_DOES_NOT_EXIST": ProductDoesNotExist,
-    "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH": ProductCustomerTypeDoesNotMatch,
-    "PRODUCT_ALREADY_GRANTED": ProductAlreadyGranted,
-    "ITEM_QUANTITY_INSUFFICIENT_AMOUNT": ItemQuantityInsufficientAmount,
-    "STRIPE_ACCOUNT_INFO_NOT_FOUND": StripeAccountInfoNotFound,
-    "ANALYTICS_QUERY_TIMEOUT": AnalyticsQueryTimeout,
-    "ANALYTICS_QUERY_ERROR": AnalyticsQueryError,
-    "DEFAULT_PAYMENT_METHOD_REQUIRED": DefaultPaymentMethodRequired,
-    "NEW_PURCHASES_BLOCKED": NewPurchasesBlocked,
+    'PROJECT_AUTHENTICATION_ERROR': ProjectAuthenticationError,
+    'INVALID_PROJECT_AUTHENTICATION': InvalidProjectAuthentication,
+    'INVALID_ADMIN_ACCESS_TOKEN': InvalidAdminAccessToken,
+    'PROJECT_AUTHENTICATION_REQUIRED': ProjectAuthenticationRequired,
+    'SESSION_AUTHENTICATION_ERROR': SessionAuthenticationError,
+    'INVALID_SESSION_AUTHENTICATION': InvalidSessionAuthentication,
+    'INVALID_ACCESS_TOKEN': InvalidAccessToken,
+    'REFRESH_TOKEN_ERROR': RefreshTokenError,
+    'PASSWORD_REQUIREMENTS_NOT_MET': PasswordRequirementsNotMet,
+    'VERIFICATION_ERROR': VerificationCodeError,
+    'UNSUPPORTED_ERROR': UnsupportedError,
+    'BODY_PARSING_ERROR': BodyParsingError,
+    'SCHEMA_ERROR': SchemaError,
+    'ALL_OVERLOADS_FAILED': AllOverloadsFailed,
+    'PROJECT_KEY_WITHOUT_ACCESS_TYPE': ProjectKeyWithoutAccessType,
+    'INVALID_ACCESS_TYPE': InvalidAccessType,
+    'ACCESS_TYPE_WITHOUT_PROJECT_ID': AccessTypeWithoutProjectId,
+    'ACCESS_TYPE_REQUIRED': AccessTypeRequired,
+    'CANNOT_GET_OWN_USER_WITHOUT_USER': CannotGetOwnUserWithoutUser,
+    'INSUFFICIENT_ACCESS_TYPE': InsufficientAccessType,
+    'INVALID_PUBLISHABLE_CLIENT_KEY': InvalidPublishableClientKey,
+    'INVALID_SECRET_SERVER_KEY': InvalidSecretServerKey,
+    'INVALID_SUPER_SECRET_ADMIN_KEY': InvalidSuperSecretAdminKey,
+    'UNPARSABLE_ADMIN_ACCESS_TOKEN': UnparsableAdminAccessToken,
+    'ADMIN_ACCESS_TOKEN_EXPIRED': AdminAccessTokenExpired,
+    'INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN': InvalidProjectForAdminAccessToken,
+    'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN': AdminAccessTokenIsNotAdmin,
+    'CLIENT_AUTHENTICATION_REQUIRED': ClientAuthenticationRequired,
+    'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT': PublishableClientKeyRequiredForProject,
+    'SERVER_AUTHENTICATION_REQUIRED': ServerAuthenticationRequired,
+    'CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED': ClientOrServerAuthenticationRequired,
+    'CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED': ClientOrAdminAuthenticationRequired,
+    'CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED': ClientOrServerOrAdminAuthenticationRequired,
+    'ADMIN_AUTHENTICATION_REQUIRED': AdminAuthenticationRequired,
+    'EXPECTED_INTERNAL_PROJECT': ExpectedInternalProject,
+    'CURRENT_PROJECT_NOT_FOUND': CurrentProjectNotFound,
+    'BRANCH_DOES_NOT_EXIST': BranchDoesNotExist,
+    'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED': AnonymousAuthenticationNotAllowed,
+    'RESTRICTED_USER_NOT_ALLOWED': RestrictedUserNotAllowed,
+    'UNPARSABLE_ACCESS_TOKEN': UnparsableAccessToken,
+    'ACCESS_TOKEN_EXPIRED': AccessTokenExpired,
+    'INVALID_PROJECT_FOR_ACCESS_TOKEN': InvalidProjectForAccessToken,
+    'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED': RefreshTokenNotFoundOrExpired,
+    'CANNOT_DELETE_CURRENT_SESSION': CannotDeleteCurrentSession,
+    'PROVIDER_REJECTED': ProviderRejected,
+    'USER_EMAIL_ALREADY_EXISTS': UserEmailAlreadyExists,
+    'USER_ID_DOES_NOT_EXIST': UserIdDoesNotExist,
+    'USER_NOT_FOUND': UserNotFound,
+    'API_KEY_NOT_VALID': ApiKeyNotValid,
+    'API_KEY_NOT_FOUND': ApiKeyNotFound,
+    'API_KEY_EXPIRED': ApiKeyExpired,
+    'API_KEY_REVOKED': ApiKeyRevoked,
+    'WRONG_API_KEY_TYPE': WrongApiKeyType,
+    'PUBLIC_API_KEY_CANNOT_BE_REVOKED': PublicApiKeyCannotBeRevoked,
+    'PROJECT_NOT_FOUND': ProjectNotFound,
+    'SIGN_UP_NOT_ENABLED': SignUpNotEnabled,
+    'SIGN_UP_REJECTED': SignUpRejected,
+    'BOT_CHALLENGE_REQUIRED': BotChallengeRequired,
+    'BOT_CHALLENGE_FAILED': BotChallengeFailed,
+    'PASSWORD_AUTHENTICATION_NOT_ENABLED': PasswordAuthenticationNotEnabled,
+    'PASSKEY_AUTHENTICATION_NOT_ENABLED': PasskeyAuthenticationNotEnabled,
+    'EMAIL_PASSWORD_MISMATCH': EmailPasswordMismatch,
+    'REDIRECT_URL_NOT_WHITELISTED': RedirectUrlNotWhitelisted,
+    'PASSWORD_TOO_SHORT': PasswordTooShort,
+    'PASSWORD_TOO_LONG': PasswordTooLong,
+    'USER_DOES_NOT_HAVE_PASSWORD': UserDoesNotHavePassword,
+    'VERIFICATION_CODE_NOT_FOUND': VerificationCodeNotFound,
+    'VERIFICATION_CODE_EXPIRED': VerificationCodeExpired,
+    'VERIFICATION_CODE_ALREADY_USED': VerificationCodeAlreadyUsed,
+    'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED': VerificationCodeMaxAttemptsReached,
+    'PASSWORD_CONFIRMATION_MISMATCH': PasswordConfirmationMismatch,
+    'EMAIL_ALREADY_VERIFIED': EmailAlreadyVerified,
+    'EMAIL_NOT_ASSOCIATED_WITH_USER': EmailNotAssociatedWithUser,
+    'EMAIL_IS_NOT_PRIMARY_EMAIL': EmailIsNotPrimaryEmail,
+    'PASSKEY_REGISTRATION_FAILED': PasskeyRegistrationFailed,
+    'PASSKEY_WEBAUTHN_ERROR': PasskeyWebauthnError,
+    'PASSKEY_AUTHENTICATION_FAILED': PasskeyAuthenticationFailed,
+    'PERMISSION_NOT_FOUND': PermissionNotFound,
+    'WRONG_PERMISSION_SCOPE': WrongPermissionScope,
+    'PERMISSION_ID_ALREADY_EXISTS': PermissionIdAlreadyExists,
+    'PROJECT_PERMISSION_REQUIRED': ProjectPermissionRequired,
+    'CONTAINED_PERMISSION_NOT_FOUND': ContainedPermissionNotFound,
+    'TEAM_NOT_FOUND': TeamNotFound,
+    'TEAM_MEMBERSHIP_NOT_FOUND': TeamMembershipNotFound,
+    'TEAM_MEMBERSHIP_ALREADY_EXISTS': TeamMembershipAlreadyExists,
+    'TEAM_PERMISSION_REQUIRED': TeamPermissionRequired,
+    'TEAM_PERMISSION_NOT_FOUND': TeamPermissionNotFound,
+    'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED': TeamInvitationRestrictedUserNotAllowed,
+    'EMAIL_TEMPLATE_ALREADY_EXISTS': EmailTemplateAlreadyExists,
+    'REQUIRES_CUSTOM_EMAIL_SERVER': RequiresCustomEmailServer,
+    'ANALYTICS_NOT_ENABLED': AnalyticsNotEnabled,
+    'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER': OAuthConnectionNotConnectedToUser,
+    'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER': OAuthConnectionAlreadyConnectedToAnotherUser,
+    'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE': OAuthConnectionDoesNotHaveRequiredScope,
+    'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS': OAuthExtraScopeNotAvailableWithSharedOAuthKeys,
+    'OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS': OAuthAccessTokenNotAvailableWithSharedOAuthKeys,
+    'INVALID_OAUTH_CLIENT_ID_OR_SECRET': InvalidOAuthClientIdOrSecret,
+    'INVALID_SCOPE': InvalidScope,
+    'USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION': UserAlreadyConnectedToAnotherOAuthConnection,
+    'OUTER_OAUTH_TIMEOUT': OuterOAuthTimeout,
+    'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED': OAuthProviderNotFoundOrNotEnabled,
+    'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN': OAuthProviderAccountIdAlreadyUsedForSignIn,
+    'OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE': OAuthProviderTemporarilyUnavailable,
+    'MULTI_FACTOR_AUTHENTICATION_REQUIRED': MultiFactorAuthenticationRequired,
+    'INVALID_TOTP_CODE': InvalidTotpCode,
+    'USER_AUTHENTICATION_REQUIRED': UserAuthenticationRequired,
+    'INVALID_SHARED_OAUTH_PROVIDER_ID': InvalidSharedOAuthProviderId,
+    'INVALID_STANDARD_OAUTH_PROVIDER_ID': InvalidStandardOAuthProviderId,
+    'INVALID_AUTHORIZATION_CODE': InvalidAuthorizationCode,
+    'OAUTH_PROVIDER_ACCESS_DENIED': OAuthProviderAccessDenied,
+    'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE': ContactChannelAlreadyUsedForAuthBySomeoneElse,
+    'CROSS_SITE_REQUEST_REFUSED': CrossSiteRequestRefused,
+    'API_KEY_NOT_ACCEPTED': ApiKeyNotAccepted,
+    'EMAIL_NOT_VERIFIED': EmailNotVerified,
+    'DATA_VAULT_STORE_DOES_NOT_EXIST': DataVaultStoreDoesNotExist,
+    'DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST': DataVaultStoreHashedKeyDoesNotExist,
+    'ANONYMOUS_ACCOUNTS_NOT_ENABLED': AnonymousAccountsNotEnabled,
+    'TEAM_ALREADY_EXISTS': TeamAlreadyExists,
+    'OAUTH_ACCESS_TOKEN_NOT_AVAILABLE': OAuthAccessTokenNotAvailable,
+    'APPLE_BUNDLE_ID_NOT_CONFIGURED': AppleBundleIdNotConfigured,
+    'INVALID_APPLE_CREDENTIALS': InvalidAppleCredentials,
+    'INVALID_POLLING_CODE': InvalidPollingCode,
+    'CLI_AUTH_ERROR': CliAuthError,
+    'CLI_AUTH_EXPIRED_ERROR': CliAuthExpiredError,
+    'CLI_AUTH_USED_ERROR': CliAuthUsedError,
+    'EMAIL_RENDERING_ERROR': EmailRenderingError,
+    'TEMPLATE_SOURCE_REWRITE_ERROR': TemplateSourceRewriteError,
+    'EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE': EmailCapacityBoostAlreadyActive,
+    'EMAIL_NOT_EDITABLE': EmailNotEditable,
+    'ITEM_NOT_FOUND': ItemNotFound,
+    'ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH': ItemCustomerTypeDoesNotMatch,
+    'CUSTOMER_DOES_NOT_EXIST': CustomerDoesNotExist,
+    'SUBSCRIPTION_INVOICE_NOT_FOUND': SubscriptionInvoiceNotFound,
+    'ONE_TIME_PURCHASE_NOT_FOUND': OneTimePurchaseNotFound,
+    'SUBSCRIPTION_ALREADY_REFUNDED': SubscriptionAlreadyRefunded,
+    'ONE_TIME_PURCHASE_ALREADY_REFUNDED': OneTimePurchaseAlreadyRefunded,
+    'TEST_MODE_PURCHASE_NON_REFUNDABLE': TestModePurchaseNonRefundable,
+    'PRODUCT_DOES_NOT_EXIST': ProductDoesNotExist,
+    'PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH': ProductCustomerTypeDoesNotMatch,
+    'PRODUCT_ALREADY_GRANTED': ProductAlreadyGranted,
+    'ITEM_QUANTITY_INSUFFICIENT_AMOUNT': ItemQuantityInsufficientAmount,
+    'STRIPE_ACCOUNT_INFO_NOT_FOUND': StripeAccountInfoNotFound,
+    'ANALYTICS_QUERY_TIMEOUT': AnalyticsQueryTimeout,
+    'ANALYTICS_QUERY_ERROR': AnalyticsQueryError,
+    'DEFAULT_PAYMENT_METHOD_REQUIRED': DefaultPaymentMethodRequired,
+    'NEW_PURCHASES_BLOCKED': NewPurchasesBlocked,
 }

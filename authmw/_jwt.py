@@ -55,12 +55,8 @@ _URLSAFE_TO_STANDARD = bytes.maketrans(b"-_", b"+/")
 #: length modulo 4 is 2 (four spare bits) and 3 (two): a segment with such a bit set does
 #: not come back unchanged from decoding and encoding again (PyJWT's "canonical" rule).
 _SPARE_BITS = {
-    2: frozenset(
-        c for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") if i & 0xF
-    ),
-    3: frozenset(
-        c for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") if i & 0x3
-    ),
+    2: frozenset(c for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") if i & 0xF),
+    3: frozenset(c for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") if i & 0x3),
 }
 
 
@@ -102,9 +98,7 @@ _PYJWT._jws = _PyJWS(options=_PYJWT._get_sig_options())  # as PyJWT's own module
 #: and, for each combination of an audience and an issuer to check, its claim options.
 _SIG_OPTIONS = _PYJWT._get_sig_options()
 _CLAIM_OPTIONS = {
-    (aud, iss): _PYJWT._merge_options({"verify_aud": aud, "verify_iss": iss})
-    for aud in (False, True)
-    for iss in (False, True)
+    (aud, iss): _PYJWT._merge_options({"verify_aud": aud, "verify_iss": iss}) for aud in (False, True) for iss in (False, True)
 }
 
 

@@ -211,9 +211,7 @@ def callback_code(params: Mapping[str, str], *, expected_state: str | None, issu
             error=params["error"],
         )
     if any(params.get(name) for name in _IMPLICIT):
-        raise OAuthCallbackError(
-            "implicit_response", "The callback carries tokens in the URL; only codes are accepted."
-        )
+        raise OAuthCallbackError("implicit_response", "The callback carries tokens in the URL; only codes are accepted.")
     code, state = params.get("code"), params.get("state")
     if not code or not state:
         raise OAuthCallbackError("missing_parameters", "This is not an OAuth callback: code or state is missing.")

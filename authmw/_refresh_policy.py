@@ -76,7 +76,5 @@ class ShortLivedWarning:
             return
         self._warned = True
         self._logger.warning(
-            _TABLE["short_lived_warning"].format(
-                remaining_s=f"{remaining_ms / 1000:.1f}", wanted_s=f"{wanted_ms / 1000:.1f}"
-            )
+            _TABLE["short_lived_warning"].format(remaining_s=f"{remaining_ms / 1000:.1f}", wanted_s=f"{wanted_ms / 1000:.1f}")
         )

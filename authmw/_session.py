@@ -41,7 +41,6 @@ __all__ = [
     "refresh_access_token",
 ]
 
-
 def refresh_access_token(
     config: AuthConfig, refresh_token: str, *, holder: Literal["session", "request"] = "request"
 ) -> Op[str | None]:

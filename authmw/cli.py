@@ -231,7 +231,7 @@ def _dev_problem(args: argparse.Namespace) -> str | None:
     if args.mail_api_port is not None and args.mail_api_port == args.port != 0:
         return f"--mail-api-port {args.mail_api_port} is the service's own --port: pick another port."
     if args.name is not None and not args.name.strip():
-        return '--name is empty: pass the app\'s name, e.g. --name "Bookshop".'
+        return "--name is empty: pass the app's name, e.g. --name \"Bookshop\"."
     if not args.access_token_ttl > 0:
         return f"--access-token-ttl {args.access_token_ttl:g} must be a number of seconds above 0 (default 600)."
     for url in args.webhook:

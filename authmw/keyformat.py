@@ -18,17 +18,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = [
-    "ALPHABET",
-    "KEY_LENGTH",
-    "MARKER",
-    "SECRET_LENGTH",
-    "KeyType",
-    "ParsedApiKey",
-    "checksum",
-    "is_api_key",
-    "parse_api_key",
-]
+__all__ = ["ALPHABET", "KEY_LENGTH", "MARKER", "SECRET_LENGTH", "KeyType", "ParsedApiKey", "checksum", "is_api_key", "parse_api_key"]
 
 MARKER = "574ck4u7h"
 KEY_LENGTH = 102

@@ -429,7 +429,6 @@ def _attempt_key(event: WebhookEvent) -> str:
     """One signed attempt of a message: its id and the second it was signed."""
     return f"{event.id}@{int(event.timestamp.timestamp())}"
 
-
 E = TypeVar("E", bound=WebhookEvent)
 Handler = Callable[[Any], None | Awaitable[None]]
 

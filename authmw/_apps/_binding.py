@@ -179,9 +179,7 @@ class paginated(Generic[P, T]):  # lower case: used like a decorator
     @overload
     def __get__(self, obj: SyncRunner | Twin[SyncRunner], owner: type | None = None) -> Callable[P, Iterator[T]]: ...
     @overload
-    def __get__(
-        self, obj: AsyncRunner | Twin[AsyncRunner], owner: type | None = None
-    ) -> Callable[P, AsyncIterator[T]]: ...
+    def __get__(self, obj: AsyncRunner | Twin[AsyncRunner], owner: type | None = None) -> Callable[P, AsyncIterator[T]]: ...
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:
             return self

@@ -29,7 +29,6 @@ __all__ = [
     "ServerUserApiKeys",
 ]
 
-
 def _expiry(expires_at: int | _dt.datetime | None) -> int | None:
     return None if expires_at is None else _millis(expires_at)
 

@@ -25,7 +25,9 @@ class _ProjectPermissionsOps(_Namespace):
     ) -> Op[builtins.list[ProjectPermission]]:
         # As for team permissions, contained permissions are included unless told otherwise.
         query = {"user_id": user_id, "permission_id": permission_id, "recursive": "true" if recursive else "false"}
-        body = yield from self._transport.call_json("GET", "/project-permissions", query=query, session=self._session)
+        body = yield from self._transport.call_json(
+            "GET", "/project-permissions", query=query, session=self._session
+        )
         return parse_items(ProjectPermission, body)
 
 

@@ -58,9 +58,7 @@ class _SignUpRulesOps(ConfigCalls, _Namespace):
         """The rules, in the order they are tried, and the default action."""
         auth = (yield from self._get_config()).get("auth") or {}
         return SignUpRules(
-            rules={
-                rule_id: SignUpRule.model_validate(rule) for rule_id, rule in (auth.get("signUpRules") or {}).items()
-            },
+            rules={rule_id: SignUpRule.model_validate(rule) for rule_id, rule in (auth.get("signUpRules") or {}).items()},
             default_action=auth.get("signUpRulesDefaultAction") or "allow",
         )
 

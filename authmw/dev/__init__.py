@@ -14,7 +14,8 @@ except ModuleNotFoundError as missing:  # pragma: no cover - depends on what is 
     if missing.name and missing.name.split(".")[0] == "authmw_local":
         raise
     raise ModuleNotFoundError(
-        f"The local service needs {missing.name!r}, which the 'local' extra installs: pip install \"authmw[local]\"",
+        f"The local service needs {missing.name!r}, which the 'local' extra installs: "
+        'pip install "authmw[local]"',
         name=missing.name,
     ) from missing
 

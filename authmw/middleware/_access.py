@@ -204,9 +204,7 @@ class Denial:
         """The answer as a :class:`Refusal`: a 303 to the sign-in or onboarding page for a
         page (coming back to ``return_to``), else the JSON envelope with the status."""
         if page and self.to is not None:
-            text = (
-                "Sign in to see this page." if self.to == "sign-in" else "Verify your e-mail address to see this page."
-            )
+            text = "Sign in to see this page." if self.to == "sign-in" else "Verify your e-mail address to see this page."
             return Refusal.redirect(handler_page_url(handler_path, self.to, return_to), text)
         error = self.error
         if error is None:
@@ -293,7 +291,9 @@ def decide(
         error: KnownError | Denial | None
         if isinstance(requirement, PermissionRequirement):
             if team_key:  # permissions belong to users
-                error = ProjectPermissionRequired(details={"user_id": "", "permission_id": requirement.permission_id})
+                error = ProjectPermissionRequired(
+                    details={"user_id": "", "permission_id": requirement.permission_id}
+                )
             else:
                 error = yield from _asking(permission_refusal(server(), _user_id(user), requirement.permission_id))
         else:
@@ -425,11 +425,7 @@ class GuardBase:
         shown = [*map(repr, rule.requirements)]
         if self.api is not None:
             shown.append(f"api={self.api!r}")
-        shown += [
-            f"{name}={getattr(rule, name)!r}"
-            for name in ("api_keys", "anonymous", "restricted")
-            if getattr(rule, name) != getattr(Rule, name)
-        ]
+        shown += [f"{name}={getattr(rule, name)!r}" for name in ("api_keys", "anonymous", "restricted") if getattr(rule, name) != getattr(Rule, name)]
         return f"{type(self).__name__}({', '.join(shown)})"
 
 
@@ -437,9 +433,7 @@ class UserRequiredDecorator(Protocol):
     @overload
     def __call__(self, view: ViewFunction, /) -> ViewFunction: ...
     @overload
-    def __call__(
-        self, *, api: bool | None = None, **access: Unpack[AccessOptions]
-    ) -> Callable[[ViewFunction], ViewFunction]: ...
+    def __call__(self, *, api: bool | None = None, **access: Unpack[AccessOptions]) -> Callable[[ViewFunction], ViewFunction]: ...
 
 
 class TeamMemberRequiredDecorator(Protocol):
@@ -453,13 +447,7 @@ class TeamMemberRequiredDecorator(Protocol):
 
 class TeamPermissionRequiredDecorator(Protocol):
     def __call__(
-        self,
-        permission_id: str,
-        /,
-        *,
-        team: TeamSource = DEFAULT_TEAM_ARG,
-        api: bool | None = None,
-        **access: Unpack[AccessOptions],
+        self, permission_id: str, /, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None, **access: Unpack[AccessOptions]
     ) -> Callable[[ViewFunction], ViewFunction]: ...
 
 
@@ -488,24 +476,14 @@ def guard_decorators(
         return apply(make_guard(api=api, **access), view)
 
     def team_member_required(
-        view: Any = None,
-        /,
-        *,
-        team: TeamSource = DEFAULT_TEAM_ARG,
-        api: bool | None = None,
-        **access: Unpack[AccessOptions],
+        view: Any = None, /, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None, **access: Unpack[AccessOptions]
     ) -> Any:
         """The view runs for members of the team (by default the view's ``team_id`` argument).
         ``api_keys=True``: also for a member's API key and for the team's own key."""
         return apply(make_guard(make_requirement(team, None), api=api, **access), view)
 
     def team_permission_required(
-        permission_id: str,
-        /,
-        *,
-        team: TeamSource = DEFAULT_TEAM_ARG,
-        api: bool | None = None,
-        **access: Unpack[AccessOptions],
+        permission_id: str, /, *, team: TeamSource = DEFAULT_TEAM_ARG, api: bool | None = None, **access: Unpack[AccessOptions]
     ) -> Any:
         """The view runs for users holding ``permission_id`` in the team, directly or through
         a permission that contains it."""
@@ -519,9 +497,7 @@ def guard_decorators(
 
 
 class PermissionRequiredDecorator(Protocol):
-    def __call__(
-        self, permission_id: str, /, *, api: bool | None = None, **access: Unpack[AccessOptions]
-    ) -> Callable[[ViewFunction], ViewFunction]: ...
+    def __call__(self, permission_id: str, /, *, api: bool | None = None, **access: Unpack[AccessOptions]) -> Callable[[ViewFunction], ViewFunction]: ...
 
 
 def permission_decorator(make_guard: Callable[..., Callable[[Any], Any]]) -> PermissionRequiredDecorator:

@@ -341,9 +341,7 @@ class Authenticator:
         try:
             found = yield from self.keys.resolve(value, parsed)
         except Exception as exc:
-            return self._unavailable(
-                exc, "checking an API key", self.config.api_base + f"/{parsed.type}-api-keys/check"
-            )
+            return self._unavailable(exc, "checking an API key", self.config.api_base + f"/{parsed.type}-api-keys/check")
         self.watch.answered()
         return _key_outcome(found)
 
@@ -390,9 +388,7 @@ class Authenticator:
             # not sign in; or a misconfiguration, e.g. a service reached by another URL than
             # the one it signs with): not before this one expires. The cookies stay.
             if isinstance(exc, InvalidAccessToken):
-                logger.warning(
-                    "authmw: the service's fresh access token was refused (%s); not signed in", type(exc).__name__
-                )
+                logger.warning("authmw: the service's fresh access token was refused (%s); not signed in", type(exc).__name__)
             refused = None if isinstance(exc, InvalidAccessToken) else exc
             self._unwanted.put(refresh_token, (self._expiry_or(access, self._clock() + REFUSED_TTL), refused))
             return None

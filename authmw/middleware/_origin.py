@@ -136,7 +136,7 @@ def _parse_trusted(value: object, setting: str) -> str | _Trusted:
         raise ConfigurationError(
             f"{setting} must not trust every site under the public suffix {at.hostname!r} ({value!r}): anyone can "
             f"register a name there. List your own domain's subdomains, e.g. \"{at.scheme}://*.your-domain."
-            f'{at.hostname}", or the exact origins.'
+            f"{at.hostname}\", or the exact origins."
         )
     return _Trusted(at.scheme, at.hostname, at.port, True)
 

@@ -12,13 +12,7 @@ __all__ = ["Refusal"]
 
 
 #: Codes of an API key the service refuses (unknown, revoked, expired, wrong type) and of keys the app does not take.
-_API_KEY_CODES = (
-    "API_KEY_NOT_FOUND",
-    "API_KEY_REVOKED",
-    "API_KEY_EXPIRED",
-    "WRONG_API_KEY_TYPE",
-    "API_KEY_NOT_ACCEPTED",
-)
+_API_KEY_CODES = ("API_KEY_NOT_FOUND", "API_KEY_REVOKED", "API_KEY_EXPIRED", "WRONG_API_KEY_TYPE", "API_KEY_NOT_ACCEPTED")
 
 #: The ``WWW-Authenticate`` value of a refused bearer token, by error code (RFC 6750 3.1):
 #: fixed ASCII text only, so nothing the caller sent is ever repeated into a header.

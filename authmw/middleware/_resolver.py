@@ -157,9 +157,7 @@ class SessionResolver:
             decided = self.driver.run(self.core.settle(decided))
         return self._resolved(decided, request, check_origin, self._sync_side)
 
-    async def aresolve(
-        self, request: SessionRequest, *, check_origin: bool = True, sync_user: bool = False
-    ) -> Resolved:
+    async def aresolve(self, request: SessionRequest, *, check_origin: bool = True, sync_user: bool = False) -> Resolved:
         """:meth:`resolve` on this event loop's driver; ``sync_user``: the user's server app
         is the sync one all the same (Django's ``request.user`` in an async chain)."""
         decided = self._decide(request)
@@ -215,9 +213,7 @@ class SessionResolver:
         """The server app on the sync driver; None without the secret server key."""
         return self._sync_side().server  # type: ignore[return-value]
 
-    def team_server(
-        self, name: Callable[[str], str], error: Callable[[str], Exception] = ConfigurationError
-    ) -> ServerApp:
+    def team_server(self, name: Callable[[str], str], error: Callable[[str], Exception] = ConfigurationError) -> ServerApp:
         """The server app guards ask about teams and permissions; without the secret server key
         raises ``error`` naming the setting (``name(key)``: how the adapter's settings spell it)."""
         server = self.server

@@ -85,11 +85,7 @@ def create_app(
     )
     app.router.redirect_slashes = False
     app.state.service = Service(
-        db=db,
-        keys=KeyStore(db),
-        access_token_ttl=access_token_ttl,
-        api=version,
-        public_url=api_url,
+        db=db, keys=KeyStore(db), access_token_ttl=access_token_ttl, api=version, public_url=api_url,
         shared_oauth_server=shared_oauth_server,
     )
     app.state.webhook_sender = Sender(db, clock).start()  # webhooks.py: signed POSTs, retried

@@ -1,7 +1,8 @@
 """The e-mails of the flows (service-api A5.3): a verification code and a link `callback_url?code=...`.
 
 Each mail renders the project's template of its type (2.7: email_templates.py; 2.8: the TSX
-templates of email_templates_28.py) with the variables of service-api A5.2: `userDisplayName` and `projectDisplayName` always, plus the type's link (and `otp`,
+templates of email_templates_28.py) with the variables of service-api A5.2: `userDisplayName` and
+`projectDisplayName` always, plus the type's link (and `otp`,
 `teamDisplayName`). The mail itself goes through mail.send_email (outbox, and SMTP if configured).
 """
 

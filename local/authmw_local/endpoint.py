@@ -53,7 +53,6 @@ def also_at_latest(routes: list[Route]) -> list[Route]:
         for route in routes
     ]
 
-
 #: Whether a version has an endpoint (`when=` of a route): a feature of api_version.ApiVersion.
 Availability = Callable[[ApiVersion], bool]
 
@@ -404,7 +403,9 @@ class EndpointGroup:
 
         def register(handler: Handler) -> Handler:
             self.endpoints.append(
-                Endpoint(method, path, handler, tiers, body, query, params, headers, needs_user, when, absent_status)
+                Endpoint(
+                    method, path, handler, tiers, body, query, params, headers, needs_user, when, absent_status
+                )
             )
             return handler
 

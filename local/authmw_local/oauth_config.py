@@ -113,9 +113,7 @@ def _provider_change(providers: dict[str, dict[str, Any]], record_id: str, field
         raise PlainError(400, f"Invalid config override: {PROVIDERS}.{record_id} must be an object or null.")
     unknown = [name for name in record if name not in _PROVIDER_FIELDS]
     if unknown:
-        raise PlainError(
-            400, f"Invalid config override: {PROVIDERS}.{record_id} has unknown fields {', '.join(unknown)}."
-        )
+        raise PlainError(400, f"Invalid config override: {PROVIDERS}.{record_id} has unknown fields {', '.join(unknown)}.")
     kind = record.get("type") or record_id
     if kind != record_id:
         raise PlainError(
@@ -123,11 +121,7 @@ def _provider_change(providers: dict[str, dict[str, Any]], record_id: str, field
             f"Invalid config override: the authmw local service names a provider by its type; use"
             f" {PROVIDERS}.{kind} for a provider of type {kind}.",
         )
-    provider: dict[str, Any] = {
-        "id": record_id,
-        "type": "shared" if record.get("isShared") else "standard",
-        "enabled": True,
-    }
+    provider: dict[str, Any] = {"id": record_id, "type": "shared" if record.get("isShared") else "standard", "enabled": True}
     for name, local in _PROVIDER_FIELDS.items():
         if local and local not in ("type", "is_shared") and record.get(name) is not None:
             provider[local] = record[name]
@@ -179,10 +173,7 @@ def rendered(config: dict[str, Any]) -> dict[str, Any]:
     }
     by_url = {url: record_id for record_id, url in (config.get("trusted_domain_ids") or {}).items()}
     domains = {
-        by_url.get(d["domain"], f"domain-{index}"): {
-            "baseUrl": d["domain"],
-            "handlerPath": d.get("handler_path", "/handler"),
-        }
+        by_url.get(d["domain"], f"domain-{index}"): {"baseUrl": d["domain"], "handlerPath": d.get("handler_path", "/handler")}
         for index, d in enumerate(config.get("domains", []))
     }
     return {PROVIDERS: providers, DOMAINS: domains}

@@ -145,9 +145,7 @@ def outside_provider(service: Service, config: Mapping[str, Any]) -> OutsideProv
         return None
     client_id, client_secret = str(config.get("client_id") or ""), str(config.get("client_secret") or "")
     if issuer:
-        base = (
-            PRESETS[provider_id].base_scope if provider_id in PRESETS and PRESETS[provider_id].profile == "oidc" else ""
-        )
+        base = PRESETS[provider_id].base_scope if provider_id in PRESETS and PRESETS[provider_id].profile == "oidc" else ""
         preset = Preset("oidc", base or "openid email profile", discovery_url=str(issuer))
     elif provider_id == "microsoft":
         tenant = config.get("microsoft_tenant_id") or "common"
@@ -330,12 +328,7 @@ def finish(
         code = params.get("code")
         if not isinstance(code, str) or not code:
             return Failure("invalid_grant")
-        form = {
-            "grant_type": "authorization_code",
-            "code": code,
-            "redirect_uri": redirect_uri,
-            "code_verifier": verifier,
-        }
+        form = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier}
         tokens = _token_request(provider, found, form)
         if found.jwks_uri and found.issuer and tokens.id_token is None and "openid" in provider.scopes():
             return Failure("refused", "no ID token in the answer")
@@ -379,7 +372,9 @@ def _bearer(provider: OutsideProvider, access_token: str) -> dict[str, str]:
 def _token_request(provider: OutsideProvider, found: Endpoints, form: dict[str, str]) -> TokenSet:
     try:
         with _client() as client:
-            response = client.post(found.token_endpoint, data=form, auth=(provider.client_id, provider.client_secret))
+            response = client.post(
+                found.token_endpoint, data=form, auth=(provider.client_id, provider.client_secret)
+            )
     except httpx.HTTPError as error:
         raise _ProviderError(Failure("unavailable", str(error))) from None
     try:
@@ -458,9 +453,7 @@ def _same_issuer(expected: str, actual: str, tenant: object = None) -> bool:
     return actual == expected
 
 
-def _profile(
-    provider: OutsideProvider, found: Endpoints, tokens: TokenSet, claims: Mapping[str, Any]
-) -> dict[str, Any]:
+def _profile(provider: OutsideProvider, found: Endpoints, tokens: TokenSet, claims: Mapping[str, Any]) -> dict[str, Any]:
     """The provider account: id, e-mail address (and whether the provider verified it), name
     and picture, read from the provider's profile endpoint, with a few attempts when the
     provider fails in a way that may pass."""
@@ -500,18 +493,8 @@ def _read_profile(
         info = got if isinstance(got, dict) else {}
     if profile == "github":
         emails = _get_json(provider, "https://api.github.com/user/emails", tokens.access_token)
-        primary = (
-            next((e for e in emails if isinstance(e, dict) and e.get("primary")), {})
-            if isinstance(emails, list)
-            else {}
-        )
-        return _account(
-            info.get("id"),
-            primary.get("email"),
-            primary.get("verified") is True,
-            info.get("name"),
-            info.get("avatar_url"),
-        )
+        primary = next((e for e in emails if isinstance(e, dict) and e.get("primary")), {}) if isinstance(emails, list) else {}
+        return _account(info.get("id"), primary.get("email"), primary.get("verified") is True, info.get("name"), info.get("avatar_url"))
     if profile == "spotify":
         images = info.get("images") or [{}]
         # Spotify does not check addresses: never taken as verified
@@ -519,13 +502,7 @@ def _read_profile(
     if profile == "discord":
         avatar = info.get("avatar")
         picture = f"https://cdn.discordapp.com/avatars/{info.get('id')}/{avatar}.png" if avatar else None
-        return _account(
-            info.get("id"),
-            info.get("email"),
-            info.get("verified") is True,
-            info.get("global_name") or info.get("username"),
-            picture,
-        )
+        return _account(info.get("id"), info.get("email"), info.get("verified") is True, info.get("global_name") or info.get("username"), picture)
     sub = info.get("sub")
     if claims and sub != claims.get("sub"):
         raise _ProviderError(Failure("refused", "the profile is of another subject than the ID token"))
@@ -624,19 +601,9 @@ def connected_access_token(ctx: RequestContext, provider: OutsideProvider, link_
             ctx.keep_on_error(partial(_invalidate, project_id=project_id, token_id=row["id"]))
             continue
         assert isinstance(got, TokenSet)
-        _insert_token(
-            ctx.sql,
-            project_id,
-            row["oauth_account_id"],
-            "access",
-            got.access_token,
-            row["scopes"],
-            got.expires_at_millis,
-        )
+        _insert_token(ctx.sql, project_id, row["oauth_account_id"], "access", got.access_token, row["scopes"], got.expires_at_millis)
         if got.refresh_token and got.refresh_token != row["token"]:
             _invalidate(ctx.sql, project_id, row["id"])
-            _insert_token(
-                ctx.sql, project_id, row["oauth_account_id"], "refresh", got.refresh_token, row["scopes"], None
-            )
+            _insert_token(ctx.sql, project_id, row["oauth_account_id"], "refresh", got.refresh_token, row["scopes"], None)
         return got.access_token
     raise CatalogueError("OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE")

@@ -150,10 +150,7 @@ class Project:
         del config["id"], config["legacy_global_jwt_signing"]
         config["oauth_providers"] = [
             # 2.8.86 lists `apple_bundle_ids` only when some are set
-            {
-                **{k: v for k, v in p.items() if k != "enabled" and (k != "apple_bundle_ids" or v)},
-                "provider_config_id": p["id"],
-            }
+            {**{k: v for k, v in p.items() if k != "enabled" and (k != "apple_bundle_ids" or v)}, "provider_config_id": p["id"]}
             for p in config["oauth_providers"]
         ]
         # `require_email_verification` (and the local `require_publishable_client_key`) can be
@@ -325,9 +322,7 @@ def api_key_set_view(row: sqlite3.Row, *, full: bool = False) -> dict[str, Any]:
     return view
 
 
-def update_key_record(
-    c: sqlite3.Connection, table: str, project_id: str, row: sqlite3.Row, body: dict[str, Any]
-) -> None:
+def update_key_record(c: sqlite3.Connection, table: str, project_id: str, row: sqlite3.Row, body: dict[str, Any]) -> None:
     """A PATCH of a key set or of a user / team API key: a new description, and a revocation
     that keeps its first time (revoking again changes nothing)."""
     assert table in ("api_key_sets", "project_api_keys")

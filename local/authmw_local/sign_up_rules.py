@@ -311,7 +311,7 @@ def checked_rule(rule_id: str, value: Any, base: dict[str, Any] | None = None) -
             raise ValueError(f"{where}.condition does not parse: {error}") from None
     action = rule["action"]
     if not isinstance(action, dict) or action.get("type") not in ACTIONS or set(action) - {"type", "message"}:
-        raise ValueError(f'{where}.action must be {{"type": one of {", ".join(ACTIONS)}, "message"?: string}}')
+        raise ValueError(f"{where}.action must be {{\"type\": one of {', '.join(ACTIONS)}, \"message\"?: string}}")
     if action.get("message") is not None and not isinstance(action["message"], str):
         raise ValueError(f"{where}.action.message must be a string")
     return rule

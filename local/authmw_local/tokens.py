@@ -76,9 +76,7 @@ class TokenRules:
             return [self.keys.for_project(project_id).jwk()]
         return [key.jwk() for kind in kinds for key in self.keys.for_audience(self.api.audience(project_id, kind))]
 
-    def issue(
-        self, project_id: str, subject: AccessTokenSubject, ttl_seconds: float, *, now: float | None = None
-    ) -> str:
+    def issue(self, project_id: str, subject: AccessTokenSubject, ttl_seconds: float, *, now: float | None = None) -> str:
         """An access token with every claim of the version (service-api B3.1)."""
         iat = int(time.time() if now is None else now)
         kind = subject.kind if self.api.anonymous_users else USER

@@ -74,6 +74,7 @@ SERVER_FIELDS_28: dict[str, Any] = {
 OAUTH_PROVIDERS = Arr(Obj({"id": Str(required=True), "account_id": Str(required=True), "email": Str(nullable=True)}))
 
 
+
 def _restriction_consistent(body: dict[str, Any]) -> str | None:
     """2.8, an update: a reason or private details only come with `restricted_by_admin: true` in
     the same body (a schema check of the backend's update schema; its create schema lacks it,

@@ -76,7 +76,9 @@ class Owner:
 
     def project(self, name: str = "Scratch", **config: Any) -> tuple[AdminProject, Any]:
         """A new project of the owner and an admin app for it (over the owner's session)."""
-        created = self.flavour(self.app.create_project(display_name=name, config=config or None, **self.owner_team()))
+        created = self.flavour(
+            self.app.create_project(display_name=name, config=config or None, **self.owner_team())
+        )
         return created, self.app.admin_app(created.id)
 
     def owner_team(self) -> dict[str, str]:

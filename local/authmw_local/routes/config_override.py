@@ -135,8 +135,7 @@ def translate(level: str, override_string: str, current: dict[str, Any] | None =
         if key == RULES_PREFIX.rstrip(".") or key.startswith(RULES_PREFIX):
             if level not in _BRANCH:
                 raise PlainError(
-                    400,
-                    f"Config key {key!r} cannot be overridden at the {level} level; use the branch or environment level.",
+                    400, f"Config key {key!r} cannot be overridden at the {level} level; use the branch or environment level."
                 )
             if "sign_up_rules" not in changes:
                 changes["sign_up_rules"] = json.loads(json.dumps((current or defaults).get("sign_up_rules") or {}))
@@ -159,7 +158,8 @@ def translate(level: str, override_string: str, current: dict[str, Any] | None =
         if level not in levels:
             raise PlainError(
                 400,
-                f"Config key {key!r} cannot be overridden at the {level} level; use the {' or '.join(levels)} level.",
+                f"Config key {key!r} cannot be overridden at the {level} level; use the"
+                f" {' or '.join(levels)} level.",
             )
         if value is None:
             changes[local] = defaults[local]

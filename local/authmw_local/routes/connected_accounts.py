@@ -41,9 +41,7 @@ def provider_access_token(
         raise CatalogueError("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER")
     scope = str((ctx.body or {}).get("scope", ""))
     if outside is not None:
-        return Created(
-            {"access_token": outside_oauth.connected_access_token(ctx, outside, [r["id"] for r in rows], scope)}
-        )
+        return Created({"access_token": outside_oauth.connected_access_token(ctx, outside, [r["id"] for r in rows], scope)})
     wanted = set(scope.split())
     if not any(wanted <= set(row["granted_scopes"].split()) for row in rows):
         raise CatalogueError("OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE")

@@ -38,7 +38,9 @@ def _preference_user(ctx: RequestContext, user_id: str, verb: str) -> str:
 USER_PARAMS: dict[str, Spec] = {"user_id": Uuid(required=True, allow_me=True)}
 
 
-@group.get("/emails/notification-preference/{user_id}", tiers=ANY, params=Obj(USER_PARAMS), when=_has_preferences)
+@group.get(
+    "/emails/notification-preference/{user_id}", tiers=ANY, params=Obj(USER_PARAMS), when=_has_preferences
+)
 def list_preferences(ctx: RequestContext) -> dict[str, Any]:
     user_id = _preference_user(ctx, ctx.params["user_id"], "view")
     items = [preference_view(ctx.sql, ctx.project.id, user_id, category) for category in CATEGORIES]

@@ -155,10 +155,7 @@ def _start_outside(
 ) -> tuple[str, str]:
     """The inner state of a flow through an outside provider and the provider's address to
     send the browser to, with the flow's PKCE challenge (outside_oauth.py)."""
-    found = ctx.outside(
-        ("oauth-discover", provider.provider_id, provider.preset.discovery_url),
-        lambda: outside_oauth.discover(provider),
-    )
+    found = ctx.outside(("oauth-discover", provider.provider_id, provider.preset.discovery_url), lambda: outside_oauth.discover(provider))
     if isinstance(found, outside_oauth.Failure):
         raise found.error(provider.provider_id)
     # the address registered at the provider: the service's public one
@@ -339,9 +336,7 @@ def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any]
         # attacker's anonymous session.
         if not project.config["sign_up_enabled"]:
             raise CatalogueError("SIGN_UP_NOT_ENABLED")
-        check_sign_up(
-            project.config, account["email"], "oauth", provider_id
-        )  # again, with restriction, at the exchange
+        check_sign_up(project.config, account["email"], "oauth", provider_id)  # again, with restriction, at the exchange
         user_id, is_new_user = flow["anonymous_user_id"], True
         pending_link = {"provider_id": provider_id, "account": account, "provider_scope": provider_scope}
         pending_link["provider_tokens"] = tokens

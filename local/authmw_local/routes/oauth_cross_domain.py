@@ -61,7 +61,9 @@ def cross_domain_authorize(ctx: RequestContext) -> dict[str, Any]:
         raise CatalogueError("USER_AUTHENTICATION_REQUIRED")
     session_id = ctx.auth.session_id if ctx.auth is not None else None
     if session_id is None:
-        raise PlainError(400, "Cross-domain auth handoff requires a refresh-token-bound session. Please sign in again.")
+        raise PlainError(
+            400, "Cross-domain auth handoff requires a refresh-token-bound session. Please sign in again."
+        )
     refresh_token = ctx.request.headers.get("x-stack-refresh-token")
     if not refresh_token:
         raise PlainError(400, "Cross-domain auth handoff requires passing the current refresh token.")

@@ -206,7 +206,9 @@ def update_link(ctx: RequestContext) -> dict[str, Any]:
     return _typed(ctx, _link(ctx, user_id, row["id"]))
 
 
-@group.delete("/oauth-providers/{user_id}/{provider_id}", tiers=ANY, params=LINK_PARAMS, when=_has_provider_accounts)
+@group.delete(
+    "/oauth-providers/{user_id}/{provider_id}", tiers=ANY, params=LINK_PARAMS, when=_has_provider_accounts
+)
 def delete_link(ctx: RequestContext) -> dict[str, Any]:
     user_id = _own_user(ctx, ctx.params["user_id"], "delete")
     row = _link(ctx, user_id, ctx.params["provider_id"])

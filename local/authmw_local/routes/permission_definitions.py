@@ -73,7 +73,7 @@ def _view(permission_id: str, description: str, contained: list[str]) -> dict[st
 
 
 def definition_scope(c: sqlite3.Connection, project_id: str, permission_id: str) -> str | None:
-    """ "team", "project" or None (no such definition; system permissions are "team")."""
+    """"team", "project" or None (no such definition; system permissions are "team")."""
     if permission_id in system_permissions():
         return "team"
     row = c.execute(

@@ -53,9 +53,7 @@ def _has_project_permissions(api: ApiVersion) -> bool:
     return api.project_permissions
 
 
-def held_permissions(
-    c: sqlite3.Connection, project_id: str, user_id: str | None, *, recursive: bool
-) -> set[tuple[str, str]]:
+def held_permissions(c: sqlite3.Connection, project_id: str, user_id: str | None, *, recursive: bool) -> set[tuple[str, str]]:
     """(user id, permission id) of the grants (of one user, or of all), contained ones too when recursive."""
     sql = "SELECT user_id, permission_id FROM project_user_permissions WHERE project_id = ?"
     args: list[Any] = [project_id]

@@ -97,7 +97,9 @@ def project_body(*, creating: bool, api_28: bool = False) -> Obj:
                     "allow_user_api_keys": Bool(),
                     "allow_team_api_keys": Bool(),
                     "require_publishable_client_key": Bool(),
-                    "oauth_account_merge_strategy": Str(one_of=("link_method", "raise_error", "allow_duplicates")),
+                    "oauth_account_merge_strategy": Str(
+                        one_of=("link_method", "raise_error", "allow_duplicates")
+                    ),
                     "user_default_permissions": _permission_refs(),
                 }
             ),

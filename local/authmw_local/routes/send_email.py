@@ -110,9 +110,7 @@ def send(ctx: RequestContext) -> dict[str, Any]:
     subject = body.get("subject", "")
     if breaks_header_line(subject):
         # (the service's mailer never sends a subject that starts a header line of its own)
-        raise CatalogueError(
-            "SCHEMA_ERROR", message="body.subject must not contain line breaks (plain or RFC 2047-encoded)"
-        )
+        raise CatalogueError("SCHEMA_ERROR", message="body.subject must not contain line breaks (plain or RFC 2047-encoded)")
     for user_id in dict.fromkeys(user_ids):
         channel = primary_email_channel(ctx.sql, ctx.project.id, user_id)
         # As the service's queue: users without a primary address, or who turned the category

@@ -66,10 +66,7 @@ def sign_out(ctx: RequestContext) -> dict[str, Any]:
         session_id = None if ctx.auth is None else ctx.auth.session_id
         if ctx.user is None or session_id is None:
             raise expired_error(
-                "ACCESS_TOKEN_EXPIRED",
-                None,
-                project_id=ctx.project.id,
-                user_id=ctx.auth and ctx.auth.user_id,
+                "ACCESS_TOKEN_EXPIRED", None, project_id=ctx.project.id, user_id=ctx.auth and ctx.auth.user_id,
                 refresh_token_id=session_id,
             )
         if not delete_session(ctx.sql, ctx.project.id, session_id):
