@@ -249,6 +249,9 @@ def _run_suite(
         access_token_ttl=args.access_token_ttl,
         api=api,
         shared_oauth_server=f"http://localhost:{prefix}14" if with_mock_oauth else None,
+        # The suite replays recorded passkey ceremonies signed over the challenge "MOCK", which
+        # the real backend gives when STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING is set.
+        fixed_passkey_challenge=True,
     ) as service:
         env = {
             **os.environ,

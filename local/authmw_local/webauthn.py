@@ -12,7 +12,9 @@ import webauthn
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 from webauthn.helpers.exceptions import InvalidAuthenticationResponse, WebAuthnException
 
+from .api_version import current_api
 from .projects import Project
+from .urls import trusted_redirect_2_8
 
 RP_PLACEHOLDER = "THIS_VALUE_WILL_BE_REPLACED.example.com"
 b64url = bytes_to_base64url
@@ -35,13 +37,20 @@ class Registered:
 
 
 def _origin_and_rp_id(project: Project, credential: Any) -> tuple[str, str]:
-    """The credential's browser origin and the RP id it must be for, by the rules of 7.6."""
+    """The credential's browser origin and the RP id it must be for: 2.7 by the rules of A7.6
+    (localhost, or a trusted domain exactly); 2.8 by its redirect-URL trust rule, wildcard
+    domains included (urls.trusted_redirect_2_8), the RP id being the origin's host."""
     try:
         data = json.loads(base64url_to_bytes(credential["response"]["clientDataJSON"]))
         origin = str(data["origin"])
     except (KeyError, TypeError, ValueError):
         raise WebAuthnError("the client data is malformed") from None
     host = urlsplit(origin).hostname or ""
+    if current_api().oauth_28:
+        config = project.config
+        if trusted_redirect_2_8(origin, config["domains"], allow_localhost=bool(config["allow_localhost"])):
+            return origin, host
+        raise OriginNotAllowed("the origin is not allowed")
     if host == "localhost":
         if not project.config["allow_localhost"]:
             raise OriginNotAllowed("localhost is not allowed")
