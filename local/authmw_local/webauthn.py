@@ -28,6 +28,17 @@ class OriginNotAllowed(WebAuthnError):
     """The browser origin is not one this project trusts (PASSKEY_AUTHENTICATION_FAILED either way)."""
 
 
+class SignatureNotVerified(WebAuthnError):
+    """The assertion's signature does not verify with the stored key: the whole message of
+    PASSKEY_AUTHENTICATION_FAILED, in the backend's words (2.7.16 and 2.8.86 alike)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The signature of the authentication response could not be verified with the stored public key"
+            " tied to this credential ID"
+        )
+
+
 @dataclass(frozen=True)
 class Registered:
     credential_id: str  # base64url
@@ -89,6 +100,8 @@ def verify_authentication(project: Project, credential: Any, challenge: str, pub
             require_user_verification=False,
         )
     except InvalidAuthenticationResponse as error:
+        if "signature" in str(error).lower():
+            raise SignatureNotVerified() from None
         raise WebAuthnError(_reason(str(error))) from None
     except (WebAuthnException, KeyError, TypeError, ValueError):
         raise WebAuthnError("the authentication response is malformed") from None
@@ -98,8 +111,6 @@ def verify_authentication(project: Project, credential: Any, challenge: str, pub
 def _reason(library_text: str) -> str:
     """py_webauthn's message as the end of "Passkey authentication failed because ..."."""
     lowered = library_text.lower()
-    if "signature" in lowered:
-        return "the signature could not be verified"
     if "sign count" in lowered:
         return "the sign count did not increase (the authenticator may have been cloned)"
     return library_text[:1].lower() + library_text[1:]

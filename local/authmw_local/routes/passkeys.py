@@ -15,6 +15,7 @@ from ..verification import CHALLENGE_LIFETIME_MILLIS, CODE_LENGTH, create_code, 
 from ..webauthn import (
     RP_PLACEHOLDER,
     OriginNotAllowed,
+    SignatureNotVerified,
     WebAuthnError,
     b64url,
     verify_authentication,
@@ -162,6 +163,8 @@ def sign_in(ctx: RequestContext) -> dict[str, Any]:
         sign_count = verify_authentication(
             ctx.project, answer, found.data["challenge"], passkey["public_key"], passkey["sign_count"]
         )
+    except SignatureNotVerified as error:
+        raise CatalogueError("PASSKEY_AUTHENTICATION_FAILED", message=str(error)) from None
     except WebAuthnError as error:
         raise CatalogueError(
             "PASSKEY_AUTHENTICATION_FAILED", message=f"Passkey authentication failed because {error}"
