@@ -78,11 +78,15 @@ def _dev(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    mail_api = f"\n  mail API:   {service.mail_api_url} (Inbucket's)" if service.mail_api_url else ""
+    extra = f"\n  mail API:   {service.mail_api_url} (Inbucket's)" if service.mail_api_url else ""
+    if args.shared_oauth_server:
+        extra += f"\n  OAuth:      shared providers served by {args.shared_oauth_server}"
+    if args.fixed_passkey_challenge:
+        extra += "\n  passkeys:   every challenge is the fixed MOCK (--fixed-passkey-challenge: for tests only)"
     print(
         f"authmw local service on {service.url} (answers as API {service.api})\n"
         f"  project id: {service.project_id}\n  settings:   {service.env_file}\n"
-        f"  mailbox:    {service.url}{MAILBOX_PATH} (the e-mails it sends)" + mail_api,
+        f"  mailbox:    {service.url}{MAILBOX_PATH} (the e-mails it sends)" + extra,
         file=sys.stderr,
         flush=True,
     )

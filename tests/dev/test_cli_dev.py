@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from oidc_provider import OidcProvider
+from ports import free_port
 
 from authmw import AuthConfig
 from authmw.cli import build_parser
@@ -159,16 +160,18 @@ def test_the_mock_provider_and_random_passkey_challenges_are_the_defaults() -> N
 def test_shared_oauth_server_and_fixed_passkey_challenge_from_the_command_line(tmp_path: Path) -> None:
     """`--shared-oauth-server URL`: the `shared` providers sign in at that OpenID Connect server
     (here the tests' own), not at the built-in mock; `--fixed-passkey-challenge`: every passkey
-    challenge is "MOCK" (base64url `TU9DSw`). Both pass through `--background` too."""
+    challenge is "MOCK" (base64url `TU9DSw`). Both pass through `--background`, as `--public-url` does."""
     data = tmp_path / ".authmw"
     with OidcProvider() as provider:
+        port = free_port()
         started = authmw_dev(
-            "--background", "--port", "0", "--data-dir", str(data),
+            "--background", "--port", str(port), "--public-url", f"http://localhost:{port}", "--data-dir", str(data),
             "--shared-oauth-server", provider.issuer, "--fixed-passkey-challenge",
         )
         try:
             assert started.returncode == 0, started.stderr
             config = AuthConfig.from_env_file(data / "project.env")
+            assert config.api_url == f"http://localhost:{port}"  # not 127.0.0.1: --public-url passed on too
             keys = ProjectKeys(
                 config.project_id,
                 config.publishable_client_key or "",
@@ -183,6 +186,9 @@ def test_shared_oauth_server_and_fixed_passkey_challenge_from_the_command_line(t
             token = api.sign_up(unique_email())["access_token"]
             started_passkey = api.call("POST", "/auth/passkey/initiate-passkey-registration", token=token, json={})
             assert started_passkey.json()["options_json"]["challenge"] == "TU9DSw"
+            said = (data / "dev.log").read_text()  # its start-up lines name both, the switch as for tests only
+            assert f"shared providers served by {provider.issuer}" in said
+            assert "every challenge is the fixed MOCK (--fixed-passkey-challenge: for tests only)" in said
         finally:
             stopped = authmw_dev("--stop", "--data-dir", str(data))
     assert stopped.returncode == 0, stopped.stderr
