@@ -1036,9 +1036,10 @@ class _Evaluator:
             if name.lower() in FORBIDDEN_TAGS:
                 raise p.fail(f"<{name}> is not allowed in an e-mail by the local service", at)
             return Element(name, props, kids)
-        target = self.lookup(name.split(".")[0], scope, at, p) if "." not in name else None
-        if isinstance(target, Closure):
-            return Element(target, props, kids)
+        if "." not in name and (name in scope or (name in self.module and not name.startswith("__"))):
+            target = self.lookup(name, scope, at, p)
+            if isinstance(target, Closure):
+                return Element(target, props, kids)
         if name in COMPONENTS:
             return Element(name, props, kids)
         raise p.fail(f"<{name}> is not a component the local service renders (see docs/local-service.md)", at)
