@@ -1305,7 +1305,7 @@ COMPONENTS: dict[str, Callable[..., None]] = {
 
 
 # ---------------------------------------------------------------------------------------------
-# Plain text (the text part of a mail: links written out, so a reader can copy them)
+# Plain text (the text part of a mail: links written out after their label, so a reader can copy them)
 
 _BLOCKS = re.compile(r"<(?:br|/p|/h[1-6]|/div|/tr|/li|hr|/table|/title)\b[^>]*>", re.IGNORECASE)
 _LINK = re.compile(r"<a\b[^>]*?\bhref=\"([^\"]*)\"[^>]*>(.*?)</a>", re.IGNORECASE | re.DOTALL)
@@ -1319,7 +1319,9 @@ def html_to_text(markup: str) -> str:
     def link(m: re.Match[str]) -> str:
         label = re.sub(r"<[^>]+>", "", m.group(2)).strip()
         target = m.group(1)
-        return f"{label} ({target})" if label and html.unescape(label) != html.unescape(target) else target
+        # "label url", the URL standing alone between spaces, as React Email's plain text writes
+        # it (clients cut the URL at the first space, so no brackets may touch it)
+        return f"{label} {target} " if label and html.unescape(label) != html.unescape(target) else f"{target} "
 
     body = _LINK.sub(link, body)
     body = _BLOCKS.sub("\n", body)

@@ -86,4 +86,4 @@ def test_a_theme_wraps_the_template_and_subject_is_captured():
     assert result.subject == "S"
     assert result.html.startswith('<!DOCTYPE html><html lang="en" dir="ltr"><body><p ')
     assert result.html.endswith('Body</p><a href="https://u.example">stop</a></body></html>')
-    assert result.text == "Body\nstop (https://u.example)"
+    assert result.text == "Body\nstop https://u.example"

@@ -17,7 +17,7 @@ export function EmailTemplate({ user, project, variables }) {
         <Text>Enter this code to sign in:</Text>
         <Text style={{ fontSize: 24, fontFamily: "monospace", fontWeight: "bold" }}>{variables.otp}</Text>
         <Text>
-          Or sign in with <Link href={variables.magicLink}>this link</Link>.
+          Or open <Link href={variables.magicLink}>this link</Link> to sign in.
         </Text>
         <Hr />
         <Text>You can ignore this message if you did not try to sign in.</Text>
