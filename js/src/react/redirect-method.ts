@@ -18,13 +18,15 @@ RedirectMethodContext.displayName = "RedirectMethodContext";
 
 /**
  * With `redirectMethod="router"`, hands the client react-router's navigation for the redirects it
- * makes itself (a restricted user to the onboarding page). <AuthProvider> renders it only inside
- * a router: outside one, and with "window", the client keeps `location.replace`.
+ * makes itself (a restricted user to the onboarding page), until it unmounts. <AuthProvider>
+ * renders it only inside a router: outside one, and with "window", the client keeps
+ * `location.replace`.
  */
 export function RouterRedirect({ controller }: { controller: AuthController }): null {
   const navigate = useNavigate();
   useEffect(() => {
     controller.redirect = (url) => void navigate(url, { replace: true });
+    return () => void (controller.redirect = undefined);
   }, [controller, navigate]);
   return null;
 }
