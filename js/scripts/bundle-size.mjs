@@ -52,7 +52,7 @@ const BUNDLES = [
     // 9.85 -> 10.00 (issue 40): useUser's or: "redirect" and "throw" (0.1: one effect that leaves
     // for sign-in through the lazily loaded return-path rules, and the throw), the stand-ins of
     // auth.projectPermissions and its cache, and urls.teamCreation (0.05).
-    // 10.05 -> 9.73 (issue 40, back under the 9.75 of before): what the first page does not run
+    // 10.05 -> 9.74 (issue 40, back under the 9.75 of before): what the first page does not run
     // loads with its first use. useUser's redirect (sign-in, or onboarding for a restricted user)
     // is leaveForSignIn in restricted-session.ts; useUser is a module of its own (use-user.ts),
     // so the other hooks' imports stay out; the pages' URLs come from one list of names; the
@@ -115,7 +115,7 @@ const BUNDLES = [
     // 16.72 -> 17.92 (issue 40): the team switcher as a menu button (the teams with their
     // pictures, the current one checked, Manage and Create entries; the menu-button hook it now
     // shares with UserButton), Protect's project-permission gate, the first load above.
-    // 17.95 -> 17.60 (issue 40): the provider's first load got smaller (above).
+    // 17.95 -> 17.61 (issue 40): the provider's first load got smaller (above).
     budgetKb: 17.7,
     targetKb: 16.5,
   },
