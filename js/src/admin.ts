@@ -14,7 +14,6 @@ import { seg } from "./api-context.js";
 import { AuthmwError, InvalidServerResponse } from "./errors.js";
 import { HttpStatusError, NotInServiceVersion } from "./http-errors.js";
 import {
-  adminProjectFromWire,
   adminProjectUpdateToWire,
   apiKeyFromWire,
   emailTemplateFromWire,
@@ -36,6 +35,7 @@ import {
   type TestEmailResult,
   type TsxEmailTemplate,
 } from "./models.js";
+import { adminProjectFromWire } from "./models-on-demand.js";
 import { Transport, type ApiRequest, type HttpMethod, type TokenProvider, type TransportOptions } from "./transport.js";
 
 type Wire = Record<string, any>;
