@@ -45,7 +45,7 @@ def split(override: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     rest: dict[str, Any] = {}
 
     def walk(value: Any, path: str) -> None:
-        if isinstance(value, dict) and value and not _is_record(path):
+        if isinstance(value, dict) and value and not is_whole_record(path):
             for key, item in value.items():
                 walk(item, f"{path}.{key}" if path else key)
         elif is_record_key(path):
@@ -61,7 +61,7 @@ def split(override: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     return records, rest
 
 
-def _is_record(path: str) -> bool:
+def is_whole_record(path: str) -> bool:
     """`auth.oauth.providers.<id>` or `domains.trustedDomains.<id>` (a whole record)."""
     return any(path.startswith(prefix + ".") and "." not in path[len(prefix) + 1 :] for prefix in PREFIXES)
 
