@@ -26,7 +26,7 @@ from ..api_version import ApiVersion
 from ..endpoint import ADMIN, SERVER_OR_ADMIN, EndpointGroup, RequestContext, also_at_latest
 from ..errors import PlainError
 from ..projects import default_config
-from ..schema import Arr, Obj, Str
+from ..schema import Arr, Num, Obj, Str
 from .projects import apply_update
 
 LEVELS = ("project", "branch", "environment")
@@ -388,6 +388,67 @@ def unlink_source(ctx: RequestContext) -> dict[str, Any]:
     """Mark the branch config as unlinked (its values stay)."""
     apply_update(ctx, ctx.project, {"config": {SOURCE_KEY: UNLINKED}})
     return {"success": True}
+
+
+RISK_SCORE = Num(required=True, integer=True, min_value=0, max_value=100)
+
+
+@group.post(
+    "/internal/sign-up-rules-test",
+    tiers=ADMIN,
+    body=Obj(
+        {
+            "email": Str(required=True, nullable=True),
+            "auth_method": Str(required=True, one_of=sign_up_rules.AUTH_METHODS),
+            "oauth_provider": Str(required=True, nullable=True),
+            "country_code": Str(required=True, nullable=True, pattern=r"[A-Za-z]{2}"),
+            "turnstile_result": Str(one_of=("ok", "invalid", "error")),
+            "risk_scores": Obj({"bot": RISK_SCORE, "free_trial_abuse": RISK_SCORE}),
+        },
+        required=True,
+    ),
+    when=_has_config_overrides,
+)
+def test_sign_up_rules(ctx: RequestContext) -> dict[str, Any]:
+    """What the project's sign-up rules would decide for a sign-up described in the body, rule
+    by rule (the dashboard's rule tester). The local service scores no risk: the risk scores
+    are 0 unless the body gives them."""
+    body = ctx.body
+    facts = sign_up_rules.sign_up_facts(body["email"], body["auth_method"], body["oauth_provider"])
+    if body["country_code"] is not None:
+        facts["countryCode"] = body["country_code"].upper()
+    if body.get("risk_scores") is not None:
+        facts["riskScores"] = dict(body["risk_scores"])
+    evaluations, decision = sign_up_rules.trace(ctx.project.config, facts)
+    return {
+        "context": {
+            "email": facts["email"],
+            "email_domain": facts["emailDomain"],
+            "country_code": facts["countryCode"],
+            "auth_method": facts["authMethod"],
+            "oauth_provider": facts["oauthProvider"],
+            "turnstile_result": body.get("turnstile_result") or "invalid",
+            "risk_scores": facts["riskScores"],
+        },
+        "evaluations": [
+            {
+                "rule_id": e.rule_id,
+                "display_name": e.rule.get("displayName") or "",
+                "enabled": e.rule["enabled"],
+                "condition": e.rule.get("condition") or "",
+                "status": e.status,
+                "action": {k: v for k, v in e.rule["action"].items() if v is not None},
+                **({"error": e.error} if e.error else {}),
+            }
+            for e in evaluations
+        ],
+        "outcome": {
+            "should_allow": decision.allowed,
+            "decision": decision.decision,
+            "decision_rule_id": decision.rule_id,
+            "restricted_because_of_rule_id": decision.restricted_by[0] if decision.restricted_by else None,
+        },
+    }
 
 
 def render(config: dict[str, Any]) -> dict[str, Any]:
