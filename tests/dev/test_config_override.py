@@ -357,3 +357,26 @@ def test_the_server_key_manages_the_branch_level_only(blank: Api) -> None:
         assert put(api, name, {}, tier="server").status_code == 403
     client = api.http.get("/api/v1/internal/config/override/branch", headers=api.headers("client"))
     assert_known_error(client, "INSUFFICIENT_ACCESS_TYPE", 401)
+
+
+def test_domains_and_provider_credentials_belong_to_the_environment(blank: Api) -> None:
+    api = blank
+    domain = {"domains.trustedDomains.mine": {"baseUrl": "https://example.com", "handlerPath": "/handler"}}
+    google = {"type": "google", "isShared": False, "clientId": "id", "clientSecret": "secret", "allowSignIn": True}
+    for name in ("branch", "project"):
+        refused = override(api, name, domain)
+        assert refused.status_code == 400 and "'domains.trustedDomains.mine'" in refused.text
+        assert "use the environment level" in refused.text
+    secret = override(api, "branch", {"auth.oauth.providers.google": google})
+    assert secret.status_code == 400 and "'auth.oauth.providers.google.clientId'" in secret.text
+    one_field = override(api, "branch", {"auth.oauth.providers.google.clientSecret": "s"})
+    assert one_field.status_code == 400 and "auth.oauth.providers.google.clientSecret" in one_field.text
+    assert level(api, "branch") == {}
+    # the controls: the environment takes both
+    assert override(api, "environment", {**domain, "auth.oauth.providers.google": google}).status_code == 200
+    assert (
+        override(
+            api, "environment", {"domains.trustedDomains.mine": None, "auth.oauth.providers.google": None}
+        ).status_code
+        == 200
+    )

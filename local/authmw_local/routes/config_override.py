@@ -253,9 +253,40 @@ def _parsed(text: str, field: str) -> dict[str, Any]:
     return normalized(override)
 
 
+#: Provider fields only the environment level sets (2.8.86's environment config schema); the
+#: branch level has a provider's `type`, `allowSignIn` and `allowConnectedAccounts`.
+ENVIRONMENT_PROVIDER_FIELDS = (
+    "isShared",
+    "clientId",
+    "clientSecret",
+    "facebookConfigId",
+    "microsoftTenantId",
+    "appleBundles",
+)
+
+
+def _check_record_levels(level: str, records: dict[str, Any]) -> None:
+    """Trusted domains and a provider's credentials belong to the environment level."""
+    for key, value in records.items():
+        parts = key.split(".")
+        if key.startswith(oauth_config.PROVIDERS) and level == "branch":
+            fields = set(value) if len(parts) == 4 and isinstance(value, dict) else set(parts[4:5])
+            misplaced = sorted(fields & set(ENVIRONMENT_PROVIDER_FIELDS))
+            if not misplaced:
+                continue
+            key = f"{key}.{misplaced[0]}" if len(parts) == 4 else key
+        elif level == "environment":
+            continue
+        raise PlainError(
+            400, f"Config key {key!r} cannot be overridden at the {level} level; use the environment level."
+        )
+
+
 def _changes(level: str, override: dict[str, Any], current: dict[str, Any], check_level: bool = True) -> dict[str, Any]:
     """The local config changes an (already normalized) override stands for; 400 on a problem."""
     records, rest = oauth_config.split(override)
+    if check_level:
+        _check_record_levels(level, records)
     changes = translate(level, json.dumps(rest), current, check_level=check_level)
     if records:  # the OAuth providers and trusted domains (oauth_config.py)
         changes.update(oauth_config.apply({**current, **changes}, records))
