@@ -22,6 +22,11 @@ from .errors import PlainError
 PROVIDERS = "auth.oauth.providers"
 DOMAINS = "domains.trustedDomains"
 PREFIXES = (PROVIDERS, DOMAINS)
+#: The provider types 2.8.86 knows, in its order (its error lists them so).
+PROVIDER_TYPES = (
+    *("google", "github", "microsoft", "spotify", "facebook", "discord"),
+    *("gitlab", "bitbucket", "linkedin", "apple", "x", "twitch"),
+)
 
 _PROVIDER_FIELDS = {
     "type": "type",
@@ -115,6 +120,8 @@ def _provider_change(providers: dict[str, dict[str, Any]], record_id: str, field
     if unknown:
         raise PlainError(400, f"Invalid config override: {PROVIDERS}.{record_id} has unknown fields {', '.join(unknown)}.")
     kind = record.get("type") or record_id
+    if kind not in PROVIDER_TYPES:  # 2.8.86's own wording of this schema error
+        raise PlainError(400, f"{PROVIDERS}.{record_id}.type must be one of the following values: {', '.join(PROVIDER_TYPES)}")
     if kind != record_id:
         raise PlainError(
             400,

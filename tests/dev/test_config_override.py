@@ -380,3 +380,12 @@ def test_domains_and_provider_credentials_belong_to_the_environment(blank: Api) 
         ).status_code
         == 200
     )
+
+
+def test_an_unknown_provider_type_is_refused_in_2_8_86s_words(blank: Api) -> None:
+    bad = {"type": "invalid-provider", "isShared": False, "clientId": "id", "clientSecret": "secret"}
+    refused = override(blank, "environment", {"auth.oauth.providers.invalid": bad})
+    assert refused.status_code == 400
+    assert refused.text.startswith("auth.oauth.providers.invalid.type must be one of the following values: google,")
+    assert refused.text.endswith(", apple, x, twitch")
+    assert level(blank, "environment") == {}
