@@ -177,6 +177,13 @@ def test_one_projects_admin_key_cannot_change_another_project(running: LocalServ
 def test_answering_as_27_there_is_no_such_endpoint(api_27: Api) -> None:
     r = override(api_27, "environment", {"onboarding.requireEmailVerification": True})
     assert r.status_code == 404
+    admin = api_27.headers("admin")
+    assert api_27.http.get("/api/v1/internal/config/override/branch", headers=admin).status_code == 404
+    put_27 = api_27.http.put("/api/v1/internal/config/override/environment", headers=admin, json={"config_string": "{}"})
+    assert put_27.status_code == 404
+    for method in ("GET", "DELETE"):
+        assert api_27.http.request(method, "/api/v1/internal/config/source", headers=admin).status_code == 404
+    assert api_27.call("POST", "/internal/sign-up-rules-test", "admin", json={}).status_code == 404
 
 
 # --- the three levels as 2.8.86 keeps them: GET and PUT per level, reset-keys, the pushed source
@@ -262,6 +269,10 @@ def test_the_environment_wins_over_the_branch_until_its_key_is_reset(blank: Api)
     assert reset(api, "environment", ["teams.allowClientTeamCreation"]).json() == {"success": True}
     assert level(api, "environment") == {}
     assert config(api)["client_team_creation_enabled"] is True
+    # null in the environment hides the branch's value: the default applies
+    assert override(api, "environment", {"teams.allowClientTeamCreation": None}).status_code == 200
+    assert level(api, "environment") == {"teams.allowClientTeamCreation": None}
+    assert config(api)["client_team_creation_enabled"] is False
 
 
 def test_reset_keys_takes_out_a_key_and_what_is_under_it(blank: Api) -> None:
