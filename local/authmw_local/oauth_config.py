@@ -168,6 +168,8 @@ def _domain_change(
     if not field and value is None:
         return [pair for i, pair in enumerate(domains) if i != at]
     old = domains[at][1] if at is not None else None
+    if field and old is None:
+        return domains  # as 2.8.86 renders it: a field of a record that does not exist sets nothing
     record = {"baseUrl": old["domain"], "handlerPath": old.get("handler_path", "/handler")} if old else {}
     if field:
         record[field] = value

@@ -400,3 +400,21 @@ def test_an_unknown_provider_type_is_refused_in_2_8_86s_words(blank: Api) -> Non
     assert refused.text.startswith("auth.oauth.providers.invalid.type must be one of the following values: google,")
     assert refused.text.endswith(", apple, x, twitch")
     assert level(blank, "environment") == {}
+
+
+def test_a_dotted_field_of_a_domain_record_that_does_not_exist_sets_nothing(blank: Api) -> None:
+    api = blank
+    before = config(api)["domains"]
+    dotted = {"domains.trustedDomains.two.baseUrl": "https://two.example.com", "domains.trustedDomains.two.handlerPath": "/h"}
+    assert override(api, "environment", dotted).status_code == 200
+    assert config(api)["domains"] == before
+    # the control: a whole record is one, and its fields then change it
+    whole = {"domains": {"trustedDomains": {"three": {"baseUrl": "https://three.example.com", "handlerPath": "/n"}}}}
+    assert override(api, "environment", whole).status_code == 200
+    assert override(api, "environment", {"domains.trustedDomains.three.handlerPath": "/m"}).status_code == 200
+    assert config(api)["domains"] == [*before, {"domain": "https://three.example.com", "handler_path": "/m"}]
+    rendered = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])
+    assert rendered["domains"]["trustedDomains"]["three"] == {"baseUrl": "https://three.example.com", "handlerPath": "/m"}
+    assert "two" not in rendered["domains"]["trustedDomains"]
+    assert put(api, "environment", {}).status_code == 200
+    assert config(api)["domains"] == before
