@@ -364,7 +364,9 @@ class TokenVerifier:
             raise UnparsableAccessToken(f"Access token is not parsable: algorithm {alg!r} is not ES256.")
         if not isinstance(kid, str) or not kid:
             raise UnparsableAccessToken("Access token is not parsable: it names no signing key (kid).")
-        key = yield from self._key(kid)
+        key = self._keys.get(kid)
+        if key is None or not self._fresh(self._monotonic()):
+            key = yield from self._key(kid)
         claims = self._check(parsed, key)
         last = self._last_parse
         if last is not None and last[0] == token:

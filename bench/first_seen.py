@@ -1,0 +1,157 @@
+"""Where the time of a first-seen token goes: each layer of its check, as a multiple of the
+bare ES256 signature check, all timed in one process in alternation.
+
+A first-seen token costs one signature check plus everything around it. This script takes
+the layers apart over the same pool of real tokens (minted by the local service, each
+checked once per pass, as a new token is): the ES256 check alone (``cryptography``, the
+signature converted to DER beforehand); PyJWT's signature decision with a key prepared once
+(``Algorithm.verify``: the floor while PyJWT decides every signature); PyJWT's read of the
+token (``authmw._jwt.parse``); the verification of that read (``verify_parsed``: header
+rules, the signature, the claims); the verifier (expiry read, then ``TokenVerifier.verify``
+over a cached key set); and the whole ASGI request, middleware and a bare app. Each round
+times every layer once; each figure is the best round, in this thread's CPU time with the
+garbage collector paused (as ``bench/inprocess.py``), so other load counts less, and the
+ratios, taken within one round's conditions, move less than the microseconds.
+
+    .venv/bin/python bench/first_seen.py [--tokens 256] [--rounds 9]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import gc
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from _common import Stack, heading, row
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from inprocess import inner, receive, scope_headers, send
+
+from authmw import _jwt
+from authmw._ops import SyncDriver
+from authmw._tokens import TokenVerifier, parse_jwks
+from authmw.middleware import AuthMiddleware
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tokens", type=int, default=256, help="first-seen tokens per round (default 256)")
+    parser.add_argument("--rounds", type=int, default=9, help="rounds; the best of each layer counts (default 9)")
+    args = parser.parse_args()
+
+    with Stack() as stack:
+        config = stack.config
+        first = stack.sign_up()
+        pool = stack.mint(max(2, args.tokens), first.user_id)
+        tokens = [s.access_token for s in pool]
+        headers = [scope_headers(stack.cookie(s)) for s in pool]
+        warm = scope_headers(stack.cookie(first))
+        keys = parse_jwks(httpx.get(config.jwks_url, timeout=10).content)
+        prepared = keys[_jwt.parse(tokens[0]).header["kid"]]
+        public = prepared.key
+        algorithm = prepared.jwk.Algorithm
+        parsed = [_jwt.parse(t) for t in tokens]
+        ders = []
+        for token in tokens:
+            signing_input, _, sig = token.rpartition(".")
+            raw = base64.urlsafe_b64decode(sig + "=" * (-len(sig) % 4))
+            der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+            ders.append((der, signing_input.encode()))
+        ecdsa = ec.ECDSA(hashes.SHA256())
+        loop = asyncio.new_event_loop()
+        driver = SyncDriver()
+
+        def es256() -> None:
+            for der, data in ders:
+                public.verify(der, data, ecdsa)
+
+        def pyjwt_signature() -> None:
+            for p in parsed:
+                algorithm.verify(p.signing_input, public, p.signature)
+
+        def read() -> None:
+            for token in tokens:
+                _jwt.parse(token)
+
+        def verify_read() -> None:
+            now = time.time()
+            for p in parsed:
+                _jwt.verify_parsed(p, prepared, algorithms=("ES256",), now=now)
+
+        def verifier() -> Callable[[], None]:
+            fresh = TokenVerifier(config)
+            driver.run(fresh.verify(first.access_token))  # the key set, fetched untimed
+
+            def timed() -> None:
+                for token in tokens:
+                    fresh.expiry(token)
+                    driver.run(fresh.verify(token))
+
+            return timed
+
+        def asgi(app: Any) -> Callable[[], None]:
+            async def many() -> None:
+                for h in headers:
+                    await app({"type": "http", "scheme": "http", "path": "/", "headers": h}, receive, send)
+
+            return lambda: loop.run_until_complete(many())
+
+        def middleware() -> Callable[[], None]:
+            app = AuthMiddleware(inner, config=config)
+            loop.run_until_complete(app({"type": "http", "scheme": "http", "path": "/", "headers": warm}, receive, send))
+            return asgi(app)
+
+        # name -> a maker of the timed function (called anew each round: new tokens for new caches)
+        layers: dict[str, Callable[[], Callable[[], None]]] = {
+            "es256": lambda: es256,
+            "pyjwt_signature": lambda: pyjwt_signature,
+            "read": lambda: read,
+            "verify_read": lambda: verify_read,
+            "verifier": verifier,
+            "bare_app": lambda: asgi(inner),
+            "request": middleware,
+        }
+        best = dict.fromkeys(layers, float("inf"))
+        for _ in range(args.rounds):
+            for name, make in layers.items():
+                timed = make()
+                gc.disable()
+                try:
+                    start = time.thread_time()
+                    timed()
+                    elapsed = time.thread_time() - start
+                finally:
+                    gc.enable()
+                best[name] = min(best[name], elapsed / len(tokens) * 1e6)
+        driver.close()
+        loop.close()
+
+    check = best["es256"]
+
+    def line(label: str, us: float) -> None:
+        row(label, f"{us:7.2f} us  {us / check:5.2f}x the check")
+
+    heading(f"A first-seen token, layer by layer: best of {args.rounds} rounds x {len(tokens)} tokens")
+    line("the ES256 check alone (cryptography, DER ready)", check)
+    line("PyJWT's signature decision, key prepared once", best["pyjwt_signature"])
+    line("PyJWT's read of the token (authmw._jwt.parse)", best["read"])
+    line("verify_parsed: header rules, signature, claims", best["verify_read"])
+    line("TokenVerifier: expiry read + verify (read once)", best["verifier"])
+    line("the bare app alone (ASGI)", best["bare_app"])
+    line("the whole request: middleware + bare app", best["request"])
+    heading("Over the check, per token")
+    row("PyJWT's signature decision", f"{best['pyjwt_signature'] - check:7.2f} us")
+    row("the read", f"{best['read']:7.2f} us")
+    row("header rules, claims and time checks", f"{best['verify_read'] - best['pyjwt_signature']:7.2f} us")
+    row("the verifier's own work", f"{best['verifier'] - best['verify_read'] - best['read']:7.2f} us")
+    row("the middleware's own work", f"{best['request'] - best['bare_app'] - best['verifier']:7.2f} us")
+
+
+if __name__ == "__main__":
+    main()
