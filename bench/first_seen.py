@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import gc
 import statistics
 import time
@@ -32,8 +31,7 @@ import httpx
 from _common import Stack, heading, row
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
-from inprocess import inner, receive, scope_headers, send
+from inprocess import der_checks, inner, receive, scope_headers, send
 
 from authmw import _jwt
 from authmw._ops import SyncDriver
@@ -59,12 +57,7 @@ def main() -> None:
         public = prepared.key
         algorithm = prepared.jwk.Algorithm
         parsed = [_jwt.parse(t) for t in tokens]
-        ders = []
-        for token in tokens:
-            signing_input, _, sig = token.rpartition(".")
-            raw = base64.urlsafe_b64decode(sig + "=" * (-len(sig) % 4))
-            der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
-            ders.append((der, signing_input.encode()))
+        ders = der_checks(tokens)
         ecdsa = ec.ECDSA(hashes.SHA256())
         loop = asyncio.new_event_loop()
         driver = SyncDriver()
