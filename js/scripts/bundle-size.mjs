@@ -61,9 +61,10 @@ const BUNDLES = [
     // left the modules the first load carries; useAuthRedirect (redirect.ts) is the pages' only.
     // The provider's RouterRedirect (redirectMethod "router" for the restricted user's redirect)
     // is in the figure.
-    // 9.75 -> 9.8 (issue 42): the cache of the user's received team invitations (API 2.8, cleared
-    // with the session like the others) took the first load from 9.74 to 9.75x.
-    budgetKb: 9.8,
+    // The cache of the user's received team invitations (issue 42, API 2.8) took it 9 bytes over
+    // 9.75 (9,989 of 9,984); the flows' names as one string of words (controller.ts, checked
+    // against AuthFlows by the compiler) brought it back to 9,983 bytes (9,980 before issue 40).
+    budgetKb: 9.75,
     targetKb: 8,
   },
   {

@@ -157,7 +157,7 @@ export class AuthClient implements AuthController {
     const flows = loadedOnFirstCall(async () => (await import("./flows.js")).createFlows(ctx, this));
     Object.assign(this, apis);
     // Every flow is a member of the client itself (useAuth hands them out by FLOW_NAMES).
-    for (const name of Object.keys(FLOW_NAMES) as (keyof AuthFlows)[]) Object.assign(this, { [name]: flows[name] });
+    for (const name of FLOW_NAMES) Object.assign(this, { [name]: flows[name] });
     // The kind of the session's latest access token: a new token of another kind (a restricted
     // user who verified the e-mail, an anonymous user who signed up) shows or hides the user.
     const kindOf = (token: string | null) => (token ? accessTokenKind(token, options.projectId) : null);

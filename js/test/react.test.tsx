@@ -195,7 +195,7 @@ describe("hooks", () => {
     }
     renderApp(client, "/", <Grab />);
     await waitFor(() => expect(screen.getByTestId("who").textContent).toBe("signed-out"));
-    for (const name of Object.keys(FLOW_NAMES)) expect(typeof auth[name as keyof typeof FLOW_NAMES], name).toBe("function");
+    for (const name of FLOW_NAMES) expect(typeof auth[name], name).toBe("function");
     expect(auth.signIn).toBe(auth.signInWithCredential);
     expect(auth.teams).toBe(client.teams);
     expect(auth.urls).toBe(client.urls);

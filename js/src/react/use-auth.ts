@@ -71,7 +71,7 @@ type Calls = Omit<UseAuthResult, "status" | "user">;
 
 function callsOf(controller: AuthController): Calls {
   const calls: Record<string, unknown> = {};
-  for (const [name, handed] of Object.entries({ ...FLOW_NAMES, ...HANDED_OUT })) {
+  for (const [name, handed] of [...FLOW_NAMES.map((flow) => [flow, true] as const), ...Object.entries(HANDED_OUT)]) {
     const member = controller[name as keyof AuthController];
     if (handed) calls[name] = typeof member === "function" ? member.bind(controller) : member;
   }
