@@ -62,6 +62,7 @@ export {
   SignUpButton,
   UserAvatar,
   UserButton,
+  VerificationNotice,
 } from "./react/components/index.js";
 export type {
   ComponentStyleProps,
@@ -74,4 +75,5 @@ export type {
   SignedInProps,
   SignedOutProps,
   UserButtonProps,
+  VerificationNoticeProps,
 } from "./react/components/index.js";
