@@ -67,6 +67,8 @@ def _dev(args: argparse.Namespace) -> int:
             mail_api_port=args.mail_api_port,
             project_name=args.name,
             public_url=args.public_url,
+            shared_oauth_server=args.shared_oauth_server,
+            fixed_passkey_challenge=args.fixed_passkey_challenge,
         )
     except OSError as error:
         print(
@@ -76,11 +78,15 @@ def _dev(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    mail_api = f"\n  mail API:   {service.mail_api_url} (Inbucket's)" if service.mail_api_url else ""
+    extra = f"\n  mail API:   {service.mail_api_url} (Inbucket's)" if service.mail_api_url else ""
+    if args.shared_oauth_server:
+        extra += f"\n  OAuth:      shared providers served by {args.shared_oauth_server}"
+    if args.fixed_passkey_challenge:
+        extra += "\n  passkeys:   every challenge is the fixed MOCK (--fixed-passkey-challenge: for tests only)"
     print(
         f"authmw local service on {service.url} (answers as API {service.api})\n"
         f"  project id: {service.project_id}\n  settings:   {service.env_file}\n"
-        f"  mailbox:    {service.url}{MAILBOX_PATH} (the e-mails it sends)" + mail_api,
+        f"  mailbox:    {service.url}{MAILBOX_PATH} (the e-mails it sends)" + extra,
         file=sys.stderr,
         flush=True,
     )
@@ -160,6 +166,12 @@ def _start_in_background(args: argparse.Namespace) -> int:
         command += ["--mail-api-port", str(args.mail_api_port)]
     if args.name is not None:
         command += ["--name", args.name]
+    if args.public_url is not None:
+        command += ["--public-url", args.public_url]
+    if args.shared_oauth_server is not None:
+        command += ["--shared-oauth-server", args.shared_oauth_server]
+    if args.fixed_passkey_challenge:
+        command.append("--fixed-passkey-challenge")
     with open(folder / LOG_FILE, "ab") as log:
         child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
     deadline = time.monotonic() + BACKGROUND_TIMEOUT_SECONDS
@@ -234,6 +246,13 @@ def _dev_problem(args: argparse.Namespace) -> str | None:
         return "--name is empty: pass the app's name, e.g. --name \"Bookshop\"."
     if not args.access_token_ttl > 0:
         return f"--access-token-ttl {args.access_token_ttl:g} must be a number of seconds above 0 (default 600)."
+    if args.shared_oauth_server is not None:
+        parts = urllib.parse.urlsplit(args.shared_oauth_server)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            return (
+                f"--shared-oauth-server {args.shared_oauth_server} is not an http(s) URL: pass the issuer URL"
+                " of an OpenID Connect server, e.g. http://localhost:8114"
+            )
     for url in args.webhook:
         parts = urllib.parse.urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -299,6 +318,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--name",
         help="the project's display name, the app's name on the sign-in cards and in the e-mails"
         " (default for a new project: authmw local project)",
+    )
+    dev.add_argument(
+        "--shared-oauth-server",
+        metavar="URL",
+        help="an OpenID Connect server (its issuer URL) that serves the projects' shared OAuth providers"
+        " instead of the built-in mock sign-in page, e.g. Stack's mock OAuth server"
+        " (default: the built-in mock)",
+    )
+    dev.add_argument(
+        "--fixed-passkey-challenge",
+        action="store_true",
+        help="testing only: every passkey challenge is the fixed \"MOCK\" (as Stack's backend with"
+        " STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING), so recorded passkey ceremonies verify;"
+        " never for real use (default: random challenges)",
     )
     mode = dev.add_mutually_exclusive_group()
     mode.add_argument(

@@ -7,7 +7,7 @@
 suite expects it) and a LocalService (fresh data folder, the `internal` project seeded with the
 keys of `apps/e2e/.env.development`, the Inbucket-compatible mail API on a free port, the mock
 OAuth server serving the `shared` OAuth providers as the real backend's development setup
-has it), runs vitest on
+has it, and the fixed passkey challenge of the backend's test mode), runs vitest on
 the given paths (default: every area under tests/backend/endpoints/api/v1 whose endpoints the
 local service offers, see EXCLUDED), prints passed/total per directory, and stops the service.
 A developer tool, not part of the test suite: it needs a copy of stack-auth/stack-auth and
@@ -249,6 +249,9 @@ def _run_suite(
         access_token_ttl=args.access_token_ttl,
         api=api,
         shared_oauth_server=f"http://localhost:{prefix}14" if with_mock_oauth else None,
+        # The suite replays recorded passkey ceremonies signed over the challenge "MOCK", which
+        # the real backend gives when STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING is set.
+        fixed_passkey_challenge=True,
     ) as service:
         env = {
             **os.environ,

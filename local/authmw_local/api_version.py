@@ -113,6 +113,12 @@ class ApiVersion:
     #: The error of a passkey registration the origin check refuses: 2.7.16 answered
     #: PASSKEY_AUTHENTICATION_FAILED, 2.8.86 PASSKEY_REGISTRATION_FAILED.
     passkey_origin_error: str
+    #: A URL field holding a space gets the problem line "<path> contains spaces" before "<path>
+    #: is not a valid URL" (2.8.86's URL schema checks both; 2.7.16's only the second).
+    url_space_problem: bool
+    #: A project update listing one trusted domain twice is refused ("Duplicated domain found",
+    #: 2.7.16); 2.8.86 keeps domains as a record under fresh ids and takes both entries.
+    refuses_duplicate_domains: bool
 
     def issuer(self, base_url: str, project_id: str, kind: str = USER) -> str:
         table = token_kinds()
@@ -149,6 +155,8 @@ API_27 = ApiVersion(
     otp_name="Magic link",
     team_invitations_28=False,
     passkey_origin_error="PASSKEY_AUTHENTICATION_FAILED",
+    url_space_problem=False,
+    refuses_duplicate_domains=True,
 )
 
 API_28 = ApiVersion(
@@ -175,6 +183,8 @@ API_28 = ApiVersion(
     otp_name="OTP sign-in",
     team_invitations_28=True,
     passkey_origin_error="PASSKEY_REGISTRATION_FAILED",
+    url_space_problem=True,
+    refuses_duplicate_domains=False,
 )
 
 VERSIONS = {version.name: version for version in (API_27, API_28)}

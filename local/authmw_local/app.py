@@ -53,6 +53,7 @@ def create_app(
     internal_keys: InternalKeys | None = None,
     shared_oauth_server: str | None = None,
     project_name: str | None = None,
+    fixed_passkey_challenge: bool = False,
 ) -> Starlette:
     """Open (or create) the service's data in `data_dir` and build the ASGI app.
 
@@ -64,6 +65,8 @@ def create_app(
     `internal_keys` (seed.py) become one more key set of the `internal` project.
     `shared_oauth_server`: the OIDC server that serves `shared` OAuth providers (outside_oauth.py).
     `project_name` names the local project (on every start).
+    `fixed_passkey_challenge` (testing only) makes every passkey challenge the fixed "MOCK", so
+    recorded WebAuthn ceremonies verify (Stack's suite); off, each challenge is random.
     """
     version = api_version(api)
     db = Database.in_dir(data_dir)
@@ -86,7 +89,7 @@ def create_app(
     app.router.redirect_slashes = False
     app.state.service = Service(
         db=db, keys=KeyStore(db), access_token_ttl=access_token_ttl, api=version, public_url=api_url,
-        shared_oauth_server=shared_oauth_server,
+        shared_oauth_server=shared_oauth_server, fixed_passkey_challenge=fixed_passkey_challenge,
     )
     app.state.webhook_sender = Sender(db, clock).start()  # webhooks.py: signed POSTs, retried
     app.state.bootstrap = bootstrap

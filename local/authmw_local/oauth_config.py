@@ -9,7 +9,8 @@ project config, which keeps providers and trusted domains as lists (projects.py)
 A record is replaced whole by an object, removed by null, and changed field by field by
 dotted keys (`auth.oauth.providers.github.clientId`). The local service names a provider by
 its type, so a provider record's id must be its type. Domain records keep their ids beside
-the list (`trusted_domain_ids`, not part of any view).
+the list (`trusted_domain_ids`, `[id, url]` per entry, not part of any view); two records may
+name the same domain, as in 2.8.86.
 """
 
 from __future__ import annotations
@@ -68,8 +69,7 @@ def _is_record(path: str) -> bool:
 def apply(config: dict[str, Any], records: dict[str, Any]) -> dict[str, Any]:
     """The config changes (`oauth_providers`, `domains`, `trusted_domain_ids`) the records make."""
     providers = {p["id"]: dict(p) for p in config.get("oauth_providers", [])}
-    domains = [dict(d) for d in config.get("domains", [])]
-    ids: dict[str, str] = dict(config.get("trusted_domain_ids") or {})
+    domains = list(zip(_record_ids(config), (dict(d) for d in config.get("domains", [])), strict=True))
     touched: set[str] = set()
     for key, value in records.items():
         prefix = PROVIDERS if key.startswith(PROVIDERS) else DOMAINS
@@ -80,20 +80,20 @@ def apply(config: dict[str, Any], records: dict[str, Any]) -> dict[str, Any]:
             if prefix == PROVIDERS:
                 providers.clear()
             else:
-                domains, ids = [], {}
+                domains = []
             touched.add(prefix)
             continue
         touched.add(prefix)
         if prefix == PROVIDERS:
             _provider_change(providers, record_id, field, value)
         else:
-            domains = _domain_change(domains, ids, record_id, field, value)
+            domains = _domain_change(domains, record_id, field, value)
     changes: dict[str, Any] = {}
     if PROVIDERS in touched:
         changes["oauth_providers"] = list(providers.values())
     if DOMAINS in touched:
-        changes["domains"] = domains
-        changes["trusted_domain_ids"] = ids
+        changes["domains"] = [entry for _, entry in domains]
+        changes["trusted_domain_ids"] = [[record_id, entry["domain"]] for record_id, entry in domains]
     return changes
 
 
@@ -132,14 +132,35 @@ def _provider_change(providers: dict[str, dict[str, Any]], record_id: str, field
     providers[record_id] = provider
 
 
+def _record_ids(config: dict[str, Any]) -> list[str | None]:
+    """The record id of each entry of `domains` (None: an entry set through the project's
+    `domains` list, which has none). `trusted_domain_ids` holds `[id, url]` per entry; when the
+    list no longer lines up with `domains` (a project update replaced them), no entry has one.
+    An older data folder kept `{id: url}`: each entry takes the first id naming its URL."""
+    domains = config.get("domains", [])
+    stored = config.get("trusted_domain_ids")
+    if isinstance(stored, dict):
+        by_url: dict[str, str] = {}
+        for record_id, url in stored.items():
+            by_url.setdefault(url, record_id)
+        return [by_url.pop(d["domain"], None) for d in domains]
+    if (
+        isinstance(stored, list)
+        and len(stored) == len(domains)
+        and all(pair[1] == d["domain"] for pair, d in zip(stored, domains, strict=True))
+    ):
+        return [pair[0] for pair in stored]
+    return [None] * len(domains)
+
+
 def _domain_change(
-    domains: list[dict[str, Any]], ids: dict[str, str], record_id: str, field: str, value: Any
-) -> list[dict[str, Any]]:
-    old_url = ids.get(record_id)
-    old = next((d for d in domains if d["domain"] == old_url), None) if old_url else None
+    domains: list[tuple[str | None, dict[str, Any]]], record_id: str, field: str, value: Any
+) -> list[tuple[str | None, dict[str, Any]]]:
+    """Records are independent, as 2.8.86 keeps them: two may name the same domain."""
+    at = next((i for i, (known, _) in enumerate(domains) if known == record_id), None)
     if not field and value is None:
-        ids.pop(record_id, None)
-        return [d for d in domains if d is not old]
+        return [pair for i, pair in enumerate(domains) if i != at]
+    old = domains[at][1] if at is not None else None
     record = {"baseUrl": old["domain"], "handlerPath": old.get("handler_path", "/handler")} if old else {}
     if field:
         record[field] = value
@@ -151,9 +172,9 @@ def _domain_change(
     if not isinstance(base, str) or not base:
         raise PlainError(400, f"Invalid config override: {DOMAINS}.{record_id}.baseUrl must be a URL.")
     entry = {"domain": base, "handler_path": str(record.get("handlerPath") or "/handler")}
-    kept = [d for d in domains if d is not old and d["domain"] != base]
-    ids[record_id] = base
-    return [*kept, entry]
+    if at is None:
+        return [*domains, (record_id, entry)]
+    return [*domains[:at], (record_id, entry), *domains[at + 1 :]]
 
 
 def rendered(config: dict[str, Any]) -> dict[str, Any]:
@@ -171,9 +192,8 @@ def rendered(config: dict[str, Any]) -> dict[str, Any]:
         for p in config.get("oauth_providers", [])
         if p.get("enabled", True)
     }
-    by_url = {url: record_id for record_id, url in (config.get("trusted_domain_ids") or {}).items()}
     domains = {
-        by_url.get(d["domain"], f"domain-{index}"): {"baseUrl": d["domain"], "handlerPath": d.get("handler_path", "/handler")}
-        for index, d in enumerate(config.get("domains", []))
+        record_id or f"domain-{index}": {"baseUrl": d["domain"], "handlerPath": d.get("handler_path", "/handler")}
+        for index, (record_id, d) in enumerate(zip(_record_ids(config), config.get("domains", []), strict=True))
     }
     return {PROVIDERS: providers, DOMAINS: domains}

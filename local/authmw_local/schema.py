@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from .api_version import current_api
 from .ids import is_uuid
 
 MISSING: Any = object()
@@ -134,6 +135,8 @@ class Str(Spec):
             problems.append(f"{path} must be at most {self.max_length} characters")
         if self.email and not is_email(value, strict=self.strict_email):
             problems.append(f"{path} must be a valid email")
+        if self.url and " " in value and current_api().url_space_problem:
+            problems.append(f"{path} contains spaces")
         if self.url and not is_url(value):
             problems.append(f"{path} is not a valid URL")
         if self.pattern is not None and not self.pattern.search(value):

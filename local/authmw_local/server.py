@@ -57,6 +57,8 @@ class LocalService:
     instead of the built-in mock (e.g. Stack's mock OAuth server; outside_oauth.py).
     `project_name` is the local project's display name (the app's name on the cards and in the
     e-mails), set on every start; without it, a new project is named "authmw local project".
+    `fixed_passkey_challenge=True` is for replaying recorded passkey ceremonies only (Stack's
+    suite): every passkey challenge is then the fixed "MOCK" instead of random bytes.
     """
 
     def __init__(
@@ -74,6 +76,7 @@ class LocalService:
         public_url: str | None = None,
         shared_oauth_server: str | None = None,
         project_name: str | None = None,
+        fixed_passkey_challenge: bool = False,
     ) -> None:
         self.api = api_version(api).name  # a clear error for an unknown version, before binding
         self.data_dir = Path(data_dir)
@@ -96,6 +99,7 @@ class LocalService:
                 internal_keys=internal_keys,
                 shared_oauth_server=shared_oauth_server,
                 project_name=project_name,
+                fixed_passkey_challenge=fixed_passkey_challenge,
             )
         except BaseException:
             self._sock.close()

@@ -35,6 +35,9 @@ class Service:
     public_url: str | None = None
     #: An OIDC server standing in for the shared OAuth apps (outside_oauth.py); None: the mock.
     shared_oauth_server: str | None = None
+    #: Testing only: every passkey challenge is the fixed "MOCK" (routes/passkeys.py), as the
+    #: real backend's with STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING set. Off: random.
+    fixed_passkey_challenge: bool = False
 
     @property
     def base_url(self) -> str:

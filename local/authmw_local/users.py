@@ -8,6 +8,7 @@ from typing import Any
 from . import end_user, webhooks
 from .api_version import current_api
 from .db import dump, load
+from .errors import CatalogueError
 from .ids import new_uuid, now_millis
 from .projects import get_project
 from .teams import get_team, team_view
@@ -59,6 +60,26 @@ def email_used_for_auth(c: sqlite3.Connection, project_id: str, email: str, *, e
         (project_id, email, normalise_email(email)),
     ).fetchall()
     return any(row["user_id"] != except_user for row in rows)
+
+
+def used_for_auth_by_someone_else(value: str | None, *, would_work_if_verified: bool = False) -> CatalogueError:
+    """CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE for an e-mail address. 2.8 adds the
+    address (`value`; None where 2.8.86 leaves it out, as its contact-channel update does) and
+    whether verifying the existing address would let the OAuth merge through, to the details
+    and the message; 2.7 has neither (errors.py drops them)."""
+    return CatalogueError(
+        "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
+        type="email",
+        contact_channel_value=value,
+        would_work_if_email_was_verified=would_work_if_verified,
+        quoted_value=f'"({value})"' if value else "",
+        unverified_suffix=(
+            " but the email is not verified. Please login to your existing account with the method you used to"
+            " sign up, and then verify your email to sign in with this login method."
+            if would_work_if_verified
+            else "."
+        ),
+    )
 
 
 def create_user(

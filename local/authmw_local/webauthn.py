@@ -12,7 +12,9 @@ import webauthn
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 from webauthn.helpers.exceptions import InvalidAuthenticationResponse, WebAuthnException
 
+from .api_version import current_api
 from .projects import Project
+from .urls import trusted_redirect_2_8
 
 RP_PLACEHOLDER = "THIS_VALUE_WILL_BE_REPLACED.example.com"
 b64url = bytes_to_base64url
@@ -26,6 +28,17 @@ class OriginNotAllowed(WebAuthnError):
     """The browser origin is not one this project trusts (PASSKEY_AUTHENTICATION_FAILED either way)."""
 
 
+class SignatureNotVerified(WebAuthnError):
+    """The assertion's signature does not verify with the stored key: the whole message of
+    PASSKEY_AUTHENTICATION_FAILED, in the backend's words (2.7.16 and 2.8.86 alike)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The signature of the authentication response could not be verified with the stored public key"
+            " tied to this credential ID"
+        )
+
+
 @dataclass(frozen=True)
 class Registered:
     credential_id: str  # base64url
@@ -35,13 +48,20 @@ class Registered:
 
 
 def _origin_and_rp_id(project: Project, credential: Any) -> tuple[str, str]:
-    """The credential's browser origin and the RP id it must be for, by the rules of 7.6."""
+    """The credential's browser origin and the RP id it must be for: 2.7 by the rules of A7.6
+    (localhost, or a trusted domain exactly); 2.8 by its redirect-URL trust rule, wildcard
+    domains included (urls.trusted_redirect_2_8), the RP id being the origin's host."""
     try:
         data = json.loads(base64url_to_bytes(credential["response"]["clientDataJSON"]))
         origin = str(data["origin"])
     except (KeyError, TypeError, ValueError):
         raise WebAuthnError("the client data is malformed") from None
     host = urlsplit(origin).hostname or ""
+    if current_api().oauth_28:
+        config = project.config
+        if trusted_redirect_2_8(origin, config["domains"], allow_localhost=bool(config["allow_localhost"])):
+            return origin, host
+        raise OriginNotAllowed("the origin is not allowed")
     if host == "localhost":
         if not project.config["allow_localhost"]:
             raise OriginNotAllowed("localhost is not allowed")
@@ -80,6 +100,8 @@ def verify_authentication(project: Project, credential: Any, challenge: str, pub
             require_user_verification=False,
         )
     except InvalidAuthenticationResponse as error:
+        if "signature" in str(error).lower():
+            raise SignatureNotVerified() from None
         raise WebAuthnError(_reason(str(error))) from None
     except (WebAuthnException, KeyError, TypeError, ValueError):
         raise WebAuthnError("the authentication response is malformed") from None
@@ -89,8 +111,6 @@ def verify_authentication(project: Project, credential: Any, challenge: str, pub
 def _reason(library_text: str) -> str:
     """py_webauthn's message as the end of "Passkey authentication failed because ..."."""
     lowered = library_text.lower()
-    if "signature" in lowered:
-        return "the signature could not be verified"
     if "sign count" in lowered:
         return "the sign count did not increase (the authenticator may have been cloned)"
     return library_text[:1].lower() + library_text[1:]

@@ -119,3 +119,39 @@ def test_another_port_of_a_trusted_domain_is_refused_by_every_flow_in_28(api: Ap
     for flow, response in each_flow(api, user, "https://app.example.com:443/handler/x").items():
         assert response.headers.get("x-stack-known-error") != "REDIRECT_URL_NOT_WHITELISTED", (flow, response.text)
     assert len(outbox(api, email)) > before
+
+
+@pytest.mark.parametrize("version", ["2.8", "2.7"])
+def test_a_url_with_spaces_gets_2_8s_extra_problem_line(api_27: Api, api_28: Api, version: str) -> None:
+    """2.8.86's URL fields check "contains spaces" before "is not a valid URL" and name both;
+    2.7.16 named only the second. A control: a valid URL passes both checks."""
+    api = api_28 if version == "2.8" else api_27
+    spaces = ["  - query.redirect_uri contains spaces"] if version == "2.8" else []
+    query = {
+        "client_id": api.project_id,
+        "client_secret": api.keys.publishable_client_key,
+        "scope": "legacy",
+        "state": "s",
+        "grant_type": "authorization_code",
+        "code_challenge": "c" * 43,
+        "code_challenge_method": "plain",
+        "response_type": "code",
+    }
+    path = "/api/v1/auth/oauth/authorize/github"
+    refused = api.http.get(path, params={**query, "redirect_uri": "this is an invalid URL string"})
+    body = assert_known_error(refused, "SCHEMA_ERROR", 400)
+    assert body["error"].splitlines() == [
+        f"Request validation failed on GET {path}:",
+        *spaces,
+        "  - query.redirect_uri is not a valid URL",
+    ]
+    control = api.http.get(path, params={**query, "redirect_uri": "http://localhost:3000/handler/oauth-callback"})
+    assert control.status_code == 307, control.text
+    # Any URL field, not only OAuth's: the e-mail code's callback URL.
+    sent = api.call(
+        "POST", "/auth/otp/send-sign-in-code", json={"email": unique_email(), "callback_url": "http://a b/cb"}
+    )
+    problems = assert_known_error(sent, "SCHEMA_ERROR", 400)["error"].splitlines()[1:]
+    assert problems == [line.replace("query.redirect_uri", "body.callback_url") for line in spaces] + [
+        "  - body.callback_url is not a valid URL"
+    ]

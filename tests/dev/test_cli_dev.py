@@ -9,9 +9,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from oidc_provider import OidcProvider
+from ports import free_port
 
 from authmw import AuthConfig
+from authmw.cli import build_parser
 from authmw.errors import ConfigurationError, SettingsFileNotFound
+from authmw_local.bootstrap import ProjectKeys
+
+from . import test_oauth_flow as oauth_flow
+from .conftest import Api, unique_email
 
 
 def authmw_dev(*args: str) -> subprocess.CompletedProcess[str]:
@@ -136,3 +143,52 @@ def test_background_reports_a_start_that_fails(tmp_path: Path) -> None:
         held.listen()
         done = authmw_dev("--background", "--port", str(held.getsockname()[1]), "--data-dir", str(tmp_path))
     assert done.returncode == 2 and "stopped while starting" in done.stderr and "cannot listen" in done.stderr
+
+
+def test_a_shared_oauth_server_that_is_not_a_url_is_refused(tmp_path: Path) -> None:
+    done = authmw_dev("--shared-oauth-server", "localhost:8114", "--data-dir", str(tmp_path))
+    assert_one_line(done, "--shared-oauth-server localhost:8114 is not an http(s) URL", "issuer URL")
+
+
+def test_the_mock_provider_and_random_passkey_challenges_are_the_defaults() -> None:
+    args = build_parser().parse_args(["dev"])
+    assert (args.shared_oauth_server, args.fixed_passkey_challenge) == (None, False)
+    helped = authmw_dev("--help")
+    assert "--shared-oauth-server URL" in helped.stdout and "--fixed-passkey-challenge" in helped.stdout
+
+
+def test_shared_oauth_server_and_fixed_passkey_challenge_from_the_command_line(tmp_path: Path) -> None:
+    """`--shared-oauth-server URL`: the `shared` providers sign in at that OpenID Connect server
+    (here the tests' own), not at the built-in mock; `--fixed-passkey-challenge`: every passkey
+    challenge is "MOCK" (base64url `TU9DSw`). Both pass through `--background`, as `--public-url` does."""
+    data = tmp_path / ".authmw"
+    with OidcProvider() as provider:
+        port = free_port()
+        started = authmw_dev(
+            "--background", "--port", str(port), "--public-url", f"http://localhost:{port}", "--data-dir", str(data),
+            "--shared-oauth-server", provider.issuer, "--fixed-passkey-challenge",
+        )
+        try:
+            assert started.returncode == 0, started.stderr
+            config = AuthConfig.from_env_file(data / "project.env")
+            assert config.api_url == f"http://localhost:{port}"  # not 127.0.0.1: --public-url passed on too
+            keys = ProjectKeys(
+                config.project_id,
+                config.publishable_client_key or "",
+                config.secret_server_key or "",
+                config.super_secret_admin_key or "",
+            )
+            api = Api(config.api_url, keys)
+            api.set_config(oauth_providers=[{"id": "github", "type": "shared", "enabled": True}], passkey_enabled=True)
+            flow = oauth_flow.start(api, "github")
+            assert flow.authorize.status_code == 307, flow.authorize.text
+            assert flow.authorize.headers["location"].startswith(provider.issuer + "/authorize?")
+            token = api.sign_up(unique_email())["access_token"]
+            started_passkey = api.call("POST", "/auth/passkey/initiate-passkey-registration", token=token, json={})
+            assert started_passkey.json()["options_json"]["challenge"] == "TU9DSw"
+            said = (data / "dev.log").read_text()  # its start-up lines name both, the switch as for tests only
+            assert f"shared providers served by {provider.issuer}" in said
+            assert "every challenge is the fixed MOCK (--fixed-passkey-challenge: for tests only)" in said
+        finally:
+            stopped = authmw_dev("--stop", "--data-dir", str(data))
+    assert stopped.returncode == 0, stopped.stderr

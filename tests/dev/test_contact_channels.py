@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
+
 from .conftest import Api, assert_known_error, unique_email
 
 CALLBACK = "http://localhost:3000/handler/email-verification"
@@ -50,7 +52,9 @@ def test_channel_errors(api: Api, user: dict) -> None:
     other = api.sign_up()
     clash = add(api, other["access_token"], user["email"], used_for_auth=True)
     assert assert_known_error(clash, "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", 409)["details"] == {
-        "type": "email"
+        "type": "email",
+        "contact_channel_value": user["email"],
+        "would_work_if_email_was_verified": False,
     }
     foreign = api.call(
         "POST",
@@ -150,3 +154,28 @@ def test_sending_a_channel_code_without_a_user_names_the_missing_user(api: Api, 
     assert own.json() == {"success": True}
     server = api.call("POST", path, "server", json={"callback_url": CALLBACK})  # no user needed on the server
     assert server.json() == {"success": True}
+
+
+@pytest.mark.parametrize("version", ["2.8", "2.7"])
+def test_someone_elses_sign_in_address_names_itself_in_2_8(api_27: Api, api_28: Api, version: str) -> None:
+    """2.8.86 names the address (normalised) in the details and the message when a channel is
+    created, none when one is changed to it (its update passes no value), and adds
+    `would_work_if_email_was_verified: false`; 2.7.16 had only the type."""
+    api = api_28 if version == "2.8" else api_27
+    api.sign_up(address := unique_email())  # the address's owner
+    other = api.sign_up()
+    given = address.upper() if version == "2.8" else address  # 2.8 lower-cases addresses
+    created = add(api, other["access_token"], given, used_for_auth=True)
+    body = assert_known_error(created, "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", 409)
+    channel = add(api, other["access_token"], unique_email(), used_for_auth=True).json()
+    path = f"/contact-channels/me/{channel['id']}"
+    changed = api.call("PATCH", path, token=other["access_token"], json={"value": address})
+    changed_body = assert_known_error(changed, "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", 409)
+    if version == "2.7":
+        assert body["details"] == changed_body["details"] == {"type": "email"}
+        assert body["error"] == changed_body["error"] == "This email is already used for authentication by another account."
+        return
+    assert body["details"] == {"type": "email", "contact_channel_value": address, "would_work_if_email_was_verified": False}
+    assert body["error"] == f'This email "({address})" is already used for authentication by another account.'
+    assert changed_body["details"] == {"type": "email", "contact_channel_value": None, "would_work_if_email_was_verified": False}
+    assert changed_body["error"] == "This email  is already used for authentication by another account."

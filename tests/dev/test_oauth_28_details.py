@@ -135,6 +135,36 @@ def test_oauth_records_of_config_overrides(api: Api) -> None:
     assert api.call("GET", "/internal/projects/current", "admin").json()["config"]["domains"] == []
 
 
+def test_two_domain_records_may_name_one_domain(api: Api) -> None:
+    """2.8.86 keeps trusted domains as records: two of them for one domain are both kept, each
+    changed and removed by its own id, beside an entry set through the project's list."""
+    api.set_config(domains=[{"domain": "https://listed.example.com", "handler_path": "/handler"}])
+    records = {
+        "domains.trustedDomains.first": {"baseUrl": "https://twice.example.com", "handlerPath": "/a"},
+        "domains.trustedDomains.second": {"baseUrl": "https://twice.example.com", "handlerPath": "/b"},
+    }
+    try:
+        assert override(api, "environment", records).status_code == 200
+        assert override(api, "environment", {"domains.trustedDomains.first.handlerPath": "/c"}).status_code == 200
+        view = api.call("GET", "/internal/projects/current", "admin").json()["config"]["domains"]
+        assert view == [
+            {"domain": "https://listed.example.com", "handler_path": "/handler"},
+            {"domain": "https://twice.example.com", "handler_path": "/c"},
+            {"domain": "https://twice.example.com", "handler_path": "/b"},
+        ]
+        rendered = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])
+        assert rendered["domains"]["trustedDomains"] == {
+            "domain-0": {"baseUrl": "https://listed.example.com", "handlerPath": "/handler"},
+            "first": {"baseUrl": "https://twice.example.com", "handlerPath": "/c"},
+            "second": {"baseUrl": "https://twice.example.com", "handlerPath": "/b"},
+        }
+        assert override(api, "environment", {"domains.trustedDomains.second": None}).status_code == 200
+        view = api.call("GET", "/internal/projects/current", "admin").json()["config"]["domains"]
+        assert [d["handler_path"] for d in view] == ["/handler", "/c"]
+    finally:
+        api.set_config(domains=[])
+
+
 def test_admin_view_round_trip_of_providers(api: Api) -> None:
     """The providers just read are accepted back (apple_bundle_ids too, which 2.8 lists only when set)."""
     read = api.call("GET", "/internal/projects/current", "admin").json()["config"]["oauth_providers"]

@@ -7,11 +7,14 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import cbor2
 import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
+
+from authmw.dev import LocalService
 
 from .conftest import Api, assert_known_error, unique_email
 
@@ -116,7 +119,10 @@ def test_a_wrong_signature_or_unknown_passkey_fails(api: Api, user: dict, passke
     assert register(api, user["access_token"], authenticator).status_code == 200
     impostor = Authenticator(credential_id=authenticator.credential_id, sign_count=9)  # same id, other key
     body = assert_known_error(authenticate(api, impostor), "PASSKEY_AUTHENTICATION_FAILED", 400)
-    assert body["error"] == "Passkey authentication failed because the signature could not be verified"
+    assert body["error"] == (  # the backend's words, 2.7 and 2.8 alike
+        "The signature of the authentication response could not be verified with the stored public key tied"
+        " to this credential ID"
+    )
     unknown = assert_known_error(authenticate(api, Authenticator()), "PASSKEY_AUTHENTICATION_FAILED", 400)
     assert unknown["error"] == "Passkey not found"
 
@@ -210,3 +216,74 @@ def test_registering_the_same_credential_again_replaces_ones_own(api: Api, user:
     assert register(api, user["access_token"], renewed).status_code == 200
     assert authenticate(api, renewed).json()["user_id"] == user["user_id"]
     assert_known_error(authenticate(api, authenticator), "PASSKEY_AUTHENTICATION_FAILED", 400)
+
+
+def _challenges(api: Api, token: str) -> list[str]:
+    """The challenges of a registration and an authentication, each started twice."""
+    out = []
+    for _ in range(2):
+        started = api.call("POST", "/auth/passkey/initiate-passkey-registration", token=token, json={})
+        out.append(started.json()["options_json"]["challenge"])
+        started = api.call("POST", "/auth/passkey/initiate-passkey-authentication", json={})
+        out.append(started.json()["options_json"]["challenge"])
+    return out
+
+
+def test_challenges_are_random_by_default(api: Api, user: dict, passkeys_on: None) -> None:
+    challenges = _challenges(api, user["access_token"])
+    assert len(set(challenges)) == 4
+    assert all(len(base64.urlsafe_b64decode(c + "==")) == 32 for c in challenges)
+    assert b64url(b"MOCK") not in challenges
+
+
+def test_the_fixed_challenge_switch_gives_the_backends_test_challenge(tmp_path: Path) -> None:
+    """`fixed_passkey_challenge=True` (testing only) answers as backend 2.8.86 with
+    STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: every challenge is the bytes of "MOCK",
+    so a ceremony signed over it (as a recorded one is) registers and signs in."""
+    with LocalService(tmp_path / "fixed", quiet=True, fixed_passkey_challenge=True) as service:
+        api = Api.of(service)
+        api.set_config(passkey_enabled=True)
+        user = api.sign_up(unique_email())
+        assert _challenges(api, user["access_token"]) == ["TU9DSw"] * 4
+        authenticator = Authenticator()
+        registered = register(api, user["access_token"], authenticator)
+        assert registered.status_code == 200, registered.text
+        signed_in = authenticate(api, authenticator)
+        assert signed_in.status_code == 200, signed_in.text
+        assert signed_in.json()["user_id"] == user["user_id"]
+        # The ceremony is still checked: a signature over another challenge fails.
+        started = api.call("POST", "/auth/passkey/initiate-passkey-authentication", json={}).json()
+        answer = authenticator.get({"challenge": b64url(b"MOCK!")})
+        response = api.call(
+            "POST", "/auth/passkey/sign-in", json={"authentication_response": answer, "code": started["code"]}
+        )
+        assert_known_error(response, "PASSKEY_AUTHENTICATION_FAILED", 400)
+
+
+WILDCARD_ORIGIN = "http://localhost:8103"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "trusted"),
+    [("http://*:8103", True), ("http://**host:8103", True), ("http://*:9000", False), ("https://*.example.com", False)],
+)
+def test_2_8_judges_the_origin_by_its_redirect_rule_with_wildcards(
+    api_28: Api, config_28, pattern: str, trusted: bool
+) -> None:
+    """2.8.86 checks a passkey's origin as it checks a redirect URL: a wildcard domain matches
+    (ports compared); with localhost not allowed, any other origin is refused."""
+    config_28(passkey_enabled=True)
+    user, newcomer = api_28.sign_up(unique_email()), api_28.sign_up(unique_email())
+    authenticator = Authenticator()
+    assert register(api_28, user["access_token"], authenticator, origin=WILDCARD_ORIGIN).status_code == 200
+    config_28(allow_localhost=False, domains=[{"domain": pattern, "handler_path": "/"}])
+    registered = register(api_28, newcomer["access_token"], Authenticator(), origin=WILDCARD_ORIGIN)
+    signed_in = authenticate(api_28, authenticator, origin=WILDCARD_ORIGIN)
+    if trusted:
+        assert registered.status_code == 200, registered.text
+        assert signed_in.json()["user_id"] == user["user_id"]
+    else:
+        body = assert_known_error(registered, "PASSKEY_REGISTRATION_FAILED", 400)
+        assert body["error"] == "Passkey registration failed because the origin is not allowed"
+        body = assert_known_error(signed_in, "PASSKEY_AUTHENTICATION_FAILED", 400)
+        assert body["error"] == "Passkey authentication failed because the origin is not allowed"

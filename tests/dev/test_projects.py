@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .conftest import Api, assert_known_error
 
 #: API 2.7's project views and admin routes (2.8's: test_api_28_users.py).
@@ -165,3 +167,25 @@ def test_an_update_leaving_a_provider_out_is_refused_by_2_7_and_disables_it_in_2
         assert [p["id"] for p in client["enabled_oauth_providers"]] == ["github"]
     finally:  # the local project's start value
         api_28.set_config(oauth_providers=[{"id": p, "type": "shared"} for p in ("github", "google")])
+
+
+@pytest.mark.parametrize("version", ["2.8", "2.7"])
+def test_one_domain_listed_twice(api_27: Api, api_28: Api, version: str) -> None:
+    """2.8.86 keeps trusted domains as a record under fresh ids, so two entries for one domain
+    are both kept (and either trusts the URL); 2.7.16 refused them."""
+    api = api_28 if version == "2.8" else api_27
+    twice = [
+        {"domain": "https://twice.example.com", "handler_path": "/handler"},
+        {"domain": "https://twice.example.com", "handler_path": "/other-handler"},
+    ]
+    before = api.call("GET", api.admin_project_path, "admin").json()["config"]
+    response = api.call("PATCH", api.admin_project_path, "admin", json={"config": {"domains": twice}})
+    try:
+        if version == "2.7":
+            assert (response.status_code, response.text) == (400, "Duplicated domain found")
+            return
+        assert response.status_code == 200, response.text
+        assert response.json()["config"]["domains"] == twice
+        assert api.call("GET", api.admin_project_path, "admin").json()["config"]["domains"] == twice
+    finally:
+        api.set_config(domains=before["domains"])

@@ -210,14 +210,19 @@ def test_update_project_with_keywords_a_model_or_a_dict(flavour, owner):
     assert flavour(admin.get_project()) == updated
 
 
-def test_update_project_errors(flavour, apps, owner):
+@BOTH_APIS
+def test_update_project_errors(flavour, apps, owner, request):
     _, admin = owner.project()
     with pytest.raises(ValueError, match="config.allow_local_host: Extra inputs are not permitted"):
         flavour(admin.update_project(config={"allow_local_host": False}))
     duplicated = [{"domain": "https://a.example", "handler_path": "/h"}] * 2
-    with pytest.raises(HttpStatusError) as info:
-        flavour(admin.update_project(config={"domains": duplicated}))
-    assert info.value.status == 400 and "Duplicated domain found" in info.value.body
+    if request.node.callspec.params["apps"] == "2.7":  # 2.7.16 refused one domain listed twice; 2.8.86 keeps both entries
+        with pytest.raises(HttpStatusError) as info:
+            flavour(admin.update_project(config={"domains": duplicated}))
+        assert info.value.status == 400 and "Duplicated domain found" in info.value.body
+    else:
+        kept = flavour(admin.update_project(config={"domains": duplicated}))
+        assert kept.config.domains == [ProjectDomain(domain="https://a.example", handler_path="/h")] * 2
     with pytest.raises(SchemaError, match="URL must start with http:// or https://"):
         flavour(admin.update_project(config={"domains": [{"domain": "ftp://a.example", "handler_path": "/h"}]}))
     with pytest.raises(HttpStatusError, match="Invalid team default permission ids"):

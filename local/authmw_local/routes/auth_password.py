@@ -22,6 +22,14 @@ from ..verification import CODE_LENGTH, find_code
 group = EndpointGroup()
 
 
+def _check_new_password(ctx: RequestContext, new_password: str) -> None:
+    """The checks every route that stores a new password makes first, in the service's order."""
+    if not ctx.project.config["credential_enabled"]:
+        raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
+    if len(new_password) < MIN_LENGTH:
+        raise CatalogueError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
+
+
 def _set_password_hash(ctx: RequestContext, user_id: str, password: str) -> None:
     ctx.sql.execute(
         "UPDATE users SET password_hash = ? WHERE project_id = ? AND id = ?",
@@ -114,10 +122,7 @@ def sign_in(ctx: RequestContext) -> dict[str, Any]:
 )
 def update_password(ctx: RequestContext) -> dict[str, Any]:
     user = ctx.signed_in_user
-    if not ctx.project.config["credential_enabled"]:
-        raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
-    if len(ctx.body["new_password"]) < MIN_LENGTH:
-        raise CatalogueError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
+    _check_new_password(ctx, ctx.body["new_password"])
     if user["password_hash"] is None:
         raise CatalogueError("USER_DOES_NOT_HAVE_PASSWORD")
     if not matches_outside(ctx, ctx.body["old_password"], user["password_hash"]):
@@ -135,10 +140,7 @@ def update_password(ctx: RequestContext) -> dict[str, Any]:
 )
 def set_password(ctx: RequestContext) -> dict[str, Any]:
     user = ctx.signed_in_user
-    if not ctx.project.config["credential_enabled"]:
-        raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
-    if len(ctx.body["password"]) < MIN_LENGTH:
-        raise CatalogueError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
+    _check_new_password(ctx, ctx.body["password"])
     if user["password_hash"] is not None:
         raise PlainError(400, "User already has a password set.")
     _set_password_hash(ctx, user["id"], ctx.body["password"])
@@ -186,10 +188,7 @@ def check_reset_code(ctx: RequestContext) -> dict[str, Any]:
 def reset_password(ctx: RequestContext) -> dict[str, Any]:
     found = find_code(ctx, PASSWORD_RESET, ctx.body["code"])
     found.consume()  # used up even when the checks below fail (service-api A5.3)
-    if not ctx.project.config["credential_enabled"]:
-        raise CatalogueError("PASSWORD_AUTHENTICATION_NOT_ENABLED")
-    if len(ctx.body["password"]) < MIN_LENGTH:
-        raise CatalogueError("PASSWORD_TOO_SHORT", min_length=MIN_LENGTH)
+    _check_new_password(ctx, ctx.body["password"])
     user_id = found.data["user_id"]
     _set_password_hash(ctx, user_id, ctx.body["password"])
     revoke_user_refresh_tokens(ctx.sql, ctx.project.id, user_id)

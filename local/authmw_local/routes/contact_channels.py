@@ -11,7 +11,14 @@ from ..errors import CatalogueError, PlainError
 from ..responses import Created
 from ..schema import Bool, Obj, Str, Uuid
 from ..urls import is_trusted_url
-from ..users import add_contact_channel, email_used_for_auth, get_user, primary_email_channel
+from ..users import (
+    add_contact_channel,
+    email_used_for_auth,
+    get_user,
+    normalise_email,
+    primary_email_channel,
+    used_for_auth_by_someone_else,
+)
 from ..verification import CODE_LENGTH, find_code
 
 group = EndpointGroup()
@@ -76,7 +83,7 @@ def create(ctx: RequestContext) -> Created:
     ).fetchone():
         raise PlainError(400, "Contact channel already exists")
     if body["used_for_auth"] and email_used_for_auth(ctx.sql, ctx.project.id, body["value"]):
-        raise CatalogueError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", type="email")
+        raise used_for_auth_by_someone_else(normalise_email(body["value"]))
     channel_id = add_contact_channel(
         ctx.sql,
         ctx.project.id,
@@ -124,7 +131,7 @@ def update(ctx: RequestContext) -> dict[str, Any]:
     value = body.get("value", row["value"])
     used_for_auth = body.get("used_for_auth", bool(row["used_for_auth"]))
     if used_for_auth and email_used_for_auth(ctx.sql, ctx.project.id, value, except_user=user_id):
-        raise CatalogueError("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", type="email")
+        raise used_for_auth_by_someone_else(None)  # 2.8.86 names no address here
     is_verified = body.get("is_verified", bool(row["is_verified"]) and value == row["value"])
     if body.get("is_primary"):
         ctx.sql.execute(

@@ -42,7 +42,7 @@ from ..sign_up_rules import check_sign_up, mark_restricted
 from ..tokens import AccessTokenClaims
 from ..urls import with_query_param
 from ..user_updates import create_personal_team, personal_team_name
-from ..users import create_user, email_used_for_auth, normalise_email
+from ..users import create_user, email_used_for_auth, normalise_email, used_for_auth_by_someone_else
 from ..verification import create_code, find_code
 from . import oauth_cross_domain
 
@@ -434,19 +434,7 @@ def _merge_by_email(ctx: RequestContext, project: Project, provider_id: str, acc
     # 2.8's details: the address the provider brought, and whether verifying the existing
     # address would let the merge through (link_method with an unverified existing address)
     would_work = strategy == "link_method" and not target["is_verified"]
-    raise CatalogueError(
-        "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
-        type="email",
-        contact_channel_value=account["email"],
-        would_work_if_email_was_verified=would_work,
-        quoted_value=f'"({account["email"]})"',
-        unverified_suffix=(
-            " but the email is not verified. Please login to your existing account with the method you used to"
-            " sign up, and then verify your email to sign in with this login method."
-            if would_work
-            else "."
-        ),
-    )
+    raise used_for_auth_by_someone_else(account["email"], would_work_if_verified=would_work)
 
 
 def _account_user(

@@ -15,6 +15,7 @@ from ..verification import CHALLENGE_LIFETIME_MILLIS, CODE_LENGTH, create_code, 
 from ..webauthn import (
     RP_PLACEHOLDER,
     OriginNotAllowed,
+    SignatureNotVerified,
     WebAuthnError,
     b64url,
     verify_authentication,
@@ -33,8 +34,15 @@ def _require_enabled(ctx: RequestContext) -> None:
         raise CatalogueError("PASSKEY_AUTHENTICATION_NOT_ENABLED")
 
 
+#: The challenge of every ceremony when the service runs with `fixed_passkey_challenge` (testing
+#: only): the bytes of "MOCK", as the real backend's with its test switch on, so a recorded
+#: ceremony (Stack's suite replays one) verifies.
+FIXED_CHALLENGE = b"MOCK"
+
+
 def _challenge(ctx: RequestContext, code_type: str, data: dict[str, Any]) -> tuple[str, str]:
-    challenge = b64url(secrets.token_bytes(32))
+    raw = FIXED_CHALLENGE if ctx.service.fixed_passkey_challenge else secrets.token_bytes(32)
+    challenge = b64url(raw)
     code = create_code(ctx.sql, ctx.project.id, code_type, {**data, "challenge": challenge}, CHALLENGE_LIFETIME_MILLIS)
     return challenge, code
 
@@ -155,6 +163,8 @@ def sign_in(ctx: RequestContext) -> dict[str, Any]:
         sign_count = verify_authentication(
             ctx.project, answer, found.data["challenge"], passkey["public_key"], passkey["sign_count"]
         )
+    except SignatureNotVerified as error:
+        raise CatalogueError("PASSKEY_AUTHENTICATION_FAILED", message=str(error)) from None
     except WebAuthnError as error:
         raise CatalogueError(
             "PASSKEY_AUTHENTICATION_FAILED", message=f"Passkey authentication failed because {error}"

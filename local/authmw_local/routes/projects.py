@@ -243,7 +243,8 @@ def _check_config(ctx: RequestContext, project: Project, changes: dict[str, Any]
         raise schema_error(ctx.request.method, ctx.request.url.path, problems)
 
     domains = changes.get("domains")
-    if domains is not None and len({d["domain"] for d in domains}) != len(domains):
+    duplicated = domains is not None and len({d["domain"] for d in domains}) != len(domains)
+    if duplicated and ctx.api.refuses_duplicate_domains:
         raise PlainError(400, "Duplicated domain found")
     if providers is not None:
         given = {p["id"] for p in providers}
