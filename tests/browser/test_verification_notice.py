@@ -19,8 +19,9 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import ROOT
-from .test_email_flows import PASSWORD, MailService
+from .test_email_flows import MailService
 from .test_page_quality import AXE, Inspector
+from .test_signup_flow import sign_out, submit_password_form
 
 pytestmark = pytest.mark.browser
 
@@ -43,10 +44,7 @@ def notice_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailSer
 def sign_up(page: Any, base: str, email: str) -> None:
     """Signs up on the handler's sign-up page and waits for the after-sign-up page (home)."""
     page.goto(f"{base}/handler/sign-up")
-    form = page.get_by_test_id("sign-up-form")
-    form.get_by_label("E-mail").fill(email)
-    form.get_by_label("Password", exact=True).fill(PASSWORD)
-    form.get_by_role("button", name="Sign up", exact=True).click()
+    submit_password_form(page, "sign-up-form", "Sign up", email)
     page.wait_for_url(f"{base}/")
     expect(page.get_by_test_id("user-email")).to_have_text(email)
 
@@ -137,22 +135,14 @@ def test_a_sign_up_with_the_building_block_leaves_the_notice_and_another_user_do
     page = context.new_page()
     email = f"block-{uuid.uuid4().hex[:10]}@example.com"
     page.goto(f"{base}/custom-sign-up")
-    form = page.get_by_test_id("sign-up-form")
-    form.get_by_label("E-mail").fill(email)
-    form.get_by_label("Password", exact=True).fill(PASSWORD)
-    form.get_by_role("button", name="Sign up", exact=True).click()
+    submit_password_form(page, "sign-up-form", "Sign up", email)
     page.wait_for_url(f"{base}/")
     expect(notice(page)).to_contain_text(email)
 
     other = notice_service.sign_up()
-    page.goto(f"{base}/handler/sign-out")
-    page.get_by_test_id("sign-out-confirm").click()
-    page.wait_for_url(f"{base}/")
+    sign_out(page, base)
     page.goto(f"{base}/handler/sign-in")
-    form = page.get_by_test_id("sign-in-form")
-    form.get_by_label("E-mail").fill(other)
-    form.get_by_label("Password", exact=True).fill(PASSWORD)
-    form.get_by_role("button", name="Sign in", exact=True).click()
+    submit_password_form(page, "sign-in-form", "Sign in", other)
     page.wait_for_url(f"{base}/")
     expect(page.get_by_test_id("user-email")).to_have_text(other)
     note_removed(page)
