@@ -1,5 +1,6 @@
 export const REFRESH_POLICY_PATH: string;
 export const REFRESH_POLICY_OUTPUT_PATH: string;
+export const SHORT_LIVED_WARNING_OUTPUT_PATH: string;
 export interface RefreshPolicyTable {
   required_validity_ms: number;
   max_min_validity_ms: number;
@@ -12,4 +13,5 @@ export interface RefreshPolicyTable {
   short_lived_warning: string;
 }
 export function readRefreshPolicy(path?: string): RefreshPolicyTable;
-export function generateRefreshPolicy(table: RefreshPolicyTable): string;
+/** The text of refresh-policy.gen.ts and of short-lived-warning.gen.ts. */
+export function generateRefreshPolicy(table: RefreshPolicyTable): [policy: string, shortLivedWarning: string];

@@ -14,7 +14,6 @@ import { seg } from "./api-context.js";
 import { AuthmwError, InvalidServerResponse } from "./errors.js";
 import { HttpStatusError, NotInServiceVersion } from "./http-errors.js";
 import {
-  adminProjectFromWire,
   adminProjectUpdateToWire,
   apiKeyFromWire,
   emailTemplateFromWire,
@@ -32,6 +31,7 @@ import {
   type PermissionDefinition,
   type TestEmailResult,
 } from "./models.js";
+import { adminProjectFromWire } from "./models-on-demand.js";
 import { Transport, type ApiRequest, type HttpMethod, type TokenProvider, type TransportOptions } from "./transport.js";
 
 type Wire = Record<string, any>;

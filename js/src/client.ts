@@ -8,7 +8,7 @@ import { noteClientCreated } from "./created-clients.js";
 import { FLOW_NAMES, type AuthApis, type AuthController, type AuthFlows, type UserState } from "./controller.js";
 import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies.js";
 import { isKnownError } from "./known-error.js";
-import { projectFromWire, userFromWire, userUpdateToWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models.js";
+import { userFromWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models.js";
 import type { SignInWithOAuthOptions } from "./oauth.js";
 import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store.js";
 import { accessTokenKind, type UserKindOptions } from "./token-kind.js";
@@ -37,6 +37,9 @@ export interface AuthClientOptions extends Omit<TransportOptions, "baseUrl">, Us
    */
   restrictedUsers?: "onboarding" | "signed-out";
 }
+
+/** The project's view and the user update's fields: loaded with the first call that needs them. */
+const onDemand = () => import("./models-on-demand.js");
 
 /**
  * An API whose module is imported on its first call: an app's bundler splits it off the first
@@ -80,6 +83,7 @@ export class AuthClient implements AuthController {
   readonly caches: AuthCaches;
   private readonly user: UserStateMachine;
   private readonly onboard: boolean;
+  redirect?: (url: string) => void;
 
   constructor(options: AuthClientOptions) {
     noteClientCreated();
@@ -211,7 +215,7 @@ export class AuthClient implements AuthController {
     // the service would refuse, nothing cleared (it may be the 2.8 SDK's), nothing retried.
     const access = await this.session.getSessionAccess();
     if (!access?.allowed) {
-      if (access?.kind == "restricted" && this.onboard) void this.restrictedSession.redirectToOnboarding().catch(() => {});
+      if (access?.kind == "restricted" && this.onboard) void this.restrictedSession.redirectToOnboarding(this.redirect).catch(() => {});
       return null;
     }
     try {
@@ -233,7 +237,7 @@ export class AuthClient implements AuthController {
     const { body } = await this.transport.request<Record<string, unknown>>({
       method: "PATCH",
       path: "/users/me",
-      body: userUpdateToWire(update),
+      body: (await onDemand()).userUpdateToWire(update),
       session: this.session,
     });
     const user = userFromWire(body);
@@ -250,7 +254,7 @@ export class AuthClient implements AuthController {
   /** The project's client view (GET /projects/current); cached in `caches.project`. */
   async getProject(): Promise<Project> {
     const { body } = await this.transport.request<Record<string, unknown>>({ method: "GET", path: "/projects/current" });
-    return projectFromWire(body);
+    return (await onDemand()).projectFromWire(body);
   }
 }
 

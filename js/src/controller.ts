@@ -194,6 +194,12 @@ export interface AuthController extends AuthFlows, AuthApis {
   /** Starts cookie polling and the first user load; returns the matching stop function. */
   start(): () => void;
   getAccessToken(options?: GetAccessTokenOptions): Promise<string | null>;
+  /**
+   * How the client itself sends the browser to a page of the app, replacing the current one (a
+   * restricted user to the onboarding page): `location.replace` by default; <AuthProvider> in a
+   * react-router router sets it to follow its `redirectMethod`.
+   */
+  redirect?: (url: string) => void;
   getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
   getUser(): Promise<CurrentUser | null>;
   updateUser(update: CurrentUserUpdate): Promise<CurrentUser>;

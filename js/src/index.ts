@@ -16,10 +16,10 @@ export {
   useTeamMemberProfiles,
   useTeamPermissions,
   useTeams,
-  useUser,
 } from "./react/hooks.js";
+export { useUser } from "./react/use-user.js";
 export { useAuth } from "./react/use-auth.js";
-export type { SignedInOrLoading, UseUserOptions } from "./react/hooks.js";
+export type { SignedInOrLoading, UseUserOptions } from "./react/use-user.js";
 export type { UseAuthResult } from "./react/use-auth.js";
 export { AuthHandler } from "./react/handler.js";
 export type { AuthHandlerProps } from "./react/handler.js";

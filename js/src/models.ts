@@ -76,19 +76,6 @@ export interface ProjectConfig {
   oauthProviders: { id: string }[];
 }
 
-/** The configuration of a new project (service-api A5.2): password sign-in only. */
-export const NEW_PROJECT_CONFIG: Readonly<ProjectConfig> = Object.freeze({
-  signUpEnabled: true,
-  credentialEnabled: true,
-  magicLinkEnabled: false,
-  passkeyEnabled: false,
-  clientTeamCreationEnabled: false,
-  clientUserDeletionEnabled: false,
-  allowUserApiKeys: false,
-  allowTeamApiKeys: false,
-  oauthProviders: [],
-});
-
 export interface Project {
   id: string;
   displayName: string;
@@ -135,39 +122,6 @@ export function userFromWire(w: Wire): CurrentUser {
   };
 }
 
-
-const UPDATE_FIELDS: Record<keyof CurrentUserUpdate, string> = {
-  displayName: "display_name",
-  clientMetadata: "client_metadata",
-  selectedTeamId: "selected_team_id",
-  profileImageUrl: "profile_image_url",
-  otpAuthEnabled: "otp_auth_enabled",
-  passkeyAuthEnabled: "passkey_auth_enabled",
-  totpSecretBase64: "totp_secret_base64",
-};
-
-export function userUpdateToWire(update: CurrentUserUpdate): Wire {
-  return toWire(update as Record<string, unknown>, UPDATE_FIELDS);
-}
-
-export function projectFromWire(w: Wire): Project {
-  const c = w.config ?? {};
-  return {
-    id: w.id,
-    displayName: w.display_name,
-    config: {
-      signUpEnabled: Boolean(c.sign_up_enabled),
-      credentialEnabled: Boolean(c.credential_enabled),
-      magicLinkEnabled: Boolean(c.magic_link_enabled),
-      passkeyEnabled: Boolean(c.passkey_enabled),
-      clientTeamCreationEnabled: Boolean(c.client_team_creation_enabled),
-      clientUserDeletionEnabled: Boolean(c.client_user_deletion_enabled),
-      allowUserApiKeys: Boolean(c.allow_user_api_keys),
-      allowTeamApiKeys: Boolean(c.allow_team_api_keys),
-      oauthProviders: ((c.enabled_oauth_providers ?? []) as Wire[]).map((p) => ({ id: p.id })),
-    },
-  };
-}
 
 /** A team member's profile (falls back to the user's own name and image). */
 export interface TeamMemberProfile {
@@ -427,58 +381,6 @@ export function snakeKeys(value: unknown): unknown {
     if (item !== undefined) out[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = snakeKeys(item);
   }
   return out;
-}
-
-const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
-/** camelCase keys, deeply (the admin view's nested settings are plain data). */
-function camelKeys(value: unknown): any {
-  if (Array.isArray(value)) return value.map(camelKeys);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [camel(key), camelKeys(item)]));
-}
-
-const OAUTH_PROVIDER_FIELDS = [
-  "clientId",
-  "clientSecret",
-  "facebookConfigId",
-  "microsoftTenantId",
-  "realProvider",
-  "oidcIssuerUrl",
-] as const;
-
-/** One provider of the admin view (camelCase keys). API 2.8 lists enabled providers only and
- * drops `enabled`: absent means enabled. Its other 2.8 fields are not part of the model. */
-function adminOAuthProviderFromWire(p: Wire): AdminOAuthProvider {
-  const provider: AdminOAuthProvider = { id: p.id, type: p.type ?? "shared", enabled: p.enabled ?? true };
-  for (const field of OAUTH_PROVIDER_FIELDS) if (p[field] != null) provider[field] = p[field];
-  return provider;
-}
-
-export function adminProjectFromWire(w: Wire): AdminProject {
-  const base = projectFromWire(w);
-  const c = camelKeys(w.config ?? {});
-  return {
-    ...base,
-    description: w.description ?? "",
-    createdAt: new Date(w.created_at_millis),
-    userCount: w.user_count ?? 0,
-    isProductionMode: Boolean(w.is_production_mode),
-    config: {
-      ...base.config,
-      id: c.id,
-      allowLocalhost: Boolean(c.allowLocalhost),
-      legacyGlobalJwtSigning: Boolean(c.legacyGlobalJwtSigning),
-      createTeamOnSignUp: Boolean(c.createTeamOnSignUp),
-      oauthProviders: ((c.oauthProviders ?? []) as Wire[]).map(adminOAuthProviderFromWire),
-      enabledOAuthProviders: c.enabledOauthProviders ?? [],
-      domains: c.domains ?? [],
-      emailConfig: c.emailConfig ?? { type: "shared" },
-      teamCreatorDefaultPermissions: c.teamCreatorDefaultPermissions ?? [],
-      teamMemberDefaultPermissions: c.teamMemberDefaultPermissions ?? [],
-      oauthAccountMergeStrategy: c.oauthAccountMergeStrategy ?? "link_method",
-    },
-  };
 }
 
 export function adminProjectUpdateToWire(update: AdminProjectUpdate): Wire {

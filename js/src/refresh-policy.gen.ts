@@ -14,8 +14,3 @@ export const RETRY_NETWORK_FAILURE_IN_SESSION = true;
 export const RETRY_NETWORK_FAILURE_IN_REQUEST = false;
 /** Codes (with their families) of the refusals that end the session; nothing else signs a user out. */
 export const SIGNS_OUT: readonly string[] = ["REFRESH_TOKEN_ERROR"];
-
-/** The one warning when the service hands out a token with less validity than wanted. */
-export function shortLivedWarning(remainingMs: number, wantedMs: number): string {
-  return "authmw: the service issued an access token valid for only " + (remainingMs / 1000).toFixed(1) + " s (wanted " + (wantedMs / 1000).toFixed(1) + " s); check the clock or the service's token lifetime. Tokens are refreshed on every use.";
-}

@@ -4,11 +4,11 @@
 // calls, which send the session's tokens with `x-stack-allow-anonymous-user: true` whatever the
 // app accepts. An anonymous session is never used here (it has no e-mail to verify).
 import type { ApiContext } from "./api-context.js";
-import type { CallbackOptions } from "./controller.js";
+import type { AuthController, CallbackOptions } from "./controller.js";
 import { AuthmwError } from "./errors.js";
 import { userFromWire, type CurrentUser, type Wire } from "./models.js";
 import { isKnownError } from "./known-error.js";
-import { callbackUrl, withReturnTo } from "./return-to.js";
+import { authPageUrl, callbackUrl, withReturnTo } from "./return-to.js";
 import type { TokenProvider } from "./transport.js";
 
 /** The user of a restricted session, with what the onboarding page shows. */
@@ -39,9 +39,10 @@ export interface RestrictedSessionApi {
    * Sends the browser to urls.onboarding ({handler}/onboarding), which comes back to this page
    * once the user may continue; does nothing on the handler's own pages (a restricted user
    * must still reach sign-out). <AuthProvider> calls it when such a user opens a page of an app
-   * that does not accept restricted users.
+   * that does not accept restricted users. `redirect` leaves (AuthController.redirect: what
+   * the provider's redirectMethod says); `location.replace` without it.
    */
-  redirectToOnboarding(): Promise<void>;
+  redirectToOnboarding(redirect?: (url: string) => void): Promise<void>;
   /**
    * Ends the restricted user's session on the service and forgets its tokens (the app's own
    * signOut leaves a session it does not show as it is). A session that had already ended is
@@ -92,11 +93,11 @@ export function createRestrictedSessionApi(ctx: ApiContext): RestrictedSessionAp
 
   return {
     getUser,
-    async redirectToOnboarding() {
+    async redirectToOnboarding(redirect = (url: string) => location.replace(url)) {
       const { pathname, search, hash } = window.location;
       const { onboarding, handler } = ctx.urls;
       if (pathname == onboarding || pathname.startsWith(handler.replace(/\/$/, "") + "/")) return;
-      window.location.replace(withReturnTo(onboarding, pathname + search + hash));
+      redirect(withReturnTo(onboarding, pathname + search + hash));
     },
     async sendVerificationEmail(options = {}) {
       const callback_url = callbackUrl("sendVerificationEmail", ctx.urls.emailVerification, options.callbackUrl);
@@ -123,4 +124,19 @@ export function createRestrictedSessionApi(ctx: ApiContext): RestrictedSessionAp
       return getUser();
     },
   };
+}
+
+/**
+ * What `useUser({ or: "redirect" })` and <RedirectToSignIn> do once nobody is signed in (this
+ * module loads with that first redirect, not with the first page): the sign-in page with the
+ * current page as where to come back (`replace`: the protected page, which would only send the
+ * visitor away again, leaves the history), or, for a restricted user (API 2.8) the app does not
+ * show, the onboarding page, where they become a user the page can have (as the 2.8 SDK's useUser
+ * does).
+ */
+export async function leaveForSignIn(controller: AuthController): Promise<void> {
+  const session = controller.restrictedSession;
+  const user = await session.getUser().catch(() => null);
+  if (user?.isRestricted) await session.redirectToOnboarding(controller.redirect);
+  else location.replace(authPageUrl(controller.urls.signIn, location));
 }

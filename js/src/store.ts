@@ -11,7 +11,7 @@ import {
   type CookieSameSite,
 } from "./cookies.js";
 import { accessTokenExpiresAt, hasValidity } from "./jwt.js";
-import { MAX_MIN_VALIDITY_MS, REQUIRED_VALIDITY_MS, shortLivedWarning } from "./refresh-policy.gen.js";
+import { MAX_MIN_VALIDITY_MS, REQUIRED_VALIDITY_MS } from "./refresh-policy.gen.js";
 import { accessTokenKind, kindAllowed, type AccessTokenKind, type UserKindOptions } from "./token-kind.js";
 import type { RequestTokens, SessionTokens, TokenProvider } from "./transport.js";
 import { createStore, type StoreApi } from "./vanilla.js";
@@ -162,10 +162,12 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       if (store.getState().refreshToken !== refreshToken) continue;
       if (fresh === null) return null;
       // The official SDK asserts here. A fresh token is still the best there is (a short
-      // development TTL, or a skewed clock), so it is used, with one warning.
+      // development TTL, or a skewed clock), so it is used, with one warning (whose words load
+      // with it, not with the first page).
       if (!hasValidity(fresh, now(), minValidityMs) && !warnedShortLived) {
         warnedShortLived = true;
-        console.warn(shortLivedWarning(accessTokenExpiresAt(fresh) - now(), minValidityMs));
+        const remainingMs = accessTokenExpiresAt(fresh) - now();
+        void import("./short-lived-warning.gen.js").then((m) => console.warn(m.shortLivedWarning(remainingMs, minValidityMs)));
       }
       return fresh;
     }

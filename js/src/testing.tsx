@@ -6,7 +6,7 @@ import { createAsyncCache } from "./cache.js";
 import type { AuthController, AuthFlows, UserState } from "./controller.js";
 import type { ContactChannelsApi } from "./contact-channels.js";
 import type { ContactChannel, CurrentUser, Project, ProjectConfig, Team, TeamInvitation, TeamMemberProfile } from "./models.js";
-import { NEW_PROJECT_CONFIG } from "./models.js";
+import { NEW_PROJECT_CONFIG } from "./new-project-config.js";
 import type { NotificationPreference } from "./notification-preferences.js";
 import type { OAuthProviderAccount } from "./provider-accounts.js";
 import { AuthContext } from "./react/context.js";

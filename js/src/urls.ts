@@ -29,28 +29,23 @@ export interface AuthUrls {
 
 export type AuthUrlOverrides = Partial<AuthUrls>;
 
+// The handler's pages: the path of each under the handler is its name in kebab case
+// (emailVerification: {handler}/email-verification). One list rather than a line per page keeps
+// the first load of an app small.
+const PAGES = "signIn signUp signOut emailVerification onboarding forgotPassword passwordReset magicLinkCallback oauthCallback teamInvitation accountSettings teamCreation error";
+
 export function resolveUrls(handlerPath: string = DEFAULT_HANDLER_PATH, overrides: AuthUrlOverrides = {}): AuthUrls {
   const handler = handlerPath.replace(/\/+$/, "") || "";
   const home = overrides.home ?? "/";
   const afterSignIn = overrides.afterSignIn ?? home;
-  return {
+  const urls: Record<string, string> = {
     home,
     handler: handler || "/",
-    signIn: overrides.signIn ?? `${handler}/sign-in`,
-    signUp: overrides.signUp ?? `${handler}/sign-up`,
-    signOut: overrides.signOut ?? `${handler}/sign-out`,
-    emailVerification: overrides.emailVerification ?? `${handler}/email-verification`,
-    onboarding: overrides.onboarding ?? `${handler}/onboarding`,
-    forgotPassword: overrides.forgotPassword ?? `${handler}/forgot-password`,
-    passwordReset: overrides.passwordReset ?? `${handler}/password-reset`,
-    magicLinkCallback: overrides.magicLinkCallback ?? `${handler}/magic-link-callback`,
-    oauthCallback: overrides.oauthCallback ?? `${handler}/oauth-callback`,
-    teamInvitation: overrides.teamInvitation ?? `${handler}/team-invitation`,
-    accountSettings: overrides.accountSettings ?? `${handler}/account-settings`,
-    teamCreation: overrides.teamCreation ?? `${handler}/team-creation`,
-    error: overrides.error ?? `${handler}/error`,
     afterSignIn,
     afterSignUp: overrides.afterSignUp ?? afterSignIn,
     afterSignOut: overrides.afterSignOut ?? home,
   };
+  for (const name of PAGES.split(" ") as (keyof AuthUrls)[])
+    urls[name] = overrides[name] ?? `${handler}/${name.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}`;
+  return urls as unknown as AuthUrls;
 }

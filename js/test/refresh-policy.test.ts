@@ -3,7 +3,12 @@
 // reads the same file): when it refreshes, what it retries, what signs the user out.
 import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
-import { generateRefreshPolicy, readRefreshPolicy, REFRESH_POLICY_OUTPUT_PATH } from "../scripts/gen-refresh-policy.mjs";
+import {
+  generateRefreshPolicy,
+  readRefreshPolicy,
+  REFRESH_POLICY_OUTPUT_PATH,
+  SHORT_LIVED_WARNING_OUTPUT_PATH,
+} from "../scripts/gen-refresh-policy.mjs";
 import { createSessionStore } from "../src/store";
 import { BASE_URL, fakeFetch, jsonResponse, knownErrorResponse, networkFailure, PROJECT_ID, tokenValidFor, transportOver } from "./helpers";
 
@@ -19,7 +24,9 @@ function setup() {
 
 describe("the refresh policy table", () => {
   it("src/refresh-policy.gen.ts is what scripts/gen-refresh-policy.mjs makes of authmw/refresh_policy.json now", () => {
-    expect(readFileSync(REFRESH_POLICY_OUTPUT_PATH, "utf8")).toBe(generateRefreshPolicy(readRefreshPolicy()));
+    const [policy, shortLived] = generateRefreshPolicy(readRefreshPolicy());
+    expect(readFileSync(REFRESH_POLICY_OUTPUT_PATH, "utf8")).toBe(policy);
+    expect(readFileSync(SHORT_LIVED_WARNING_OUTPUT_PATH, "utf8")).toBe(shortLived);
   });
 
   it("refuses a table that cannot be followed", () => {
@@ -88,6 +95,8 @@ describe("the browser's session follows it", () => {
       expect(await store.getAccessToken()).toBe(short);
       expect(await store.getAccessToken()).toBe(short);
       const wanted = (policy.required_validity_ms / 1000).toFixed(1);
+      // The words load with the warning (a module of their own), so it is written a moment later.
+      await vi.waitFor(() => expect(warn).toHaveBeenCalled());
       expect(warn.mock.calls).toEqual([[policy.short_lived_warning.replace("{remaining_s}", "10.0").replace("{wanted_s}", wanted)]]);
     } finally {
       warn.mockRestore();

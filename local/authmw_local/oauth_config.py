@@ -22,6 +22,11 @@ from .errors import PlainError
 PROVIDERS = "auth.oauth.providers"
 DOMAINS = "domains.trustedDomains"
 PREFIXES = (PROVIDERS, DOMAINS)
+#: The provider types 2.8.86 knows, in its order (its error lists them so).
+PROVIDER_TYPES = (
+    *("google", "github", "microsoft", "spotify", "facebook", "discord"),
+    *("gitlab", "bitbucket", "linkedin", "apple", "x", "twitch"),
+)
 
 _PROVIDER_FIELDS = {
     "type": "type",
@@ -45,7 +50,7 @@ def split(override: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     rest: dict[str, Any] = {}
 
     def walk(value: Any, path: str) -> None:
-        if isinstance(value, dict) and value and not _is_record(path):
+        if isinstance(value, dict) and value and not is_whole_record(path):
             for key, item in value.items():
                 walk(item, f"{path}.{key}" if path else key)
         elif is_record_key(path):
@@ -61,7 +66,7 @@ def split(override: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     return records, rest
 
 
-def _is_record(path: str) -> bool:
+def is_whole_record(path: str) -> bool:
     """`auth.oauth.providers.<id>` or `domains.trustedDomains.<id>` (a whole record)."""
     return any(path.startswith(prefix + ".") and "." not in path[len(prefix) + 1 :] for prefix in PREFIXES)
 
@@ -115,6 +120,8 @@ def _provider_change(providers: dict[str, dict[str, Any]], record_id: str, field
     if unknown:
         raise PlainError(400, f"Invalid config override: {PROVIDERS}.{record_id} has unknown fields {', '.join(unknown)}.")
     kind = record.get("type") or record_id
+    if kind not in PROVIDER_TYPES:  # 2.8.86's own wording of this schema error
+        raise PlainError(400, f"{PROVIDERS}.{record_id}.type must be one of the following values: {', '.join(PROVIDER_TYPES)}")
     if kind != record_id:
         raise PlainError(
             400,
@@ -161,6 +168,8 @@ def _domain_change(
     if not field and value is None:
         return [pair for i, pair in enumerate(domains) if i != at]
     old = domains[at][1] if at is not None else None
+    if field and old is None:
+        return domains  # as 2.8.86 renders it: a field of a record that does not exist sets nothing
     record = {"baseUrl": old["domain"], "handlerPath": old.get("handler_path", "/handler")} if old else {}
     if field:
         record[field] = value

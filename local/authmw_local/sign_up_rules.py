@@ -328,25 +328,47 @@ class Decision:
     allowed: bool
     #: The first matching `restrict` rule (id, display name), or None.
     restricted_by: tuple[str, str | None] | None
+    #: "allow" / "reject" (a rule decided: `rule_id`) or "default-allow" / "default-reject".
+    decision: str = "default-allow"
+    rule_id: str | None = None
 
 
-def decide(config: dict[str, Any], facts: dict[str, Any]) -> Decision:
+@dataclass(frozen=True)
+class Evaluation:
+    rule_id: str
+    rule: dict[str, Any]
+    #: "matched", "not_matched", "disabled", "missing_condition" or "error" (`error` says why)
+    status: str
+    error: str | None = None
+
+
+def trace(config: dict[str, Any], facts: dict[str, Any]) -> tuple[list[Evaluation], Decision]:
+    """The rules tried, in order, up to the one that decides, and the decision."""
+    evaluations: list[Evaluation] = []
     restricted_by: tuple[str, str | None] | None = None
     for rule_id, rule in ordered_rules(config):
         if not rule["enabled"] or not rule["condition"]:
+            evaluations.append(Evaluation(rule_id, rule, "disabled" if not rule["enabled"] else "missing_condition"))
             continue
         try:
             matched = evaluate_condition(rule["condition"], facts)
-        except CelError:
-            matched = False  # as on the backend: a failing condition does not match
+        except CelError as error:  # as on the backend: a failing condition does not match
+            evaluations.append(Evaluation(rule_id, rule, "error", str(error)))
+            continue
+        evaluations.append(Evaluation(rule_id, rule, "matched" if matched else "not_matched"))
         if not matched:
             continue
         action = rule["action"]["type"]
         if action == "restrict" and restricted_by is None:
             restricted_by = (rule_id, rule.get("displayName"))
         if action in ("allow", "reject"):
-            return Decision(action == "allow", restricted_by)
-    return Decision(config.get("sign_up_rules_default_action", "allow") != "reject", restricted_by)
+            return evaluations, Decision(action == "allow", restricted_by, action, rule_id)
+    allowed = config.get("sign_up_rules_default_action", "allow") != "reject"
+    return evaluations, Decision(allowed, restricted_by, "default-allow" if allowed else "default-reject")
+
+
+def decide(config: dict[str, Any], facts: dict[str, Any]) -> Decision:
+    return trace(config, facts)[1]
 
 
 _COUNTRY_TAG = re.compile(r"^[^+]+\+([A-Za-z]{2})@example\.com$", re.IGNORECASE)

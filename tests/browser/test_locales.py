@@ -1,6 +1,6 @@
 """The six languages of @authmw/react/locales (issue 40) as a person on a phone sees them, in
 Chromium against the local service: the example app in each language (`?lang=`) shows every
-handler page (onboarding and team creation among them), every account-settings section with each
+handler page (onboarding, team creation and the CLI sign-in confirmation among them), every account-settings section with each
 row's form open, a team administrator's parts, and the header's components (team menu, user
 menu) in that language, and nothing is wider than a 320 px window. Screenshots at 375 px go to
 build/screenshots/locales/ (git-ignored): every language in light, German (the longest) and
@@ -333,6 +333,22 @@ def test_every_page_section_and_component_fits_a_phone(
     phone.check("user-menu")
     page.keyboard.press("Escape")
 
+    # The CLI sign-in confirmation page: a command-line tool's link opened signed in (the question,
+    # then cancelled), and a link without its login code.
+    login_code = deployment.client_call(service.service, "POST", "/auth/cli")["login_code"]
+    page.goto(f"{base}/handler/cli-auth-confirm?login_code={login_code}")
+    expect(heading("cliAuthTitle")).to_be_visible()
+    confirm = page.get_by_test_id("cli-auth-confirm")
+    expect(confirm.get_by_text(m["cliAuthQuestion"], exact=True)).to_be_visible()
+    expect(confirm.get_by_role("button", name=m["cliAuthConfirm"], exact=True)).to_be_visible()
+    phone.check("cli-auth-confirm")
+    confirm.get_by_role("button", name=m["cliAuthCancel"], exact=True).click()
+    expect(page.get_by_role("status").filter(has_text=m["cliAuthCancelled"])).to_be_visible()
+    phone.check("cli-auth-cancelled")
+    page.goto(f"{base}/handler/cli-auth-confirm")
+    expect(page.get_by_role("alert")).to_have_text(m["cliAuthLinkIncomplete"])
+    phone.check("cli-auth-link-incomplete")
+
     # The sign-out page reached without the app's link asks first.
     page.goto(f"{base}/handler/sign-out")
     expect(page.get_by_test_id("sign-out-prompt")).to_be_visible()
@@ -346,7 +362,13 @@ def test_every_page_section_and_component_fits_a_phone(
     context.clear_cookies()
     page = phone.page = context.new_page()
     gate_base = example_app(gate_service.config)
-    page.goto(f"{gate_base}/handler/sign-up?lang={lang}")
+    # Signed out, the CLI confirmation page asks to sign in first (a link of this service's).
+    gate_code = deployment.client_call(gate_service.service, "POST", "/auth/cli")["login_code"]
+    page.goto(f"{gate_base}/handler/cli-auth-confirm?login_code={gate_code}&lang={lang}")
+    expect(page.get_by_test_id("cli-auth-sign-in")).to_contain_text(m["cliAuthSignIn"])
+    expect(page.get_by_test_id("cli-auth-sign-in-link")).to_be_visible()
+    phone.check("cli-auth-signed-out")
+    page.goto(f"{gate_base}/handler/sign-up")
     form = page.get_by_test_id("sign-up-form")
     form.get_by_label(m["email"], exact=True).fill(f"gate-{uuid.uuid4().hex[:10]}@example.com")
     form.get_by_label(m["password"], exact=True).fill(PASSWORD)
@@ -379,5 +401,5 @@ def test_every_page_section_and_component_fits_a_phone(
     expect(notice.get_by_role("status")).to_contain_text(t["sentAgain"])
     phone.check("verification-notice-sent-again")
 
-    assert phone.shots >= 30
+    assert phone.shots >= 34
     assert not phone.problems, "wider than a 320 px window:\n" + "\n".join(phone.problems)

@@ -118,6 +118,29 @@ def test_a_protected_page_sends_a_restricted_user_to_onboarding_not_to_sign_in(g
     expect(page.get_by_test_id("protected-email")).to_have_text(email)
 
 
+def test_the_restricted_redirect_follows_the_providers_redirect_method(gate_service, example_app, context) -> None:
+    """<AuthProvider redirectMethod="router"> (the example's `?redirect=router`) sends a restricted
+    user to onboarding with a react-router navigation: the browser loads no second document. The
+    default, "window", loads the onboarding page (the control)."""
+    base = example_app(gate_service.config)
+    page = context.new_page()
+    sign_up(page, base, f"gate-{uuid.uuid4().hex[:10]}@example.com")
+    page.wait_for_url(f"{base}/handler/onboarding?**")
+    documents: list[str] = []
+    page.on("request", lambda request: documents.append(urlsplit(request.url).path) if request.resource_type == "document" else None)
+
+    page.goto(f"{base}/?redirect=router")
+    page.wait_for_url(f"{base}/handler/onboarding?after_auth_return_to={quote('/?redirect=router', safe='')}")
+    expect(page.get_by_role("heading", name="Verify your e-mail")).to_be_visible()
+    assert documents == ["/"]
+
+    documents.clear()
+    page.goto(f"{base}/")
+    page.wait_for_url(f"{base}/handler/onboarding?after_auth_return_to={quote('/', safe='')}")
+    expect(page.get_by_role("heading", name="Verify your e-mail")).to_be_visible()
+    assert documents == ["/", "/handler/onboarding"]
+
+
 def test_a_user_restricted_by_an_administrator_reads_the_reason(gate_service, example_app, context) -> None:
     base = example_app(gate_service.config)
     email = f"held-{uuid.uuid4().hex[:10]}@example.com"

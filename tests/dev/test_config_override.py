@@ -85,7 +85,9 @@ def test_dotted_and_nested_keys_and_the_latest_prefix(api: Api) -> None:
 def test_each_key_belongs_to_its_level(api: Api) -> None:
     without_key = {"x-stack-project-id": api.project_id, "x-stack-access-type": "client"}
     assert_known_error(
-        api.http.get("/api/v1/projects/current", headers=without_key), "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", 401
+        api.http.get("/api/v1/projects/current", headers=without_key),
+        "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+        401,
     )
     r = override(api, "project", {"project": {"requirePublishableClientKey": False}})
     assert r.status_code == 200, r.text
@@ -109,7 +111,7 @@ def test_each_key_belongs_to_its_level(api: Api) -> None:
         ("[1, 2]", "must hold a JSON object"),
         (json.dumps({"rbac": {"permissions": {"read": {}}}}), "'rbac.permissions.read' is not supported"),
         (json.dumps({"teams": {}, "users": {"allowClientUserDeletion": 1}}), "must be a boolean, not 1"),
-        (json.dumps({"onboarding.requireEmailVerification": "yes"}), "must be a boolean, not \"yes\""),
+        (json.dumps({"onboarding.requireEmailVerification": "yes"}), 'must be a boolean, not "yes"'),
         (json.dumps({"auth.oauth.accountMergeStrategy": "merge"}), "must be one of link_method, raise_error"),
     ],
 )
@@ -141,10 +143,15 @@ def test_request_shape_is_checked(api: Api) -> None:
 
 
 def test_only_the_admin_tier_changes_the_config(api: Api) -> None:
+    """As 2.8.86: the server key manages the branch level only (403 elsewhere); the client key
+    none (401)."""
     before = config(api)
     change = {"onboarding.requireEmailVerification": True}
-    assert_known_error(override(api, "environment", change, tier="server"), "INSUFFICIENT_ACCESS_TYPE", 401)
+    refused = override(api, "environment", change, tier="server")
+    assert refused.status_code == 403, refused.text
+    assert "branch" in refused.text
     assert_known_error(override(api, "environment", change, tier="client"), "INSUFFICIENT_ACCESS_TYPE", 401)
+    assert_known_error(override(api, "branch", change, tier="client"), "INSUFFICIENT_ACCESS_TYPE", 401)
     assert config(api) == before
 
 
@@ -170,3 +177,244 @@ def test_one_projects_admin_key_cannot_change_another_project(running: LocalServ
 def test_answering_as_27_there_is_no_such_endpoint(api_27: Api) -> None:
     r = override(api_27, "environment", {"onboarding.requireEmailVerification": True})
     assert r.status_code == 404
+    admin = api_27.headers("admin")
+    assert api_27.http.get("/api/v1/internal/config/override/branch", headers=admin).status_code == 404
+    put_27 = api_27.http.put("/api/v1/internal/config/override/environment", headers=admin, json={"config_string": "{}"})
+    assert put_27.status_code == 404
+    for method in ("GET", "DELETE"):
+        assert api_27.http.request(method, "/api/v1/internal/config/source", headers=admin).status_code == 404
+    assert api_27.call("POST", "/internal/sign-up-rules-test", "admin", json={}).status_code == 404
+
+
+# --- the three levels as 2.8.86 keeps them: GET and PUT per level, reset-keys, the pushed source
+
+
+def level(api: Api, name: str, tier: str = "admin") -> dict[str, Any]:
+    response = api.http.get(f"/api/v1/internal/config/override/{name}", headers=api.headers(tier))
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = json.loads(response.json()["config_string"])
+    return result
+
+
+def put(api: Api, name: str, config: Any, source: Any = None, tier: str = "admin") -> httpx.Response:
+    body: dict[str, Any] = {"config_string": json.dumps(config)}
+    if source is not None:
+        body["source"] = source
+    return api.http.put(f"/api/v1/internal/config/override/{name}", headers=api.headers(tier), json=body)
+
+
+def reset(api: Api, name: str, keys: list[str]) -> httpx.Response:
+    return api.http.post(
+        f"/api/v1/internal/config/override/{name}/reset-keys", headers=api.headers("admin"), json={"keys": keys}
+    )
+
+
+def source(api: Api) -> dict[str, Any]:
+    response = api.http.get("/api/v1/internal/config/source", headers=api.headers("admin"))
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()["source"]
+    return result
+
+
+UNLINKED = {"type": "unlinked"}
+
+
+@pytest.fixture
+def blank(api: Api) -> Api:
+    """The project with empty branch and environment overrides (the earlier tests' values gone)."""
+    assert put(api, "branch", {}, UNLINKED).status_code == 200
+    assert put(api, "environment", {}).status_code == 200
+    assert level(api, "branch") == {} and level(api, "environment") == {}
+    return api
+
+
+def test_each_level_keeps_its_own_override(blank: Api) -> None:
+    api = blank
+    assert override(api, "branch", {"teams": {"allowClientTeamCreation": True}}).status_code == 200
+    assert level(api, "branch") == {"teams.allowClientTeamCreation": True}
+    assert level(api, "environment") == {}
+    assert override(api, "branch", {"users.allowClientUserDeletion": True}).status_code == 200
+    assert level(api, "branch") == {"teams.allowClientTeamCreation": True, "users.allowClientUserDeletion": True}
+    assert config(api)["client_team_creation_enabled"] is True
+
+
+def test_put_replaces_a_level_and_what_it_no_longer_names_goes_back(blank: Api) -> None:
+    api = blank
+    assert override(api, "environment", {"users.allowClientUserDeletion": True}).status_code == 200
+    pushed = {"teams.allowClientTeamCreation": True, "teams.createPersonalTeamOnSignUp": True}
+    assert put(api, "branch", pushed, UNLINKED).status_code == 200
+    after = config(api)
+    assert (after["client_team_creation_enabled"], after["create_team_on_sign_up"]) == (True, True)
+    replaced = put(api, "branch", {"auth.passkey.allowSignIn": True}, UNLINKED)
+    assert replaced.status_code == 200 and replaced.json() == {"success": True}
+    assert level(api, "branch") == {"auth.passkey.allowSignIn": True}
+    after = config(api)
+    assert (after["client_team_creation_enabled"], after["create_team_on_sign_up"]) == (False, False)
+    assert after["passkey_enabled"] is True
+    assert after["client_user_deletion_enabled"] is True  # the environment's value stays
+    rendered = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])
+    assert (
+        rendered["teams"]["allowClientTeamCreation"] is False and rendered["users"]["allowClientUserDeletion"] is True
+    )
+
+
+def test_the_environment_wins_over_the_branch_until_its_key_is_reset(blank: Api) -> None:
+    api = blank
+    assert put(api, "branch", {"teams.allowClientTeamCreation": True}, UNLINKED).status_code == 200
+    assert override(api, "environment", {"teams.allowClientTeamCreation": False}).status_code == 200
+    assert config(api)["client_team_creation_enabled"] is False
+    # a branch change under an environment value does not show
+    assert override(api, "branch", {"teams.allowClientTeamCreation": True}).status_code == 200
+    assert config(api)["client_team_creation_enabled"] is False
+    assert reset(api, "environment", ["teams.allowClientTeamCreation"]).json() == {"success": True}
+    assert level(api, "environment") == {}
+    assert config(api)["client_team_creation_enabled"] is True
+    # null in the environment hides the branch's value: the default applies
+    assert override(api, "environment", {"teams.allowClientTeamCreation": None}).status_code == 200
+    assert level(api, "environment") == {"teams.allowClientTeamCreation": None}
+    assert config(api)["client_team_creation_enabled"] is False
+
+
+def test_reset_keys_takes_out_a_key_and_what_is_under_it(blank: Api) -> None:
+    api = blank
+    both = {"teams.allowClientTeamCreation": True, "teams.createPersonalTeamOnSignUp": True}
+    assert override(api, "environment", {**both, "users.allowClientUserDeletion": True}).status_code == 200
+    unchanged = level(api, "environment")
+    for keys in ([], ["nonExistent.key"]):  # nothing to take out: nothing changes, no error
+        assert reset(api, "environment", keys).status_code == 200
+        assert level(api, "environment") == unchanged
+    assert reset(api, "environment", ["teams"]).status_code == 200
+    assert level(api, "environment") == {"users.allowClientUserDeletion": True}
+    after = config(api)
+    assert (after["client_team_creation_enabled"], after["create_team_on_sign_up"]) == (False, False)
+    assert after["client_user_deletion_enabled"] is True
+
+
+def test_a_provider_set_as_a_nested_object_is_reset_whole(blank: Api) -> None:
+    api = blank
+    google = {"type": "google", "isShared": False, "clientId": "id", "clientSecret": "secret", "allowSignIn": True}
+    r = override(
+        api,
+        "environment",
+        {"auth": {"oauth": {"providers": {"google": google}}}, "teams.allowClientTeamCreation": True},
+    )
+    assert r.status_code == 200, r.text
+    before = [p["id"] for p in config(api)["oauth_providers"] if p["id"] != "google"]
+    assert [p["id"] for p in config(api)["oauth_providers"]] == [*before, "google"]
+    assert reset(api, "environment", ["auth.oauth.providers.google"]).status_code == 200
+    assert [p["id"] for p in config(api)["oauth_providers"]] == before  # providers set elsewhere stay
+    assert level(api, "environment") == {"teams.allowClientTeamCreation": True}
+
+
+def test_settings_changed_on_the_project_survive_other_override_writes(blank: Api) -> None:
+    api = blank
+    api.set_config(magic_link_enabled=True)
+    assert put(api, "branch", {"teams.allowClientTeamCreation": True}, UNLINKED).status_code == 200
+    assert reset(api, "branch", ["teams"]).status_code == 200
+    assert config(api)["magic_link_enabled"] is True
+    api.set_config(magic_link_enabled=False)
+
+
+def test_the_branch_remembers_where_it_was_pushed_from(blank: Api) -> None:
+    api = blank
+    assert source(api) == UNLINKED
+    github = {
+        "type": "pushed-from-github",
+        "owner": "org",
+        "repo": "repo",
+        "branch": "main",
+        "commit_hash": "abc123",
+        "config_file_path": "stack.config.ts",
+    }
+    assert put(api, "branch", {"teams.allowClientTeamCreation": True}, github).status_code == 200
+    assert source(api) == github
+    assert override(api, "branch", {"users.allowClientUserDeletion": True}).status_code == 200
+    assert source(api) == github  # a PATCH keeps it
+    assert put(api, "environment", {}).status_code == 200  # so does the environment level
+    assert source(api) == github
+    assert put(api, "branch", {}, {"type": "pushed-from-unknown"}).status_code == 200
+    assert source(api) == {"type": "pushed-from-unknown"}
+    unlinked = api.http.delete("/api/v1/internal/config/source", headers=api.headers("admin"))
+    assert unlinked.status_code == 200 and unlinked.json() == {"success": True}
+    assert source(api) == UNLINKED
+    for tier in ("client", "server"):
+        denied = api.http.get("/api/v1/internal/config/source", headers=api.headers(tier))
+        assert_known_error(denied, "INSUFFICIENT_ACCESS_TYPE", 401)
+
+
+@pytest.mark.parametrize(
+    ("source_body", "message"),
+    [
+        (None, "source is required for branch level config"),
+        ({"type": "somewhere"}, "body.source.type"),
+        ({"type": "pushed-from-github", "owner": "org", "repo": "repo"}, "branch, commit_hash, config_file_path"),
+    ],
+)
+def test_a_push_to_the_branch_names_a_valid_source(blank: Api, source_body: Any, message: str) -> None:
+    r = put(blank, "branch", {"teams.allowClientTeamCreation": True}, source_body)
+    assert r.status_code == 400 and message in r.text
+    assert level(blank, "branch") == {}
+    assert put(blank, "branch", {"x": {"y": 1}}, UNLINKED).status_code == 400  # the config is checked too
+    assert put(blank, "branch", "{not json", UNLINKED).status_code == 400
+
+
+def test_the_server_key_manages_the_branch_level_only(blank: Api) -> None:
+    api = blank
+    assert put(api, "branch", {"teams.allowClientTeamCreation": True}, UNLINKED, tier="server").status_code == 200
+    assert level(api, "branch", tier="server") == {"teams.allowClientTeamCreation": True}
+    for name in ("environment", "project"):
+        refused = api.http.get(f"/api/v1/internal/config/override/{name}", headers=api.headers("server"))
+        assert refused.status_code == 403 and "branch" in refused.text
+        assert put(api, name, {}, tier="server").status_code == 403
+    client = api.http.get("/api/v1/internal/config/override/branch", headers=api.headers("client"))
+    assert_known_error(client, "INSUFFICIENT_ACCESS_TYPE", 401)
+
+
+def test_domains_and_provider_credentials_belong_to_the_environment(blank: Api) -> None:
+    api = blank
+    domain = {"domains.trustedDomains.mine": {"baseUrl": "https://example.com", "handlerPath": "/handler"}}
+    google = {"type": "google", "isShared": False, "clientId": "id", "clientSecret": "secret", "allowSignIn": True}
+    for name in ("branch", "project"):
+        refused = override(api, name, domain)
+        assert refused.status_code == 400 and "'domains.trustedDomains.mine'" in refused.text
+        assert "use the environment level" in refused.text
+    secret = override(api, "branch", {"auth.oauth.providers.google": google})
+    assert secret.status_code == 400 and "'auth.oauth.providers.google.clientId'" in secret.text
+    one_field = override(api, "branch", {"auth.oauth.providers.google.clientSecret": "s"})
+    assert one_field.status_code == 400 and "auth.oauth.providers.google.clientSecret" in one_field.text
+    assert level(api, "branch") == {}
+    # the controls: the environment takes both
+    assert override(api, "environment", {**domain, "auth.oauth.providers.google": google}).status_code == 200
+    assert (
+        override(
+            api, "environment", {"domains.trustedDomains.mine": None, "auth.oauth.providers.google": None}
+        ).status_code
+        == 200
+    )
+
+
+def test_an_unknown_provider_type_is_refused_in_2_8_86s_words(blank: Api) -> None:
+    bad = {"type": "invalid-provider", "isShared": False, "clientId": "id", "clientSecret": "secret"}
+    refused = override(blank, "environment", {"auth.oauth.providers.invalid": bad})
+    assert refused.status_code == 400
+    assert refused.text.startswith("auth.oauth.providers.invalid.type must be one of the following values: google,")
+    assert refused.text.endswith(", apple, x, twitch")
+    assert level(blank, "environment") == {}
+
+
+def test_a_dotted_field_of_a_domain_record_that_does_not_exist_sets_nothing(blank: Api) -> None:
+    api = blank
+    before = config(api)["domains"]
+    dotted = {"domains.trustedDomains.two.baseUrl": "https://two.example.com", "domains.trustedDomains.two.handlerPath": "/h"}
+    assert override(api, "environment", dotted).status_code == 200
+    assert config(api)["domains"] == before
+    # the control: a whole record is one, and its fields then change it
+    whole = {"domains": {"trustedDomains": {"three": {"baseUrl": "https://three.example.com", "handlerPath": "/n"}}}}
+    assert override(api, "environment", whole).status_code == 200
+    assert override(api, "environment", {"domains.trustedDomains.three.handlerPath": "/m"}).status_code == 200
+    assert config(api)["domains"] == [*before, {"domain": "https://three.example.com", "handler_path": "/m"}]
+    rendered = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])
+    assert rendered["domains"]["trustedDomains"]["three"] == {"baseUrl": "https://three.example.com", "handlerPath": "/m"}
+    assert "two" not in rendered["domains"]["trustedDomains"]
+    assert put(api, "environment", {}).status_code == 200
+    assert config(api)["domains"] == before

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import httpx
+
 from .conftest import Api, assert_known_error
 
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
@@ -100,6 +102,57 @@ def test_2_8_providers_have_no_enabled_flag(api_28: Api, api_27: Api) -> None:
     assert "body.config.oauth_providers[0].client_id must be defined" in error
     # 2.7 still requires the flag
     refused = api_27.call("PATCH", "/projects/current", "admin", json={"config": {"oauth_providers": providers}})
-    assert "body.config.oauth_providers[0].enabled must be defined" in assert_known_error(
-        refused, "SCHEMA_ERROR", 400
-    )["error"]
+    assert (
+        "body.config.oauth_providers[0].enabled must be defined"
+        in assert_known_error(refused, "SCHEMA_ERROR", 400)["error"]
+    )
+
+
+def _team(internal: Api, creator: dict[str, str]) -> str:
+    made = internal.call("POST", "/teams", "server", json={"display_name": "T", "creator_user_id": creator["user_id"]})
+    assert made.status_code == 201, made.text
+    return str(made.json()["id"])
+
+
+def _transfer(internal: Api, user: dict[str, str], project_id: str, team_id: str) -> httpx.Response:
+    body = {"project_id": project_id, "new_team_id": team_id}
+    return internal.call("POST", "/internal/projects/transfer", "server", token=user["access_token"], json=body)
+
+
+def _owner_team(internal: Api, user: dict[str, str]) -> str:
+    listed = internal.call("GET", "/internal/projects", token=user["access_token"]).json()["items"]
+    return str(listed[0]["owner_team_id"])
+
+
+def test_a_project_moves_to_another_team_only_by_an_admin_of_its_team(api_28: Api, api_27: Api) -> None:
+    internal = _internal(api_28)
+    owner, member = internal.sign_up(), internal.sign_up()
+    project = internal.create_owned_project(owner).json()
+    team_a = project["owner_team_id"]
+    joined = internal.call("POST", f"/team-memberships/{team_a}/{member['user_id']}", "server", json={})
+    assert joined.status_code == 201, joined.text
+    # the attack: a plain member of the owner team hands the project to a team of their own
+    members_team = _team(internal, member)
+    refused = _transfer(internal, member, project["id"], members_team)
+    details = assert_known_error(refused, "TEAM_PERMISSION_REQUIRED", 401)["details"]
+    assert details == {"team_id": team_a, "user_id": member["user_id"], "permission_id": "team_admin"}
+    assert _owner_team(internal, owner) == team_a
+    # an admin cannot move it to a team they are not in
+    outside = assert_known_error(
+        _transfer(internal, owner, project["id"], members_team), "TEAM_MEMBERSHIP_NOT_FOUND", 404
+    )
+    assert outside["details"] == {"team_id": members_team, "user_id": owner["user_id"]}
+    assert _owner_team(internal, owner) == team_a
+    # an unknown project
+    assert_known_error(_transfer(internal, owner, UNKNOWN_ID, team_a), "PROJECT_NOT_FOUND", 404)
+    # the control: the admin moves it to a team they belong to (being a member is enough)
+    team_b = _team(internal, member)
+    assert internal.call("POST", f"/team-memberships/{team_b}/{owner['user_id']}", "server", json={}).status_code == 201
+    moved = _transfer(internal, owner, project["id"], team_b)
+    assert moved.status_code == 200, moved.text
+    assert moved.json() == {"success": "true"}
+    assert _owner_team(internal, owner) == team_b
+    # 2.7 has no transfer
+    internal_27 = _internal(api_27)
+    user_27 = internal_27.sign_up()
+    assert _transfer(internal_27, user_27, project["id"], team_b).status_code == 404

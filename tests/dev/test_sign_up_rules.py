@@ -34,8 +34,12 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalService]:
 def api(running: LocalService) -> Iterator[Api]:
     api = Api.of(running)
     yield api
-    # every test starts from no rules and the default "allow"
-    assert override(api, {"auth.signUpRules": None, "auth.signUpRulesDefaultAction": None}).status_code == 200
+    # every test starts from no rules and the default "allow" (taken out of both levels: a null
+    # kept by the environment would hide the branch's rules, as on 2.8.86)
+    for level in ("environment", "branch"):
+        keys = {"keys": ["auth.signUpRules", "auth.signUpRulesDefaultAction"]}
+        reset = api.call("POST", f"/internal/config/override/{level}/reset-keys", "admin", json=keys)
+        assert reset.status_code == 200, reset.text
 
 
 def override(api: Api, config: Any, level: str = "environment") -> httpx.Response:
@@ -328,3 +332,80 @@ def test_conditions_that_do_not_parse(condition: str) -> None:
 def test_conditions_that_fail_while_evaluated(condition: str) -> None:
     with pytest.raises(CelError):
         evaluate_condition(condition, FACTS)
+
+
+def rules_test(api: Api, tier: str = "admin", **body: Any) -> httpx.Response:
+    full = {"email": "user@example.com", "auth_method": "password", "oauth_provider": None, "country_code": None, **body}
+    return api.call("POST", "/internal/sign-up-rules-test", tier, json=full)
+
+
+def test_the_rule_tester_shows_each_rule_tried_and_the_decision(api: Api) -> None:
+    nothing = rules_test(api)
+    assert nothing.status_code == 200, nothing.text
+    assert nothing.json()["evaluations"] == []
+    assert nothing.json()["outcome"] == {
+        "should_allow": True,
+        "decision": "default-allow",
+        "decision_rule_id": None,
+        "restricted_because_of_rule_id": None,
+    }
+    set_rules(
+        api,
+        {
+            "auth.signUpRules.log": rule('emailDomain == "example.com"', "log", priority=4, displayName="Log"),
+            "auth.signUpRules.off": {**rule("true", "reject", priority=3), "enabled": False},
+            "auth.signUpRules.limit": rule('countryCode == "DE"', "restrict", priority=2),
+            "auth.signUpRules.oauth": rule('authMethod == "oauth"', "reject", priority=1, message="No OAuth"),
+            "auth.signUpRules.late": rule("riskScores.bot >= 50", "reject"),
+            "auth.signUpRulesDefaultAction": "reject",
+        },
+    )
+    r = rules_test(api, email="Ann@Example.com", auth_method="oauth", oauth_provider="google", country_code="de")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["context"] == {
+        "email": "ann@example.com",
+        "email_domain": "example.com",
+        "country_code": "DE",
+        "auth_method": "oauth",
+        "oauth_provider": "google",
+        "turnstile_result": "invalid",
+        "risk_scores": {"bot": 0, "free_trial_abuse": 0},
+    }
+    assert [(e["rule_id"], e["status"]) for e in body["evaluations"]] == [
+        ("log", "matched"),
+        ("off", "disabled"),
+        ("limit", "matched"),
+        ("oauth", "matched"),
+    ]  # the rules after the deciding one are not tried
+    assert body["evaluations"][0] == {
+        "rule_id": "log",
+        "display_name": "Log",
+        "enabled": True,
+        "condition": 'emailDomain == "example.com"',
+        "status": "matched",
+        "action": {"type": "log"},
+    }
+    assert body["evaluations"][3]["action"] == {"type": "reject", "message": "No OAuth"}
+    assert body["outcome"] == {
+        "should_allow": False,
+        "decision": "reject",
+        "decision_rule_id": "oauth",
+        "restricted_because_of_rule_id": "limit",
+    }
+    # risk scores given in the body are used; none decides, so the default (reject) does
+    scored = rules_test(api, risk_scores={"bot": 40, "free_trial_abuse": 0}, turnstile_result="ok").json()
+    assert scored["context"]["risk_scores"] == {"bot": 40, "free_trial_abuse": 0}
+    assert scored["context"]["turnstile_result"] == "ok"
+    assert scored["outcome"]["decision"] == "default-reject" and scored["outcome"]["should_allow"] is False
+    high = rules_test(api, risk_scores={"bot": 50, "free_trial_abuse": 0}).json()
+    assert high["outcome"]["decision_rule_id"] == "late"
+
+
+def test_the_rule_tester_is_for_the_admin_tier_and_checks_its_body(api: Api) -> None:
+    for tier in ("client", "server"):
+        assert_known_error(rules_test(api, tier), "INSUFFICIENT_ACCESS_TYPE", 401)
+    assert_known_error(rules_test(api, auth_method="magic"), "SCHEMA_ERROR", 400)
+    assert_known_error(rules_test(api, risk_scores={"bot": 101, "free_trial_abuse": 0}), "SCHEMA_ERROR", 400)
+    missing = api.call("POST", "/internal/sign-up-rules-test", "admin", json={"email": None})
+    assert_known_error(missing, "SCHEMA_ERROR", 400)

@@ -19,6 +19,10 @@ function NotFound() {
   );
 }
 
+// `?redirect=router` on the page the app is opened with: the provider's redirectMethod "router"
+// (react-router navigations) instead of the default "window" (page loads).
+const redirectMethod = new URLSearchParams(window.location.search).get("redirect") === "router" ? "router" : "window";
+
 const root = createRoot(document.getElementById("root")!);
 const config = readConfig();
 if (typeof config === "string") {
@@ -35,6 +39,7 @@ if (typeof config === "string") {
             baseUrl={config.apiUrl}
             handlerPath={config.handlerPath}
             allowAnonymous={config.allowAnonymous}
+            redirectMethod={redirectMethod}
           >
             <Routes>
               <Route path="/" element={<Home />} />

@@ -140,7 +140,7 @@ const de: Locale = {
     joinedTeam: (team) => `Sie sind ${team} beigetreten.`,
     invitationIgnored: "Sie haben die Einladung ignoriert. Sie können den Link später erneut öffnen.",
     invitationLinkIncomplete: "Dieser Einladungslink ist unvollständig (kein Code).",
-    cliAuthTitle: "Ein Befehlszeilenprogramm anmelden?",
+    cliAuthTitle: "Ein Terminal-Programm anmelden?",
     cliAuthSignIn: "Ein Befehlszeilenprogramm möchte sich bei Ihrem Konto anmelden. Melden Sie sich an und bestätigen Sie dann hier.",
     cliAuthQuestion: "Ein Befehlszeilenprogramm möchte sich als Sie anmelden. Bestätigen Sie nur, wenn Sie es selbst in Ihrem Terminal gestartet haben: Das Programm erhält Zugriff auf Ihr Konto.",
     cliAuthConfirm: "Programm anmelden",

@@ -1,10 +1,11 @@
 import { useEffect, useState, type ReactNode } from "react";
+import { useInRouterContext } from "react-router";
 import { createAuthClient } from "../client.js";
 import type { AuthController } from "../controller.js";
 import type { CookieFormat, CookieSameSite } from "../cookies.js";
 import type { AuthUrlOverrides } from "../urls.js";
 import { AuthContext } from "./context.js";
-import { RedirectMethodContext, type RedirectMethod } from "./redirect.js";
+import { RedirectMethodContext, RouterRedirect, type RedirectMethod } from "./redirect-method.js";
 
 export interface AuthProviderProps {
   projectId: string;
@@ -21,6 +22,8 @@ export interface AuthProviderProps {
   /**
    * How handler pages leave after signing in, up or out: "window" (default) loads the target
    * page, so server-rendered pages see the new session; "router" navigates inside the app.
+   * The provider's own redirect of a restricted user to the onboarding page follows it too when
+   * the provider is inside a react-router router (outside one it loads the page).
    */
   redirectMethod?: RedirectMethod;
   /**
@@ -52,10 +55,15 @@ export interface AuthProviderProps {
  */
 export function AuthProvider({ client, children, redirectMethod = "window", restrictedUsers = "onboarding", ...config }: AuthProviderProps) {
   const [controller] = useState<AuthController>(() => client ?? createAuthClient({ ...config, restrictedUsers }));
+  const inRouter = useInRouterContext();
+  // RouterRedirect's effect runs before this one: the first user load already redirects by the method.
   useEffect(() => controller.start(), [controller]);
   return (
     <AuthContext.Provider value={controller}>
-      <RedirectMethodContext.Provider value={redirectMethod}>{children}</RedirectMethodContext.Provider>
+      <RedirectMethodContext.Provider value={redirectMethod}>
+        {inRouter && redirectMethod == "router" && <RouterRedirect controller={controller} />}
+        {children}
+      </RedirectMethodContext.Provider>
     </AuthContext.Provider>
   );
 }

@@ -1,16 +1,8 @@
-import { createContext, useCallback, useContext } from "react";
+import { useCallback, useContext } from "react";
 import { useNavigate } from "react-router";
+import { RedirectMethodContext } from "./redirect-method.js";
 
-/**
- * How the handler pages leave after signing in, up or out:
- * - "window" (default): a full page load, so pages rendered by the back end (and its guards)
- *   see the new session cookies — what a redirect back to a server-rendered page needs;
- * - "router": a react-router navigation inside the single-page app.
- */
-export type RedirectMethod = "window" | "router";
-
-export const RedirectMethodContext = createContext<RedirectMethod>("window");
-RedirectMethodContext.displayName = "RedirectMethodContext";
+export { RedirectMethodContext, type RedirectMethod } from "./redirect-method.js";
 
 /** A function that leaves for `url` (relative, already checked) with the provider's redirect method. */
 export function useAuthRedirect(): (url: string) => void {

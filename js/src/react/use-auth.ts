@@ -42,6 +42,8 @@ const HANDED_OUT = {
   start: false,
   getUser: false,
   caches: false,
+  // How the client redirects, which <AuthProvider> sets; not an app's call.
+  redirect: false,
 } as const satisfies Record<Exclude<keyof AuthController, keyof AuthFlows>, boolean>;
 
 type HandedOut = { [K in keyof typeof HANDED_OUT]: (typeof HANDED_OUT)[K] extends true ? K : never }[keyof typeof HANDED_OUT];

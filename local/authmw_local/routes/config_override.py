@@ -23,10 +23,10 @@ from typing import Any
 
 from .. import oauth_config, sign_up_rules
 from ..api_version import ApiVersion
-from ..endpoint import ADMIN, EndpointGroup, RequestContext, also_at_latest
+from ..endpoint import ADMIN, SERVER_OR_ADMIN, EndpointGroup, RequestContext, also_at_latest
 from ..errors import PlainError
 from ..projects import default_config
-from ..schema import Arr, Obj, Str
+from ..schema import Arr, Num, Obj, Str
 from .projects import apply_update
 
 LEVELS = ("project", "branch", "environment")
@@ -120,9 +120,12 @@ def _expand_nulls(flat: dict[str, Any], level: str) -> dict[str, Any]:
     return expanded
 
 
-def translate(level: str, override_string: str, current: dict[str, Any] | None = None) -> dict[str, Any]:
+def translate(
+    level: str, override_string: str, current: dict[str, Any] | None = None, check_level: bool = True
+) -> dict[str, Any]:
     """The local config changes an override stands for (`current`: the project's config, which
-    field-wise rule changes build on); PlainError 400 naming the first problem."""
+    field-wise rule changes build on); PlainError 400 naming the first problem. Without
+    `check_level`, a key is not checked against the level (the levels' values combined)."""
     try:
         override = json.loads(override_string)
     except ValueError:
@@ -133,9 +136,10 @@ def translate(level: str, override_string: str, current: dict[str, Any] | None =
     changes: dict[str, Any] = {}
     for key, value in _expand_nulls(flatten(override), level).items():
         if key == RULES_PREFIX.rstrip(".") or key.startswith(RULES_PREFIX):
-            if level not in _BRANCH:
+            if check_level and level not in _BRANCH:
                 raise PlainError(
-                    400, f"Config key {key!r} cannot be overridden at the {level} level; use the branch or environment level."
+                    400,
+                    f"Config key {key!r} cannot be overridden at the {level} level; use the branch or environment level.",
                 )
             if "sign_up_rules" not in changes:
                 changes["sign_up_rules"] = json.loads(json.dumps((current or defaults).get("sign_up_rules") or {}))
@@ -155,11 +159,10 @@ def translate(level: str, override_string: str, current: dict[str, Any] | None =
                 " PATCH /api/v1/internal/projects/current.",
             )
         local, levels, choices = known
-        if level not in levels:
+        if check_level and level not in levels:
             raise PlainError(
                 400,
-                f"Config key {key!r} cannot be overridden at the {level} level; use the"
-                f" {' or '.join(levels)} level.",
+                f"Config key {key!r} cannot be overridden at the {level} level; use the {' or '.join(levels)} level.",
             )
         if value is None:
             changes[local] = defaults[local]
@@ -172,49 +175,311 @@ def translate(level: str, override_string: str, current: dict[str, Any] | None =
     return changes
 
 
-def _oauth_records(override_string: str) -> tuple[dict[str, Any], str]:
-    """The provider and trusted-domain records of an override, and the override without them."""
+#: Private config entries (not part of any view): each level's override as stored
+#: (`{level: {dotted key: value}}`) and where the branch config was pushed from.
+LAYERS_KEY = "config_overrides"
+SOURCE_KEY = "config_source"
+UNLINKED: dict[str, Any] = {"type": "unlinked"}
+#: Records whose empty object means "none" (it clears them).
+RECORD_ROOTS = (RULES_PREFIX.rstrip("."), *oauth_config.PREFIXES)
+UNDERSTOOD = (*CONFIG_KEYS, *RECORD_ROOTS)
+
+
+def normalized(override: dict[str, Any]) -> dict[str, Any]:
+    """An override as dotted keys down to its leaves, a sign-up rule, an OAuth provider or a
+    trusted domain staying whole (as a level's override is kept and returned)."""
+    flat: dict[str, Any] = {}
+    for key, value in override.items():
+        if value == {} and key not in RECORD_ROOTS and any(k.startswith(key + ".") for k in UNDERSTOOD):
+            continue  # an empty object above understood keys ({"teams": {}}) sets nothing
+        if isinstance(value, dict) and value and not _is_rule_path(key) and not oauth_config.is_whole_record(key):
+            flat.update(normalized({f"{key}.{inner}": item for inner, item in value.items()}))
+        else:
+            flat[key] = value
+    return flat
+
+
+def _under(key: str, prefix: str) -> bool:
+    return key == prefix or key.startswith(prefix + ".")
+
+
+def merged(stored: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """A level's override with `changes` on top: a key replaces itself and what is under it;
+    a key inside a whole record kept by the level changes that record."""
+    result = json.loads(json.dumps(stored))
+    for key, value in changes.items():
+        for existing in [k for k in result if _under(k, key)]:
+            del result[existing]
+        holder = next((k for k in result if key.startswith(k + ".") and isinstance(result[k], dict)), None)
+        if holder is None:
+            result[key] = value
+            continue
+        *parents, last = key[len(holder) + 1 :].split(".")
+        node = result[holder]
+        for part in parents:
+            node = node.setdefault(part, {}) if isinstance(node.get(part), dict) or part not in node else {}
+        node[last] = value
+    return result
+
+
+def without(stored: dict[str, Any], keys: list[str]) -> dict[str, Any]:
+    """A level's override with `keys` (and what is under them) taken out."""
+    result = json.loads(json.dumps(stored))
+    for key in keys:
+        for existing in [k for k in result if _under(k, key)]:
+            del result[existing]
+        holder = next((k for k in result if key.startswith(k + ".") and isinstance(result[k], dict)), None)
+        if holder is not None:
+            *parents, last = key[len(holder) + 1 :].split(".")
+            node = result[holder]
+            for part in parents:
+                node = node.get(part) if isinstance(node.get(part), dict) else {}
+            node.pop(last, None)
+    return result
+
+
+def _layers(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    stored = config.get(LAYERS_KEY) or {}
+    return {level: dict(stored.get(level) or {}) for level in LEVELS}
+
+
+def _parsed(text: str, field: str) -> dict[str, Any]:
     try:
-        override = json.loads(override_string)
+        override = json.loads(text)
     except ValueError:
-        return {}, override_string  # translate() names the problem
+        raise PlainError(400, "Invalid config JSON") from None
     if not isinstance(override, dict):
-        return {}, override_string
+        raise PlainError(400, f"Invalid config override: {field} must hold a JSON object.")
+    return normalized(override)
+
+
+#: Provider fields only the environment level sets (2.8.86's environment config schema); the
+#: branch level has a provider's `type`, `allowSignIn` and `allowConnectedAccounts`.
+ENVIRONMENT_PROVIDER_FIELDS = (
+    "isShared",
+    "clientId",
+    "clientSecret",
+    "facebookConfigId",
+    "microsoftTenantId",
+    "appleBundles",
+)
+
+
+def _check_record_levels(level: str, records: dict[str, Any]) -> None:
+    """Trusted domains and a provider's credentials belong to the environment level."""
+    for key, value in records.items():
+        parts = key.split(".")
+        if key.startswith(oauth_config.PROVIDERS) and level == "branch":
+            fields = set(value) if len(parts) == 4 and isinstance(value, dict) else set(parts[4:5])
+            misplaced = sorted(fields & set(ENVIRONMENT_PROVIDER_FIELDS))
+            if not misplaced:
+                continue
+            key = f"{key}.{misplaced[0]}" if len(parts) == 4 else key
+        elif level == "environment":
+            continue
+        raise PlainError(
+            400, f"Config key {key!r} cannot be overridden at the {level} level; use the environment level."
+        )
+
+
+def _changes(level: str, override: dict[str, Any], current: dict[str, Any], check_level: bool = True) -> dict[str, Any]:
+    """The local config changes an (already normalized) override stands for; 400 on a problem."""
     records, rest = oauth_config.split(override)
-    return records, json.dumps(rest)
+    if check_level:
+        _check_record_levels(level, records)
+    changes = translate(level, json.dumps(rest), current, check_level=check_level)
+    if records:  # the OAuth providers and trusted domains (oauth_config.py)
+        changes.update(oauth_config.apply({**current, **changes}, records))
+    return changes
+
+
+def _write_level(ctx: RequestContext, level: str, layer: dict[str, Any], source: dict[str, Any] | None = None) -> None:
+    """Keep `layer` as the level's override and bring the project's settings in line: every key
+    the level had or has now takes the value of the highest level setting it (environment over
+    branch over project), or its default when none does. Settings no level names (those changed
+    through /internal/projects/current) stay as they are."""
+    config = ctx.project.config
+    layers = _layers(config)
+    touched = set(layers[level]) | set(layer)
+    layers[level] = layer
+    combined: dict[str, Any] = {}
+    for name in LEVELS:
+        combined = merged(combined, layers[name])
+    effective: dict[str, Any] = {}
+    for key in sorted(touched):
+        picked = {k: v for k, v in combined.items() if _under(k, key) or key.startswith(k + ".")}
+        effective.update(picked or {key: None})
+    changes = _changes(level, effective, config, check_level=False)
+    changes[LAYERS_KEY] = layers
+    if source is not None:
+        changes[SOURCE_KEY] = source
+    apply_update(ctx, ctx.project, {"config": changes})
+
+
+def _check_server_level(ctx: RequestContext) -> None:
+    if ctx.auth is not None and ctx.auth.tier == "server" and ctx.params["level"] != "branch":
+        raise PlainError(403, "Server access can only manage branch config overrides.")
+
+
+LEVEL_PARAM = Obj({"level": Str(required=True, one_of=LEVELS)})
+
+
+@group.get("/internal/config/override/{level}", tiers=SERVER_OR_ADMIN, params=LEVEL_PARAM, when=_has_config_overrides)
+def get_override(ctx: RequestContext) -> dict[str, Any]:
+    """A level's override as kept (dotted keys), in `config_string`."""
+    _check_server_level(ctx)
+    return {"config_string": json.dumps(_layers(ctx.project.config)[ctx.params["level"]])}
 
 
 @group.patch(
     "/internal/config/override/{level}",
-    tiers=ADMIN,
-    params=Obj({"level": Str(required=True, one_of=LEVELS)}),
+    tiers=SERVER_OR_ADMIN,
+    params=LEVEL_PARAM,
     body=Obj({"config_override_string": Str(required=True)}, required=True),
     when=_has_config_overrides,
 )
 def update_override(ctx: RequestContext) -> dict[str, Any]:
-    records, rest = _oauth_records(ctx.body["config_override_string"])
-    changes = translate(ctx.params["level"], rest, ctx.project.config)
-    if records:  # the OAuth providers and trusted domains (oauth_config.py)
-        changes.update(oauth_config.apply({**ctx.project.config, **changes}, records))
-    if changes:
-        apply_update(ctx, ctx.project, {"config": changes})
+    _check_server_level(ctx)
+    level = ctx.params["level"]
+    override = _parsed(ctx.body["config_override_string"], "config_override_string")
+    _changes(level, override, ctx.project.config)  # names the first problem (400) before saving
+    _write_level(ctx, level, merged(_layers(ctx.project.config)[level], override))
+    return {"success": True}
+
+
+SOURCE = Obj(
+    {
+        "type": Str(required=True, one_of=("pushed-from-github", "pushed-from-unknown", "unlinked")),
+        **{name: Str() for name in ("owner", "repo", "branch", "commit_hash", "config_file_path")},
+    }
+)
+GITHUB_FIELDS = ("owner", "repo", "branch", "commit_hash", "config_file_path")
+
+
+def _checked_source(source: dict[str, Any] | None) -> dict[str, Any] | None:
+    if source is None:
+        return None
+    if source["type"] != "pushed-from-github":
+        extra = [name for name in GITHUB_FIELDS if name in source]
+        if extra:
+            raise PlainError(400, f"body.source of type {source['type']} takes no {', '.join(extra)}.")
+        return {"type": source["type"]}
+    missing = [name for name in GITHUB_FIELDS if source.get(name) is None]
+    if missing:
+        raise PlainError(400, f"body.source of type pushed-from-github needs {', '.join(missing)}.")
+    return {"type": source["type"], **{name: source[name] for name in GITHUB_FIELDS}}
+
+
+@group.put(
+    "/internal/config/override/{level}",
+    tiers=SERVER_OR_ADMIN,
+    params=LEVEL_PARAM,
+    body=Obj({"config_string": Str(required=True), "source": SOURCE}, required=True),
+    when=_has_config_overrides,
+)
+def replace_override(ctx: RequestContext) -> dict[str, Any]:
+    """Replace a level's override; the branch level also records where it was pushed from."""
+    _check_server_level(ctx)
+    level = ctx.params["level"]
+    override = _parsed(ctx.body["config_string"], "config_string")
+    _changes(level, override, ctx.project.config)
+    source = _checked_source(ctx.body.get("source"))
+    if level == "branch" and source is None:
+        raise PlainError(400, "source is required for branch level config")
+    _write_level(ctx, level, override, source if level == "branch" else None)
     return {"success": True}
 
 
 @group.post(
     "/internal/config/override/{level}/reset-keys",
     tiers=ADMIN,
-    params=Obj({"level": Str(required=True, one_of=LEVELS)}),
+    params=LEVEL_PARAM,
     body=Obj({"keys": Arr(Str(required=True), required=True)}, required=True),
     when=_has_config_overrides,
 )
 def reset_keys(ctx: RequestContext) -> dict[str, Any]:
-    """Put keys (and what is under them) back to their defaults: the local service keeps one
-    config, so this is an override of each key with null."""
-    changes = translate(ctx.params["level"], json.dumps({key: None for key in ctx.body["keys"]}), ctx.project.config)
-    if changes:
-        apply_update(ctx, ctx.project, {"config": changes})
+    """Take keys (and what is under them) out of a level's override; a key the level does not
+    set changes nothing."""
+    level = ctx.params["level"]
+    layer = _layers(ctx.project.config)[level]
+    reduced = without(layer, ctx.body["keys"])
+    if reduced != layer:
+        _write_level(ctx, level, reduced)
     return {"success": True}
+
+
+@group.get("/internal/config/source", tiers=ADMIN, when=_has_config_overrides)
+def get_source(ctx: RequestContext) -> dict[str, Any]:
+    """Where the branch config was pushed from (`unlinked` until a push names it)."""
+    return {"source": ctx.project.config.get(SOURCE_KEY) or UNLINKED}
+
+
+@group.delete("/internal/config/source", tiers=ADMIN, when=_has_config_overrides)
+def unlink_source(ctx: RequestContext) -> dict[str, Any]:
+    """Mark the branch config as unlinked (its values stay)."""
+    apply_update(ctx, ctx.project, {"config": {SOURCE_KEY: UNLINKED}})
+    return {"success": True}
+
+
+RISK_SCORE = Num(required=True, integer=True, min_value=0, max_value=100)
+
+
+@group.post(
+    "/internal/sign-up-rules-test",
+    tiers=ADMIN,
+    body=Obj(
+        {
+            "email": Str(required=True, nullable=True),
+            "auth_method": Str(required=True, one_of=sign_up_rules.AUTH_METHODS),
+            "oauth_provider": Str(required=True, nullable=True),
+            "country_code": Str(required=True, nullable=True, pattern=r"[A-Za-z]{2}"),
+            "turnstile_result": Str(one_of=("ok", "invalid", "error")),
+            "risk_scores": Obj({"bot": RISK_SCORE, "free_trial_abuse": RISK_SCORE}),
+        },
+        required=True,
+    ),
+    when=_has_config_overrides,
+)
+def test_sign_up_rules(ctx: RequestContext) -> dict[str, Any]:
+    """What the project's sign-up rules would decide for a sign-up described in the body, rule
+    by rule (the dashboard's rule tester). The local service scores no risk: the risk scores
+    are 0 unless the body gives them."""
+    body = ctx.body
+    facts = sign_up_rules.sign_up_facts(body["email"], body["auth_method"], body["oauth_provider"])
+    if body["country_code"] is not None:
+        facts["countryCode"] = body["country_code"].upper()
+    if body.get("risk_scores") is not None:
+        facts["riskScores"] = dict(body["risk_scores"])
+    evaluations, decision = sign_up_rules.trace(ctx.project.config, facts)
+    return {
+        "context": {
+            "email": facts["email"],
+            "email_domain": facts["emailDomain"],
+            "country_code": facts["countryCode"],
+            "auth_method": facts["authMethod"],
+            "oauth_provider": facts["oauthProvider"],
+            "turnstile_result": body.get("turnstile_result") or "invalid",
+            "risk_scores": facts["riskScores"],
+        },
+        "evaluations": [
+            {
+                "rule_id": e.rule_id,
+                "display_name": e.rule.get("displayName") or "",
+                "enabled": e.rule["enabled"],
+                "condition": e.rule.get("condition") or "",
+                "status": e.status,
+                "action": {k: v for k, v in e.rule["action"].items() if v is not None},
+                **({"error": e.error} if e.error else {}),
+            }
+            for e in evaluations
+        ],
+        "outcome": {
+            "should_allow": decision.allowed,
+            "decision": decision.decision,
+            "decision_rule_id": decision.rule_id,
+            "restricted_because_of_rule_id": decision.restricted_by[0] if decision.restricted_by else None,
+        },
+    }
 
 
 def render(config: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 from ..auth import INTERNAL_PROJECT_ID, managed_project_ids
 from ..db import dump, load
 from ..endpoint import ADMIN, ANY, EndpointGroup, NeedsUser, PerApi, RequestContext
-from ..errors import CatalogueError
+from ..errors import CatalogueError, PlainError
 from ..projects import (
     Project,
     api_key_set_view,
@@ -22,7 +22,7 @@ from ..projects import (
 )
 from ..responses import Created
 from ..schema import Bool, Num, Obj, Str, Uuid
-from ..teams import is_member
+from ..teams import has_permission, is_member
 from .projects import apply_update, project_body
 
 group = EndpointGroup()
@@ -80,6 +80,33 @@ def _create_team_owned_project(ctx: RequestContext, owner: sqlite3.Row) -> Proje
     created = create_project(ctx.sql, ctx.body["display_name"], api=ctx.api)
     set_owner_team(ctx.sql, created.id, team_id)
     return apply_update(ctx, dataclasses.replace(created, owner_team_id=team_id), body)
+
+
+@group.post(
+    "/internal/projects/transfer",
+    tiers=ANY,
+    needs_user=NO_OWNER,
+    body=Obj({"project_id": Str(required=True), "new_team_id": Str(required=True)}, required=True),
+    when=lambda api: api.admin_project_at_internal,
+)
+def transfer_project(ctx: RequestContext) -> dict[str, Any]:
+    """2.8: hand a project to another team of `internal`. The signed-in user must hold
+    `team_admin` in the current owner team and be a member (any role) of the new one."""
+    owner = _owner(ctx)
+    project = get_project(ctx.sql, ctx.body["project_id"])
+    if project is None:
+        raise CatalogueError("PROJECT_NOT_FOUND", project_id=ctx.body["project_id"])
+    if project.owner_team_id is None:
+        raise PlainError(400, "Project must have an owner team to be transferred")
+    if not has_permission(ctx.sql, INTERNAL_PROJECT_ID, project.owner_team_id, owner["id"], "team_admin"):
+        raise CatalogueError(
+            "TEAM_PERMISSION_REQUIRED", team_id=project.owner_team_id, user_id=owner["id"], permission_id="team_admin"
+        )
+    new_team_id = ctx.body["new_team_id"]
+    if not is_member(ctx.sql, INTERNAL_PROJECT_ID, new_team_id, owner["id"]):
+        raise CatalogueError("TEAM_MEMBERSHIP_NOT_FOUND", team_id=new_team_id, user_id=owner["id"])
+    set_owner_team(ctx.sql, project.id, new_team_id)
+    return {"success": "true"}
 
 
 API_KEY_PATH = Obj({"api_key_id": Uuid(required=True)})

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { SignOutLink } from "../../sign-out-link.js";
-import { NEW_PROJECT_CONFIG, type ProjectConfig } from "../../../models.js";
+import type { ProjectConfig } from "../../../models.js";
+import { NEW_PROJECT_CONFIG } from "../../../new-project-config.js";
 import { withReturnTo } from "../../../return-to.js";
 import { useProject } from "../../hooks.js";
 import { useAuth } from "../../use-auth.js";
