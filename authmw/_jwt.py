@@ -10,6 +10,10 @@ clock (PyJWT reads the wall clock) and must be numbers of seconds (PyJWT convert
 booleans and fractions with ``int()``); the comparisons are PyJWT's own.
 ``tests/core/test_tokens_pyjwt.py`` holds both to the same answers as ``jwt.decode``.
 
+A key set's key is made ready for that check once (:func:`prepare_key`: PyJWT's own
+``prepare_key`` and key-length rule, run when the key set is read), and each token then costs
+PyJWT's allow-list comparisons and its algorithm's ``verify`` alone.
+
 Nothing here knows the service or a project: :mod:`authmw._tokens` builds the access-token
 verifier (key set, cache, the service's claims) on top of it. No state.
 """
@@ -19,7 +23,6 @@ from __future__ import annotations
 import binascii
 import json
 import math
-import re
 import time
 from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple
@@ -33,8 +36,10 @@ __all__ = [
     "MAX_TIME_CLAIM",
     "MAX_TOKEN_LENGTH",
     "Parsed",
+    "PreparedKey",
     "is_time",
     "parse",
+    "prepare_key",
     "verify_jwt",
     "verify_parsed",
 ]
@@ -48,35 +53,39 @@ MAX_TOKEN_LENGTH = 8192
 #: A bigger ``exp``, ``iat`` or ``nbf`` (a 400-digit integer, say) makes the token unparsable.
 MAX_TIME_CLAIM = 253_402_300_799
 
-#: A segment as PyJWT's rule admits it: the base64url alphabet, then at most two "=".
-_SEGMENT = re.compile(rb"([A-Za-z0-9_-]*)(=?=?)")
+#: The base64url alphabet: what is left of a segment once these are deleted is not base64url.
+_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _URLSAFE_TO_STANDARD = bytes.maketrans(b"-_", b"+/")
 #: Per byte of the alphabet, the bits a last character may not set in a segment whose
 #: length modulo 4 is 2 (four spare bits) and 3 (two): a segment with such a bit set does
 #: not come back unchanged from decoding and encoding again (PyJWT's "canonical" rule).
 _SPARE_BITS = {
-    2: frozenset(c for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") if i & 0xF),
-    3: frozenset(c for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") if i & 0x3),
+    2: frozenset(c for i, c in enumerate(_ALPHABET) if i & 0xF),
+    3: frozenset(c for i, c in enumerate(_ALPHABET) if i & 0x3),
 }
 
 
 class _PyJWS(jwt.PyJWS):
     """PyJWS with one method given a faster body: its strict base64url rule for a segment
     (the alphabet, at most two "=" and only to a multiple of 4, no length of 1 modulo 4, a
-    canonical last character), checked by one regular expression and a look-up of the last
-    character instead of a Python loop over every character and an encoding back (PyJWT's
-    loop costs more than the signature check itself on a first-seen token: bench/inprocess.py,
-    verify 213 -> 123 us). The rule and the error are PyJWT's;
+    canonical last character), checked by deleting the alphabet's bytes (``bytes.translate``)
+    and a look-up of the last character instead of a Python loop over every character and an
+    encoding back (PyJWT's loop costs more than the signature check itself on a first-seen
+    token: bench/inprocess.py, verify 213 -> 123 us). The rule and the error are PyJWT's;
     tests/core/test_tokens_pyjwt.py compares both on arbitrary segments."""
 
     @staticmethod
     def _decode_base64url_segment(segment: bytes, name: str) -> bytes:
-        match = _SEGMENT.fullmatch(segment)
-        if match is None:
-            raise jwt.DecodeError(f"Invalid {name} padding")
-        stripped, padding = match.groups()
+        stripped = segment.rstrip(b"=")
+        padding = len(segment) - len(stripped)
         rest = len(stripped) % 4
-        if rest == 1 or (padding and len(segment) % 4) or (rest > 1 and stripped[-1] in _SPARE_BITS[rest]):
+        if (
+            padding > 2
+            or stripped.translate(None, _ALPHABET)  # a byte outside the alphabet
+            or rest == 1
+            or (padding and len(segment) % 4)
+            or (rest > 1 and stripped[-1] in _SPARE_BITS[rest])
+        ):
             raise jwt.DecodeError(f"Invalid {name} padding")
         return binascii.a2b_base64(stripped.translate(_URLSAFE_TO_STANDARD) + b"==")
 
@@ -110,6 +119,34 @@ class Parsed(NamedTuple):
     payload: dict[str, Any]
     signing_input: bytes
     signature: bytes
+
+
+class PreparedKey(NamedTuple):
+    """A key set's ``jwt.PyJWK`` made ready for PyJWT's signature check once, not per token
+    (see :func:`prepare_key`): its algorithm (fixed when the PyJWK was built), the key as that
+    algorithm's ``prepare_key`` returns it, and the error PyJWT's check would raise for this
+    key on every token (its curve or length refused), None for a usable key."""
+
+    jwk: jwt.PyJWK
+    key: Any
+    error: Exception | None
+
+
+def prepare_key(jwk: jwt.PyJWK) -> PreparedKey:
+    """The steps of PyJWT's signature check (``PyJWS._verify_signature``) that depend on the
+    key alone, run once: the algorithm's ``prepare_key`` (the curve an EC key must have, ...)
+    and its ``check_key_length`` under ``enforce_minimum_key_length`` (RSA under 2048 bits).
+    Their error is kept, not raised: it is the answer to every token checked with the key,
+    given where PyJWT gives it, after the token's algorithm was found allowed."""
+    algorithm = jwk.Algorithm
+    try:
+        key = algorithm.prepare_key(jwk.key)
+        message = algorithm.check_key_length(key)
+        if message and _SIG_OPTIONS.get("enforce_minimum_key_length", False):
+            raise jwt.InvalidKeyError(message)
+    except Exception as exc:  # whatever PyJWT raises there, raised for each token instead
+        return PreparedKey(jwk, None, exc)
+    return PreparedKey(jwk, key, None)
 
 
 def parse(token: object) -> Parsed:
@@ -172,6 +209,7 @@ def verify_jwt(
     in the future, each with ``leeway`` seconds of tolerance; ``iss`` a string equal to
     ``issuer``; ``aud`` a string or list of strings containing ``audience`` (not checked
     without ``audience``). Raises :class:`authmw.errors.InvalidJwt` with a ``reason``.
+    ``key`` may also be a :class:`PreparedKey` (a key set's keys, checked many times).
     """
     return verify_parsed(
         parse(token),
@@ -207,9 +245,12 @@ def verify_parsed(
         _PYJWT._jws._validate_headers(header)
         if header.get("b64", True) is False:  # PyJWT: a detached payload only, never given here
             raise jwt.DecodeError("A token with b64 false has a detached payload.")
-        _PYJWT._jws._verify_signature(
-            parsed.signing_input, header, parsed.signature, key, list(algorithms), options=_SIG_OPTIONS
-        )
+        if isinstance(key, PreparedKey):
+            _verify_prepared(parsed, key, algorithms)
+        else:
+            _PYJWT._jws._verify_signature(
+                parsed.signing_input, header, parsed.signature, key, list(algorithms), options=_SIG_OPTIONS
+            )
         _PYJWT._validate_claims(
             payload,
             _CLAIM_OPTIONS[audience is not None, issuer is not None],
@@ -236,6 +277,28 @@ def verify_parsed(
         raise InvalidJwt("malformed", f"The token could not be verified: {type(exc).__name__}.") from None
     _check_times(payload, require_exp=require_exp, leeway=leeway, now=time.time() if now is None else now)
     return payload
+
+
+def _verify_prepared(parsed: Parsed, key: PreparedKey, algorithms: Collection[str]) -> None:
+    """``PyJWS._verify_signature`` for a PyJWK, in its order and with its errors, the steps
+    that depend on the key alone done beforehand by :func:`prepare_key`: the token's ``alg``
+    present and allowed, equal to the algorithm the PyJWK was built for, then the key's
+    prepared answer, then the signature decided by the PyJWK's own algorithm object
+    (``Algorithm.verify``: PyJWT's conversion of the signature and cryptography's check)."""
+    header = parsed.header
+    try:
+        alg = header["alg"]
+    except KeyError:
+        raise jwt.InvalidAlgorithmError("Algorithm not specified") from None
+    if not alg or alg not in (algorithms if isinstance(algorithms, (list, tuple)) else list(algorithms)):
+        raise jwt.InvalidAlgorithmError("The specified alg value is not allowed")
+    jwk = key.jwk
+    if alg != jwk.algorithm_name:
+        raise jwt.InvalidAlgorithmError(f"Token algorithm {alg!r} does not match the key's algorithm {jwk.algorithm_name!r}")
+    if key.error is not None:
+        raise key.error.with_traceback(None)  # (a traceback kept would grow with every raise)
+    if not jwk.Algorithm.verify(parsed.signing_input, key.key, parsed.signature):
+        raise jwt.InvalidSignatureError("Signature verification failed")
 
 
 def _check_times(payload: Mapping[str, Any], *, require_exp: bool, leeway: float, now: float) -> None:

@@ -23,7 +23,7 @@ import jwt
 
 from ._bounded import BoundedMap
 from ._config import AuthConfig
-from ._jwt import CLOCK_TOLERANCE, Parsed, is_time, parse, verify_jwt, verify_parsed
+from ._jwt import CLOCK_TOLERANCE, Parsed, PreparedKey, is_time, parse, prepare_key, verify_jwt, verify_parsed
 from ._ops import Op, Request, Send, Shared
 from ._refresh_policy import REQUIRED_VALIDITY_MS
 from .errors import (
@@ -285,7 +285,7 @@ class TokenVerifier:
         self._min_refetch = jwks_min_refetch_interval
         self._ttl = jwks_ttl
         self._leeway = leeway
-        self._keys: dict[str, jwt.PyJWK] = {}
+        self._keys: dict[str, PreparedKey] = {}
         self._fetched_at: float | None = None  # monotonic time of the last good fetch
         self._attempted_at: float | None = None  # monotonic time of the last fetch attempt
         self._last_error: BaseException | None = None
@@ -364,7 +364,9 @@ class TokenVerifier:
             raise UnparsableAccessToken(f"Access token is not parsable: algorithm {alg!r} is not ES256.")
         if not isinstance(kid, str) or not kid:
             raise UnparsableAccessToken("Access token is not parsable: it names no signing key (kid).")
-        key = yield from self._key(kid)
+        key = self._keys.get(kid)
+        if key is None or not self._fresh(self._monotonic()):
+            key = yield from self._key(kid)
         claims = self._check(parsed, key)
         last = self._last_parse
         if last is not None and last[0] == token:
@@ -372,7 +374,7 @@ class TokenVerifier:
         self._remember(token, claims)
         return claims
 
-    def _check(self, parsed: Parsed, key: jwt.PyJWK) -> Claims:
+    def _check(self, parsed: Parsed, key: PreparedKey) -> Claims:
         self.signature_checks += 1
         try:
             payload = verify_parsed(
@@ -463,7 +465,7 @@ class TokenVerifier:
     def _fresh(self, now: float) -> bool:
         return self._fetched_at is not None and now - self._fetched_at < self._ttl
 
-    def _key(self, kid: str) -> Op[jwt.PyJWK]:
+    def _key(self, kid: str) -> Op[PreparedKey]:
         now = self._monotonic()
         key = self._keys.get(kid)
         if key is not None and self._fresh(now):
@@ -491,7 +493,7 @@ class TokenVerifier:
             "Access token is not parsable: it was signed with a key this project does not have."
         )
 
-    def _fetch(self) -> Op[dict[str, jwt.PyJWK]]:
+    def _fetch(self) -> Op[dict[str, PreparedKey]]:
         request = Request("GET", self.jwks_url, {"accept": "application/json"})
         response = yield Send(request)
         if response.status_code != 200:
@@ -505,8 +507,9 @@ def _restricted_type(payload: Mapping[str, Any]) -> str:
     return kind if isinstance(kind, str) else "anonymous" if payload.get("is_anonymous") is True else "restricted"
 
 
-def parse_jwks(content: bytes, url: str = "") -> dict[str, jwt.PyJWK]:
-    """kid -> key for the usable keys of a JWKS document."""
+def parse_jwks(content: bytes, url: str = "") -> dict[str, PreparedKey]:
+    """kid -> key for the usable keys of a JWKS document: each a ``jwt.PyJWK`` made ready for
+    PyJWT's signature check once (:func:`authmw._jwt.prepare_key`), not for every token."""
     try:
         document = json.loads(content)
         keys = document["keys"]
@@ -514,12 +517,12 @@ def parse_jwks(content: bytes, url: str = "") -> dict[str, jwt.PyJWK]:
             raise TypeError
     except (ValueError, KeyError, TypeError, RecursionError):
         raise InvalidServerResponse(f"The key set at {url} is not a JWKS document.") from None
-    usable: dict[str, jwt.PyJWK] = {}
+    usable: dict[str, PreparedKey] = {}
     for entry in keys:
         if not isinstance(entry, dict) or not isinstance(entry.get("kid"), str):
             continue
         try:
-            usable[entry["kid"]] = jwt.PyJWK(entry)
+            usable[entry["kid"]] = prepare_key(jwt.PyJWK(entry))
         except (jwt.PyJWTError, ValueError, TypeError, KeyError):
             continue
     if not usable:

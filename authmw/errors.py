@@ -182,11 +182,13 @@ class HttpStatusError(AuthmwError):
 
 
 class NotInServiceVersion(HttpStatusError):
-    """The service answered 404 to a call its API version no longer (or not yet) has, e.g. the
-    2.7 ``/email-templates`` on a 2.8 service. The message names the version and what to do."""
+    """The service refused a call its API version no longer (or not yet) has, e.g. the 2.7
+    ``/email-templates`` on a 2.8 service (404), or a user's received team invitations on a 2.7
+    service (its 400 schema error; ``status`` is what the service answered). The message names
+    the version and what to do."""
 
-    def __init__(self, message: str, *, method: str = "", url: str = "") -> None:
-        super().__init__(404, method=method, url=url)
+    def __init__(self, message: str, *, method: str = "", url: str = "", status: int = 404) -> None:
+        super().__init__(status, method=method, url=url)
         self.args = (message,)
         self.message = message
 
@@ -194,11 +196,11 @@ class NotInServiceVersion(HttpStatusError):
         return self.message
 
     def __reduce__(self) -> Any:
-        return (_rebuild_not_in_version, (self.message, self.method, self.url))
+        return (_rebuild_not_in_version, (self.message, self.method, self.url, self.status))
 
 
-def _rebuild_not_in_version(message: str, method: str, url: str) -> NotInServiceVersion:
-    return NotInServiceVersion(message, method=method, url=url)
+def _rebuild_not_in_version(message: str, method: str, url: str, status: int = 404) -> NotInServiceVersion:
+    return NotInServiceVersion(message, method=method, url=url, status=status)
 
 
 def _rebuild_status_error(status: int, body: str, method: str, url: str) -> HttpStatusError:

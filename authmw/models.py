@@ -34,6 +34,8 @@ __all__ = [
     "DailyActivity",
     "EmailConfig",
     "EmailTemplate",
+    "EmailTheme",
+    "EmailThemeSummary",
     "EndUserIpInfo",
     "LoginMethodCount",
     "Metrics",
@@ -59,8 +61,10 @@ __all__ = [
     "SessionInfo",
     "SignInResult",
     "SignUpRule",
+    "TsxEmailTemplate",
     "SignUpRules",
     "Team",
+    "ReceivedTeamInvitation",
     "TeamInvitation",
     "TeamInvitationDetails",
     "TeamMemberProfile",
@@ -359,6 +363,17 @@ class TeamInvitation(WireModel):
     expires_at: Millis | None = Field(None, validation_alias=_wire("expires_at_millis", "expires_at"))
 
 
+class ReceivedTeamInvitation(WireModel):
+    """An invitation addressed to one of the user's verified e-mail addresses (API 2.8,
+    ``GET /team-invitations?user_id=...``); accept it by ``id``."""
+
+    id: str
+    team_id: str
+    team_display_name: str = ""
+    recipient_email: str | None = None
+    expires_at: Millis | None = Field(None, validation_alias=_wire("expires_at_millis", "expires_at"))
+
+
 class TeamInvitationDetails(WireModel):
     """What an invitation code leads to (``POST /team-invitations/accept/details``)."""
 
@@ -632,6 +647,32 @@ class EmailTemplate(WireModel):
     subject: str = ""
     content: Json = None
     is_default: bool = False
+
+
+class TsxEmailTemplate(WireModel):
+    """An API 2.8 e-mail template: a TSX module exporting ``EmailTemplate`` (rendered by React
+    Email on the service; by a documented subset on the local service). ``theme_id`` is a theme's
+    id, ``False`` for no theme, or ``None`` for the project's theme."""
+
+    id: str
+    display_name: str
+    tsx_source: str
+    theme_id: str | bool | None = None
+
+
+class EmailThemeSummary(WireModel):
+    """An API 2.8 e-mail theme as listed (``get`` gives its source)."""
+
+    id: str
+    display_name: str
+
+
+class EmailTheme(WireModel):
+    """An API 2.8 e-mail theme: a TSX module exporting ``EmailTheme``, wrapping every template."""
+
+    id: str = ""
+    display_name: str
+    tsx_source: str
 
 
 class SignUpRule(WireModel):

@@ -32,6 +32,7 @@ from ..models import (
 from ._api_keys import AdminApiKeys
 from ._base import UNSET, _Namespace, changes, namespace, parse, parse_items
 from ._binding import AsyncRunner, R, SyncRunner, Twin, operation
+from ._email_sources import AdminEmailThemes, AdminTsxEmailTemplates
 from ._email_templates import AdminEmailTemplates
 from ._server import AsyncServerApp, ServerApp
 from ._sign_up_rules import AdminSignUpRules, ConfigCalls, ConfigLevel
@@ -313,7 +314,8 @@ class AdminApp(_AdminOps, ServerApp):
 
     Everything :class:`ServerApp` does, plus the project's settings (``get_project``,
     ``update_project``, ``delete_project``, ``production_mode_errors``), ``api_keys``,
-    ``email_templates``, ``permission_definitions`` (team permissions),
+    ``email_templates`` (API 2.7), ``tsx_email_templates`` and ``email_themes`` (API 2.8),
+    ``permission_definitions`` (team permissions),
     ``project_permission_definitions`` (API 2.8), ``sign_up_rules`` and ``update_config`` /
     ``get_config`` (API 2.8), ``get_metrics``, ``send_test_email`` and ``create_svix_token``.
     """
@@ -321,6 +323,8 @@ class AdminApp(_AdminOps, ServerApp):
     _tier = "admin"
     api_keys = namespace(AdminApiKeys[SyncRunner])
     email_templates = namespace(AdminEmailTemplates[SyncRunner])
+    tsx_email_templates = namespace(AdminTsxEmailTemplates[SyncRunner])
+    email_themes = namespace(AdminEmailThemes[SyncRunner])
     permission_definitions = namespace(AdminPermissionDefinitions[SyncRunner])
     project_permission_definitions = namespace(AdminProjectPermissionDefinitions[SyncRunner])
     sign_up_rules = namespace(AdminSignUpRules[SyncRunner])
@@ -332,6 +336,8 @@ class AsyncAdminApp(_AdminOps, AsyncServerApp):
     _tier = "admin"
     api_keys = namespace(AdminApiKeys[AsyncRunner])
     email_templates = namespace(AdminEmailTemplates[AsyncRunner])
+    tsx_email_templates = namespace(AdminTsxEmailTemplates[AsyncRunner])
+    email_themes = namespace(AdminEmailThemes[AsyncRunner])
     permission_definitions = namespace(AdminPermissionDefinitions[AsyncRunner])
     project_permission_definitions = namespace(AdminProjectPermissionDefinitions[AsyncRunner])
     sign_up_rules = namespace(AdminSignUpRules[AsyncRunner])

@@ -17,8 +17,8 @@ __all__ = ["AdminEmailTemplates"]
 #: What a 2.8 service answers to the 2.7 routes: a plain 404 (the routes were removed).
 GONE_IN_2_8 = (
     "The service has no /email-templates: that is an API 2.7 call, and this service answers as API 2.8, "
-    "which removed it (its templates live under /internal/email-templates with another model, not "
-    "supported by authmw yet). Edit the templates in the dashboard."
+    "which removed it: its templates are TSX sources under /internal/email-templates, which "
+    "admin.tsx_email_templates (and admin.email_themes) manage."
 )
 
 

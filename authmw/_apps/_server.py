@@ -13,6 +13,7 @@ from ._base import _AsyncApp, _CommonOps, _SyncApp, namespace
 from ._binding import AsyncRunner, SyncRunner, operation
 from ._connected_accounts import ServerConnectedAccounts
 from ._contact_channels import ServerContactChannels
+from ._invitations import ServerTeamInvitations
 from ._project_api_keys import ServerTeamApiKeys, ServerUserApiKeys, _ServerTeamKeysOps, _ServerUserKeysOps
 from ._project_permissions import ServerProjectPermissions
 from ._team_members import ServerTeamMemberProfiles, ServerTeamPermissions
@@ -127,7 +128,8 @@ class ServerApp(_ServerOps, _SyncApp):
     Calls are grouped by resource: ``users``, ``sessions``, ``teams``,
     ``team_member_profiles``, ``team_permissions``, ``contact_channels``,
     ``connected_accounts``; API 2.8 adds ``provider_accounts``, ``notification_preferences``,
-    ``user_api_keys``, ``team_api_keys`` and ``project_permissions``.
+    ``user_api_keys``, ``team_api_keys``, ``project_permissions`` and ``team_invitations``
+    (a user's received invitations).
     """
 
     _tier = "server"
@@ -138,6 +140,7 @@ class ServerApp(_ServerOps, _SyncApp):
     sessions = namespace(ServerSessions[SyncRunner])
     project_permissions = namespace(ServerProjectPermissions[SyncRunner])
     team_api_keys = namespace(ServerTeamApiKeys[SyncRunner])
+    team_invitations = namespace(ServerTeamInvitations[SyncRunner])
     team_member_profiles = namespace(ServerTeamMemberProfiles[SyncRunner])
     team_permissions = namespace(ServerTeamPermissions[SyncRunner])
     teams = namespace(ServerTeams[SyncRunner])
@@ -156,6 +159,7 @@ class AsyncServerApp(_ServerOps, _AsyncApp):
     sessions = namespace(ServerSessions[AsyncRunner])
     project_permissions = namespace(ServerProjectPermissions[AsyncRunner])
     team_api_keys = namespace(ServerTeamApiKeys[AsyncRunner])
+    team_invitations = namespace(ServerTeamInvitations[AsyncRunner])
     team_member_profiles = namespace(ServerTeamMemberProfiles[AsyncRunner])
     team_permissions = namespace(ServerTeamPermissions[AsyncRunner])
     teams = namespace(ServerTeams[AsyncRunner])

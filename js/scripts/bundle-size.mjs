@@ -62,7 +62,9 @@ const BUNDLES = [
     // left the modules the first load carries; useAuthRedirect (redirect.ts) is the pages' only.
     // The provider's RouterRedirect (redirectMethod "router" for the restricted user's redirect)
     // is in the figure.
-    budgetKb: 9.75,
+    // 9.75 -> 9.8 (issue 42): the cache of the user's received team invitations (API 2.8, cleared
+    // with the session like the others) took the first load from 9.74 to 9.75x.
+    budgetKb: 9.8,
     targetKb: 8,
   },
   {

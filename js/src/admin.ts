@@ -19,6 +19,7 @@ import {
   emailTemplateFromWire,
   metricsFromWire,
   permissionDefinitionFromWire,
+  tsxEmailTemplateFromWire,
   type AdminProject,
   type AdminProjectUpdate,
   type ApiKey,
@@ -26,10 +27,13 @@ import {
   type EmailConfig,
   type EmailTemplate,
   type EmailTemplateType,
+  type EmailTheme,
+  type EmailThemeSummary,
   type Metrics,
   type NewApiKey,
   type PermissionDefinition,
   type TestEmailResult,
+  type TsxEmailTemplate,
 } from "./models.js";
 import { adminProjectFromWire } from "./models-on-demand.js";
 import { Transport, type ApiRequest, type HttpMethod, type TokenProvider, type TransportOptions } from "./transport.js";
@@ -49,8 +53,13 @@ export const PROJECT_PATH_2_7 = "/projects/current";
 /** What a 2.8 service answers to the 2.7 e-mail template routes: a plain 404 (they were removed). */
 export const GONE_IN_2_8 =
   "The service has no /email-templates: that is an API 2.7 call, and this service answers as API 2.8, " +
-  "which removed it (its templates live under /internal/email-templates with another model, not " +
-  "supported by authmw yet). Edit the templates in the dashboard.";
+  "which removed it: its templates are TSX sources under /internal/email-templates, which " +
+  "tsxEmailTemplates (and emailThemes) manage.";
+
+/** What a 2.7 service answers to the 2.8 template and theme routes: a plain 404 (not there yet). */
+export const SOURCES_NEED_2_8 = (path: string): string =>
+  `The service has no ${path}: TSX e-mail templates and themes are API 2.8, and this service answers as ` +
+  "API 2.7. Use emailTemplates (2.7's subject and content templates) instead.";
 
 const isPlain404 = (error: unknown): error is HttpStatusError => error instanceof HttpStatusError && error.status === 404;
 
@@ -126,6 +135,34 @@ export interface AdminApiKeysApi {
   get(id: string): Promise<ApiKey>;
   /** Revokes a key set: its keys stop working at once. */
   revoke(id: string): Promise<ApiKey>;
+}
+
+/** API 2.8's e-mail templates: TSX sources (NotInServiceVersion on a 2.7 service). */
+export interface AdminTsxEmailTemplatesApi {
+  /** Every template: the built-in ones, then the project's own. */
+  list(): Promise<TsxEmailTemplate[]>;
+  /** One template by id, from the list (the service has no single read); AuthmwError when unknown. */
+  get(id: string): Promise<TsxEmailTemplate>;
+  /** A new template with the service's starter source; its id. RequiresCustomEmailServer on the shared e-mail server. */
+  create(displayName: string): Promise<string>;
+  /**
+   * Replaces the source (and the theme: an id, false for none, null for the project's); the preview
+   * HTML the service rendered. EmailRenderingError (nothing stored) for a source that does not render.
+   */
+  update(id: string, tsxSource: string, options?: { themeId?: string | false | null }): Promise<string>;
+  /** Deletes the project's own template (the local service brings a built-in one back to its shipped source). */
+  delete(id: string): Promise<void>;
+}
+
+/** API 2.8's e-mail themes: TSX sources (NotInServiceVersion on a 2.7 service). */
+export interface AdminEmailThemesApi {
+  list(): Promise<EmailThemeSummary[]>;
+  /** One theme with its source (HttpStatusError 404 for an unknown id). */
+  get(id: string): Promise<EmailTheme>;
+  /** A new theme starting from the default one; its id. */
+  create(displayName: string): Promise<string>;
+  /** Replaces the source; EmailRenderingError (nothing stored) when it does not render. */
+  update(id: string, tsxSource: string): Promise<void>;
 }
 
 export interface AdminEmailTemplatesApi {
@@ -206,6 +243,8 @@ export class AdminClient {
   readonly transport: Transport;
   readonly apiKeys: AdminApiKeysApi;
   readonly emailTemplates: AdminEmailTemplatesApi;
+  readonly tsxEmailTemplates: AdminTsxEmailTemplatesApi;
+  readonly emailThemes: AdminEmailThemesApi;
   readonly permissionDefinitions: AdminPermissionDefinitionsApi;
   readonly signUpRules: AdminSignUpRulesApi;
   private readonly ownerSession: TokenProvider | null;
@@ -256,6 +295,46 @@ export class AdminClient {
       },
       async reset(type) {
         await templateCall("DELETE", `/email-templates/${seg(type)}`);
+      },
+    };
+    const sourcesCall = this.sourcesCall.bind(this);
+    const TEMPLATES = "/internal/email-templates";
+    const THEMES = "/internal/email-themes";
+    const listTemplates = async () =>
+      (((await sourcesCall(TEMPLATES, "GET", TEMPLATES)).templates ?? []) as Wire[]).map(tsxEmailTemplateFromWire);
+    this.tsxEmailTemplates = {
+      list: listTemplates,
+      async get(id) {
+        const found = (await listTemplates()).find((t) => t.id === id);
+        if (!found) throw new AuthmwError(`The project has no e-mail template "${id}"; list() shows the ids.`);
+        return found;
+      },
+      async create(displayName) {
+        return String((await sourcesCall(TEMPLATES, "POST", TEMPLATES, { display_name: displayName })).id);
+      },
+      async update(id, tsxSource, options = {}) {
+        const body: Wire = { tsx_source: tsxSource };
+        if (options.themeId !== undefined) body.theme_id = options.themeId;
+        return String((await sourcesCall(TEMPLATES, "PATCH", `${TEMPLATES}/${seg(id)}`, body)).rendered_html);
+      },
+      async delete(id) {
+        await sourcesCall(TEMPLATES, "DELETE", `${TEMPLATES}/${seg(id)}`);
+      },
+    };
+    this.emailThemes = {
+      async list() {
+        const themes = ((await sourcesCall(THEMES, "GET", THEMES)).themes ?? []) as Wire[];
+        return themes.map((t) => ({ id: t.id, displayName: t.display_name }));
+      },
+      async get(id) {
+        const w = await sourcesCall(THEMES, "GET", `${THEMES}/${seg(id)}`);
+        return { id, displayName: w.display_name, tsxSource: w.tsx_source };
+      },
+      async create(displayName) {
+        return String((await sourcesCall(THEMES, "POST", THEMES, { display_name: displayName })).id);
+      },
+      async update(id, tsxSource) {
+        await sourcesCall(THEMES, "PATCH", `${THEMES}/${seg(id)}`, { tsx_source: tsxSource });
       },
     };
     this.permissionDefinitions = {
@@ -368,6 +447,28 @@ export class AdminClient {
         throw error;
       }
       throw new NotInServiceVersion(GONE_IN_2_8, { method, url: error.url });
+    }
+  }
+
+  /**
+   * A 2.8 template or theme call; a plain 404 becomes NotInServiceVersion when the list itself is
+   * missing (a 2.8 service also answers 404 to an unknown id).
+   */
+  private async sourcesCall(listPath: string, method: HttpMethod, path: string, body?: unknown): Promise<Wire> {
+    try {
+      return await this.call(method, path, body);
+    } catch (error) {
+      if (!isPlain404(error)) throw error;
+      if (path !== listPath) {
+        try {
+          await this.call("GET", listPath);
+        } catch (probe) {
+          if (!isPlain404(probe)) throw error;
+          throw new NotInServiceVersion(SOURCES_NEED_2_8(listPath), { method, url: error.url });
+        }
+        throw error;
+      }
+      throw new NotInServiceVersion(SOURCES_NEED_2_8(listPath), { method, url: error.url });
     }
   }
 

@@ -3,6 +3,7 @@ import type {
   ContactChannel,
   CurrentUser,
   Project,
+  ReceivedTeamInvitation,
   Team,
   TeamInvitation,
   TeamMemberProfile,
@@ -23,6 +24,8 @@ export interface AuthCaches {
   teamPermissions: AsyncCache<[teamId: string], TeamPermission[]>;
   teamMemberProfiles: AsyncCache<[teamId: string], TeamMemberProfile[]>;
   teamInvitations: AsyncCache<[teamId: string], TeamInvitation[]>;
+  /** Invitations the signed-in user received (API 2.8; [] when signed out). */
+  receivedTeamInvitations: AsyncCache<[], ReceivedTeamInvitation[]>;
   /** The signed-in user's project permissions (API 2.8), contained ones included. */
   projectPermissions: AsyncCache<[], ProjectPermission[]>;
 }

@@ -109,6 +109,7 @@ export class AuthClient implements AuthController {
       teamPermissions: createAsyncCache((teamId: string) => this.teamPermissions.list(teamId)),
       teamMemberProfiles: createAsyncCache((teamId: string) => this.teamMemberProfiles.list(teamId)),
       teamInvitations: createAsyncCache((teamId: string) => this.teamInvitations.list(teamId)),
+      receivedTeamInvitations: createAsyncCache(() => this.teamInvitations.listReceived()),
       projectPermissions: createAsyncCache(() => this.projectPermissions.list()),
     };
     this.caches = caches;

@@ -55,8 +55,10 @@ export type {
   AdminApiKeysApi,
   AdminClientOptions,
   AdminEmailTemplatesApi,
+  AdminEmailThemesApi,
   AdminPermissionDefinitionsApi,
   AdminSignUpRulesApi,
+  AdminTsxEmailTemplatesApi,
   ConfigLevel,
   OwnedProjectsApi,
   OwnerClient,
@@ -92,6 +94,8 @@ export type {
   EmailConfig,
   EmailTemplate,
   EmailTemplateType,
+  EmailTheme,
+  EmailThemeSummary,
   Metrics,
   NewApiKey,
   OAuthProviderLink,
@@ -103,6 +107,7 @@ export type {
   SignInResult,
   Team,
   TeamCreate,
+  ReceivedTeamInvitation,
   TeamInvitation,
   TeamInvitationDetails,
   TeamMemberProfile,
@@ -111,6 +116,7 @@ export type {
   ProjectPermission,
   TeamUpdate,
   TestEmailResult,
+  TsxEmailTemplate,
 } from "./models.js";
 export { DEFAULT_HANDLER_PATH, resolveUrls } from "./urls.js";
 export type { AuthUrlOverrides, AuthUrls } from "./urls.js";

@@ -32,8 +32,9 @@ export class HttpStatusError extends AuthmwError {
  * `/email-templates` on a 2.8 service. The message names the version and what to do.
  */
 export class NotInServiceVersion extends HttpStatusError {
-  constructor(message: string, options: { url?: string; method?: string } = {}) {
-    super(404, "", options);
+  /** `status`: what the service answered (404 for a route it lacks; 400 when 2.7 refuses a 2.8 query). */
+  constructor(message: string, options: { url?: string; method?: string; status?: number } = {}) {
+    super(options.status ?? 404, "", options);
     this.name = "NotInServiceVersion";
     this.message = message;
   }

@@ -13,6 +13,7 @@ export {
   useProject,
   useSelectedTeam,
   useTeamInvitations,
+  useReceivedTeamInvitations,
   useTeamMemberProfiles,
   useTeamPermissions,
   useTeams,

@@ -144,6 +144,14 @@ export interface TeamInvitation {
   expiresAt: Date;
 }
 
+/**
+ * An invitation addressed to one of the signed-in user's verified e-mail addresses (API 2.8,
+ * GET /team-invitations?user_id=me); accept it with `teamInvitations.acceptById(id)`.
+ */
+export interface ReceivedTeamInvitation extends TeamInvitation {
+  teamDisplayName: string;
+}
+
 /** What an invitation code leads to (POST /team-invitations/accept/details). */
 export interface TeamInvitationDetails {
   teamId: string;
@@ -348,6 +356,29 @@ export interface EmailTemplate {
   isDefault: boolean;
 }
 
+/**
+ * An API 2.8 e-mail template: a TSX module exporting `EmailTemplate` (rendered by React Email on
+ * the service, by a documented subset on the local service). `themeId`: a theme's id, `false` for
+ * no theme, `null` for the project's theme.
+ */
+export interface TsxEmailTemplate {
+  id: string;
+  displayName: string;
+  tsxSource: string;
+  themeId: string | false | null;
+}
+
+/** An API 2.8 e-mail theme as listed. */
+export interface EmailThemeSummary {
+  id: string;
+  displayName: string;
+}
+
+/** An API 2.8 e-mail theme: a TSX module exporting `EmailTheme`, wrapping every template. */
+export interface EmailTheme extends EmailThemeSummary {
+  tsxSource: string;
+}
+
 export interface TestEmailResult {
   success: boolean;
   errorMessage: string | null;
@@ -424,6 +455,16 @@ export function apiKeyFromWire(w: Wire): NewApiKey {
 
 export function emailTemplateFromWire(w: Wire): EmailTemplate {
   return { type: w.type, subject: w.subject ?? "", content: w.content ?? null, isDefault: Boolean(w.is_default) };
+}
+
+export function tsxEmailTemplateFromWire(w: Wire): TsxEmailTemplate {
+  const theme = w.theme_id;
+  return {
+    id: w.id,
+    displayName: w.display_name ?? "",
+    tsxSource: w.tsx_source ?? "",
+    themeId: typeof theme === "string" || theme === false ? theme : null,
+  };
 }
 
 export function metricsFromWire(w: Wire): Metrics {

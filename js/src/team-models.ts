@@ -1,6 +1,6 @@
 // The wire converters of teams, member profiles, invitations and contact channels, apart from
 // models.ts: they load with the teams and contact-channel APIs, not with the first page.
-import type { ContactChannel, TeamInvitation, TeamMemberProfile, Wire } from "./models.js";
+import type { ContactChannel, ReceivedTeamInvitation, TeamInvitation, TeamMemberProfile, Wire } from "./models.js";
 
 export const teamMemberProfileFromWire = (w: Wire): TeamMemberProfile => ({
   teamId: w.team_id,
@@ -14,6 +14,11 @@ export const teamInvitationFromWire = (w: Wire): TeamInvitation => ({
   teamId: w.team_id,
   recipientEmail: w.recipient_email,
   expiresAt: new Date(w.expires_at_millis),
+});
+
+export const receivedTeamInvitationFromWire = (w: Wire): ReceivedTeamInvitation => ({
+  ...teamInvitationFromWire(w),
+  teamDisplayName: w.team_display_name ?? "",
 });
 
 export const contactChannelFromWire = (w: Wire): ContactChannel => ({

@@ -1,11 +1,19 @@
 // Teams of the signed-in user (service-api A5.6, flow 6.9), as four namespaces like the Python
 // client's: teams, teamMemberProfiles, teamPermissions, teamInvitations.
 import { seg, withQuery, type ApiContext } from "./api-context.js";
-import { TeamMembershipNotFound, TeamNotFound } from "./errors.js";
-import { MEMBER_PROFILE_FIELDS, TEAM_FIELDS, teamInvitationFromWire, teamMemberProfileFromWire } from "./team-models.js";
+import { SchemaError, TeamMembershipNotFound, TeamNotFound } from "./errors.js";
+import { HttpStatusError, NotInServiceVersion } from "./http-errors.js";
+import {
+  MEMBER_PROFILE_FIELDS,
+  TEAM_FIELDS,
+  receivedTeamInvitationFromWire,
+  teamInvitationFromWire,
+  teamMemberProfileFromWire,
+} from "./team-models.js";
 import {
   teamFromWire,
   toWire,
+  type ReceivedTeamInvitation,
   type Team,
   type TeamCreate,
   type TeamInvitation,
@@ -73,7 +81,24 @@ export interface TeamInvitationsApi {
   getDetails(code: string): Promise<TeamInvitationDetails>;
   /** Joins the team of the invitation (needs a signed-in user; uses the code). */
   accept(code: string): Promise<void>;
+  /**
+   * The pending invitations addressed to one of your verified e-mail addresses, with each team's
+   * name (API 2.8); [] when signed out (without a call). NotInServiceVersion from a 2.7 service.
+   */
+  listReceived(): Promise<ReceivedTeamInvitation[]>;
+  /**
+   * Joins the team of a received invitation (API 2.8): you need a verified e-mail equal to its
+   * recipient, otherwise (and for an unknown, used or expired one) VerificationCodeNotFound.
+   * NotInServiceVersion from a 2.7 service.
+   */
+  acceptById(invitationId: string): Promise<void>;
 }
+
+/** What a 2.7 service answers to the received-invitation calls (they are API 2.8). */
+export const RECEIVED_NEED_2_8 =
+  "Listing the invitations a user received and accepting one by id are API 2.8 " +
+  "(GET /team-invitations?user_id=..., POST /team-invitations/{id}/accept); this service answers as API 2.7. " +
+  "Accept with the code of the invitation link instead (teamInvitations.accept(code)).";
 
 const teamPath = (teamId: string) => `/teams/${seg(teamId)}`;
 const profilePath = (teamId: string, userId: string) => `/team-member-profiles/${seg(teamId)}/${seg(userId)}`;
@@ -198,6 +223,29 @@ export function createTeamInvitationsApi(ctx: ApiContext): TeamInvitationsApi {
     async accept(code) {
       await json("POST", "/team-invitations/accept", { code });
       ctx.caches.teams.invalidate();
+      ctx.caches.receivedTeamInvitations.invalidate();
+    },
+    async listReceived() {
+      if (!ctx.session.getState().refreshToken) return [];
+      const path = withQuery("/team-invitations", { user_id: "me" });
+      try {
+        return (await json<{ items: Wire[] }>("GET", path)).items.map(receivedTeamInvitationFromWire);
+      } catch (error) {
+        // 2.7 knows only ?team_id= and refuses the query with a schema error.
+        if (error instanceof SchemaError) throw new NotInServiceVersion(RECEIVED_NEED_2_8, { method: "GET", url: path, status: 400 });
+        throw error;
+      }
+    },
+    async acceptById(invitationId) {
+      const path = withQuery(`/team-invitations/${seg(invitationId)}/accept`, { user_id: "me" });
+      try {
+        await json("POST", path, {});
+      } catch (error) {
+        if (error instanceof HttpStatusError && error.status === 404) throw new NotInServiceVersion(RECEIVED_NEED_2_8, { method: "POST", url: path });
+        throw error;
+      }
+      ctx.caches.teams.invalidate();
+      ctx.caches.receivedTeamInvitations.invalidate();
     },
   };
 }

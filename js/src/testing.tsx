@@ -5,7 +5,7 @@ import type { AuthCaches } from "./api-context.js";
 import { createAsyncCache } from "./cache.js";
 import type { AuthController, AuthFlows, UserState } from "./controller.js";
 import type { ContactChannelsApi } from "./contact-channels.js";
-import type { ContactChannel, CurrentUser, Project, ProjectConfig, Team, TeamInvitation, TeamMemberProfile } from "./models.js";
+import type { ContactChannel, CurrentUser, Project, ProjectConfig, ReceivedTeamInvitation, Team, TeamInvitation, TeamMemberProfile } from "./models.js";
 import { NEW_PROJECT_CONFIG } from "./new-project-config.js";
 import type { NotificationPreference } from "./notification-preferences.js";
 import type { OAuthProviderAccount } from "./provider-accounts.js";
@@ -169,6 +169,7 @@ export function createTestingController(options: TestingControllerOptions = {}):
     teamPermissions: createAsyncCache(async (teamId: string) => (permissions[teamId] ?? []).map((id) => ({ id }))),
     teamMemberProfiles: createAsyncCache(async (teamId: string) => [profile(teamId)]),
     teamInvitations: createAsyncCache(async (_teamId: string): Promise<TeamInvitation[]> => []),
+    receivedTeamInvitations: createAsyncCache(async (): Promise<ReceivedTeamInvitation[]> => []),
     projectPermissions: createAsyncCache(async () => projectPermissionIds.map((id) => ({ id }))),
   };
   const teamsApi: TeamsApi = {
@@ -216,6 +217,8 @@ export function createTestingController(options: TestingControllerOptions = {}):
     checkCode: async () => {},
     getDetails: async () => ({ teamId: teams[0]?.id ?? fakeId(), teamDisplayName: teams[0]?.displayName ?? "Team" }),
     accept: async () => {},
+    listReceived: async () => [],
+    acceptById: async () => {},
   };
   const contactChannelsApi: ContactChannelsApi = {
     list: async () => (signedIn() ? channels : []),

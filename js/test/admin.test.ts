@@ -11,17 +11,20 @@ import {
   PROJECT_PATH_2_7,
   PROJECT_PATH_2_8,
   projectUpdateFor28,
+  SOURCES_NEED_2_8,
 } from "../src/admin";
 import { AuthClient } from "../src/client";
 import {
   AdminAccessTokenIsNotAdmin,
   ApiKeyNotFound,
   CurrentProjectNotFound,
+  EmailRenderingError,
   ExpectedInternalProject,
   HttpStatusError,
   InsufficientAccessType,
   InvalidSecretServerKey,
   NotInServiceVersion,
+  RequiresCustomEmailServer,
   SchemaError,
   SignUpRejected,
   UserAuthenticationRequired,
@@ -305,6 +308,78 @@ describe.each(API_VERSIONS)("API %s", (api) => {
       expect(again).toBeInstanceOf(HttpStatusError);
       expect((again as HttpStatusError).status).toBe(404);
       await expect(a.emailTemplates.get("welcome" as never)).rejects.toBeInstanceOf(SchemaError);
+    });
+  });
+
+  describe("TSX e-mail templates and themes (API 2.8)", () => {
+    const PASSWORD_RESET_ID = "a70fb3a4-56c1-4e42-af25-49d25603abd0";
+    const SOURCE = [
+      'import { Text } from "@react-email/components";',
+      'import { Subject, NotificationCategory } from "@stackframe/emails";',
+      "export function EmailTemplate({ user, project }) {",
+      "  return <><Subject value={`Reset at ${project.displayName}`} /><NotificationCategory value=\"Transactional\" />",
+      "    <Text>Hi {user.displayName}, reset here.</Text></>;",
+      "}",
+    ].join("\n");
+    const ownServer = {
+      emailConfig: {
+        type: "standard" as const,
+        host: "127.0.0.1",
+        port: 9,
+        username: "user",
+        password: "secret",
+        senderName: "Acme",
+        senderEmail: "auth@acme.example",
+      },
+    };
+
+    if (api === "2.8") it("round trip: list, update with preview, get, delete; themes create, get, update", async () => {
+      const { admin: a } = await scratchProject(ownServer);
+      const templates = await a.tsxEmailTemplates.list();
+      expect(templates[1]).toMatchObject({ id: PASSWORD_RESET_ID, displayName: "Password Reset", themeId: null });
+      expect(await a.tsxEmailTemplates.update(PASSWORD_RESET_ID, SOURCE)).toContain("Hi John Doe, reset here.");
+      expect((await a.tsxEmailTemplates.get(PASSWORD_RESET_ID)).tsxSource).toBe(SOURCE);
+      const broken = await a.tsxEmailTemplates
+        .update(PASSWORD_RESET_ID, "export function EmailTemplate() { throw new Error('boom'); }")
+        .catch((e: unknown) => e);
+      expect(broken).toBeInstanceOf(EmailRenderingError);
+      expect((await a.tsxEmailTemplates.get(PASSWORD_RESET_ID)).tsxSource).toBe(SOURCE); // nothing stored
+      await a.tsxEmailTemplates.delete(PASSWORD_RESET_ID);
+      expect((await a.tsxEmailTemplates.get(PASSWORD_RESET_ID)).tsxSource).not.toBe(SOURCE);
+
+      const id = await a.tsxEmailTemplates.create("Digest");
+      await a.tsxEmailTemplates.update(id, SOURCE, { themeId: false });
+      expect(await a.tsxEmailTemplates.get(id)).toEqual({ id, displayName: "Digest", tsxSource: SOURCE, themeId: false });
+      await a.tsxEmailTemplates.delete(id);
+      await expect(a.tsxEmailTemplates.get(id)).rejects.toThrow(/no e-mail template/);
+
+      const themeId = await a.emailThemes.create("Brand");
+      expect((await a.emailThemes.list()).map((t) => t.displayName)).toContain("Brand");
+      const theme = await a.emailThemes.get(themeId);
+      expect(theme).toMatchObject({ id: themeId, displayName: "Brand" });
+      const changed = theme.tsxSource.replace("Unsubscribe", "Leave");
+      await a.emailThemes.update(themeId, changed);
+      expect((await a.emailThemes.get(themeId)).tsxSource).toBe(changed);
+    });
+
+    if (api === "2.8") it("changing templates needs the project's own e-mail server", async () => {
+      const { admin: a } = await scratchProject();
+      expect((await a.tsxEmailTemplates.list()).length).toBeGreaterThanOrEqual(4);
+      await expect(a.tsxEmailTemplates.update(PASSWORD_RESET_ID, SOURCE)).rejects.toBeInstanceOf(RequiresCustomEmailServer);
+      await expect(a.tsxEmailTemplates.create("x")).rejects.toBeInstanceOf(RequiresCustomEmailServer);
+    });
+
+    if (api === "2.7") it("2.7 has none: NotInServiceVersion naming the version", async () => {
+      const { admin: a } = await scratchProject();
+      for (const [call, path] of [
+        [() => a.tsxEmailTemplates.list(), "/internal/email-templates"],
+        [() => a.tsxEmailTemplates.delete(PASSWORD_RESET_ID), "/internal/email-templates"],
+        [() => a.emailThemes.get("1df07ae6-abf3-4a40-83a5-a1a2cbe336ac"), "/internal/email-themes"],
+      ] as const) {
+        const error = await call().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(NotInServiceVersion);
+        expect(error).toMatchObject({ status: 404, message: SOURCES_NEED_2_8(path) });
+      }
     });
   });
 

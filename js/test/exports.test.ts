@@ -151,6 +151,7 @@ const REACT = [
   "useProject",
   "useSelectedTeam",
   "useTeamInvitations",
+  "useReceivedTeamInvitations",
   "useTeamMemberProfiles",
   "useTeamPermissions",
   "useTeams",

@@ -27,7 +27,8 @@ declare each endpoint's tiers, user requirement and request schemas (schema.py),
 ``CatalogueError(code, **args)`` / ``PlainError(status, text)`` (errors.py), expose
 ``routes = group.routes`` and add the module to ``routes.ROUTE_MODULES``. New tables are a
 new script at the end of ``db.MIGRATIONS``. Codes sent by e-mail: verification.py and emails.py
-(rendered by email_templates.py; kept in the outbox and handed to SMTP by mail.py, delivery.py,
+(rendered by email_templates.py on 2.7, by the TSX templates of email_templates_28.py through
+tsx_render.py on 2.8; kept in the outbox and handed to SMTP by mail.py, delivery.py,
 smtp.py; shown at ``/dev/outbox`` and ``/dev/mailbox``). User documentation: docs/local-service.md.
 Section numbers in the local service's comments ("service-api A5.7", "service-api B8.2") are
 sections of docs/service-api.md, the project's reference of the service API.

@@ -346,6 +346,24 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX oauth_provider_tokens_by_account ON oauth_provider_tokens(project_id, oauth_account_id)
     """,
+    # (helper `emailtpl`) API 2.8's e-mail templates and themes: TSX sources (email_templates_28.py)
+    """
+    CREATE TABLE email_templates_28 (
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        display_name TEXT NOT NULL,
+        tsx_source TEXT NOT NULL,
+        theme_id TEXT,
+        PRIMARY KEY (project_id, id)
+    );
+    CREATE TABLE email_themes (
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        display_name TEXT NOT NULL,
+        tsx_source TEXT NOT NULL,
+        PRIMARY KEY (project_id, id)
+    )
+    """,
 ]
 
 

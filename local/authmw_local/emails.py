@@ -1,7 +1,8 @@
 """The e-mails of the flows (service-api A5.3): a verification code and a link `callback_url?code=...`.
 
-Each mail renders the project's template of its type (email_templates.py) with the variables of
-service-api A5.2: `userDisplayName` and `projectDisplayName` always, plus the type's link (and `otp`,
+Each mail renders the project's template of its type (2.7: email_templates.py; 2.8: the TSX
+templates of email_templates_28.py) with the variables of service-api A5.2: `userDisplayName` and
+`projectDisplayName` always, plus the type's link (and `otp`,
 `teamDisplayName`). The mail itself goes through mail.send_email (outbox, and SMTP if configured).
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from . import end_user
 from .email_templates import render_email
+from .email_templates_28 import DEFAULT_THEME_ID, render_mail
 from .endpoint import RequestContext
 from .ids import new_uuid
 from .mail import Mail, send_email
@@ -65,9 +67,15 @@ def send_team_invitation_email(ctx: RequestContext, team_id: str, team_name: str
 def _send(
     ctx: RequestContext, kind: str, to: str, link: str, variables: dict[str, str], user_display_name: str | None
 ) -> None:
-    common = {"userDisplayName": user_display_name, "projectDisplayName": ctx.project.display_name}
-    rendered = render_email(ctx.sql, ctx.project.id, kind, {**common, **variables})
-    send_email(ctx, Mail(to=to, kind=kind, subject=rendered.subject, text=rendered.text, html=rendered.html, link=link))
+    if not ctx.api.email_templates:  # 2.8: the project's TSX template (service-api B14.4)
+        theme = str(ctx.project.config.get("email_theme") or DEFAULT_THEME_ID)
+        mail = render_mail(ctx.sql, ctx.project.id, ctx.project.display_name, theme, kind, user_display_name, variables)
+        subject, text, html = mail.subject or "", mail.text, mail.html
+    else:
+        common = {"userDisplayName": user_display_name, "projectDisplayName": ctx.project.display_name}
+        rendered = render_email(ctx.sql, ctx.project.id, kind, {**common, **variables})
+        subject, text, html = rendered.subject, rendered.text, rendered.html
+    send_email(ctx, Mail(to=to, kind=kind, subject=subject, text=text, html=html, link=link))
 
 
 def _display_name(ctx: RequestContext, user_id: str) -> str | None:

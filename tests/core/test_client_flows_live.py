@@ -31,6 +31,7 @@ from authmw.errors import (
 )
 from authmw.models import (
     ContactChannel,
+    ReceivedTeamInvitation,
     SignInResult,
     Team,
     TeamInvitation,
@@ -372,6 +373,76 @@ def test_revoke_and_invitation_errors(flow, live):
     outsider, _ = flow.signed_in()
     with pytest.raises(TeamMembershipNotFound):
         flow(outsider.team_invitations.send(team.id, new_email(), HANDLER + "/team-invitation"))
+
+
+def verified(flow: Flavour, live: LiveService) -> tuple[Any, str]:
+    """A signed-in client app whose primary e-mail is verified, and that e-mail."""
+    app, email = flow.signed_in()
+    flow(app.send_verification_email(HANDLER + "/email-verification"))
+    flow(app.verify_email(live.last_code(email, "email_verification")))
+    return app, email
+
+
+def test_received_invitations_listed_and_accepted_by_id(flow, live):
+    owner, _ = flow.signed_in()
+    team = flow(owner.teams.create("Received"))
+    guest, guest_email = verified(flow, live)
+    invitation_id = flow(owner.team_invitations.send(team.id, guest_email, HANDLER + "/team-invitation"))
+    other_team = flow(owner.teams.create("Other"))
+    flow(owner.team_invitations.send(other_team.id, new_email(), HANDLER + "/team-invitation"))  # not the guest's
+
+    [received] = flow(guest.team_invitations.list_received())
+    assert isinstance(received, ReceivedTeamInvitation)
+    assert (received.id, received.team_id, received.team_display_name, received.recipient_email) == (
+        invitation_id,
+        team.id,
+        "Received",
+        guest_email,
+    )
+    assert received.expires_at is not None
+    assert flow(owner.team_invitations.list_received()) == []  # the owner was not invited
+
+    outsider, _ = verified(flow, live)
+    with pytest.raises(VerificationCodeNotFound):  # not addressed to them: nothing happens
+        flow(outsider.team_invitations.accept_by_id(invitation_id))
+    assert flow(guest.team_invitations.accept_by_id(invitation_id)) is None
+    assert [t.id for t in flow(guest.teams.list())] == [team.id]
+    assert flow(guest.team_invitations.list_received()) == []
+    with pytest.raises(VerificationCodeNotFound):  # used
+        flow(guest.team_invitations.accept_by_id(invitation_id))
+
+
+def test_received_invitations_of_any_user_on_the_server_tier(flow, live):
+    owner, _ = flow.signed_in()
+    team = flow(owner.teams.create("Server side"))
+    guest, guest_email = verified(flow, live)
+    unverified, unverified_email = flow.signed_in()
+    for email in (guest_email, unverified_email):
+        flow(owner.team_invitations.send(team.id, email, HANDLER + "/team-invitation"))
+    server = flow.server()
+    guest_id, unverified_id = flow(guest.get_user()).id, flow(unverified.get_user()).id
+    [received] = flow(server.team_invitations.list_received(guest_id))
+    assert received.team_display_name == "Server side"
+    assert flow(server.team_invitations.list_received(unverified_id)) == []  # only verified addresses count
+    flow(server.team_invitations.accept(received.id, guest_id))
+    assert [t.id for t in flow(guest.teams.list())] == [team.id]
+
+
+def test_received_invitations_on_2_7_are_a_clear_not_in_service_version(tmp_path_factory):
+    from authmw.errors import NotInServiceVersion
+
+    with deployment.running(tmp_path_factory.mktemp("invitations-27"), api="2.7") as running:
+        live_27 = LiveService(running)
+        app = ClientApp(live_27.client_config)
+        try:
+            app.sign_up_with_password(new_email(), PASSWORD, HANDLER + "/email-verification")
+            with pytest.raises(NotInServiceVersion, match="API 2.8.*accept\\(code\\)") as info:
+                app.team_invitations.list_received()
+            assert info.value.status == 400  # what 2.7 answered (a schema error)
+            with pytest.raises(NotInServiceVersion, match="API 2.8"):
+                app.team_invitations.accept_by_id(str(uuid.uuid4()))
+        finally:
+            app.close()
 
 
 def test_a_code_is_dead_after_twenty_wrong_tries_of_its_nonce(flow, live):

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 import uuid
@@ -11,7 +12,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from hypothesis import given, strategies as st
 
-from authmw._jwt import MAX_TOKEN_LENGTH, verify_jwt
+from authmw._jwt import MAX_TOKEN_LENGTH, prepare_key, verify_jwt
 from authmw._ops import NetworkError
 from authmw._tokens import ACCESS_TOKEN_ISSUER, TokenVerifier, token_expiry
 from authmw.errors import (
@@ -425,6 +426,49 @@ def test_verify_jwt_checks_issuer_audience_and_curve(key):
     with pytest.raises(InvalidJwt) as info:
         verify_jwt(".".join(forged), p384.public_key(), algorithms=("ES256",))
     assert info.value.reason == "key"
+
+
+def _answer(token: str, key: object, algorithms: tuple[str, ...]) -> object:
+    try:
+        return verify_jwt(token, key, algorithms=algorithms, require_exp=False)
+    except InvalidJwt as exc:
+        return exc.reason, str(exc)
+
+
+@pytest.mark.filterwarnings("ignore::jwt.warnings.InsecureKeyLengthWarning")
+def test_a_prepared_key_answers_as_the_pyjwk_given_to_pyjwt(key):
+    """A key set's keys are prepared once (prepare_key) instead of by PyJWT on every check: the
+    same answer, the same reason and message, for usable keys and for keys PyJWT refuses (a
+    curve that is not the algorithm's, an RSA key under 2048 bits, an algorithm the token does
+    not name), with tokens it accepts and tokens it refuses."""
+    p384 = ec.generate_private_key(ec.SECP384R1())
+    small_rsa = rsa.generate_private_key(public_exponent=65537, key_size=1024)
+    jwks = [
+        key.jwk(),
+        {**json.loads(jwt.algorithms.ECAlgorithm.to_jwk(p384.public_key())), "alg": "ES256"},  # wrong curve
+        {**json.loads(jwt.algorithms.ECAlgorithm.to_jwk(p384.public_key())), "alg": "ES384"},
+        {**json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(small_rsa.public_key())), "alg": "RS256"},
+    ]
+    good = key.sign({"sub": "u"})
+    head, body, sig = good.split(".")
+    tokens = [
+        good,
+        f"{head}.{body}.{key.sign({'sub': 'v'}).rsplit('.', 1)[1]}",  # another token's signature
+        f"{head}.{body}.{sig[:-4]}",  # a short one
+        jwt.encode({"sub": "u"}, p384, algorithm="ES384"),
+        jwt.encode({"sub": "u"}, small_rsa, algorithm="RS256"),
+        unsigned_token({"sub": "u"}, {"kid": "k"}),  # no alg
+        unsigned_token({"sub": "u"}, {"alg": ""}),
+    ]
+    answers = set()
+    for entry in jwks:
+        pyjwk = jwt.PyJWK(entry)
+        for token in tokens:
+            for algorithms in (("ES256",), ("ES256", "ES384", "RS256")):
+                ours, pyjwts = _answer(token, prepare_key(pyjwk), algorithms), _answer(token, pyjwk, algorithms)
+                assert ours == pyjwts, (entry.get("crv"), entry["alg"], token, algorithms)
+                answers.add(ours["sub"] if isinstance(ours, dict) else ours[0])
+    assert answers == {"u", "signature", "algorithm", "key", "malformed"}  # every branch was compared
 
 
 def test_invalid_jwt_is_an_authmw_error():

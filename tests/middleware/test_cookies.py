@@ -4,6 +4,7 @@ import re
 from email.utils import parsedate_to_datetime
 
 import pytest
+from hypothesis import given, strategies as st
 
 from authmw.errors import ConfigurationError
 from authmw.middleware import _cookies as c
@@ -25,6 +26,13 @@ def test_parse_accepts_raw_values_and_first_occurrence_wins() -> None:
 def test_parse_survives_garbage() -> None:
     for header in ["", ";;;", "=", "stack-access", "stack-access=%zz%", "a=b=c; stack-access=\x00"]:
         c.parse_cookie_header(header, frozenset({"stack-access"}))
+
+
+@given(st.text(alphabet=st.sampled_from(list("%2Fa5BzC\"é\x00 ")) | st.characters(), max_size=40))
+def test_a_cookie_value_is_percent_decoded_as_unquote_does(value: str) -> None:
+    from urllib.parse import unquote
+
+    assert c._cookie_value(value) == unquote(c._unwrapped(value))
 
 
 def test_access_cookie_value_is_compact_json_like_the_browser() -> None:

@@ -110,6 +110,10 @@ def test_the_wheel_carries_the_adapters_data_and_an_spdx_license(wheel: Path) ->
         assert f"{package}/__init__.py" in names and f"{package}/py.typed" in names
     assert "authmw/catalogue.json" in names
     assert any(n.startswith("authmw_django/migrations/") for n in names)
+    # the local service's shipped TSX e-mail templates and themes (read at run time)
+    assert {"authmw_local/email_sources/email_verification.tsx", "authmw_local/email_sources/theme_light.tsx"} <= set(
+        names
+    )
     metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("/METADATA"))).decode()
     assert "License-Expression: MIT" in metadata
     assert any(n.endswith("/licenses/LICENSE") for n in names)

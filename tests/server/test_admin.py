@@ -26,12 +26,14 @@ from authmw.errors import (
     AdminAccessTokenIsNotAdmin,
     ApiKeyNotFound,
     CurrentProjectNotFound,
+    EmailRenderingError,
     ExpectedInternalProject,
     HttpStatusError,
     InsufficientAccessType,
     InvalidSecretServerKey,
     InvalidSuperSecretAdminKey,
     NotInServiceVersion,
+    RequiresCustomEmailServer,
     SchemaError,
     UserAuthenticationRequired,
 )
@@ -42,6 +44,7 @@ from authmw.models import (
     ApiKey,
     EmailConfig,
     EmailTemplate,
+    EmailTheme,
     NewApiKey,
     ProjectDomain,
 )
@@ -410,7 +413,81 @@ def test_templates_on_2_8_are_a_clear_not_in_service_version(flavour, owner):
         lambda: admin.email_templates.reset("password_reset"),
     )
     for call in calls:
-        with pytest.raises(NotInServiceVersion, match="/email-templates.*API 2.8.*dashboard"):
+        with pytest.raises(NotInServiceVersion, match="/email-templates.*API 2.8.*admin.tsx_email_templates"):
+            flavour(call())
+
+
+# API 2.8: TSX templates and themes under /internal (service-api B14.4)
+
+PASSWORD_RESET_ID = "a70fb3a4-56c1-4e42-af25-49d25603abd0"
+OWN_TEMPLATE = """
+import { Text } from "@react-email/components";
+import { Subject, NotificationCategory } from "@stackframe/emails";
+export function EmailTemplate({ user, project }) {
+  return (
+    <>
+      <Subject value={"New password for " + project.displayName} />
+      <NotificationCategory value="Transactional" />
+      <Text>Hi {user.displayName}, here is your link.</Text>
+    </>
+  );
+}
+"""
+
+
+def test_tsx_templates_and_themes_round_trip(flavour, owner):
+    _, admin = owner.project("Mailer", email_config=smtp_config(free_port()).model_dump(exclude_none=True))
+    templates = flavour(admin.tsx_email_templates.list())
+    assert templates[1].id == PASSWORD_RESET_ID and templates[1].display_name == "Password Reset"
+    preview = flavour(admin.tsx_email_templates.update(PASSWORD_RESET_ID, OWN_TEMPLATE))
+    assert "Hi John Doe, here is your link." in preview
+    assert flavour(admin.tsx_email_templates.get(PASSWORD_RESET_ID)).tsx_source == OWN_TEMPLATE
+    with pytest.raises(EmailRenderingError, match="Intentional"):
+        flavour(
+            admin.tsx_email_templates.update(
+                PASSWORD_RESET_ID, "export function EmailTemplate() { throw new Error('Intentional'); }"
+            )
+        )
+    assert flavour(admin.tsx_email_templates.delete(PASSWORD_RESET_ID)) is None
+    assert flavour(admin.tsx_email_templates.get(PASSWORD_RESET_ID)).tsx_source != OWN_TEMPLATE
+
+    new_id = flavour(admin.tsx_email_templates.create("Weekly digest"))
+    flavour(admin.tsx_email_templates.update(new_id, OWN_TEMPLATE, theme_id=False))
+    mine = flavour(admin.tsx_email_templates.get(new_id))
+    assert (mine.display_name, mine.theme_id) == ("Weekly digest", False)
+    flavour(admin.tsx_email_templates.delete(new_id))
+    with pytest.raises(LookupError, match="no e-mail template"):
+        flavour(admin.tsx_email_templates.get(new_id))
+
+    theme_id = flavour(admin.email_themes.create("Brand"))
+    assert "Brand" in [t.display_name for t in flavour(admin.email_themes.list())]
+    theme = flavour(admin.email_themes.get(theme_id))
+    assert isinstance(theme, EmailTheme) and "export function EmailTheme" in theme.tsx_source
+    changed = theme.tsx_source.replace("Unsubscribe", "Leave")
+    assert flavour(admin.email_themes.update(theme_id, changed)) is None
+    assert flavour(admin.email_themes.get(theme_id)).tsx_source == changed
+    with pytest.raises(EmailRenderingError):
+        flavour(admin.email_themes.update(theme_id, "export const EmailTheme = 1;"))
+
+
+def test_tsx_templates_need_an_own_email_server(flavour, owner):
+    _, admin = owner.project()
+    assert len(flavour(admin.tsx_email_templates.list())) >= 4  # reading is allowed
+    with pytest.raises(RequiresCustomEmailServer):
+        flavour(admin.tsx_email_templates.update(PASSWORD_RESET_ID, OWN_TEMPLATE))
+    with pytest.raises(RequiresCustomEmailServer):
+        flavour(admin.tsx_email_templates.create("x"))
+
+
+@ONLY_27
+def test_tsx_templates_on_2_7_are_a_clear_not_in_service_version(flavour, owner):
+    _, admin = owner.project()
+    for call in (
+        lambda: admin.tsx_email_templates.list(),
+        lambda: admin.tsx_email_templates.delete(PASSWORD_RESET_ID),
+        lambda: admin.email_themes.get("1df07ae6-abf3-4a40-83a5-a1a2cbe336ac"),
+    ):
+        with pytest.raises(NotInServiceVersion, match="API 2.8.*admin.email_templates"):
             flavour(call())
 
 

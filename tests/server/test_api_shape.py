@@ -94,6 +94,7 @@ def test_the_expected_namespaces():
         "provider_accounts",
         "sessions",
         "team_api_keys",
+        "team_invitations",
         "team_member_profiles",
         "team_permissions",
         "teams",
@@ -105,9 +106,11 @@ def test_the_expected_namespaces():
             *namespaces(ServerApp),
             "api_keys",
             "email_templates",
+            "email_themes",
             "permission_definitions",
             "project_permission_definitions",
             "sign_up_rules",
+            "tsx_email_templates",
         ]
     )
 

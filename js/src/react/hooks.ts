@@ -3,6 +3,7 @@ import type { AsyncCache, CachedState } from "../cache.js";
 import type {
   ContactChannel,
   Project,
+  ReceivedTeamInvitation,
   Team,
   TeamInvitation,
   TeamMemberProfile,
@@ -91,6 +92,16 @@ export function useTeamMemberProfiles(teamId: string | null): CachedState<TeamMe
 /** Pending invitations of a team. */
 export function useTeamInvitations(teamId: string | null): CachedState<TeamInvitation[]> {
   return useCachedValue(useAuthController("useTeamInvitations").caches.teamInvitations, teamId ? [teamId] : null);
+}
+
+/**
+ * The invitations the signed-in user received (API 2.8): pending invitations addressed to one of
+ * their verified e-mail addresses, with each team's name; [] when signed out. Accept one with
+ * `useAuth().teamInvitations.acceptById(id)` (the list and the user's teams load again). From a
+ * 2.7 service the state is an error (NotInServiceVersion).
+ */
+export function useReceivedTeamInvitations(): CachedState<ReceivedTeamInvitation[]> {
+  return useCachedValue(useAuthController("useReceivedTeamInvitations").caches.receivedTeamInvitations, []);
 }
 
 /** The project's client view (configuration flags such as magicLinkEnabled). */

@@ -206,7 +206,7 @@ def _under(key: str, prefix: str) -> bool:
 def merged(stored: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     """A level's override with `changes` on top: a key replaces itself and what is under it;
     a key inside a whole record kept by the level changes that record."""
-    result = json.loads(json.dumps(stored))
+    result: dict[str, Any] = json.loads(json.dumps(stored))
     for key, value in changes.items():
         for existing in [k for k in result if _under(k, key)]:
             del result[existing]
@@ -224,7 +224,7 @@ def merged(stored: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
 
 def without(stored: dict[str, Any], keys: list[str]) -> dict[str, Any]:
     """A level's override with `keys` (and what is under them) taken out."""
-    result = json.loads(json.dumps(stored))
+    result: dict[str, Any] = json.loads(json.dumps(stored))
     for key in keys:
         for existing in [k for k in result if _under(k, key)]:
             del result[existing]

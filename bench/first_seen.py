@@ -1,0 +1,150 @@
+"""Where the time of a first-seen token goes: each layer of its check, as a multiple of the
+bare ES256 signature check, all timed in one process in alternation.
+
+A first-seen token costs one signature check plus everything around it. This script takes
+the layers apart over the same pool of real tokens (minted by the local service, each
+checked once per pass, as a new token is): the ES256 check alone (``cryptography``, the
+signature converted to DER beforehand); PyJWT's signature decision with a key prepared once
+(``Algorithm.verify``: the floor while PyJWT decides every signature); PyJWT's read of the
+token (``authmw._jwt.parse``); the verification of that read (``verify_parsed``: header
+rules, the signature, the claims); the verifier (expiry read, then ``TokenVerifier.verify``
+over a cached key set); and the whole ASGI request, middleware and a bare app. Each round
+times every layer once, each token on its own, in this thread's CPU time with the
+garbage collector paused: per token the least time over the rounds, and of those the median
+over the tokens, as ``bench/inprocess.py`` takes the first-seen request (a loaded machine
+makes some checks much slower: the median is what a token usually costs).
+
+    .venv/bin/python bench/first_seen.py [--tokens 256] [--rounds 9]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from _common import Stack, heading, row
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from inprocess import der_checks, inner, receive, scope_headers, send
+
+from authmw import _jwt
+from authmw._ops import SyncDriver
+from authmw._tokens import TokenVerifier, parse_jwks
+from authmw.middleware import AuthMiddleware
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tokens", type=int, default=256, help="first-seen tokens per round (default 256)")
+    parser.add_argument("--rounds", type=int, default=9, help="rounds; the best of each layer counts (default 9)")
+    args = parser.parse_args()
+
+    with Stack() as stack:
+        config = stack.config
+        first = stack.sign_up()
+        pool = stack.mint(max(2, args.tokens), first.user_id)
+        tokens = [s.access_token for s in pool]
+        headers = [scope_headers(stack.cookie(s)) for s in pool]
+        warm = scope_headers(stack.cookie(first))
+        keys = parse_jwks(httpx.get(config.jwks_url, timeout=10).content)
+        prepared = keys[_jwt.parse(tokens[0]).header["kid"]]
+        public = prepared.key
+        algorithm = prepared.jwk.Algorithm
+        parsed = [_jwt.parse(t) for t in tokens]
+        ders = der_checks(tokens)
+        ecdsa = ec.ECDSA(hashes.SHA256())
+        loop = asyncio.new_event_loop()
+        driver = SyncDriver()
+
+        clock = time.thread_time
+
+        def each(items: list[Any], check: Callable[[Any], object]) -> Callable[[list[float]], None]:
+            def timed(record: list[float]) -> None:
+                for item in items:
+                    t0 = clock()
+                    check(item)
+                    record.append(clock() - t0)
+
+            return timed
+
+        def verifier() -> Callable[[list[float]], None]:
+            fresh = TokenVerifier(config)
+            driver.run(fresh.verify(first.access_token))  # the key set, fetched untimed
+
+            def check(token: str) -> None:
+                fresh.expiry(token)
+                driver.run(fresh.verify(token))
+
+            return each(tokens, check)
+
+        def asgi(app: Any) -> Callable[[list[float]], None]:
+            async def many(record: list[float]) -> None:
+                for h in headers:
+                    t0 = clock()
+                    await app({"type": "http", "scheme": "http", "path": "/", "headers": h}, receive, send)
+                    record.append(clock() - t0)
+
+            return lambda record: loop.run_until_complete(many(record))
+
+        def middleware() -> Callable[[list[float]], None]:
+            app = AuthMiddleware(inner, config=config)
+            loop.run_until_complete(app({"type": "http", "scheme": "http", "path": "/", "headers": warm}, receive, send))
+            return asgi(app)
+
+        # name -> a maker of the timed pass (called anew each round: new caches for the tokens)
+        layers: dict[str, Callable[[], Callable[[list[float]], None]]] = {
+            "es256": lambda: each(ders, lambda d: public.verify(d[0], d[1], ecdsa)),
+            "pyjwt_signature": lambda: each(parsed, lambda p: algorithm.verify(p.signing_input, public, p.signature)),
+            "read": lambda: each(tokens, _jwt.parse),
+            "verify_read": lambda: each(
+                parsed, lambda p: _jwt.verify_parsed(p, prepared, algorithms=("ES256",), now=time.time())
+            ),
+            "verifier": verifier,
+            "bare_app": lambda: asgi(inner),
+            "request": middleware,
+        }
+        # Per layer and token, the least time over the rounds; the median over the tokens.
+        least: dict[str, list[float]] = {name: [float("inf")] * len(tokens) for name in layers}
+        for _ in range(args.rounds):
+            for name, make in layers.items():
+                timed = make()
+                record: list[float] = []
+                gc.disable()
+                try:
+                    timed(record)
+                finally:
+                    gc.enable()
+                least[name] = [min(a, b * 1e6) for a, b in zip(least[name], record, strict=True)]
+        best = {name: statistics.median(values) for name, values in least.items()}
+        driver.close()
+        loop.close()
+
+    check = best["es256"]
+
+    def line(label: str, us: float) -> None:
+        row(label, f"{us:7.2f} us  {us / check:5.2f}x the check")
+
+    heading(f"A first-seen token, layer by layer: median of {len(tokens)} tokens, least of {args.rounds} rounds")
+    line("the ES256 check alone (cryptography, DER ready)", check)
+    line("PyJWT's signature decision, key prepared once", best["pyjwt_signature"])
+    line("PyJWT's read of the token (authmw._jwt.parse)", best["read"])
+    line("verify_parsed: header rules, signature, claims", best["verify_read"])
+    line("TokenVerifier: expiry read + verify (read once)", best["verifier"])
+    line("the bare app alone (ASGI)", best["bare_app"])
+    line("the whole request: middleware + bare app", best["request"])
+    heading("Over the check, per token")
+    row("PyJWT's signature decision", f"{best['pyjwt_signature'] - check:7.2f} us")
+    row("the read", f"{best['read']:7.2f} us")
+    row("header rules, claims and time checks", f"{best['verify_read'] - best['pyjwt_signature']:7.2f} us")
+    row("the verifier's own work", f"{best['verifier'] - best['verify_read'] - best['read']:7.2f} us")
+    row("the middleware's own work", f"{best['request'] - best['bare_app'] - best['verifier']:7.2f} us")
+
+
+if __name__ == "__main__":
+    main()
