@@ -28,7 +28,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
  * then (with main's texts of the time): de 6.78, es 6.52, fr 6.78, ja 7.40, pt-BR 6.40, zh-CN 6.93.
  * Issue 40's texts of team management, pictures, team creation and onboarding (about 65 more):
  * de 7.59, es 7.29, fr 7.59, ja 8.26, pt-BR 7.16, zh-CN 7.74 before issue 42's were added; with
- * both: de 7.84, es 7.53, fr 7.82, ja 8.55, pt-BR 7.40, zh-CN 8.02.
+ * both: de 7.84, es 7.53, fr 7.82, ja 8.55, pt-BR 7.40, zh-CN 8.02. Issue 41's seven texts of the
+ * notice after sign-up: de 7.91, es 7.59, fr 7.88, ja 8.63, pt-BR 7.46, zh-CN 8.08.
  */
 const LOCALE_BUDGET_KB = { de: 8.0, es: 7.65, fr: 8.0, ja: 8.7, "pt-BR": 7.55, "zh-CN": 8.15 };
 
@@ -101,7 +102,9 @@ const BUNDLES = [
     // import() it would take messages and layout into the provider's first load, as the account
     // sections once did (tried: 9.76 -> 19.08 KB), so it is a page like the others.
     // 37.92 -> 37.69 (issue 40): the provider's first load got smaller (above).
-    budgetKb: 37.8,
+    // 37.69 -> 37.88 (issue 41): the sign-up form leaves the note of the verification e-mail it
+    // caused (react/verification-note.ts), which the notice after sign-up reads.
+    budgetKb: 37.95,
     targetKb: 30,
   },
   // The components are modules of their own: an app that does not render them does not load
@@ -119,7 +122,11 @@ const BUNDLES = [
     // pictures, the current one checked, Manage and Create entries; the menu-button hook it now
     // shares with UserButton), Protect's project-permission gate, the first load above.
     // 17.95 -> 17.61 (issue 40): the provider's first load got smaller (above).
-    budgetKb: 17.7,
+    // 17.61 -> 18.00 (issue 41): UserButton's slot for the notice after a sign-up (it checks
+    // for the sign-up's note and loads the notice, whose code is a chunk of its own, only then)
+    // and the notice's English texts in DEFAULT_COMPONENT_TEXTS. The provider's first load is
+    // unchanged: the provider does not render the notice, so an app without components pays nothing.
+    budgetKb: 18.05,
     targetKb: 16.5,
   },
   // The languages (issue 40): each is an entry of its own, so an app pays only for the one it

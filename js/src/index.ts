@@ -63,6 +63,7 @@ export {
   SignUpButton,
   UserAvatar,
   UserButton,
+  VerificationNotice,
 } from "./react/components/index.js";
 export type {
   ComponentStyleProps,
@@ -75,4 +76,5 @@ export type {
   SignedInProps,
   SignedOutProps,
   UserButtonProps,
+  VerificationNoticeProps,
 } from "./react/components/index.js";

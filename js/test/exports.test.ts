@@ -140,6 +140,7 @@ const REACT = [
   "TeamInvitation",
   "UserAvatar",
   "UserButton",
+  "VerificationNotice",
   "describeError",
   "describeUntrustedError",
   "useAuth",

@@ -379,6 +379,27 @@ def test_every_page_section_and_component_fits_a_phone(
     page.get_by_test_id("onboarding-check-again").click()
     expect(page.get_by_test_id("onboarding-status")).to_contain_text(m["onboardingNotVerifiedYet"])
     phone.check("onboarding-not-verified")
+    # The verification notice is the onboarding page's to give here: the provider shows none.
+    expect(page.get_by_test_id("verification-notice")).to_have_count(0)
+
+    # Where verification is not required, the notice after a sign-up, in the language (the
+    # provider's `texts`), and after "Send again".
+    page.close()
+    context.clear_cookies()
+    page = phone.page = context.new_page()
+    email = f"notice-{uuid.uuid4().hex[:10]}@example.com"
+    page.goto(f"{base}/handler/sign-up?lang={lang}")
+    form = page.get_by_test_id("sign-up-form")
+    form.get_by_label(m["email"], exact=True).fill(email)
+    form.get_by_label(m["password"], exact=True).fill(PASSWORD)
+    form.get_by_role("button", name=m["signUpButton"], exact=True).click()
+    page.wait_for_url(f"{base}/")
+    notice = page.get_by_role("region", name=t["verificationSentTitle"])
+    expect(notice).to_contain_text(email)
+    phone.check("verification-notice")
+    notice.get_by_role("button", name=t["sendAgain"], exact=True).click()
+    expect(notice.get_by_role("status")).to_contain_text(t["sentAgain"])
+    phone.check("verification-notice-sent-again")
 
     assert phone.shots >= 34
     assert not phone.problems, "wider than a 320 px window:\n" + "\n".join(phone.problems)

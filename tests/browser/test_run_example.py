@@ -65,6 +65,18 @@ def test_run_example_serves_the_app_and_stops_the_service_on_exit(tmp_path: Path
         me = httpx.get(f"http://127.0.0.1:{app_port}/api/me")
         assert (me.status_code, me.json()["code"]) == (401, "USER_AUTHENTICATION_REQUIRED")
 
+        # Run again meanwhile: its own service and app are not "another program"; it says where
+        # the running example is and leaves it alone.
+        again = subprocess.run(
+            ["bash", str(ROOT / "scripts" / "run_example.sh")],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False,
+        )
+        assert again.returncode == 0, again.stderr
+        assert "another program" not in again.stdout + again.stderr
+        assert f"The example is already running: open http://localhost:{app_port}" in again.stdout
+        assert f"http://localhost:{service_port}/dev/mailbox" in again.stdout
+        assert listening(app_port) and listening(service_port) and script.poll() is None
+
         script.send_signal(signal.SIGTERM)
         script.wait(timeout=15)
         assert not listening(app_port)
@@ -99,3 +111,38 @@ def test_run_example_stops_with_the_port_named_when_another_program_holds_it(
     assert f"Port {taken} is in use by another program" in done.stderr
     assert f"{variable}=<port>" in done.stderr
     assert not listening(service_port if held == "app" else app_port)  # nothing of ours left running
+
+
+def test_run_example_uses_its_own_local_service_when_that_runs_alone(tmp_path: Path, web_dist: Path) -> None:
+    """The `authmw dev` of the example's data folder runs (started by hand, or left over): the
+    script starts the app on it, and leaves it running when it stops."""
+    app_port, service_port = free_port(), free_port()
+    env = {**os.environ, "PORT": str(app_port), "AUTHMW_DEV_PORT": str(service_port), "AUTHMW_DATA_DIR": str(tmp_path)}
+    authmw = [str(ROOT / ".venv" / "bin" / "python"), "-m", "authmw", "dev", "--data-dir", str(tmp_path)]
+    subprocess.run([*authmw, "--background", "--port", str(service_port)], cwd=ROOT, check=True, capture_output=True, timeout=300)
+    script = None
+    try:
+        script = subprocess.Popen(
+            ["bash", str(ROOT / "scripts" / "run_example.sh")],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        )
+        assert script.stdout is not None
+        lines: list[str] = []
+        while not lines or not lines[-1].startswith("Open "):
+            line = script.stdout.readline()
+            assert line, "run_example.sh ended early:\n" + "".join(lines)
+            lines.append(line)
+        said = "".join(lines)
+        assert "another program" not in said
+        assert f"already running on port {service_port}: the example uses it" in said
+        page = httpx.get(f"http://127.0.0.1:{app_port}/handler/sign-in")
+        assert page.status_code == 200 and "window.__AUTHMW_CONFIG__" in page.text
+        script.send_signal(signal.SIGTERM)
+        script.wait(timeout=15)
+        assert not listening(app_port)
+        assert listening(service_port)  # not the script's to stop
+    finally:
+        if script is not None and script.poll() is None:
+            os.killpg(script.pid, signal.SIGKILL)
+            script.wait()
+        subprocess.run([*authmw, "--stop"], cwd=ROOT, check=False, capture_output=True, timeout=60)

@@ -1,10 +1,13 @@
 """@authmw/react as an app installs it before it is published: `npm pack` of js/, installed
 into a fresh Vite + React + TypeScript app, which type-checks against the package's types and
 builds with Vite (exports, types, peer dependencies and the optional subpaths, the languages
-among them, all resolved)."""
+among them, all resolved). The app's folder with its node_modules is kept in
+build/release-checks/ while the tarball and the app are unchanged (kept.py); the type check and
+the build run every time."""
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import subprocess
@@ -12,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from .kept import ROOT, file_hash, kept, stamp_of
+
 JS = ROOT / "js"
 
 MAIN = """
@@ -114,15 +118,13 @@ def test_the_package_holds_the_build_and_the_license_only(tarball: Path) -> None
     assert not [name for name in listing if name.startswith(("package/src/", "package/test/", "package/node_modules/"))]
 
 
-def test_a_fresh_vite_react_app_type_checks_and_builds_with_it(tarball: Path, tmp_path: Path) -> None:
-    app = tmp_path / "app"
-    (app / "src").mkdir(parents=True)
+def test_a_fresh_vite_react_app_type_checks_and_builds_with_it(tarball: Path) -> None:
     package = {
         "name": "fresh-app",
         "private": True,
         "type": "module",
         "dependencies": {
-            "@authmw/react": f"file:{tarball}",
+            "@authmw/react": "file:./authmw-react.tgz",
             "react": _version("react"),
             "react-dom": _version("react-dom"),
             "react-router": _version("react-router"),
@@ -134,23 +136,30 @@ def test_a_fresh_vite_react_app_type_checks_and_builds_with_it(tarball: Path, tm
             "@types/react-dom": _version("@types/react-dom"),
         },
     }
-    (app / "package.json").write_text(json.dumps(package, indent=2))
-    (app / "tsconfig.json").write_text(json.dumps(TSCONFIG, indent=2))
-    (app / "index.html").write_text(
-        '<!doctype html><html><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>'
-    )
-    (app / "src" / "main.tsx").write_text(MAIN)
-    # Everything but the tarball is already in npm's cache from `npm ci` in js/.
-    _run(["npm", "install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], app)
+
+    def make(app: Path) -> None:
+        (app / "src").mkdir()
+        shutil.copy(tarball, app / "authmw-react.tgz")
+        (app / "package.json").write_text(json.dumps(package, indent=2))
+        (app / "tsconfig.json").write_text(json.dumps(TSCONFIG, indent=2))
+        (app / "index.html").write_text(
+            '<!doctype html><html><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>'
+        )
+        (app / "src" / "main.tsx").write_text(MAIN)
+        # Everything but the tarball is already in npm's cache from `npm ci` in js/.
+        _run(["npm", "install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], app)
+
+    stamp = stamp_of(file_hash(tarball), json.dumps(package), json.dumps(TSCONFIG), MAIN)
+    app, _ = kept("vite-app", stamp, make)
     installed = json.loads((app / "node_modules" / "@authmw" / "react" / "package.json").read_text())
     assert installed["peerDependencies"]["react"] and installed["peerDependencies"]["react-router"]
+    shutil.rmtree(app / "dist", ignore_errors=True)  # what an earlier run built
     _run([str(app / "node_modules" / ".bin" / "tsc"), "-p", "tsconfig.json"], app)
     _run([str(app / "node_modules" / ".bin" / "vite"), "build", "--logLevel", "warn"], app)
     built = list((app / "dist" / "assets").glob("*.js"))
     assert built, "vite wrote no bundle"
     text = "".join(path.read_text() for path in built)
     assert "/handler" in text  # the handler routes are in the app's bundle
-    shutil.rmtree(app / "node_modules")
 
 
 def test_the_lock_file_installs_from_a_clean_state(tmp_path: Path) -> None:
@@ -174,6 +183,7 @@ def test_the_tarball_passes_publint(tarball: Path, tmp_path: Path) -> None:
     assert "All good" in out, out
 
 
+@functools.cache  # one attw run for both tests below
 def _types_problems(tarball: Path) -> list[dict[str, str]]:
     """The problems @arethetypeswrong/cli (a pinned dev dependency) finds in the tarball's types,
     for an ESM-only package (CommonJS `require` is not offered)."""

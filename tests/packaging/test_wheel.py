@@ -1,7 +1,12 @@
 """The packages as a user gets them: `python -m build` makes the sdist and then the wheel from
 that sdist (so a file the sdist forgets breaks the wheel); the wheel is installed into a fresh
 virtual environment and every public module imported from there (not from the source tree),
-with its package data, license metadata and the pytest plugin's entry point."""
+with its package data, license metadata and the pytest plugin's entry point.
+
+The built files and the virtual environments are kept in build/release-checks/ while their
+inputs are unchanged (kept.py): the sources for the build, the wheel's hash for an environment
+(and, for the quick start's, the wheel's dependencies: a changed wheel with the same ones is
+installed again into the kept environment, without its dependencies). The checks run every time."""
 
 from __future__ import annotations
 
@@ -12,11 +17,12 @@ import sys
 import tarfile
 import venv
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from .kept import ROOT, SDIST_INPUTS, file_hash, inputs_hash, kept, stamp_of
 
 PUBLIC_MODULES = [
     "authmw",
@@ -57,16 +63,19 @@ print(json.dumps({"modules": found, "data": data, "pytest11": plugins}))
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder holding the sdist and the wheel built from it."""
-    out = tmp_path_factory.mktemp("dist")
-    result = subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
-        check=False,
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+def built() -> Path:
+    """The folder holding the sdist and the wheel built from it (kept while the sources are unchanged)."""
+
+    def build(out: Path) -> None:
+        result = subprocess.run(
+            [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
+            check=False,
+            capture_output=True,
+            text=True,
+        )
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+
+    out, _ = kept("dist", stamp_of(inputs_hash(*SDIST_INPUTS)), build)
     return out
 
 
@@ -110,13 +119,33 @@ def test_the_wheel_carries_the_adapters_data_and_an_spdx_license(wheel: Path) ->
     assert any(n.endswith("/licenses/LICENSE") for n in names)
 
 
+def _venv_with(wheel: Path, *pip_args: str) -> Callable[[Path], None]:
+    """Makes a fresh virtual environment in a folder and installs the wheel into it."""
+
+    def make(env_dir: Path) -> None:
+        venv.EnvBuilder(with_pip=True).create(env_dir)
+        install = subprocess.run(
+            [str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q", *pip_args],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        assert install.returncode == 0, install.stderr[-3000:]
+
+    return make
+
+
+def _requirements(wheel: Path) -> str:
+    """The wheel's dependency set: its Requires-Dist and Provides-Extra lines."""
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = archive.read(next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))).decode()
+    return "\n".join(line for line in metadata.splitlines() if line.startswith(("Requires-Dist:", "Provides-Extra:")))
+
+
 def test_the_installed_wheel_imports_every_public_module(wheel: Path, tmp_path: Path) -> None:
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
+    env_dir, _ = kept("venv-wheel", stamp_of(file_hash(wheel)), _venv_with(wheel, "--no-deps", str(wheel)))
     python = env_dir / "bin" / "python"
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True, capture_output=True
-    )
     # The dependencies come from the test environment (read through PYTHONPATH, which does not
     # run its .pth files, so the editable install of this tree stays out of the way).
     deps = ":".join(site.getsitepackages())
@@ -157,17 +186,22 @@ def test_the_readme_quick_start_runs_against_the_installed_wheel(wheel: Path, tm
     from docs.test_snippets import DOC_PORTS, run_blocks
     from ports import free_port
 
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
+    extras = "[local,fastapi,django,flask]"
+    # Kept while the wheel's dependencies are the same; a wheel built since replaces the one in it.
+    def make(env_dir: Path) -> None:
+        _venv_with(wheel, f"{wheel}{extras}")(env_dir)
+        (env_dir / ".authmw-wheel").write_text(file_hash(wheel))
+
+    env_dir, _ = kept("venv-quick-start", stamp_of(_requirements(wheel), extras), make)
     python = env_dir / "bin" / "python"
-    install = subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", f"{wheel}[local,fastapi,django,flask]"],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert install.returncode == 0, install.stderr[-3000:]
+    installed = env_dir / ".authmw-wheel"
+    if installed.read_text() != file_hash(wheel):
+        again = subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(wheel)],
+            check=False, capture_output=True, text=True,
+        )
+        assert again.returncode == 0, again.stderr[-3000:]
+        installed.write_text(file_hash(wheel))
     where = subprocess.run(
         [str(python), "-c", "import authmw, authmw_local; print(authmw.__file__, authmw_local.__file__)"],
         check=True, capture_output=True, text=True, cwd=tmp_path,

@@ -4,6 +4,7 @@ import { BrowserRouter, Route, Routes } from "react-router";
 import { AuthHandler, AuthProvider } from "@authmw/react";
 import { readConfig } from "./config";
 import { CustomSignIn } from "./custom-sign-in";
+import { CustomSignUp } from "./custom-sign-up";
 import { Guest } from "./guest";
 import { Home } from "./home";
 import { Protected } from "./protected";
@@ -44,6 +45,7 @@ if (typeof config === "string") {
               <Route path="/" element={<Home />} />
               <Route path="/protected" element={<Protected />} />
               <Route path="/custom-sign-in" element={<CustomSignIn />} />
+              <Route path="/custom-sign-up" element={<CustomSignUp />} />
               <Route path="/guest" element={<Guest allowAnonymous={config.allowAnonymous} />} />
               <Route path={`${config.handlerPath.replace(/\/+$/, "")}/*`} element={<AuthHandler messages={locale?.messages} />} />
               <Route path="*" element={<NotFound />} />

@@ -506,6 +506,14 @@ const de: Locale = {
     teamsNotLoaded: "Ihre Teams konnten nicht geladen werden.",
     teamMenu: (team) => `Team-Menü, ${team}`,
     manageTeam: "Teams verwalten",
+    // The notice after a sign-up (the provider shows it)
+    verificationSentTitle: "Sehen Sie in Ihrem Posteingang nach",
+    verificationSent: (email) => `Wir haben einen Bestätigungslink an ${email} gesendet.`,
+    sendAgain: "Erneut senden",
+    sending: "Wird gesendet …",
+    sentAgain: "Erneut gesendet.",
+    notSent: "Die E-Mail konnte nicht gesendet werden. Bitte versuchen Sie es erneut.",
+    dismiss: "Schließen",
   },
 };
 

@@ -502,6 +502,14 @@ const es: Locale = {
     teamsNotLoaded: "No se pudieron cargar tus equipos.",
     teamMenu: (team) => `Menú del equipo, ${team}`,
     manageTeam: "Gestionar equipos",
+    // The notice after a sign-up (the provider shows it)
+    verificationSentTitle: "Revisa tu bandeja de entrada",
+    verificationSent: (email) => `Enviamos un enlace de verificación a ${email}.`,
+    sendAgain: "Enviar de nuevo",
+    sending: "Enviando…",
+    sentAgain: "Enviado de nuevo.",
+    notSent: "No se pudo enviar el correo. Vuelve a intentarlo.",
+    dismiss: "Cerrar",
   },
 };
 

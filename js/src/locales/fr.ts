@@ -509,6 +509,14 @@ const fr: Locale = {
     teamsNotLoaded: "Impossible de charger vos équipes.",
     teamMenu: (team) => `Menu de l’équipe, ${team}`,
     manageTeam: "Gérer les équipes",
+    // The notice after a sign-up (the provider shows it)
+    verificationSentTitle: "Consultez votre boîte de réception",
+    verificationSent: (email) => `Nous avons envoyé un lien de vérification à ${email}.`,
+    sendAgain: "Renvoyer",
+    sending: "Envoi…",
+    sentAgain: "E-mail renvoyé.",
+    notSent: "L'e-mail n'a pas pu être envoyé. Veuillez réessayer.",
+    dismiss: "Fermer",
   },
 };
 

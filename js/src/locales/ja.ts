@@ -499,6 +499,14 @@ const ja: Locale = {
     teamsNotLoaded: "チームを読み込めませんでした。",
     teamMenu: (team) => `チームメニュー、${team}`,
     manageTeam: "チームを管理",
+    // The notice after a sign-up (the provider shows it)
+    verificationSentTitle: "受信トレイを確認してください",
+    verificationSent: (email) => `${email} に確認リンクを送信しました。`,
+    sendAgain: "再送信",
+    sending: "送信中…",
+    sentAgain: "再送信しました。",
+    notSent: "メールを送信できませんでした。もう一度お試しください。",
+    dismiss: "閉じる",
   },
 };
 

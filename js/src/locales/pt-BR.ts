@@ -498,6 +498,14 @@ const ptBR: Locale = {
     teamsNotLoaded: "Não foi possível carregar suas equipes.",
     teamMenu: (team) => `Menu da equipe, ${team}`,
     manageTeam: "Gerenciar equipes",
+    // The notice after a sign-up (the provider shows it)
+    verificationSentTitle: "Confira sua caixa de entrada",
+    verificationSent: (email) => `Enviamos um link de verificação para ${email}.`,
+    sendAgain: "Enviar novamente",
+    sending: "Enviando…",
+    sentAgain: "Enviado novamente.",
+    notSent: "Não foi possível enviar o e-mail. Tente novamente.",
+    dismiss: "Fechar",
   },
 };
 

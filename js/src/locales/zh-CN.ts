@@ -489,6 +489,14 @@ const zhCN: Locale = {
     teamsNotLoaded: "无法加载你的团队。",
     teamMenu: (team) => `团队菜单，${team}`,
     manageTeam: "管理团队",
+    // The notice after a sign-up (the provider shows it)
+    verificationSentTitle: "请查收邮件",
+    verificationSent: (email) => `我们已向 ${email} 发送验证链接。`,
+    sendAgain: "重新发送",
+    sending: "正在发送…",
+    sentAgain: "已重新发送。",
+    notSent: "邮件发送失败。请重试。",
+    dismiss: "关闭",
   },
 };
 

@@ -6,6 +6,8 @@ export { UserButton } from "./user-button.js";
 export type { UserButtonProps } from "./user-button.js";
 export { SelectedTeamSwitcher } from "./team-switcher.js";
 export { UserAvatar } from "./user-avatar.js";
+export { VerificationNotice } from "./verification-notice-slot.js";
+export type { VerificationNoticeProps } from "./verification-notice-slot.js";
 export type { UserAvatarProps } from "./user-avatar.js";
 export { SignInButton, SignUpButton } from "./auth-buttons.js";
 export type { AuthButtonProps } from "./auth-buttons.js";

@@ -1,5 +1,7 @@
+import { NOTICE_TEXTS, type NoticeTexts } from "./notice-texts.js";
+
 /** The components' texts; each component takes `texts` with any part of them replaced. */
-export interface ComponentTexts {
+export interface ComponentTexts extends NoticeTexts {
   /** The accessible name of the UserButton: the menu and whose it is. */
   accountMenu(name: string): string;
   /** The name shown for an anonymous user (API 2.8, with allowAnonymous). */
@@ -54,6 +56,7 @@ export const DEFAULT_COMPONENT_TEXTS: ComponentTexts = {
   teamsNotLoaded: "Your teams could not be loaded.",
   teamMenu: (team) => `Team menu, ${team}`,
   manageTeam: "Manage teams",
+  ...NOTICE_TEXTS,
 };
 
 export function textsWith(overrides: Partial<ComponentTexts> | undefined): ComponentTexts {

@@ -10,12 +10,18 @@ import { CheckIcon, PersonIcon, SignInIcon, SignOutIcon } from "./icons.js";
 import { useMenuButton } from "./menu.js";
 import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme.js";
 import { textsWith, type ComponentTexts } from "./texts.js";
+import { VerificationNotice } from "./verification-notice-slot.js";
 
 export interface UserButtonProps extends ComponentStyleProps {
   /** Offer the user's teams in the menu (when they have any); default true. */
   showTeams?: boolean;
   /** Any part of the texts replaced (DEFAULT_COMPONENT_TEXTS). */
   texts?: Partial<ComponentTexts>;
+  /**
+   * Show the notice after a sign-up that sent a verification e-mail (<VerificationNotice>, at
+   * the bottom of the window); default true.
+   */
+  verificationNotice?: boolean;
 }
 
 /**
@@ -26,7 +32,7 @@ export interface UserButtonProps extends ComponentStyleProps {
  * guest's data away. Nothing for a signed-out visitor; a blank circle of the same size while the
  * session loads.
  */
-export function UserButton({ colorScheme, className, showTeams = true, texts }: UserButtonProps) {
+export function UserButton({ colorScheme, className, showTeams = true, texts, verificationNotice = true }: UserButtonProps) {
   const state = useUser();
   if (state.status === "signed-out") return null;
   return (
@@ -39,6 +45,7 @@ export function UserButton({ colorScheme, className, showTeams = true, texts }: 
       ) : (
         <UserMenu user={state.user} showTeams={showTeams} t={textsWith(texts)} />
       )}
+      {verificationNotice && <VerificationNotice texts={texts} colorScheme={colorScheme} />}
     </span>
   );
 }

@@ -4,6 +4,7 @@ import { isKnownError } from "../../../known-error.js";
 import { useAuth } from "../../use-auth.js";
 import { useMessages } from "../../messages.js";
 import { EmailField, Field, FormError, formValue, SubmitButton, useSubmit } from "../layout.js";
+import { noteVerificationSent } from "../../verification-note.js";
 import type { MethodProps } from "./types.js";
 
 /** The field a refusal of the service is about, so the message is shown there. */
@@ -29,7 +30,11 @@ export function PasswordForm({ mode, returnTo, config, onSignedIn, onMfaRequired
     const outcome = await submit.run(() =>
       signIn ? auth.signIn(email, password) : auth.signUp(email, password, { afterAuthReturnTo: returnTo }),
     );
-    if (outcome.ok) return onSignedIn(!signIn);
+    if (outcome.ok) {
+      // The service sent the new user a verification e-mail: the provider's notice says so.
+      if (!signIn) noteVerificationSent(outcome.value);
+      return onSignedIn(!signIn);
+    }
     if (isKnownError(outcome.error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED") && outcome.error.attemptCode) {
       return onMfaRequired(outcome.error.attemptCode);
     }
