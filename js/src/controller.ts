@@ -128,16 +128,17 @@ export interface AuthFlows {
 /**
  * The names of the flows, for the code that needs them while the program runs (AuthClient's
  * stand-ins that load flows.ts, useAuth's calls). One string of words keeps an app's first load
- * small; the compiler holds it to AuthFlows both ways (FlowNamesMatch below).
+ * small; the compiler holds it to AuthFlows both ways (below).
  */
 const FLOW_WORDS = "signInWithCredential signUpWithCredential signUpAnonymously signOut verifyEmail sendMagicLinkEmail signInWithMagicLink signInWithMfa sendForgotPasswordEmail verifyPasswordResetCode resetPassword updatePassword setPassword sendVerificationEmail signInWithPasskey registerPasskey removePasskey createTotpSetup enableTotp disableTotp checkCliLogin confirmCliLogin";
 export const FLOW_NAMES = FLOW_WORDS.split(" ") as (keyof AuthFlows)[];
 type Words<S extends string> = S extends `${infer Word} ${infer Rest}` ? Word | Words<Rest> : S;
 type Listed = Words<typeof FLOW_WORDS>;
-/** A compile error here names a flow missing from FLOW_WORDS, or a word that is no flow. */
-export type FlowNamesMatch = [Exclude<keyof AuthFlows, Listed>, Exclude<Listed, keyof AuthFlows>] extends [never, never] ? true : never;
-const flowNamesMatch: FlowNamesMatch = true;
-void flowNamesMatch;
+// A compile error on one of these two lines names a flow missing from FLOW_WORDS, or a word
+// there that is no flow of AuthFlows.
+const unlisted: never = undefined as unknown as Exclude<keyof AuthFlows, Listed>;
+const notAFlow: never = undefined as unknown as Exclude<Listed, keyof AuthFlows>;
+void [unlisted, notAFlow];
 
 /** The namespaces of calls: each a module of its own, which AuthClient imports with its first call. */
 export interface AuthApis {
