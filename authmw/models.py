@@ -54,6 +54,7 @@ __all__ = [
     "ProjectOAuthProvider",
     "ProjectPermission",
     "ProviderAccount",
+    "ReceivedTeamInvitation",
     "RiskScores",
     "ServerTeam",
     "ServerTeamMemberProfile",
@@ -61,10 +62,8 @@ __all__ = [
     "SessionInfo",
     "SignInResult",
     "SignUpRule",
-    "TsxEmailTemplate",
     "SignUpRules",
     "Team",
-    "ReceivedTeamInvitation",
     "TeamInvitation",
     "TeamInvitationDetails",
     "TeamMemberProfile",
@@ -73,6 +72,7 @@ __all__ = [
     "TestEmailResult",
     "TokenPair",
     "TotpSetup",
+    "TsxEmailTemplate",
     "User",
 ]
 

@@ -60,6 +60,13 @@ FIELDS_28 = [
     ("PATCH", "/internal/projects/current", "admin", '{"config": {"email_config": ' + SMTP + "}}"),
     ("POST", "/emails/send-email", "server", '{"user_ids": [], "html": "x", "scheduled_at_millis": %s}'),
     ("POST", "/auth/cli", "client", '{"expires_in_millis": %s}'),
+    (
+        "POST",
+        "/internal/sign-up-rules-test",
+        "admin",
+        '{"email": "a@example.com", "auth_method": "password", "oauth_provider": null, "country_code": null,'
+        ' "risk_scores": {"bot": %s, "free_trial_abuse": 0}}',
+    ),
     # the users query schema of 2.8 is shared by the list and the routes of one user
     ("GET", "/users/00000000-0000-4000-8000-000000000000?limit=%s", "server", None),
     ("DELETE", "/users/00000000-0000-4000-8000-000000000000?limit=%s", "server", None),
