@@ -181,7 +181,7 @@ class OriginPolicy:
             return False
         return origin in self._exact or any(w.matches(origin) for w in self._wildcards)
 
-    def applies(self, method: str, *, websocket: bool = False) -> bool:
+    def applies(self, method: str, websocket: bool = False) -> bool:
         """Whether a cookie session's request of this kind is checked at all (cheap)."""
         return self.enabled and (websocket or method not in SAFE_METHODS)
 

@@ -32,7 +32,7 @@ from authmw._config import AuthConfig
 from authmw._ops import AsyncDriver, Op, SyncDriver
 from authmw.errors import ConfigurationError
 
-from ._core import Authenticator, Outcome
+from ._core import NO_SESSION, Authenticator, Outcome
 from ._credentials import Tokens, bearer_token
 from ._origin import own_origin
 from ._refusal import Refusal
@@ -99,6 +99,11 @@ class Resolved(NamedTuple):
 
 NOBODY = Resolved(ANONYMOUS)
 
+#: ``tuple.__new__``: ``tuple_new(Resolved, (user, cookies, from_cookies, refusal))`` makes the
+#: NamedTuple from every field without running its Python-level ``__new__``, which calling the
+#: class does (about 0.3 µs of the hot path per NamedTuple; shells make their SessionRequest so).
+tuple_new = tuple.__new__
+
 
 class SessionResolver:
     """The one request handler: reads a request's session, refreshing it when needed, and
@@ -138,6 +143,9 @@ class SessionResolver:
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Side[AsyncDriver]] = (
             weakref.WeakKeyDictionary()
         )
+        #: The loop :meth:`_loop_side` served last (by weak reference) and its side: most
+        #: processes run one loop, and a WeakKeyDictionary lookup makes a weakref per call.
+        self._last: tuple[weakref.ref[asyncio.AbstractEventLoop], _Side[AsyncDriver]] | None = None
 
     # -- one request ---------------------------------------------------------------------
 
@@ -145,14 +153,13 @@ class SessionResolver:
     def credentials(request: SessionRequest) -> Credentials:
         """The headers that may carry a session: the Cookie header, ``x-stack-auth``, and a
         bearer token (``Authorization: Bearer`` or ``x-stack-access-token``)."""
-        header = request.header
-        authorization, access_token = header("authorization"), header("x-stack-access-token")
-        bearer = None if authorization is None and access_token is None else bearer_token(authorization, access_token)
-        return Credentials(header("cookie") or None, header("x-stack-auth"), bearer)
+        return Credentials(*_credentials(request.header))
 
     def resolve(self, request: SessionRequest, *, check_origin: bool = True) -> Resolved:
         """The request's user and cookies, on the sync driver (threads share one refresh)."""
         decided = self._decide(request)
+        if decided is NO_SESSION:
+            return NOBODY
         if not isinstance(decided, Outcome):
             decided = self.driver.run(self.core.settle(decided))
         return self._resolved(decided, request, check_origin, self._sync_side)
@@ -167,6 +174,22 @@ class SessionResolver:
         # on this loop uses it later.
         return self._resolved(decided, request, check_origin, self._sync_side if sync_user else self._loop_side)
 
+    def resolve_ready(self, request: SessionRequest) -> Resolved | Tokens:
+        """:meth:`aresolve` without a coroutine while no I/O is needed (the steady state): the
+        :class:`Resolved`, else the :class:`Tokens` for :meth:`asettle`, which finishes it.
+        For the ASGI middleware, whose every request pays for each coroutine frame."""
+        decided = self._decide(request)
+        if decided is NO_SESSION:
+            return NOBODY
+        if isinstance(decided, Outcome):
+            return self._resolved(decided, request, True, self._loop_side)
+        return decided
+
+    async def asettle(self, tokens: Tokens, request: SessionRequest) -> Resolved:
+        """:meth:`aresolve`'s end for the Tokens :meth:`resolve_ready` handed back."""
+        outcome = await self._loop_side().driver.run(self.core.settle(tokens))
+        return self._resolved(outcome, request, True, self._loop_side)
+
     def cross_site(self, request: SessionRequest) -> Refusal | None:
         """The 403 to answer when a request whose session came from the cookies comes from
         another site, else None (see ``_origin``)."""
@@ -178,29 +201,31 @@ class SessionResolver:
         return self.origin.refusal(method, header, own, websocket=request.websocket)
 
     def _decide(self, request: SessionRequest) -> Outcome | Tokens:
-        cookie, auth_header, bearer = self.credentials(request)
+        header = request.header
+        cookie, auth_header, bearer = _credentials(header)  # (a plain tuple: no Credentials made)
         # X-Forwarded-Proto only says whether cookies written back must be Secure.
-        forwarded_proto = request.header("x-forwarded-proto") if cookie is not None else None
+        forwarded_proto = header("x-forwarded-proto") if cookie is not None else None
         return self.core.decide(cookie, auth_header, bearer, request.scheme, forwarded_proto)
 
     def _resolved(
         self, outcome: Outcome, request: SessionRequest, check_origin: bool, side: Callable[[], _Side[object]]
     ) -> Resolved:
-        if outcome.api_key is not None:  # a user's or a team's API key (API 2.8)
-            return Resolved(key_principal(outcome.api_key, side().server, self.config))
-        claims, access_token = outcome.claims, outcome.access_token
+        # (one unpacking reads every field for the price of about one attribute read)
+        claims, access_token, refresh_token, cookies, from_cookies, api_key, refused = outcome
+        if api_key is not None:  # a user's or a team's API key (API 2.8)
+            return Resolved(key_principal(api_key, side().server, self.config))
         if claims is None or access_token is None:
-            if outcome.refused is not None:  # a user the app does not sign in: guards say where to go
-                return Resolved(UnadmittedUser(outcome.refused), outcome.cookies)
-            return Resolved(ANONYMOUS, outcome.cookies) if outcome.cookies else NOBODY
-        if check_origin and outcome.from_cookies:
+            if refused is not None:  # a user the app does not sign in: guards say where to go
+                return Resolved(UnadmittedUser(refused), cookies)
+            return Resolved(ANONYMOUS, cookies) if cookies else NOBODY
+        if check_origin and from_cookies and self.origin.applies(request.method, request.websocket):
             refusal = self.cross_site(request)
             if refusal is not None:
                 if request.websocket and self.origin.websocket == "anonymous":
                     return NOBODY  # let in without the user
-                return Resolved(ANONYMOUS, outcome.cookies, refusal=refusal)
-        user = AuthUser(claims, access_token, outcome.refresh_token, side().server)
-        return Resolved(user, outcome.cookies, outcome.from_cookies)
+                return Resolved(ANONYMOUS, cookies, refusal=refusal)
+        user = AuthUser(claims, access_token, refresh_token, side().server)
+        return tuple_new(Resolved, (user, cookies, from_cookies, None))
 
     # -- drivers: one for threads, one per event loop -------------------------------------
 
@@ -261,11 +286,21 @@ class SessionResolver:
 
     def _loop_side(self) -> _Side[AsyncDriver]:
         loop = asyncio.get_running_loop()
+        last = self._last  # (read once: another thread's loop may replace it meanwhile)
+        if last is not None and last[0]() is loop:  # the loop of the previous call: no weakref made
+            return last[1]
         side = self._loops.get(loop)
         if side is None:
             driver = AsyncDriver(self._async_http() if self._async_http else None)
             side = self._loops[loop] = _Side(self.config, driver, AsyncServerApp)
+        # Forgotten when the loop is collected, as the WeakKeyDictionary forgets its entry.
+        self._last = (weakref.ref(loop, self._forget_last), side)
         return side
+
+    def _forget_last(self, ref: weakref.ref[asyncio.AbstractEventLoop]) -> None:
+        last = self._last
+        if last is not None and last[0] is ref:
+            self._last = None
 
     def close(self) -> None:
         if self._sync is not None:
@@ -274,14 +309,24 @@ class SessionResolver:
     async def aclose(self) -> None:
         """Close this event loop's connections (an ASGI app's lifespan shutdown)."""
         side = self._loops.pop(asyncio.get_running_loop(), None)
+        self._last = None
         if side is not None:
             await side.driver.aclose()
+
+
+def _credentials(header: HeaderReader) -> tuple[str | None, str | None, str | None]:
+    """:meth:`SessionResolver.credentials` as a plain tuple (cookie, x-stack-auth, bearer)."""
+    authorization, access_token = header("authorization"), header("x-stack-access-token")
+    bearer = None if authorization is None and access_token is None else bearer_token(authorization, access_token)
+    return header("cookie") or None, header("x-stack-auth"), bearer
 
 
 class _Side(Generic[D]):
     """A driver and the server app on it (made on first use; None without the secret key)."""
 
-    __slots__ = ("_made", "_make", "_server", "config", "driver")
+    __slots__ = ("_make", "config", "driver", "server")
+
+    server: ServerApp | AsyncServerApp | None
 
     def __init__(
         self,
@@ -292,15 +337,16 @@ class _Side(Generic[D]):
         self.config = config
         self.driver = driver
         self._make = make
-        self._server: ServerApp | AsyncServerApp | None = None
-        self._made = not config.secret_server_key  # nothing to make without the key
+        if not config.secret_server_key:
+            self.server = None  # nothing to make without the key
 
-    @property
-    def server(self) -> ServerApp | AsyncServerApp | None:
-        if not self._made:
-            self._server = self._make(self.config, driver=self.driver)  # type: ignore[arg-type]
-            self._made = True
-        return self._server
+    def __getattr__(self, name: str) -> ServerApp | AsyncServerApp:
+        # Called only while the ``server`` slot is empty: made here on first use, then a
+        # plain slot read (no property call on every signed-in request).
+        if name != "server":
+            raise AttributeError(name)
+        self.server = server = self._make(self.config, driver=self.driver)  # type: ignore[arg-type]
+        return server
 
 
 class _InThreads:

@@ -9,7 +9,7 @@ from authmw._config import AuthConfig
 
 from ._cookies import with_session_cookies
 from ._refusal import Refusal
-from ._resolver import READ_HEADERS, SessionRequest, SessionResolver
+from ._resolver import READ_HEADERS, Resolved, SessionRequest, SessionResolver, tuple_new
 from ._settings import Options
 from ._user import AuthCredentials, AuthUser
 
@@ -52,32 +52,58 @@ class AuthMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
-        if kind not in ("http", "websocket"):
+        if kind == "http":
+            websocket = False
+        elif kind == "websocket":
+            websocket = True
+        else:
             if kind == "lifespan":
                 receive = self._closing_on_shutdown(receive)
             await self.app(scope, receive, send)
             return
 
+        handler = self.handler
         scope["authmw.config"] = self.config  # for guards: the handler path, the project
-        scope["authmw.resolver"] = self.handler  # for guards: the driver, the server app, api_paths
-        request = SessionRequest(
-            scope.get("method", "GET"), scope.get("scheme", "http"), _headers(scope["headers"]), kind == "websocket"
-        )
+        scope["authmw.resolver"] = handler  # for guards: the driver, the server app, api_paths
+        method, scheme = scope.get("method", "GET"), scope.get("scheme", "http")
+        # (tuple_new: the SessionRequest without its Python-level __new__; every field given)
+        request = tuple_new(SessionRequest, (method, scheme, _headers(scope["headers"]), websocket, None))
         try:
-            resolved = await self.handler.aresolve(request)
-        except Refusal as refusal:
-            await _answer(scope, send, refusal)
+            resolved = handler.resolve_ready(request)  # (no coroutine when no I/O is needed)
+            if not isinstance(resolved, Resolved):
+                resolved = await handler.asettle(resolved, request)
+        except Refusal as refused:
+            await _answer(scope, send, refused)
             return
-        cookies = resolved.cookies if kind == "http" else ()
-        if resolved.refusal is not None:
-            if kind == "http":  # answered as a refusal inside the app: refreshed cookies are kept
-                await _run(_refusing(resolved.refusal), scope, receive, send, cookies)
-            else:
-                await _answer(scope, send, resolved.refusal)
-            return
-        scope["user"] = resolved.user
-        scope["auth"] = SIGNED_IN if isinstance(resolved.user, AuthUser) else NO_CREDENTIALS
-        await _run(self.app, scope, receive, send, cookies)
+        user, cookies, _, refusal = resolved
+        if websocket:
+            cookies = ()
+        # Run the app, adding the cookies to its response and answering a guard's Refusal
+        # raised before the response started. (Written out here rather than in a helper
+        # coroutine, and ``sending`` hands back send's own awaitable: each coroutine frame
+        # saved is a fixed cost of every request.)
+        started = False
+
+        def sending(message: Message) -> Awaitable[None]:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                if cookies:
+                    message["headers"] = _with_cookies(message.get("headers", ()), cookies)
+            return send(message)
+
+        if refusal is None:
+            scope["user"] = user
+            scope["auth"] = SIGNED_IN if isinstance(user, AuthUser) else NO_CREDENTIALS
+            try:
+                await self.app(scope, receive, sending)
+                return
+            except Refusal as raised:
+                if started:
+                    raise
+                refusal = raised
+        # A guard's refusal, or the cross-site check's (refreshed cookies are still written).
+        await _answer(scope, sending, refusal)
 
     async def aclose(self) -> None:
         await self.handler.aclose()
@@ -109,33 +135,10 @@ def _headers(raw: Any) -> Callable[[str], str | None]:
 _READ = {name.encode("latin-1"): name for name in READ_HEADERS}
 
 
-def _refusing(refusal: Refusal) -> ASGIApp:
-    async def app(scope: Scope, receive: Receive, send: Send) -> None:
-        raise refusal
-
-    return app
-
-
-async def _run(app: ASGIApp, scope: Scope, receive: Receive, send: Send, cookies: tuple[str, ...]) -> None:
-    """Run the app, adding ``cookies`` to its response and answering a guard's Refusal."""
-    started = False
-
-    async def sending(message: Message) -> None:
-        nonlocal started
-        if message["type"] == "http.response.start":
-            started = True
-            if cookies:
-                headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in message.get("headers", ())]
-                merged = with_session_cookies(headers, cookies)
-                message["headers"] = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in merged]
-        await send(message)
-
-    try:
-        await app(scope, receive, sending)
-    except Refusal as refusal:
-        if started:
-            raise
-        await _answer(scope, sending, refusal)
+def _with_cookies(raw: Any, cookies: tuple[str, ...]) -> list[tuple[bytes, bytes]]:
+    """An ASGI response's headers with the session's ``Set-Cookie`` values merged in."""
+    headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in raw]
+    return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in with_session_cookies(headers, cookies)]
 
 
 async def _answer(scope: Scope, send: Send, refusal: Refusal) -> None:

@@ -10,7 +10,7 @@ from authmw._config import AuthConfig
 
 from ._cookies import with_session_cookies
 from ._refusal import Refusal
-from ._resolver import SessionRequest, SessionResolver
+from ._resolver import READ_HEADERS, SessionRequest, SessionResolver, tuple_new
 from ._settings import Options
 
 if TYPE_CHECKING:
@@ -45,17 +45,35 @@ class WSGIAuthMiddleware:
 
     def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         environ["authmw.config"] = self.config  # for guards: the handler path, the project
-        scheme = environ.get("wsgi.url_scheme", "http")
+        method, scheme = environ.get("REQUEST_METHOD", "GET"), environ.get("wsgi.url_scheme", "http")
         host = environ.get("HTTP_HOST") or f"{environ.get('SERVER_NAME')}:{environ.get('SERVER_PORT')}"
-        request = SessionRequest(environ.get("REQUEST_METHOD", "GET"), scheme, _header(environ), host=host)
+        # (tuple_new: the SessionRequest without its Python-level __new__; every field given)
+        request = tuple_new(SessionRequest, (method, scheme, _header(environ), False, host))
         try:
-            resolved = self.handler.resolve(request)
-        except Refusal as refusal:
-            return _answer(start_response, refusal)
-        if resolved.refusal is not None:  # answered as a refusal inside the app: refreshed cookies are kept
-            return _run(_refusing(resolved.refusal), environ, start_response, resolved.cookies)
-        environ["authmw.user"] = resolved.user
-        return _run(self.app, environ, start_response, resolved.cookies)
+            user, cookies, _, refusal = self.handler.resolve(request)
+        except Refusal as refused:
+            return _answer(start_response, refused)
+        # Call the app, adding the cookies to its response and answering a guard's Refusal
+        # raised before the response started (written out here: a call saved per request).
+        started = False
+
+        def starting(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            nonlocal started
+            started = True
+            if cookies:
+                headers = with_session_cookies(headers, cookies)
+            return start_response(status, headers, exc_info)
+
+        if refusal is None:
+            environ["authmw.user"] = user
+            try:
+                return self.app(environ, starting)
+            except Refusal as raised:
+                if started:
+                    raise
+                refusal = raised
+        # A guard's refusal, or the cross-site check's (refreshed cookies are still written).
+        return _answer(starting, refusal)
 
     def close(self) -> None:
         self.handler.close()
@@ -63,46 +81,18 @@ class WSGIAuthMiddleware:
 
 def _header(environ: Environ) -> Callable[[str], str | None]:
     def header(name: str) -> str | None:
-        key = _ENVIRON_KEYS.get(name) or "HTTP_" + name.upper().replace("-", "_")
-        return environ.get(key)
+        key = _ENVIRON_KEYS.get(name)
+        return environ.get(key if key is not None else _cgi_name(name))
 
     return header
 
 
+def _cgi_name(name: str) -> str:
+    return "HTTP_" + name.upper().replace("-", "_")
+
+
 #: The CGI names of the headers the handler reads (others are made on the fly).
-_ENVIRON_KEYS = {
-    "cookie": "HTTP_COOKIE",
-    "x-stack-auth": "HTTP_X_STACK_AUTH",
-    "authorization": "HTTP_AUTHORIZATION",
-    "x-stack-access-token": "HTTP_X_STACK_ACCESS_TOKEN",
-    "x-forwarded-proto": "HTTP_X_FORWARDED_PROTO",
-}
-
-
-def _refusing(refusal: Refusal) -> WSGIApp:
-    def app(environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
-        raise refusal
-
-    return app
-
-
-def _run(app: WSGIApp, environ: Environ, start_response: StartResponse, cookies: tuple[str, ...]) -> Iterable[bytes]:
-    """Call the app, adding ``cookies`` to its response and answering a guard's Refusal."""
-    started = False
-
-    def starting(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-        nonlocal started
-        started = True
-        if cookies:
-            headers = with_session_cookies(headers, cookies)
-        return start_response(status, headers, exc_info)
-
-    try:
-        return app(environ, starting)
-    except Refusal as refusal:
-        if started:
-            raise
-        return _answer(starting, refusal)
+_ENVIRON_KEYS = {name: _cgi_name(name) for name in READ_HEADERS}
 
 
 def _answer(start_response: StartResponse, refusal: Refusal) -> list[bytes]:
