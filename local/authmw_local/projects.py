@@ -68,6 +68,23 @@ CLIENT_FLAGS = (
 DEFAULT_EMAIL_THEME_ID = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac"
 
 
+#: The apps of 2.8.86's config (`apps.installed.<id>.enabled`), in its order. The dashboard shows
+#: them; the local service keeps the switch and changes nothing else by it (the backend gates only
+#: analytics by it, which the local service does not offer).
+APP_IDS = (
+    "authentication", "fraud-protection", "onboarding", "teams", "rbac", "api-keys", "payments",
+    "emails", "email-api", "data-vault", "webhooks", "tv-mode", "launch-checklist", "catalyst",
+    "neon", "convex", "vercel", "analytics",
+)  # fmt: skip
+#: The apps a project made through 2.8.86's API starts with (every other app starts disabled).
+APPS_ENABLED_AT_CREATION = ("authentication", "emails")
+
+
+def app_setting(app_id: str) -> str:
+    """The local config key of an app's `enabled` switch."""
+    return f"app_enabled:{app_id}"
+
+
 def default_config() -> dict[str, Any]:
     return {
         "allow_localhost": True,
@@ -97,6 +114,8 @@ def default_config() -> dict[str, Any]:
         # 2.8 sign-up rules ({rule id: rule}) and what happens when none decides (sign_up_rules.py)
         "sign_up_rules": {},
         "sign_up_rules_default_action": "allow",
+        # 2.8 apps (the dashboard's switches; see APP_IDS)
+        **{app_setting(app): app in APPS_ENABLED_AT_CREATION for app in APP_IDS},
     }
 
 

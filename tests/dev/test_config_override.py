@@ -418,3 +418,45 @@ def test_a_dotted_field_of_a_domain_record_that_does_not_exist_sets_nothing(blan
     assert "two" not in rendered["domains"]["trustedDomains"]
     assert put(api, "environment", {}).status_code == 200
     assert config(api)["domains"] == before
+
+
+# --- 2.8's apps (`apps.installed.<id>.enabled`): the dashboard's switches, kept per project
+
+
+def rendered_apps(api: Api) -> dict[str, Any]:
+    response = api.call("GET", "/internal/config", "admin")
+    assert response.status_code == 200, response.text
+    apps: dict[str, Any] = json.loads(response.json()["config_string"])["apps"]["installed"]
+    return apps
+
+
+def test_an_app_switch_survives_a_project_update_of_the_setting_it_sits_next_to(blank: Api) -> None:
+    api = blank
+    apps = rendered_apps(api)
+    # as a project made through 2.8.86's API: authentication and e-mails on, every other app off
+    assert apps["authentication"] == {"enabled": True} and apps["emails"] == {"enabled": True}
+    assert apps["api-keys"] == {"enabled": False} and len(apps) == 18
+    assert override(api, "branch", {"apps.installed.api-keys": {"enabled": True}}).status_code == 200
+    assert rendered_apps(api)["api-keys"] == {"enabled": True}
+    assert level(api, "branch") == {"apps.installed.api-keys.enabled": True}
+
+    updated = api.call("PATCH", "/internal/projects/current", "admin", json={"config": {"allow_user_api_keys": True}})
+    assert updated.status_code == 200, updated.text
+    assert updated.json()["config"]["allow_user_api_keys"] is True
+    assert rendered_apps(api)["api-keys"] == {"enabled": True}
+    # the control: the switch does turn off again, and an app the backend does not have is refused
+    assert override(api, "branch", {"apps": {"installed": {"api-keys": {"enabled": False}}}}).status_code == 200
+    assert rendered_apps(api)["api-keys"] == {"enabled": False}
+    unknown = override(api, "branch", {"apps.installed.chess.enabled": True})
+    assert unknown.status_code == 400 and "apps.installed.chess.enabled" in unknown.text
+    assert "apps.installed.<app id>.enabled" in unknown.text
+    not_boolean = override(api, "branch", {"apps.installed.teams.enabled": "yes"})
+    assert not_boolean.status_code == 400 and "must be a boolean" in not_boolean.text
+
+
+def test_app_switches_are_each_projects_own(running: LocalService, blank: Api) -> None:
+    internal = Api.of(running, running.bootstrap.internal)
+    before = rendered_apps(internal)
+    assert override(blank, "branch", {"apps.installed.webhooks.enabled": True}).status_code == 200
+    assert rendered_apps(blank)["webhooks"] == {"enabled": True}
+    assert rendered_apps(internal) == before

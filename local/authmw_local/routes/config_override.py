@@ -25,7 +25,7 @@ from .. import oauth_config, sign_up_rules
 from ..api_version import ApiVersion
 from ..endpoint import ADMIN, SERVER_OR_ADMIN, EndpointGroup, RequestContext, also_at_latest
 from ..errors import PlainError
-from ..projects import default_config
+from ..projects import APP_IDS, app_setting, default_config
 from ..schema import Arr, Num, Obj, Str
 from .projects import apply_update
 
@@ -51,7 +51,10 @@ CONFIG_KEYS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...] | None]] = {
     "apiKeys.enabled.team": ("allow_team_api_keys", _BRANCH, None),
     "domains.allowLocalhost": ("allow_localhost", ("environment",), None),
     "auth.signUpRulesDefaultAction": ("sign_up_rules_default_action", _BRANCH, sign_up_rules.DEFAULT_ACTIONS),
+    **{f"apps.installed.{app}.enabled": (app_setting(app), _BRANCH, None) for app in APP_IDS},
 }
+#: How the error for an unsupported key lists the app switches (one line for all of them).
+APPS_PATTERN = "apps.installed.<app id>.enabled"
 #: `auth.signUpRules.<id>` (a whole rule, or null to drop it) and `auth.signUpRules.<id>.<field>`.
 RULES_PREFIX = "auth.signUpRules."
 
@@ -149,9 +152,11 @@ def translate(
             continue  # an empty object above understood keys, e.g. {"onboarding": {}}: no change
         known = CONFIG_KEYS.get(key)
         if known is None:
-            supported = ", ".join(k for k, (_, levels, _) in CONFIG_KEYS.items() if level in levels)
+            supported = ", ".join(
+                k for k, (_, levels, _) in CONFIG_KEYS.items() if level in levels and not k.startswith("apps.")
+            )
             if level in _BRANCH:
-                supported += ", auth.signUpRules.<id>"
+                supported += f", auth.signUpRules.<id>, {APPS_PATTERN} ({', '.join(APP_IDS)})"
             raise PlainError(
                 400,
                 f"Config key {key!r} is not supported by the authmw local service's {level} config override"
