@@ -161,8 +161,7 @@ class Project:
     def admin_view_28(self) -> dict[str, Any]:
         """The 2.8 admin view (GET /internal/projects/current, service-api B14.4): no user count,
         config id, legacy signing flag or provider `enabled`; logos, owner team, onboarding
-        status and the 2.8 config fields instead. The local service has no logos or e-mail
-        themes: those read null / the backend's defaults."""
+        status and the 2.8 config fields instead. The local service stores no logos: those read null."""
         view = self.admin_view(0)
         del view["user_count"]
         config = view["config"]
@@ -176,7 +175,7 @@ class Project:
         # written but are not part of 2.8.86's admin view (projectsCrudAdminReadSchema).
         for flag in ("allow_user_api_keys", "allow_team_api_keys"):
             config[flag] = bool(self.config[flag])
-        config["email_theme"] = DEFAULT_EMAIL_THEME_ID
+        config["email_theme"] = self.config.get("email_theme") or DEFAULT_EMAIL_THEME_ID
         config["user_default_permissions"] = sorted(self.config["user_default_permissions"], key=lambda p: p["id"])
         config["oauth_account_merge_strategy"] = self.config.get("oauth_account_merge_strategy", "link_method")
         for name in ("logo_url", "logo_full_url", "logo_dark_mode_url", "logo_full_dark_mode_url"):

@@ -13,6 +13,7 @@ from typing import Any
 from ..api_version import ApiVersion
 from ..auth import INTERNAL_PROJECT_ID
 from ..db import dump, load
+from ..email_templates_28 import find_theme
 from ..endpoint import ADMIN, ANY, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError, schema_error
 from ..outside_oauth import setting_problem
@@ -101,6 +102,8 @@ def project_body(*, creating: bool, api_28: bool = False) -> Obj:
                         one_of=("link_method", "raise_error", "allow_duplicates")
                     ),
                     "user_default_permissions": _permission_refs(),
+                    # 2.8: the e-mail theme of the project's mails, an id of its themes
+                    **({"email_theme": Str()} if api_28 else {}),
                 }
             ),
         },
@@ -241,6 +244,9 @@ def _check_config(ctx: RequestContext, project: Project, changes: dict[str, Any]
                     )
     if problems:
         raise schema_error(ctx.request.method, ctx.request.url.path, problems)
+
+    if "email_theme" in changes and find_theme(ctx.sql, project.id, changes["email_theme"]) is None:
+        raise PlainError(400, "Invalid email theme")  # (the service's words; the ids: GET /internal/email-themes)
 
     domains = changes.get("domains")
     duplicated = domains is not None and len({d["domain"] for d in domains}) != len(domains)
