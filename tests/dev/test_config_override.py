@@ -133,6 +133,37 @@ def test_unknown_key_error_lists_what_is_supported(api: Api) -> None:
     assert "onboarding.requireEmailVerification" in r.text and "PATCH /api/v1/internal/projects/current" in r.text
 
 
+@pytest.mark.parametrize(
+    ("change", "missing"),
+    [
+        ({"nonExistentField": "some-value"}, "nonExistentField"),
+        ({"auth": {"magic": True}}, "auth.magic"),
+        ({"apiKeys.enabled.robot": True}, "apiKeys.enabled.robot"),
+        ({"teams.allowClientTeamCreation.always": True}, "teams.allowClientTeamCreation.always"),
+    ],
+)
+def test_a_key_the_backend_does_not_have_is_refused_in_its_words(api: Api, change: Any, missing: str) -> None:
+    before = config(api)
+    r = override(api, "environment", change)
+    key = next(iter(normalized_keys(change)))
+    assert (r.status_code, r.text) == (
+        400,
+        f'The key "{key}" is not valid (nested object not found in schema: "{missing}").',
+    )
+    assert config(api) == before
+    # the control: a key of the backend's schema the local service does not keep names what it keeps
+    kept_elsewhere = override(api, "environment", {"payments.testMode": True})
+    assert kept_elsewhere.status_code == 400 and "onboarding.requireEmailVerification" in kept_elsewhere.text
+
+
+def normalized_keys(change: dict[str, Any], prefix: str = "") -> list[str]:
+    keys: list[str] = []
+    for name, value in change.items():
+        path = prefix + name
+        keys += normalized_keys(value, path + ".") if isinstance(value, dict) else [path]
+    return keys
+
+
 def test_request_shape_is_checked(api: Api) -> None:
     bad_level = override(api, "tenant", {})
     assert_known_error(bad_level, "SCHEMA_ERROR", 400)

@@ -55,6 +55,31 @@ CONFIG_KEYS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...] | None]] = {
 }
 #: How the error for an unsupported key lists the app switches (one line for all of them).
 APPS_PATTERN = "apps.installed.<app id>.enabled"
+#: The objects of 2.8.86's config schema whose fields are all known here (the environment level's,
+#: which holds every other level's), path -> field names; every understood setting is a leaf (no
+#: fields). A key naming a field none of these objects has does not exist on the backend at all,
+#: and is refused in the backend's words (`_not_in_backend_schema`).
+BACKEND_OBJECTS: dict[str, frozenset[str]] = {
+    "": frozenset(
+        ("sourceOfTruth", "project", "rbac", "teams", "users", "onboarding", "apiKeys", "apps", "domains",
+         "auth", "emails", "payments", "dbSync", "dataVault", "analytics", "customDashboards")
+    ),  # fmt: skip
+    "project": frozenset(("requirePublishableClientKey",)),
+    "rbac": frozenset(("permissions", "defaultPermissions")),
+    "teams": frozenset(("createPersonalTeamOnSignUp", "allowClientTeamCreation")),
+    "users": frozenset(("allowClientUserDeletion",)),
+    "onboarding": frozenset(("requireEmailVerification",)),
+    "apiKeys": frozenset(("enabled",)),
+    "apiKeys.enabled": frozenset(("team", "user")),
+    "apps": frozenset(("installed",)),
+    "domains": frozenset(("allowLocalhost", "trustedDomains")),
+    "auth": frozenset(
+        ("allowSignUp", "password", "otp", "passkey", "oauth", "signUpRules", "signUpRulesDefaultAction")
+    ),
+    **{f"auth.{method}": frozenset(("allowSignIn",)) for method in ("password", "otp", "passkey")},
+    "auth.oauth": frozenset(("accountMergeStrategy", "providers")),
+    "emails": frozenset(("selectedThemeId", "themes", "templates", "server")),
+}
 #: `auth.signUpRules.<id>` (a whole rule, or null to drop it) and `auth.signUpRules.<id>.<field>`.
 RULES_PREFIX = "auth.signUpRules."
 
@@ -107,6 +132,23 @@ def _rule_change(rules: dict[str, Any], key: str, value: Any) -> None:
         raise PlainError(400, f"Invalid config override: {error}") from None
 
 
+def _not_in_backend_schema(key: str) -> PlainError | None:
+    """2.8.86's 400 for a key its config schema does not have anywhere (naming the first part of
+    the key that is not there), or None when the key may exist there."""
+    parts = key.split(".")
+    for end in range(1, len(parts) + 1):
+        parent = ".".join(parts[: end - 1])
+        fields = frozenset() if parent in CONFIG_KEYS else BACKEND_OBJECTS.get(parent)
+        if fields is None:
+            return None  # a record or an object whose fields are not listed here
+        if parts[end - 1] not in fields:
+            prefix = ".".join(parts[:end])
+            return PlainError(
+                400, f"The key {json.dumps(key)} is not valid (nested object not found in schema: {json.dumps(prefix)})."
+            )
+    return None
+
+
 def _expand_nulls(flat: dict[str, Any], level: str) -> dict[str, Any]:
     """`{"auth": null}` stands for every understood key under `auth` (of this level)."""
     expanded: dict[str, Any] = {}
@@ -151,6 +193,8 @@ def translate(
         if value == {} and any(name.startswith(key + ".") for name in CONFIG_KEYS):
             continue  # an empty object above understood keys, e.g. {"onboarding": {}}: no change
         known = CONFIG_KEYS.get(key)
+        if known is None and (backend_error := _not_in_backend_schema(key)) is not None:
+            raise backend_error
         if known is None:
             supported = ", ".join(
                 k for k, (_, levels, _) in CONFIG_KEYS.items() if level in levels and not k.startswith("apps.")
