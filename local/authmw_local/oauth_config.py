@@ -7,8 +7,14 @@ project config, which keeps providers and trusted domains as lists (projects.py)
     domains.trustedDomains.<id> = {baseUrl, handlerPath}
 
 A record is replaced whole by an object, removed by null, and changed field by field by
-dotted keys (`auth.oauth.providers.github.clientId`). The local service names a provider by
-its type, so a provider record's id must be its type. Domain records keep their ids beside
+dotted keys (`auth.oauth.providers.github.clientId`; a field of a record that does not exist
+sets nothing but its `type`, as 2.8.86 renders a record without a type as none). A switch a
+record leaves out takes 2.8.86's default: `allowSignIn` and `allowConnectedAccounts` false
+(`isShared` is false here; 2.8.86: true).
+The local service names a provider by its type, so a provider record's id must be its type.
+`allowSignIn` / `allowConnectedAccounts` are kept on the provider as `allow_sign_in` /
+`allow_connected_accounts` (absent: true, as a provider set through the project's list):
+see `signs_in` and `connects_accounts`. Domain records keep their ids beside
 the list (`trusted_domain_ids`, `[id, url]` per entry, not part of any view); two records may
 name the same domain, as in 2.8.86.
 """
@@ -35,9 +41,32 @@ _PROVIDER_FIELDS = {
     "clientSecret": "client_secret",
     "microsoftTenantId": "microsoft_tenant_id",
     "facebookConfigId": "facebook_config_id",
-    "allowSignIn": None,  # per-account settings in the local service (oauth_providers.py)
-    "allowConnectedAccounts": None,
+    "allowSignIn": "allow_sign_in",
+    "allowConnectedAccounts": "allow_connected_accounts",
 }
+_SWITCHES = ("allow_sign_in", "allow_connected_accounts")
+
+
+def signs_in(provider: dict[str, Any]) -> bool:
+    """Whether the provider is offered for sign-in: listed in the project's views and usable by
+    a sign-in flow (2.8.86 leaves a provider whose `allowSignIn` is false out of its views)."""
+    return bool(provider.get("enabled", True)) and provider.get("allow_sign_in", True) is not False
+
+
+def connects_accounts(provider: dict[str, Any]) -> bool:
+    """Whether the provider may link accounts to users and hand out their tokens."""
+    return bool(provider.get("enabled", True)) and provider.get("allow_connected_accounts", True) is not False
+
+
+def _record_of(provider: dict[str, Any]) -> dict[str, Any]:
+    """A local provider as its 2.8 record (the fields a dotted change builds on)."""
+    record: dict[str, Any] = {"type": provider["id"], "isShared": provider.get("type") == "shared"}
+    for name, local in _PROVIDER_FIELDS.items():
+        if local not in ("type", "is_shared") and provider.get(local) is not None:
+            record[name] = provider[local]
+    for name in ("allowSignIn", "allowConnectedAccounts"):
+        record.setdefault(name, True)
+    return record
 
 
 def is_record_key(key: str) -> bool:
@@ -106,11 +135,14 @@ def _provider_change(providers: dict[str, dict[str, Any]], record_id: str, field
     if not field and value is None:
         providers.pop(record_id, None)
         return
-    record = {"type": record_id, "isShared": providers.get(record_id, {}).get("type") == "shared"} if field else {}
     current = providers.get(record_id)
-    if field and current is not None:
-        record.update({"clientId": current.get("client_id"), "clientSecret": current.get("client_secret")})
+    record: dict[str, Any] = {}
+    if field and field not in _PROVIDER_FIELDS:
+        raise PlainError(400, f"Invalid config override: {PROVIDERS}.{record_id} has unknown fields {field}.")
     if field:
+        if current is None and field != "type":
+            return  # (no type: 2.8.86 renders no provider)
+        record = _record_of(current) if current is not None else {"isShared": False}
         record[field] = value
     elif isinstance(value, dict):
         record = dict(value)
@@ -130,7 +162,9 @@ def _provider_change(providers: dict[str, dict[str, Any]], record_id: str, field
         )
     provider: dict[str, Any] = {"id": record_id, "type": "shared" if record.get("isShared") else "standard", "enabled": True}
     for name, local in _PROVIDER_FIELDS.items():
-        if local and local not in ("type", "is_shared") and record.get(name) is not None:
+        if local in _SWITCHES:
+            provider[local] = record.get(name) is True  # (2.8.86's default: false)
+        elif local not in ("type", "is_shared") and record.get(name) is not None:
             provider[local] = record[name]
     if current is not None:  # the local settings of an outside provider stay
         for name in ("real_provider", "oidc_issuer_url"):
@@ -195,8 +229,8 @@ def rendered(config: dict[str, Any]) -> dict[str, Any]:
             "isShared": p.get("type") == "shared",
             **({"clientId": p["client_id"]} if p.get("client_id") else {}),
             **({"clientSecret": p["client_secret"]} if p.get("client_secret") else {}),
-            "allowSignIn": True,
-            "allowConnectedAccounts": True,
+            "allowSignIn": p.get("allow_sign_in", True) is not False,
+            "allowConnectedAccounts": p.get("allow_connected_accounts", True) is not False,
         }
         for p in config.get("oauth_providers", [])
         if p.get("enabled", True)

@@ -10,6 +10,7 @@ from typing import Any
 from .api_version import ApiVersion, current_api
 from .db import dump, load
 from .ids import new_uuid, now_millis, random_code
+from .oauth_config import signs_in
 
 SYSTEM_PERMISSIONS: dict[str, str] = {
     "$delete_team": "Delete the team",
@@ -119,6 +120,10 @@ def default_config() -> dict[str, Any]:
     }
 
 
+#: Fields of a local provider entry that are not part of 2.8's admin view.
+HIDDEN_PROVIDER_FIELDS = ("enabled", "allow_sign_in", "allow_connected_accounts")
+
+
 @dataclass(frozen=True)
 class Project:
     id: str
@@ -146,7 +151,7 @@ class Project:
 
     def enabled_oauth_providers(self) -> list[dict[str, str]]:
         return [
-            {"id": p["id"]} for p in sorted(self.config["oauth_providers"], key=lambda p: p["id"]) if p.get("enabled")
+            {"id": p["id"]} for p in sorted(self.config["oauth_providers"], key=lambda p: p["id"]) if signs_in(p)
         ]
 
     def client_view(self, api: ApiVersion) -> dict[str, Any]:
@@ -167,9 +172,14 @@ class Project:
         config = view["config"]
         del config["id"], config["legacy_global_jwt_signing"]
         config["oauth_providers"] = [
-            # 2.8.86 lists `apple_bundle_ids` only when some are set
-            {**{k: v for k, v in p.items() if k != "enabled" and (k != "apple_bundle_ids" or v)}, "provider_config_id": p["id"]}
-            for p in config["oauth_providers"]
+            # 2.8.86 lists `apple_bundle_ids` only when some are set, and no provider whose
+            # sign-in is off (`allowSignIn` of its config record)
+            {
+                **{k: v for k, v in p.items() if k not in HIDDEN_PROVIDER_FIELDS and (k != "apple_bundle_ids" or v)},
+                "provider_config_id": p["id"],
+            }
+            for p in sorted(self.config["oauth_providers"], key=lambda p: p["id"])
+            if signs_in(p)
         ]
         # `require_email_verification` (and the local `require_publishable_client_key`) can be
         # written but are not part of 2.8.86's admin view (projectsCrudAdminReadSchema).
@@ -201,7 +211,10 @@ class Project:
                 "id": self.config_id,
                 **{flag: bool(c[flag]) for flag in BOOLEAN_FLAGS},
                 "legacy_global_jwt_signing": bool(c["legacy_global_jwt_signing"]),
-                "oauth_providers": sorted(c["oauth_providers"], key=lambda p: p["id"]),
+                "oauth_providers": [
+                    {k: v for k, v in p.items() if k not in HIDDEN_PROVIDER_FIELDS[1:]}
+                    for p in sorted(c["oauth_providers"], key=lambda p: p["id"])
+                ],
                 "enabled_oauth_providers": self.enabled_oauth_providers(),
                 "domains": list(c["domains"]),
                 "email_config": c["email_config"],

@@ -212,3 +212,47 @@ def _grant(email: str) -> Any:
     from oidc_provider import Grant
 
     return Grant("apple-" + email, email, True, None, "openid email")
+
+
+def test_a_providers_sign_in_and_connected_account_switches(api: Api) -> None:
+    """2.8's `allowSignIn` / `allowConnectedAccounts` of a provider record are kept and rendered;
+    sign-in off leaves the provider out of the project's views and refuses sign-in flows, while
+    linking still works; connected accounts off refuses linking."""
+    user = api.sign_up(unique_email())
+    link = {"type": "link", "token": user["access_token"]}
+    switches = {"allowSignIn": False, "allowConnectedAccounts": True}
+    assert override(api, "environment", {"auth.oauth.providers.spotify": {"type": "spotify", "isShared": True, **switches}}).status_code == 200
+    try:
+        rendered = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])
+        assert rendered["auth"]["oauth"]["providers"]["spotify"] == {"type": "spotify", "isShared": True, **switches}
+        admin = api.call("GET", "/internal/projects/current", "admin").json()["config"]
+        assert "spotify" not in {p["id"] for p in admin["oauth_providers"]}
+        assert {"id": "spotify"} not in admin["enabled_oauth_providers"]
+        client = api.call("GET", "/projects/current").json()["config"]
+        assert {"id": "spotify"} not in client["enabled_oauth_providers"]
+        refused = start(api, provider="spotify").authorize
+        assert_known_error(refused, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400)
+        assert start(api, provider="spotify", **link).authorize.status_code == 307
+
+        # one field changed by a dotted key keeps the others
+        assert override(api, "environment", {"auth.oauth.providers.spotify.allowConnectedAccounts": False}).status_code == 200
+        spotify = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])["auth"]["oauth"]["providers"]["spotify"]
+        assert spotify == {"type": "spotify", "isShared": True, "allowSignIn": False, "allowConnectedAccounts": False}
+        assert_known_error(start(api, provider="spotify", **link).authorize, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400)
+
+        # the control: both on, the provider is listed and signs in again
+        assert override(api, "environment", {"auth.oauth.providers.spotify.allowSignIn": True}).status_code == 200
+        admin = api.call("GET", "/internal/projects/current", "admin").json()["config"]
+        assert "spotify" in {p["id"] for p in admin["oauth_providers"]}
+        assert all("allow_sign_in" not in p and "allow_connected_accounts" not in p for p in admin["oauth_providers"])
+        assert start(api, provider="spotify").authorize.status_code == 307
+    finally:
+        assert override(api, "environment", {"auth.oauth.providers.spotify": None}).status_code == 200
+
+
+def test_a_dotted_field_of_a_provider_that_does_not_exist_sets_nothing(api: Api) -> None:
+    assert override(api, "environment", {"auth.oauth.providers.discord.clientId": "id-only"}).status_code == 200
+    rendered = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])
+    assert "discord" not in rendered["auth"]["oauth"]["providers"]
+    unknown = override(api, "environment", {"auth.oauth.providers.discord.colour": "blue"})
+    assert unknown.status_code == 400 and "colour" in unknown.text
