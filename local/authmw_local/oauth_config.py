@@ -21,6 +21,7 @@ name the same domain, as in 2.8.86.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .errors import PlainError
@@ -73,22 +74,28 @@ def is_record_key(key: str) -> bool:
     return any(key == prefix or key.startswith(prefix + ".") for prefix in PREFIXES)
 
 
-def split(override: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(the record changes as dotted leaf keys, the rest of the override as given)."""
+def split(
+    override: dict[str, Any],
+    roots: tuple[str, ...] = PREFIXES,
+    is_record: Callable[[str], bool] = is_record_key,
+    is_whole: Callable[[str], bool] = lambda path: is_whole_record(path),
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the record changes as dotted leaf keys, the rest of the override as given), for the
+    records under `roots` (by default the OAuth ones; email_records.py has others)."""
     records: dict[str, Any] = {}
     rest: dict[str, Any] = {}
 
     def walk(value: Any, path: str) -> None:
-        if isinstance(value, dict) and value and not is_whole_record(path):
+        if isinstance(value, dict) and value and not is_whole(path):
             for key, item in value.items():
                 walk(item, f"{path}.{key}" if path else key)
-        elif is_record_key(path):
+        elif is_record(path):
             records[path] = value
         else:
             rest[path] = value
 
     for key, value in override.items():
-        if is_record_key(key) or any(prefix.startswith(key + ".") for prefix in PREFIXES):
+        if is_record(key) or any(root.startswith(key + ".") for root in roots):
             walk(value, key)
         else:
             rest[key] = value

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import oauth_config, sign_up_rules
+from .. import email_records, oauth_config, sign_up_rules
 from ..api_version import ApiVersion
 from ..endpoint import ADMIN, SERVER_OR_ADMIN, EndpointGroup, RequestContext, also_at_latest
 from ..errors import PlainError
@@ -231,17 +231,19 @@ SOURCE_KEY = "config_source"
 UNLINKED: dict[str, Any] = {"type": "unlinked"}
 #: Records whose empty object means "none" (it clears them).
 RECORD_ROOTS = (RULES_PREFIX.rstrip("."), *oauth_config.PREFIXES)
-UNDERSTOOD = (*CONFIG_KEYS, *RECORD_ROOTS)
+UNDERSTOOD = (*CONFIG_KEYS, *RECORD_ROOTS, *email_records.ROOTS)
 
 
 def normalized(override: dict[str, Any]) -> dict[str, Any]:
-    """An override as dotted keys down to its leaves, a sign-up rule, an OAuth provider or a
-    trusted domain staying whole (as a level's override is kept and returned)."""
+    """An override as dotted keys down to its leaves, a sign-up rule, an OAuth provider, a
+    trusted domain, the e-mail server or an e-mail template staying whole (as a level's override
+    is kept and returned)."""
     flat: dict[str, Any] = {}
     for key, value in override.items():
         if value == {} and key not in RECORD_ROOTS and any(k.startswith(key + ".") for k in UNDERSTOOD):
             continue  # an empty object above understood keys ({"teams": {}}) sets nothing
-        if isinstance(value, dict) and value and not _is_rule_path(key) and not oauth_config.is_whole_record(key):
+        whole = _is_rule_path(key) or oauth_config.is_whole_record(key) or email_records.is_whole_record(key)
+        if isinstance(value, dict) and value and not whole:
             flat.update(normalized({f"{key}.{inner}": item for inner, item in value.items()}))
         else:
             flat[key] = value
@@ -331,14 +333,36 @@ def _check_record_levels(level: str, records: dict[str, Any]) -> None:
         )
 
 
-def _changes(level: str, override: dict[str, Any], current: dict[str, Any], check_level: bool = True) -> dict[str, Any]:
-    """The local config changes an (already normalized) override stands for; 400 on a problem."""
+def _check_mail_levels(level: str, records: dict[str, Any]) -> None:
+    """The e-mail server belongs to the environment level, templates to the branch one (and so
+    to the environment one too)."""
+    for key in records:
+        on_server = key == email_records.SERVER or key.startswith(email_records.SERVER + ".")
+        allowed = ("environment",) if on_server else _BRANCH
+        if level not in allowed:
+            raise PlainError(
+                400,
+                f"Config key {key!r} cannot be overridden at the {level} level; use the {' or '.join(allowed)} level.",
+            )
+
+
+def _changes(
+    ctx: RequestContext, level: str, override: dict[str, Any], current: dict[str, Any], check_level: bool = True
+) -> dict[str, Any]:
+    """The local config changes an (already normalized) override stands for; 400 on a problem.
+    Template changes come as `email_records.TEMPLATE_CHANGES` (written by `_write_level`)."""
     records, rest = oauth_config.split(override)
+    mail, rest = oauth_config.split(
+        rest, email_records.ROOTS, email_records.is_record_key, email_records.is_whole_record
+    )
     if check_level:
         _check_record_levels(level, records)
+        _check_mail_levels(level, mail)
     changes = translate(level, json.dumps(rest), current, check_level=check_level)
     if records:  # the OAuth providers and trusted domains (oauth_config.py)
         changes.update(oauth_config.apply({**current, **changes}, records))
+    if mail:  # the e-mail server and templates (email_records.py)
+        changes.update(email_records.apply(ctx.sql, ctx.project.id, {**current, **changes}, mail))
     return changes
 
 
@@ -358,7 +382,8 @@ def _write_level(ctx: RequestContext, level: str, layer: dict[str, Any], source:
     for key in sorted(touched):
         picked = {k: v for k, v in combined.items() if _under(k, key) or key.startswith(k + ".")}
         effective.update(picked or {key: None})
-    changes = _changes(level, effective, config, check_level=False)
+    changes = _changes(ctx, level, effective, config, check_level=False)
+    email_records.write_templates(ctx.sql, ctx.project.id, changes.pop(email_records.TEMPLATE_CHANGES, {}))
     changes[LAYERS_KEY] = layers
     if source is not None:
         changes[SOURCE_KEY] = source
@@ -391,7 +416,7 @@ def update_override(ctx: RequestContext) -> dict[str, Any]:
     _check_server_level(ctx)
     level = ctx.params["level"]
     override = _parsed(ctx.body["config_override_string"], "config_override_string")
-    _changes(level, override, ctx.project.config)  # names the first problem (400) before saving
+    _changes(ctx, level, override, ctx.project.config)  # names the first problem (400) before saving
     _write_level(ctx, level, merged(_layers(ctx.project.config)[level], override))
     return {"success": True}
 
@@ -431,7 +456,7 @@ def replace_override(ctx: RequestContext) -> dict[str, Any]:
     _check_server_level(ctx)
     level = ctx.params["level"]
     override = _parsed(ctx.body["config_string"], "config_string")
-    _changes(level, override, ctx.project.config)
+    _changes(ctx, level, override, ctx.project.config)
     source = _checked_source(ctx.body.get("source"))
     if level == "branch" and source is None:
         raise PlainError(400, "source is required for branch level config")
@@ -531,9 +556,11 @@ def test_sign_up_rules(ctx: RequestContext) -> dict[str, Any]:
     }
 
 
-def render(config: dict[str, Any]) -> dict[str, Any]:
-    """The project's settings in the 2.8 config shape, nested (only the keys above)."""
+def render(config: dict[str, Any], mail: dict[str, Any]) -> dict[str, Any]:
+    """The project's settings in the 2.8 config shape, nested (only the keys above, and `mail`:
+    `emails.server` and `emails.templates` as email_records.rendered gives them)."""
     flat: dict[str, Any] = {key: config[local] for key, (local, _, _) in CONFIG_KEYS.items()}
+    flat.update(mail)
     flat["auth.signUpRules"] = dict(sign_up_rules.ordered_rules(config))
     flat.update(oauth_config.rendered(config))  # auth.oauth.providers, domains.trustedDomains
     nested: dict[str, Any] = {}
@@ -550,7 +577,8 @@ def render(config: dict[str, Any]) -> dict[str, Any]:
 def get_config(ctx: RequestContext) -> dict[str, Any]:
     """The rendered config (`config_string`), limited to the settings the local service keeps
     in the 2.8 shape (CONFIG_KEYS and the sign-up rules)."""
-    return {"config_string": json.dumps(render(ctx.project.config))}
+    mail = email_records.rendered(ctx.sql, ctx.project.id, ctx.project.config)
+    return {"config_string": json.dumps(render(ctx.project.config, mail))}
 
 
 routes = also_at_latest(group.routes)
