@@ -120,6 +120,8 @@ def default_config() -> dict[str, Any]:
     }
 
 
+#: 2.8's project logos (kept in the config; null until set).
+LOGO_FIELDS = ("logo_url", "logo_full_url", "logo_dark_mode_url", "logo_full_dark_mode_url")
 #: Fields of a local provider entry that are not part of 2.8's admin view.
 HIDDEN_PROVIDER_FIELDS = ("enabled", "allow_sign_in", "allow_connected_accounts")
 
@@ -166,7 +168,7 @@ class Project:
     def admin_view_28(self) -> dict[str, Any]:
         """The 2.8 admin view (GET /internal/projects/current, service-api B14.4): no user count,
         config id, legacy signing flag or provider `enabled`; logos, owner team, onboarding
-        status and the 2.8 config fields instead. The local service stores no logos: those read null."""
+        status and the 2.8 config fields instead."""
         view = self.admin_view(0)
         del view["user_count"]
         config = view["config"]
@@ -188,8 +190,8 @@ class Project:
         config["email_theme"] = self.config.get("email_theme") or DEFAULT_EMAIL_THEME_ID
         config["user_default_permissions"] = sorted(self.config["user_default_permissions"], key=lambda p: p["id"])
         config["oauth_account_merge_strategy"] = self.config.get("oauth_account_merge_strategy", "link_method")
-        for name in ("logo_url", "logo_full_url", "logo_dark_mode_url", "logo_full_dark_mode_url"):
-            view[name] = None
+        for name in LOGO_FIELDS:
+            view[name] = self.config.get(name)
         view["owner_team_id"] = self.owner_team_id
         view["onboarding_status"] = "completed"
         return view

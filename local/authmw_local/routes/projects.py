@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any
 
 from ..api_version import ApiVersion
@@ -17,14 +18,16 @@ from ..email_templates_28 import find_theme
 from ..endpoint import ADMIN, ANY, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError, schema_error
 from ..outside_oauth import setting_problem
-from ..projects import BOOLEAN_FLAGS, Project, save_project, system_permissions, user_count
+from ..projects import BOOLEAN_FLAGS, LOGO_FIELDS, Project, save_project, system_permissions, user_count
 from ..schema import Arr, Bool, Num, Obj, Str, Unprefixed, Uuid
+from ..user_updates import MAX_IMAGE_URL_LENGTH
 
 OAUTH_PROVIDER_IDS = (
     "google", "github", "microsoft", "spotify", "facebook", "discord",
     "gitlab", "bitbucket", "linkedin", "apple", "x",
 )  # fmt: skip
 SHARED_OAUTH_PROVIDER_IDS = ("google", "github", "microsoft", "spotify")
+_BASE64_IMAGE = re.compile(r"^data:image/[a-zA-Z0-9]+;base64,")
 EMAIL_CONFIG_FIELDS = ("host", "port", "username", "password", "sender_name", "sender_email")
 
 
@@ -44,9 +47,11 @@ def project_body(*, creating: bool, api_28: bool = False) -> Obj:
     optional and defaults to true.
     """
     owner = {"owner_team_id": Uuid(required=True)} if creating and api_28 else {}
+    logos = {name: Str(nullable=True, url=True, max_length=MAX_IMAGE_URL_LENGTH) for name in LOGO_FIELDS} if api_28 else {}
     return Obj(
         {
             **owner,
+            **logos,
             "display_name": Str(required=creating),
             "description": Str(nullable=True),
             "is_production_mode": Bool(),
@@ -180,6 +185,9 @@ def apply_update(ctx: RequestContext, project: Project, body: dict[str, Any]) ->
     for provider in config["oauth_providers"]:
         provider.setdefault("enabled", True)  # 2.8 bodies have no `enabled`: listed means enabled
     _check_config(ctx, project, body.get("config", {}))
+    for name in LOGO_FIELDS:
+        if name in body:
+            config[name] = _checked_logo(body[name])
     updated = dataclasses.replace(
         project,
         display_name=body.get("display_name", project.display_name),
@@ -217,6 +225,15 @@ def _delete_current(ctx: RequestContext) -> dict[str, Any]:
     ctx.sql.execute("DELETE FROM projects WHERE id = ?", (project_id,))
     ctx.service.keys.forget(project_id)
     return {"success": True}
+
+
+def _checked_logo(value: str | None) -> str | None:
+    """A logo as 2.8.86 takes it: an http(s) URL, or a base64 image (`data:image/...;base64,`),
+    which the local service keeps as given (it stores no images: the backend uploads it and
+    answers its storage URL); anything else is the service's 400."""
+    if value is None or value.lower().startswith(("http://", "https://")) or _BASE64_IMAGE.match(value):
+        return value
+    raise PlainError(400, "Invalid profile image URL")  # (the service's words, for logos too)
 
 
 def _missing_or_empty(value: Any) -> str:
