@@ -9,8 +9,9 @@ project config, which keeps providers and trusted domains as lists (projects.py)
 A record is replaced whole by an object, removed by null, and changed field by field by
 dotted keys (`auth.oauth.providers.github.clientId`; a field of a record that does not exist
 sets nothing but its `type`, as 2.8.86 renders a record without a type as none). A switch a
-record leaves out takes 2.8.86's default: `allowSignIn` and `allowConnectedAccounts` false
-(`isShared` is false here; 2.8.86: true).
+record leaves out takes 2.8.86's default: `isShared` true (the shared keys), `allowSignIn` and
+`allowConnectedAccounts` false. A provider with keys of its own (`isShared: false`) needs its
+`clientId` and `clientSecret` once the levels are combined.
 The local service names a provider by its type, so a provider record's id must be its type.
 `allowSignIn` / `allowConnectedAccounts` are kept on the provider as `allow_sign_in` /
 `allow_connected_accounts` (absent: true, as a provider set through the project's list):
@@ -149,7 +150,7 @@ def _provider_change(providers: dict[str, dict[str, Any]], record_id: str, field
     if field:
         if current is None and field != "type":
             return  # (no type: 2.8.86 renders no provider)
-        record = _record_of(current) if current is not None else {"isShared": False}
+        record = _record_of(current) if current is not None else {}
         record[field] = value
     elif isinstance(value, dict):
         record = dict(value)
@@ -167,7 +168,14 @@ def _provider_change(providers: dict[str, dict[str, Any]], record_id: str, field
             f"Invalid config override: the authmw local service names a provider by its type; use"
             f" {PROVIDERS}.{kind} for a provider of type {kind}.",
         )
-    provider: dict[str, Any] = {"id": record_id, "type": "shared" if record.get("isShared") else "standard", "enabled": True}
+    shared = record.get("isShared", True) is not False  # (2.8.86's default: the shared keys)
+    if not shared and not (record.get("clientId") and record.get("clientSecret")):
+        raise PlainError(
+            400,
+            f"Invalid config override: {PROVIDERS}.{record_id} uses keys of its own (isShared: false) and"
+            " needs clientId and clientSecret (set at the environment level).",
+        )
+    provider: dict[str, Any] = {"id": record_id, "type": "shared" if shared else "standard", "enabled": True}
     for name, local in _PROVIDER_FIELDS.items():
         if local in _SWITCHES:
             provider[local] = record.get(name) is True  # (2.8.86's default: false)

@@ -256,3 +256,27 @@ def test_a_dotted_field_of_a_provider_that_does_not_exist_sets_nothing(api: Api)
     assert "discord" not in rendered["auth"]["oauth"]["providers"]
     unknown = override(api, "environment", {"auth.oauth.providers.discord.colour": "blue"})
     assert unknown.status_code == 400 and "colour" in unknown.text
+
+
+def test_a_provider_record_without_is_shared_uses_the_shared_keys(api: Api) -> None:
+    """As 2.8.86's default: the branch level (which has no credentials) can add a provider."""
+    record = {"type": "google", "allowSignIn": True, "allowConnectedAccounts": True}
+    added = override(api, "branch", {"auth.oauth.providers.google": record})
+    assert added.status_code == 200, added.text
+    try:
+        rendered = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])
+        assert rendered["auth"]["oauth"]["providers"]["google"] == {**record, "isShared": True}
+        assert start(api, provider="google").authorize.status_code == 307
+        # keys of its own need both of them, named in the override's terms
+        own = {"type": "google", "isShared": False, "clientId": "id-only", "allowSignIn": True}
+        refused = override(api, "environment", {"auth.oauth.providers.google": own})
+        assert refused.status_code == 400 and "needs clientId and clientSecret" in refused.text
+        assert "body.config" not in refused.text
+        # the control: with both, the provider uses them
+        complete = override(api, "environment", {"auth.oauth.providers.google": {**own, "clientSecret": "s"}})
+        assert complete.status_code == 200, complete.text
+        admin = api.call("GET", "/internal/projects/current", "admin").json()["config"]["oauth_providers"]
+        assert {"id": "google", "type": "standard", "client_id": "id-only"}.items() <= next(p for p in admin if p["id"] == "google").items()
+    finally:
+        assert override(api, "environment", {"auth.oauth.providers.google": None}).status_code == 200
+        assert override(api, "branch", {"auth.oauth.providers.google": None}).status_code == 200
