@@ -12,7 +12,9 @@ sets nothing but its `type`, as 2.8.86 renders a record without a type as none).
 record leaves out takes 2.8.86's default: `isShared` true (the shared keys), `allowSignIn` and
 `allowConnectedAccounts` false. A provider with keys of its own (`isShared: false`) needs its
 `clientId` and `clientSecret` once the levels are combined.
-The local service names a provider by its type, so a provider record's id must be its type.
+A provider record's id is its config id (what the authorize route and the user's accounts
+name); its `type` says which provider it is. When the two differ, the type is kept as
+`provider_type` (see `provider_kind`).
 `allowSignIn` / `allowConnectedAccounts` are kept on the provider as `allow_sign_in` /
 `allow_connected_accounts` (absent: true, as a provider set through the project's list):
 see `signs_in` and `connects_accounts`. Domain records keep their ids beside
@@ -22,7 +24,8 @@ name the same domain, as in 2.8.86.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import PlainError
@@ -49,6 +52,16 @@ _PROVIDER_FIELDS = {
 _SWITCHES = ("allow_sign_in", "allow_connected_accounts")
 
 
+#: 2.8.86's pattern of a provider's config id (its permission-id pattern).
+_CONFIG_ID = re.compile(r"\$?[a-z0-9_:]+")
+
+
+def provider_kind(provider: Mapping[str, Any]) -> str:
+    """Which provider a configured one is (google, github, ...): its type, kept apart from its
+    config id only when the two differ."""
+    return str(provider.get("provider_type") or provider["id"])
+
+
 def signs_in(provider: dict[str, Any]) -> bool:
     """Whether the provider is offered for sign-in: listed in the project's views and usable by
     a sign-in flow (2.8.86 leaves a provider whose `allowSignIn` is false out of its views)."""
@@ -62,7 +75,7 @@ def connects_accounts(provider: dict[str, Any]) -> bool:
 
 def _record_of(provider: dict[str, Any]) -> dict[str, Any]:
     """A local provider as its 2.8 record (the fields a dotted change builds on)."""
-    record: dict[str, Any] = {"type": provider["id"], "isShared": provider.get("type") == "shared"}
+    record: dict[str, Any] = {"type": provider_kind(provider), "isShared": provider.get("type") == "shared"}
     for name, local in _PROVIDER_FIELDS.items():
         if local not in ("type", "is_shared") and provider.get(local) is not None:
             record[name] = provider[local]
@@ -162,11 +175,9 @@ def _provider_change(providers: dict[str, dict[str, Any]], record_id: str, field
     kind = record.get("type") or record_id
     if kind not in PROVIDER_TYPES:  # 2.8.86's own wording of this schema error
         raise PlainError(400, f"{PROVIDERS}.{record_id}.type must be one of the following values: {', '.join(PROVIDER_TYPES)}")
-    if kind != record_id:
+    if not _CONFIG_ID.fullmatch(record_id):
         raise PlainError(
-            400,
-            f"Invalid config override: the authmw local service names a provider by its type; use"
-            f" {PROVIDERS}.{kind} for a provider of type {kind}.",
+            400, f"Invalid config override: a provider's id is lower-case letters, digits, _ and : ({record_id!r})."
         )
     shared = record.get("isShared", True) is not False  # (2.8.86's default: the shared keys)
     if not shared and not (record.get("clientId") and record.get("clientSecret")):
@@ -176,6 +187,8 @@ def _provider_change(providers: dict[str, dict[str, Any]], record_id: str, field
             " needs clientId and clientSecret (set at the environment level).",
         )
     provider: dict[str, Any] = {"id": record_id, "type": "shared" if shared else "standard", "enabled": True}
+    if kind != record_id:
+        provider["provider_type"] = kind
     for name, local in _PROVIDER_FIELDS.items():
         if local in _SWITCHES:
             provider[local] = record.get(name) is True  # (2.8.86's default: false)
@@ -240,7 +253,7 @@ def rendered(config: dict[str, Any]) -> dict[str, Any]:
     (`auth.oauth.providers`, `domains.trustedDomains`), for a rendered config."""
     providers = {
         p["id"]: {
-            "type": p["id"],
+            "type": provider_kind(p),
             "isShared": p.get("type") == "shared",
             **({"clientId": p["client_id"]} if p.get("client_id") else {}),
             **({"clientSecret": p["client_secret"]} if p.get("client_secret") else {}),

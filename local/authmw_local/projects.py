@@ -10,7 +10,7 @@ from typing import Any
 from .api_version import ApiVersion, current_api
 from .db import dump, load
 from .ids import new_uuid, now_millis, random_code
-from .oauth_config import signs_in
+from .oauth_config import provider_kind, signs_in
 
 SYSTEM_PERMISSIONS: dict[str, str] = {
     "$delete_team": "Delete the team",
@@ -123,7 +123,7 @@ def default_config() -> dict[str, Any]:
 #: 2.8's project logos (kept in the config; null until set).
 LOGO_FIELDS = ("logo_url", "logo_full_url", "logo_dark_mode_url", "logo_full_dark_mode_url")
 #: Fields of a local provider entry that are not part of 2.8's admin view.
-HIDDEN_PROVIDER_FIELDS = ("enabled", "allow_sign_in", "allow_connected_accounts")
+HIDDEN_PROVIDER_FIELDS = ("enabled", "allow_sign_in", "allow_connected_accounts", "provider_type")
 
 
 @dataclass(frozen=True)
@@ -152,9 +152,9 @@ class Project:
         )
 
     def enabled_oauth_providers(self) -> list[dict[str, str]]:
-        return [
-            {"id": p["id"]} for p in sorted(self.config["oauth_providers"], key=lambda p: p["id"]) if signs_in(p)
-        ]
+        """The providers offered for sign-in, by type (2.8.86: `id` is the provider's type)."""
+        providers = sorted(self.config["oauth_providers"], key=provider_kind)
+        return [{"id": provider_kind(p)} for p in providers if signs_in(p)]
 
     def client_view(self, api: ApiVersion) -> dict[str, Any]:
         config: dict[str, Any] = {flag: bool(self.config[flag]) for flag in CLIENT_FLAGS}
@@ -178,9 +178,10 @@ class Project:
             # sign-in is off (`allowSignIn` of its config record)
             {
                 **{k: v for k, v in p.items() if k not in HIDDEN_PROVIDER_FIELDS and (k != "apple_bundle_ids" or v)},
+                "id": provider_kind(p),
                 "provider_config_id": p["id"],
             }
-            for p in sorted(self.config["oauth_providers"], key=lambda p: p["id"])
+            for p in sorted(self.config["oauth_providers"], key=provider_kind)
             if signs_in(p)
         ]
         # `require_email_verification` (and the local `require_publishable_client_key`) can be

@@ -120,8 +120,6 @@ def test_oauth_records_of_config_overrides(api: Api) -> None:
     spotify = {"type": "spotify", "isShared": True, "allowSignIn": True, "allowConnectedAccounts": True}
     assert override(api, "environment", {"auth.oauth.providers.spotify": spotify}).status_code == 200
     assert start(api, provider="spotify").authorize.status_code == 307
-    renamed = override(api, "environment", {"auth.oauth.providers.mine": {"type": "spotify", "isShared": True}})
-    assert renamed.status_code == 400 and "names a provider by its type" in renamed.text
     domain = {"domains.trustedDomains.app": {"baseUrl": "https://app.example.com", "handlerPath": "/auth"}}
     assert override(api, "environment", {**domain, "domains.allowLocalhost": False}).status_code == 200
     view = api.call("GET", "/internal/projects/current", "admin").json()["config"]
@@ -280,3 +278,34 @@ def test_a_provider_record_without_is_shared_uses_the_shared_keys(api: Api) -> N
     finally:
         assert override(api, "environment", {"auth.oauth.providers.google": None}).status_code == 200
         assert override(api, "branch", {"auth.oauth.providers.google": None}).status_code == 200
+
+
+def test_a_provider_record_may_be_named_other_than_its_type(api: Api) -> None:
+    """2.8.86 names a provider by its config id (`auth.oauth.providers.<id>`), its `type` saying
+    which provider it is: the authorize route and the user's accounts use the id, the project's
+    views give the type as `id` and the config id as `provider_config_id`."""
+    record = {"type": "spotify", "allowSignIn": True, "allowConnectedAccounts": True}
+    assert override(api, "branch", {"auth.oauth.providers.my_music": record}).status_code == 200
+    try:
+        rendered = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])
+        assert rendered["auth"]["oauth"]["providers"]["my_music"] == {**record, "isShared": True}
+        admin = api.call("GET", "/internal/projects/current", "admin").json()["config"]
+        [mine] = [p for p in admin["oauth_providers"] if p["provider_config_id"] == "my_music"]
+        assert (mine["id"], mine["type"]) == ("spotify", "shared") and "provider_type" not in mine
+        assert {"id": "spotify"} in api.call("GET", "/projects/current").json()["config"]["enabled_oauth_providers"]
+
+        email = unique_email()
+        flow = start(api, provider="my_music")
+        assert flow.authorize.status_code == 307, flow.authorize.text
+        page = flow.browser.get(flow.authorize.headers["location"])
+        assert "Sign in to Spotify" in page.text
+        callback = submit_mock_page(flow.browser, flow.authorize.headers["location"], email=email)
+        assert callback.status_code in (302, 303, 307), callback.text
+        [user] = api.call("GET", "/users", "server", params={"query": email}).json()["items"]
+        assert [(p["id"], p["email"]) for p in user["oauth_providers"]] == [("my_music", email)]
+        # the control: the provider's type is not a config id of this project
+        assert_known_error(start(api, provider="spotify").authorize, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400)
+        bad = override(api, "branch", {"auth.oauth.providers.My-Music": record})
+        assert bad.status_code == 400 and "a provider's id is lower-case letters" in bad.text
+    finally:
+        assert override(api, "branch", {"auth.oauth.providers.my_music": None}).status_code == 200

@@ -117,6 +117,8 @@ def authorize(ctx: RequestContext) -> Response:
     flow = {
         "project_id": project.id,
         "provider_id": provider_id,
+        # which provider it is (google, ...): its config id may be another name (oauth_config.py)
+        "provider_kind": oauth_config.provider_kind(provider),
         "redirect_uri": redirect_uri,
         "scope": q["scope"],
         "state": q["state"],

@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any
 
+from .. import oauth_config
 from ..api_version import ApiVersion
 from ..auth import INTERNAL_PROJECT_ID
 from ..db import dump, load
@@ -277,7 +278,7 @@ def _check_config(ctx: RequestContext, project: Project, changes: dict[str, Any]
             if existing["id"] not in given:
                 raise PlainError(400, f"Provider with id '{existing['id']}' not found in the update")
         for provider in providers:
-            if provider["type"] == "shared" and provider["id"] not in SHARED_OAUTH_PROVIDER_IDS:
+            if provider["type"] == "shared" and oauth_config.provider_kind(provider) not in SHARED_OAUTH_PROVIDER_IDS:
                 raise CatalogueError("INVALID_SHARED_OAUTH_PROVIDER_ID", provider_id=provider["id"])
     for key in ("team_creator_default_permissions", "team_member_default_permissions", "user_default_permissions"):
         if key in changes:
