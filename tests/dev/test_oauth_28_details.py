@@ -237,6 +237,9 @@ def test_a_providers_sign_in_and_connected_account_switches(api: Api) -> None:
         spotify = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])["auth"]["oauth"]["providers"]["spotify"]
         assert spotify == {"type": "spotify", "isShared": True, "allowSignIn": False, "allowConnectedAccounts": False}
         assert_known_error(start(api, provider="spotify", **link).authorize, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400)
+        token_path = f"/connected-accounts/{user['user_id']}/spotify/access-token"
+        tokens_off = api.call("POST", token_path, "server", json={"scope": ""})
+        assert_known_error(tokens_off, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400)
 
         # the control: both on, the provider is listed and signs in again
         assert override(api, "environment", {"auth.oauth.providers.spotify.allowSignIn": True}).status_code == 200
@@ -244,6 +247,10 @@ def test_a_providers_sign_in_and_connected_account_switches(api: Api) -> None:
         assert "spotify" in {p["id"] for p in admin["oauth_providers"]}
         assert all("allow_sign_in" not in p and "allow_connected_accounts" not in p for p in admin["oauth_providers"])
         assert start(api, provider="spotify").authorize.status_code == 307
+        assert override(api, "environment", {"auth.oauth.providers.spotify.allowConnectedAccounts": True}).status_code == 200
+        # (found now: the shared keys' own refusal, as without the switch)
+        tokens_on = api.call("POST", token_path, "server", json={"scope": ""})
+        assert_known_error(tokens_on, "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS", 400)
     finally:
         assert override(api, "environment", {"auth.oauth.providers.spotify": None}).status_code == 200
 
