@@ -93,7 +93,7 @@ class SessionCookieReader:
                 continue
             if name in self._access:
                 if name not in access_values:
-                    access_values[name] = _cookie_value(value)
+                    access_values[name] = value  # decoded only when its refresh half is the chosen token
             elif name in self._exact:
                 if name not in exact:
                     exact[name] = _cookie_value(value)
@@ -112,7 +112,7 @@ class SessionCookieReader:
         access = None
         for name in (ACCESS_COOKIE, HEXCLAVE_ACCESS_COOKIE):
             if name in access_values:
-                access = usable_token(access_from_cookie(access_values[name], refresh))
+                access = usable_token(_access_of(access_values[name], refresh))
                 if access is not None:
                     break
         return StoredSession(refresh, access, https, tuple(ranked))
@@ -127,12 +127,38 @@ def _unwrapped(value: str) -> str:
 
 
 def _cookie_value(value: str) -> str:
-    value = _unwrapped(value)
+    return _decoded(_unwrapped(value))
+
+
+def _decoded(value: str) -> str:
     if "%" not in value:
         return value
     # unquote() first splits the text at its non-ASCII characters by a regular expression (half
     # the cost of reading a session cookie); for ASCII text, which cookies are, it is exactly this:
     return unquote_to_bytes(value).decode("utf-8", "replace") if value.isascii() else unquote(value)
+
+
+#: The characters of the service's tokens (base64url, the dots of a JWT) and of refresh tokens.
+_TOKEN_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_."
+#: ``["`` ... ``","`` ... ``"]`` percent-encoded as every SDK writes the access cookie.
+_PAIR_OPEN, _PAIR_COMMA, _PAIR_CLOSE = "%5B%22", "%22%2C%22", "%22%5D"
+
+
+def _access_of(raw: str, refresh_token: str) -> str | None:
+    """The access token of a raw (still percent-encoded) access cookie value, if it belongs
+    to ``refresh_token``: exactly ``access_from_cookie(_cookie_value(raw), refresh_token)``.
+
+    The value every SDK writes, ``encodeURIComponent(JSON.stringify([refresh, access]))``
+    with two tokens of the alphabet above, is read by slicing: percent-decoding it and its
+    JSON would give the two tokens back unchanged (no other escape, quote or backslash in
+    them). Anything else takes the general way. tests/middleware/test_cookies.py compares
+    the two on arbitrary values."""
+    value = _unwrapped(raw)
+    if value.startswith(_PAIR_OPEN) and value.endswith(_PAIR_CLOSE) and value.isascii():
+        first, comma, second = value[6:-6].partition(_PAIR_COMMA)
+        if comma and not (first + second).encode("ascii").translate(None, _TOKEN_ALPHABET):
+            return second if first == refresh_token else None
+    return access_from_cookie(_decoded(value), refresh_token)
 
 
 def usable_token(value: object) -> str | None:

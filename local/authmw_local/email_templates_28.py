@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .db import load
 from .errors import CatalogueError
 from .tsx_render import Rendered, TsxError, check_theme, render
 
@@ -79,11 +80,15 @@ def _theme_to_column(value: Any) -> str | None:
 
 
 def templates(c: sqlite3.Connection, project_id: str) -> list[Template]:
-    """The built-in templates (changed or not) in their order, then the project's own by name."""
+    """The built-in templates (changed or not) in their order, then the project's own by name.
+    A project on the shared e-mail server has the built-in ones as shipped only, as on 2.8.86
+    (its changes stay stored, and count again once it has a server of its own)."""
     rows = {
         row["id"]: row
         for row in c.execute("SELECT * FROM email_templates_28 WHERE project_id = ? ORDER BY rowid", (project_id,))
     }
+    if not _has_own_server(c, project_id):
+        rows = {}
     out = []
     for template_id, (_, name, file_name) in BUILT_IN_TEMPLATES.items():
         row = rows.pop(template_id, None)
@@ -141,6 +146,12 @@ def themes(c: sqlite3.Connection, project_id: str) -> list[Theme]:
         out.append(Theme(theme_id, name, shipped_source(file_name)) if row is None else _theme_row(row))
     out.extend(_theme_row(row) for row in rows.values())
     return out
+
+
+def _has_own_server(c: sqlite3.Connection, project_id: str) -> bool:
+    row = c.execute("SELECT config FROM projects WHERE id = ?", (project_id,)).fetchone()
+    email_config = (load(row["config"]) or {}).get("email_config") if row is not None else None
+    return isinstance(email_config, dict) and email_config.get("type") == "standard"
 
 
 def _theme_row(row: sqlite3.Row) -> Theme:

@@ -182,6 +182,7 @@ async def mock_provider_page(request: Request) -> Response:
     if found is None or found[0]["provider_id"] != provider_id:
         return _error_page(provider, "This sign-in request is unknown or has expired.")
     flow, app_name = found
+    provider = provider_name(str(flow.get("provider_kind") or provider_id))
     registered = flow.get("provider_redirect_uri")
     if not registered or redirect_uri != registered:
         return _error_page(provider, "The redirect_uri is not the one registered for this sign-in request.")

@@ -7,14 +7,25 @@ project config, which keeps providers and trusted domains as lists (projects.py)
     domains.trustedDomains.<id> = {baseUrl, handlerPath}
 
 A record is replaced whole by an object, removed by null, and changed field by field by
-dotted keys (`auth.oauth.providers.github.clientId`). The local service names a provider by
-its type, so a provider record's id must be its type. Domain records keep their ids beside
+dotted keys (`auth.oauth.providers.github.clientId`; a field of a record that does not exist
+sets nothing but its `type`, as 2.8.86 renders a record without a type as none). A switch a
+record leaves out takes 2.8.86's default: `isShared` true (the shared keys), `allowSignIn` and
+`allowConnectedAccounts` false. A provider with keys of its own (`isShared: false`) needs its
+`clientId` and `clientSecret` once the levels are combined.
+A provider record's id is its config id (what the authorize route and the user's accounts
+name); its `type` says which provider it is. When the two differ, the type is kept as
+`provider_type` (see `provider_kind`).
+`allowSignIn` / `allowConnectedAccounts` are kept on the provider as `allow_sign_in` /
+`allow_connected_accounts` (absent: true, as a provider set through the project's list):
+see `signs_in` and `connects_accounts`. Domain records keep their ids beside
 the list (`trusted_domain_ids`, `[id, url]` per entry, not part of any view); two records may
 name the same domain, as in 2.8.86.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import PlainError
@@ -35,31 +46,70 @@ _PROVIDER_FIELDS = {
     "clientSecret": "client_secret",
     "microsoftTenantId": "microsoft_tenant_id",
     "facebookConfigId": "facebook_config_id",
-    "allowSignIn": None,  # per-account settings in the local service (oauth_providers.py)
-    "allowConnectedAccounts": None,
+    "allowSignIn": "allow_sign_in",
+    "allowConnectedAccounts": "allow_connected_accounts",
 }
+_SWITCHES = ("allow_sign_in", "allow_connected_accounts")
+
+
+#: 2.8.86's pattern of a provider's config id (its permission-id pattern).
+_CONFIG_ID = re.compile(r"\$?[a-z0-9_:]+")
+
+
+def provider_kind(provider: Mapping[str, Any]) -> str:
+    """Which provider a configured one is (google, github, ...): its type, kept apart from its
+    config id only when the two differ."""
+    return str(provider.get("provider_type") or provider["id"])
+
+
+def signs_in(provider: dict[str, Any]) -> bool:
+    """Whether the provider is offered for sign-in: listed in the project's views and usable by
+    a sign-in flow (2.8.86 leaves a provider whose `allowSignIn` is false out of its views)."""
+    return bool(provider.get("enabled", True)) and provider.get("allow_sign_in", True) is not False
+
+
+def connects_accounts(provider: dict[str, Any]) -> bool:
+    """Whether the provider may link accounts to users and hand out their tokens."""
+    return bool(provider.get("enabled", True)) and provider.get("allow_connected_accounts", True) is not False
+
+
+def _record_of(provider: dict[str, Any]) -> dict[str, Any]:
+    """A local provider as its 2.8 record (the fields a dotted change builds on)."""
+    record: dict[str, Any] = {"type": provider_kind(provider), "isShared": provider.get("type") == "shared"}
+    for name, local in _PROVIDER_FIELDS.items():
+        if local not in ("type", "is_shared") and provider.get(local) is not None:
+            record[name] = provider[local]
+    for name in ("allowSignIn", "allowConnectedAccounts"):
+        record.setdefault(name, True)
+    return record
 
 
 def is_record_key(key: str) -> bool:
     return any(key == prefix or key.startswith(prefix + ".") for prefix in PREFIXES)
 
 
-def split(override: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(the record changes as dotted leaf keys, the rest of the override as given)."""
+def split(
+    override: dict[str, Any],
+    roots: tuple[str, ...] = PREFIXES,
+    is_record: Callable[[str], bool] = is_record_key,
+    is_whole: Callable[[str], bool] = lambda path: is_whole_record(path),
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the record changes as dotted leaf keys, the rest of the override as given), for the
+    records under `roots` (by default the OAuth ones; email_records.py has others)."""
     records: dict[str, Any] = {}
     rest: dict[str, Any] = {}
 
     def walk(value: Any, path: str) -> None:
-        if isinstance(value, dict) and value and not is_whole_record(path):
+        if isinstance(value, dict) and value and not is_whole(path):
             for key, item in value.items():
                 walk(item, f"{path}.{key}" if path else key)
-        elif is_record_key(path):
+        elif is_record(path):
             records[path] = value
         else:
             rest[path] = value
 
     for key, value in override.items():
-        if is_record_key(key) or any(prefix.startswith(key + ".") for prefix in PREFIXES):
+        if is_record(key) or any(root.startswith(key + ".") for root in roots):
             walk(value, key)
         else:
             rest[key] = value
@@ -106,11 +156,14 @@ def _provider_change(providers: dict[str, dict[str, Any]], record_id: str, field
     if not field and value is None:
         providers.pop(record_id, None)
         return
-    record = {"type": record_id, "isShared": providers.get(record_id, {}).get("type") == "shared"} if field else {}
     current = providers.get(record_id)
-    if field and current is not None:
-        record.update({"clientId": current.get("client_id"), "clientSecret": current.get("client_secret")})
+    record: dict[str, Any] = {}
+    if field and field not in _PROVIDER_FIELDS:
+        raise PlainError(400, f"Invalid config override: {PROVIDERS}.{record_id} has unknown fields {field}.")
     if field:
+        if current is None and field != "type":
+            return  # (no type: 2.8.86 renders no provider)
+        record = _record_of(current) if current is not None else {}
         record[field] = value
     elif isinstance(value, dict):
         record = dict(value)
@@ -122,15 +175,24 @@ def _provider_change(providers: dict[str, dict[str, Any]], record_id: str, field
     kind = record.get("type") or record_id
     if kind not in PROVIDER_TYPES:  # 2.8.86's own wording of this schema error
         raise PlainError(400, f"{PROVIDERS}.{record_id}.type must be one of the following values: {', '.join(PROVIDER_TYPES)}")
-    if kind != record_id:
+    if not _CONFIG_ID.fullmatch(record_id):
+        raise PlainError(
+            400, f"Invalid config override: a provider's id is lower-case letters, digits, _ and : ({record_id!r})."
+        )
+    shared = record.get("isShared", True) is not False  # (2.8.86's default: the shared keys)
+    if not shared and not (record.get("clientId") and record.get("clientSecret")):
         raise PlainError(
             400,
-            f"Invalid config override: the authmw local service names a provider by its type; use"
-            f" {PROVIDERS}.{kind} for a provider of type {kind}.",
+            f"Invalid config override: {PROVIDERS}.{record_id} uses keys of its own (isShared: false) and"
+            " needs clientId and clientSecret (set at the environment level).",
         )
-    provider: dict[str, Any] = {"id": record_id, "type": "shared" if record.get("isShared") else "standard", "enabled": True}
+    provider: dict[str, Any] = {"id": record_id, "type": "shared" if shared else "standard", "enabled": True}
+    if kind != record_id:
+        provider["provider_type"] = kind
     for name, local in _PROVIDER_FIELDS.items():
-        if local and local not in ("type", "is_shared") and record.get(name) is not None:
+        if local in _SWITCHES:
+            provider[local] = record.get(name) is True  # (2.8.86's default: false)
+        elif local not in ("type", "is_shared") and record.get(name) is not None:
             provider[local] = record[name]
     if current is not None:  # the local settings of an outside provider stay
         for name in ("real_provider", "oidc_issuer_url"):
@@ -191,12 +253,12 @@ def rendered(config: dict[str, Any]) -> dict[str, Any]:
     (`auth.oauth.providers`, `domains.trustedDomains`), for a rendered config."""
     providers = {
         p["id"]: {
-            "type": p["id"],
+            "type": provider_kind(p),
             "isShared": p.get("type") == "shared",
             **({"clientId": p["client_id"]} if p.get("client_id") else {}),
             **({"clientSecret": p["client_secret"]} if p.get("client_secret") else {}),
-            "allowSignIn": True,
-            "allowConnectedAccounts": True,
+            "allowSignIn": p.get("allow_sign_in", True) is not False,
+            "allowConnectedAccounts": p.get("allow_connected_accounts", True) is not False,
         }
         for p in config.get("oauth_providers", [])
         if p.get("enabled", True)

@@ -38,6 +38,7 @@ import jwt
 
 from .errors import CatalogueError, PlainError
 from .ids import new_uuid, now_millis
+from .oauth_config import provider_kind
 from .service import Service
 
 if TYPE_CHECKING:
@@ -133,7 +134,7 @@ class OutsideProvider:
 
 def outside_provider(service: Service, config: Mapping[str, Any]) -> OutsideProvider | None:
     """The outside provider serving a project's provider settings, or None for the built-in mock."""
-    provider_id = str(config["id"])
+    provider_id = provider_kind(config)
     if config.get("type") == "shared":
         url = service.shared_oauth_server
         if url is None:
@@ -162,7 +163,7 @@ def setting_problem(config: Mapping[str, Any]) -> str | None:
     issuer = config.get("oidc_issuer_url")
     if not issuer and not config.get("real_provider"):
         return None
-    provider_id = config["id"]
+    provider_id = provider_kind(config)
     if config.get("type") != "standard":
         return f"{provider_id}: real_provider and oidc_issuer_url need type 'standard' with the app's own client id and secret"
     if issuer:

@@ -10,6 +10,7 @@ from typing import Any
 from .api_version import ApiVersion, current_api
 from .db import dump, load
 from .ids import new_uuid, now_millis, random_code
+from .oauth_config import provider_kind, signs_in
 
 SYSTEM_PERMISSIONS: dict[str, str] = {
     "$delete_team": "Delete the team",
@@ -68,6 +69,23 @@ CLIENT_FLAGS = (
 DEFAULT_EMAIL_THEME_ID = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac"
 
 
+#: The apps of 2.8.86's config (`apps.installed.<id>.enabled`), in its order. The dashboard shows
+#: them; the local service keeps the switch and changes nothing else by it (the backend gates only
+#: analytics by it, which the local service does not offer).
+APP_IDS = (
+    "authentication", "fraud-protection", "onboarding", "teams", "rbac", "api-keys", "payments",
+    "emails", "email-api", "data-vault", "webhooks", "tv-mode", "launch-checklist", "catalyst",
+    "neon", "convex", "vercel", "analytics",
+)  # fmt: skip
+#: The apps a project made through 2.8.86's API starts with (every other app starts disabled).
+APPS_ENABLED_AT_CREATION = ("authentication", "emails")
+
+
+def app_setting(app_id: str) -> str:
+    """The local config key of an app's `enabled` switch."""
+    return f"app_enabled:{app_id}"
+
+
 def default_config() -> dict[str, Any]:
     return {
         "allow_localhost": True,
@@ -97,7 +115,15 @@ def default_config() -> dict[str, Any]:
         # 2.8 sign-up rules ({rule id: rule}) and what happens when none decides (sign_up_rules.py)
         "sign_up_rules": {},
         "sign_up_rules_default_action": "allow",
+        # 2.8 apps (the dashboard's switches; see APP_IDS)
+        **{app_setting(app): app in APPS_ENABLED_AT_CREATION for app in APP_IDS},
     }
+
+
+#: 2.8's project logos (kept in the config; null until set).
+LOGO_FIELDS = ("logo_url", "logo_full_url", "logo_dark_mode_url", "logo_full_dark_mode_url")
+#: Fields of a local provider entry that are not part of 2.8's admin view.
+HIDDEN_PROVIDER_FIELDS = ("enabled", "allow_sign_in", "allow_connected_accounts", "provider_type")
 
 
 @dataclass(frozen=True)
@@ -126,9 +152,9 @@ class Project:
         )
 
     def enabled_oauth_providers(self) -> list[dict[str, str]]:
-        return [
-            {"id": p["id"]} for p in sorted(self.config["oauth_providers"], key=lambda p: p["id"]) if p.get("enabled")
-        ]
+        """The providers offered for sign-in, by type (2.8.86: `id` is the provider's type)."""
+        providers = sorted(self.config["oauth_providers"], key=provider_kind)
+        return [{"id": provider_kind(p)} for p in providers if signs_in(p)]
 
     def client_view(self, api: ApiVersion) -> dict[str, Any]:
         config: dict[str, Any] = {flag: bool(self.config[flag]) for flag in CLIENT_FLAGS}
@@ -142,26 +168,31 @@ class Project:
     def admin_view_28(self) -> dict[str, Any]:
         """The 2.8 admin view (GET /internal/projects/current, service-api B14.4): no user count,
         config id, legacy signing flag or provider `enabled`; logos, owner team, onboarding
-        status and the 2.8 config fields instead. The local service has no logos or e-mail
-        themes: those read null / the backend's defaults."""
+        status and the 2.8 config fields instead."""
         view = self.admin_view(0)
         del view["user_count"]
         config = view["config"]
         del config["id"], config["legacy_global_jwt_signing"]
         config["oauth_providers"] = [
-            # 2.8.86 lists `apple_bundle_ids` only when some are set
-            {**{k: v for k, v in p.items() if k != "enabled" and (k != "apple_bundle_ids" or v)}, "provider_config_id": p["id"]}
-            for p in config["oauth_providers"]
+            # 2.8.86 lists `apple_bundle_ids` only when some are set, and no provider whose
+            # sign-in is off (`allowSignIn` of its config record)
+            {
+                **{k: v for k, v in p.items() if k not in HIDDEN_PROVIDER_FIELDS and (k != "apple_bundle_ids" or v)},
+                "id": provider_kind(p),
+                "provider_config_id": p["id"],
+            }
+            for p in sorted(self.config["oauth_providers"], key=provider_kind)
+            if signs_in(p)
         ]
         # `require_email_verification` (and the local `require_publishable_client_key`) can be
         # written but are not part of 2.8.86's admin view (projectsCrudAdminReadSchema).
         for flag in ("allow_user_api_keys", "allow_team_api_keys"):
             config[flag] = bool(self.config[flag])
-        config["email_theme"] = DEFAULT_EMAIL_THEME_ID
+        config["email_theme"] = self.config.get("email_theme") or DEFAULT_EMAIL_THEME_ID
         config["user_default_permissions"] = sorted(self.config["user_default_permissions"], key=lambda p: p["id"])
         config["oauth_account_merge_strategy"] = self.config.get("oauth_account_merge_strategy", "link_method")
-        for name in ("logo_url", "logo_full_url", "logo_dark_mode_url", "logo_full_dark_mode_url"):
-            view[name] = None
+        for name in LOGO_FIELDS:
+            view[name] = self.config.get(name)
         view["owner_team_id"] = self.owner_team_id
         view["onboarding_status"] = "completed"
         return view
@@ -183,7 +214,10 @@ class Project:
                 "id": self.config_id,
                 **{flag: bool(c[flag]) for flag in BOOLEAN_FLAGS},
                 "legacy_global_jwt_signing": bool(c["legacy_global_jwt_signing"]),
-                "oauth_providers": sorted(c["oauth_providers"], key=lambda p: p["id"]),
+                "oauth_providers": [
+                    {k: v for k, v in p.items() if k not in HIDDEN_PROVIDER_FIELDS[1:]}
+                    for p in sorted(c["oauth_providers"], key=lambda p: p["id"])
+                ],
                 "enabled_oauth_providers": self.enabled_oauth_providers(),
                 "domains": list(c["domains"]),
                 "email_config": c["email_config"],

@@ -300,6 +300,7 @@ def update_user(
     hasher: Callable[[str], str],
 ) -> None:
     user_id = user["id"]
+    _check_flags_have_an_email(c, project, user_id, fields)
     columns: dict[str, Any] = {}
     if "display_name" in fields:
         columns["display_name"] = fields["display_name"] or None
@@ -343,6 +344,22 @@ def update_user(
     if fields.get("is_anonymous") is False and user["is_anonymous"]:
         upgrade_anonymous_user(c, project, user_id)
     webhooks.user_updated(c, project.id, user_id)
+
+
+def _check_flags_have_an_email(c: sqlite3.Connection, project: Project, user_id: str, fields: dict[str, Any]) -> None:
+    """`primary_email_auth_enabled` / `primary_email_verified` set true on a user who has no
+    primary e-mail after the update: 400 naming the flag (the service's order and words, on both
+    versions). A `primary_email: null` in the same update is the e-mail's removal on 2.8 (both
+    flags become false) and leaves the old address in place on 2.7 (service-api A5.5, B5.3)."""
+    if "primary_email" in fields and fields["primary_email"] is not None:
+        return
+    if "primary_email" in fields and current_api().keeps_old_primary_email:
+        return
+    if primary_email_channel(c, project.id, user_id) is not None:
+        return
+    for flag in ("primary_email_auth_enabled", "primary_email_verified"):
+        if fields.get(flag):
+            raise PlainError(400, f"{flag} cannot be true without primary_email")
 
 
 def _update_primary_email(c: sqlite3.Connection, project: Project, user_id: str, fields: dict[str, Any]) -> None:

@@ -470,3 +470,39 @@ def test_27_keeps_its_admin_routes(api_27: Api) -> None:
     assert api_27.call("GET", "/internal/projects/current", "admin").status_code == 404
     refused = api_27.call("PATCH", "/projects/current", "admin", json={"config": {"require_email_verification": True}})
     assert_known_error(refused, "SCHEMA_ERROR", 400)
+
+
+PNG_1X1 = (
+    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAAD0lEQVR4AQEEAPv/ALHBwQRaAjRgT7lCAAAAAElFTkSuQmCC"
+)
+
+
+def test_project_logos_are_kept_as_given(api_28: Api) -> None:
+    """2.8's four logo fields: an http(s) URL or a base64 image is kept (the local service stores
+    no images: the backend would answer a base64 one with its storage URL), null clears one, and
+    anything else is the service's 400. One project's logos are not another's."""
+    internal = Api.of(api_28.running, api_28.running.bootstrap.internal)
+    logos = {"logo_url": PNG_1X1, "logo_dark_mode_url": "https://cdn.example.com/dark.svg"}
+    try:
+        updated = api_28.call("PATCH", "/internal/projects/current", "admin", json=logos)
+        assert updated.status_code == 200, updated.text
+        read = api_28.call("GET", "/internal/projects/current", "admin").json()
+        assert {name: read[name] for name in ("logo_url", "logo_full_url", "logo_dark_mode_url", "logo_full_dark_mode_url")} == {
+            **logos, "logo_full_url": None, "logo_full_dark_mode_url": None,
+        }  # fmt: skip
+        assert internal.call("GET", "/internal/projects/current", "admin").json()["logo_url"] is None
+        for bad in ("ftp://example.com/logo.png", "data:text/plain;base64,aGk="):
+            refused = api_28.call("PATCH", "/internal/projects/current", "admin", json={"logo_url": bad})
+            assert (refused.status_code, refused.text) == (400, "Invalid profile image URL")
+        not_a_url = api_28.call("PATCH", "/internal/projects/current", "admin", json={"logo_url": "logo.png"})
+        assert_known_error(not_a_url, "SCHEMA_ERROR", 400)
+        assert api_28.call("GET", "/internal/projects/current", "admin").json()["logo_url"] == PNG_1X1
+    finally:
+        cleared = api_28.call("PATCH", "/internal/projects/current", "admin", json=dict.fromkeys(logos))
+        assert cleared.status_code == 200 and cleared.json()["logo_url"] is None
+
+
+def test_the_27_project_has_no_logos(api_27: Api) -> None:
+    refused = api_27.call("PATCH", "/projects/current", "admin", json={"logo_url": "https://cdn.example.com/a.png"})
+    assert_known_error(refused, "SCHEMA_ERROR", 400)
+    assert "logo_url" not in api_27.call("GET", "/projects/current", "admin").json()

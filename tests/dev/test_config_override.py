@@ -128,9 +128,40 @@ def test_bad_overrides_are_refused_naming_the_problem(api: Api, body: str, messa
 
 
 def test_unknown_key_error_lists_what_is_supported(api: Api) -> None:
-    r = override(api, "environment", {"emails": {"server": {"isShared": False}}})
+    r = override(api, "environment", {"payments": {"testMode": True}})
     assert r.status_code == 400
     assert "onboarding.requireEmailVerification" in r.text and "PATCH /api/v1/internal/projects/current" in r.text
+
+
+@pytest.mark.parametrize(
+    ("change", "missing"),
+    [
+        ({"nonExistentField": "some-value"}, "nonExistentField"),
+        ({"auth": {"magic": True}}, "auth.magic"),
+        ({"apiKeys.enabled.robot": True}, "apiKeys.enabled.robot"),
+        ({"teams.allowClientTeamCreation.always": True}, "teams.allowClientTeamCreation.always"),
+    ],
+)
+def test_a_key_the_backend_does_not_have_is_refused_in_its_words(api: Api, change: Any, missing: str) -> None:
+    before = config(api)
+    r = override(api, "environment", change)
+    key = next(iter(normalized_keys(change)))
+    assert (r.status_code, r.text) == (
+        400,
+        f'The key "{key}" is not valid (nested object not found in schema: "{missing}").',
+    )
+    assert config(api) == before
+    # the control: a key of the backend's schema the local service does not keep names what it keeps
+    kept_elsewhere = override(api, "environment", {"payments.testMode": True})
+    assert kept_elsewhere.status_code == 400 and "onboarding.requireEmailVerification" in kept_elsewhere.text
+
+
+def normalized_keys(change: dict[str, Any], prefix: str = "") -> list[str]:
+    keys: list[str] = []
+    for name, value in change.items():
+        path = prefix + name
+        keys += normalized_keys(value, path + ".") if isinstance(value, dict) else [path]
+    return keys
 
 
 def test_request_shape_is_checked(api: Api) -> None:
@@ -418,3 +449,185 @@ def test_a_dotted_field_of_a_domain_record_that_does_not_exist_sets_nothing(blan
     assert "two" not in rendered["domains"]["trustedDomains"]
     assert put(api, "environment", {}).status_code == 200
     assert config(api)["domains"] == before
+
+
+# --- 2.8's apps (`apps.installed.<id>.enabled`): the dashboard's switches, kept per project
+
+
+def rendered_apps(api: Api) -> dict[str, Any]:
+    response = api.call("GET", "/internal/config", "admin")
+    assert response.status_code == 200, response.text
+    apps: dict[str, Any] = json.loads(response.json()["config_string"])["apps"]["installed"]
+    return apps
+
+
+def test_an_app_switch_survives_a_project_update_of_the_setting_it_sits_next_to(blank: Api) -> None:
+    api = blank
+    apps = rendered_apps(api)
+    # as a project made through 2.8.86's API: authentication and e-mails on, every other app off
+    assert apps["authentication"] == {"enabled": True} and apps["emails"] == {"enabled": True}
+    assert apps["api-keys"] == {"enabled": False} and len(apps) == 18
+    assert override(api, "branch", {"apps.installed.api-keys": {"enabled": True}}).status_code == 200
+    assert rendered_apps(api)["api-keys"] == {"enabled": True}
+    assert level(api, "branch") == {"apps.installed.api-keys.enabled": True}
+
+    updated = api.call("PATCH", "/internal/projects/current", "admin", json={"config": {"allow_user_api_keys": True}})
+    assert updated.status_code == 200, updated.text
+    assert updated.json()["config"]["allow_user_api_keys"] is True
+    assert rendered_apps(api)["api-keys"] == {"enabled": True}
+    # the control: the switch does turn off again, and an app the backend does not have is refused
+    assert override(api, "branch", {"apps": {"installed": {"api-keys": {"enabled": False}}}}).status_code == 200
+    assert rendered_apps(api)["api-keys"] == {"enabled": False}
+    unknown = override(api, "branch", {"apps.installed.chess.enabled": True})
+    assert unknown.status_code == 400 and "apps.installed.chess.enabled" in unknown.text
+    assert "apps.installed.<app id>.enabled" in unknown.text
+    not_boolean = override(api, "branch", {"apps.installed.teams.enabled": "yes"})
+    assert not_boolean.status_code == 400 and "must be a boolean" in not_boolean.text
+
+
+def test_app_switches_are_each_projects_own(running: LocalService, blank: Api) -> None:
+    internal = Api.of(running, running.bootstrap.internal)
+    before = rendered_apps(internal)
+    assert override(blank, "branch", {"apps.installed.webhooks.enabled": True}).status_code == 200
+    assert rendered_apps(blank)["webhooks"] == {"enabled": True}
+    assert rendered_apps(internal) == before
+
+
+# --- 2.8's e-mail records: `emails.server` (environment) and `emails.templates.<id>`
+
+VERIFICATION_TEMPLATE_ID = "e7d009ce-8d47-4528-b245-5bf119f2ffa3"
+OWN_TEMPLATE_ID = "11111111-1111-4111-8111-111111111111"
+LIGHT_THEME_ID = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac"
+HARBOUR_VERIFICATION = """
+import { Text } from "@react-email/components";
+import { Subject, NotificationCategory } from "@stackframe/emails";
+export function EmailTemplate({ variables }) {
+  return (
+    <>
+      <Subject value="Harbour check-in" />
+      <NotificationCategory value="Transactional" />
+      <Text>Check in at {variables.emailVerificationLink}</Text>
+    </>
+  );
+}
+"""
+
+
+def own_server_record() -> dict[str, Any]:
+    """A server of the project's own on a closed local port: delivery fails at once and the
+    mail stays in the outbox, where the test reads it."""
+    from tests.ports import free_port
+
+    return {
+        "isShared": False,
+        "provider": "smtp",
+        "host": "127.0.0.1",
+        "port": free_port(),
+        "username": "smtp-user",
+        "password": "smtp-pass",
+        "senderName": "Harbour",
+        "senderEmail": "noreply@example.com",
+    }
+
+
+def rendered_emails(api: Api) -> dict[str, Any]:
+    response = api.call("GET", "/internal/config", "admin")
+    assert response.status_code == 200, response.text
+    emails: dict[str, Any] = json.loads(response.json()["config_string"])["emails"]
+    return emails
+
+
+def sent_to(api: Api, email: str) -> dict[str, Any]:
+    [mail] = api.http.get("/dev/outbox", params={"to": email}).json()["items"]
+    return dict(mail)
+
+
+def test_the_email_server_and_templates_set_through_overrides(blank: Api) -> None:
+    api = blank
+    server = own_server_record()
+    assert override(api, "environment", {"emails.server": server}).status_code == 200
+    assert config(api)["email_config"] == {
+        "type": "standard", "host": "127.0.0.1", "port": server["port"], "username": "smtp-user",
+        "password": "smtp-pass", "sender_name": "Harbour", "sender_email": "noreply@example.com",
+    }  # fmt: skip
+    own = {"displayName": "Custom Reset", "tsxSource": "export const EmailTemplate = () => null;", "themeId": LIGHT_THEME_ID}
+    verification = {"displayName": "Harbour verification", "tsxSource": HARBOUR_VERIFICATION}
+    templates = {f"emails.templates.{OWN_TEMPLATE_ID}": own, f"emails.templates.{VERIFICATION_TEMPLATE_ID}": verification}
+    assert override(api, "branch", templates).status_code == 200
+    emails = rendered_emails(api)
+    assert emails["server"] == server
+    assert emails["templates"][OWN_TEMPLATE_ID] == own
+    assert emails["templates"][VERIFICATION_TEMPLATE_ID] == verification
+    listed = {t["id"]: t for t in api.call("GET", "/internal/email-templates", "admin").json()["templates"]}
+    assert listed[OWN_TEMPLATE_ID]["display_name"] == "Custom Reset" and listed[OWN_TEMPLATE_ID]["theme_id"] == LIGHT_THEME_ID
+    email = unique_email()
+    api.sign_up(email)
+    assert sent_to(api, email)["subject"] == "Harbour check-in"
+
+    # on the shared server the project has the built-in templates as shipped only, as on 2.8.86;
+    # its own come back with a server of its own
+    assert override(api, "environment", {"emails.server": {"isShared": True, "provider": "smtp"}}).status_code == 200
+    assert config(api)["email_config"] == {"type": "shared"}
+    emails = rendered_emails(api)
+    assert emails["server"] == {"isShared": True, "provider": "smtp"}
+    assert OWN_TEMPLATE_ID not in emails["templates"]
+    assert emails["templates"][VERIFICATION_TEMPLATE_ID]["displayName"] == "Email Verification"
+    shared = unique_email()
+    api.sign_up(shared)
+    assert sent_to(api, shared)["subject"] == "Verify your email at authmw local project"
+    assert override(api, "environment", {"emails.server": server}).status_code == 200
+    assert rendered_emails(api)["templates"][OWN_TEMPLATE_ID] == own
+
+    # a dotted key changes one field; null takes the template out (a built-in one: shipped again)
+    assert override(api, "branch", {f"emails.templates.{OWN_TEMPLATE_ID}.displayName": "Renamed"}).status_code == 200
+    assert rendered_emails(api)["templates"][OWN_TEMPLATE_ID] == {**own, "displayName": "Renamed"}
+    assert override(api, "branch", {f"emails.templates.{VERIFICATION_TEMPLATE_ID}": None}).status_code == 200
+    back = unique_email()
+    api.sign_up(back)
+    assert sent_to(api, back)["subject"] == "Verify your email at authmw local project"
+    assert reset(api, "branch", ["emails.templates"]).status_code == 200
+    assert OWN_TEMPLATE_ID not in rendered_emails(api)["templates"]
+    assert reset(api, "environment", ["emails.server"]).status_code == 200
+    assert config(api)["email_config"] == {"type": "shared"}
+
+
+@pytest.mark.parametrize(
+    ("level", "change", "message"),
+    [
+        ("branch", {"emails.server": {"isShared": True}}, "'emails.server' cannot be overridden at the branch level"),
+        ("project", {f"emails.templates.{OWN_TEMPLATE_ID}": {"displayName": "x", "tsxSource": "x"}}, "use the branch or environment level"),
+        ("environment", {"emails.server": {"isShared": False, "provider": "resend"}}, "'resend' is not offered"),
+        ("environment", {"emails.server": {"isShared": False, "provider": "smtp", "host": "smtp.example.com"}}, "needs port, username"),
+        ("environment", {"emails.server.colour": "blue"}, "emails.server has no field colour"),
+        ("branch", {"emails.templates.welcome": {"displayName": "x", "tsxSource": "x"}}, "a template's id is a UUID"),
+        ("branch", {f"emails.templates.{OWN_TEMPLATE_ID}": {"displayName": "x"}}, "tsxSource must be a string"),
+        ("branch", {f"emails.templates.{OWN_TEMPLATE_ID}": {"displayName": "x", "tsxSource": "x", "themeId": 5}}, "themeId must be"),
+    ],
+)
+def test_bad_email_records_are_refused_naming_the_problem(blank: Api, level: str, change: Any, message: str) -> None:
+    before = (config(blank), rendered_emails(blank))
+    refused = override(blank, level, change)
+    assert refused.status_code == 400 and message in refused.text, refused.text
+    assert (config(blank), rendered_emails(blank)) == before
+
+
+def test_a_template_set_through_an_override_is_its_projects_own(running: LocalService, blank: Api) -> None:
+    internal = Api.of(running, running.bootstrap.internal)
+    assert override(blank, "environment", {"emails.server": own_server_record()}).status_code == 200
+    own = {"displayName": "Only mine", "tsxSource": "export const EmailTemplate = () => null;"}
+    assert override(blank, "branch", {f"emails.templates.{OWN_TEMPLATE_ID}": own}).status_code == 200
+    assert rendered_emails(blank)["templates"][OWN_TEMPLATE_ID] == own
+    # the other project, on a server of its own too (so its own templates would show), has none
+    assert override(internal, "environment", {"emails.server": own_server_record()}).status_code == 200
+    try:
+        listed = internal.call("GET", "/internal/email-templates", "admin").json()["templates"]
+        assert all(t["id"] != OWN_TEMPLATE_ID for t in listed)
+        assert OWN_TEMPLATE_ID not in rendered_emails(internal)["templates"]
+        # the control: the same record written for the other project is its own
+        assert override(internal, "branch", {f"emails.templates.{OWN_TEMPLATE_ID}": {**own, "displayName": "Theirs"}}).status_code == 200
+        assert rendered_emails(internal)["templates"][OWN_TEMPLATE_ID]["displayName"] == "Theirs"
+        assert rendered_emails(blank)["templates"][OWN_TEMPLATE_ID] == own
+    finally:
+        assert reset(internal, "branch", ["emails.templates"]).status_code == 200
+        assert reset(internal, "environment", ["emails.server"]).status_code == 200
+    assert reset(blank, "environment", ["emails.server"]).status_code == 200

@@ -211,3 +211,47 @@ def test_render_email_renders_a_template_in_a_theme(api: Api) -> None:
         json={"template_id": VERIFICATION_ID, "theme_tsx_source": "export function EmailTheme() { throw new Error('no'); }"},
     )  # fmt: skip
     assert "Error: no" in assert_known_error(broken_theme, "EMAIL_RENDERING_ERROR", 400)["details"]["error"]
+
+
+def test_the_projects_email_theme_is_the_theme_of_its_mails(api: Api) -> None:
+    theme_id = api.call("POST", "/internal/email-themes", "admin", json={"display_name": "Harbour"}).json()["id"]
+    source = api.call("GET", f"/internal/email-themes/{theme_id}", "admin").json()["tsx_source"]
+    marked = source.replace("{children}", "{children}<Section>Sent by the Harbour crew</Section>", 1)
+    assert marked != source
+    assert api.call("PATCH", f"/internal/email-themes/{theme_id}", "admin", json={"tsx_source": marked}).status_code == 200
+    try:
+        chosen = api.call("PATCH", "/internal/projects/current", "admin", json={"config": {"email_theme": theme_id}})
+        assert chosen.status_code == 200, chosen.text
+        assert chosen.json()["config"]["email_theme"] == theme_id
+        assert api.call("GET", "/internal/projects/current", "admin").json()["config"]["email_theme"] == theme_id
+        email = unique_email()
+        api.sign_up(email)
+        [mail] = api.http.get("/dev/outbox", params={"to": email}).json()["items"]
+        assert "Sent by the Harbour crew" in mail["body"]
+    finally:
+        back = api.call("PATCH", "/internal/projects/current", "admin", json={"config": {"email_theme": LIGHT_THEME_ID}})
+        assert back.status_code == 200, back.text
+    # the control: with the default theme again, the mails are not the custom theme's
+    other = unique_email()
+    api.sign_up(other)
+    [plain] = api.http.get("/dev/outbox", params={"to": other}).json()["items"]
+    assert "Sent by the Harbour crew" not in plain["body"] and plain["subject"] == mail["subject"]
+
+
+def test_an_email_theme_must_be_one_of_the_projects_themes(api: Api) -> None:
+    internal = Api.of(api.running, api.running.bootstrap.internal)
+    elsewhere = internal.call("POST", "/internal/email-themes", "admin", json={"display_name": "Not yours"}).json()["id"]
+    for value in ("some-invalid-theme", elsewhere):  # (the second: a theme of another project)
+        refused = api.call("PATCH", "/internal/projects/current", "admin", json={"config": {"email_theme": value}})
+        assert (refused.status_code, refused.text) == (400, "Invalid email theme")
+        assert api.call("GET", "/internal/projects/current", "admin").json()["config"]["email_theme"] == LIGHT_THEME_ID
+    # the control: the other project may pick its own theme
+    taken = internal.call("PATCH", "/internal/projects/current", "admin", json={"config": {"email_theme": elsewhere}})
+    assert taken.status_code == 200, taken.text
+    assert internal.call("PATCH", "/internal/projects/current", "admin", json={"config": {"email_theme": LIGHT_THEME_ID}}).status_code == 200
+
+
+def test_the_27_project_has_no_email_theme(api_27: Api) -> None:
+    refused = api_27.call("PATCH", "/projects/current", "admin", json={"config": {"email_theme": LIGHT_THEME_ID}})
+    assert_known_error(refused, "SCHEMA_ERROR", 400)
+    assert "email_theme" not in api_27.call("GET", "/projects/current", "admin").json()["config"]

@@ -120,8 +120,6 @@ def test_oauth_records_of_config_overrides(api: Api) -> None:
     spotify = {"type": "spotify", "isShared": True, "allowSignIn": True, "allowConnectedAccounts": True}
     assert override(api, "environment", {"auth.oauth.providers.spotify": spotify}).status_code == 200
     assert start(api, provider="spotify").authorize.status_code == 307
-    renamed = override(api, "environment", {"auth.oauth.providers.mine": {"type": "spotify", "isShared": True}})
-    assert renamed.status_code == 400 and "names a provider by its type" in renamed.text
     domain = {"domains.trustedDomains.app": {"baseUrl": "https://app.example.com", "handlerPath": "/auth"}}
     assert override(api, "environment", {**domain, "domains.allowLocalhost": False}).status_code == 200
     view = api.call("GET", "/internal/projects/current", "admin").json()["config"]
@@ -212,3 +210,109 @@ def _grant(email: str) -> Any:
     from oidc_provider import Grant
 
     return Grant("apple-" + email, email, True, None, "openid email")
+
+
+def test_a_providers_sign_in_and_connected_account_switches(api: Api) -> None:
+    """2.8's `allowSignIn` / `allowConnectedAccounts` of a provider record are kept and rendered;
+    sign-in off leaves the provider out of the project's views and refuses sign-in flows, while
+    linking still works; connected accounts off refuses linking."""
+    user = api.sign_up(unique_email())
+    link = {"type": "link", "token": user["access_token"]}
+    switches = {"allowSignIn": False, "allowConnectedAccounts": True}
+    assert override(api, "environment", {"auth.oauth.providers.spotify": {"type": "spotify", "isShared": True, **switches}}).status_code == 200
+    try:
+        rendered = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])
+        assert rendered["auth"]["oauth"]["providers"]["spotify"] == {"type": "spotify", "isShared": True, **switches}
+        admin = api.call("GET", "/internal/projects/current", "admin").json()["config"]
+        assert "spotify" not in {p["id"] for p in admin["oauth_providers"]}
+        assert {"id": "spotify"} not in admin["enabled_oauth_providers"]
+        client = api.call("GET", "/projects/current").json()["config"]
+        assert {"id": "spotify"} not in client["enabled_oauth_providers"]
+        refused = start(api, provider="spotify").authorize
+        assert_known_error(refused, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400)
+        assert start(api, provider="spotify", **link).authorize.status_code == 307
+
+        # one field changed by a dotted key keeps the others
+        assert override(api, "environment", {"auth.oauth.providers.spotify.allowConnectedAccounts": False}).status_code == 200
+        spotify = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])["auth"]["oauth"]["providers"]["spotify"]
+        assert spotify == {"type": "spotify", "isShared": True, "allowSignIn": False, "allowConnectedAccounts": False}
+        assert_known_error(start(api, provider="spotify", **link).authorize, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400)
+        token_path = f"/connected-accounts/{user['user_id']}/spotify/access-token"
+        tokens_off = api.call("POST", token_path, "server", json={"scope": ""})
+        assert_known_error(tokens_off, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400)
+
+        # the control: both on, the provider is listed and signs in again
+        assert override(api, "environment", {"auth.oauth.providers.spotify.allowSignIn": True}).status_code == 200
+        admin = api.call("GET", "/internal/projects/current", "admin").json()["config"]
+        assert "spotify" in {p["id"] for p in admin["oauth_providers"]}
+        assert all("allow_sign_in" not in p and "allow_connected_accounts" not in p for p in admin["oauth_providers"])
+        assert start(api, provider="spotify").authorize.status_code == 307
+        assert override(api, "environment", {"auth.oauth.providers.spotify.allowConnectedAccounts": True}).status_code == 200
+        # (found now: the shared keys' own refusal, as without the switch)
+        tokens_on = api.call("POST", token_path, "server", json={"scope": ""})
+        assert_known_error(tokens_on, "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS", 400)
+    finally:
+        assert override(api, "environment", {"auth.oauth.providers.spotify": None}).status_code == 200
+
+
+def test_a_dotted_field_of_a_provider_that_does_not_exist_sets_nothing(api: Api) -> None:
+    assert override(api, "environment", {"auth.oauth.providers.discord.clientId": "id-only"}).status_code == 200
+    rendered = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])
+    assert "discord" not in rendered["auth"]["oauth"]["providers"]
+    unknown = override(api, "environment", {"auth.oauth.providers.discord.colour": "blue"})
+    assert unknown.status_code == 400 and "colour" in unknown.text
+
+
+def test_a_provider_record_without_is_shared_uses_the_shared_keys(api: Api) -> None:
+    """As 2.8.86's default: the branch level (which has no credentials) can add a provider."""
+    record = {"type": "google", "allowSignIn": True, "allowConnectedAccounts": True}
+    added = override(api, "branch", {"auth.oauth.providers.google": record})
+    assert added.status_code == 200, added.text
+    try:
+        rendered = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])
+        assert rendered["auth"]["oauth"]["providers"]["google"] == {**record, "isShared": True}
+        assert start(api, provider="google").authorize.status_code == 307
+        # keys of its own need both of them, named in the override's terms
+        own = {"type": "google", "isShared": False, "clientId": "id-only", "allowSignIn": True}
+        refused = override(api, "environment", {"auth.oauth.providers.google": own})
+        assert refused.status_code == 400 and "needs clientId and clientSecret" in refused.text
+        assert "body.config" not in refused.text
+        # the control: with both, the provider uses them
+        complete = override(api, "environment", {"auth.oauth.providers.google": {**own, "clientSecret": "s"}})
+        assert complete.status_code == 200, complete.text
+        admin = api.call("GET", "/internal/projects/current", "admin").json()["config"]["oauth_providers"]
+        assert {"id": "google", "type": "standard", "client_id": "id-only"}.items() <= next(p for p in admin if p["id"] == "google").items()
+    finally:
+        assert override(api, "environment", {"auth.oauth.providers.google": None}).status_code == 200
+        assert override(api, "branch", {"auth.oauth.providers.google": None}).status_code == 200
+
+
+def test_a_provider_record_may_be_named_other_than_its_type(api: Api) -> None:
+    """2.8.86 names a provider by its config id (`auth.oauth.providers.<id>`), its `type` saying
+    which provider it is: the authorize route and the user's accounts use the id, the project's
+    views give the type as `id` and the config id as `provider_config_id`."""
+    record = {"type": "spotify", "allowSignIn": True, "allowConnectedAccounts": True}
+    assert override(api, "branch", {"auth.oauth.providers.my_music": record}).status_code == 200
+    try:
+        rendered = json.loads(api.call("GET", "/internal/config", "admin").json()["config_string"])
+        assert rendered["auth"]["oauth"]["providers"]["my_music"] == {**record, "isShared": True}
+        admin = api.call("GET", "/internal/projects/current", "admin").json()["config"]
+        [mine] = [p for p in admin["oauth_providers"] if p["provider_config_id"] == "my_music"]
+        assert (mine["id"], mine["type"]) == ("spotify", "shared") and "provider_type" not in mine
+        assert {"id": "spotify"} in api.call("GET", "/projects/current").json()["config"]["enabled_oauth_providers"]
+
+        email = unique_email()
+        flow = start(api, provider="my_music")
+        assert flow.authorize.status_code == 307, flow.authorize.text
+        page = flow.browser.get(flow.authorize.headers["location"])
+        assert "Sign in to Spotify" in page.text
+        callback = submit_mock_page(flow.browser, flow.authorize.headers["location"], email=email)
+        assert callback.status_code in (302, 303, 307), callback.text
+        [user] = api.call("GET", "/users", "server", params={"query": email}).json()["items"]
+        assert [(p["id"], p["email"]) for p in user["oauth_providers"]] == [("my_music", email)]
+        # the control: the provider's type is not a config id of this project
+        assert_known_error(start(api, provider="spotify").authorize, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400)
+        bad = override(api, "branch", {"auth.oauth.providers.My-Music": record})
+        assert bad.status_code == 400 and "a provider's id is lower-case letters" in bad.text
+    finally:
+        assert override(api, "branch", {"auth.oauth.providers.my_music": None}).status_code == 200

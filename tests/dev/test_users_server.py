@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bcrypt
+import pytest
 
 from .conftest import Api, assert_known_error, unique_email
 
@@ -160,3 +161,26 @@ def test_e_mail_flags_without_an_address_are_refused_only_when_true_as_the_servi
     assert unverify.status_code == 200, unverify.text
     verify = api.call("PATCH", f"/users/{user_id}", "server", json={"primary_email_verified": True})
     assert (verify.status_code, verify.text) == (400, "primary_email_verified cannot be true without primary_email")
+
+
+@pytest.mark.parametrize("version", ["2.7", "2.8"])
+def test_an_e_mail_flag_set_true_on_a_user_without_an_address_is_refused(
+    request: pytest.FixtureRequest, version: str
+) -> None:
+    """Both versions check the flags against the address the user has after the update, the
+    sign-in flag first; false, or true together with a new address, is a change like any other."""
+    api: Api = request.getfixturevalue("api_" + version.replace(".", ""))
+    user_id = create(api, display_name="No address")["id"]
+    for flag in ("primary_email_auth_enabled", "primary_email_verified"):
+        refused = api.call("PATCH", f"/users/{user_id}", "server", json={flag: True})
+        assert (refused.status_code, refused.text) == (400, f"{flag} cannot be true without primary_email")
+        unchanged = api.call("GET", f"/users/{user_id}", "server").json()
+        assert unchanged["primary_email"] is None and unchanged[flag] is False
+        assert api.call("PATCH", f"/users/{user_id}", "server", json={flag: False}).status_code == 200
+    # the control: with an address in the same update, the flag is taken
+    email = unique_email()
+    given = api.call(
+        "PATCH", f"/users/{user_id}", "server", json={"primary_email": email, "primary_email_auth_enabled": True}
+    )
+    assert given.status_code == 200, given.text
+    assert (given.json()["primary_email"], given.json()["primary_email_auth_enabled"]) == (email, True)

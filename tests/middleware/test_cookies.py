@@ -28,11 +28,42 @@ def test_parse_survives_garbage() -> None:
         c.parse_cookie_header(header, frozenset({"stack-access"}))
 
 
-@given(st.text(alphabet=st.sampled_from(list("%2Fa5BzC\"é\x00 ")) | st.characters(), max_size=40))
+@given(st.text(alphabet=st.sampled_from(list('%2Fa5BzC"é\x00 ')) | st.characters(), max_size=40))
 def test_a_cookie_value_is_percent_decoded_as_unquote_does(value: str) -> None:
     from urllib.parse import unquote
 
     assert c._cookie_value(value) == unquote(c._unwrapped(value))
+
+
+_PIECES = st.text(alphabet=st.sampled_from(list('aZ09-_.%2Cc5BbD"\\é\x00 ,[]')), max_size=12)
+
+
+@given(
+    st.one_of(
+        st.tuples(_PIECES, _PIECES).map(lambda p: f"%5B%22{p[0]}%22%2C%22{p[1]}%22%5D"),
+        st.tuples(_PIECES, _PIECES).map(lambda p: f'"%5B%22{p[0]}%22%2C%22{p[1]}%22%5D" '),
+        _PIECES.map(lambda p: f"%5B%22{p}%22%5D"),
+        st.text(max_size=40),
+    ),
+    st.one_of(_PIECES, st.just("r1")),
+    st.booleans(),
+)
+def test_the_access_cookie_read_by_slicing_answers_as_decoding_and_json(raw: str, refresh: str, own: bool) -> None:
+    """The shortcut for the value every SDK writes gives what percent-decoding and JSON give,
+    on that shape with arbitrary halves (quotes, backslashes, escapes, non-ASCII) and on
+    arbitrary text; ``own``: the refresh token is the value's own first half."""
+    if own and raw.startswith("%5B%22") and "%22%2C%22" in raw:
+        refresh = raw[6:].partition("%22%2C%22")[0]
+    assert c._access_of(raw, refresh) == c.access_from_cookie(c._cookie_value(raw), refresh)
+
+
+def test_the_access_cookie_read_by_slicing_keeps_to_its_refresh_token() -> None:
+    jwt = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1In0.c2ln-_"
+    assert c._access_of(f"%5B%22r1%22%2C%22{jwt}%22%5D", "r1") == jwt
+    assert c._access_of(f"%5B%22r1%22%2C%22{jwt}%22%5D", "r2") is None
+    # A half that needs decoding takes the general way, with the same answer.
+    assert c._access_of("%5B%22r%2F1%22%2C%22a%22%5D", "r/1") == "a"
+    assert c._access_of("%5B%22r1%22%2C%22a\\u0062%22%5D", "r1") == "ab"  # (JSON decodes the escape)
 
 
 def test_access_cookie_value_is_compact_json_like_the_browser() -> None:

@@ -21,11 +21,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import oauth_config, sign_up_rules
+from .. import email_records, oauth_config, sign_up_rules
 from ..api_version import ApiVersion
 from ..endpoint import ADMIN, SERVER_OR_ADMIN, EndpointGroup, RequestContext, also_at_latest
 from ..errors import PlainError
-from ..projects import default_config
+from ..projects import APP_IDS, app_setting, default_config
 from ..schema import Arr, Num, Obj, Str
 from .projects import apply_update
 
@@ -51,6 +51,34 @@ CONFIG_KEYS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...] | None]] = {
     "apiKeys.enabled.team": ("allow_team_api_keys", _BRANCH, None),
     "domains.allowLocalhost": ("allow_localhost", ("environment",), None),
     "auth.signUpRulesDefaultAction": ("sign_up_rules_default_action", _BRANCH, sign_up_rules.DEFAULT_ACTIONS),
+    **{f"apps.installed.{app}.enabled": (app_setting(app), _BRANCH, None) for app in APP_IDS},
+}
+#: How the error for an unsupported key lists the app switches (one line for all of them).
+APPS_PATTERN = "apps.installed.<app id>.enabled"
+#: The objects of 2.8.86's config schema whose fields are all known here (the environment level's,
+#: which holds every other level's), path -> field names; every understood setting is a leaf (no
+#: fields). A key naming a field none of these objects has does not exist on the backend at all,
+#: and is refused in the backend's words (`_not_in_backend_schema`).
+BACKEND_OBJECTS: dict[str, frozenset[str]] = {
+    "": frozenset(
+        ("sourceOfTruth", "project", "rbac", "teams", "users", "onboarding", "apiKeys", "apps", "domains",
+         "auth", "emails", "payments", "dbSync", "dataVault", "analytics", "customDashboards")
+    ),  # fmt: skip
+    "project": frozenset(("requirePublishableClientKey",)),
+    "rbac": frozenset(("permissions", "defaultPermissions")),
+    "teams": frozenset(("createPersonalTeamOnSignUp", "allowClientTeamCreation")),
+    "users": frozenset(("allowClientUserDeletion",)),
+    "onboarding": frozenset(("requireEmailVerification",)),
+    "apiKeys": frozenset(("enabled",)),
+    "apiKeys.enabled": frozenset(("team", "user")),
+    "apps": frozenset(("installed",)),
+    "domains": frozenset(("allowLocalhost", "trustedDomains")),
+    "auth": frozenset(
+        ("allowSignUp", "password", "otp", "passkey", "oauth", "signUpRules", "signUpRulesDefaultAction")
+    ),
+    **{f"auth.{method}": frozenset(("allowSignIn",)) for method in ("password", "otp", "passkey")},
+    "auth.oauth": frozenset(("accountMergeStrategy", "providers")),
+    "emails": frozenset(("selectedThemeId", "themes", "templates", "server")),
 }
 #: `auth.signUpRules.<id>` (a whole rule, or null to drop it) and `auth.signUpRules.<id>.<field>`.
 RULES_PREFIX = "auth.signUpRules."
@@ -104,6 +132,23 @@ def _rule_change(rules: dict[str, Any], key: str, value: Any) -> None:
         raise PlainError(400, f"Invalid config override: {error}") from None
 
 
+def _not_in_backend_schema(key: str) -> PlainError | None:
+    """2.8.86's 400 for a key its config schema does not have anywhere (naming the first part of
+    the key that is not there), or None when the key may exist there."""
+    parts = key.split(".")
+    for end in range(1, len(parts) + 1):
+        parent = ".".join(parts[: end - 1])
+        fields = frozenset() if parent in CONFIG_KEYS else BACKEND_OBJECTS.get(parent)
+        if fields is None:
+            return None  # a record or an object whose fields are not listed here
+        if parts[end - 1] not in fields:
+            prefix = ".".join(parts[:end])
+            return PlainError(
+                400, f"The key {json.dumps(key)} is not valid (nested object not found in schema: {json.dumps(prefix)})."
+            )
+    return None
+
+
 def _expand_nulls(flat: dict[str, Any], level: str) -> dict[str, Any]:
     """`{"auth": null}` stands for every understood key under `auth` (of this level)."""
     expanded: dict[str, Any] = {}
@@ -148,10 +193,14 @@ def translate(
         if value == {} and any(name.startswith(key + ".") for name in CONFIG_KEYS):
             continue  # an empty object above understood keys, e.g. {"onboarding": {}}: no change
         known = CONFIG_KEYS.get(key)
+        if known is None and (backend_error := _not_in_backend_schema(key)) is not None:
+            raise backend_error
         if known is None:
-            supported = ", ".join(k for k, (_, levels, _) in CONFIG_KEYS.items() if level in levels)
+            supported = ", ".join(
+                k for k, (_, levels, _) in CONFIG_KEYS.items() if level in levels and not k.startswith("apps.")
+            )
             if level in _BRANCH:
-                supported += ", auth.signUpRules.<id>"
+                supported += f", auth.signUpRules.<id>, {APPS_PATTERN} ({', '.join(APP_IDS)})"
             raise PlainError(
                 400,
                 f"Config key {key!r} is not supported by the authmw local service's {level} config override"
@@ -182,17 +231,19 @@ SOURCE_KEY = "config_source"
 UNLINKED: dict[str, Any] = {"type": "unlinked"}
 #: Records whose empty object means "none" (it clears them).
 RECORD_ROOTS = (RULES_PREFIX.rstrip("."), *oauth_config.PREFIXES)
-UNDERSTOOD = (*CONFIG_KEYS, *RECORD_ROOTS)
+UNDERSTOOD = (*CONFIG_KEYS, *RECORD_ROOTS, *email_records.ROOTS)
 
 
 def normalized(override: dict[str, Any]) -> dict[str, Any]:
-    """An override as dotted keys down to its leaves, a sign-up rule, an OAuth provider or a
-    trusted domain staying whole (as a level's override is kept and returned)."""
+    """An override as dotted keys down to its leaves, a sign-up rule, an OAuth provider, a
+    trusted domain, the e-mail server or an e-mail template staying whole (as a level's override
+    is kept and returned)."""
     flat: dict[str, Any] = {}
     for key, value in override.items():
         if value == {} and key not in RECORD_ROOTS and any(k.startswith(key + ".") for k in UNDERSTOOD):
             continue  # an empty object above understood keys ({"teams": {}}) sets nothing
-        if isinstance(value, dict) and value and not _is_rule_path(key) and not oauth_config.is_whole_record(key):
+        whole = _is_rule_path(key) or oauth_config.is_whole_record(key) or email_records.is_whole_record(key)
+        if isinstance(value, dict) and value and not whole:
             flat.update(normalized({f"{key}.{inner}": item for inner, item in value.items()}))
         else:
             flat[key] = value
@@ -282,14 +333,36 @@ def _check_record_levels(level: str, records: dict[str, Any]) -> None:
         )
 
 
-def _changes(level: str, override: dict[str, Any], current: dict[str, Any], check_level: bool = True) -> dict[str, Any]:
-    """The local config changes an (already normalized) override stands for; 400 on a problem."""
+def _check_mail_levels(level: str, records: dict[str, Any]) -> None:
+    """The e-mail server belongs to the environment level, templates to the branch one (and so
+    to the environment one too)."""
+    for key in records:
+        on_server = key == email_records.SERVER or key.startswith(email_records.SERVER + ".")
+        allowed = ("environment",) if on_server else _BRANCH
+        if level not in allowed:
+            raise PlainError(
+                400,
+                f"Config key {key!r} cannot be overridden at the {level} level; use the {' or '.join(allowed)} level.",
+            )
+
+
+def _changes(
+    ctx: RequestContext, level: str, override: dict[str, Any], current: dict[str, Any], check_level: bool = True
+) -> dict[str, Any]:
+    """The local config changes an (already normalized) override stands for; 400 on a problem.
+    Template changes come as `email_records.TEMPLATE_CHANGES` (written by `_write_level`)."""
     records, rest = oauth_config.split(override)
+    mail, rest = oauth_config.split(
+        rest, email_records.ROOTS, email_records.is_record_key, email_records.is_whole_record
+    )
     if check_level:
         _check_record_levels(level, records)
+        _check_mail_levels(level, mail)
     changes = translate(level, json.dumps(rest), current, check_level=check_level)
     if records:  # the OAuth providers and trusted domains (oauth_config.py)
         changes.update(oauth_config.apply({**current, **changes}, records))
+    if mail:  # the e-mail server and templates (email_records.py)
+        changes.update(email_records.apply(ctx.sql, ctx.project.id, {**current, **changes}, mail))
     return changes
 
 
@@ -309,7 +382,8 @@ def _write_level(ctx: RequestContext, level: str, layer: dict[str, Any], source:
     for key in sorted(touched):
         picked = {k: v for k, v in combined.items() if _under(k, key) or key.startswith(k + ".")}
         effective.update(picked or {key: None})
-    changes = _changes(level, effective, config, check_level=False)
+    changes = _changes(ctx, level, effective, config, check_level=False)
+    email_records.write_templates(ctx.sql, ctx.project.id, changes.pop(email_records.TEMPLATE_CHANGES, {}))
     changes[LAYERS_KEY] = layers
     if source is not None:
         changes[SOURCE_KEY] = source
@@ -342,7 +416,7 @@ def update_override(ctx: RequestContext) -> dict[str, Any]:
     _check_server_level(ctx)
     level = ctx.params["level"]
     override = _parsed(ctx.body["config_override_string"], "config_override_string")
-    _changes(level, override, ctx.project.config)  # names the first problem (400) before saving
+    _changes(ctx, level, override, ctx.project.config)  # names the first problem (400) before saving
     _write_level(ctx, level, merged(_layers(ctx.project.config)[level], override))
     return {"success": True}
 
@@ -382,7 +456,7 @@ def replace_override(ctx: RequestContext) -> dict[str, Any]:
     _check_server_level(ctx)
     level = ctx.params["level"]
     override = _parsed(ctx.body["config_string"], "config_string")
-    _changes(level, override, ctx.project.config)
+    _changes(ctx, level, override, ctx.project.config)
     source = _checked_source(ctx.body.get("source"))
     if level == "branch" and source is None:
         raise PlainError(400, "source is required for branch level config")
@@ -482,9 +556,11 @@ def test_sign_up_rules(ctx: RequestContext) -> dict[str, Any]:
     }
 
 
-def render(config: dict[str, Any]) -> dict[str, Any]:
-    """The project's settings in the 2.8 config shape, nested (only the keys above)."""
+def render(config: dict[str, Any], mail: dict[str, Any]) -> dict[str, Any]:
+    """The project's settings in the 2.8 config shape, nested (only the keys above, and `mail`:
+    `emails.server` and `emails.templates` as email_records.rendered gives them)."""
     flat: dict[str, Any] = {key: config[local] for key, (local, _, _) in CONFIG_KEYS.items()}
+    flat.update(mail)
     flat["auth.signUpRules"] = dict(sign_up_rules.ordered_rules(config))
     flat.update(oauth_config.rendered(config))  # auth.oauth.providers, domains.trustedDomains
     nested: dict[str, Any] = {}
@@ -501,7 +577,8 @@ def render(config: dict[str, Any]) -> dict[str, Any]:
 def get_config(ctx: RequestContext) -> dict[str, Any]:
     """The rendered config (`config_string`), limited to the settings the local service keeps
     in the 2.8 shape (CONFIG_KEYS and the sign-up rules)."""
-    return {"config_string": json.dumps(render(ctx.project.config))}
+    mail = email_records.rendered(ctx.sql, ctx.project.id, ctx.project.config)
+    return {"config_string": json.dumps(render(ctx.project.config, mail))}
 
 
 routes = also_at_latest(group.routes)

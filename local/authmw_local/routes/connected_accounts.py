@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import outside_oauth
+from .. import oauth_config, outside_oauth
 from ..endpoint import ANY, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError
 from ..ids import random_code
@@ -21,7 +21,12 @@ def provider_access_token(
     """A provider access token of the user's account of `provider_id` that allows connected-account
     use: the one with `account_id` (API 2.8's per-account route) or any of them."""
     provider = next(
-        (p for p in ctx.project.config["oauth_providers"] if p["id"] == provider_id and p.get("enabled")), None
+        (
+            p
+            for p in ctx.project.config["oauth_providers"]
+            if p["id"] == provider_id and p.get("enabled") and oauth_config.connects_accounts(p)
+        ),
+        None,
     )
     if provider is None:
         raise CatalogueError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED")

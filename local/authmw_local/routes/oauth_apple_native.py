@@ -58,7 +58,7 @@ def _verified(identity_token: str, keys: dict[str, Any], bundle_ids: list[str]) 
 )
 def apple_native(ctx: RequestContext) -> dict[str, Any]:
     project = ctx.project
-    provider = _enabled_provider(project, "apple")
+    provider = _enabled_provider(project, "apple", "authenticate")
     bundle_ids = [str(b) for b in provider.get("apple_bundle_ids") or [] if b]
     if not bundle_ids:
         raise CatalogueError("APPLE_BUNDLE_ID_NOT_CONFIGURED")

@@ -12,7 +12,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from .. import mock_provider, outside_oauth
+from .. import mock_provider, oauth_config, outside_oauth
 from ..api_version import ANONYMOUS
 from ..db import load
 from ..endpoint import EndpointGroup, RequestContext
@@ -78,10 +78,14 @@ AUTHORIZE_QUERY_2_8 = Obj(
 )
 
 
-def _enabled_provider(project: Any, provider_id: str) -> dict[str, Any]:
+def _enabled_provider(project: Any, provider_id: str, flow_type: str) -> dict[str, Any]:
+    """The provider a flow of this type (`authenticate` or `link`) may use: a sign-in needs the
+    provider's sign-in on, a link its connected accounts (2.8's `allowSignIn` /
+    `allowConnectedAccounts`, oauth_config.py)."""
+    allowed = oauth_config.connects_accounts if flow_type == "link" else oauth_config.signs_in
     providers: list[dict[str, Any]] = project.config["oauth_providers"]
     for provider in providers:
-        if provider["id"] == provider_id and provider.get("enabled"):
+        if provider["id"] == provider_id and provider.get("enabled") and allowed(provider):
             return provider
     raise CatalogueError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED")
 
@@ -92,7 +96,7 @@ def authorize(ctx: RequestContext) -> Response:
     q = ctx.validate(AUTHORIZE_QUERY_2_8 if api_2_8 else AUTHORIZE_QUERY, dict(ctx.request.query_params), "query")
     provider_id = ctx.params["provider_id"].lower()
     project = client_project(ctx, q["client_id"], q["client_secret"], wrong_secret="INVALID_PUBLISHABLE_CLIENT_KEY")
-    provider = _enabled_provider(project, provider_id)
+    provider = _enabled_provider(project, provider_id, q.get("type", "authenticate"))
     link_user_id = anonymous_user_id = None
     if q.get("type", "authenticate") == "link":
         link_user_id = _token_claims(ctx, project, q.get("token", "")).user_id
@@ -113,6 +117,8 @@ def authorize(ctx: RequestContext) -> Response:
     flow = {
         "project_id": project.id,
         "provider_id": provider_id,
+        # which provider it is (google, ...): its config id may be another name (oauth_config.py)
+        "provider_kind": oauth_config.provider_kind(provider),
         "redirect_uri": redirect_uri,
         "scope": q["scope"],
         "state": q["state"],
@@ -303,7 +309,7 @@ def _flow_needs_cookie(ctx: RequestContext, project: Project, inner_state: str) 
 def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any], params: dict[str, Any]) -> str:
     if now_millis() - flow["started_at_millis"] > 10 * 60 * 1000:
         raise CatalogueError("OUTER_OAUTH_TIMEOUT")
-    _enabled_provider(project, flow["provider_id"])
+    _enabled_provider(project, flow["provider_id"], flow["type"])
     if params.get("error"):
         raise CatalogueError("OAUTH_PROVIDER_ACCESS_DENIED")
     if not params.get("code"):
@@ -369,7 +375,9 @@ def _outside_account(
     ctx: RequestContext, project: Project, flow: dict[str, Any], params: dict[str, Any]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The provider account and the provider's tokens, from the outside provider's answer."""
-    provider = outside_oauth.outside_provider(ctx.service, _enabled_provider(project, flow["provider_id"]))
+    provider = outside_oauth.outside_provider(
+        ctx.service, _enabled_provider(project, flow["provider_id"], flow["type"])
+    )
     if provider is None:  # the provider was switched to the mock since the flow started
         raise PlainError(400, "The OAuth provider's settings changed during the sign-in. Please try again.")
     answer = {k: v for k, v in params.items() if isinstance(v, str)}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from .. import oauth_config
 from ..api_version import ApiVersion
 from ..endpoint import ANY, SERVER_OR_ADMIN, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError
@@ -51,8 +52,10 @@ def _has_provider_accounts(api: ApiVersion) -> bool:
 def _provider_type(ctx: RequestContext, provider_id: str) -> str | None:
     """The link's provider type, or None when the provider is neither configured nor a known
     type (such links are skipped, as the service skips them)."""
-    configured = any(p["id"] == provider_id for p in ctx.project.config["oauth_providers"])
-    return provider_id if configured or provider_id in PROVIDER_TYPES else None
+    configured = next((p for p in ctx.project.config["oauth_providers"] if p["id"] == provider_id), None)
+    if configured is not None:
+        return oauth_config.provider_kind(configured)
+    return provider_id if provider_id in PROVIDER_TYPES else None
 
 
 def _view(ctx: RequestContext, row: sqlite3.Row, provider_type: str) -> dict[str, Any]:

@@ -8,22 +8,27 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any
 
+from .. import oauth_config
 from ..api_version import ApiVersion
 from ..auth import INTERNAL_PROJECT_ID
 from ..db import dump, load
+from ..email_templates_28 import find_theme
 from ..endpoint import ADMIN, ANY, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError, schema_error
 from ..outside_oauth import setting_problem
-from ..projects import BOOLEAN_FLAGS, Project, save_project, system_permissions, user_count
+from ..projects import BOOLEAN_FLAGS, LOGO_FIELDS, Project, save_project, system_permissions, user_count
 from ..schema import Arr, Bool, Num, Obj, Str, Unprefixed, Uuid
+from ..user_updates import MAX_IMAGE_URL_LENGTH
 
 OAUTH_PROVIDER_IDS = (
     "google", "github", "microsoft", "spotify", "facebook", "discord",
     "gitlab", "bitbucket", "linkedin", "apple", "x",
 )  # fmt: skip
 SHARED_OAUTH_PROVIDER_IDS = ("google", "github", "microsoft", "spotify")
+_BASE64_IMAGE = re.compile(r"^data:image/[a-zA-Z0-9]+;base64,")
 EMAIL_CONFIG_FIELDS = ("host", "port", "username", "password", "sender_name", "sender_email")
 
 
@@ -43,9 +48,11 @@ def project_body(*, creating: bool, api_28: bool = False) -> Obj:
     optional and defaults to true.
     """
     owner = {"owner_team_id": Uuid(required=True)} if creating and api_28 else {}
+    logos = {name: Str(nullable=True, url=True, max_length=MAX_IMAGE_URL_LENGTH) for name in LOGO_FIELDS} if api_28 else {}
     return Obj(
         {
             **owner,
+            **logos,
             "display_name": Str(required=creating),
             "description": Str(nullable=True),
             "is_production_mode": Bool(),
@@ -101,6 +108,8 @@ def project_body(*, creating: bool, api_28: bool = False) -> Obj:
                         one_of=("link_method", "raise_error", "allow_duplicates")
                     ),
                     "user_default_permissions": _permission_refs(),
+                    # 2.8: the e-mail theme of the project's mails, an id of its themes
+                    **({"email_theme": Str()} if api_28 else {}),
                 }
             ),
         },
@@ -177,6 +186,9 @@ def apply_update(ctx: RequestContext, project: Project, body: dict[str, Any]) ->
     for provider in config["oauth_providers"]:
         provider.setdefault("enabled", True)  # 2.8 bodies have no `enabled`: listed means enabled
     _check_config(ctx, project, body.get("config", {}))
+    for name in LOGO_FIELDS:
+        if name in body:
+            config[name] = _checked_logo(body[name])
     updated = dataclasses.replace(
         project,
         display_name=body.get("display_name", project.display_name),
@@ -216,6 +228,15 @@ def _delete_current(ctx: RequestContext) -> dict[str, Any]:
     return {"success": True}
 
 
+def _checked_logo(value: str | None) -> str | None:
+    """A logo as 2.8.86 takes it: an http(s) URL, or a base64 image (`data:image/...;base64,`),
+    which the local service keeps as given (it stores no images: the backend uploads it and
+    answers its storage URL); anything else is the service's 400."""
+    if value is None or value.lower().startswith(("http://", "https://")) or _BASE64_IMAGE.match(value):
+        return value
+    raise PlainError(400, "Invalid profile image URL")  # (the service's words, for logos too)
+
+
 def _missing_or_empty(value: Any) -> str:
     return "must not be empty" if value == "" else "must be defined"
 
@@ -242,6 +263,9 @@ def _check_config(ctx: RequestContext, project: Project, changes: dict[str, Any]
     if problems:
         raise schema_error(ctx.request.method, ctx.request.url.path, problems)
 
+    if "email_theme" in changes and find_theme(ctx.sql, project.id, changes["email_theme"]) is None:
+        raise PlainError(400, "Invalid email theme")  # (the service's words; the ids: GET /internal/email-themes)
+
     domains = changes.get("domains")
     duplicated = domains is not None and len({d["domain"] for d in domains}) != len(domains)
     if duplicated and ctx.api.refuses_duplicate_domains:
@@ -254,7 +278,7 @@ def _check_config(ctx: RequestContext, project: Project, changes: dict[str, Any]
             if existing["id"] not in given:
                 raise PlainError(400, f"Provider with id '{existing['id']}' not found in the update")
         for provider in providers:
-            if provider["type"] == "shared" and provider["id"] not in SHARED_OAUTH_PROVIDER_IDS:
+            if provider["type"] == "shared" and oauth_config.provider_kind(provider) not in SHARED_OAUTH_PROVIDER_IDS:
                 raise CatalogueError("INVALID_SHARED_OAUTH_PROVIDER_ID", provider_id=provider["id"])
     for key in ("team_creator_default_permissions", "team_member_default_permissions", "user_default_permissions"):
         if key in changes:
