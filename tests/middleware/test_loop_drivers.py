@@ -16,7 +16,8 @@ import pytest
 
 from authmw.errors import UserAuthenticationRequired
 from authmw.middleware import AuthMiddleware, AuthUser, Refusal, WSGIAuthMiddleware
-from authmw.middleware._resolver import SessionRequest
+from authmw.middleware._core import Outcome
+from authmw.middleware._resolver import Resolved, SessionRequest
 
 from .support import cookie_header
 
@@ -181,3 +182,20 @@ def test_wsgi_a_refusal_after_the_response_started_is_raised_again(local_service
         middleware(environ, lambda status, headers, exc_info=None: started.append(status))
     middleware.close()
     assert raised.value is refusal and started == ["200 OK"]
+
+
+def test_the_tuples_the_hot_path_makes_or_unpacks_whole_have_the_fields_it_gives() -> None:
+    # The shells make SessionRequest, and the resolver a signed-in Resolved, with tuple.__new__
+    # and every field by position; the resolver unpacks Outcome whole. A field added to one of
+    # them must be added there too (asgi.py, wsgi.py, SessionResolver._resolved).
+    assert SessionRequest._fields == ("method", "scheme", "header", "websocket", "host")
+    assert Resolved._fields == ("user", "cookies", "from_cookies", "refusal")
+    assert Outcome._fields == (
+        "claims",
+        "access_token",
+        "refresh_token",
+        "cookies",
+        "from_cookies",
+        "api_key",
+        "refused",
+    )
