@@ -94,14 +94,9 @@ def main() -> None:
                 "core.read(cookie=cookie, auth_header=None, secure=False)",
             ),
             (
-                "    on a miss: parse_cookie_header (split, unquote)",
-                "c.parse_cookie_header(cookie, core.credentials.cookies._exact)",
+                "    on a miss: the session cookies read (split; the access pair by slicing)",
+                "core.credentials.cookies.read(cookie)",
             ),
-            (
-                "    on a miss: + access_from_cookie (json.loads)",
-                "c.access_from_cookie(c.parse_cookie_header(cookie, core.credentials.cookies._exact)['stack-access'], tokens.refresh_token)",
-            ),
-            ("      ... json.loads alone", None),
             ("  core._without_io (verified-token cache, Outcome)", "core._without_io(tokens)"),
             ("    verifier.verify_cached", "core.verifier.verify_cached(tokens.access_token)"),
             ("  _loop_side (driver of this event loop)", None),
@@ -130,13 +125,6 @@ def main() -> None:
                 row(label, f"{(whole - bare) / n * 1e6:7.2f} us")
             elif label.strip().startswith("on a miss ("):
                 row(label, "")
-            elif label.strip().startswith("... json"):
-                try:
-                    a = float(results["    on a miss: + access_from_cookie (json.loads)"].split()[0])
-                    b = float(results["    on a miss: parse_cookie_header (split, unquote)"].split()[0])
-                    row(label, f"{a - b:7.2f} us")
-                except ValueError:
-                    row(label, "    n/a")
             elif label.strip().startswith("_loop_side"):
 
                 async def bound_many() -> None:
