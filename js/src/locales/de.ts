@@ -27,7 +27,6 @@ const de: Locale = {
     show: "Anzeigen",
     hide: "Verbergen",
     thisProject: "Dieses Projekt",
-    toContinueTo: (project) => `um mit ${project} fortzufahren`,
 
     // Field validation
     fieldRequired: "Füllen Sie dieses Feld aus.",
@@ -97,7 +96,6 @@ const de: Locale = {
     verify: "Bestätigen",
     verifying: "Wird geprüft …",
     mfaAttemptExpired: "Dieser Anmeldeversuch ist abgelaufen. Bitte melden Sie sich erneut an.",
-    mfaCodeHint: "Sie können ihn einfügen; Leerzeichen und Bindestriche werden ignoriert.",
 
     // Forgot password and password reset
     forgotPasswordTitle: "Passwort zurücksetzen",
@@ -303,7 +301,6 @@ const de: Locale = {
     deleteAccount: "Konto löschen",
     confirmDeleteAccount: "Ja, mein Konto löschen",
     deleteAccountConfirmQuestion: "Sind Sie sicher? Mit Escape brechen Sie ab.",
-    signOutEverywhereHint: "Von diesem Browser abmelden.",
 
     // Passkeys
     passkeySignIn: "Mit Passkey anmelden",
@@ -441,7 +438,6 @@ const de: Locale = {
     yourPicture: "Ihr Bild",
     noPicture: "Noch kein Bild",
     hasPicture: "Bild festgelegt",
-    choosePicture: "Bild auswählen",
     pictureFile: "Bilddatei",
     pictureFileHint: "Ein PNG-, JPEG-, GIF- oder WebP-Bild; es wird vor dem Senden quadratisch zugeschnitten und verkleinert.",
     pictureUnreadable: "Diese Datei konnte nicht als Bild gelesen werden. Wählen Sie ein PNG-, JPEG-, GIF- oder WebP-Bild.",

@@ -27,7 +27,6 @@ const ptBR: Locale = {
     show: "Mostrar",
     hide: "Ocultar",
     thisProject: "Este projeto",
-    toContinueTo: (project) => `para continuar em ${project}`,
 
     // Field validation
     fieldRequired: "Preencha este campo.",
@@ -97,7 +96,6 @@ const ptBR: Locale = {
     verify: "Verificar",
     verifying: "Verificando…",
     mfaAttemptExpired: "Esta tentativa de acesso expirou. Entre novamente.",
-    mfaCodeHint: "Você pode colá-lo; espaços e hifens são ignorados.",
 
     // Forgot password and password reset
     forgotPasswordTitle: "Redefina sua senha",
@@ -301,7 +299,6 @@ const ptBR: Locale = {
     deleteAccount: "Excluir conta",
     confirmDeleteAccount: "Sim, excluir minha conta",
     deleteAccountConfirmQuestion: "Tem certeza? Pressione Esc para cancelar.",
-    signOutEverywhereHint: "Sair deste navegador.",
 
     // Passkeys
     passkeySignIn: "Entrar com uma chave de acesso",
@@ -433,7 +430,6 @@ const ptBR: Locale = {
     yourPicture: "Sua foto",
     noPicture: "Nenhuma imagem ainda",
     hasPicture: "Imagem definida",
-    choosePicture: "Escolher uma imagem",
     pictureFile: "Arquivo de imagem",
     pictureFileHint: "Uma imagem PNG, JPEG, GIF ou WebP; ela é recortada em quadrado e reduzida antes do envio.",
     pictureUnreadable: "Não foi possível ler este arquivo como imagem. Escolha uma imagem PNG, JPEG, GIF ou WebP.",

@@ -38,7 +38,6 @@ export const DEFAULT_MESSAGES = {
   hide: "Hide",
   /** The card's small line under the title, naming the project. */
   thisProject: "This project",
-  toContinueTo: (project: string) => `to continue to ${project}`,
 
   // Field validation (shown under the field when a form is submitted)
   fieldRequired: "Fill in this field.",
@@ -109,7 +108,6 @@ export const DEFAULT_MESSAGES = {
   verify: "Verify",
   verifying: "Verifying…",
   mfaAttemptExpired: "This sign-in attempt has expired. Please sign in again.",
-  mfaCodeHint: "You can paste it; spaces and dashes are ignored.",
 
   // Forgot password and password reset
   forgotPasswordTitle: "Reset your password",
@@ -374,7 +372,6 @@ export const DEFAULT_MESSAGES = {
   yourPicture: "Your picture",
   noPicture: "No picture yet",
   hasPicture: "Picture set",
-  choosePicture: "Choose a picture",
   pictureFile: "Image file",
   pictureFileHint: "A PNG, JPEG, GIF or WebP image; it is cut to a square and made small before it is sent.",
   pictureUnreadable: "This file could not be read as an image. Choose a PNG, JPEG, GIF or WebP image.",
@@ -399,7 +396,6 @@ export const DEFAULT_MESSAGES = {
   deleteAccount: "Delete account",
   confirmDeleteAccount: "Yes, delete my account",
   deleteAccountConfirmQuestion: "Are you sure? Press Escape to cancel.",
-  signOutEverywhereHint: "Sign out of this browser.",
 
   // Passkeys
   passkeySignIn: "Sign in with a passkey",

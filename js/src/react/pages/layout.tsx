@@ -45,7 +45,7 @@ export function useAppName(): string {
 
 export interface AuthPageProps {
   title: string;
-  /** A line under the title; default "to continue to <app>" on sign-in and sign-up only. */
+  /** A line under the title (sign-in and sign-up greet the visitor there). */
   subtitle?: ReactNode;
   /** Under the card's content, separated by a line (e.g. "No account yet? Create an account"). */
   footer?: ReactNode;
