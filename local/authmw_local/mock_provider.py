@@ -10,7 +10,7 @@ error page and no form. Authorize returns `code` and `state`; Deny returns
 
 The provider account id defaults to one derived from the e-mail address, so the same address
 is the same provider account; give one explicitly to sign the same person in again under a
-changed address, or two people in with one address. "Keep my e-mail address private" signs in
+changed address, or two people in with one address. "Keep my address private" signs in
 that account without sharing its address, as GitHub does for a private address: the app gets a
 user with no e-mail (what the onboarding page asks such a user to add).
 """
@@ -154,7 +154,7 @@ def sign_in_page(provider: str, app_name: str, inner_state: str, redirect_uri: s
       <input type="text" name="account_id" maxlength="{MAX_ACCOUNT_ID_LENGTH}" autocomplete="off">
     </label>
     <label class="check"><input type="checkbox" name="private_email" value="on">
-      Keep my e-mail address private ({e(app_name)} gets none)</label>
+      Keep my address private ({e(app_name)} gets no e-mail)</label>
   </details>
   <p>{e(app_name)} will get your e-mail address and your {e(provider)} profile.</p>
   <div class="actions">

@@ -151,7 +151,7 @@ def test_first_sign_in_creates_the_user_then_signs_in_again(api: Api) -> None:
 
 
 def test_a_private_address_signs_up_a_user_without_an_e_mail(api: Api) -> None:
-    """With "Keep my e-mail address private" (as GitHub's private addresses) the provider account is
+    """With "Keep my address private" (as GitHub's private addresses) the provider account is
     the address's, but the user gets no e-mail; signing in again reaches that user. The control:
     the same address shared is the same provider account, so the same user, still without one
     (an address is only taken at sign-up)."""
