@@ -468,7 +468,7 @@ const de: Locale = {
     onboardingSendAgain: "E-Mail erneut senden",
     onboardingCheckAgain: "Ich habe den Link geöffnet",
     onboardingNotVerifiedYet: "Ihre E-Mail-Adresse ist noch nicht bestätigt. Öffnen Sie den Link in der E-Mail oder fügen Sie oben ihren Code ein.",
-    onboardingNoEmail: "Ihr Konto hat keine E-Mail-Adresse zum Bestätigen. Melden Sie sich ab und registrieren Sie sich mit einer E-Mail-Adresse.",
+    onboardingNoEmail: "Ihr Konto hat noch keine E-Mail-Adresse. Fügen Sie eine hinzu, damit wir Ihnen eine Bestätigungs-E-Mail senden können.",
     onboardingDoneTitle: "Alles bereit",
     onboardingDone: "Ihre E-Mail-Adresse ist bestätigt. Sie können jetzt fortfahren.",
     onboardingRestrictedTitle: "Ihr Konto ist eingeschränkt",

@@ -464,7 +464,7 @@ const es: Locale = {
     onboardingSendAgain: "Volver a enviar el correo",
     onboardingCheckAgain: "Ya abrí el enlace",
     onboardingNotVerifiedYet: "Tu correo electrónico aún no está verificado. Abre el enlace del correo o pega su código arriba.",
-    onboardingNoEmail: "Tu cuenta no tiene ningún correo electrónico que verificar. Cierra sesión y regístrate con un correo electrónico.",
+    onboardingNoEmail: "Tu cuenta aún no tiene correo electrónico. Añade uno y te enviaremos un correo de verificación.",
     onboardingDoneTitle: "Todo listo",
     onboardingDone: "Tu correo electrónico está verificado. Ya puedes continuar.",
     onboardingRestrictedTitle: "Tu cuenta está restringida",

@@ -471,7 +471,7 @@ const fr: Locale = {
     onboardingSendAgain: "Renvoyer l'e-mail",
     onboardingCheckAgain: "J'ai ouvert le lien",
     onboardingNotVerifiedYet: "Votre adresse e-mail n'est pas encore vérifiée. Ouvrez le lien de l'e-mail, ou collez son code ci-dessus.",
-    onboardingNoEmail: "Votre compte n'a aucune adresse e-mail à vérifier. Déconnectez-vous, puis inscrivez-vous avec une adresse e-mail.",
+    onboardingNoEmail: "Votre compte n'a pas encore d'adresse e-mail. Ajoutez-en une : nous vous y enverrons un e-mail de vérification.",
     onboardingDoneTitle: "Tout est prêt",
     onboardingDone: "Votre adresse e-mail est vérifiée. Vous pouvez continuer.",
     onboardingRestrictedTitle: "Votre compte est restreint",

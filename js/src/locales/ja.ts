@@ -461,7 +461,7 @@ const ja: Locale = {
     onboardingSendAgain: "メールを再送信",
     onboardingCheckAgain: "リンクを開きました",
     onboardingNotVerifiedYet: "メールアドレスはまだ確認されていません。メールのリンクを開くか、上にコードを貼り付けてください。",
-    onboardingNoEmail: "アカウントに確認できるメールアドレスがありません。サインアウトして、メールアドレスでサインアップしてください。",
+    onboardingNoEmail: "アカウントにメールアドレスがまだありません。追加すると、確認メールをお送りします。",
     onboardingDoneTitle: "準備が整いました",
     onboardingDone: "メールアドレスを確認しました。続行できます。",
     onboardingRestrictedTitle: "アカウントが制限されています",

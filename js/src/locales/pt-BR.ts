@@ -460,7 +460,7 @@ const ptBR: Locale = {
     onboardingSendAgain: "Enviar o e-mail novamente",
     onboardingCheckAgain: "Já abri o link",
     onboardingNotVerifiedYet: "Seu e-mail ainda não foi verificado. Abra o link do e-mail ou cole o código dele acima.",
-    onboardingNoEmail: "Sua conta não tem um endereço de e-mail para verificar. Saia e crie uma conta com um endereço de e-mail.",
+    onboardingNoEmail: "Sua conta ainda não tem um endereço de e-mail. Adicione um e enviaremos um e-mail de verificação para ele.",
     onboardingDoneTitle: "Tudo pronto",
     onboardingDone: "Seu endereço de e-mail foi verificado. Agora você pode continuar.",
     onboardingRestrictedTitle: "Sua conta está restrita",

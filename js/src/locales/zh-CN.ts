@@ -451,7 +451,7 @@ const zhCN: Locale = {
     onboardingSendAgain: "重新发送邮件",
     onboardingCheckAgain: "我已打开链接",
     onboardingNotVerifiedYet: "你的邮箱尚未验证。请打开邮件中的链接，或在上方粘贴验证码。",
-    onboardingNoEmail: "你的账号没有可验证的邮箱地址。请退出登录，然后使用邮箱地址注册。",
+    onboardingNoEmail: "你的账号还没有邮箱地址。添加一个后，我们会向其发送验证邮件。",
     onboardingDoneTitle: "一切就绪",
     onboardingDone: "你的邮箱地址已验证。现在可以继续了。",
     onboardingRestrictedTitle: "你的账号受到限制",

@@ -146,7 +146,8 @@ export const DEFAULT_MESSAGES = {
   onboardingSendAgain: "Send the e-mail again",
   onboardingCheckAgain: "I opened the link",
   onboardingNotVerifiedYet: "Your e-mail is not verified yet. Open the link in the e-mail, or paste its code above.",
-  onboardingNoEmail: "Your account has no e-mail address to verify. Sign out, and sign up with an e-mail address.",
+  /** Above the form of a user without an e-mail address (titled addEmailLabel, its button sendVerificationEmail). */
+  onboardingNoEmail: "Your account has no e-mail address yet. Add one and we will send it a verification e-mail.",
   onboardingDoneTitle: "You're all set",
   onboardingDone: "Your e-mail address is verified. You can continue now.",
   onboardingRestrictedTitle: "Your account is restricted",
