@@ -17,10 +17,11 @@ import threading
 from collections import OrderedDict
 from typing import TypeVar
 
+K = TypeVar("K", str, bytes)
 V = TypeVar("V")
 
 
-class BoundedMap(OrderedDict[str, V]):
+class BoundedMap(OrderedDict[K, V]):
     """At most ``size`` entries, the oldest dropped first; keys over ``max_key`` not kept."""
 
     def __init__(self, size: int, max_key: int | None = None) -> None:
@@ -29,7 +30,7 @@ class BoundedMap(OrderedDict[str, V]):
         self.max_key = max_key
         self._lock = threading.Lock()
 
-    def put(self, key: str, value: V) -> None:
+    def put(self, key: K, value: V) -> None:
         if self.max_key is not None and len(key) > self.max_key:
             return
         with self._lock:
@@ -37,6 +38,6 @@ class BoundedMap(OrderedDict[str, V]):
             while len(self) > self.size:
                 self.popitem(last=False)
 
-    def drop(self, key: str) -> None:
+    def drop(self, key: K) -> None:
         with self._lock:
             self.pop(key, None)

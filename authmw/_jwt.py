@@ -10,6 +10,12 @@ clock (PyJWT reads the wall clock) and must be numbers of seconds (PyJWT convert
 booleans and fractions with ``int()``); the comparisons are PyJWT's own.
 ``tests/core/test_tokens_pyjwt.py`` holds both to the same answers as ``jwt.decode``.
 
+Two of PyJWT's reading steps are given faster bodies that answer exactly as PyJWT's do (each
+compared with PyJWT's own on arbitrary input by those tests): a segment's strict base64url
+rule, and the reader itself, which remembers the few header segments it has read (every token
+one key signs has the same header) so a token's header is not decoded and parsed again; the
+payload is parsed by ``json``'s own scanner without ``json.loads``' wrappers.
+
 A key set's key is made ready for that check once (:func:`prepare_key`: PyJWT's own
 ``prepare_key`` and key-length rule, run when the key set is read), and each token then costs
 PyJWT's allow-list comparisons and its algorithm's ``verify`` alone.
@@ -24,11 +30,12 @@ import binascii
 import json
 import math
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, NamedTuple
 
 import jwt
 
+from ._bounded import BoundedMap
 from .errors import InvalidJwt
 
 __all__ = [
@@ -89,6 +96,38 @@ class _PyJWS(jwt.PyJWS):
             raise jwt.DecodeError(f"Invalid {name} padding")
         return binascii.a2b_base64(stripped.translate(_URLSAFE_TO_STANDARD) + b"==")
 
+    def _load(self, jwt: str | bytes) -> tuple[bytes, bytes, dict[str, Any], bytes]:
+        """PyJWT's reader, its header segment read once: a header segment PyJWT's reader has
+        read before (every token a key signs has the same one) is not decoded and parsed
+        again. The memo holds only headers PyJWT accepted whose values are all strings, each
+        handed out as a new dict; what PyJWT's
+        reader does after the header (the payload, then the signature, with its errors) is
+        done as it does it. Anything else, new or unusual, is PyJWT's own ``_load``."""
+        data = jwt.encode("utf-8") if isinstance(jwt, str) else jwt
+        if isinstance(data, bytes):
+            signing_input, dot, crypto_segment = data.rpartition(b".")
+            header_segment, dot2, payload_segment = signing_input.partition(b".")
+            if dot and dot2:
+                known = _HEADERS.get(header_segment)
+                if known is not None:
+                    payload = self._decode_base64url_segment(payload_segment, "payload")
+                    return payload, signing_input, dict(known), self._decode_base64url_segment(crypto_segment, "crypto")
+        loaded = super()._load(jwt)
+        header = loaded[2]
+        # (string values only: never ``b64`` false, PyJWT's detached payload, nor a list or
+        # object a caller could change inside the memo)
+        if len(header_segment) <= HEADER_MEMO_MAX_KEY and all(type(value) is str for value in header.values()):
+            _HEADERS.put(header_segment, dict(header))
+        return loaded
+
+
+#: Header segments PyJWT's reader has read -> their header (see ``_PyJWS._load``): the few
+#: signing keys of a key set give the few headers of every token. Bounded: a made-up header
+#: only pushes out an older one.
+HEADER_MEMO_SIZE = 64
+HEADER_MEMO_MAX_KEY = 512
+_HEADERS: BoundedMap[bytes, dict[str, Any]] = BoundedMap(HEADER_MEMO_SIZE, HEADER_MEMO_MAX_KEY)
+
 
 #: PyJWT with its strictest token checks (RSA keys under 2048 bits refused) and without the
 #: claim checks that read the wall clock: those are :func:`_check_times`.
@@ -109,6 +148,34 @@ _SIG_OPTIONS = _PYJWT._get_sig_options()
 _CLAIM_OPTIONS = {
     (aud, iss): _PYJWT._merge_options({"verify_aud": aud, "verify_iss": iss}) for aud in (False, True) for iss in (False, True)
 }
+
+
+#: Whether PyJWT's claim check, with neither an audience nor an issuer to check, does only
+#: its ``sub`` and ``jti`` checks under these options (no required claim, no time claim: those
+#: are :func:`_check_times`): then :func:`verify_parsed` calls those two alone.
+_SUBJECT_AND_ID_ONLY = _CLAIM_OPTIONS[False, False] == {
+    **_CLAIM_OPTIONS[False, False],
+    "verify_exp": False,
+    "verify_nbf": False,
+    "verify_iat": False,
+    "verify_aud": False,
+    "verify_iss": False,
+    "verify_sub": True,
+    "verify_jti": True,
+    "require": [],
+}
+
+#: Tuples of algorithm names already found to hold no "none" (see :func:`_refuse_unsigned`).
+_SIGNED_ONLY: set[tuple[str, ...]] = set()
+
+
+def _refuse_unsigned(algorithms: Collection[str]) -> None:
+    """Raise ValueError when ``algorithms`` allows unsigned tokens ("none", any case); a
+    tuple found to be free of it is remembered (a few dozen at most: callers pass constants)."""
+    if any(alg.lower() == "none" for alg in algorithms):
+        raise ValueError("Unsigned tokens (alg 'none') are never accepted.")
+    if type(algorithms) is tuple and len(_SIGNED_ONLY) < 64:
+        _SIGNED_ONLY.add(algorithms)
 
 
 class Parsed(NamedTuple):
@@ -166,10 +233,24 @@ def parse(token: object) -> Parsed:
         raise InvalidJwt("malformed", f"The token could not be verified: {type(exc).__name__}.") from None
 
 
+#: json.loads' own scanner (its default decoder's: the same parse of a value as json.loads).
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.decoder.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
 def _json_object(raw: bytes) -> dict[str, Any]:
     """The payload as ``PyJWT._decode_payload`` reads it (``json.loads`` of the bytes, a JSON
     object), a step shorter: the text decoded directly when ``json.detect_encoding`` would
     call it UTF-8 (an object's first byte, then not a NUL)."""
+    if raw[:1] == b"{" and raw[1:2] != b"\x00":
+        # json.loads of that text, without its wrappers: the scanner from the first byte, then
+        # nothing but JSON's blanks after the object; anything else takes json.loads below.
+        try:
+            text = raw.decode("utf-8", "surrogatepass")
+            payload, end = _SCAN(text, 0)
+            if end == len(text) or not text[end:].strip(" \t\n\r"):
+                return payload  # type: ignore[no-any-return]  # (a JSON object: "{" began it)
+        except (StopIteration, ValueError, RecursionError):
+            pass
     try:
         if raw[:1] == b"{" and raw[1:2] != b"\x00":
             payload = json.loads(raw.decode("utf-8", "surrogatepass"))
@@ -238,8 +319,8 @@ def verify_parsed(
     ``decode_complete`` after its reader, each PyJWT's own (the header rules, the signature
     check that decides the algorithm and the key, the claim checks), then the time claims.
     Returns the parse's payload (the caller's own: a new parse gives a new one)."""
-    if any(alg.lower() == "none" for alg in algorithms):
-        raise ValueError("Unsigned tokens (alg 'none') are never accepted.")
+    if type(algorithms) is not tuple or algorithms not in _SIGNED_ONLY:
+        _refuse_unsigned(algorithms)
     header, payload = parsed.header, parsed.payload
     try:
         _PYJWT._jws._validate_headers(header)
@@ -251,13 +332,18 @@ def verify_parsed(
             _PYJWT._jws._verify_signature(
                 parsed.signing_input, header, parsed.signature, key, list(algorithms), options=_SIG_OPTIONS
             )
-        _PYJWT._validate_claims(
-            payload,
-            _CLAIM_OPTIONS[audience is not None, issuer is not None],
-            audience=audience,
-            issuer=issuer,
-            leeway=leeway,
-        )
+        if audience is None and issuer is None and _SUBJECT_AND_ID_ONLY:
+            # All PyJWT's claim check does then (it reads the wall clock for nothing first).
+            _PYJWT._validate_sub(payload)
+            _PYJWT._validate_jti(payload)
+        else:
+            _PYJWT._validate_claims(
+                payload,
+                _CLAIM_OPTIONS[audience is not None, issuer is not None],
+                audience=audience,
+                issuer=issuer,
+                leeway=leeway,
+            )
     except jwt.InvalidSignatureError:
         raise InvalidJwt("signature", "The signature does not match.") from None
     except jwt.InvalidAlgorithmError:

@@ -291,7 +291,7 @@ class TokenVerifier:
         self._last_error: BaseException | None = None
         #: Token -> (the time it stops being served, its Claims): a repeated token costs a
         #: dictionary lookup instead of a signature check (the figures: docs/performance.md).
-        self._verified: BoundedMap[tuple[float, Claims]] = BoundedMap(cache_size)
+        self._verified: BoundedMap[str, tuple[float, Claims]] = BoundedMap(cache_size)
         #: The last token read and its parse (PyJWT's reader, :func:`authmw._jwt.parse`): the
         #: middleware reads a new token's expiry (and its audience), then verifies it, and the
         #: verification uses that parse: a token is read once (docs/performance-record.md).

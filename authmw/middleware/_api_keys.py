@@ -82,8 +82,8 @@ class ApiKeyResolver:
     def __init__(self, config: AuthConfig, clock: Callable[[], float]) -> None:
         self.config = config
         self._clock = clock
-        self._valid: BoundedMap[tuple[ConfirmedKey, float]] = BoundedMap(KEY_CACHE_SIZE)
-        self._refused: BoundedMap[tuple[KnownError, float]] = BoundedMap(REFUSED_KEY_CACHE_SIZE)
+        self._valid: BoundedMap[str, tuple[ConfirmedKey, float]] = BoundedMap(KEY_CACHE_SIZE)
+        self._refused: BoundedMap[str, tuple[KnownError, float]] = BoundedMap(REFUSED_KEY_CACHE_SIZE)
         self._api: _Api | None = None  # made on first use
         self._warned: set[str] = set()
 

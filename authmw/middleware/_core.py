@@ -190,15 +190,15 @@ class Authenticator:
         self._refresh_url = config.api_base + refresh_endpoint(config)[1]
         #: Reads the credentials of a request (cookies, headers, keys) into Tokens.
         self.credentials = CredentialReader(config)
-        self._fresh: BoundedMap[tuple[str, Claims]] = BoundedMap(FRESH_CACHE_SIZE)
+        self._fresh: BoundedMap[str, tuple[str, Claims]] = BoundedMap(FRESH_CACHE_SIZE)
         self._short_lived = ShortLivedWarning(logger)
         #: Refused refresh token (or its digest) -> the time until which it is refused.
-        self._refused: BoundedMap[float] = BoundedMap(REFUSED_CACHE_SIZE)
+        self._refused: BoundedMap[str, float] = BoundedMap(REFUSED_CACHE_SIZE)
         #: Refresh token -> the time until which it is known to give a kind of token the app
         #: does not sign in (an anonymous user's, say): not refreshed again before then.
-        self._unwanted: BoundedMap[tuple[float, KnownError | None]] = BoundedMap(REFUSED_CACHE_SIZE)
+        self._unwanted: BoundedMap[str, tuple[float, KnownError | None]] = BoundedMap(REFUSED_CACHE_SIZE)
         #: Cookie value -> (its signed-in outcome, the time until which it holds).
-        self._decided: BoundedMap[tuple[Outcome, float]] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
+        self._decided: BoundedMap[str, tuple[Outcome, float]] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
 
     # -- reading ---------------------------------------------------------------------
 

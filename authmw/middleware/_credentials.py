@@ -73,8 +73,8 @@ class CredentialReader:
     def __init__(self, config: AuthConfig) -> None:
         self.config = config
         self.cookies = SessionCookieReader(config.project_id)
-        self.cookie_memo: BoundedMap[StoredSession] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
-        self.header_memo: BoundedMap[Tokens] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
+        self.cookie_memo: BoundedMap[str, StoredSession] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
+        self.header_memo: BoundedMap[str, Tokens] = BoundedMap(MEMO_SIZE, MEMO_MAX_KEY)
 
     def read(self, *, cookie: str | None, auth_header: str | None, secure: bool, bearer: str | None = None) -> Tokens:
         """The request's tokens: ``x-stack-auth`` wins over cookies, which win over a bearer
@@ -104,7 +104,7 @@ class CredentialReader:
         return Tokens(secure=secure)
 
 
-def _remembered(memo: BoundedMap[T], key: str, read: Callable[[str], T]) -> T:
+def _remembered(memo: BoundedMap[str, T], key: str, read: Callable[[str], T]) -> T:
     found = memo.get(key)
     if found is None:
         found = read(key)  # a Refusal is not remembered

@@ -218,6 +218,7 @@ def claims(draw: st.DrawFn, now: float) -> dict[str, Any]:
         "nbf": draw(time_claim(absent, now + LEEWAY)),
         "iat": draw(time_claim(now, now + LEEWAY)),
         draw(st.sampled_from(["branch_id", "branchId"])): draw(often("main", "dev", absent)),
+        "jti": draw(often(absent, "token-1", 5, None)),
     }
     return {name: value for name, value in chosen.items() if value is not absent}
 
@@ -361,7 +362,92 @@ def test_the_faster_segment_rule_is_pyjwts(segment):
 
 def test_the_verifier_uses_the_faster_rule_and_pyjwt_for_the_rest():
     assert type(_jwt._PYJWT._jws) is _jwt._PyJWS
-    assert [name for name in vars(_jwt._PyJWS) if not name.startswith("__")] == ["_decode_base64url_segment"]
+    assert [name for name in vars(_jwt._PyJWS) if not name.startswith("__")] == ["_decode_base64url_segment", "_load"]
+
+
+def _load_answer(load, token: object) -> object:
+    try:
+        return load(token)
+    except (jwt.DecodeError, ValueError) as exc:
+        return (type(exc).__name__, str(exc))
+
+
+#: Header segments: the service's, others PyJWT accepts (memoized or not), and ones it refuses.
+_HEADER_SEGMENTS = [
+    b64url(b'{"alg":"ES256","kid":"key-1"}'),
+    b64url(b'{"alg":"ES256","kid":"key-1","typ":"JWT"}'),
+    b64url(b'{"alg":"ES256","kid":5}'),
+    b64url(b'{"alg":"ES256","crit":["b64"],"b64":true}'),
+    b64url(b'{"alg":"ES256","b64":false}'),
+    b64url(b'{"alg":"ES256","jwk":{"kty":"EC"}}'),
+    b64url(b"[1]"),
+    b64url(b"{bad json"),
+    b64url(b'{"alg":"ES256"}') + "=",
+    "e30*",
+    "",
+]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    header=st.one_of(st.sampled_from(_HEADER_SEGMENTS), st.text("eyJAQgw-_=*. ", max_size=10)),
+    rest=st.lists(
+        st.one_of(
+            st.sampled_from(["e30", b64url(b'{"sub":"u"}'), b64url(b"x" * 64), "", "e30=", "e3*", "a"]),
+            st.text("AQgw-_=+/*. é", max_size=8),
+        ),
+        max_size=4,
+    ),
+    as_bytes=st.booleans(),
+)
+def test_the_remembered_header_reads_as_pyjwts(header, rest, as_bytes):
+    """The reader that remembers header segments answers as PyJWT's own reader, the first time
+    a header is seen and every time after (the same parts or the same error), and hands out a
+    header of the caller's own: changing it changes nothing for the next token."""
+    token = ".".join([header, *rest])
+    given_token: object = token.encode("utf-8") if as_bytes else token
+    theirs = _load_answer(jwt.PyJWS()._load, given_token)
+    for _ in range(2):  # the second read takes the remembered header when there is one
+        ours = _load_answer(_jwt._PYJWT._jws._load, given_token)
+        assert ours == theirs
+        if len(ours) == 4:
+            ours[2]["alg"] = "none"  # the caller's own copy
+
+
+def _payload_answer(read, raw: bytes) -> object:
+    try:
+        return ("ok", read(raw))
+    except jwt.DecodeError as exc:
+        return ("DecodeError", str(exc))
+
+
+def _pyjwt_payload(raw: bytes) -> object:
+    """PyJWT's own payload read (``PyJWT._decode_payload`` of a decoded token)."""
+    return jwt.PyJWT()._decode_payload({"payload": raw})
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    raw=st.one_of(
+        st.dictionaries(st.text(max_size=4), st.one_of(st.integers(), st.floats(), st.text(max_size=4), st.none()))
+        .map(json.dumps)
+        .flatmap(lambda text: st.sampled_from(["", " ", "\n\t ", " x", "}", "\x0c", " {}"]).map(lambda tail: text + tail))
+        .map(lambda text: text.encode("utf-8")),
+        st.text('{}[]":,0123456789.eE+-aN ntrufl\\\u00e9\ud800', max_size=16).map(lambda t: t.encode("utf-8", "surrogatepass")),
+        st.binary(max_size=16).map(lambda raw: b"{" + raw),
+    )
+)
+def test_the_payload_reads_as_pyjwts(raw):
+    """The payload read by json's scanner directly answers as PyJWT's read: the same object, or
+    the same error (blanks after the object, other text after it, NaN, lone surrogates)."""
+    # (compared by repr: NaN is not equal to itself)
+    assert repr(_payload_answer(_jwt._json_object, raw)) == repr(_payload_answer(_pyjwt_payload, raw))
+
+
+def test_a_remembered_header_is_a_new_dict_each_time(token):
+    first, second = _jwt.parse(token), _jwt.parse(token)
+    assert first.header == second.header and first.header is not second.header
+    assert token.encode().split(b".")[0] in _jwt._HEADERS  # the service's header is remembered
 
 
 # -- verify_jwt, the generic function --------------------------------------------------------

@@ -10,6 +10,7 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -73,8 +74,8 @@ def start(api: Api, **extra: str) -> Flow:
     return Flow(flow.browser, flow.verifier, flow.state, flow.authorize.headers["location"])
 
 
-def at_provider(flow: Flow, provider: OidcProvider, email: str, decision: str = "allow") -> httpx.Response:
-    """Sign in at the provider's page and follow its redirect back to the service's callback."""
+def provider_answer(flow: Flow, provider: OidcProvider, email: str, decision: str = "allow") -> str:
+    """Sign in at the provider's page: the address it sends the browser back to."""
     assert flow.location.startswith(provider.issuer + "/authorize?")
     query = {k: v[0] for k, v in parse_qs(urlsplit(flow.location).query).items()}
     with httpx.Client() as outside:
@@ -82,7 +83,12 @@ def at_provider(flow: Flow, provider: OidcProvider, email: str, decision: str = 
         assert page.status_code == 200 and "<form" in page.text
         answer = outside.post(f"{provider.issuer}/authorize", data={**query, "login": email, "decision": decision})
     assert answer.status_code == 303
-    return flow.browser.get(answer.headers["location"])
+    return str(answer.headers["location"])
+
+
+def at_provider(flow: Flow, provider: OidcProvider, email: str, decision: str = "allow") -> httpx.Response:
+    """Sign in at the provider's page and follow its redirect back to the service's callback."""
+    return flow.browser.get(provider_answer(flow, provider, email, decision))
 
 
 def finished(api: Api) -> int:
@@ -281,3 +287,45 @@ def test_the_admin_tier_configures_an_outside_provider(api: Api, provider: OidcP
         assert (read.type, read.oidc_issuer_url, read.client_id) == ("standard", provider.issuer, provider.client_id)
     # and a sign-in goes to that provider
     assert sign_in(api, provider, unique_email())["is_new_user"] is True
+
+
+def test_a_provider_named_other_than_its_type_comes_back_to_its_types_callback(tmp_path: Path) -> None:
+    """An outside provider is given the callback address of its type, as 2.8.86 gives it (the
+    address registered at the provider), whatever its config id: `work_google` of type google
+    comes back to `.../callback/google`, and its flow finishes as `work_google`. (2.8.86 then
+    looks the path's name up as a config id: a project without a `google` fails there.)"""
+    with (
+        OidcProvider(client_id="google", client_secret="MOCK-SERVER-SECRET") as shared,
+        LocalService(tmp_path, quiet=True, api="2.8", shared_oauth_server=shared.issuer) as service,
+    ):
+        api = Api.of(service)
+        record = {"type": "google", "allowSignIn": True, "allowConnectedAccounts": True}
+        override = {"config_override_string": json.dumps({"auth.oauth.providers.work_google": record})}
+        assert api.call("PATCH", "/internal/config/override/branch", "admin", json=override).status_code == 200
+
+        def begin() -> Flow:
+            started = mock_flow.start(api, "work_google")
+            assert started.authorize.status_code == 307, started.authorize.text
+            return Flow(started.browser, started.verifier, started.state, started.authorize.headers["location"])
+
+        flow = begin()
+        asked = parse_qs(urlsplit(flow.location).query)
+        assert asked["redirect_uri"] == [f"{api.url}/api/v1/auth/oauth/callback/google"]
+        assert asked["client_id"] == ["google"]
+        back = flow.browser.get(provider_answer(flow, shared, unique_email()))
+        assert back.status_code == 303, back.text
+        tokens = exchange(api, parse_qs(urlsplit(back.headers["location"]).query)["code"][0], flow.verifier)
+        assert tokens.status_code == 200, tokens.text
+        token = tokens.json()["access_token"]
+        me = api.call("GET", "/users/me", token=token).json()
+        assert [p["id"] for p in me["oauth_providers"]] == ["work_google"]
+        [link] = api.call("GET", "/oauth-providers", token=token, params={"user_id": "me"}).json()["items"]
+        assert (link["provider_config_id"], link["type"]) == ("work_google", "google")
+        # the control: the provider's answer brought to the callback of another name is refused
+        stray = begin()
+        answer = provider_answer(stray, shared, unique_email())
+        elsewhere = stray.browser.get(answer.replace("/callback/google?", "/callback/work_google?"))
+        assert (elsewhere.status_code, elsewhere.text) == (
+            400,
+            "Inner OAuth callback failed due to invalid grant. Please try again.",
+        )

@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 from authmw.dev import LocalService
 
 from .conftest import Api, assert_known_error, unique_email
+from .test_api_keys import new_project
 from .test_oauth_flow import sign_in
 
 PROVIDERS = [
@@ -221,3 +224,95 @@ def test_api_27_has_none_of_these_routes(api_27: Api, method: str, path: str) ->
     response = api_27.call(method, path, "server", json={} if method == "POST" else None)
     assert response.status_code == 404
     assert "this page does not exist" in response.text
+
+
+#: Two providers of one type under two config ids, and one of another type (2.8 config records).
+SAME_TYPE_RECORDS = {
+    f"auth.oauth.providers.{config_id}": {"type": kind, "allowSignIn": True, "allowConnectedAccounts": True}
+    for config_id, kind in (("github", "github"), ("github_work", "github"), ("google", "google"))
+}
+
+
+def project_with_two_githubs(api: Api) -> Api:
+    """A project of its own whose `github` and `github_work` are both of type github."""
+    project = new_project(api)
+    override = {"config_override_string": json.dumps(SAME_TYPE_RECORDS)}
+    assert project.call("PATCH", "/internal/config/override/branch", "admin", json=override).status_code == 200
+    return project
+
+
+def new_user(api: Api) -> str:
+    created = api.call("POST", "/users", "server", json={"primary_email": unique_email()})
+    assert created.status_code == 201, created.text
+    return str(created.json()["id"])
+
+
+def patch(api: Api, user_id: str, created: httpx.Response, **body: Any) -> httpx.Response:
+    """PATCH the link `created` answered for (server tier)."""
+    return api.call("PATCH", f"/oauth-providers/{user_id}/{created.json()['id']}", "server", json=body)
+
+
+def test_two_config_ids_of_one_type_are_two_providers_to_the_rules(api: Api) -> None:
+    """2.8.86 compares the links' config ids (`configOAuthProviderId`), though its messages say
+    "provider type": a user may sign in with one account of `github` and one of `github_work`."""
+    project = project_with_two_githubs(api)
+    user = new_user(project)
+    first = create(project, user, "gh-1", provider="github")
+    assert first.status_code == 201, first.text
+    work = create(project, user, "gh-work-1", provider="github_work")
+    assert work.status_code == 201, work.text
+    assert (work.json()["provider_config_id"], work.json()["type"]) == ("github_work", "github")
+    assert first.json()["type"] == "github"
+    # the same account id under the other config id is another link too
+    assert create(project, user, "gh-1", provider="github_work", sign_in=False).status_code == 201
+    # controls: within one config id the rules hold
+    second = create(project, user, "gh-2", provider="github")
+    assert (second.status_code, second.text) == (
+        400,
+        "The same provider type with sign-in enabled already exists for this user.",
+    )
+    twice = create(project, user, "gh-1", provider="github", sign_in=False)
+    assert (twice.status_code, twice.text) == (
+        400,
+        "The same provider type with the same account ID already exists for this user.",
+    )
+    listed = project.call("GET", "/oauth-providers", "server", params={"user_id": user}).json()["items"]
+    assert [(i["provider_config_id"], i["account_id"], i["allow_sign_in"]) for i in listed] == [
+        ("github", "gh-1", True),
+        ("github_work", "gh-work-1", True),
+        ("github_work", "gh-1", False),
+    ]
+
+
+def test_an_account_id_signs_in_once_across_the_projects_providers(api: Api) -> None:
+    """Turning sign-in on, 2.8.86 looks for the account id among the sign-in links of every
+    provider of the project (its query names no provider), answering
+    OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN; other projects are not looked at."""
+    project = project_with_two_githubs(api)
+    holder, other = new_user(project), new_user(project)
+    held = create(project, holder, "acct-7", provider="github")
+    assert held.status_code == 201, held.text
+    for config_id in ("github_work", "google"):
+        refused = create(project, other, "acct-7", provider=config_id)
+        assert_known_error(refused, "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN", 400)
+    # control: the same account id without sign-in is linked, and turning sign-in on is refused
+    linked = create(project, other, "acct-7", provider="github_work", sign_in=False)
+    assert linked.status_code == 201, linked.text
+    on = patch(project, other, linked, allow_sign_in=True)
+    assert_known_error(on, "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN", 400)
+    # once the holder's link stops signing in, the account id is free
+    off = patch(project, holder, held, allow_sign_in=False)
+    assert off.status_code == 200, off.text
+    again = patch(project, other, linked, allow_sign_in=True)
+    assert again.status_code == 200 and again.json()["allow_sign_in"] is True, again.text
+    # a sign-in link moving to that account id meets it per provider (2.8.86's unique index of sign-in methods)
+    own = create(project, other, "acct-8", provider="google")
+    assert own.status_code == 201, own.text
+    moved = patch(project, other, own, account_id="acct-7")
+    assert moved.status_code == 200 and moved.json()["account_id"] == "acct-7", moved.text
+    assert create(project, holder, "acct-9", provider="google").status_code == 201
+    within = patch(project, other, own, account_id="acct-9")
+    assert_known_error(within, "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN", 400)
+    # another project with the same providers does not see this one's links
+    elsewhere = project_with_two_githubs(api)
+    assert create(elsewhere, new_user(elsewhere), "acct-7", provider="google").status_code == 201

@@ -272,7 +272,7 @@ def _callback_2_8(ctx: RequestContext) -> Response:
                 "Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth"
                 " sign in process. Please try signing in again",
             )
-        if ctx.params["provider_id"].lower() != flow["provider_id"]:
+        if ctx.params["provider_id"].lower() != _callback_name(flow):
             raise PlainError(400, "Inner OAuth callback failed due to invalid grant. Please try again.")
         try:
             location, status = _finish_callback(ctx, project, flow, params), 303
@@ -295,6 +295,13 @@ def _callback_2_8(ctx: RequestContext) -> Response:
     for header in delete:
         response.headers.append("set-cookie", header)
     return response
+
+
+def _callback_name(flow: dict[str, Any]) -> str:
+    """The provider name of the callback address the flow gave its provider: the config id for
+    the mock, the provider's type for an outside provider (the address registered there, as
+    2.8.86 gives it), so `work_google` of type google comes back to `.../callback/google`."""
+    return str(flow["provider_redirect_uri"]).rsplit("/", 1)[1]
 
 
 def _flow_needs_cookie(ctx: RequestContext, project: Project, inner_state: str) -> bool:

@@ -5,6 +5,10 @@ A row of `oauth_accounts` is one link between a user and a provider account. `al
 makes it a sign-in method (at most one sign-in link per provider account in the project, and
 per provider per user); `allow_connected_accounts` lets the app ask for the provider's access
 tokens through it.
+
+"Provider" is the provider's config id throughout, as on 2.8.86 (its words say "provider type",
+its queries compare `configOAuthProviderId`): two providers of one type under two config ids
+(`github` and `github_work`) each allow a sign-in link per user.
 """
 
 from __future__ import annotations
@@ -107,25 +111,35 @@ def _check_links(
     new_account_id: str | None,
     sign_in_account_id: str,
     exclude: str = "",
+    moves_sign_in: bool = False,
 ) -> None:
     """The service's rules (10.2), in its order: one sign-in link per provider per user, one
-    link per provider account per user, one sign-in link per provider account.
+    link per provider account per user, one sign-in link per account id.
 
-    `new_account_id`: the account id the request sets (None: unchanged); `sign_in_account_id`:
-    the account the link signs in with afterwards; `exclude`: the link being changed."""
+    `allow_sign_in` / `new_account_id`: what the request sets (None: unchanged);
+    `sign_in_account_id`: the account the link signs in with afterwards; `exclude`: the link
+    being changed; `moves_sign_in`: a sign-in link gets another account id, the request not
+    naming the flag."""
 
     def others(where: str, args: tuple[Any, ...]) -> bool:
         row = ctx.sql.execute(
-            f"SELECT 1 FROM oauth_accounts WHERE project_id = ? AND provider_id = ? AND {where} AND id != ?",
-            (ctx.project.id, provider_id, *args, exclude),
+            f"SELECT 1 FROM oauth_accounts WHERE project_id = ? AND {where} AND id != ?",
+            (ctx.project.id, *args, exclude),
         ).fetchone()
         return row is not None
 
-    if allow_sign_in and others("user_id = ? AND allow_sign_in = 1", (user_id,)):
+    signs_in = bool(allow_sign_in) or moves_sign_in
+    mine = "provider_id = ? AND user_id = ?"
+    if signs_in and others(mine + " AND allow_sign_in = 1", (provider_id, user_id)):
         raise PlainError(400, SAME_TYPE_SIGN_IN)
-    if new_account_id is not None and others("user_id = ? AND account_id = ?", (user_id, new_account_id)):
+    if new_account_id is not None and others(mine + " AND account_id = ?", (provider_id, user_id, new_account_id)):
         raise PlainError(400, SAME_ACCOUNT)
-    if allow_sign_in and others("account_id = ? AND allow_sign_in = 1", (sign_in_account_id,)):
+    # Turning sign-in on, 2.8.86 looks for the account id among the sign-in links of every
+    # provider of the project. A sign-in link only moving to another account id meets its
+    # unique index of sign-in methods instead, which is per provider (answered here with the
+    # same error rather than the index's failure).
+    scope, args = ("", ()) if allow_sign_in else ("provider_id = ? AND ", (provider_id,))
+    if signs_in and others(scope + "account_id = ? AND allow_sign_in = 1", (*args, sign_in_account_id)):
         raise CatalogueError("OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN")
 
 
@@ -188,10 +202,11 @@ def update_link(ctx: RequestContext) -> dict[str, Any]:
         ctx,
         user_id=user_id,
         provider_id=row["provider_id"],
-        allow_sign_in=data.get("allow_sign_in", bool(row["allow_sign_in"]) and "account_id" in data),
+        allow_sign_in=data.get("allow_sign_in"),
         new_account_id=data.get("account_id"),
         sign_in_account_id=data.get("account_id", row["account_id"]),
         exclude=row["id"],
+        moves_sign_in="allow_sign_in" not in data and bool(row["allow_sign_in"]) and "account_id" in data,
     )
     columns = {
         "allow_sign_in": data.get("allow_sign_in"),
