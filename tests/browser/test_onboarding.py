@@ -91,6 +91,15 @@ def add_email(page: Any, email: str) -> None:
     page.get_by_role("button", name="Send verification e-mail").click()
 
 
+def verify_and_continue(page: Any, code_or_link: str, to: str) -> None:
+    """Pastes the code (or link) of the verification e-mail, then Continue, to the page `to`."""
+    page.get_by_label("Code or link from the e-mail").fill(code_or_link)
+    page.get_by_role("button", name="Verify", exact=True).click()
+    expect(page.get_by_test_id("onboarding-done")).to_be_visible()
+    page.get_by_test_id("onboarding-continue").click()
+    page.wait_for_url(to)
+
+
 def test_a_new_user_verifies_on_the_onboarding_page_and_continues(gate_service, example_app, context) -> None:
     base = example_app(gate_service.config)
     page = context.new_page()
@@ -119,12 +128,7 @@ def test_a_new_user_verifies_on_the_onboarding_page_and_continues(gate_service, 
     )
     again = gate_service.mail(email, "email_verification", after=resent_at)
     assert code_of(again) != code_of(first)
-    page.get_by_label("Code or link from the e-mail").fill(code_of(again))
-    page.get_by_role("button", name="Verify", exact=True).click()
-    expect(page.get_by_test_id("onboarding-done")).to_be_visible()
-
-    page.get_by_test_id("onboarding-continue").click()
-    page.wait_for_url(f"{base}/")
+    verify_and_continue(page, code_of(again), f"{base}/")
     expect(page.get_by_test_id("user-status")).to_have_attribute("data-status", "signed-in")
     expect(page.get_by_test_id("user-email")).to_have_text(email)
     with server_app(gate_service) as server:
@@ -149,12 +153,8 @@ def test_a_protected_page_sends_a_restricted_user_to_onboarding_not_to_sign_in(
     page.wait_for_url(f"{base}/handler/onboarding?**")
     page.goto(f"{base}/protected?tab=2")
     page.wait_for_url(f"{base}/handler/onboarding?after_auth_return_to={quote('/protected?tab=2', safe='')}")
-    page.get_by_label("Code or link from the e-mail").fill(
-        gate_service.mail(email, "email_verification", after=started)["link"]
-    )
-    page.get_by_role("button", name="Verify", exact=True).click()
-    page.get_by_test_id("onboarding-continue").click()
-    page.wait_for_url(f"{base}/protected?tab=2")
+    link = gate_service.mail(email, "email_verification", after=started)["link"]
+    verify_and_continue(page, link, f"{base}/protected?tab=2")
     expect(page.get_by_test_id("protected-email")).to_have_text(email)
 
 
@@ -227,13 +227,7 @@ def test_a_user_without_an_e_mail_adds_one_verifies_it_and_continues(gate_servic
     expect(page.get_by_role("heading", name="Verify your e-mail")).to_be_visible()
     expect(page.get_by_test_id("onboarding-status")).to_have_text(f"We sent a verification e-mail to {email}.")
 
-    page.get_by_label("Code or link from the e-mail").fill(
-        code_of(gate_service.mail(email, "email_verification", after=started))
-    )
-    page.get_by_role("button", name="Verify", exact=True).click()
-    expect(page.get_by_test_id("onboarding-done")).to_be_visible()
-    page.get_by_test_id("onboarding-continue").click()
-    page.wait_for_url(f"{base}/")
+    verify_and_continue(page, code_of(gate_service.mail(email, "email_verification", after=started)), f"{base}/")
     expect(page.get_by_test_id("user-status")).to_have_attribute("data-status", "signed-in")
     expect(page.get_by_test_id("user-email")).to_have_text(email)
     with server_app(gate_service) as server:
@@ -259,12 +253,7 @@ def test_a_guest_upgraded_without_an_e_mail_adds_one_and_keeps_the_account(gate_
     email = f"guest-{uuid.uuid4().hex[:10]}@example.com"
     started = time.time()
     add_email(page, email)
-    page.get_by_label("Code or link from the e-mail").fill(
-        code_of(gate_service.mail(email, "email_verification", after=started))
-    )
-    page.get_by_role("button", name="Verify", exact=True).click()
-    page.get_by_test_id("onboarding-continue").click()
-    page.wait_for_url(f"{base}/guest")
+    verify_and_continue(page, code_of(gate_service.mail(email, "email_verification", after=started)), f"{base}/guest")
     expect(page.get_by_test_id("guest-status")).to_have_attribute("data-anonymous", "false")
     expect(page.get_by_test_id("guest-id")).to_have_text(user_id)
     expect(page.get_by_test_id("guest-email")).to_have_text(email)
@@ -290,12 +279,7 @@ def test_a_user_replaces_a_mistyped_address_on_the_onboarding_page(gate_service,
     started = time.time()
     add_email(page, email)
     expect(page.get_by_text(f"verify {email}")).to_be_visible()
-    page.get_by_label("Code or link from the e-mail").fill(
-        gate_service.mail(email, "email_verification", after=started)["link"]
-    )
-    page.get_by_role("button", name="Verify", exact=True).click()
-    page.get_by_test_id("onboarding-continue").click()
-    page.wait_for_url(f"{base}/")
+    verify_and_continue(page, gate_service.mail(email, "email_verification", after=started)["link"], f"{base}/")
     expect(page.get_by_test_id("user-email")).to_have_text(email)
     with server_app(gate_service) as server:
         user = next(iter(server.users.list(query=email).items))
