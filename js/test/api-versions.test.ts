@@ -271,6 +271,17 @@ describe("anonymous and restricted users of a 2.8 service", () => {
       expect(await client.restrictedSession.addEmail(corrected, CALLBACK)).toMatchObject({ primaryEmail: corrected, isRestricted: true });
       expect(await client.restrictedSession.verifyEmail(await signInCode(corrected))).toMatchObject({ primaryEmail: corrected, isRestricted: false });
     });
+
+    it("an address of the user's that is verified already becomes primary without an e-mail, and the user may continue", async () => {
+      const tokens = await userWithoutEmail();
+      const { client, paths } = clientFor(service, { initialTokens: tokens });
+      const { id } = (await client.restrictedSession.getUser())!;
+      const address = email();
+      await serverCall("POST", "/contact-channels", { user_id: id, type: "email", value: address, used_for_auth: false, is_verified: true });
+      expect(await client.restrictedSession.addEmail(address, CALLBACK)).toMatchObject({ primaryEmail: address, primaryEmailVerified: true, isRestricted: false });
+      expect(paths().some((p) => p.includes("send-verification-code"))).toBe(false);
+      expect(await client.reloadUser()).toMatchObject({ primaryEmail: address });
+    });
   });
 
   it("an anonymous session (as the 2.8 SDK makes one) is signed out by default, without a refused call", async () => {
