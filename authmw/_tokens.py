@@ -112,7 +112,7 @@ def has_validity(exp: float | None, now: float, min_validity_ms: float = REQUIRE
     return exp is None or now <= usable_until(exp, min_validity_ms)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Claims:
     """The checked claims of a verified access token."""
 
@@ -124,6 +124,14 @@ class Claims:
     raw: Mapping[str, Any] = field(repr=False, compare=False)
     #: "user", "restricted" or "anonymous": the token's kind, from its audience (API 2.8).
     kind: str = "user"
+
+    def __init__(
+        self, sub: str, aud: str, iss: str, iat: float | None, exp: float, raw: Mapping[str, Any], kind: str = "user"
+    ) -> None:
+        # The generated __init__ of a frozen dataclass calls object.__setattr__ once per field,
+        # which costs twice as much as filling the instance's dict at once: one is made for
+        # every new token.
+        self.__dict__.update(sub=sub, aud=aud, iss=iss, iat=iat, exp=exp, raw=raw, kind=kind)
 
     @property
     def user_id(self) -> str:
