@@ -119,6 +119,10 @@ class ApiVersion:
     #: A project update listing one trusted domain twice is refused ("Duplicated domain found",
     #: 2.7.16); 2.8.86 keeps domains as a record under fresh ids and takes both entries.
     refuses_duplicate_domains: bool
+    #: A signed-in user's link flow (`type=link`) for another account of a provider (config id)
+    #: the user already has is refused with USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION
+    #: (2.7.16); 2.8.86 adds it as one more link of the user.
+    one_account_per_provider: bool
 
     def issuer(self, base_url: str, project_id: str, kind: str = USER) -> str:
         table = token_kinds()
@@ -157,6 +161,7 @@ API_27 = ApiVersion(
     passkey_origin_error="PASSKEY_AUTHENTICATION_FAILED",
     url_space_problem=False,
     refuses_duplicate_domains=True,
+    one_account_per_provider=True,
 )
 
 API_28 = ApiVersion(
@@ -185,6 +190,7 @@ API_28 = ApiVersion(
     passkey_origin_error="PASSKEY_REGISTRATION_FAILED",
     url_space_problem=True,
     refuses_duplicate_domains=False,
+    one_account_per_provider=False,
 )
 
 VERSIONS = {version.name: version for version in (API_27, API_28)}

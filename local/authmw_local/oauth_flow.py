@@ -25,6 +25,7 @@ import hmac
 import sqlite3
 from typing import Any
 
+from .api_version import ApiVersion
 from .errors import CatalogueError
 from .ids import new_uuid, now_millis
 from .projects import Project, get_project, key_is_valid
@@ -103,17 +104,24 @@ def sign_in_link(c: sqlite3.Connection, project_id: str, provider_id: str, accou
     return row
 
 
-def check_link(c: sqlite3.Connection, project_id: str, provider_id: str, account_id: str, user_id: str) -> None:
+def check_link(
+    c: sqlite3.Connection, api: ApiVersion, project_id: str, provider_id: str, account_id: str, user_id: str
+) -> None:
     """Raise the contract's error when the provider account cannot be linked to `user_id`: it
-    belongs to another user, or the user has another account of this provider."""
+    signs another user in, or (API 2.7: `api.one_account_per_provider`) the user has another
+    account of this provider. API 2.8 links a second account of a provider as one more link:
+    backend 2.8.86's callback only asks whether the account signs someone else in. The same
+    account linked again by its own user stays the one link it was, in both versions."""
     holder = sign_in_link(c, project_id, provider_id, account_id)
     if holder is not None and holder["user_id"] != user_id:
         raise CatalogueError("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER")
+    if not api.one_account_per_provider:
+        return
     other = c.execute(
-        "SELECT account_id FROM oauth_accounts WHERE project_id = ? AND user_id = ? AND provider_id = ?",
-        (project_id, user_id, provider_id),
+        "SELECT 1 FROM oauth_accounts WHERE project_id = ? AND user_id = ? AND provider_id = ? AND account_id != ?",
+        (project_id, user_id, provider_id, account_id),
     ).fetchone()
-    if other is not None and other["account_id"] != account_id:
+    if other is not None:
         raise CatalogueError("USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION")
 
 

@@ -146,7 +146,7 @@ def _attach_pending_link(ctx: RequestContext, project: Project, user_id: str, li
     (oauth_flow.py). It stays attached when the sign-in then needs the second factor: the
     link was asked for with the user's access token, which already passed it."""
     provider_id, account = link["provider_id"], link["account"]
-    check_link(ctx.sql, project.id, provider_id, account["account_id"], user_id)
+    check_link(ctx.sql, ctx.api, project.id, provider_id, account["account_id"], user_id)
     ctx.keep_on_error(lambda c: _attach(c, project, user_id, link))
 
 
@@ -164,7 +164,7 @@ def _upgrade_anonymous(ctx: RequestContext, project: Project, user: sqlite3.Row,
     if not user["is_anonymous"]:
         raise CatalogueError("INVALID_AUTHORIZATION_CODE")  # signed up some other way meanwhile
     provider_id, account = link["provider_id"], link["account"]
-    check_link(ctx.sql, project.id, provider_id, account["account_id"], user["id"])
+    check_link(ctx.sql, ctx.api, project.id, provider_id, account["account_id"], user["id"])
     email = account["email"]
     if email:  # an outside provider may give no address
         add_contact_channel(

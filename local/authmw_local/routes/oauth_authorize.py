@@ -336,7 +336,7 @@ def _finish_callback(ctx: RequestContext, project: Project, flow: dict[str, Any]
         # Checked now (errors go to the app's error page), attached only at the code exchange:
         # the browser that got here may not be the app that started the flow (oauth_flow.py).
         user_id, is_new_user = flow["link_user_id"], False
-        check_link(ctx.sql, project.id, provider_id, account["account_id"], user_id)
+        check_link(ctx.sql, ctx.api, project.id, provider_id, account["account_id"], user_id)
         pending_link = {"provider_id": provider_id, "account": account, "provider_scope": provider_scope}
         pending_link["provider_tokens"] = tokens
     elif (
