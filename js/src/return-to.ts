@@ -92,8 +92,7 @@ export function leave(url: string, navigate?: Navigate, replace = true, page: Lo
   const { origin, pathname } = target;
   if (navigate && origin == page.origin && origin != "null" && !pathname.startsWith("//"))
     navigate(pathname + target.search + target.hash, { replace });
-  else if (replace) page.replace(target.href);
-  else page.assign(target.href);
+  else page[replace ? "replace" : "assign"](target.href);
 }
 
 /**

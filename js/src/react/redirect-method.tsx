@@ -39,5 +39,5 @@ function RouterNavigate({ controller }: { controller: AuthController }) {
 export function RedirectMethodNavigation({ controller, method }: { controller: AuthController; method: RedirectMethod }) {
   const inRouter = useInRouterContext();
   if (typeof method == "object") return <HandNavigate controller={controller} navigate={method.navigate} />;
-  return method == "router" && inRouter ? <RouterNavigate controller={controller} /> : null;
+  return method == "router" && inRouter && <RouterNavigate controller={controller} />;
 }
