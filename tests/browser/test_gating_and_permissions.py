@@ -51,6 +51,20 @@ def test_a_signed_out_visit_to_a_protected_page_signs_in_and_returns_to_it(
     expect(page.get_by_test_id("protected-content")).to_be_visible()
 
 
+def documents_of(page: Any) -> list[str]:
+    """The paths of the documents `page` loads from now on; each new document also gets
+    `window.authmwDocument` (its path) and `window.authmwHistory` (the history's length then)."""
+    page.add_init_script("window.authmwDocument = location.pathname; window.authmwHistory = history.length")
+    documents: list[str] = []
+
+    def note(request: Any) -> None:
+        if request.resource_type == "document":
+            documents.append(urlsplit(request.url).path)
+
+    page.on("request", note)
+    return documents
+
+
 def test_with_a_router_the_redirect_to_sign_in_and_back_loads_no_page(
     service: MailService, example_app: Any, context: Any
 ) -> None:
@@ -62,10 +76,7 @@ def test_with_a_router_the_redirect_to_sign_in_and_back_loads_no_page(
     base = example_app(service.config)
     email = service.sign_up()
     page = context.new_page()
-    page.add_init_script("window.authmwDocument = location.pathname; window.authmwHistory = history.length")
-    documents: list[str] = []
-    page.on("request", lambda request: documents.append(urlsplit(request.url).path) if request.resource_type == "document" else None)
-
+    documents = documents_of(page)
     page.goto(f"{base}/protected?redirect=router&tab=2#notes")
     expect(page.get_by_test_id("sign-in-form")).to_be_visible()
     url = urlsplit(page.url)
@@ -84,9 +95,7 @@ def test_with_a_router_the_redirect_to_sign_in_and_back_loads_no_page(
     page.close()
     context.clear_cookies()
     control = context.new_page()
-    control.add_init_script("window.authmwDocument = location.pathname")
-    loaded: list[str] = []
-    control.on("request", lambda request: loaded.append(urlsplit(request.url).path) if request.resource_type == "document" else None)
+    loaded = documents_of(control)
     control.goto(f"{base}/protected?tab=2")
     expect(control.get_by_test_id("sign-in-form")).to_be_visible()
     assert parse_qs(urlsplit(control.url).query)["after_auth_return_to"] == ["/protected?tab=2"]
