@@ -10,6 +10,7 @@ import {
 } from "./models.js";
 import { HttpStatusError } from "./errors.js";
 import { callbackUrl } from "./return-to.js";
+import type { TokenProvider } from "./transport.js";
 
 type Wire = Record<string, unknown>;
 
@@ -30,7 +31,11 @@ export interface ContactChannelsApi {
   sendVerificationEmail(channelId: string, options?: { callbackUrl?: string }): Promise<void>;
 }
 
-export function createContactChannelsApi(ctx: ApiContext): ContactChannelsApi {
+/**
+ * The calls, sent with `session`'s tokens: the app's session by default, the restricted session's
+ * for the onboarding page (restricted-session.ts), which adds the address a user lacks.
+ */
+export function createContactChannelsApi(ctx: ApiContext, session: TokenProvider = ctx.session): ContactChannelsApi {
   const path = (id: string) => `/contact-channels/me/${seg(id)}`;
   // The primary e-mail and its verified flag are part of the user too.
   const changed = async () => {
@@ -43,13 +48,13 @@ export function createContactChannelsApi(ctx: ApiContext): ContactChannelsApi {
       const { body } = await ctx.request<{ items: Wire[] }>({
         method: "GET",
         path: "/contact-channels?user_id=me",
-        session: ctx.session,
+        session,
       });
       return body.items.map(contactChannelFromWire);
     },
     async get(channelId) {
       try {
-        return contactChannelFromWire((await ctx.request<Wire>({ method: "GET", path: path(channelId), session: ctx.session })).body);
+        return contactChannelFromWire((await ctx.request<Wire>({ method: "GET", path: path(channelId), session })).body);
       } catch (error) {
         if (error instanceof HttpStatusError && error.status === 404) return null; // plain "Contact channel not found."
         throw error;
@@ -60,7 +65,7 @@ export function createContactChannelsApi(ctx: ApiContext): ContactChannelsApi {
         method: "POST",
         path: "/contact-channels",
         body: { user_id: "me", ...toWire({ type: "email", ...data }, CONTACT_CHANNEL_FIELDS) },
-        session: ctx.session,
+        session,
       });
       await changed();
       return contactChannelFromWire(body);
@@ -70,13 +75,13 @@ export function createContactChannelsApi(ctx: ApiContext): ContactChannelsApi {
         method: "PATCH",
         path: path(channelId),
         body: toWire({ ...data }, CONTACT_CHANNEL_FIELDS),
-        session: ctx.session,
+        session,
       });
       await changed();
       return contactChannelFromWire(body);
     },
     async delete(channelId) {
-      await ctx.request({ method: "DELETE", path: path(channelId), session: ctx.session });
+      await ctx.request({ method: "DELETE", path: path(channelId), session });
       await changed();
     },
     async sendVerificationEmail(channelId, options = {}) {
@@ -85,7 +90,7 @@ export function createContactChannelsApi(ctx: ApiContext): ContactChannelsApi {
         method: "POST",
         path: `${path(channelId)}/send-verification-code`,
         body: { callback_url },
-        session: ctx.session,
+        session,
       });
     },
   };

@@ -30,6 +30,15 @@ export interface RestrictedSessionApi {
   /** Sends the verification e-mail of the user's primary address again (EmailAlreadyVerified when it is). */
   sendVerificationEmail(options?: CallbackOptions): Promise<void>;
   /**
+   * Gives the user the primary e-mail address they lack (an OAuth provider shared none) or that
+   * they mistyped: `email` becomes a contact channel of theirs, primary and used for signing in
+   * (an address of theirs with that value is reused), and its verification e-mail is sent, whose
+   * code verifyEmail takes. Then reads the user as getUser does (no longer restricted when the
+   * reused address was verified). ContactChannelAlreadyUsedForAuthBySomeoneElse when another
+   * account signs in with it.
+   */
+  addEmail(email: string, options?: CallbackOptions): Promise<RestrictedUser | null>;
+  /**
    * Verifies the primary e-mail with the code of the verification e-mail (the whole link works
    * too), then reads the user as getUser does: no longer restricted once the e-mail was the
    * reason. Throws VerificationCodeError subclasses for a wrong or used code.
@@ -93,6 +102,20 @@ export function createRestrictedSessionApi(ctx: ApiContext): RestrictedSessionAp
 
   return {
     getUser,
+    async addEmail(email, options) {
+      // The contact channels' calls, with this session's tokens.
+      const channels = (await import("./contact-channels.js")).createContactChannelsApi(ctx, tokens);
+      const value = email.trim();
+      const wanted = { isPrimary: true, usedForAuth: true };
+      const own = (await channels.list()).find((c) => c.value.toLowerCase() == value.toLowerCase());
+      const channel = !own
+        ? await channels.create({ value, ...wanted })
+        : own.isPrimary && own.usedForAuth
+          ? own
+          : await channels.update(own.id, wanted);
+      if (!channel.isVerified) await channels.sendVerificationEmail(channel.id, options);
+      return getUser();
+    },
     async redirectToOnboarding(navigate) {
       const { pathname, search, hash } = location;
       const { onboarding, handler } = ctx.urls;

@@ -80,7 +80,7 @@ export interface TestingControllerOptions {
   /**
    * A restricted user's session the app keeps aside (API 2.8; `user` is then ignored): signed
    * out for the app, read by the onboarding page. Default: e-mail not verified. Any code
-   * verifies the e-mail and signs the user in.
+   * verifies the e-mail and signs the user in; an added address becomes the primary e-mail.
    */
   restrictedUser?: Partial<RestrictedUser>;
 }
@@ -380,6 +380,11 @@ export function createTestingController(options: TestingControllerOptions = {}):
         restricted = null;
       },
       sendVerificationEmail: async () => {},
+      // The address becomes the unverified primary e-mail (verifyEmail then verifies it).
+      addEmail: async (email) => {
+        if (restricted) restricted = { ...restricted, primaryEmail: email.trim(), primaryEmailVerified: false };
+        return restricted;
+      },
       verifyEmail: async () => {
         if (restricted?.restrictedReason?.type === "email_not_verified") {
           restricted = { ...restricted, primaryEmailVerified: true, isRestricted: false, restrictedReason: null };

@@ -1,6 +1,7 @@
-// The account settings sections load on demand (lazy import()). A section file that imported the
-// package's hooks, messages or layout itself would make an app's bundler (esbuild's splitting)
-// move those modules into the provider's first load; sections take them from useSectionKit().
+// The account settings sections (and the onboarding page's add-e-mail form) load on demand (lazy
+// import()). A section file that imported the package's hooks, messages or layout itself would
+// make an app's bundler (esbuild's splitting) move those modules into the provider's first load;
+// sections take them from useSectionKit().
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -29,5 +30,16 @@ describe("account settings sections", () => {
       const runtime = [...source.matchAll(/^import (?!type )[^;]*? from "([^"]+)";/gms)].map((match) => match[1]);
       expect({ file, imports: runtime.filter((from) => !ALLOWED.has(from!)) }).toEqual({ file, imports: [] });
     }
+  });
+});
+
+describe("the onboarding page's add-e-mail form (loaded on demand, as a section)", () => {
+  const pages = join(__dirname, "..", "src", "react", "pages");
+
+  it("is loaded with import() and imports at run time only React and the kit", () => {
+    expect(readFileSync(join(pages, "onboarding.tsx"), "utf8")).toContain('lazy(() => import("./onboarding-email.js"))');
+    const source = readFileSync(join(pages, "onboarding-email.tsx"), "utf8");
+    const runtime = [...source.matchAll(/^import (?!type )[^;]*? from "([^"]+)";/gms)].map((match) => match[1]);
+    expect(runtime.filter((from) => from !== "react" && from !== "./account/kit.js")).toEqual([]);
   });
 });

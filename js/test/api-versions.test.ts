@@ -207,6 +207,83 @@ describe("anonymous and restricted users of a 2.8 service", () => {
     });
   });
 
+  describe("a restricted user without an e-mail address (the onboarding page's calls)", () => {
+    const CALLBACK = { callbackUrl: "http://localhost:3000/handler/email-verification" };
+
+    /** A server-tier call (the way a back end makes a user and a session for it). */
+    async function serverCall(method: string, path: string, body: unknown) {
+      const answer = await fetch(`${service.url}/api/v1${path}`, {
+        method,
+        headers: {
+          "x-stack-project-id": service.project.project_id,
+          "x-stack-access-type": "server",
+          "x-stack-secret-server-key": service.project.secret_server_key,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify(body),
+      });
+      expect(answer.status).toBeLessThan(300);
+      return (await answer.json()) as Record<string, any>;
+    }
+
+    /** The session of a new user who has no e-mail (as after an OAuth sign-up whose provider shared none). */
+    async function userWithoutEmail() {
+      const user = await serverCall("POST", "/users", { display_name: "No Mail" });
+      const session = await serverCall("POST", "/auth/sessions", { user_id: user.id, expires_in_millis: 3_600_000 });
+      return { refreshToken: session.refresh_token as string, accessToken: session.access_token as string };
+    }
+
+    beforeAll(() => configure({ require_email_verification: true }));
+    afterAll(() => configure({ require_email_verification: false }));
+
+    it("adds the address, sends its verification e-mail, and once verified the app shows the user", async () => {
+      const { client, calls } = clientFor(service, { initialTokens: await userWithoutEmail() });
+      expect(await client.reloadUser()).toBeNull(); // restricted: the app does not show the user
+      expect(await client.restrictedSession.getUser()).toMatchObject({ primaryEmail: null, restrictedReason: { type: "email_not_verified" } });
+
+      const address = email();
+      const added = await client.restrictedSession.addEmail(` ${address} `, CALLBACK);
+      expect(added).toMatchObject({ primaryEmail: address, primaryEmailVerified: false, isRestricted: true });
+      // The contact-channel calls went with the restricted session's tokens and the allow header.
+      const created = calls.find((c) => c.call === "POST /contact-channels");
+      expect(created?.allow).toBe("true");
+      expect(calls.some((c) => /^POST \/contact-channels\/me\/[\w-]+\/send-verification-code$/.test(c.call))).toBe(true);
+
+      const verified = await client.restrictedSession.verifyEmail(await signInCode(address));
+      expect(verified).toMatchObject({ primaryEmail: address, primaryEmailVerified: true, isRestricted: false });
+      expect(await client.reloadUser()).toMatchObject({ primaryEmail: address, isRestricted: false });
+      // The address signs the user in (used for auth): another account cannot take it.
+      const other = clientFor(service, { initialTokens: await userWithoutEmail() });
+      await expect(other.client.restrictedSession.addEmail(address, CALLBACK)).rejects.toMatchObject({
+        code: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
+      });
+    });
+
+    it("adding the address again (a retry, another case) reuses it, and another replaces it as primary", async () => {
+      const { client, paths } = clientFor(service, { initialTokens: await userWithoutEmail() });
+      const address = email();
+      await client.restrictedSession.addEmail(address, CALLBACK);
+      const again = await client.restrictedSession.addEmail(address.toUpperCase(), CALLBACK);
+      expect(again).toMatchObject({ primaryEmail: address, isRestricted: true });
+      expect(paths().filter((p) => p === "POST /contact-channels")).toHaveLength(1);
+
+      const corrected = email();
+      expect(await client.restrictedSession.addEmail(corrected, CALLBACK)).toMatchObject({ primaryEmail: corrected, isRestricted: true });
+      expect(await client.restrictedSession.verifyEmail(await signInCode(corrected))).toMatchObject({ primaryEmail: corrected, isRestricted: false });
+    });
+
+    it("an address of the user's that is verified already becomes primary without an e-mail, and the user may continue", async () => {
+      const tokens = await userWithoutEmail();
+      const { client, paths } = clientFor(service, { initialTokens: tokens });
+      const { id } = (await client.restrictedSession.getUser())!;
+      const address = email();
+      await serverCall("POST", "/contact-channels", { user_id: id, type: "email", value: address, used_for_auth: false, is_verified: true });
+      expect(await client.restrictedSession.addEmail(address, CALLBACK)).toMatchObject({ primaryEmail: address, primaryEmailVerified: true, isRestricted: false });
+      expect(paths().some((p) => p.includes("send-verification-code"))).toBe(false);
+      expect(await client.reloadUser()).toMatchObject({ primaryEmail: address });
+    });
+  });
+
   it("an anonymous session (as the 2.8 SDK makes one) is signed out by default, without a refused call", async () => {
     const tokens = await anonymousTokens();
     const { client, paths } = clientFor(service, { initialTokens: tokens });

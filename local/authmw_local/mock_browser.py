@@ -31,11 +31,13 @@ def sign_in_at_mock_provider(
     email: str,
     account_id: str | None = None,
     deny: bool = False,
+    share_email: bool = True,
     timeout: float = 30.0,
 ) -> str:
     """Sign in as ``email`` at the mock provider (``deny=True`` presses Deny instead); the URL the
     browser ends on, ready for the app's OAuth callback. ``account_id`` is the provider's id of
-    the account (default: one derived from the e-mail, the same each time)."""
+    the account (default: one derived from the e-mail, the same each time); ``share_email=False``
+    keeps the address private, so the app's user has none."""
     with httpx.Client(timeout=timeout) as browser:  # a cookie jar of its own, like a browser
         authorize = browser.get(authorize_url)
         page = authorize.headers.get("location", "") if authorize.is_redirect else _json_location(authorize)
@@ -49,6 +51,8 @@ def sign_in_at_mock_provider(
         fields["email"] = email
         if account_id is not None:
             fields["account_id"] = account_id
+        if not share_email:
+            fields["private_email"] = "on"
         submitted = browser.post(page.split("?", 1)[0], data=fields)
         if not submitted.is_redirect:
             raise MockProviderError(

@@ -10,7 +10,9 @@ error page and no form. Authorize returns `code` and `state`; Deny returns
 
 The provider account id defaults to one derived from the e-mail address, so the same address
 is the same provider account; give one explicitly to sign the same person in again under a
-changed address, or two people in with one address.
+changed address, or two people in with one address. "Keep my address private" signs in
+that account without sharing its address, as GitHub does for a private address: the app gets a
+user with no e-mail (what the onboarding page asks such a user to add).
 """
 
 from __future__ import annotations
@@ -103,6 +105,7 @@ main { width: 100%; max-width: 26rem; background: var(--card); border: 1px solid
 h1 { font-size: 1.25rem; text-align: center; margin: 0 0 .25rem; }
 p { margin: .5rem 0; } .muted { color: var(--muted); font-size: .875rem; text-align: center; }
 label { display: grid; gap: .25rem; margin-top: 1rem; font-weight: 600; font-size: .875rem; }
+label.check { display: flex; align-items: center; gap: .5rem; font-weight: 400; }
 input { font: inherit; padding: .5rem .75rem; border: 1px solid var(--line); border-radius: 6px;
   background: var(--bg); color: var(--fg); }
 details { margin-top: 1rem; font-size: .875rem; } summary { cursor: pointer; color: var(--muted); }
@@ -150,6 +153,8 @@ def sign_in_page(provider: str, app_name: str, inner_state: str, redirect_uri: s
     <label>{e(provider)} account id (optional)
       <input type="text" name="account_id" maxlength="{MAX_ACCOUNT_ID_LENGTH}" autocomplete="off">
     </label>
+    <label class="check"><input type="checkbox" name="private_email" value="on">
+      Keep my address private ({e(app_name)} gets no e-mail)</label>
   </details>
   <p>{e(app_name)} will get your e-mail address and your {e(provider)} profile.</p>
   <div class="actions">
@@ -203,7 +208,13 @@ async def mock_provider_page(request: Request) -> Response:
         page = sign_in_page(provider, app_name, inner_state, registered, problem)
         return HTMLResponse(page, 400, headers=HEADERS)
 
-    account = {"account_id": account_id or default_account_id(email), "email": email.lower(), "email_verified": True}
+    # A private address identifies the provider account but is not shared with the app.
+    shared = source.get("private_email") != "on"
+    account = {
+        "account_id": account_id or default_account_id(email),
+        "email": email.lower() if shared else None,
+        "email_verified": shared,
+    }
 
     def issue() -> str:
         with service.db.tx() as c:

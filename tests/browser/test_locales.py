@@ -381,6 +381,12 @@ def test_every_page_section_and_component_fits_a_phone(
     phone.check("onboarding-not-verified")
     # The verification notice is the onboarding page's to give here: the provider shows none.
     expect(page.get_by_test_id("verification-notice")).to_have_count(0)
+    # Another address instead: the add-e-mail form (which a user without one gets first).
+    page.get_by_role("button", name=m["useAnotherEmail"], exact=True).click()
+    expect(heading("addEmailLabel")).to_be_visible()
+    page.get_by_role("button", name=m["sendVerificationEmail"], exact=True).click()
+    expect(page.get_by_test_id("email-error")).to_have_text(m["emailRequired"])
+    phone.check("onboarding-add-email")
 
     # Where verification is not required, the notice after a sign-up, in the language (the
     # provider's `texts`), and after "Send again".

@@ -218,6 +218,7 @@ def claims(draw: st.DrawFn, now: float) -> dict[str, Any]:
         "nbf": draw(time_claim(absent, now + LEEWAY)),
         "iat": draw(time_claim(now, now + LEEWAY)),
         draw(st.sampled_from(["branch_id", "branchId"])): draw(often("main", "dev", absent)),
+        "jti": draw(often(absent, "token-1", 5, None)),
     }
     return {name: value for name, value in chosen.items() if value is not absent}
 

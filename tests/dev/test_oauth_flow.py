@@ -150,6 +150,25 @@ def test_first_sign_in_creates_the_user_then_signs_in_again(api: Api) -> None:
     assert api.call("GET", "/users/me", token=second["access_token"]).json()["id"] == me["id"]
 
 
+def test_a_private_address_signs_up_a_user_without_an_e_mail(api: Api) -> None:
+    """With "Keep my address private" (as GitHub's private addresses) the provider account is
+    the address's, but the user gets no e-mail; signing in again reaches that user. The control:
+    the same address shared is the same provider account, so the same user, still without one
+    (an address is only taken at sign-up)."""
+    email = unique_email()
+    first = sign_in(api, email, form={"private_email": "on"})
+    assert first["is_new_user"] is True
+    me = api.call("GET", "/users/me", token=first["access_token"]).json()
+    assert (me["primary_email"], me["primary_email_verified"]) == (None, False)
+    assert [(p["id"], p.get("email")) for p in me["oauth_providers"]] == [("github", None)]
+    channels = api.call("GET", "/contact-channels?user_id=me", token=first["access_token"]).json()["items"]
+    assert channels == []
+    again = sign_in(api, email)
+    assert again["is_new_user"] is False
+    after = api.call("GET", "/users/me", token=again["access_token"]).json()
+    assert (after["id"], after["primary_email"]) == (me["id"], None)
+
+
 def test_authorization_codes_are_single_use_and_bound_to_the_verifier(api: Api) -> None:
     flow = start(api)
     back = through_mock_provider(flow, unique_email())

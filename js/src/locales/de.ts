@@ -27,7 +27,6 @@ const de: Locale = {
     show: "Anzeigen",
     hide: "Verbergen",
     thisProject: "Dieses Projekt",
-    toContinueTo: (project) => `um mit ${project} fortzufahren`,
 
     // Field validation
     fieldRequired: "Füllen Sie dieses Feld aus.",
@@ -97,7 +96,6 @@ const de: Locale = {
     verify: "Bestätigen",
     verifying: "Wird geprüft …",
     mfaAttemptExpired: "Dieser Anmeldeversuch ist abgelaufen. Bitte melden Sie sich erneut an.",
-    mfaCodeHint: "Sie können ihn einfügen; Leerzeichen und Bindestriche werden ignoriert.",
 
     // Forgot password and password reset
     forgotPasswordTitle: "Passwort zurücksetzen",
@@ -303,7 +301,6 @@ const de: Locale = {
     deleteAccount: "Konto löschen",
     confirmDeleteAccount: "Ja, mein Konto löschen",
     deleteAccountConfirmQuestion: "Sind Sie sicher? Mit Escape brechen Sie ab.",
-    signOutEverywhereHint: "Von diesem Browser abmelden.",
 
     // Passkeys
     passkeySignIn: "Mit Passkey anmelden",
@@ -441,7 +438,6 @@ const de: Locale = {
     yourPicture: "Ihr Bild",
     noPicture: "Noch kein Bild",
     hasPicture: "Bild festgelegt",
-    choosePicture: "Bild auswählen",
     pictureFile: "Bilddatei",
     pictureFileHint: "Ein PNG-, JPEG-, GIF- oder WebP-Bild; es wird vor dem Senden quadratisch zugeschnitten und verkleinert.",
     pictureUnreadable: "Diese Datei konnte nicht als Bild gelesen werden. Wählen Sie ein PNG-, JPEG-, GIF- oder WebP-Bild.",
@@ -472,7 +468,7 @@ const de: Locale = {
     onboardingSendAgain: "E-Mail erneut senden",
     onboardingCheckAgain: "Ich habe den Link geöffnet",
     onboardingNotVerifiedYet: "Ihre E-Mail-Adresse ist noch nicht bestätigt. Öffnen Sie den Link in der E-Mail oder fügen Sie oben ihren Code ein.",
-    onboardingNoEmail: "Ihr Konto hat keine E-Mail-Adresse zum Bestätigen. Melden Sie sich ab und registrieren Sie sich mit einer E-Mail-Adresse.",
+    onboardingNoEmail: "Ihr Konto hat noch keine E-Mail-Adresse. Fügen Sie eine hinzu, damit wir Ihnen eine Bestätigungs-E-Mail senden können.",
     onboardingDoneTitle: "Alles bereit",
     onboardingDone: "Ihre E-Mail-Adresse ist bestätigt. Sie können jetzt fortfahren.",
     onboardingRestrictedTitle: "Ihr Konto ist eingeschränkt",

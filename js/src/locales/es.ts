@@ -27,7 +27,6 @@ const es: Locale = {
     show: "Mostrar",
     hide: "Ocultar",
     thisProject: "Este proyecto",
-    toContinueTo: (project) => `para continuar en ${project}`,
 
     // Field validation
     fieldRequired: "Completa este campo.",
@@ -98,7 +97,6 @@ const es: Locale = {
     verify: "Verificar",
     verifying: "Verificando…",
     mfaAttemptExpired: "Este intento de inicio de sesión ha caducado. Vuelve a iniciar sesión.",
-    mfaCodeHint: "Puedes pegarlo; los espacios y guiones se ignoran.",
 
     // Forgot password and password reset
     forgotPasswordTitle: "Restablece tu contraseña",
@@ -302,7 +300,6 @@ const es: Locale = {
     deleteAccount: "Eliminar la cuenta",
     confirmDeleteAccount: "Sí, eliminar mi cuenta",
     deleteAccountConfirmQuestion: "¿Seguro? Pulsa Escape para cancelar.",
-    signOutEverywhereHint: "Cerrar sesión en este navegador.",
 
     // Passkeys
     passkeySignIn: "Iniciar sesión con una llave de acceso",
@@ -437,7 +434,6 @@ const es: Locale = {
     yourPicture: "Tu foto",
     noPicture: "Aún no hay imagen",
     hasPicture: "Imagen establecida",
-    choosePicture: "Elegir una imagen",
     pictureFile: "Archivo de imagen",
     pictureFileHint: "Una imagen PNG, JPEG, GIF o WebP; se recorta en cuadrado y se reduce antes de enviarla.",
     pictureUnreadable: "Este archivo no se pudo leer como imagen. Elige una imagen PNG, JPEG, GIF o WebP.",
@@ -468,7 +464,7 @@ const es: Locale = {
     onboardingSendAgain: "Volver a enviar el correo",
     onboardingCheckAgain: "Ya abrí el enlace",
     onboardingNotVerifiedYet: "Tu correo electrónico aún no está verificado. Abre el enlace del correo o pega su código arriba.",
-    onboardingNoEmail: "Tu cuenta no tiene ningún correo electrónico que verificar. Cierra sesión y regístrate con un correo electrónico.",
+    onboardingNoEmail: "Tu cuenta aún no tiene correo electrónico. Añade uno y te enviaremos un correo de verificación.",
     onboardingDoneTitle: "Todo listo",
     onboardingDone: "Tu correo electrónico está verificado. Ya puedes continuar.",
     onboardingRestrictedTitle: "Tu cuenta está restringida",

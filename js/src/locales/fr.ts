@@ -27,7 +27,6 @@ const fr: Locale = {
     show: "Afficher",
     hide: "Masquer",
     thisProject: "Ce projet",
-    toContinueTo: (project) => `pour continuer vers ${project}`,
 
     // Field validation
     fieldRequired: "Remplissez ce champ.",
@@ -97,7 +96,6 @@ const fr: Locale = {
     verify: "Vérifier",
     verifying: "Vérification…",
     mfaAttemptExpired: "Cette tentative de connexion a expiré. Veuillez vous reconnecter.",
-    mfaCodeHint: "Vous pouvez le coller ; les espaces et les tirets sont ignorés.",
 
     // Forgot password and password reset
     forgotPasswordTitle: "Réinitialiser votre mot de passe",
@@ -306,7 +304,6 @@ const fr: Locale = {
     deleteAccount: "Supprimer le compte",
     confirmDeleteAccount: "Oui, supprimer mon compte",
     deleteAccountConfirmQuestion: "En êtes-vous sûr ? Appuyez sur Échap pour annuler.",
-    signOutEverywhereHint: "Se déconnecter de ce navigateur.",
 
     // Passkeys
     passkeySignIn: "Se connecter avec une clé d'accès",
@@ -444,7 +441,6 @@ const fr: Locale = {
     yourPicture: "Votre photo",
     noPicture: "Pas encore d'image",
     hasPicture: "Image définie",
-    choosePicture: "Choisir une image",
     pictureFile: "Fichier image",
     pictureFileHint: "Une image PNG, JPEG, GIF ou WebP ; elle est recadrée en carré et réduite avant l'envoi.",
     pictureUnreadable: "Ce fichier n'a pas pu être lu comme une image. Choisissez une image PNG, JPEG, GIF ou WebP.",
@@ -475,7 +471,7 @@ const fr: Locale = {
     onboardingSendAgain: "Renvoyer l'e-mail",
     onboardingCheckAgain: "J'ai ouvert le lien",
     onboardingNotVerifiedYet: "Votre adresse e-mail n'est pas encore vérifiée. Ouvrez le lien de l'e-mail, ou collez son code ci-dessus.",
-    onboardingNoEmail: "Votre compte n'a aucune adresse e-mail à vérifier. Déconnectez-vous, puis inscrivez-vous avec une adresse e-mail.",
+    onboardingNoEmail: "Votre compte n'a pas encore d'adresse e-mail. Ajoutez-en une : nous vous y enverrons un e-mail de vérification.",
     onboardingDoneTitle: "Tout est prêt",
     onboardingDone: "Votre adresse e-mail est vérifiée. Vous pouvez continuer.",
     onboardingRestrictedTitle: "Votre compte est restreint",

@@ -27,7 +27,6 @@ const ja: Locale = {
     show: "表示",
     hide: "隠す",
     thisProject: "このプロジェクト",
-    toContinueTo: (project) => `${project} に進むには`,
 
     // Field validation
     fieldRequired: "この項目を入力してください。",
@@ -97,7 +96,6 @@ const ja: Locale = {
     verify: "確認",
     verifying: "確認中…",
     mfaAttemptExpired: "このサインインの試行は期限切れです。もう一度サインインしてください。",
-    mfaCodeHint: "貼り付けもできます。スペースとハイフンは無視されます。",
 
     // Forgot password and password reset
     forgotPasswordTitle: "パスワードの再設定",
@@ -301,7 +299,6 @@ const ja: Locale = {
     deleteAccount: "アカウントを削除",
     confirmDeleteAccount: "はい、アカウントを削除します",
     deleteAccountConfirmQuestion: "よろしいですか？キャンセルするには Esc キーを押してください。",
-    signOutEverywhereHint: "このブラウザーからサインアウトします。",
 
     // Passkeys
     passkeySignIn: "パスキーでサインイン",
@@ -434,7 +431,6 @@ const ja: Locale = {
     yourPicture: "あなたの画像",
     noPicture: "画像はまだありません",
     hasPicture: "画像を設定済み",
-    choosePicture: "画像を選択",
     pictureFile: "画像ファイル",
     pictureFileHint: "PNG、JPEG、GIF、WebP の画像。送信前に正方形に切り取られ、縮小されます。",
     pictureUnreadable: "このファイルを画像として読み込めませんでした。PNG、JPEG、GIF、WebP の画像を選んでください。",
@@ -465,7 +461,7 @@ const ja: Locale = {
     onboardingSendAgain: "メールを再送信",
     onboardingCheckAgain: "リンクを開きました",
     onboardingNotVerifiedYet: "メールアドレスはまだ確認されていません。メールのリンクを開くか、上にコードを貼り付けてください。",
-    onboardingNoEmail: "アカウントに確認できるメールアドレスがありません。サインアウトして、メールアドレスでサインアップしてください。",
+    onboardingNoEmail: "アカウントにメールアドレスがまだありません。追加すると、確認メールをお送りします。",
     onboardingDoneTitle: "準備が整いました",
     onboardingDone: "メールアドレスを確認しました。続行できます。",
     onboardingRestrictedTitle: "アカウントが制限されています",

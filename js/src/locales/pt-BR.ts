@@ -27,7 +27,6 @@ const ptBR: Locale = {
     show: "Mostrar",
     hide: "Ocultar",
     thisProject: "Este projeto",
-    toContinueTo: (project) => `para continuar em ${project}`,
 
     // Field validation
     fieldRequired: "Preencha este campo.",
@@ -97,7 +96,6 @@ const ptBR: Locale = {
     verify: "Verificar",
     verifying: "Verificando…",
     mfaAttemptExpired: "Esta tentativa de acesso expirou. Entre novamente.",
-    mfaCodeHint: "Você pode colá-lo; espaços e hifens são ignorados.",
 
     // Forgot password and password reset
     forgotPasswordTitle: "Redefina sua senha",
@@ -301,7 +299,6 @@ const ptBR: Locale = {
     deleteAccount: "Excluir conta",
     confirmDeleteAccount: "Sim, excluir minha conta",
     deleteAccountConfirmQuestion: "Tem certeza? Pressione Esc para cancelar.",
-    signOutEverywhereHint: "Sair deste navegador.",
 
     // Passkeys
     passkeySignIn: "Entrar com uma chave de acesso",
@@ -433,7 +430,6 @@ const ptBR: Locale = {
     yourPicture: "Sua foto",
     noPicture: "Nenhuma imagem ainda",
     hasPicture: "Imagem definida",
-    choosePicture: "Escolher uma imagem",
     pictureFile: "Arquivo de imagem",
     pictureFileHint: "Uma imagem PNG, JPEG, GIF ou WebP; ela é recortada em quadrado e reduzida antes do envio.",
     pictureUnreadable: "Não foi possível ler este arquivo como imagem. Escolha uma imagem PNG, JPEG, GIF ou WebP.",
@@ -464,7 +460,7 @@ const ptBR: Locale = {
     onboardingSendAgain: "Enviar o e-mail novamente",
     onboardingCheckAgain: "Já abri o link",
     onboardingNotVerifiedYet: "Seu e-mail ainda não foi verificado. Abra o link do e-mail ou cole o código dele acima.",
-    onboardingNoEmail: "Sua conta não tem um endereço de e-mail para verificar. Saia e crie uma conta com um endereço de e-mail.",
+    onboardingNoEmail: "Sua conta ainda não tem um endereço de e-mail. Adicione um e enviaremos um e-mail de verificação para ele.",
     onboardingDoneTitle: "Tudo pronto",
     onboardingDone: "Seu endereço de e-mail foi verificado. Agora você pode continuar.",
     onboardingRestrictedTitle: "Sua conta está restrita",

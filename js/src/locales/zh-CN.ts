@@ -27,7 +27,6 @@ const zhCN: Locale = {
     show: "显示",
     hide: "隐藏",
     thisProject: "此项目",
-    toContinueTo: (project) => `以继续前往 ${project}`,
 
     // Field validation
     fieldRequired: "请填写此字段。",
@@ -96,7 +95,6 @@ const zhCN: Locale = {
     verify: "验证",
     verifying: "正在验证…",
     mfaAttemptExpired: "此次登录尝试已过期。请重新登录。",
-    mfaCodeHint: "可以直接粘贴；空格和连字符会被忽略。",
 
     // Forgot password and password reset
     forgotPasswordTitle: "重置密码",
@@ -296,7 +294,6 @@ const zhCN: Locale = {
     deleteAccount: "删除账号",
     confirmDeleteAccount: "是的，删除我的账号",
     deleteAccountConfirmQuestion: "确定吗？按 Esc 键取消。",
-    signOutEverywhereHint: "在此浏览器中退出登录。",
 
     // Passkeys
     passkeySignIn: "使用通行密钥登录",
@@ -425,7 +422,6 @@ const zhCN: Locale = {
     yourPicture: "你的头像",
     noPicture: "尚未设置头像",
     hasPicture: "已设置头像",
-    choosePicture: "选择图片",
     pictureFile: "图片文件",
     pictureFileHint: "PNG、JPEG、GIF 或 WebP 图片；发送前会被裁剪为正方形并缩小。",
     pictureUnreadable: "无法将此文件读取为图片。请选择 PNG、JPEG、GIF 或 WebP 图片。",
@@ -455,7 +451,7 @@ const zhCN: Locale = {
     onboardingSendAgain: "重新发送邮件",
     onboardingCheckAgain: "我已打开链接",
     onboardingNotVerifiedYet: "你的邮箱尚未验证。请打开邮件中的链接，或在上方粘贴验证码。",
-    onboardingNoEmail: "你的账号没有可验证的邮箱地址。请退出登录，然后使用邮箱地址注册。",
+    onboardingNoEmail: "你的账号还没有邮箱地址。添加一个后，我们会向其发送验证邮件。",
     onboardingDoneTitle: "一切就绪",
     onboardingDone: "你的邮箱地址已验证。现在可以继续了。",
     onboardingRestrictedTitle: "你的账号受到限制",

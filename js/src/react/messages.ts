@@ -38,7 +38,6 @@ export const DEFAULT_MESSAGES = {
   hide: "Hide",
   /** The card's small line under the title, naming the project. */
   thisProject: "This project",
-  toContinueTo: (project: string) => `to continue to ${project}`,
 
   // Field validation (shown under the field when a form is submitted)
   fieldRequired: "Fill in this field.",
@@ -109,7 +108,6 @@ export const DEFAULT_MESSAGES = {
   verify: "Verify",
   verifying: "Verifying…",
   mfaAttemptExpired: "This sign-in attempt has expired. Please sign in again.",
-  mfaCodeHint: "You can paste it; spaces and dashes are ignored.",
 
   // Forgot password and password reset
   forgotPasswordTitle: "Reset your password",
@@ -148,7 +146,8 @@ export const DEFAULT_MESSAGES = {
   onboardingSendAgain: "Send the e-mail again",
   onboardingCheckAgain: "I opened the link",
   onboardingNotVerifiedYet: "Your e-mail is not verified yet. Open the link in the e-mail, or paste its code above.",
-  onboardingNoEmail: "Your account has no e-mail address to verify. Sign out, and sign up with an e-mail address.",
+  /** Above the form of a user without an e-mail address (titled addEmailLabel, its button sendVerificationEmail). */
+  onboardingNoEmail: "Your account has no e-mail address yet. Add one and we will send it a verification e-mail.",
   onboardingDoneTitle: "You're all set",
   onboardingDone: "Your e-mail address is verified. You can continue now.",
   onboardingRestrictedTitle: "Your account is restricted",
@@ -374,7 +373,6 @@ export const DEFAULT_MESSAGES = {
   yourPicture: "Your picture",
   noPicture: "No picture yet",
   hasPicture: "Picture set",
-  choosePicture: "Choose a picture",
   pictureFile: "Image file",
   pictureFileHint: "A PNG, JPEG, GIF or WebP image; it is cut to a square and made small before it is sent.",
   pictureUnreadable: "This file could not be read as an image. Choose a PNG, JPEG, GIF or WebP image.",
@@ -399,7 +397,6 @@ export const DEFAULT_MESSAGES = {
   deleteAccount: "Delete account",
   confirmDeleteAccount: "Yes, delete my account",
   deleteAccountConfirmQuestion: "Are you sure? Press Escape to cancel.",
-  signOutEverywhereHint: "Sign out of this browser.",
 
   // Passkeys
   passkeySignIn: "Sign in with a passkey",

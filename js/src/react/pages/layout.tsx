@@ -45,7 +45,7 @@ export function useAppName(): string {
 
 export interface AuthPageProps {
   title: string;
-  /** A line under the title; default "to continue to <app>" on sign-in and sign-up only. */
+  /** A line under the title (sign-in and sign-up greet the visitor there). */
   subtitle?: ReactNode;
   /** Under the card's content, separated by a line (e.g. "No account yet? Create an account"). */
   footer?: ReactNode;
@@ -240,8 +240,8 @@ export function FormError({ id, message }: { id?: string; message: string | null
 }
 
 /** The "E-mail" field (name "email") of a form run by `submit`. */
-export function EmailField({ submit, autoComplete = "email" }: { submit: FieldProps["submit"]; autoComplete?: string }) {
-  return <Field label={useMessages().email} name="email" type="email" autoComplete={autoComplete} submit={submit} />;
+export function EmailField({ submit, autoComplete = "email", autoFocus }: { submit: FieldProps["submit"]; autoComplete?: string; autoFocus?: boolean }) {
+  return <Field label={useMessages().email} name="email" type="email" autoComplete={autoComplete} submit={submit} autoFocus={autoFocus} />;
 }
 
 /** "New password" and "Repeat new password" of a form run by `submit` (fields newPassword / password and repeat). */

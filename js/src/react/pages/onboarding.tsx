@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { isKnownError } from "../../known-error.js";
 import type { RestrictedUser } from "../../restricted-session.js";
@@ -6,6 +6,8 @@ import { withReturnTo } from "../../return-to.js";
 import { useAuthRedirect } from "../redirect.js";
 import { useAuth } from "../use-auth.js";
 import { describeCodeError, describeError, useMessages, type Messages } from "../messages.js";
+import { KIT } from "./account/account-settings.js";
+import { SectionKitContext } from "./account/kit.js";
 import { AuthPage, Field, FormError, formValue, Status, SubmitButton, useReturnTo, useSubmit } from "./layout.js";
 
 type State =
@@ -17,12 +19,14 @@ type State =
   | { step: "done" };
 
 const codeMessage = (error: unknown, m: Messages) => describeCodeError(error, m.verificationLinkNoun, m);
+const AddEmail = lazy(() => import("./onboarding-email.js"));
 
 /**
  * {handler}/onboarding: where an app that does not accept restricted users (API 2.8) sends
  * them. A user whose e-mail is not verified pastes the code (or link) of the verification
- * e-mail, or has it sent again, and continues to after_auth_return_to once verified; a user an
- * administrator restricted reads the administrator's reason.
+ * e-mail, or has it sent again, and continues to after_auth_return_to once verified; a user
+ * without an e-mail address (an OAuth provider shared none), or who mistyped it, adds one first.
+ * A user an administrator restricted reads the administrator's reason.
  */
 export function Onboarding() {
   const auth = useAuth();
@@ -36,16 +40,21 @@ export function Onboarding() {
   const check = useSubmit();
   const leaving = useSubmit();
   const [status, setStatus] = useState<string | null>(null);
+  // The user asked to replace an unverified address ("Use another e-mail address").
+  const [replacing, setReplacing] = useState(false);
 
   const show = useCallback(
     (user: RestrictedUser | null) =>
       setState(user === null ? { step: "signed-out" } : user.isRestricted ? { step: "restricted", user } : { step: "done" }),
     [],
   );
+  // Once, not again whenever the app's user state changes (adding an address reloads it): a
+  // reload then would replace what the page shows, an error included.
+  const session = auth.restrictedSession;
   const load = useCallback(() => {
     setLoadError(null);
-    auth.restrictedSession.getUser().then(show, setLoadError);
-  }, [auth, show]);
+    session.getUser().then(show, setLoadError);
+  }, [session, show]);
   useEffect(load, [load]);
 
   async function onVerify(event: FormEvent<HTMLFormElement>) {
@@ -61,26 +70,23 @@ export function Onboarding() {
   const next = returnTo ?? auth.urls.afterSignIn;
   const user = state.step === "restricted" ? state.user : null;
   const reason = user?.restrictedReason?.type;
-  const title =
+  const email = reason === "email_not_verified" && !replacing && user?.primaryEmail;
+  // Without an address to verify (or replacing it), the user adds one.
+  const adding = reason === "email_not_verified" && !email;
+  const [title, intro] =
     state.step === "done"
-      ? m.onboardingDoneTitle
-      : reason === "restricted_by_administrator"
-        ? m.onboardingRestrictedTitle
-        : reason && reason !== "email_not_verified"
-          ? m.onboardingIncompleteTitle
-          : m.onboardingVerifyTitle;
-  const signOut = (
-    <button
-      type="button"
-      disabled={leaving.pending}
-      data-testid="onboarding-sign-out"
-      onClick={async () => {
-        if ((await leaving.run(() => auth.restrictedSession.signOut())).ok) leave(auth.urls.afterSignOut);
-      }}
-    >
-      {m.signOut}
-    </button>
-  );
+      ? [m.onboardingDoneTitle]
+      : state.step === "signed-out"
+        ? [m.onboardingVerifyTitle, m.onboardingSignInText]
+        : email
+          ? [m.onboardingVerifyTitle, m.onboardingVerifyText(email)]
+          : adding
+            ? [m.addEmailLabel, !replacing && m.onboardingNoEmail]
+            : reason === "restricted_by_administrator"
+              ? [m.onboardingRestrictedTitle, m.onboardingRestrictedText]
+              : reason
+                ? [m.onboardingIncompleteTitle, m.onboardingIncompleteText]
+                : [m.onboardingVerifyTitle];
 
   if (loadError) {
     return (
@@ -94,13 +100,11 @@ export function Onboarding() {
   }
   return (
     <AuthPage title={title} busy={state.step === "loading" ? m.loading : undefined}>
+      {intro && <p className="authmw-intro">{intro}</p>}
       {state.step === "signed-out" && (
-        <>
-          <p className="authmw-intro">{m.onboardingSignInText}</p>
-          <Link className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, next)}>
-            {m.signIn}
-          </Link>
-        </>
+        <Link className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, next)}>
+          {m.signIn}
+        </Link>
       )}
       {state.step === "done" && (
         <>
@@ -112,78 +116,88 @@ export function Onboarding() {
           </button>
         </>
       )}
-      {user && reason === "email_not_verified" && user.primaryEmail && (
-        <>
-          <p className="authmw-intro">{m.onboardingVerifyText(user.primaryEmail)}</p>
-          <form onSubmit={onVerify} className="authmw-form" noValidate aria-busy={verify.pending} data-testid="onboarding-code-form">
-            <Field
-              label={m.onboardingCodeLabel}
-              name="code"
-              type="text"
-              autoComplete="one-time-code"
-              missingMessage={m.codeRequired}
-              submit={verify}
-              testId="onboarding-code"
+      {email && (
+        <form onSubmit={onVerify} className="authmw-form" noValidate aria-busy={verify.pending} data-testid="onboarding-code-form">
+          <Field
+            label={m.onboardingCodeLabel}
+            name="code"
+            type="text"
+            autoComplete="one-time-code"
+            missingMessage={m.codeRequired}
+            submit={verify}
+            testId="onboarding-code"
+          />
+          <FormError id={verify.formErrorId} message={verify.error} />
+          <SubmitButton pending={verify.pending} label={m.onboardingVerifyButton} pendingLabel={m.onboardingVerifying} />
+          <button type="button" className="authmw-link-button" data-testid="onboarding-replace-email" onClick={() => (setStatus(null), setReplacing(true))}>
+            {m.useAnotherEmail}
+          </button>
+        </form>
+      )}
+      {adding && (
+        <SectionKitContext.Provider value={KIT}>
+          <Suspense>
+            <AddEmail
+              onCancel={replacing ? () => setReplacing(false) : undefined}
+              onAdded={(added, email) => {
+                setReplacing(false);
+                show(added);
+                if (added?.isRestricted) setStatus(m.verificationEmailSentTo(email));
+              }}
             />
-            <FormError id={verify.formErrorId} message={verify.error} />
-            <SubmitButton pending={verify.pending} label={m.onboardingVerifyButton} pendingLabel={m.onboardingVerifying} />
-          </form>
+          </Suspense>
+        </SectionKitContext.Provider>
+      )}
+      {user?.restrictedByAdminReason && reason === "restricted_by_administrator" && (
+        <figure className="authmw-quote" data-testid="onboarding-admin-reason">
+          <figcaption>{m.onboardingReasonLabel}</figcaption>
+          <blockquote>{user.restrictedByAdminReason}</blockquote>
+        </figure>
+      )}
+      {user && (
+        <>
           <FormError message={resend.error ?? check.error ?? leaving.error} />
           <Status message={status} testId="onboarding-status" />
           <div className="authmw-actions">
+            {email && (
+              <>
+                <button
+                  type="button"
+                  disabled={resend.pending}
+                  data-testid="onboarding-send-again"
+                  onClick={async () => {
+                    setStatus(null);
+                    if ((await resend.run(() => auth.restrictedSession.sendVerificationEmail())).ok) setStatus(m.newVerificationEmailSent);
+                  }}
+                >
+                  {resend.pending ? m.sending : m.onboardingSendAgain}
+                </button>
+                <button
+                  type="button"
+                  disabled={check.pending}
+                  data-testid="onboarding-check-again"
+                  onClick={async () => {
+                    setStatus(null);
+                    const outcome = await check.run(() => auth.restrictedSession.getUser());
+                    if (outcome.ok && outcome.value?.isRestricted) setStatus(m.onboardingNotVerifiedYet);
+                    else if (outcome.ok) show(outcome.value);
+                  }}
+                >
+                  {m.onboardingCheckAgain}
+                </button>
+              </>
+            )}
             <button
               type="button"
-              disabled={resend.pending}
-              data-testid="onboarding-send-again"
+              disabled={leaving.pending}
+              data-testid="onboarding-sign-out"
               onClick={async () => {
-                setStatus(null);
-                if ((await resend.run(() => auth.restrictedSession.sendVerificationEmail())).ok) setStatus(m.newVerificationEmailSent);
+                if ((await leaving.run(() => auth.restrictedSession.signOut())).ok) leave(auth.urls.afterSignOut);
               }}
             >
-              {resend.pending ? m.sending : m.onboardingSendAgain}
+              {m.signOut}
             </button>
-            <button
-              type="button"
-              disabled={check.pending}
-              data-testid="onboarding-check-again"
-              onClick={async () => {
-                setStatus(null);
-                const outcome = await check.run(() => auth.restrictedSession.getUser());
-                if (outcome.ok && outcome.value?.isRestricted) setStatus(m.onboardingNotVerifiedYet);
-                else if (outcome.ok) show(outcome.value);
-              }}
-            >
-              {m.onboardingCheckAgain}
-            </button>
-            {signOut}
           </div>
-        </>
-      )}
-      {user && reason === "email_not_verified" && !user.primaryEmail && (
-        <>
-          <p className="authmw-intro">{m.onboardingNoEmail}</p>
-          <FormError message={leaving.error} />
-          {signOut}
-        </>
-      )}
-      {user && reason === "restricted_by_administrator" && (
-        <>
-          <p className="authmw-intro">{m.onboardingRestrictedText}</p>
-          {user.restrictedByAdminReason && (
-            <figure className="authmw-quote" data-testid="onboarding-admin-reason">
-              <figcaption>{m.onboardingReasonLabel}</figcaption>
-              <blockquote>{user.restrictedByAdminReason}</blockquote>
-            </figure>
-          )}
-          <FormError message={leaving.error} />
-          {signOut}
-        </>
-      )}
-      {user && reason !== "email_not_verified" && reason !== "restricted_by_administrator" && (
-        <>
-          <p className="authmw-intro">{m.onboardingIncompleteText}</p>
-          <FormError message={leaving.error} />
-          {signOut}
         </>
       )}
     </AuthPage>

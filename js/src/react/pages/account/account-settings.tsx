@@ -16,8 +16,11 @@ import { TotpCodeField } from "../mfa.js";
 import { SectionKitContext, type SectionKit } from "./kit.js";
 import type { AccountSection, SectionProps } from "./section.js";
 
-/** What the sections use from the rest of the package (see ./kit: they import none of it). */
-const KIT: SectionKit = {
+/**
+ * What the sections use from the rest of the package (see ./kit: they import none of it); the
+ * onboarding page hands it to its own part that loads on demand.
+ */
+export const KIT: SectionKit = {
   useAuth,
   useContactChannels,
   usePermission,

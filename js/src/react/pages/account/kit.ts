@@ -18,7 +18,8 @@ import type { TotpCodeField } from "../mfa.js";
  * section that imported the hooks, messages or layout modules itself would make an app's bundler
  * (esbuild's splitting) move those modules into the provider's first load, because the index
  * re-exports them. So a section imports only this module (React only), types, and leaf modules
- * (./format); everything else comes from useSectionKit().
+ * (./format); everything else comes from useSectionKit(). The onboarding page's add-e-mail form
+ * (../onboarding-email.tsx), which loads on demand too, gets the same kit from that page.
  */
 export interface SectionKit {
   useAuth: typeof useAuth;
