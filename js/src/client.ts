@@ -10,6 +10,7 @@ import type { CookieDocument, CookieFormat, CookieSameSite } from "./cookies.js"
 import { isKnownError } from "./known-error.js";
 import { userFromWire, type CurrentUser, type CurrentUserUpdate, type Project } from "./models.js";
 import type { SignInWithOAuthOptions } from "./oauth.js";
+import type { Navigate } from "./return-to.js";
 import { createSessionStore, type GetAccessTokenOptions, type SessionStore } from "./store.js";
 import { accessTokenKind, type UserKindOptions } from "./token-kind.js";
 import { Transport, type SessionTokens, type TransportOptions } from "./transport.js";
@@ -83,7 +84,7 @@ export class AuthClient implements AuthController {
   readonly caches: AuthCaches;
   private readonly user: UserStateMachine;
   private readonly onboard: boolean;
-  redirect?: (url: string) => void;
+  navigate?: Navigate;
 
   constructor(options: AuthClientOptions) {
     noteClientCreated();
@@ -216,7 +217,7 @@ export class AuthClient implements AuthController {
     // the service would refuse, nothing cleared (it may be the 2.8 SDK's), nothing retried.
     const access = await this.session.getSessionAccess();
     if (!access?.allowed) {
-      if (access?.kind == "restricted" && this.onboard) void this.restrictedSession.redirectToOnboarding(this.redirect).catch(() => {});
+      if (access?.kind == "restricted" && this.onboard) void this.restrictedSession.redirectToOnboarding(this.navigate).catch(() => {});
       return null;
     }
     try {

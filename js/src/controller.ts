@@ -9,6 +9,7 @@ import type { TeamApiKeysApi, UserApiKeysApi } from "./project-api-keys.js";
 import type { NotificationPreferencesApi } from "./notification-preferences.js";
 import type { OAuthProviderAccountsApi } from "./provider-accounts.js";
 import type { RestrictedSessionApi } from "./restricted-session.js";
+import type { Navigate } from "./return-to.js";
 import type { SessionsApi } from "./sessions.js";
 import type { GetAccessTokenOptions } from "./store.js";
 import type { ProjectPermissionsApi } from "./project-permissions.js";
@@ -181,11 +182,11 @@ export interface AuthController extends AuthFlows, AuthApis {
   start(): () => void;
   getAccessToken(options?: GetAccessTokenOptions): Promise<string | null>;
   /**
-   * How the client itself sends the browser to a page of the app, replacing the current one (a
-   * restricted user to the onboarding page): `location.replace` by default; <AuthProvider> in a
-   * react-router router sets it to follow its `redirectMethod`.
+   * The app's client-side navigation, which every redirect of the package uses for a page on the
+   * page's own origin (sign-in, onboarding, the pages after signing in; see leave in
+   * return-to.ts); without it they load the page. <AuthProvider> sets it from its `redirectMethod`.
    */
-  redirect?: (url: string) => void;
+  navigate?: Navigate;
   getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
   getUser(): Promise<CurrentUser | null>;
   updateUser(update: CurrentUserUpdate): Promise<CurrentUser>;

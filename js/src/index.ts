@@ -3,6 +3,7 @@ export * from "./core.js";
 export { AuthProvider } from "./react/provider.js";
 export type { AuthProviderProps } from "./react/provider.js";
 export type { RedirectMethod } from "./react/redirect.js";
+export type { Navigate } from "./return-to.js";
 export {
   useCachedValue,
   useConnectedAccount,

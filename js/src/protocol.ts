@@ -12,6 +12,7 @@ export {
   toRelativeUrl,
   trustedReturnTo,
 } from "./return-to.js";
+export type { Navigate } from "./return-to.js";
 export { otpCode } from "./otp-code.js";
 export {
   PASSKEY_RP_PLACEHOLDER,

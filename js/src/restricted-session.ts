@@ -8,7 +8,7 @@ import type { AuthController, CallbackOptions } from "./controller.js";
 import { AuthmwError } from "./errors.js";
 import { userFromWire, type CurrentUser, type Wire } from "./models.js";
 import { isKnownError } from "./known-error.js";
-import { authPageUrl, callbackUrl, withReturnTo } from "./return-to.js";
+import { authPageUrl, callbackUrl, leave, withReturnTo, type Navigate } from "./return-to.js";
 import type { TokenProvider } from "./transport.js";
 
 /** The user of a restricted session, with what the onboarding page shows. */
@@ -48,10 +48,10 @@ export interface RestrictedSessionApi {
    * Sends the browser to urls.onboarding ({handler}/onboarding), which comes back to this page
    * once the user may continue; does nothing on the handler's own pages (a restricted user
    * must still reach sign-out). <AuthProvider> calls it when such a user opens a page of an app
-   * that does not accept restricted users. `redirect` leaves (AuthController.redirect: what
-   * the provider's redirectMethod says); `location.replace` without it.
+   * that does not accept restricted users. Through `navigate` (AuthController.navigate: what the
+   * provider's redirectMethod gives) when the page is on this origin, else `location.replace`.
    */
-  redirectToOnboarding(redirect?: (url: string) => void): Promise<void>;
+  redirectToOnboarding(navigate?: Navigate): Promise<void>;
   /**
    * Ends the restricted user's session on the service and forgets its tokens (the app's own
    * signOut leaves a session it does not show as it is). A session that had already ended is
@@ -116,11 +116,11 @@ export function createRestrictedSessionApi(ctx: ApiContext): RestrictedSessionAp
       if (!channel.isVerified) await channels.sendVerificationEmail(channel.id, options);
       return getUser();
     },
-    async redirectToOnboarding(redirect = (url: string) => location.replace(url)) {
-      const { pathname, search, hash } = window.location;
+    async redirectToOnboarding(navigate) {
+      const { pathname, search, hash } = location;
       const { onboarding, handler } = ctx.urls;
       if (pathname == onboarding || pathname.startsWith(handler.replace(/\/$/, "") + "/")) return;
-      redirect(withReturnTo(onboarding, pathname + search + hash));
+      leave(withReturnTo(onboarding, pathname + search + hash), navigate);
     },
     async sendVerificationEmail(options = {}) {
       const callback_url = callbackUrl("sendVerificationEmail", ctx.urls.emailVerification, options.callbackUrl);
@@ -153,13 +153,14 @@ export function createRestrictedSessionApi(ctx: ApiContext): RestrictedSessionAp
  * What `useUser({ or: "redirect" })` and <RedirectToSignIn> do once nobody is signed in (this
  * module loads with that first redirect, not with the first page): the sign-in page with the
  * current page as where to come back (`replace`: the protected page, which would only send the
- * visitor away again, leaves the history), or, for a restricted user (API 2.8) the app does not
+ * visitor away again, leaves the history; through the app's navigation when the provider has one
+ * and the page is on this origin, see leave), or, for a restricted user (API 2.8) the app does not
  * show, the onboarding page, where they become a user the page can have (as the 2.8 SDK's useUser
  * does).
  */
 export async function leaveForSignIn(controller: AuthController): Promise<void> {
   const session = controller.restrictedSession;
   const user = await session.getUser().catch(() => null);
-  if (user?.isRestricted) await session.redirectToOnboarding(controller.redirect);
-  else location.replace(authPageUrl(controller.urls.signIn, location));
+  if (user?.isRestricted) await session.redirectToOnboarding(controller.navigate);
+  else leave(authPageUrl(controller.urls.signIn, location), controller.navigate);
 }

@@ -72,10 +72,36 @@ export function authPageUrl(pageUrl: string, location: LocationLike): string {
   return withReturnTo(pageUrl, trustedReturnTo(existing) ?? `${location.pathname}${location.search}${location.hash}`);
 }
 
-/** Sends the browser to the sign-in page, coming back to the current page afterwards. */
-export function redirectToSignIn(options: { handlerPath?: string; signInUrl?: string } = {}): void {
+/**
+ * An app's client-side navigation (react-router's `navigate`, or a wrapper of Next.js's
+ * `router.replace` / `router.push`): given a path with query and hash on the page's own origin.
+ */
+export type Navigate = (path: string, options: { replace: boolean }) => void;
+
+/**
+ * The one way the package sends the browser to `url` (a sign-in or handler page, a page after
+ * signing in; never a return path that toRelativeUrl has not judged): parsed as the browser
+ * would against the current page, a URL on the page's own origin goes to `navigate` (its path,
+ * query and hash) when the app gave one; anything else (no `navigate`, another origin such as a
+ * hosted sign-in page, an opaque origin, a path the router would read as a host: `//x`) is a
+ * page load, `location.replace` (the default) or `location.assign` (`replace` false: Back comes
+ * back here). `page` is the current location (tests give another).
+ */
+export function leave(url: string, navigate?: Navigate, replace = true, page: Location = location): void {
+  const target = new URL(url, page.href);
+  const { origin, pathname } = target;
+  if (navigate && origin == page.origin && origin != "null" && !pathname.startsWith("//"))
+    navigate(pathname + target.search + target.hash, { replace });
+  else page[replace ? "replace" : "assign"](target.href);
+}
+
+/**
+ * Sends the browser to the sign-in page, coming back to the current page afterwards; through
+ * `navigate` (see Navigate) when the sign-in page is on this origin, else with a page load.
+ */
+export function redirectToSignIn(options: { handlerPath?: string; signInUrl?: string; navigate?: Navigate } = {}): void {
   const signIn = options.signInUrl ?? resolveUrls(options.handlerPath).signIn;
-  window.location.assign(authPageUrl(signIn, window.location));
+  leave(authPageUrl(signIn, location), options.navigate, false);
 }
 
 /** Absolute URL of an app path on the current origin (for callback URLs sent to the service). */

@@ -1,5 +1,4 @@
 // Test helpers for apps that use @authmw/react: "@authmw/react/testing".
-import { RedirectMethodContext, type RedirectMethod } from "./react/redirect.js";
 import { useState, type ReactNode } from "react";
 import type { AuthCaches } from "./api-context.js";
 import { createAsyncCache } from "./cache.js";
@@ -10,6 +9,7 @@ import { NEW_PROJECT_CONFIG } from "./new-project-config.js";
 import type { NotificationPreference } from "./notification-preferences.js";
 import type { OAuthProviderAccount } from "./provider-accounts.js";
 import { AuthContext } from "./react/context.js";
+import { RedirectMethodNavigation, type RedirectMethod } from "./react/redirect-method.js";
 import type { ProjectPermissionsApi } from "./project-permissions.js";
 import type { RestrictedUser } from "./restricted-session.js";
 import type { TeamInvitationsApi, TeamMemberProfilesApi, TeamPermissionsApi, TeamsApi } from "./teams.js";
@@ -398,7 +398,7 @@ export function createTestingController(options: TestingControllerOptions = {}):
 }
 
 export interface AuthProviderForTestingProps extends TestingControllerOptions {
-  /** How handler pages leave after auth; "router" (default here) stays inside the test's router. */
+  /** How the pages and redirects leave (AuthProviderProps); "router" (default here) stays inside the test's router. */
   redirectMethod?: RedirectMethod;
   children?: ReactNode;
 }
@@ -408,7 +408,8 @@ export function AuthProviderForTesting({ children, redirectMethod = "router", ..
   const [controller] = useState(() => createTestingController(options));
   return (
     <AuthContext.Provider value={controller}>
-      <RedirectMethodContext.Provider value={redirectMethod}>{children}</RedirectMethodContext.Provider>
+      <RedirectMethodNavigation controller={controller} method={redirectMethod} />
+      {children}
     </AuthContext.Provider>
   );
 }

@@ -51,6 +51,58 @@ def test_a_signed_out_visit_to_a_protected_page_signs_in_and_returns_to_it(
     expect(page.get_by_test_id("protected-content")).to_be_visible()
 
 
+def documents_of(page: Any) -> list[str]:
+    """The paths of the documents `page` loads from now on; each new document also gets
+    `window.authmwDocument` (its path) and `window.authmwHistory` (the history's length then)."""
+    page.add_init_script("window.authmwDocument = location.pathname; window.authmwHistory = history.length")
+    documents: list[str] = []
+
+    def note(request: Any) -> None:
+        if request.resource_type == "document":
+            documents.append(urlsplit(request.url).path)
+
+    page.on("request", note)
+    return documents
+
+
+def test_with_a_router_the_redirect_to_sign_in_and_back_loads_no_page(
+    service: MailService, example_app: Any, context: Any
+) -> None:
+    """<AuthProvider redirectMethod="router"> (the example's `?redirect=router`): the members-only
+    page sends a signed-out visitor to sign-in with a react-router navigation, and the sign-in
+    brings them back the same way, so the document loaded for /protected is the one they end on
+    (a marker an init script writes into every new document). The default, "window", loads the
+    sign-in page (the control)."""
+    base = example_app(service.config)
+    email = service.sign_up()
+    page = context.new_page()
+    documents = documents_of(page)
+    page.goto(f"{base}/protected?redirect=router&tab=2#notes")
+    expect(page.get_by_test_id("sign-in-form")).to_be_visible()
+    url = urlsplit(page.url)
+    assert url.path == "/handler/sign-in"
+    assert parse_qs(url.query)["after_auth_return_to"] == ["/protected?redirect=router&tab=2#notes"]
+    assert page.evaluate("window.authmwDocument") == "/protected"
+    # replaced, not pushed: the protected page is not in the history to go back to
+    assert page.evaluate("history.length == window.authmwHistory")
+    sign_in(page, base, email, PASSWORD, from_page=True)
+    expect(page.get_by_test_id("protected-email")).to_have_text(email)
+    assert page.url == f"{base}/protected?redirect=router&tab=2#notes"
+    assert page.evaluate("window.authmwDocument") == "/protected"
+    assert documents == ["/protected"]
+
+    # The control: signed out again, without ?redirect=router.
+    page.close()
+    context.clear_cookies()
+    control = context.new_page()
+    loaded = documents_of(control)
+    control.goto(f"{base}/protected?tab=2")
+    expect(control.get_by_test_id("sign-in-form")).to_be_visible()
+    assert parse_qs(urlsplit(control.url).query)["after_auth_return_to"] == ["/protected?tab=2"]
+    assert control.evaluate("window.authmwDocument") == "/handler/sign-in"
+    assert loaded == ["/protected", "/handler/sign-in"]
+
+
 def test_a_foreign_return_path_is_not_followed(service: MailService, example_app: Any, context: Any) -> None:
     """The control of the return path: the sign-in page follows only a path on the app's own origin."""
     base = example_app(service.config)

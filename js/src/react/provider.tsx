@@ -1,11 +1,10 @@
 import { useEffect, useState, type ReactNode } from "react";
-import { useInRouterContext } from "react-router";
 import { createAuthClient } from "../client.js";
 import type { AuthController } from "../controller.js";
 import type { CookieFormat, CookieSameSite } from "../cookies.js";
 import type { AuthUrlOverrides } from "../urls.js";
 import { AuthContext } from "./context.js";
-import { RedirectMethodContext, RouterRedirect, type RedirectMethod } from "./redirect-method.js";
+import { RedirectMethodNavigation, type RedirectMethod } from "./redirect-method.js";
 
 export interface AuthProviderProps {
   projectId: string;
@@ -20,10 +19,13 @@ export interface AuthProviderProps {
   /** The cookies' SameSite attribute: "lax" (default), "strict", or "none" (https pages only). */
   cookieSameSite?: CookieSameSite;
   /**
-   * How handler pages leave after signing in, up or out: "window" (default) loads the target
-   * page, so server-rendered pages see the new session; "router" navigates inside the app.
-   * The provider's own redirect of a restricted user to the onboarding page follows it too when
-   * the provider is inside a react-router router (outside one it loads the page).
+   * How every redirect of the package goes to a page on this origin: the sign-in page of
+   * `useUser({ or: "redirect" })`, <RedirectToSignIn> and `redirectToSignIn()`, a restricted
+   * user's onboarding page, the page after signing in, up or out. "window" (default) loads the
+   * page, so server-rendered pages see the new session; "router" navigates with react-router
+   * (when the provider is inside a router; outside one it loads the page); `{ navigate }` calls
+   * the app's own navigation (e.g. Next.js's router) with the path, query and hash. A page on
+   * another origin (e.g. a hosted sign-in page) is always loaded.
    */
   redirectMethod?: RedirectMethod;
   /**
@@ -55,15 +57,12 @@ export interface AuthProviderProps {
  */
 export function AuthProvider({ client, children, redirectMethod = "window", restrictedUsers = "onboarding", ...config }: AuthProviderProps) {
   const [controller] = useState<AuthController>(() => client ?? createAuthClient({ ...config, restrictedUsers }));
-  const inRouter = useInRouterContext();
-  // RouterRedirect's effect runs before this one: the first user load already redirects by the method.
+  // RedirectMethodNavigation's effect runs before this one: the first user load already redirects by the method.
   useEffect(() => controller.start(), [controller]);
   return (
     <AuthContext.Provider value={controller}>
-      <RedirectMethodContext.Provider value={redirectMethod}>
-        {inRouter && redirectMethod == "router" && <RouterRedirect controller={controller} />}
-        {children}
-      </RedirectMethodContext.Provider>
+      <RedirectMethodNavigation controller={controller} method={redirectMethod} />
+      {children}
     </AuthContext.Provider>
   );
 }

@@ -1,18 +1,14 @@
-import { useCallback, useContext } from "react";
-import { useNavigate } from "react-router";
-import { RedirectMethodContext } from "./redirect-method.js";
+import { useCallback } from "react";
+import { leave } from "../return-to.js";
+import { useAuthController } from "./context.js";
 
-export { RedirectMethodContext, type RedirectMethod } from "./redirect-method.js";
+export type { RedirectMethod } from "./redirect-method.js";
 
-/** A function that leaves for `url` (relative, already checked) with the provider's redirect method. */
+/**
+ * A function that leaves for `url` (a handler page's address or a return path already judged),
+ * replacing the current page, with the provider's redirect method (see leave).
+ */
 export function useAuthRedirect(): (url: string) => void {
-  const method = useContext(RedirectMethodContext);
-  const navigate = useNavigate();
-  return useCallback(
-    (url: string) => {
-      if (method === "router") navigate(url, { replace: true });
-      else window.location.replace(url);
-    },
-    [method, navigate],
-  );
+  const controller = useAuthController("useAuthRedirect");
+  return useCallback((url: string) => leave(url, controller.navigate), [controller]);
 }

@@ -5,7 +5,7 @@ import { useCallback, useMemo, useRef, useSyncExternalStore } from "react";
 import { FLOW_NAMES, type AuthController, type AuthFlows, type AuthStatus, type UserState } from "../controller.js";
 import type { CurrentUser } from "../models.js";
 import type { OAuthApi } from "../oauth.js";
-import { authPageUrl } from "../return-to.js";
+import { authPageUrl, leave } from "../return-to.js";
 import { useAuthController } from "./context.js";
 import { SERVER_SNAPSHOT } from "./hooks.js";
 
@@ -42,8 +42,8 @@ const HANDED_OUT = {
   start: false,
   getUser: false,
   caches: false,
-  // How the client redirects, which <AuthProvider> sets; not an app's call.
-  redirect: false,
+  // The app's navigation, which <AuthProvider> sets; not an app's call.
+  navigate: false,
 } as const satisfies Record<Exclude<keyof AuthController, keyof AuthFlows>, boolean>;
 
 type HandedOut = { [K in keyof typeof HANDED_OUT]: (typeof HANDED_OUT)[K] extends true ? K : never }[keyof typeof HANDED_OUT];
@@ -60,7 +60,11 @@ export type UseAuthResult = {
   signIn: AuthController["signInWithCredential"];
   /** AuthController.signUpWithCredential */
   signUp: AuthController["signUpWithCredential"];
-  /** Goes to the sign-in page and comes back to the current page afterwards. */
+  /**
+   * Goes to the sign-in page and comes back to the current page afterwards (a new history entry:
+   * Back returns here); through the provider's `redirectMethod` navigation when the sign-in page
+   * is on this origin.
+   */
   redirectToSignIn(): void;
   /** Sends the browser to the provider's sign-in page; comes back to returnTo (relative) if given. */
   signInWithOAuth: OAuthApi["signIn"];
@@ -77,7 +81,7 @@ function callsOf(controller: AuthController): Calls {
   }
   calls.signIn = calls.signInWithCredential;
   calls.signUp = calls.signUpWithCredential;
-  calls.redirectToSignIn = () => window.location.assign(authPageUrl(controller.urls.signIn, window.location));
+  calls.redirectToSignIn = () => leave(authPageUrl(controller.urls.signIn, location), controller.navigate, false);
   calls.signInWithOAuth = controller.oauth.signIn.bind(controller.oauth);
   return calls as Calls;
 }
