@@ -360,7 +360,13 @@ def main(argv: list[str] | None = None) -> int:
     go.add_argument("--failure-lines", type=int, default=40, help="lines of each failure message kept (default 40)")
     go.add_argument("--svix-url", default="http://127.0.0.1:9")
     go.add_argument("--dashboard-url", default="http://127.0.0.1:9")
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # Test paths after an option (`run STACK --workers 1 auth/otp`): argparse gives the paths
+    # positional nothing once an option came between, and leaves them over.
+    if extra:
+        if args.command != "run" or any(item.startswith("-") for item in extra):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.paths = [*args.paths, *extra]
     if args.command == "prepare":
         prepare(Path(args.stack))
         return 0
