@@ -292,7 +292,7 @@ describe("the sign-in redirects follow the provider's redirectMethod", () => {
 });
 
 /** `navigate` as a navigation that adds `basename` to the paths it gets (as react-router's does). */
-const under = (basename: string, navigate: Navigate): Navigate => Object.assign(navigate, { basename });
+const under = <T extends Navigate>(basename: string, navigate: T) => Object.assign(navigate, { basename });
 
 describe("leave under a router's basename: URLs are what the browser ends up at", () => {
   it("hands the router the path without its basename, with or without a trailing slash", () => {

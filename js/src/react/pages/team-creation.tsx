@@ -15,6 +15,7 @@ export function TeamCreation() {
   const auth = useAuth();
   const m = useMessages();
   const project = useProject();
+  const here = useHere();
   const submit = useSubmit();
   const [created, setCreated] = useState<Team | null>(null);
 
@@ -38,7 +39,7 @@ export function TeamCreation() {
       {auth.status === "signed-out" && (
         <div className="authmw-stack" data-testid="team-creation-sign-in">
           <p>{m.signInToCreateTeam}</p>
-          <AuthLink className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, useHere())}>
+          <AuthLink className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, here)}>
             {m.signIn}
           </AuthLink>
         </div>
