@@ -450,6 +450,28 @@ describe('under <BrowserRouter basename="/app">: "router" and "window" end at th
     window.history.replaceState(null, "", "/app/buttons?x=1");
     render(<HandlerApp basename="/app" options={HANDLER} />);
     expect(screen.getByTestId("sign-in-button").getAttribute("href")).toBe(`/app/handler/sign-in?after_auth_return_to=${encodeURIComponent("/app/buttons?x=1")}`);
+    // A URL outside the basename or on another origin: a plain link to it as written (a page load).
+    for (const signIn of ["/elsewhere/sign-in", "https://auth.example.com/in"]) {
+      cleanup();
+      window.history.replaceState(null, "", "/app/handler/forgot-password");
+      render(<HandlerApp basename="/app" options={{ ...HANDLER, urls: { signIn } }} />);
+      expect((await screen.findByRole("link", { name: "Back to sign in" })).getAttribute("href")).toBe(signIn);
+    }
+  });
+
+  it("{ navigate } with a basename property (a router that adds its own base path): gets the path without it", async () => {
+    const navigate = under("/app", vi.fn<Navigate>());
+    const { client } = clientWith(HANDLER);
+    render(
+      <MemoryRouter initialEntries={["/protected"]}>
+        <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client} redirectMethod={{ navigate }}>
+          <Routes>
+            <Route path="/protected" element={<Protected />} />
+          </Routes>
+        </AuthProvider>
+      </MemoryRouter>,
+    );
+    await waitFor(() => expect(navigate).toHaveBeenCalledExactlyOnceWith(SIGN_IN.slice("/app".length), { replace: true }));
   });
 
   describe("page loads (location stood in for)", () => {
