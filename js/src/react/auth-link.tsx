@@ -7,10 +7,12 @@ import { routerPath } from "../return-to.js";
 /**
  * A link to `to`, a URL as the browser shows it: the router's link when leave would hand it to
  * the router (this origin, under the router's basename, which the link would otherwise put in
- * front a second time), else a plain link, a page load.
+ * front a second time), else a plain link, a page load. Rendered without a page (on a server),
+ * a plain link to the same URL, which the router's link then takes over.
  */
 export function AuthLink({ to, ...props }: AnchorHTMLAttributes<HTMLAnchorElement> & { to: string }) {
-  const path = routerPath(to, useHref("/"));
+  const base = useHref("/");
+  const path = typeof location == "object" && routerPath(to, base);
   return path ? <Link to={path} {...props} /> : <a href={to} {...props} />;
 }
 
