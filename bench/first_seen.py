@@ -36,7 +36,7 @@ import httpx
 from _common import Stack, heading, row
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
-from inprocess import der_checks, inner, receive, scope_headers, send
+from inprocess import der_checks, floor_check, inner, receive, scope_headers, send
 
 from authmw import _jwt
 from authmw._ops import SyncDriver
@@ -103,32 +103,9 @@ def main() -> None:
             return asgi(app)
 
         def floor() -> Callable[[list[float]], None]:
-            # The least any middleware must do with a first-seen token, written out straight:
-            # find the Cookie header and in it the session's two cookies, slice the access
-            # token out of the pair (as SessionCookieReader does for the SDKs' value), then
-            # PyJWT's read and verify_parsed, the verifier's kind, issuer and subject checks
-            # and Claims (TokenVerifier._check), and the verified-token cache entry. No user
-            # object, no refresh decision, no cookie rewriting, no other credential: a floor
-            # to set the target against, not a middleware.
             fresh = TokenVerifier(config)
             driver.run(fresh.verify(first.access_token))  # the key set, fetched untimed
-            refresh_name = f"stack-refresh-{config.project_id}"
-
-            def check(scope_headers: list[tuple[bytes, bytes]]) -> None:
-                cookie = next(value.decode("latin-1") for name, value in scope_headers if name == b"cookie")
-                refresh = access = ""
-                for chunk in cookie.split(";"):
-                    name, _, value = chunk.partition("=")
-                    name = name.strip()
-                    if name == refresh_name:
-                        refresh = value
-                    elif name == "stack-access":
-                        access = value
-                pair_refresh, _, token = access[6:-6].partition("%22%2C%22")
-                assert pair_refresh == refresh
-                fresh._remember(token, fresh._check(_jwt.parse(token), prepared))
-
-            return each(headers, check)
+            return each(headers, floor_check(fresh, prepared, config.project_id))
 
         # name -> a maker of the timed pass (called anew each round: new caches for the tokens)
         layers: dict[str, Callable[[], Callable[[list[float]], None]]] = {

@@ -42,6 +42,8 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
+from authmw import _jwt
+from authmw._jwt import PreparedKey
 from authmw._ops import SyncDriver
 from authmw._tokens import TokenVerifier
 from authmw.middleware import AuthMiddleware, WSGIAuthMiddleware
@@ -253,6 +255,35 @@ def der_checks(tokens: list[str]) -> list[tuple[bytes, bytes]]:
         der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
         checks.append((der, signing_input.encode()))
     return checks
+
+
+def floor_check(verifier: TokenVerifier, key: PreparedKey, project_id: str) -> Callable[[Any], None]:
+    """The least any middleware must do with a first-seen token, written out straight, as a
+    check of an ASGI request's headers: find the Cookie header and in it the session's two
+    cookies, slice the access token out of the pair (as SessionCookieReader does for the SDKs'
+    value), then PyJWT's read and ``verify_parsed``, the verifier's kind, issuer and subject
+    checks and Claims (``TokenVerifier._check``), and the verified-token cache entry. No user
+    object, no refresh decision, no cookie rewriting, no other credential: a floor to set issue
+    38's first-seen target against (bench/first_seen.py, bench/instructions.py), not a
+    middleware."""
+    refresh_name = f"stack-refresh-{project_id}"
+
+    def check(headers: list[tuple[bytes, bytes]]) -> None:
+        cookie = next(value.decode("latin-1") for name, value in headers if name == b"cookie")
+        refresh = access = ""
+        for chunk in cookie.split(";"):
+            name, _, value = chunk.partition("=")
+            name = name.strip()
+            if name == refresh_name:
+                refresh = value
+            elif name == "stack-access":
+                access = value
+        pair_refresh, _, token = access[6:-6].partition("%22%2C%22")
+        if pair_refresh != refresh:
+            raise ValueError("the floor reads only the access cookie the SDKs write")
+        verifier._remember(token, verifier._check(_jwt.parse(token), key))
+
+    return check
 
 
 def time_verifier(config: Any, tokens: list[str], repeat: int) -> tuple[float, float, float]:
