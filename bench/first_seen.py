@@ -17,7 +17,9 @@ target (a first-seen request at most 1.5x the check) is set against PyJWT's part
 and ``verify_parsed``): what the target leaves for authmw's own work, what that costs now,
 and what it costs in a floor: the least any middleware must do with a first-seen cookie
 (the cookie found and sliced, PyJWT's part, the verifier's claim checks, the cache entry),
-written out straight, with no user object, refresh decision or cookie rewriting.
+written out straight, with no user object, refresh decision or cookie rewriting; and, as a
+reference for what PyJWT's part costs there, the same floor with the token read and its
+signature handed to ``cryptography`` without PyJWT (authmw never verifies a token so).
 
     .venv/bin/python bench/first_seen.py [--tokens 256] [--rounds 9]
 """
@@ -99,13 +101,20 @@ def main() -> None:
 
         def middleware() -> Callable[[list[float]], None]:
             app = AuthMiddleware(inner, config=config)
-            loop.run_until_complete(app({"type": "http", "scheme": "http", "path": "/", "headers": warm}, receive, send))
+            loop.run_until_complete(
+                app({"type": "http", "scheme": "http", "path": "/", "headers": warm}, receive, send)
+            )
             return asgi(app)
 
         def floor() -> Callable[[list[float]], None]:
             fresh = TokenVerifier(config)
             driver.run(fresh.verify(first.access_token))  # the key set, fetched untimed
             return each(headers, floor_check(fresh, prepared, config.project_id))
+
+        def floor_without_pyjwt() -> Callable[[list[float]], None]:
+            fresh = TokenVerifier(config)
+            driver.run(fresh.verify(first.access_token))  # the key set, fetched untimed
+            return each(headers, floor_check(fresh, prepared, config.project_id, pyjwt=False))
 
         # name -> a maker of the timed pass (called anew each round: new caches for the tokens)
         layers: dict[str, Callable[[], Callable[[list[float]], None]]] = {
@@ -117,6 +126,7 @@ def main() -> None:
             ),
             "verifier": verifier,
             "floor": floor,
+            "floor_without_pyjwt": floor_without_pyjwt,
             "bare_app": lambda: asgi(inner),
             "request": middleware,
         }
@@ -148,6 +158,7 @@ def main() -> None:
     line("verify_parsed: header rules, signature, claims", best["verify_read"])
     line("TokenVerifier: expiry read + verify (read once)", best["verifier"])
     line("the floor: cookie sliced, PyJWT's part, claims kept", best["floor"])
+    line("  the same floor without PyJWT (a reference)", best["floor_without_pyjwt"])
     line("the bare app alone (ASGI)", best["bare_app"])
     line("the whole request: middleware + bare app", best["request"])
     heading("Over the check, per token")

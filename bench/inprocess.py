@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import binascii
 import gc
 import json
 import time
@@ -45,7 +46,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from authmw import _jwt
 from authmw._jwt import PreparedKey
 from authmw._ops import SyncDriver
-from authmw._tokens import TokenVerifier
+from authmw._tokens import Claims, TokenVerifier
 from authmw.middleware import AuthMiddleware, WSGIAuthMiddleware
 
 UNRELATED = "_ga=GA1.1.1234567890.1700000000; theme=dark; csrftoken=6Jz1y3kq0bXwT1oYw2cQy0V3x9bM"
@@ -257,7 +258,9 @@ def der_checks(tokens: list[str]) -> list[tuple[bytes, bytes]]:
     return checks
 
 
-def floor_check(verifier: TokenVerifier, key: PreparedKey, project_id: str) -> Callable[[Any], None]:
+def floor_check(
+    verifier: TokenVerifier, key: PreparedKey, project_id: str, *, pyjwt: bool = True
+) -> Callable[[Any], None]:
     """The least any middleware must do with a first-seen token, written out straight, as a
     check of an ASGI request's headers: find the Cookie header and in it the session's two
     cookies, slice the access token out of the pair (as SessionCookieReader does for the SDKs'
@@ -265,8 +268,36 @@ def floor_check(verifier: TokenVerifier, key: PreparedKey, project_id: str) -> C
     checks and Claims (``TokenVerifier._check``), and the verified-token cache entry. No user
     object, no refresh decision, no cookie rewriting, no other credential: a floor to set issue
     38's first-seen target against (bench/first_seen.py, bench/instructions.py), not a
-    middleware."""
+    middleware.
+
+    ``pyjwt=False`` is a reference only, for what PyJWT's part costs in that floor: the token
+    read with ``binascii`` and ``json`` and its signature handed to ``cryptography`` directly,
+    checking no more than that the header says ES256 (authmw never verifies a token so)."""
     refresh_name = f"stack-refresh-{project_id}"
+    ecdsa = ec.ECDSA(hashes.SHA256())
+    to_standard = bytes.maketrans(b"-_", b"+/")
+
+    def unpadded(segment: bytes) -> bytes:
+        return binascii.a2b_base64(segment.translate(to_standard) + b"==")
+
+    def without_pyjwt(token: str) -> Claims:
+        signing_input, _, signature = token.encode().rpartition(b".")
+        header, _, payload_segment = signing_input.partition(b".")
+        if json.loads(unpadded(header)).get("alg") != "ES256":
+            raise ValueError("not an ES256 token")
+        payload, raw = json.loads(unpadded(payload_segment)), unpadded(signature)
+        r, s = int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")
+        key.key.verify(encode_dss_signature(r, s), signing_input, ecdsa)
+        kind = verifier._kind(payload)
+        return Claims(
+            payload["sub"],
+            kind.audience,
+            payload["iss"],
+            float(payload["iat"]),
+            float(payload["exp"]),
+            payload,
+            kind.name,
+        )
 
     def check(headers: list[tuple[bytes, bytes]]) -> None:
         cookie = next(value.decode("latin-1") for name, value in headers if name == b"cookie")
@@ -281,7 +312,8 @@ def floor_check(verifier: TokenVerifier, key: PreparedKey, project_id: str) -> C
         pair_refresh, _, token = access[6:-6].partition("%22%2C%22")
         if pair_refresh != refresh:
             raise ValueError("the floor reads only the access cookie the SDKs write")
-        verifier._remember(token, verifier._check(_jwt.parse(token), key))
+        claims = verifier._check(_jwt.parse(token), key) if pyjwt else without_pyjwt(token)
+        verifier._remember(token, claims)
 
     return check
 

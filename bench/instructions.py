@@ -13,7 +13,8 @@ warm-up work; the difference over N is the part's cost per item. Parts:
   a key set already in memory);
 - ``floor``: the least any middleware must do with a first-seen cookie, written out straight
   (``bench/inprocess.py``'s ``floor_check``: the access token sliced out of the cookie, PyJWT's
-  part, the verifier's claim checks, the cache entry);
+  part, the verifier's claim checks, the cache entry); ``floor_without_pyjwt``, the same with
+  the token read and its signature checked without PyJWT (a reference: authmw never does so);
 - ``first_seen``: a whole ASGI request with a token the middleware never saw (the bare app
   included; ``bare`` is that app alone);
 - ``repeated``: a whole ASGI request with the same session cookie again (this and ``bare``
@@ -44,7 +45,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-PARTS = ("es256", "read", "verifier", "floor", "bare", "first_seen", "repeated", "pyjwt")
+PARTS = ("es256", "read", "verifier", "floor", "floor_without_pyjwt", "bare", "first_seen", "repeated", "pyjwt")
 #: Items every child runs before the counted ones, in both modes (code paths, caches, imports).
 WARM = 5
 
@@ -99,6 +100,7 @@ def main() -> None:
         "read": "PyJWT's read of a token (authmw._jwt.parse)",
         "verifier": "TokenVerifier: expiry read + verify, new token",
         "floor": "the floor: cookie sliced, PyJWT's part, claims kept",
+        "floor_without_pyjwt": "  the floor without PyJWT (a reference)",
         "bare": "the bare ASGI app alone",
         "first_seen": "first-seen token: whole ASGI request",
         "repeated": "repeated token: whole ASGI request",
@@ -203,9 +205,10 @@ def child(part: str, counted: bool, data: dict[str, Any], n: int) -> None:
                 checker.expiry(token)
                 driver.run(checker.verify(token))
 
-    elif part == "floor":
+    elif part in ("floor", "floor_without_pyjwt"):
         items = [scope_headers(cookie) for cookie in data["cookies"][: WARM + n]]
-        floor = floor_check(verifier(), next(iter(parse_jwks(data["jwks"].encode()).values())), config.project_id)
+        key = next(iter(parse_jwks(data["jwks"].encode()).values()))
+        floor = floor_check(verifier(), key, config.project_id, pyjwt=part == "floor")
 
         def run(items: list[Any]) -> None:
             for headers in items:
