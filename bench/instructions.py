@@ -11,6 +11,10 @@ warm-up work; the difference over N is the part's cost per item. Parts:
 - ``read``: PyJWT's read of a token (``authmw._jwt.parse``);
 - ``verifier``: ``TokenVerifier`` on a token it never saw (expiry read, then verify over
   a key set already in memory);
+- ``floor``: the least any middleware must do with a first-seen cookie, written out straight
+  (``bench/inprocess.py``'s ``floor_check``: the access token sliced out of the cookie, PyJWT's
+  part, the verifier's claim checks, the cache entry); ``floor_without_pyjwt``, the same with
+  the token read and its signature checked without PyJWT (a reference: authmw never does so);
 - ``first_seen``: a whole ASGI request with a token the middleware never saw (the bare app
   included; ``bare`` is that app alone);
 - ``repeated``: a whole ASGI request with the same session cookie again (this and ``bare``
@@ -41,7 +45,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-PARTS = ("es256", "read", "verifier", "bare", "first_seen", "repeated", "pyjwt")
+PARTS = ("es256", "read", "verifier", "floor", "floor_without_pyjwt", "bare", "first_seen", "repeated", "pyjwt")
 #: Items every child runs before the counted ones, in both modes (code paths, caches, imports).
 WARM = 5
 
@@ -95,6 +99,8 @@ def main() -> None:
         "es256": "the ES256 check alone (cryptography, DER ready)",
         "read": "PyJWT's read of a token (authmw._jwt.parse)",
         "verifier": "TokenVerifier: expiry read + verify, new token",
+        "floor": "the floor: cookie sliced, PyJWT's part, claims kept",
+        "floor_without_pyjwt": "  the floor without PyJWT (a reference)",
         "bare": "the bare ASGI app alone",
         "first_seen": "first-seen token: whole ASGI request",
         "repeated": "repeated token: whole ASGI request",
@@ -173,7 +179,7 @@ def child(part: str, counted: bool, data: dict[str, Any], n: int) -> None:
     items: list[Any]
     run: Callable[[list[Any]], None]
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from inprocess import der_checks, inner, receive, scope_headers, send
+    from inprocess import der_checks, floor_check, inner, receive, scope_headers, send
 
     if part == "es256":
         key = next(iter(parse_jwks(data["jwks"].encode()).values())).key
@@ -198,6 +204,15 @@ def child(part: str, counted: bool, data: dict[str, Any], n: int) -> None:
             for token in items:
                 checker.expiry(token)
                 driver.run(checker.verify(token))
+
+    elif part in ("floor", "floor_without_pyjwt"):
+        items = [scope_headers(cookie) for cookie in data["cookies"][: WARM + n]]
+        key = next(iter(parse_jwks(data["jwks"].encode()).values()))
+        floor = floor_check(verifier(), key, config.project_id, pyjwt=part == "floor")
+
+        def run(items: list[Any]) -> None:
+            for headers in items:
+                floor(headers)
 
     elif part == "pyjwt":
         items = tokens
