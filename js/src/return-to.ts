@@ -74,25 +74,41 @@ export function authPageUrl(pageUrl: string, location: LocationLike): string {
 
 /**
  * An app's client-side navigation (react-router's `navigate`, or a wrapper of Next.js's
- * `router.replace` / `router.push`): given a path with query and hash on the page's own origin.
+ * `router.replace` / `router.push`): given a path with query and hash on the page's own origin,
+ * as the browser shows it, less `basename` when set: the part of the path the navigation adds
+ * itself (react-router's basename, Next.js's basePath); it then gets only paths under it.
+ * `state` is for the history entry (react-router's location.state).
  */
-export type Navigate = (path: string, options: { replace: boolean }) => void;
+export type Navigate = ((path: string, options: { replace: boolean; state?: unknown }) => void) & { basename?: string };
+
+/**
+ * The path to hand a navigation with `basename` (see Navigate) for `url`, parsed as the browser
+ * would against the current page: its path less the basename, query and hash when it is on the
+ * page's own origin (not an opaque one) and under the basename, and does not start with `//`
+ * (which a router would read as a host); else null: only a page load goes there. `page` is the
+ * current location (tests give another).
+ */
+export function routerPath(url: string, basename = "", page: Location = location): string | null {
+  const target = new URL(url, page.href);
+  const { origin, pathname } = target;
+  const base = basename.replace(/\/$/, "");
+  const path = pathname.slice(base.length) || "/";
+  return origin == page.origin && origin != "null" && pathname.startsWith(base) && path[0] == "/" && path[1] != "/" ? path + target.search + target.hash : null;
+}
 
 /**
  * The one way the package sends the browser to `url` (a sign-in or handler page, a page after
- * signing in; never a return path that toRelativeUrl has not judged): parsed as the browser
- * would against the current page, a URL on the page's own origin goes to `navigate` (its path,
- * query and hash) when the app gave one; anything else (no `navigate`, another origin such as a
- * hosted sign-in page, an opaque origin, a path the router would read as a host: `//x`) is a
+ * signing in; never a return path that toRelativeUrl has not judged). URLs are what the browser
+ * ends up at, whichever way it goes: one routerPath accepts goes to `navigate` when the app gave
+ * one (with `state` for the history entry); anything else (no `navigate`, another origin such as
+ * a hosted sign-in page, a path outside the basename or one a router would read as a host) is a
  * page load, `location.replace` (the default) or `location.assign` (`replace` false: Back comes
- * back here). `page` is the current location (tests give another).
+ * back here), where `state` cannot go.
  */
-export function leave(url: string, navigate?: Navigate, replace = true, page: Location = location): void {
-  const target = new URL(url, page.href);
-  const { origin, pathname } = target;
-  if (navigate && origin == page.origin && origin != "null" && !pathname.startsWith("//"))
-    navigate(pathname + target.search + target.hash, { replace });
-  else page[replace ? "replace" : "assign"](target.href);
+export function leave(url: string, navigate?: Navigate, replace = true, page: Location = location, state?: unknown): void {
+  const path = navigate && routerPath(url, navigate.basename, page);
+  if (path) navigate!(path, { replace, state });
+  else page[replace ? "replace" : "assign"](new URL(url, page.href).href);
 }
 
 /**

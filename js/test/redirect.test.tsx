@@ -2,12 +2,13 @@
 // URL that the browser would read as a path of the page's own origin, a page load for anything
 // else. First the decision itself over a stand-in location (pure code), then the places that
 // send a signed-out user to sign-in, with real AuthClients (no session, so no request) in jsdom.
-import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { useEffect, useState } from "react";
 import { BrowserRouter, MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AuthProvider, RedirectToSignIn, useAuth, useUser, type Navigate, type RedirectMethod } from "../src/index";
+import { AuthHandler, AuthProvider, RedirectToSignIn, SignInButton, useAuth, useUser, type Navigate, type RedirectMethod } from "../src/index";
 import { leave, redirectToSignIn } from "../src/return-to";
+import type { AuthClientOptions } from "../src/client";
 import { BASE_URL, clientWith, PROJECT_ID } from "./helpers";
 
 /** A stand-in for window.location at `href`, recording the page loads asked of it. */
@@ -287,5 +288,213 @@ describe("the sign-in redirects follow the provider's redirectMethod", () => {
     await waitFor(() => expect(navigate).toHaveBeenCalledTimes(2));
     expect(navigate).toHaveBeenCalledWith(SIGN_IN_BACK_HERE, { replace: true });
     expect(navigate).toHaveBeenCalledWith(SIGN_IN_BACK_HERE, { replace: false });
+  });
+});
+
+/** `navigate` as a navigation that adds `basename` to the paths it gets (as react-router's does). */
+const under = <T extends Navigate>(basename: string, navigate: T) => Object.assign(navigate, { basename });
+
+describe("leave under a router's basename: URLs are what the browser ends up at", () => {
+  it("hands the router the path without its basename, with or without a trailing slash", () => {
+    for (const basename of ["/app", "/app/"]) {
+      const { page, replace } = pageAt("http://app.example:8080/app/protected");
+      const navigate = under(basename, vi.fn<Navigate>());
+      leave("/app/handler/sign-in?after_auth_return_to=%2Fapp%2Fprotected#top", navigate, true, page);
+      leave("http://app.example:8080/app", navigate, false, page);
+      leave("/app/", navigate, false, page);
+      expect(navigate.mock.calls).toEqual([
+        ["/handler/sign-in?after_auth_return_to=%2Fapp%2Fprotected#top", { replace: true }],
+        ["/", { replace: false }],
+        ["/", { replace: false }],
+      ]);
+      expect(replace).not.toHaveBeenCalled();
+    }
+  });
+
+  it("loads a page outside the basename (the router could not show it at that URL), or one it would read as a host", () => {
+    const { page, replace } = pageAt("http://app.example:8080/app/protected");
+    const navigate = under("/app", vi.fn<Navigate>());
+    for (const url of ["/handler/sign-in", "/apple/x", "/App/handler/sign-in", "/app//evil.example", "/app/.//evil.example", "https://auth.example.com/app/x"])
+      leave(url, navigate, true, page);
+    expect(navigate).not.toHaveBeenCalled();
+    expect(replace.mock.calls.map(([url]) => url)).toEqual([
+      "http://app.example:8080/handler/sign-in",
+      "http://app.example:8080/apple/x",
+      "http://app.example:8080/App/handler/sign-in",
+      "http://app.example:8080/app//evil.example",
+      "http://app.example:8080/app//evil.example",
+      "https://auth.example.com/app/x",
+    ]);
+  });
+
+  it("passes the history entry's state to the navigation only; a page load cannot carry it", () => {
+    const { page, replace } = pageAt(APP);
+    const navigate = vi.fn<Navigate>();
+    leave("/handler/sign-in", navigate, true, page, { authmwError: "X" });
+    expect(navigate).toHaveBeenCalledExactlyOnceWith("/handler/sign-in", { replace: true, state: { authmwError: "X" } });
+    leave("https://auth.example.com/handler/sign-in", navigate, true, page, { authmwError: "X" });
+    expect(replace).toHaveBeenCalledExactlyOnceWith("https://auth.example.com/handler/sign-in");
+  });
+});
+
+/** The router's location and its state, as test ids. */
+function WhereWithState() {
+  const { pathname, search, hash, state } = useLocation();
+  return (
+    <>
+      <p data-testid="at">{pathname + search + hash}</p>
+      <p data-testid="state">{JSON.stringify(state)}</p>
+    </>
+  );
+}
+
+/** The handler pages and an app page under `<BrowserRouter basename>` (none: "/"), at window.location. */
+function HandlerApp({ basename, options, redirectMethod = "router" }: { basename?: string; options: Partial<AuthClientOptions>; redirectMethod?: RedirectMethod }) {
+  const [{ client }] = useState(() => clientWith(options));
+  return (
+    <BrowserRouter basename={basename}>
+      <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client} redirectMethod={redirectMethod}>
+        <Routes>
+          <Route path="/handler/*" element={<AuthHandler />} />
+          <Route path="/protected" element={<Protected />} />
+          <Route path="/buttons" element={<SignInButton />} />
+        </Routes>
+        <WhereWithState />
+      </AuthProvider>
+    </BrowserRouter>
+  );
+}
+
+const DENIED = "/handler/error?errorCode=OAUTH_PROVIDER_ACCESS_DENIED";
+
+describe("back to sign-in after a failed sign-in (useBackToSignIn) follows leave's rule", () => {
+  afterEach(() => {
+    cleanup();
+    window.history.replaceState(null, "", "/");
+  });
+
+  it("a sign-in page on this origin: the router, the code in the history entry's state (never the URL), no page load", async () => {
+    window.history.replaceState(null, "", DENIED);
+    const entries = window.history.length;
+    render(<HandlerApp options={{}} />);
+    expect((await screen.findByRole("alert")).textContent).toBe("The sign-in was denied at the provider. Please try again.");
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Sign in");
+    expect(window.location.pathname + window.location.search).toBe("/handler/sign-in");
+    expect(window.history.length).toBe(entries);
+  });
+
+  describe("page loads (location stood in for)", () => {
+    let replace: ReturnType<typeof vi.fn<(url: string) => void>>;
+    let original: Location;
+    beforeEach(() => {
+      original = window.location;
+      replace = vi.fn();
+      Object.defineProperty(window, "location", { configurable: true, value: { ...original, replace, assign: vi.fn() } });
+    });
+    afterEach(() => Object.defineProperty(window, "location", { configurable: true, value: original }));
+
+    it.each([
+      ["https://auth.example.com/handler/sign-in", "https://auth.example.com/handler/sign-in"],
+      ["//auth.example.com/handler/sign-in", "http://auth.example.com/handler/sign-in"],
+    ])("a sign-in page at %j is a page load there (the code cannot travel: that page shows its usual state)", async (signIn, loaded) => {
+      render(
+        <MemoryRouter initialEntries={[DENIED]}>
+          <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={clientWith({ urls: { signIn } }).client} redirectMethod="router">
+            <Routes>
+              <Route path="/handler/*" element={<AuthHandler />} />
+            </Routes>
+            <WhereWithState />
+          </AuthProvider>
+        </MemoryRouter>,
+      );
+      await waitFor(() => expect(replace).toHaveBeenCalledExactlyOnceWith(loaded));
+      // the router did not go anywhere (before, it took the URL for a path of this origin)
+      expect(screen.getByTestId("at").textContent).toBe(DENIED);
+      expect(replace.mock.calls[0]![0]).not.toContain("OAUTH_PROVIDER_ACCESS_DENIED");
+    });
+  });
+});
+
+describe('under <BrowserRouter basename="/app">: "router" and "window" end at the same URL, as configured', () => {
+  const HANDLER = { handlerPath: "/app/handler" };
+  const SIGN_IN = `/app/handler/sign-in?after_auth_return_to=${encodeURIComponent("/app/protected?tab=2#notes")}`;
+  beforeEach(() => window.history.replaceState(null, "", "/app/protected?tab=2#notes"));
+  afterEach(() => {
+    cleanup();
+    window.history.replaceState(null, "", "/");
+  });
+
+  it('"router": a router navigation to /app/handler/sign-in (not /app/app/...), coming back to /app/protected', async () => {
+    render(<HandlerApp basename="/app" options={HANDLER} />);
+    expect(await screen.findByRole("heading", { level: 1, name: "Sign in" })).toBeTruthy();
+    expect(window.location.pathname + window.location.search).toBe(SIGN_IN);
+    expect(screen.getByTestId("at").textContent).toBe(SIGN_IN.slice("/app".length));
+  });
+
+  it("back to sign-in after a failed sign-in: /app/handler/sign-in with the code in the state", async () => {
+    window.history.replaceState(null, "", `/app${DENIED}`);
+    render(<HandlerApp basename="/app" options={HANDLER} />);
+    expect((await screen.findByRole("alert")).textContent).toBe("The sign-in was denied at the provider. Please try again.");
+    expect(window.location.pathname + window.location.search).toBe("/app/handler/sign-in");
+  });
+
+  it("the pages' links and the components' go to the URLs as configured: the router for those under the basename", async () => {
+    window.history.replaceState(null, "", "/app/handler/forgot-password");
+    render(<HandlerApp basename="/app" options={HANDLER} />);
+    const back = await screen.findByRole("link", { name: "Back to sign in" });
+    expect(back.getAttribute("href")).toBe("/app/handler/sign-in");
+    fireEvent.click(back);
+    expect(await screen.findByRole("heading", { level: 1, name: "Sign in" })).toBeTruthy();
+    expect(window.location.pathname).toBe("/app/handler/sign-in");
+    cleanup();
+    window.history.replaceState(null, "", "/app/buttons?x=1");
+    render(<HandlerApp basename="/app" options={HANDLER} />);
+    expect(screen.getByTestId("sign-in-button").getAttribute("href")).toBe(`/app/handler/sign-in?after_auth_return_to=${encodeURIComponent("/app/buttons?x=1")}`);
+    // A URL outside the basename or on another origin: a plain link to it as written (a page load).
+    for (const signIn of ["/elsewhere/sign-in", "https://auth.example.com/in"]) {
+      cleanup();
+      window.history.replaceState(null, "", "/app/handler/forgot-password");
+      render(<HandlerApp basename="/app" options={{ ...HANDLER, urls: { signIn } }} />);
+      expect((await screen.findByRole("link", { name: "Back to sign in" })).getAttribute("href")).toBe(signIn);
+    }
+  });
+
+  it("{ navigate } with a basename property (a router that adds its own base path): gets the path without it", async () => {
+    const navigate = under("/app", vi.fn<Navigate>());
+    const { client } = clientWith(HANDLER);
+    render(
+      <MemoryRouter initialEntries={["/protected"]}>
+        <AuthProvider projectId={PROJECT_ID} baseUrl={BASE_URL} client={client} redirectMethod={{ navigate }}>
+          <Routes>
+            <Route path="/protected" element={<Protected />} />
+          </Routes>
+        </AuthProvider>
+      </MemoryRouter>,
+    );
+    await waitFor(() => expect(navigate).toHaveBeenCalledExactlyOnceWith(SIGN_IN.slice("/app".length), { replace: true }));
+  });
+
+  describe("page loads (location stood in for)", () => {
+    let replace: ReturnType<typeof vi.fn<(url: string) => void>>;
+    let original: Location;
+    beforeEach(() => {
+      original = window.location;
+      replace = vi.fn();
+      Object.defineProperty(window, "location", { configurable: true, value: { ...original, replace, assign: vi.fn() } });
+    });
+    afterEach(() => Object.defineProperty(window, "location", { configurable: true, value: original }));
+
+    it('"window": a page load of the same URL as "router" ends at', async () => {
+      render(<HandlerApp basename="/app" options={HANDLER} redirectMethod="window" />);
+      await waitFor(() => expect(replace).toHaveBeenCalledExactlyOnceWith(`${original.origin}${SIGN_IN}`));
+    });
+
+    it('"router" with a sign-in page outside the basename: a page load there (the router could only show it under /app)', async () => {
+      render(<HandlerApp basename="/app" options={{ handlerPath: "/handler" }} />);
+      await waitFor(() =>
+        expect(replace).toHaveBeenCalledExactlyOnceWith(`${original.origin}/handler/sign-in?after_auth_return_to=${encodeURIComponent("/app/protected?tab=2#notes")}`),
+      );
+      expect(screen.getByTestId("at").textContent).toBe("/protected?tab=2#notes");
+    });
   });
 });

@@ -155,3 +155,53 @@ def test_protect_shows_and_hides_by_a_project_permission_the_server_grants_and_r
     page.reload()
     expect(page.get_by_test_id("reports-denied")).to_be_visible()
     expect(page.get_by_test_id("reports")).to_have_count(0)
+
+
+@pytest.mark.parametrize("method", ["router", "window"])
+def test_under_a_router_basename_both_redirect_methods_end_at_the_configured_urls(
+    service: MailService, example_app: Any, context: Any, method: str
+) -> None:
+    """The example opened under /app/ runs with `<BrowserRouter basename="/app">` and handlerPath
+    "/app/handler": configured URLs are the browser's. "router" and "window" (the control, page
+    loads) send a signed-out visitor to the same /app/handler/sign-in, coming back to the same
+    /app/protected; "router" loads no other document (before, the router put its basename in
+    front a second time: /app/app/handler/sign-in, a page not found)."""
+    base = example_app(service.config)
+    email = service.sign_up()
+    page = context.new_page()
+    documents = documents_of(page)
+    back = f"/app/protected?{'redirect=router&' if method == 'router' else ''}tab=2#notes"
+    page.goto(base + back)
+    expect(page.get_by_test_id("sign-in-form")).to_be_visible()
+    url = urlsplit(page.url)
+    assert url.path == "/app/handler/sign-in"
+    assert parse_qs(url.query)["after_auth_return_to"] == [back]
+    sign_in(page, base, email, PASSWORD, from_page=True)
+    expect(page.get_by_test_id("protected-email")).to_have_text(email)
+    assert page.url == base + back
+    routed = method == "router"
+    assert documents == (["/app/protected"] if routed else ["/app/protected", "/app/handler/sign-in", "/app/protected"])
+
+
+def test_under_a_router_basename_the_pages_links_and_the_way_back_to_sign_in_stay_under_it(
+    service: MailService, example_app: Any, context: Any
+) -> None:
+    """The handler pages' links go to the configured URLs with the router (no page load), and a
+    failed sign-in's error page goes back to /app/handler/sign-in with its message, which travels
+    in the history entry's state, not in the URL."""
+    base = example_app(service.config)
+    page = context.new_page()
+    documents = documents_of(page)
+    page.goto(f"{base}/app/handler/sign-in")
+    page.get_by_test_id("forgot-password-link").click()
+    page.wait_for_url(f"{base}/app/handler/forgot-password")
+    page.get_by_role("link", name="Back to sign in").click()
+    page.wait_for_url(f"{base}/app/handler/sign-in")
+    expect(page.get_by_test_id("sign-in-form")).to_be_visible()
+    assert documents == ["/app/handler/sign-in"]
+
+    page.goto(f"{base}/app/handler/error?errorCode=OAUTH_PROVIDER_ACCESS_DENIED")
+    expect(page.get_by_role("alert")).to_have_text("The sign-in was denied at the provider. Please try again.")
+    assert page.url == f"{base}/app/handler/sign-in"
+    expect(page.get_by_test_id("sign-in-form")).to_be_visible()
+    assert documents == ["/app/handler/sign-in", "/app/handler/error"]

@@ -23,6 +23,10 @@ function NotFound() {
 // (react-router navigations) instead of the default "window" (page loads).
 const redirectMethod = new URLSearchParams(window.location.search).get("redirect") === "router" ? "router" : "window";
 
+// Opened under /app/, the same app runs as one mounted at a base path: react-router's basename
+// "/app", and the package's URLs are the browser's, so they include it (handlerPath "/app/handler").
+const basename = /^\/app(\/|$)/.test(window.location.pathname) ? "/app" : undefined;
+
 const root = createRoot(document.getElementById("root")!);
 const config = readConfig();
 if (typeof config === "string") {
@@ -32,12 +36,12 @@ if (typeof config === "string") {
   root.render(
     <StrictMode>
       <LocaleContext.Provider value={locale}>
-        <BrowserRouter>
+        <BrowserRouter basename={basename}>
           <AuthProvider
             projectId={config.projectId}
             publishableClientKey={config.publishableClientKey}
             baseUrl={config.apiUrl}
-            handlerPath={config.handlerPath}
+            handlerPath={(basename ?? "") + config.handlerPath}
             allowAnonymous={config.allowAnonymous}
             redirectMethod={redirectMethod}
           >

@@ -1,8 +1,8 @@
 // The provider's redirect method: what hands the client (and through it every redirect of the
 // package, see leave in return-to.ts) the app's client-side navigation. Apart from redirect.ts
 // (what the pages use to leave), which an app's first load does not carry.
-import { useEffect } from "react";
-import { useInRouterContext, useNavigate } from "react-router";
+import { useEffect, useMemo } from "react";
+import { useHref, useInRouterContext, useNavigate } from "react-router";
 import type { AuthController } from "../controller.js";
 import type { Navigate } from "../return-to.js";
 
@@ -13,7 +13,10 @@ import type { Navigate } from "../return-to.js";
  *   see the new session cookies — what a redirect back to a server-rendered page needs;
  * - "router": a react-router navigation inside the single-page app (when inside a router);
  * - `{ navigate }`: the app's own navigation, e.g. Next.js's router.
- * A page on another origin (a hosted sign-in page) is always a page load.
+ * A page on another origin (a hosted sign-in page) is always a page load. Every method ends at
+ * the URL as configured: under a router's basename (`<BrowserRouter basename="/app">`) the
+ * URLs include it (handlerPath "/app/handler"), "router" takes it off for the router, and a page
+ * outside it is a page load.
  */
 export type RedirectMethod = "window" | "router" | { navigate: Navigate };
 
@@ -26,8 +29,19 @@ function HandNavigate({ controller, navigate }: { controller: AuthController; na
   return null;
 }
 
+/**
+ * React-router's navigation as a Navigate: it takes paths as the browser shows them, so it
+ * carries the router's basename (useHref("/") is the basename, "/" without one), which leave
+ * takes off; without that the router would put it in front a second time.
+ */
+export function useRouterNavigate(): Navigate {
+  const navigate = useNavigate();
+  const basename = useHref("/");
+  return useMemo(() => Object.assign((path: string, options: object) => void navigate(path, options), { basename }), [navigate, basename]);
+}
+
 function RouterNavigate({ controller }: { controller: AuthController }) {
-  return <HandNavigate controller={controller} navigate={useNavigate()} />;
+  return <HandNavigate controller={controller} navigate={useRouterNavigate()} />;
 }
 
 /**

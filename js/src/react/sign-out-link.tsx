@@ -1,6 +1,7 @@
 import type { AnchorHTMLAttributes, MouseEvent } from "react";
-import { useNavigate } from "react-router";
+import { leave } from "../return-to.js";
 import { signOutIntentUrl } from "../sign-out-intent.js";
+import { useRouterNavigate } from "./redirect-method.js";
 import { useAuth } from "./use-auth.js";
 
 export type SignOutLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">;
@@ -12,14 +13,15 @@ export type SignOutLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "hr
  */
 export function SignOutLink({ onClick, children, ...props }: SignOutLinkProps) {
   const signOutUrl = useAuth((auth) => auth.urls.signOut);
-  const navigate = useNavigate();
+  const navigate = useRouterNavigate();
   const click = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
     // Only a plain click in this tab; a new tab or window gets the page that asks.
     const other = event.button || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
     if (event.defaultPrevented || other || (props.target && props.target !== "_self")) return;
     event.preventDefault();
-    navigate(signOutIntentUrl(signOutUrl));
+    // By the rule of leave: the router for a page under its basename, else a page load.
+    leave(signOutIntentUrl(signOutUrl), navigate, false);
   };
   return (
     <a {...props} href={signOutUrl} onClick={click}>

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { Link, useLocation } from "react-router";
 import { authPageUrl } from "../../return-to.js";
+import { AuthLink, usePageLocation } from "../auth-link.js";
 import { useAuth } from "../use-auth.js";
 import { textsWith, type ComponentTexts } from "./texts.js";
 import { ComponentStyles, rootProps, type ComponentStyleProps } from "./theme.js";
@@ -16,7 +16,7 @@ export interface AuthButtonProps extends ComponentStyleProps {
 /** The href of a handler page that comes back to the current page (after_auth_return_to). */
 export function useAuthPageLink(page: "signIn" | "signUp"): string {
   const url = useAuth((auth) => auth.urls[page]);
-  return authPageUrl(url, useLocation());
+  return authPageUrl(url, usePageLocation());
 }
 
 function AuthButton({ page, children, variant, colorScheme, className, texts }: AuthButtonProps & { page: "signIn" | "signUp" }) {
@@ -25,9 +25,9 @@ function AuthButton({ page, children, variant, colorScheme, className, texts }: 
   return (
     <span {...rootProps("authmw-auth-button", className, colorScheme)}>
       <ComponentStyles />
-      <Link to={to} className={kind} data-testid={page === "signIn" ? "sign-in-button" : "sign-up-button"}>
+      <AuthLink to={to} className={kind} data-testid={page === "signIn" ? "sign-in-button" : "sign-up-button"}>
         {children ?? textsWith(texts)[page]}
-      </Link>
+      </AuthLink>
     </span>
   );
 }

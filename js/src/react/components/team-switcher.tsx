@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { Link } from "react-router";
 import type { CurrentUser, Team } from "../../models.js";
 import { useProject, useTeams, useUser } from "../hooks.js";
+import { AuthLink } from "../auth-link.js";
 import { useAuth } from "../use-auth.js";
 import { Avatar } from "./avatar.js";
 import { CheckIcon, ChevronIcon, GearIcon, PlusIcon, TeamsIcon } from "./icons.js";
@@ -163,7 +163,7 @@ function Switcher({ user, t, allowCreate, onChange }: SwitcherProps) {
             )}
             {list.length > 0 && <div role="separator" />}
             {current && (
-              <Link
+              <AuthLink
                 to={`${urls.accountSettings}/teams`}
                 role="menuitem"
                 tabIndex={-1}
@@ -173,7 +173,7 @@ function Switcher({ user, t, allowCreate, onChange }: SwitcherProps) {
               >
                 <GearIcon />
                 <span className="authmw-menu-item-label">{t.manageTeam}</span>
-              </Link>
+              </AuthLink>
             )}
             {canCreate && (
               <button

@@ -1,9 +1,9 @@
 import { useId, useState, type ReactElement } from "react";
-import { Link, useLocation } from "react-router";
 import type { CurrentUser } from "../../models.js";
 import { useTeams, useUser } from "../hooks.js";
 import { useAuth } from "../use-auth.js";
 import { authPageUrl } from "../../return-to.js";
+import { AuthLink, usePageLocation } from "../auth-link.js";
 import { SignOutLink } from "../sign-out-link.js";
 import { Avatar } from "./avatar.js";
 import { CheckIcon, PersonIcon, SignInIcon, SignOutIcon } from "./icons.js";
@@ -98,7 +98,7 @@ function UserMenu({ user, showTeams, t }: { user: CurrentUser; showTeams: boolea
               <GuestItems t={t} onDone={() => close(false)} />
             ) : (
               <>
-                <Link
+                <AuthLink
                   to={accountSettings}
                   role="menuitem"
                   tabIndex={-1}
@@ -108,7 +108,7 @@ function UserMenu({ user, showTeams, t }: { user: CurrentUser; showTeams: boolea
                 >
                   <PersonIcon />
                   <span className="authmw-menu-item-label">{t.accountSettings}</span>
-                </Link>
+                </AuthLink>
                 {showTeams && <MenuTeams user={user} t={t} onDone={() => close(true)} />}
                 <div role="separator" />
                 <SignOutLink role="menuitem" tabIndex={-1} className="authmw-menu-item" data-testid="user-button-sign-out">
@@ -127,12 +127,12 @@ function UserMenu({ user, showTeams, t }: { user: CurrentUser; showTeams: boolea
 /** A guest's items: sign up (the service keeps their id and data) and sign in, coming back here. */
 function GuestItems({ t, onDone }: { t: ComponentTexts; onDone(): void }) {
   const urls = useAuth((auth) => auth.urls);
-  const location = useLocation();
+  const location = usePageLocation();
   const item = (page: string, label: string, testId: string, icon: ReactElement) => (
-    <Link to={authPageUrl(page, location)} role="menuitem" tabIndex={-1} className="authmw-menu-item" onClick={onDone} data-testid={testId}>
+    <AuthLink to={authPageUrl(page, location)} role="menuitem" tabIndex={-1} className="authmw-menu-item" onClick={onDone} data-testid={testId}>
       {icon}
       <span className="authmw-menu-item-label">{label}</span>
-    </Link>
+    </AuthLink>
   );
   return (
     <>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, useLocation, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
+import { AuthLink, useHere } from "../auth-link.js";
 import { HttpStatusError } from "../../http-errors.js";
 import { withReturnTo } from "../../return-to.js";
 import { useAuth } from "../use-auth.js";
@@ -28,7 +29,6 @@ const linkMessage = (error: unknown, m: Messages) =>
 export function CliAuthConfirm() {
   const auth = useAuth();
   const m = useMessages();
-  const location = useLocation();
   const [params] = useSearchParams();
   const code = params.get("login_code");
   const [state, setState] = useState<Step>(code ? { step: "loading" } : { step: "failed", message: m.cliAuthLinkIncomplete });
@@ -47,7 +47,7 @@ export function CliAuthConfirm() {
     );
   }, [auth, code, m]);
 
-  const here = `${location.pathname}${location.search}`;
+  const here = useHere();
   const who = auth.user ? (auth.user.primaryEmail ?? auth.user.displayName ?? null) : null;
 
   async function signInTool() {
@@ -64,9 +64,9 @@ export function CliAuthConfirm() {
         <div data-testid="cli-auth-sign-in" className="authmw-stack">
           <p>{m.cliAuthSignIn}</p>
           <div className="authmw-actions">
-            <Link className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, here)} data-testid="cli-auth-sign-in-link">
+            <AuthLink className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, here)} data-testid="cli-auth-sign-in-link">
               {m.signIn}
-            </Link>
+            </AuthLink>
           </div>
         </div>
       )}

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
+import { AuthLink } from "../auth-link.js";
 import { isKnownError } from "../../known-error.js";
 import { withReturnTo } from "../../return-to.js";
 import { useAuth } from "../use-auth.js";
@@ -106,14 +107,14 @@ export function EmailVerification() {
           </button>
         )}
         {canSignIn && (
-          <Link className={kind("sign-in", "authmw-button")} to={withReturnTo(auth.urls.signIn, auth.urls.accountSettings)}>
+          <AuthLink className={kind("sign-in", "authmw-button")} to={withReturnTo(auth.urls.signIn, auth.urls.accountSettings)}>
             {m.signIn}
-          </Link>
+          </AuthLink>
         )}
         {outcome.state !== "verifying" && (
-          <Link className={kind("continue", "authmw-button")} to={returnTo ?? auth.urls.home}>
+          <AuthLink className={kind("continue", "authmw-button")} to={returnTo ?? auth.urls.home}>
             {m.continue}
-          </Link>
+          </AuthLink>
         )}
       </div>
     </AuthPage>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
+import { AuthLink } from "../auth-link.js";
 import { useAuth } from "../use-auth.js";
 import { describeUntrustedError, sentenceOfCode, useMessages } from "../messages.js";
 import { AuthPage, useBackToSignIn } from "./layout.js";
@@ -55,17 +56,17 @@ export function HandlerError() {
           </p>
           <div className="authmw-actions">
             {signedOut ? (
-              <Link className="authmw-button authmw-primary" to={auth.urls.signIn} data-testid="auth-way-back">
+              <AuthLink className="authmw-button authmw-primary" to={auth.urls.signIn} data-testid="auth-way-back">
                 {m.signInAgain}
-              </Link>
+              </AuthLink>
             ) : (
-              <Link className="authmw-button authmw-primary" to={auth.urls.accountSettings} data-testid="auth-way-back">
+              <AuthLink className="authmw-button authmw-primary" to={auth.urls.accountSettings} data-testid="auth-way-back">
                 {m.accountSettingsTitle}
-              </Link>
+              </AuthLink>
             )}
-            <Link className="authmw-button" to={auth.urls.home}>
+            <AuthLink className="authmw-button" to={auth.urls.home}>
               {m.goHome}
-            </Link>
+            </AuthLink>
           </div>
         </>
       )}
@@ -81,12 +82,12 @@ export function HandlerNotFound() {
     <AuthPage title={m.notFoundTitle}>
       <p>{m.notFound}</p>
       <div className="authmw-actions">
-        <Link className="authmw-button authmw-primary" to={urls.home}>
+        <AuthLink className="authmw-button authmw-primary" to={urls.home}>
           {m.goHome}
-        </Link>
-        <Link className="authmw-button" to={urls.signIn}>
+        </AuthLink>
+        <AuthLink className="authmw-button" to={urls.signIn}>
           {m.signIn}
-        </Link>
+        </AuthLink>
       </div>
     </AuthPage>
   );

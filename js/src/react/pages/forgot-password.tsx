@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Link } from "react-router";
+import { AuthLink } from "../auth-link.js";
 import { useAuth } from "../use-auth.js";
 import { useMessages } from "../messages.js";
 import { AuthPage, EmailField, FormError, formValue, SubmitButton, useSubmit } from "./layout.js";
@@ -24,7 +24,7 @@ export function ForgotPassword() {
       title={m.forgotPasswordTitle}
       footer={
         <p>
-          <Link to={auth.urls.signIn}>{m.backToSignIn}</Link>
+          <AuthLink to={auth.urls.signIn}>{m.backToSignIn}</AuthLink>
         </p>
       }
     >

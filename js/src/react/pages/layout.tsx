@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useId, useRef, useState, type ClipboardEvent, type ReactNode } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
-import { RETURN_TO_PARAM, trustedReturnTo } from "../../return-to.js";
+import { useSearchParams } from "react-router";
+import { leave, RETURN_TO_PARAM, trustedReturnTo } from "../../return-to.js";
+import { AuthLink } from "../auth-link.js";
+import { useRouterNavigate } from "../redirect-method.js";
 import type { SignInResult } from "../../models.js";
 import { useHandlerOptions } from "../handler-options.js";
 import { useAuthRedirect } from "../redirect.js";
@@ -219,12 +221,12 @@ export function Failed({ message, to, label }: { message: string; to: string; la
         {message}
       </p>
       <div className="authmw-actions">
-        <Link className="authmw-button authmw-primary" to={to} data-testid="auth-way-back">
+        <AuthLink className="authmw-button authmw-primary" to={to} data-testid="auth-way-back">
           {label}
-        </Link>
-        <Link className="authmw-button" to={urls.home}>
+        </AuthLink>
+        <AuthLink className="authmw-button" to={urls.home}>
           {m.goHome}
-        </Link>
+        </AuthLink>
       </div>
     </>
   );
@@ -415,13 +417,15 @@ export function useReturnTo(): string | null {
 }
 
 /**
- * Goes to the sign-in page in place of this one; the page says what happened to the sign-in
- * (`code`, a catalogue code, travels in the history entry's state, never in the URL).
+ * Goes to the sign-in page in place of this one, by the rule of leave: the router's navigation
+ * when urls.signIn is on this origin (and under the router's basename), where the page says what
+ * happened to the sign-in (`code`, a catalogue code, travels in the history entry's state, never
+ * in the URL); else a page load, where it cannot travel: that sign-in page shows its usual state.
  */
 export function useBackToSignIn(): (code: string) => void {
-  const navigate = useNavigate();
+  const navigate = useRouterNavigate();
   const { urls } = useAuth();
-  return useCallback((code: string) => navigate(urls.signIn, { replace: true, state: { authmwError: code } }), [navigate, urls.signIn]);
+  return useCallback((code: string) => leave(urls.signIn, navigate, true, undefined, { authmwError: code }), [navigate, urls.signIn]);
 }
 
 /** The page after a sign-in that may have created the user: after_auth_return_to, else after-sign-up / after-sign-in. */

@@ -1,5 +1,5 @@
 import { useCallback, useState, type FormEvent, type ReactNode } from "react";
-import { Link } from "react-router";
+import { AuthLink } from "../auth-link.js";
 import { isKnownError } from "../../known-error.js";
 import type { SignInResult } from "../../models.js";
 import { useAuth } from "../use-auth.js";
@@ -55,9 +55,9 @@ export function MfaPrompt({
         <TotpCodeField label={m.mfaCodeLabel} name="totp" submit={submit} autoFocus />
         <FormError id={submit.formErrorId} message={submit.error} />
         {expired ? (
-          <Link className="authmw-button authmw-primary" to={auth.urls.signIn}>
+          <AuthLink className="authmw-button authmw-primary" to={auth.urls.signIn}>
             {m.signInAgain}
-          </Link>
+          </AuthLink>
         ) : (
           <SubmitButton pending={submit.pending} label={m.verify} pendingLabel={m.verifying} />
         )}
@@ -91,9 +91,9 @@ export function MfaPage({ onBack, ...props }: MfaPromptProps & { onBack?: () => 
               {m.backToSignIn}
             </button>
           ) : (
-            <Link to={urls.signIn} data-testid="mfa-back">
+            <AuthLink to={urls.signIn} data-testid="mfa-back">
               {m.backToSignIn}
-            </Link>
+            </AuthLink>
           )}
         </p>
       }

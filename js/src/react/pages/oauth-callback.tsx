@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
+import { AuthLink } from "../auth-link.js";
 import { isKnownError } from "../../known-error.js";
 import { OAuthCallbackError } from "../../oauth-callback-error.js";
 import type { OAuthCallbackResult } from "../../oauth.js";
@@ -79,9 +79,9 @@ export function OAuthCallback() {
           <p role="status" data-testid="oauth-callback-idle">
             {m.oauthNothingToFinish}
           </p>
-          <Link className="authmw-button authmw-primary" to={auth.urls.signIn}>
+          <AuthLink className="authmw-button authmw-primary" to={auth.urls.signIn}>
             {m.signInLink}
-          </Link>
+          </AuthLink>
         </>
       )}
       {state.step === "failed" && <Failed message={state.message} to={auth.urls.signIn} label={m.signInAgain} />}

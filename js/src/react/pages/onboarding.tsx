@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useState, type FormEvent } from "react";
-import { Link } from "react-router";
+import { AuthLink } from "../auth-link.js";
 import { isKnownError } from "../../known-error.js";
 import type { RestrictedUser } from "../../restricted-session.js";
 import { withReturnTo } from "../../return-to.js";
@@ -102,9 +102,9 @@ export function Onboarding() {
     <AuthPage title={title} busy={state.step === "loading" ? m.loading : undefined}>
       {intro && <p className="authmw-intro">{intro}</p>}
       {state.step === "signed-out" && (
-        <Link className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, next)}>
+        <AuthLink className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, next)}>
           {m.signIn}
-        </Link>
+        </AuthLink>
       )}
       {state.step === "done" && (
         <>

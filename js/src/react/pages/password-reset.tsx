@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
+import { AuthLink } from "../auth-link.js";
 import { isKnownError } from "../../known-error.js";
 import { useAuth } from "../use-auth.js";
 import { describeCodeError, useMessages, type Messages } from "../messages.js";
@@ -59,9 +60,9 @@ export function PasswordReset() {
           <p role="status" className="authmw-notice" data-testid="password-reset-done">
             {m.passwordResetDone}
           </p>
-          <Link className="authmw-button authmw-primary" to={auth.urls.signIn}>
+          <AuthLink className="authmw-button authmw-primary" to={auth.urls.signIn}>
             {m.signIn}
-          </Link>
+          </AuthLink>
         </>
       )}
       {state.step === "failed" && (
@@ -70,12 +71,12 @@ export function PasswordReset() {
             {state.message}
           </p>
           <div className="authmw-actions">
-            <Link className="authmw-button authmw-primary" to={auth.urls.forgotPassword} data-testid="request-new-link">
+            <AuthLink className="authmw-button authmw-primary" to={auth.urls.forgotPassword} data-testid="request-new-link">
               {m.requestNewLink}
-            </Link>
-            <Link className="authmw-button" to={auth.urls.signIn}>
+            </AuthLink>
+            <AuthLink className="authmw-button" to={auth.urls.signIn}>
               {m.signIn}
-            </Link>
+            </AuthLink>
           </div>
         </>
       )}

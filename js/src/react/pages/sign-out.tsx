@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { AuthLink } from "../auth-link.js";
 import { forgetSignOutIntent, hasSignOutIntent } from "../../sign-out-intent.js";
 import { useAuthRedirect } from "../redirect.js";
 import { useAuth } from "../use-auth.js";
@@ -67,9 +68,9 @@ export function SignOut() {
         <button type="button" className="authmw-button authmw-primary" onClick={signOut} data-testid="sign-out-confirm">
           {m.signOut}
         </button>
-        <Link className="authmw-button" to={auth.urls.home} data-testid="sign-out-cancel">
+        <AuthLink className="authmw-button" to={auth.urls.home} data-testid="sign-out-cancel">
           {m.cancel}
-        </Link>
+        </AuthLink>
       </div>
     </AuthPage>
   );

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Link, useLocation } from "react-router";
+import { AuthLink, useHere } from "../auth-link.js";
 import type { Team } from "../../models.js";
 import { withReturnTo } from "../../return-to.js";
 import { useProject } from "../hooks.js";
@@ -14,8 +14,8 @@ import { AuthPage, Field, FormError, formValue, SubmitButton, useSubmit } from "
 export function TeamCreation() {
   const auth = useAuth();
   const m = useMessages();
-  const location = useLocation();
   const project = useProject();
+  const here = useHere();
   const submit = useSubmit();
   const [created, setCreated] = useState<Team | null>(null);
 
@@ -39,9 +39,9 @@ export function TeamCreation() {
       {auth.status === "signed-out" && (
         <div className="authmw-stack" data-testid="team-creation-sign-in">
           <p>{m.signInToCreateTeam}</p>
-          <Link className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, `${location.pathname}${location.search}`)}>
+          <AuthLink className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, here)}>
             {m.signIn}
-          </Link>
+          </AuthLink>
         </div>
       )}
       {auth.status === "signed-in" && !loading && !created && !enabled && (
@@ -62,12 +62,12 @@ export function TeamCreation() {
             {m.teamCreated(created.displayName)}
           </p>
           <div className="authmw-actions">
-            <Link className="authmw-button authmw-primary" to={auth.urls.home}>
+            <AuthLink className="authmw-button authmw-primary" to={auth.urls.home}>
               {m.continue}
-            </Link>
-            <Link className="authmw-button" to={`${auth.urls.accountSettings}/teams`}>
+            </AuthLink>
+            <AuthLink className="authmw-button" to={`${auth.urls.accountSettings}/teams`}>
               {m.manageTeams}
-            </Link>
+            </AuthLink>
           </div>
         </div>
       )}

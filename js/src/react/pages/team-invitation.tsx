@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, useLocation, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
+import { AuthLink, useHere } from "../auth-link.js";
 import { isKnownError } from "../../known-error.js";
 import type { TeamInvitationDetails } from "../../models.js";
 import { withReturnTo } from "../../return-to.js";
@@ -24,7 +25,6 @@ const invitationMessage = (error: unknown, m: Messages) => describeCodeError(err
 export function TeamInvitation() {
   const auth = useAuth();
   const m = useMessages();
-  const location = useLocation();
   const [params] = useSearchParams();
   const code = params.get("code");
   const [state, setState] = useState<Step>(code ? { step: "loading" } : { step: "failed", message: m.invitationLinkIncomplete });
@@ -45,7 +45,7 @@ export function TeamInvitation() {
     }
   }, [auth, code, m]);
 
-  const here = `${location.pathname}${location.search}`;
+  const here = useHere();
 
   async function join(details: TeamInvitationDetails) {
     const outcome = await accept.run(() => auth.teamInvitations.accept(code!));
@@ -62,12 +62,12 @@ export function TeamInvitation() {
         <div data-testid="invitation-sign-in" className="authmw-stack">
           <p>{m.invitationSignIn}</p>
           <div className="authmw-actions">
-            <Link className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, here)} data-testid="invitation-sign-in-link">
+            <AuthLink className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, here)} data-testid="invitation-sign-in-link">
               {m.signIn}
-            </Link>
-            <Link className="authmw-button" to={withReturnTo(auth.urls.signUp, here)}>
+            </AuthLink>
+            <AuthLink className="authmw-button" to={withReturnTo(auth.urls.signUp, here)}>
               {m.createAccountLink}
-            </Link>
+            </AuthLink>
           </div>
         </div>
       )}
@@ -107,13 +107,13 @@ export function TeamInvitation() {
       )}
       {state.step !== "sign-in" && state.step !== "confirm" && state.step !== "loading" && (
         <div className="authmw-actions">
-          <Link className="authmw-button authmw-primary" to={auth.urls.home}>
+          <AuthLink className="authmw-button authmw-primary" to={auth.urls.home}>
             {m.continue}
-          </Link>
+          </AuthLink>
           {state.step === "failed" && auth.status === "signed-out" && (
-            <Link className="authmw-button" to={withReturnTo(auth.urls.signIn, here)}>
+            <AuthLink className="authmw-button" to={withReturnTo(auth.urls.signIn, here)}>
               {m.signIn}
-            </Link>
+            </AuthLink>
           )}
         </div>
       )}

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
-import { Link, useLocation, useParams } from "react-router";
+import { useParams } from "react-router";
+import { AuthLink, useHere } from "../../auth-link.js";
 import { withReturnTo } from "../../../return-to.js";
 import { isKnownError } from "../../../known-error.js";
 import { passkeysSupported } from "../../../passkey-support.js";
@@ -147,7 +148,7 @@ function useSupported(userId: string | undefined): ReadonlySet<string> | null {
 export function AccountSettings() {
   const auth = useAuth();
   const m = useMessages();
-  const location = useLocation();
+  const here = useHere();
   const params = useParams();
   const project = useProject();
   const leave = useAuthRedirect();
@@ -200,9 +201,9 @@ export function AccountSettings() {
     return (
       <AuthPage title={m.accountSettingsTitle}>
         <p>{m.signInToSeeSettings}</p>
-        <Link className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, `${location.pathname}${location.search}`)}>
+        <AuthLink className="authmw-button authmw-primary" to={withReturnTo(auth.urls.signIn, here)}>
           {m.signIn}
-        </Link>
+        </AuthLink>
       </AuthPage>
     );
   }
@@ -223,9 +224,9 @@ export function AccountSettings() {
     <PageShell className="authmw-page-settings">
       <div className="authmw-settings">
         <header className="authmw-topbar">
-          <Link to={auth.urls.home} className="authmw-back" data-testid="back-to-app">
+          <AuthLink to={auth.urls.home} className="authmw-back" data-testid="back-to-app">
             <span aria-hidden="true">←</span> {m.backToApp}
-          </Link>
+          </AuthLink>
           <Brand />
           <button type="button" className="authmw-small" onClick={signOut} disabled={signingOut} data-testid="settings-sign-out">
             {signingOut ? m.signingYouOut : m.signOut}
@@ -238,13 +239,13 @@ export function AccountSettings() {
               <ul>
                 {sections.map((section) => (
                   <li key={section.id}>
-                    <Link
+                    <AuthLink
                       to={`${base}/${section.id}`}
                       aria-current={section === current ? "page" : undefined}
                       data-testid={`settings-nav-${section.id}`}
                     >
                       {section.title(m)}
-                    </Link>
+                    </AuthLink>
                   </li>
                 ))}
               </ul>
@@ -277,9 +278,9 @@ export function AccountSettings() {
                   </h2>
                   <p>{m.settingsSectionNotFound}</p>
                   {sections[0] && (
-                    <Link className="authmw-button" to={`${base}/${sections[0].id}`}>
+                    <AuthLink className="authmw-button" to={`${base}/${sections[0].id}`}>
                       {sections[0].title(m)}
-                    </Link>
+                    </AuthLink>
                   )}
                 </section>
               )}

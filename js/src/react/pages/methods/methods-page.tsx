@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { Link, useLocation, useNavigate } from "react-router";
+import { useLocation, useNavigate } from "react-router";
+import { AuthLink } from "../../auth-link.js";
 import { SignOutLink } from "../../sign-out-link.js";
 import type { ProjectConfig } from "../../../models.js";
 import { NEW_PROJECT_CONFIG } from "../../../new-project-config.js";
@@ -63,9 +64,9 @@ export function MethodsPage({ mode }: { mode: AuthMode }) {
     signIn && config && !config.signUpEnabled ? undefined : (
       <p>
         {signIn ? m.noAccountYet : m.haveAccount}{" "}
-        <Link to={withReturnTo(signIn ? auth.urls.signUp : auth.urls.signIn, returnTo)} data-testid="switch-auth-page">
+        <AuthLink to={withReturnTo(signIn ? auth.urls.signUp : auth.urls.signIn, returnTo)} data-testid="switch-auth-page">
           {signIn ? m.createAccountLink : m.signInLink}
-        </Link>
+        </AuthLink>
       </p>
     );
 
@@ -82,9 +83,9 @@ export function MethodsPage({ mode }: { mode: AuthMode }) {
           {m.signedInAs} <strong>{auth.user.primaryEmail ?? auth.user.displayName ?? auth.user.id}</strong>.
         </p>
         <div className="authmw-actions">
-          <Link className="authmw-button authmw-primary" to={returnTo ?? (signIn ? auth.urls.afterSignIn : auth.urls.afterSignUp)}>
+          <AuthLink className="authmw-button authmw-primary" to={returnTo ?? (signIn ? auth.urls.afterSignIn : auth.urls.afterSignUp)}>
             {m.continue}
-          </Link>
+          </AuthLink>
           <SignOutLink className="authmw-button">{m.signOut}</SignOutLink>
         </div>
       </AuthPage>

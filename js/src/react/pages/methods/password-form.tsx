@@ -1,5 +1,5 @@
 import { type FormEvent } from "react";
-import { Link } from "react-router";
+import { AuthLink } from "../../auth-link.js";
 import { isKnownError } from "../../../known-error.js";
 import { useAuth } from "../../use-auth.js";
 import { useMessages } from "../../messages.js";
@@ -53,9 +53,9 @@ export function PasswordForm({ mode, returnTo, config, onSignedIn, onMfaRequired
         submit={submit}
       />
       {signIn && (
-        <Link to={auth.urls.forgotPassword} className="authmw-aside-link" data-testid="forgot-password-link">
+        <AuthLink to={auth.urls.forgotPassword} className="authmw-aside-link" data-testid="forgot-password-link">
           {m.forgotPasswordLink}
-        </Link>
+        </AuthLink>
       )}
       <FormError id={submit.formErrorId} message={submit.error} />
       <SubmitButton
