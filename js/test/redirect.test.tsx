@@ -21,6 +21,22 @@ function pageAt(href: string) {
 
 const APP = "http://app.example:8080/shop/cart?step=2#total";
 
+/**
+ * Stands in for window.location in the tests of a describe block (jsdom loads no page): they
+ * read the page loads from the stand-in's `replace` and `assign`, the real location as `original`.
+ */
+function locationStandIn() {
+  const page = { replace: vi.fn<(url: string) => void>(), assign: vi.fn<(url: string) => void>(), original: window.location };
+  beforeEach(() => {
+    page.original = window.location;
+    page.replace = vi.fn();
+    page.assign = vi.fn();
+    Object.defineProperty(window, "location", { configurable: true, value: { ...page.original, replace: page.replace, assign: page.assign } });
+  });
+  afterEach(() => Object.defineProperty(window, "location", { configurable: true, value: page.original }));
+  return page;
+}
+
 describe("leave: the app's navigation only for a path of the page's own origin", () => {
   it("hands a same-origin URL's path, query and hash to the navigation, replacing by default", () => {
     const { page, replace, assign } = pageAt(APP);
@@ -214,16 +230,7 @@ describe("the sign-in redirects follow the provider's redirectMethod", () => {
   });
 
   describe("page loads (location stood in for, as jsdom loads no page)", () => {
-    let replace: ReturnType<typeof vi.fn<(url: string) => void>>;
-    let assign: ReturnType<typeof vi.fn<(url: string) => void>>;
-    let original: Location;
-    beforeEach(() => {
-      original = window.location;
-      replace = vi.fn();
-      assign = vi.fn();
-      Object.defineProperty(window, "location", { configurable: true, value: { ...original, replace, assign } });
-    });
-    afterEach(() => Object.defineProperty(window, "location", { configurable: true, value: original }));
+    const page = locationStandIn();
 
     it("a sign-in page on another origin is loaded even with a router navigation", async () => {
       const navigate = vi.fn<Navigate>();
@@ -232,7 +239,7 @@ describe("the sign-in redirects follow the provider's redirectMethod", () => {
           <App redirectMethod={{ navigate }} signIn="https://auth.example.com/handler/sign-in" />
         </MemoryRouter>,
       );
-      await waitFor(() => expect(replace).toHaveBeenCalledExactlyOnceWith(`https://auth.example.com${SIGN_IN_BACK_HERE}`));
+      await waitFor(() => expect(page.replace).toHaveBeenCalledExactlyOnceWith(`https://auth.example.com${SIGN_IN_BACK_HERE}`));
       expect(navigate).not.toHaveBeenCalled();
     });
 
@@ -242,7 +249,7 @@ describe("the sign-in redirects follow the provider's redirectMethod", () => {
           <App />
         </MemoryRouter>,
       );
-      await waitFor(() => expect(replace).toHaveBeenCalledExactlyOnceWith(`${original.origin}${SIGN_IN_BACK_HERE}`));
+      await waitFor(() => expect(page.replace).toHaveBeenCalledExactlyOnceWith(`${page.original.origin}${SIGN_IN_BACK_HERE}`));
       expect(screen.getByTestId("where").textContent).toBe("/protected?tab=2#notes");
     });
 
@@ -253,21 +260,21 @@ describe("the sign-in redirects follow the provider's redirectMethod", () => {
           <RedirectToSignIn />
         </AuthProvider>,
       );
-      await waitFor(() => expect(replace).toHaveBeenCalledExactlyOnceWith(`${original.origin}${SIGN_IN_BACK_HERE}`));
+      await waitFor(() => expect(page.replace).toHaveBeenCalledExactlyOnceWith(`${page.original.origin}${SIGN_IN_BACK_HERE}`));
     });
 
     it("the standalone redirectToSignIn: a page load adding to the history, or the given navigation", () => {
       redirectToSignIn();
-      expect(assign).toHaveBeenCalledExactlyOnceWith(`${original.origin}${SIGN_IN_BACK_HERE}`);
+      expect(page.assign).toHaveBeenCalledExactlyOnceWith(`${page.original.origin}${SIGN_IN_BACK_HERE}`);
       const navigate = vi.fn<Navigate>();
       redirectToSignIn({ navigate, handlerPath: "/auth" });
       expect(navigate).toHaveBeenCalledExactlyOnceWith(`/auth/sign-in?after_auth_return_to=${encodeURIComponent("/protected?tab=2#notes")}`, {
         replace: false,
       });
       redirectToSignIn({ navigate, signInUrl: "https://auth.example.com/in" });
-      expect(assign).toHaveBeenLastCalledWith(`https://auth.example.com/in?after_auth_return_to=${encodeURIComponent("/protected?tab=2#notes")}`);
+      expect(page.assign).toHaveBeenLastCalledWith(`https://auth.example.com/in?after_auth_return_to=${encodeURIComponent("/protected?tab=2#notes")}`);
       expect(navigate).toHaveBeenCalledTimes(1);
-      expect(replace).not.toHaveBeenCalled();
+      expect(page.replace).not.toHaveBeenCalled();
     });
   });
 
@@ -384,14 +391,7 @@ describe("back to sign-in after a failed sign-in (useBackToSignIn) follows leave
   });
 
   describe("page loads (location stood in for)", () => {
-    let replace: ReturnType<typeof vi.fn<(url: string) => void>>;
-    let original: Location;
-    beforeEach(() => {
-      original = window.location;
-      replace = vi.fn();
-      Object.defineProperty(window, "location", { configurable: true, value: { ...original, replace, assign: vi.fn() } });
-    });
-    afterEach(() => Object.defineProperty(window, "location", { configurable: true, value: original }));
+    const page = locationStandIn();
 
     it.each([
       ["https://auth.example.com/handler/sign-in", "https://auth.example.com/handler/sign-in"],
@@ -407,10 +407,10 @@ describe("back to sign-in after a failed sign-in (useBackToSignIn) follows leave
           </AuthProvider>
         </MemoryRouter>,
       );
-      await waitFor(() => expect(replace).toHaveBeenCalledExactlyOnceWith(loaded));
+      await waitFor(() => expect(page.replace).toHaveBeenCalledExactlyOnceWith(loaded));
       // the router did not go anywhere (before, it took the URL for a path of this origin)
       expect(screen.getByTestId("at").textContent).toBe(DENIED);
-      expect(replace.mock.calls[0]![0]).not.toContain("OAUTH_PROVIDER_ACCESS_DENIED");
+      expect(page.replace.mock.calls[0]![0]).not.toContain("OAUTH_PROVIDER_ACCESS_DENIED");
     });
   });
 });
@@ -475,24 +475,17 @@ describe('under <BrowserRouter basename="/app">: "router" and "window" end at th
   });
 
   describe("page loads (location stood in for)", () => {
-    let replace: ReturnType<typeof vi.fn<(url: string) => void>>;
-    let original: Location;
-    beforeEach(() => {
-      original = window.location;
-      replace = vi.fn();
-      Object.defineProperty(window, "location", { configurable: true, value: { ...original, replace, assign: vi.fn() } });
-    });
-    afterEach(() => Object.defineProperty(window, "location", { configurable: true, value: original }));
+    const page = locationStandIn();
 
     it('"window": a page load of the same URL as "router" ends at', async () => {
       render(<HandlerApp basename="/app" options={HANDLER} redirectMethod="window" />);
-      await waitFor(() => expect(replace).toHaveBeenCalledExactlyOnceWith(`${original.origin}${SIGN_IN}`));
+      await waitFor(() => expect(page.replace).toHaveBeenCalledExactlyOnceWith(`${page.original.origin}${SIGN_IN}`));
     });
 
     it('"router" with a sign-in page outside the basename: a page load there (the router could only show it under /app)', async () => {
       render(<HandlerApp basename="/app" options={{ handlerPath: "/handler" }} />);
       await waitFor(() =>
-        expect(replace).toHaveBeenCalledExactlyOnceWith(`${original.origin}/handler/sign-in?after_auth_return_to=${encodeURIComponent("/app/protected?tab=2#notes")}`),
+        expect(page.replace).toHaveBeenCalledExactlyOnceWith(`${page.original.origin}/handler/sign-in?after_auth_return_to=${encodeURIComponent("/app/protected?tab=2#notes")}`),
       );
       expect(screen.getByTestId("at").textContent).toBe("/protected?tab=2#notes");
     });
