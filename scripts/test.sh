@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need (Python venv, npm packages, React builds) and runs every
-# test: the Python lint (ruff) and type (mypy) checks, the TypeScript type check, vitest for the React
-# package, then pytest (local service over HTTP, framework test clients, and Chromium browser tests).
+# test: the Python lint (ruff) and type (mypy) checks, the TypeScript type check, ESLint's React
+# hooks rules, vitest for the React package, then pytest (local service over HTTP, framework test
+# clients, and Chromium browser tests).
 #
 # Usage: bash scripts/test.sh [--no-browser] [pytest args...]
 #   --no-browser   skip the Chromium tests (tests/browser) and the builds only they need
@@ -40,6 +41,7 @@ python_env test
   cd js
   js_install
   npm run typecheck
+  npm run lint  # React's rules of hooks and effects' dependencies (js/eslint.config.mjs)
   js_build
   # Size budgets of what an app bundles (a size, not a time: it belongs in CI)
   node scripts/bundle-size.mjs --check

@@ -26,7 +26,9 @@ const loadingSnapshot = () => LOADING;
 /** A cached value (service-api C4) as a status union; `args` null = nothing to load (stays loading). */
 export function useCachedValue<A extends readonly unknown[], V>(cache: AsyncCache<A, V>, args: A | null): CachedState<V> {
   const key = args === null ? null : JSON.stringify(args); // args are compared by value
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- args by value: key stands for them
   const subscribe = useCallback((listener: () => void) => cache.subscribe(args!, listener), [cache, key]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- args by value: key stands for them
   const getSnapshot = useCallback(() => cache.getSnapshot(...args!), [cache, key]);
   return useSyncExternalStore(
     key === null ? noSubscription : subscribe,

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useParams } from "react-router";
 import { AuthLink, useHere } from "../../auth-link.js";
 import { withReturnTo } from "../../../return-to.js";
@@ -161,10 +161,8 @@ export function AccountSettings() {
   const props: SectionProps | null = auth.user
     ? { user: auth.user, config: project.status === "ready" ? project.value.config : null }
     : null;
-  const sections = useMemo(
-    () => (props ? ACCOUNT_SECTIONS.filter((section) => section.shown(props) && (!section.supported || supported?.has(section.id))) : []),
-    [props, supported],
-  );
+  // (Not memoized: props is a new object on every render, so a memo would recompute anyway.)
+  const sections = props ? ACCOUNT_SECTIONS.filter((section) => section.shown(props) && (!section.supported || supported?.has(section.id))) : [];
   const current = requested ? ACCOUNT_SECTIONS.find((section) => section.id === requested) : sections[0];
 
   // A section chosen in the navigation takes the focus to its heading (not on the first load).

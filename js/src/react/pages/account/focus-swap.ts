@@ -16,7 +16,7 @@ export function useFocusSwap<Inside extends HTMLElement, Opener extends HTMLElem
     if (open) (inside.current ? pick(inside.current) : null)?.focus();
     else if (wasOpen.current) opener.current?.focus();
     wasOpen.current = open;
-    // `pick` is a way to look, not a reason to move focus again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `pick` is a way to look, not a reason to move focus again
   }, [open]);
   return { inside, opener };
 }
