@@ -338,16 +338,16 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _without_lone_surrogates(value: Any) -> Any:
+def without_lone_surrogates(value: Any) -> Any:
     """`value` with each lone surrogate as U+FFFD. JavaScript strings can hold one (the
     service's JSON.parse makes it), UTF-8 cannot, so neither can SQLite; Node writes U+FFFD
     for one when it encodes a string as UTF-8."""
     if isinstance(value, str):
         return _LONE_SURROGATE.sub("\ufffd", value)
     if isinstance(value, list):
-        return [_without_lone_surrogates(item) for item in value]
+        return [without_lone_surrogates(item) for item in value]
     if isinstance(value, dict):
-        return {_without_lone_surrogates(k): _without_lone_surrogates(v) for k, v in value.items()}
+        return {without_lone_surrogates(k): without_lone_surrogates(v) for k, v in value.items()}
     return value
 
 
@@ -364,7 +364,7 @@ async def _parse_body(request: Request) -> Any:
     if content_type == "application/json":
         try:
             parsed = json.loads(raw, parse_int=_parse_int, parse_constant=_refuse_constant)
-            return _without_lone_surrogates(parsed) if _SURROGATE_ESCAPE.search(raw) else parsed
+            return without_lone_surrogates(parsed) if _SURROGATE_ESCAPE.search(raw) else parsed
         except (ValueError, UnicodeDecodeError, RecursionError):
             raise CatalogueError("BODY_PARSING_ERROR", message="Invalid JSON in request body") from None
     if content_type == "application/x-www-form-urlencoded":
