@@ -135,7 +135,10 @@ const BUNDLES = [
     // change's answer only in the session it was made in (above).
     // 39,125 -> 39,131 bytes (+6), budget 38.21 -> 38.22: the first load's share of reading
     // the cookies again before a refresh's answer is acted on (above).
-    budgetKb: 38.22,
+    // 39,131 -> 39,195 bytes (+64), budget 38.22 -> 38.28: the magic-link page leaves a signed-in
+    // user's session as it is (the sign-in page's "already signed in" card, now one component
+    // both pages render) instead of swapping it for the link's account on arrival.
+    budgetKb: 38.28,
     targetKb: 30,
   },
   // The components are modules of their own: an app that does not render them does not load

@@ -206,6 +206,24 @@ describe("magic-link-callback page", () => {
     expect(client.session.getState().refreshToken).toBe("rt-new");
   });
 
+  // Attack: another site sends a signed-in user to a magic link of someone else's (the attacker's
+  // own account): opening it must not swap the account they are working in for that one.
+  it("leaves a signed-in user's session as it is and the link unused, as the sign-in page does", async () => {
+    const { service, client, view } = renderPage(`/handler/magic-link-callback?code=${CODE}&after_auth_return_to=%2Forders`, {
+      signedIn: true,
+      strict: true,
+    });
+    service.on("POST /auth/otp/sign-in", jsonResponse(signInBody(false)));
+    service.on("GET /users/me", jsonResponse(userWire()));
+    view();
+    expect((await screen.findByTestId("already-signed-in")).textContent).toBe("You are signed in as ada@example.com.");
+    expect(screen.getByRole("link", { name: "Continue" }).getAttribute("href")).toBe("/orders");
+    expect(screen.getByRole("link", { name: "Sign out" })).toBeTruthy();
+    expect(calls(service)).toEqual(["GET /users/me"]);
+    expect(client.session.getState().refreshToken).toBe("rt");
+    expect(where()).toBe(`/handler/magic-link-callback?code=${CODE}&after_auth_return_to=%2Forders`);
+  });
+
   it("honours a relative after_auth_return_to", async () => {
     const { service, view } = renderPage(`/handler/magic-link-callback?code=${CODE}&after_auth_return_to=%2Forders`);
     service.on("POST /auth/otp/sign-in", jsonResponse(signInBody(true)));
