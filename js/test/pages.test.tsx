@@ -972,6 +972,11 @@ describe("issue 26: error and callback pages show no text from the URL", () => {
     [`errorCode=OAUTH_PROVIDER_ACCESS_DENIED&message=${q(EVIL)}`, "The sign-in was denied at the provider. Please try again."],
     [`errorCode=SCHEMA_ERROR&message=${q(EVIL)}`, "The sign-in could not be completed. Please try again."],
     [`errorCode=OUTER_OAUTH_TIMEOUT&message=${q(EVIL)}`, "The sign-in took too long. Please sign in again."],
+    // Attack: an attempt code of the URL's would ask for the person's TOTP code (no mfa-prompt).
+    [
+      `errorCode=MULTI_FACTOR_AUTHENTICATION_REQUIRED&details=${q(JSON.stringify({ attempt_code: "a".repeat(45) }))}`,
+      "The sign-in could not be completed. Please try again.",
+    ],
   ])("{handler}/oauth-callback?%s", async (query, shown) => {
     window.history.replaceState(null, "", `/handler/oauth-callback?${query}`);
     try {
@@ -979,6 +984,7 @@ describe("issue 26: error and callback pages show no text from the URL", () => {
       view();
       expect((await screen.findByRole("alert")).textContent).toBe(shown);
       expect(document.querySelector(".authmw-page")!.textContent).not.toContain("+1-555-0100");
+      expect(screen.queryByTestId("mfa-prompt")).toBeNull();
     } finally {
       window.history.replaceState(null, "", "/");
     }
