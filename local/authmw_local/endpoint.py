@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sqlite3
 import time
 from collections.abc import Callable, Mapping
@@ -332,6 +333,24 @@ def _parse_int(text: str) -> int | float:
     return int(text)
 
 
+#: A JSON escape of a UTF-16 surrogate (`\ud800`): json.loads pairs them, a lone one stays.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def without_lone_surrogates(value: Any) -> Any:
+    """`value` with each lone surrogate as U+FFFD. JavaScript strings can hold one (the
+    service's JSON.parse makes it), UTF-8 cannot, so neither can SQLite; Node writes U+FFFD
+    for one when it encodes a string as UTF-8."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [without_lone_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {without_lone_surrogates(k): without_lone_surrogates(v) for k, v in value.items()}
+    return value
+
+
 def _refuse_constant(name: str) -> float:
     """NaN and Infinity are not JSON (JavaScript's JSON.parse refuses them too)."""
     raise ValueError(f"{name} is not JSON")
@@ -344,7 +363,8 @@ async def _parse_body(request: Request) -> Any:
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type == "application/json":
         try:
-            return json.loads(raw, parse_int=_parse_int, parse_constant=_refuse_constant)
+            parsed = json.loads(raw, parse_int=_parse_int, parse_constant=_refuse_constant)
+            return without_lone_surrogates(parsed) if _SURROGATE_ESCAPE.search(raw) else parsed
         except (ValueError, UnicodeDecodeError, RecursionError):
             raise CatalogueError("BODY_PARSING_ERROR", message="Invalid JSON in request body") from None
     if content_type == "application/x-www-form-urlencoded":

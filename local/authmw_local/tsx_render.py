@@ -1383,7 +1383,34 @@ def render(
     preview: bool = False,
 ) -> Rendered:
     """Render the template's `EmailTemplate`, wrapped by the theme's `EmailTheme` when there is a
-    theme. Raises TsxError for anything the subset cannot render or the source throws."""
+    theme. Raises TsxError for anything the subset cannot render or the source throws, and for
+    source nested deeper than the renderer's recursion goes."""
+    try:
+        return _render(
+            template_source,
+            theme_source,
+            user=user,
+            project=project,
+            variables=variables,
+            unsubscribe_link=unsubscribe_link,
+            logos=logos,
+            preview=preview,
+        )
+    except RecursionError:
+        raise TsxError("The source is nested too deeply to render") from None
+
+
+def _render(
+    template_source: str,
+    theme_source: str | None,
+    *,
+    user: Mapping[str, Any],
+    project: Mapping[str, Any],
+    variables: Mapping[str, Any],
+    unsubscribe_link: str | None = None,
+    logos: Mapping[str, Any] | None = None,
+    preview: bool = False,
+) -> Rendered:
     template = parse_module(template_source)
     theme = parse_module(theme_source) if theme_source is not None else None
     budget = _Budget()

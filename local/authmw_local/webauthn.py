@@ -54,9 +54,12 @@ def _origin_and_rp_id(project: Project, credential: Any) -> tuple[str, str]:
     try:
         data = json.loads(base64url_to_bytes(credential["response"]["clientDataJSON"]))
         origin = str(data["origin"])
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, RecursionError):
         raise WebAuthnError("the client data is malformed") from None
-    host = urlsplit(origin).hostname or ""
+    try:
+        host = urlsplit(origin).hostname or ""
+    except ValueError:  # not a URL at all ("http://[::1"): no origin anyone trusts
+        raise OriginNotAllowed("the origin is not allowed") from None
     if current_api().oauth_28:
         config = project.config
         if trusted_redirect_2_8(origin, config["domains"], allow_localhost=bool(config["allow_localhost"])):

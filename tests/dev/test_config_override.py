@@ -127,6 +127,27 @@ def test_bad_overrides_are_refused_naming_the_problem(api: Api, body: str, messa
     assert config(api) == before
 
 
+def test_hostile_config_strings_are_refused_not_crashes(api: Api) -> None:
+    # The attack: a config string nested deeper than Python's parser goes, or naming a key with
+    # a lone UTF-16 surrogate (echoed in the error), was a 500 (the server key reaches the
+    # branch level).
+    before = config(api)
+    deep = "[" * 100_000 + "]" * 100_000
+    for tier in ("server", "admin"):
+        path, body = "/api/v1/internal/config/override/branch", {"config_override_string": deep}
+        answer = api.http.patch(path, headers=api.headers(tier), json=body)
+        assert (answer.status_code, answer.text) == (400, "Invalid config JSON")
+    lone = put(api, "branch", {"auth.signUpRules.r\ud800": {}}, {"type": "unlinked"}, "server")
+    assert lone.status_code == 400, lone.text
+    assert "r\ufffd" in lone.text
+    assert config(api) == before
+    # The control: the server key changes a branch setting.
+    unlinked = {"type": "unlinked"}
+    assert put(api, "branch", {"teams.allowClientTeamCreation": True}, unlinked, "server").status_code == 200
+    assert config(api)["client_team_creation_enabled"] is True
+    assert put(api, "branch", {}, unlinked, "server").status_code == 200
+
+
 def test_unknown_key_error_lists_what_is_supported(api: Api) -> None:
     r = override(api, "environment", {"payments": {"testMode": True}})
     assert r.status_code == 400

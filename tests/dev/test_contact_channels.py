@@ -179,3 +179,33 @@ def test_someone_elses_sign_in_address_names_itself_in_2_8(api_27: Api, api_28: 
     assert body["error"] == f'This email "({address})" is already used for authentication by another account.'
     assert changed_body["details"] == {"type": "email", "contact_channel_value": None, "would_work_if_email_was_verified": False}
     assert changed_body["error"] == "This email  is already used for authentication by another account."
+
+
+def test_a_changed_address_is_stored_as_2_8_stores_addresses(api_28: Api) -> None:
+    # The attack: a channel changed to a differently cased copy of an address ("Ada@X") was kept
+    # as written, so the address's owner could still sign up with "ada@x": two users signing
+    # in with one address, and the password reset of "Ada@X" went to the owner for the other.
+    address = unique_email()
+    squatter = api_28.sign_up()
+    channel = add(api_28, squatter["access_token"], unique_email(), used_for_auth=True).json()
+    path = f"/contact-channels/me/{channel['id']}"
+    changed = api_28.call("PATCH", path, token=squatter["access_token"], json={"value": address.upper()})
+    assert changed.status_code == 200, changed.text
+    assert changed.json()["value"] == address
+    body = {"email": address, "password": "correct horse", "verification_callback_url": CALLBACK}
+    signed_up = api_28.call("POST", "/auth/password/sign-up", json=body)
+    assert_known_error(signed_up, "USER_EMAIL_ALREADY_EXISTS", 409)
+    # and one's own address again in other letters is the plain duplicate
+    again = add(api_28, squatter["access_token"], address.upper())
+    assert (again.status_code, again.text) == (400, "Contact channel already exists")
+
+
+def test_a_changed_address_keeps_its_letters_in_2_7(api_27: Api) -> None:
+    # The control: 2.7 stored addresses as given; its channels keep them so.
+    user = api_27.sign_up()
+    channel = add(api_27, user["access_token"], unique_email()).json()
+    address = unique_email().replace("user", "User")
+    path = f"/contact-channels/me/{channel['id']}"
+    changed = api_27.call("PATCH", path, token=user["access_token"], json={"value": address})
+    assert changed.status_code == 200, changed.text
+    assert changed.json()["value"] == address

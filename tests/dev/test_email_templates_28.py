@@ -122,6 +122,9 @@ def test_a_customised_verification_template_is_the_mail_sent_until_reset(api: Ap
         ("export function EmailTemplate() { for (;;) {} }", '"for" is not supported'),
         ("function L() { return <L/>; }\nexport function EmailTemplate() { return <L/>; }", "deeper"),
         ("export function EmailTemplate() { return <div>no subject</div>; }", "Subject is required"),
+        # nested deeper than the renderer's recursion goes (these were 500s)
+        ("export function EmailTemplate() { return " + "<b>" * 5000 + "</b>" * 5000 + "; }", "too deeply"),
+        ("export function EmailTemplate() { return <div>{" + "(" * 5000 + "1" + ")" * 5000 + "}</div>; }", "too deeply"),
     ],
 )
 def test_a_source_that_does_not_render_is_refused_and_not_stored(api: Api, source: str, message: str) -> None:

@@ -209,3 +209,38 @@ def test_an_e_mail_code_sign_up_upgrades_the_anonymous_user_of_the_token(api_28:
     assert again.json()["user_id"] == anonymous["user_id"]
     still = api_28.call("GET", f"/users/{other['user_id']}?include_anonymous=true", "server").json()
     assert still["is_anonymous"] is True
+
+
+def _link_code(api: Api, email: str) -> str:
+    return parse_qs(urlsplit(last_mail(api, email)["link"]).query)["code"][0]
+
+
+def test_a_code_opens_no_account_signed_up_with_its_address_meanwhile_unverified(api: Api, magic_link: None) -> None:
+    # The attack: a code goes to an address nobody uses yet; before its owner clicks it, an
+    # attacker signs up with that address by password (never verifying it). The link must not
+    # sign its owner into the attacker's account (the service checks the address again).
+    email = unique_email()
+    assert send_code(api, email).status_code == 200
+    code = _link_code(api, email)
+    attacker = api.sign_up(email, "attacker's password")
+    body = assert_known_error(
+        api.call("POST", "/auth/otp/sign-in", json={"code": code}), "USER_EMAIL_ALREADY_EXISTS", 409
+    )
+    assert body["details"]["would_work_if_email_was_verified"] is True
+    me = api.call("GET", "/users/me", token=attacker["access_token"]).json()
+    assert me["otp_auth_enabled"] is False
+    again = api.call("POST", "/auth/otp/sign-in", json={"code": code})
+    assert_known_error(again, "VERIFICATION_CODE_ALREADY_USED", 409)
+
+
+def test_a_code_signs_into_an_account_that_verified_its_address_meanwhile(api: Api, magic_link: None) -> None:
+    # The control: the account made meanwhile proved it owns the address; the code signs into it.
+    email = unique_email()
+    assert send_code(api, email).status_code == 200
+    code = _link_code(api, email)
+    account = api.sign_up(email)
+    verified = api.call("PATCH", f"/users/{account['user_id']}", "server", json={"primary_email_verified": True})
+    assert verified.status_code == 200, verified.text
+    signed_in = api.call("POST", "/auth/otp/sign-in", json={"code": code})
+    assert signed_in.status_code == 200, signed_in.text
+    assert (signed_in.json()["user_id"], signed_in.json()["is_new_user"]) == (account["user_id"], False)

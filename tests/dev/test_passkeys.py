@@ -287,3 +287,24 @@ def test_2_8_judges_the_origin_by_its_redirect_rule_with_wildcards(
         assert body["error"] == "Passkey registration failed because the origin is not allowed"
         body = assert_known_error(signed_in, "PASSKEY_AUTHENTICATION_FAILED", 400)
         assert body["error"] == "Passkey authentication failed because the origin is not allowed"
+
+
+@pytest.mark.parametrize(
+    "client_data",
+    [
+        b"[" * 100_000 + b"]" * 100_000,  # nested deeper than Python's parser goes
+        json.dumps({"type": "webauthn.create", "challenge": "x", "origin": "http://[::1"}).encode(),  # no URL
+    ],
+)
+def test_hostile_client_data_is_a_failed_registration(
+    api: Api, user: dict, passkeys_on: None, client_data: bytes
+) -> None:
+    # The attack: any signed-in user's registration with such client data was a 500.
+    started = api.call("POST", "/auth/passkey/initiate-passkey-registration", token=user["access_token"], json={})
+    credential = Authenticator().create(started.json()["options_json"])
+    credential["response"]["clientDataJSON"] = b64url(client_data)
+    body = {"credential": credential, "code": started.json()["code"]}
+    answer = api.call("POST", "/auth/passkey/register", token=user["access_token"], json=body)
+    assert_known_error(answer, "PASSKEY_REGISTRATION_FAILED", 400)
+    # The control: the same user registers a real passkey afterwards.
+    assert register(api, user["access_token"], Authenticator()).status_code == 200

@@ -63,6 +63,18 @@ def test_oauth_refresh_accepts_json_and_basic_auth(api: Api, user: dict) -> None
     assert with_basic.status_code == 200, with_basic.text
 
 
+@pytest.mark.parametrize("credentials", ["\u00e9\u00e9", "not base64!", "bm8gY29sb24="])
+def test_a_malformed_basic_header_is_an_rfc6749_error(api: Api, user: dict, credentials: str) -> None:
+    # The attack: a Basic header that is not even ASCII ("Basic \u00e9\u00e9") was a 500.
+    response = api.http.post(
+        "/api/v1/auth/oauth/token",
+        data={"grant_type": "refresh_token", "refresh_token": user["refresh_token"]},
+        headers={"authorization": f"Basic {credentials}".encode("latin-1")},
+    )
+    assert response.status_code == 400, response.text
+    assert response.json() == {"error": "invalid_request", "error_description": "Invalid authorization header"}
+
+
 def test_oauth_refresh_with_an_unknown_token_is_not_found_or_expired(api: Api) -> None:
     response = oauth_refresh(api, "0" * 45)
     assert_known_error(response, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+import uuid
 
 import pytest
 
@@ -155,6 +157,46 @@ def test_wrong_json_types_are_schema_errors_not_crashes(api: Api) -> None:
     for payload in ([1, 2], "text", {"email": 5, "password": None}):
         response = api.call("POST", "/auth/password/sign-in", json=payload)
         assert_known_error(response, "SCHEMA_ERROR", 400)
+
+
+def _escaped_json(api: Api, method: str, path: str, tier: str, body: dict, token: str | None = None):
+    """`body` as JSON text with every non-ASCII character escaped (\\uXXXX), as a client may send it."""
+    content = json.dumps(body).encode()
+    return api.call(method, path, tier, token=token, content=content, headers={"content-type": "application/json"})
+
+
+def test_lone_surrogates_in_json_strings_are_no_crash(api: Api, user: dict) -> None:
+    # The attack: JSON may escape half of a UTF-16 pair (\ud800); such a string cannot be
+    # written as UTF-8, and every write of one to SQLite (and every hash of one) was a 500.
+    # The service's JavaScript runtime writes U+FFFD for it; so does the local service.
+    lone = "a\ud800b\udfff"
+    definition = {"id": f"lone_{uuid.uuid4().hex}", "description": lone}
+    answers = [
+        _escaped_json(api, "PATCH", "/users/me", "client", {"display_name": lone}, user["access_token"]),
+        _escaped_json(api, "POST", "/users", "server", {"display_name": lone, "password": lone}),
+        _escaped_json(api, "POST", "/teams", "server", {"display_name": lone}),
+        _escaped_json(api, "POST", "/auth/password/sign-in", "client", {"email": "a@b.example", "password": lone}),
+        _escaped_json(api, "POST", "/auth/cli/poll", "client", {"polling_code": lone}),
+        _escaped_json(api, "POST", "/team-permission-definitions", "admin", definition),
+    ]
+    statuses = [(a.status_code, a.headers.get("x-stack-known-error")) for a in answers]
+    assert statuses == [
+        (200, None),
+        (201, None),
+        (201, None),
+        (400, "EMAIL_PASSWORD_MISMATCH"),
+        (400, "INVALID_POLLING_CODE"),
+        (201, None),
+    ], [a.text[:200] for a in answers]
+    assert answers[0].json()["display_name"] == "a\ufffdb\ufffd"
+    assert api.call("GET", "/users/me", token=user["access_token"]).json()["display_name"] == "a\ufffdb\ufffd"
+
+
+def test_escaped_surrogate_pairs_stay_the_character_they_spell(api: Api, user: dict) -> None:
+    # The control: an escaped pair (json.dumps writes the emoji as \ud83d\ude00) is one character.
+    answer = _escaped_json(api, "PATCH", "/users/me", "client", {"display_name": "x\U0001f600"}, user["access_token"])
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["display_name"] == "x\U0001f600"
 
 
 def test_json_is_indented_for_browsers(api: Api) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import email_records, oauth_config, sign_up_rules
 from ..api_version import ApiVersion
-from ..endpoint import ADMIN, SERVER_OR_ADMIN, EndpointGroup, RequestContext, also_at_latest
+from ..endpoint import ADMIN, SERVER_OR_ADMIN, EndpointGroup, RequestContext, also_at_latest, without_lone_surrogates
 from ..errors import PlainError
 from ..projects import APP_IDS, app_setting, default_config
 from ..schema import Arr, Num, Obj, Str
@@ -171,10 +171,7 @@ def translate(
     """The local config changes an override stands for (`current`: the project's config, which
     field-wise rule changes build on); PlainError 400 naming the first problem. Without
     `check_level`, a key is not checked against the level (the levels' values combined)."""
-    try:
-        override = json.loads(override_string)
-    except ValueError:
-        raise PlainError(400, "Invalid config JSON") from None
+    override = _load(override_string)
     if not isinstance(override, dict):
         raise PlainError(400, "Invalid config override: config_override_string must hold a JSON object.")
     defaults = default_config()
@@ -294,11 +291,17 @@ def _layers(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {level: dict(stored.get(level) or {}) for level in LEVELS}
 
 
-def _parsed(text: str, field: str) -> dict[str, Any]:
+def _load(text: str) -> Any:
+    """The JSON of a config string, read as request bodies are (a lone surrogate is U+FFFD);
+    400 when it is not JSON or nests too deep to read."""
     try:
-        override = json.loads(text)
-    except ValueError:
+        return without_lone_surrogates(json.loads(text))
+    except (ValueError, RecursionError):
         raise PlainError(400, "Invalid config JSON") from None
+
+
+def _parsed(text: str, field: str) -> dict[str, Any]:
+    override = _load(text)
     if not isinstance(override, dict):
         raise PlainError(400, f"Invalid config override: {field} must hold a JSON object.")
     return normalized(override)

@@ -76,19 +76,20 @@ def create(ctx: RequestContext) -> Created:
     user_id = _user_id(ctx, body["user_id"], "Client can only create contact channels for their own user.")
     if get_user(ctx.sql, ctx.project.id, user_id) is None:
         raise CatalogueError("USER_NOT_FOUND")
+    value = normalise_email(body["value"])  # as it is stored (2.8 lower-cases)
     # The user's own duplicate first: a plain 400 even when that address is their sign-in address.
     if ctx.sql.execute(
         "SELECT 1 FROM contact_channels WHERE project_id = ? AND user_id = ? AND type = 'email' AND value = ?",
-        (ctx.project.id, user_id, body["value"]),
+        (ctx.project.id, user_id, value),
     ).fetchone():
         raise PlainError(400, "Contact channel already exists")
-    if body["used_for_auth"] and email_used_for_auth(ctx.sql, ctx.project.id, body["value"]):
-        raise used_for_auth_by_someone_else(normalise_email(body["value"]))
+    if body["used_for_auth"] and email_used_for_auth(ctx.sql, ctx.project.id, value):
+        raise used_for_auth_by_someone_else(value)
     channel_id = add_contact_channel(
         ctx.sql,
         ctx.project.id,
         user_id,
-        body["value"],
+        value,
         is_primary=bool(body.get("is_primary")),
         is_verified=bool(body.get("is_verified")),
         used_for_auth=body["used_for_auth"],
@@ -128,7 +129,9 @@ def update(ctx: RequestContext) -> dict[str, Any]:
     body = ctx.validate(_fields(ctx.tier, creating=False), ctx.raw_body)
     user_id = _user_id(ctx, ctx.params["user_id"], "Client can only update contact channels of their own user.")
     row = _channel(ctx, user_id, ctx.params["contact_channel_id"], PlainError(400, "Contact channel not found"))
-    value = body.get("value", row["value"])
+    # A new address is stored as a new channel's is (2.8 lower-cases it): a differently cased
+    # copy of someone's sign-in address would not be seen as theirs.
+    value = normalise_email(body["value"]) if "value" in body else row["value"]
     used_for_auth = body.get("used_for_auth", bool(row["used_for_auth"]))
     if used_for_auth and email_used_for_auth(ctx.sql, ctx.project.id, value, except_user=user_id):
         raise used_for_auth_by_someone_else(None)  # 2.8.86 names no address here

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import binascii
 import sqlite3
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -187,7 +186,7 @@ def _client_credentials(ctx: RequestContext, params: dict[str, Any]) -> tuple[st
     if authorization.lower().startswith("basic "):
         try:
             decoded = base64.b64decode(authorization[6:].strip(), validate=True).decode()
-        except (binascii.Error, UnicodeDecodeError):
+        except ValueError:  # not base64 (binascii.Error), not ASCII, or not UTF-8 once decoded
             raise OAuthError("invalid_request", "Invalid authorization header") from None
         basic_id, sep, basic_secret = decoded.partition(":")
         if not sep:

@@ -79,6 +79,10 @@ def sign_in(ctx: RequestContext) -> dict[str, Any]:
     email = found.data["email"]
     user = find_user_by_auth_email(ctx.sql, project.id, email)
     if user is not None:
+        if not _auth_channel_is_verified(ctx, user["id"], email):
+            # Checked again, as the service does: someone may have signed up with this address
+            # since the code was sent (it was nobody's then) without proving they own it.
+            raise email_taken(email, would_work_if_email_was_verified=True)
         if not user["otp_auth_enabled"]:
             ctx.sql.execute(
                 "UPDATE users SET otp_auth_enabled = 1 WHERE project_id = ? AND id = ?", (project.id, user["id"])
