@@ -71,6 +71,10 @@ MFA_COOKIE = "stack-oauth-mfa"
 #: The attempt code is valid 5 minutes at the service; the cookie no longer.
 MFA_COOKIE_MAX_AGE = 300
 _SIX_DIGITS = re.compile(r"[0-9]{6}")
+#: A state that can name the verifier cookie: every SDK's states are base64url or base32 text.
+#: Anything else (``;``, ``=``, CR/LF, non-ASCII: all from a URL anyone can write) names no
+#: cookie, so it never reaches a ``Set-Cookie`` header.
+_COOKIE_STATE = re.compile(r"[A-Za-z0-9_.~-]{1,256}")
 
 
 @dataclass(frozen=True)
@@ -176,8 +180,9 @@ class OAuthRoutes:
             return (yield from self._finish_mfa(request_url, cookie_header, secure, body, origin))
         params = callback_params(request_url)
         state = params.get("state") or ""
-        names = frozenset(prefix + state for prefix in OUTER_COOKIE_PREFIXES) if state else frozenset()
-        verifier = verifier_from_cookies(c.parse_cookie_header(cookie_header or "", names), state) if state else None
+        named = _COOKIE_STATE.fullmatch(state) is not None
+        names = frozenset(prefix + state for prefix in OUTER_COOKIE_PREFIXES) if named else frozenset()
+        verifier = verifier_from_cookies(c.parse_cookie_header(cookie_header or "", names), state) if named else None
         forget = tuple(("set-cookie", self._delete(name, secure)) for name in sorted(names))
         if not params.get("errorCode") and not params.get("error") and (not params.get("code") or not verifier):
             return self._page(

@@ -113,3 +113,17 @@ def test_an_account_with_totp_is_asked_for_the_code_and_signed_in(
             done = client.post(action, f"totp={right}", headers={"Origin": "http://testserver"}, **form_post)
             assert done.status_code == 303 and done["Location"] == "/account", done.content
             assert client.get("/whoami").json()["authenticated"] is True
+
+
+def test_a_callback_state_that_is_no_cookie_name_never_reaches_a_header(oauth_service: Any) -> None:
+    """A crafted callback link's state (tests/middleware/test_oauth_error_pages.py has the attack)."""
+    from middleware.test_oauth_error_pages import HOSTILE_STATES, LEGIT_STATE, callback, check_state_page
+
+    with override_settings(AUTHMW=_settings(oauth_service.config)):
+        urls = ModuleType("oauth_state_urls")
+        urls.urlpatterns = oauth_urls()  # type: ignore[attr-defined]
+        with override_settings(ROOT_URLCONF=urls):
+            for state in [*HOSTILE_STATES, LEGIT_STATE]:
+                page = Client().get(callback({"code": "c", "state": state}))
+                set_cookies = [m.OutputString() for m in page.cookies.values()]
+                check_state_page(page.status_code, page.content.decode(), set_cookies, state)

@@ -90,3 +90,52 @@ def test_the_real_denial_still_explains_itself(oauth_service: Any) -> None:
     back = oauth_service.provider_round_trip(start.headers["location"], "x@example.com", action="deny")
     page = client.get(back.split("testserver", 1)[1])
     assert page.status_code == 400 and "The sign-in was denied at the provider." in page.text
+
+
+#: ``state`` values of a crafted callback link that are no cookie name: each was written into
+#: the Set-Cookie headers deleting the verifier cookie (``stack-oauth-outer-{state}=; ...``),
+#: so a link could add attributes or header lines of its own, or make the app answer 500
+#: (Werkzeug refuses a newline in a header value, Starlette a character beyond Latin-1).
+HOSTILE_STATES = [
+    "s\r\nLocation: https://evil.example/",
+    "s; Domain=evil.example; Path=/",
+    "s=planted; Max-Age=31536000; Path=/",
+    "s\u20ac",
+]
+#: A state as every SDK writes it (base64url), with the cookie its flow would have kept.
+LEGIT_STATE = "Ab-_" * 8
+
+
+def check_state_page(status: int, body: str, set_cookies: list[str], state: str) -> None:
+    assert status == 400 and "Nothing to sign in" in body, body
+    if state == LEGIT_STATE:  # the control: the flow's own verifier cookies are deleted
+        assert sorted(v.split("=", 1)[0] for v in set_cookies) == [
+            f"hexclave-oauth-outer-{state}",
+            f"stack-oauth-outer-{state}",
+        ]
+    else:  # nothing of the URL reaches a header
+        assert set_cookies == [], set_cookies
+
+
+@pytest.mark.parametrize("state", [*HOSTILE_STATES, LEGIT_STATE])
+def test_a_callback_state_that_is_no_cookie_name_never_reaches_a_header(oauth_service: Any, state: str) -> None:
+    from flask import Flask
+
+    from authmw_flask import AuthMW, oauth_blueprint
+
+    link = callback({"code": "c", "state": state})
+    app = FastAPI()
+    install(app, oauth_service.config)
+    app.router.routes.extend(oauth_routes(oauth_service.config))
+    page = TestClient(app, follow_redirects=False).get(link)
+    check_state_page(page.status_code, page.text, page.headers.get_list("set-cookie"), state)
+
+    flask = Flask(__name__)
+    AuthMW(flask, config=oauth_service.config)
+    flask.register_blueprint(oauth_blueprint())
+    page = flask.test_client().get(link)
+    check_state_page(page.status_code, page.get_data(as_text=True), page.headers.getlist("Set-Cookie"), state)
+
+    routes = OAuthRoutes(oauth_service.config)
+    reply = SyncDriver().run(routes.finish(request_url="http://testserver" + link, cookie_header=None, secure=False))
+    check_state_page(reply.status, reply.body, list(reply.set_cookies), state)
