@@ -83,7 +83,7 @@ __all__ = [
 #: of these errors, 401 and 404, describe the service's own calls.)
 FORBIDDEN = 403
 #: Team ids are UUIDs; anything else cannot name a team the user belongs to.
-_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
 def sign_in_url(handler_path: str, return_to: str | None) -> str:
@@ -113,7 +113,7 @@ def team_refusal(
         refused: KnownError = TeamMembershipNotFound(details=details)
     else:
         refused = TeamPermissionRequired(details={**details, "permission_id": permission_id})
-    if not isinstance(team_id, str) or not _UUID.match(team_id):
+    if not isinstance(team_id, str) or not _UUID.fullmatch(team_id):
         return refused
     try:
         if permission_id is None:

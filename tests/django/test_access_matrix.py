@@ -295,3 +295,23 @@ def test_every_framework_sends_pages_to_the_same_place(answers: Any, framework: 
         if answers[framework][caller, "page"] != (status, code, location):
             wrong[caller] = (answers[framework][caller, "page"], (status, code, location))
     assert wrong == {}, f"{framework}: (got, expected) by caller: {wrong}"
+
+
+def test_every_framework_refuses_a_team_id_that_is_only_almost_a_uuid(world: World, database: None) -> None:
+    """A team id with a line break after the UUID (``%0A`` in the path) passed the UUID check
+    (``$`` matches before a final newline) and reached the service, whose SCHEMA_ERROR became
+    a 500 on the permission routes. It names no team: the same 403 as any unknown team. The
+    control is the table above (the same caller with the team's own id gets 200)."""
+    almost = _paths(world.team_id + "\n")
+    wrong = {}
+    for name, make in FRAMEWORKS.items():
+        call = make(world.config)
+        for route, code in (("team_member", "TEAM_MEMBERSHIP_NOT_FOUND"), ("team_permission", "TEAM_PERMISSION_REQUIRED")):
+            status, body, _ = call(almost[route].replace("\n", "%0A"), {**world.headers["cookie"], "accept": "application/json"})
+            got = (status, body.get("code") if isinstance(body, dict) else None)
+            if got != (403, code):
+                wrong[name, route] = got
+        status, body, _ = call(_paths(world.team_id)["team_permission"], {**world.headers["cookie"], "accept": "application/json"})
+        if status != 200:
+            wrong[name, "control"] = (status, body)
+    assert wrong == {}, wrong
