@@ -95,6 +95,19 @@ def sync_request(request: Any, authmw_user: AuthUser | AnonymousUser) -> None:
     # Django session for it.
     from_header = bool(request.META.get("HTTP_X_STACK_AUTH")) or authmw_user.via != "session"
     if not authmw_user.is_authenticated:
+        if isinstance(authmw_user, AnonymousUser) and authmw_user.unconfirmed:
+            # The service did not answer: nobody for this request, but a transient error never
+            # signs a user out, so Django's session (and what the app keeps in it) stays.
+            if request.session.get(django_auth.BACKEND_SESSION_KEY) == BACKEND:
+                from django.contrib.auth.models import AnonymousUser as DjangoAnonymousUser
+
+                nobody = DjangoAnonymousUser()
+
+                async def auser() -> DjangoAnonymousUser:
+                    return nobody
+
+                request.user, request.auser = nobody, auser
+            return
         if request.session.get(django_auth.BACKEND_SESSION_KEY) == BACKEND:
             django_auth.logout(request)  # signed out of authmw: out of Django too
         return

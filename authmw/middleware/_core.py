@@ -138,6 +138,9 @@ class Outcome(NamedTuple):
 
 #: No session, or none the app signs in.
 NO_SESSION = Outcome()
+#: A session or key that could not be checked (the service did not answer): not signed in for
+#: this request, and nothing ended (told from NO_SESSION by identity).
+UNCONFIRMED_SESSION = Outcome()
 
 
 class Authenticator:
@@ -457,7 +460,7 @@ class Authenticator:
         self._report(exc, doing, url, "answering 503" if refuse else "continuing as anonymous")
         if refuse:
             raise Refusal(503, "The authentication service is unavailable; try again shortly.")
-        return NO_SESSION
+        return UNCONFIRMED_SESSION if _transient(exc, status) else NO_SESSION
 
     def _report(self, exc: Exception, doing: str, url: str, consequence: str) -> None:
         # Type and status only: messages of some errors quote request details.

@@ -307,3 +307,46 @@ def test_linking_command_refuses_an_address_that_several_authmw_users_hold(linke
         assert not AuthmwUserLink.objects.filter(authmw_user_id=refused.id).exists()
         assert f"skip authmw user {refused.id}: another authmw user holds its e-mail" in err.getvalue()
     assert "e-mail shared by several authmw users" in out.getvalue()
+
+
+def test_an_outage_of_the_service_never_ends_the_django_session(make_site, tmp_path) -> None:
+    """The service is really stopped (tests/middleware/test_outage_log.py's Outage) while a
+    linked user's access token needs refreshing: the request is nobody's, as every framework
+    answers during an outage, but Django's session (the user's sign-in and whatever the app
+    keeps in it) was flushed by a logout. A transient error never signs a user out: once the
+    service answers again the same Django session goes on. The control: the authmw session
+    ending for real does end it (test_signing_out_of_authmw_ends_the_django_session)."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from middleware.test_outage_log import Outage
+
+    outage = Outage(tmp_path)
+    try:
+        refresh = outage.sign_up()
+        site = make_site(outage.config)
+        cookie = cookie_header(outage.config.project_id, refresh)  # no access token: each new process refreshes
+        first = site.client(middleware=LINKED_MIDDLEWARE, DJANGO_USERS=True)
+        first.cookies.load(cookie)
+        signed_in = first.get("/linked/whoami").json()
+        assert signed_in["authenticated"] is True
+        session_key = first.cookies["sessionid"].value
+        store = SessionStore(session_key=session_key)
+        store["cart"] = ["book"]  # what the app keeps in Django's session
+        store.save()
+
+        # Another process (fresh caches) gets the same browser's cookies while the service is down.
+        during = site.client(middleware=LINKED_MIDDLEWARE, DJANGO_USERS=True)
+        during.cookies.load(cookie)
+        during.cookies["sessionid"] = session_key
+        outage.stop()
+        r = during.get("/linked/whoami")
+        assert r.json()["authenticated"] is False  # nobody's request: the session cannot be checked
+        assert "sessionid" not in r.cookies, r.cookies["sessionid"].OutputString()  # not deleted, not replaced
+        assert SessionStore(session_key=session_key).load().get("cart") == ["book"]
+
+        outage.start()
+        again = during.get("/linked/whoami").json()
+        assert again["authenticated"] is True and again["django_id"] == signed_in["django_id"]
+        assert during.cookies["sessionid"].value == session_key
+        assert SessionStore(session_key=session_key).load().get("cart") == ["book"]
+    finally:
+        outage.stop()
