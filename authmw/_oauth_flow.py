@@ -50,6 +50,7 @@ from ._transport import Transport
 from ._urls import same_origin_path
 from .errors import (
     AuthmwError,
+    ConfigurationError,
     HttpStatusError,
     InvalidTotpCode,
     KnownError,
@@ -143,12 +144,17 @@ class OAuthRoutes:
         return_to = safe_return_path(dict(parse_qsl(urlsplit(request_url).query)).get(RETURN_TO_PARAM))
         callback = origin + self.callback_path
         redirect_uri = callback + ("?" + urlencode({RETURN_TO_PARAM: return_to}) if return_to else "")
+        if not self.config.publishable_client_key:  # the operator's to fix, never the page's to say
+            raise ConfigurationError(
+                "The OAuth sign-in routes need the publishable client key (AUTHMW_PUBLISHABLE_CLIENT_KEY)."
+            )
         try:
             flow: OAuthAuthorization = authorize_url(
                 self.config, provider, redirect_uri=redirect_uri, error_redirect_url=callback
             )
-        except ValueError as exc:
-            return self._page(404, "Unknown sign-in provider", str(exc))
+        except ValueError:
+            # The provider is the URL's, anyone's to write: the page says fixed words only.
+            return self._page(404, "Unknown sign-in provider", _UNKNOWN_PROVIDER)
         cookie = c.set_cookie(
             outer_cookie_name(flow.state), flow.code_verifier, START_COOKIE_MAX_AGE, now=self.clock(), secure=secure
         ).replace("; Path=/;", f"; Path={self.callback_path};")
@@ -324,6 +330,7 @@ class OAuthRoutes:
         )
 
 
+_UNKNOWN_PROVIDER = "This site offers no sign-in with that provider. Please sign in again."
 _NOTHING_STARTED = "This page finishes a sign-in started in this browser, and none was found. Please sign in again."
 #: What the error page says for each failed check of a callback (OAuthCallbackError.reason).
 _CALLBACK_FAILURES = {

@@ -127,3 +127,19 @@ def test_a_callback_state_that_is_no_cookie_name_never_reaches_a_header(oauth_se
                 page = Client().get(callback({"code": "c", "state": state}))
                 set_cookies = [m.OutputString() for m in page.cookies.values()]
                 check_state_page(page.status_code, page.content.decode(), set_cookies, state)
+
+
+def test_the_start_route_never_repeats_the_provider_of_the_url(oauth_service: Any) -> None:
+    """A crafted start link (tests/middleware/test_oauth_error_pages.py has the attack)."""
+    from urllib.parse import quote
+
+    from middleware.test_oauth_error_pages import HOSTILE_PROVIDERS, check_provider_page
+
+    with override_settings(AUTHMW=_settings(oauth_service.config)):
+        urls = ModuleType("oauth_provider_urls")
+        urls.urlpatterns = oauth_urls()  # type: ignore[attr-defined]
+        with override_settings(ROOT_URLCONF=urls):
+            for provider in HOSTILE_PROVIDERS:
+                page = Client().get("/handler/oauth/" + quote(provider, safe=""))
+                check_provider_page(page.status_code, page.content.decode())
+            assert Client().get("/handler/oauth/github").status_code == 303

@@ -139,3 +139,49 @@ def test_a_callback_state_that_is_no_cookie_name_never_reaches_a_header(oauth_se
     routes = OAuthRoutes(oauth_service.config)
     reply = SyncDriver().run(routes.finish(request_url="http://testserver" + link, cookie_header=None, secure=False))
     check_state_page(reply.status, reply.body, list(reply.set_cookies), state)
+
+
+#: Provider names of a crafted start link (``{handler}/oauth/{provider}``): the page said
+#: "OAuth provider must be an id such as 'github' or 'google', got '...'" with the link's text.
+HOSTILE_PROVIDERS = [f"Your account is locked. Call {MARK} now", f"{MARK} <script>"]
+
+
+def check_provider_page(status: int, body: str) -> None:
+    assert status == 404 and "This site offers no sign-in with that provider." in body, body
+    assert MARK.lower() not in body.lower() and "call" not in body.lower() and "github" not in body
+
+
+def test_the_start_route_never_repeats_the_provider_of_the_url(oauth_service: Any) -> None:
+    from urllib.parse import quote
+
+    from flask import Flask
+
+    from authmw_flask import AuthMW, oauth_blueprint
+
+    app = FastAPI()
+    install(app, oauth_service.config)
+    app.router.routes.extend(oauth_routes(oauth_service.config))
+    fastapi = TestClient(app, follow_redirects=False)
+    flask = Flask(__name__)
+    AuthMW(flask, config=oauth_service.config)
+    flask.register_blueprint(oauth_blueprint())
+    for provider in HOSTILE_PROVIDERS:
+        link = "/handler/oauth/" + quote(provider, safe="")
+        page = fastapi.get(link)
+        check_provider_page(page.status_code, page.text)
+        page = flask.test_client().get(link)
+        check_provider_page(page.status_code, page.get_data(as_text=True))
+    # The control: a provider of the project starts its flow.
+    assert fastapi.get("/handler/oauth/github").status_code == 303
+    assert flask.test_client().get("/handler/oauth/github").status_code == 303
+
+
+def test_a_missing_publishable_key_is_the_operators_error_not_the_pages(oauth_service: Any) -> None:
+    """It was the start page's text (naming AUTHMW_PUBLISHABLE_CLIENT_KEY to the visitor)."""
+    import dataclasses
+
+    from authmw.errors import ConfigurationError
+
+    routes = OAuthRoutes(dataclasses.replace(oauth_service.config, publishable_client_key=None))
+    with pytest.raises(ConfigurationError, match="AUTHMW_PUBLISHABLE_CLIENT_KEY"):
+        routes.start("github", request_url="http://testserver/handler/oauth/github", secure=False)
