@@ -159,12 +159,22 @@ def test_a_password_signed_in_django_user_is_left_alone(linked, local_service) -
 
 
 def test_an_api_call_with_x_stack_auth_gets_the_user_without_a_django_session(linked, local_service) -> None:
+    """Every session sent in a header is an API call: x-stack-auth, a bearer access token (in
+    Authorization or x-stack-access-token) and the 2.8 SDK's ``Bearer stackauth_...``; the
+    last three opened a Django session (a sessionid cookie) where x-stack-auth did not. The
+    control: the same user's cookies open one (test_first_sign_in_creates_...)."""
+    import base64
+
+    from middleware.cross_site import header_sessions
+
     s = local_service.sign_up()
-    header = json.dumps({"accessToken": s.access_token, "refreshToken": s.refresh_token})
-    client = linked()
-    r = client.get("/linked/whoami", headers={"x-stack-auth": header})
-    assert r.json()["linked_to"] == s.user_id
-    assert "sessionid" not in client.cookies
+    pair = json.dumps({"accessToken": s.access_token, "refreshToken": s.refresh_token})
+    sdk = {"authorization": "Bearer stackauth_" + base64.b64encode(pair.encode()).decode()}
+    for headers in [*header_sessions(s), sdk]:
+        client = linked()
+        r = client.get("/linked/whoami", headers=headers)
+        assert r.json()["linked_to"] == s.user_id, headers
+        assert "sessionid" not in client.cookies, headers
 
 
 def test_linking_command_links_by_verified_e_mail_and_dry_runs_first(linked, local_service, settings_for) -> None:
