@@ -41,7 +41,7 @@ python_env test
   cd js
   js_install
   npm run typecheck
-  npm run lint  # React's rules of hooks and effects' dependencies (js/eslint.config.mjs)
+  npm run lint  # React's rules of hooks and effects' dependencies, the example app's too (js/eslint.config.mjs)
   js_build
   # Size budgets of what an app bundles (a size, not a time: it belongs in CI)
   node scripts/bundle-size.mjs --check
