@@ -200,6 +200,14 @@ class Denial:
         """A known caller who lacks a membership or permission (403)."""
         return self.status == FORBIDDEN
 
+    @property
+    def page_text(self) -> str:
+        """What a page's 403 (the framework's own 403 page) says: fixed words for the kind of
+        refusal, never the error's message, which names the user and repeats the team id of
+        the URL (anyone's to write: a crafted link would put its own sentence on the site)."""
+        code = self.error.code if self.error is not None else ""
+        return _PAGE_TEXTS.get(code, _PAGE_TEXTS[""])
+
     def refusal(self, *, page: bool, handler_path: str, return_to: str | None) -> Refusal:
         """The answer as a :class:`Refusal`: a 303 to the sign-in or onboarding page for a
         page (coming back to ``return_to``), else the JSON envelope with the status."""
@@ -210,6 +218,15 @@ class Denial:
         if error is None:
             return Refusal(self.status, self.message)
         return Refusal(self.status, error.message, code=error.code, details=error.details or None)
+
+
+#: A page's 403 by error code (see :attr:`Denial.page_text`).
+_PAGE_TEXTS = {
+    "TEAM_MEMBERSHIP_NOT_FOUND": "You are not a member of the team this page belongs to.",
+    "TEAM_PERMISSION_REQUIRED": "You do not hold the team permission this page needs.",
+    "PROJECT_PERMISSION_REQUIRED": "You do not hold the permission this page needs.",
+    "": "You may not see this page.",
+}
 
 
 def handler_page_url(handler_path: str, page: PageTo, return_to: str | None) -> str:
