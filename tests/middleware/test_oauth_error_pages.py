@@ -35,6 +35,9 @@ HOSTILE: list[tuple[dict[str, str], str]] = [
     ({"error": "server_error", "error_description": LURE}, "The sign-in was not completed at the provider."),
     ({"error": LURE}, "The sign-in was not completed at the provider."),
     ({"error": "access_denied", "error_description": LURE}, "You denied the sign-in request."),
+    # details nested deeper than the JSON reader recurses (3,000 brackets fit a 4 KB request line):
+    # a RecursionError, answered 500 by every framework
+    ({"errorCode": "SCHEMA_ERROR", "details": "[" * 3000}, "The sign-in could not be completed."),
 ]
 
 
