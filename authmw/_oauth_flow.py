@@ -59,6 +59,7 @@ from .errors import (
     UnsupportedError,
 )
 from .middleware import _cookies as c
+from .middleware._settings import Options
 from .models import SignInResult
 
 __all__ = ["MFA_COOKIE", "MFA_COOKIE_MAX_AGE", "START_COOKIE_MAX_AGE", "OAuthRoutes", "Reply", "safe_return_path"]
@@ -138,8 +139,13 @@ class OAuthRoutes:
 
     # -- start ----------------------------------------------------------------------------
 
-    def start(self, provider: str, *, request_url: str, secure: bool) -> Reply:
-        """Redirect to the service's authorize URL, keeping the verifier in a cookie."""
+    def start(self, provider: str, *, request_url: str, secure: bool, options: Options | None = None) -> Reply:
+        """Redirect to the service's authorize URL, keeping the verifier in a cookie.
+
+        ``options``: the middleware's (its cookie settings); ``COOKIE_SECURE`` makes the
+        verifier cookie ``Secure`` too (it stays ``SameSite=Lax``: the provider sends the
+        browser back with a cross-site navigation)."""
+        secure = _secure(secure, _attributes(options))
         origin = self._origin(request_url)
         return_to = safe_return_path(dict(parse_qsl(urlsplit(request_url).query)).get(RETURN_TO_PARAM))
         callback = origin + self.callback_path
@@ -176,14 +182,18 @@ class OAuthRoutes:
         method: str = "GET",
         body: bytes = b"",
         origin: str | None = None,
+        options: Options | None = None,
     ) -> Op[Reply]:
         """Check the callback, exchange its code and sign the browser in (an operation).
 
         ``method="POST"`` is the TOTP form of an account with two-factor authentication:
         ``body`` is the form (``totp=123456``), ``origin`` the request's ``Origin`` header.
+        ``options``: the middleware's; the session cookies are written with its cookie
+        settings (``COOKIE_SAME_SITE``, ``COOKIE_SECURE``), as the middleware rewrites them.
         """
+        attributes = _attributes(options)
         if method.upper() == "POST":
-            return (yield from self._finish_mfa(request_url, cookie_header, secure, body, origin))
+            return (yield from self._finish_mfa(request_url, cookie_header, secure, body, origin, attributes))
         params = callback_params(request_url)
         state = params.get("state") or ""
         named = _COOKIE_STATE.fullmatch(state) is not None
@@ -207,7 +217,9 @@ class OAuthRoutes:
         except MultiFactorAuthenticationRequired as needed:
             if not needed.attempt_code:
                 return self._page(400, "Sign-in failed", _SIGN_IN_FAILED, forget)
-            keep = c.set_cookie(MFA_COOKIE, needed.attempt_code, MFA_COOKIE_MAX_AGE, now=self.clock(), secure=secure)
+            keep = c.set_cookie(
+                MFA_COOKIE, needed.attempt_code, MFA_COOKIE_MAX_AGE, now=self.clock(), secure=_secure(secure, attributes)
+            )
             keep = keep.replace("; Path=/;", f"; Path={self.callback_path};") + "; HttpOnly"
             return self._totp_form(params.get(RETURN_TO_PARAM), None, (*forget, ("set-cookie", keep)))
         except (OAuthCallbackError, KnownError) as exc:
@@ -218,10 +230,16 @@ class OAuthRoutes:
             # the service refused the exchange without a known error (API 2.8 answers a changed
             # redirect_uri this way): the sign-in failed, and its text is not for the page
             return self._page(400, "Sign-in failed", _SIGN_IN_FAILED, forget)
-        return self._signed_in(result, params.get(RETURN_TO_PARAM), cookie_header, secure, forget)
+        return self._signed_in(result, params.get(RETURN_TO_PARAM), cookie_header, secure, forget, attributes)
 
     def _finish_mfa(
-        self, request_url: str, cookie_header: str | None, secure: bool, body: bytes, origin: str | None
+        self,
+        request_url: str,
+        cookie_header: str | None,
+        secure: bool,
+        body: bytes,
+        origin: str | None,
+        attributes: c.CookieAttributes,
     ) -> Op[Reply]:
         """The TOTP form's post: finish the sign-in that waits for the second factor."""
         return_to = callback_params(request_url).get(RETURN_TO_PARAM)
@@ -241,7 +259,7 @@ class OAuthRoutes:
             return self._totp_form(return_to, "That code is not the current one. Enter the code your app shows now.")
         except KnownError:  # the attempt expired, was used, or too many tries
             return self._page(400, "Sign-in failed", _MFA_EXPIRED, forget)
-        return self._signed_in(result, return_to, cookie_header, secure, forget)
+        return self._signed_in(result, return_to, cookie_header, secure, forget, attributes)
 
     def _signed_in(
         self,
@@ -250,6 +268,7 @@ class OAuthRoutes:
         cookie_header: str | None,
         secure: bool,
         forget: tuple[tuple[str, str], ...],
+        attributes: c.CookieAttributes,
     ) -> Reply:
         """Store the new session in cookies and send the browser on: the
         after-sign-up page for a new user, else the after-sign-in page."""
@@ -262,11 +281,14 @@ class OAuthRoutes:
             now=self.clock(),
             secure=secure,
             cookie_format=self.config.cookie_format,  # type: ignore[arg-type]
+            attributes=attributes,
         )
         # a new sign-in retires refresh cookies of other sessions, of every SDK generation
         written = {value.split("=", 1)[0] for value in session}
         stored = c.SessionCookieReader(self.config.project_id).read(cookie_header or "").refresh_cookies
-        session += tuple(c.delete_cookie(name, secure=secure) for name, _ in stored if name not in written)
+        session += tuple(
+            c.delete_cookie(name, secure=secure, attributes=attributes) for name, _ in stored if name not in written
+        )
         headers = (
             ("location", target),
             ("cache-control", "no-store"),
@@ -331,6 +353,15 @@ class OAuthRoutes:
 
 
 _UNKNOWN_PROVIDER = "This site offers no sign-in with that provider. Please sign in again."
+def _attributes(options: Options | None) -> c.CookieAttributes:
+    return c.DEFAULT_ATTRIBUTES if options is None else options.cookie_attributes
+
+
+def _secure(secure: bool, attributes: c.CookieAttributes) -> bool:
+    """Whether the flow's own cookies are ``Secure``: over HTTPS, or always with ``COOKIE_SECURE``."""
+    return secure or attributes.secure is True
+
+
 _NOTHING_STARTED = "This page finishes a sign-in started in this browser, and none was found. Please sign in again."
 #: What the error page says for each failed check of a callback (OAuthCallbackError.reason).
 _CALLBACK_FAILURES = {

@@ -188,3 +188,69 @@ def test_a_missing_publishable_key_is_the_operators_error_not_the_pages(oauth_se
     routes = OAuthRoutes(dataclasses.replace(oauth_service.config, publishable_client_key=None))
     with pytest.raises(ConfigurationError, match="AUTHMW_PUBLISHABLE_CLIENT_KEY"):
         routes.start("github", request_url="http://testserver/handler/oauth/github", secure=False)
+
+
+def _session_cookies(set_cookies: list[str]) -> dict[str, str]:
+    """name -> Set-Cookie value of the session cookies a sign-in wrote (deletions left out)."""
+    found = {}
+    for value in set_cookies:
+        name = value.split("=", 1)[0]
+        if name.startswith("stack-") and "Max-Age=0" not in value and "oauth" not in name:
+            found[name] = value
+    return found
+
+
+def check_session_cookie_attributes(set_cookies: list[str], strict_and_secure: bool) -> None:
+    cookies = _session_cookies(set_cookies)
+    assert any(name.startswith("stack-refresh-") for name in cookies) and "stack-access" in cookies, set_cookies
+    for value in cookies.values():
+        if strict_and_secure:
+            assert "SameSite=Strict" in value and "; Secure" in value, value
+        else:
+            assert "SameSite=Lax" in value and "Secure" not in value, value
+
+
+def _verifier_header(set_cookies: list[str]) -> dict[str, str]:
+    """The verifier cookie sent back by hand: a client's jar keeps a Secure cookie off http."""
+    verifier = next(v for v in set_cookies if v.startswith("stack-oauth-outer-"))
+    return {"cookie": verifier.split(";", 1)[0]}
+
+
+@pytest.mark.parametrize("configured", [True, False])
+def test_the_oauth_sign_in_writes_the_session_cookies_with_the_apps_cookie_settings(
+    oauth_service: Any, configured: bool
+) -> None:
+    """COOKIE_SAME_SITE and COOKIE_SECURE (here Strict, and Secure on a site answering plain
+    http behind a proxy that says nothing): the middleware rewrites the session cookies with
+    them, and the OAuth routes wrote the same cookies SameSite=Lax and without Secure. The
+    control (``configured`` False): the defaults, Lax and Secure only over https."""
+    import uuid
+
+    from flask import Flask
+
+    from authmw_flask import AuthMW, oauth_blueprint
+
+    settings = {"cookie_same_site": "Strict", "cookie_secure": True} if configured else {}
+    app = FastAPI()
+    install(app, oauth_service.config, **settings)
+    app.router.routes.extend(oauth_routes(oauth_service.config))
+    client = TestClient(app, follow_redirects=False)
+    start = client.get("/handler/oauth/github")
+    verifier = start.headers.get_list("set-cookie")
+    assert ("; Secure" in verifier[0]) is configured, verifier
+    back = oauth_service.provider_round_trip(start.headers["location"], f"ca-{uuid.uuid4().hex[:8]}@example.com")
+    done = client.get(back.split("testserver", 1)[1], headers=_verifier_header(verifier))
+    assert done.status_code == 303, done.text
+    check_session_cookie_attributes(done.headers.get_list("set-cookie"), configured)
+
+    flask = Flask(__name__)
+    AuthMW(flask, config=oauth_service.config, **settings)
+    flask.register_blueprint(oauth_blueprint())
+    browser = flask.test_client()
+    start = browser.get("/handler/oauth/github")
+    name, _, value = _verifier_header(start.headers.getlist("Set-Cookie"))["cookie"].partition("=")
+    browser.set_cookie(name, value)  # (by hand, as above)
+    back = oauth_service.provider_round_trip(start.headers["Location"], f"cb-{uuid.uuid4().hex[:8]}@example.com")
+    done = browser.get(back.split("localhost", 1)[1])
+    assert done.status_code == 303, done.data
+    check_session_cookie_attributes(done.headers.getlist("Set-Cookie"), configured)
