@@ -51,6 +51,7 @@ from authmw.errors import (
     UserAuthenticationRequired,
 )
 
+from ._outage import is_transient
 from ._refusal import Refusal
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ def team_refusal(
             permissions = server.team_permissions
             found = yield AtOnce(type(permissions).has.op(permissions, team_id, user_id, permission_id))
     except (NetworkError, HttpStatusError) as exc:
-        if isinstance(exc, HttpStatusError) and exc.status < 500:
+        if not is_transient(exc, getattr(exc, "status", 0)):
             raise
         # Type and status only: messages quote request details.
         logger.warning("authmw: checking team access failed (%s); answering 503", type(exc).__name__)
@@ -142,7 +143,7 @@ def permission_refusal(server: ServerApp | AsyncServerApp, user_id: str, permiss
         permissions = server.project_permissions
         found = yield AtOnce(type(permissions).has.op(permissions, user_id, permission_id))
     except (NetworkError, HttpStatusError) as exc:
-        if isinstance(exc, HttpStatusError) and exc.status < 500:
+        if not is_transient(exc, getattr(exc, "status", 0)):
             raise
         logger.warning("authmw: checking a project permission failed (%s); answering 503", type(exc).__name__)
         raise Refusal(503, "The authentication service is unavailable; try again shortly.") from None

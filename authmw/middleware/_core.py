@@ -64,7 +64,6 @@ from authmw.errors import (
     ConfigurationError,
     InvalidAccessToken,
     KnownError,
-    NetworkError,
     RestrictedUserNotAllowed,
     UnparsableAccessToken,
 )
@@ -82,7 +81,7 @@ from ._credentials import (
     is_sdk_session,
     is_secure,
 )
-from ._outage import ServiceWatch, failure_reason
+from ._outage import ServiceWatch, failure_reason, is_transient
 from ._refusal import Refusal
 
 __all__ = [
@@ -530,7 +529,7 @@ def _refused_key(refresh_token: str) -> str:
 
 
 def _transient(exc: Exception, status: int) -> bool:
-    return isinstance(exc, NetworkError) or status >= 500
+    return is_transient(exc, status)
 
 
 def _status(exc: Exception) -> int:
