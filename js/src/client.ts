@@ -236,6 +236,7 @@ export class AuthClient implements AuthController {
   }
 
   async updateUser(update: CurrentUserUpdate): Promise<CurrentUser> {
+    const session = this.session.getState().refreshToken;
     const { body } = await this.transport.request<Record<string, unknown>>({
       method: "PATCH",
       path: "/users/me",
@@ -243,7 +244,7 @@ export class AuthClient implements AuthController {
       session: this.session,
     });
     const user = userFromWire(body);
-    this.user.show(user);
+    this.user.show(user, session);
     return user;
   }
 

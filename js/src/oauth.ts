@@ -9,7 +9,9 @@ import {
   OAuthConnectionNotConnectedToUser,
   InvalidServerResponse,
 } from "./errors.js";
+import { isKnownError } from "./known-error.js";
 import type { CurrentUser } from "./models.js";
+import { OAuthCallbackError } from "./oauth-callback-error.js";
 import {
   OAUTH_OUTER_COOKIE_MAX_AGE_S,
   OAUTH_OUTER_COOKIE_PREFIXES,
@@ -178,7 +180,11 @@ export function createOAuthApi(ctx: ApiContext, deps: OAuthDeps): OAuthApi {
         try {
           callbackCode(params, state, transport.baseUrl);
         } catch (error) {
-          return Promise.reject(error);
+          // Anyone can write these parameters, and the service never sends this one here (it
+          // comes from the code exchange): an attempt code of the URL's must not start a
+          // multi-factor step (a prompt for the person's TOTP code that no sign-in of theirs asked for).
+          const forged = isKnownError(error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED");
+          return Promise.reject(forged ? new OAuthCallbackError("provider_error", "The sign-in was not completed.", "server_error") : error);
         }
       }
       if (!params.get("code") || !state) return Promise.resolve({ status: "not-for-us" });

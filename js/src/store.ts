@@ -133,6 +133,9 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       pending = (async () => {
         try {
           const accessToken = await options.refresh(refreshToken);
+          // Another tab may have signed out or in meanwhile: what the cookies hold now is the
+          // session, and the answer for an older one neither deletes it nor writes that one back.
+          syncFromCookies();
           if (store.getState().refreshToken === refreshToken) {
             if (accessToken === null) setTokens({});
             else store.setState({ accessToken });
@@ -217,6 +220,8 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         : { accessToken: null, refreshToken: null };
     },
     markAccessTokenExpired(accessToken) {
+      // The same for a token refused after another tab changed the session.
+      syncFromCookies();
       if (store.getState().accessToken === accessToken) store.setState({ accessToken: null });
     },
     syncFromCookies,

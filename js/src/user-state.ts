@@ -30,9 +30,14 @@ export class UserStateMachine {
     this.store.setState({ value });
   }
 
-  /** The user the service answered a change with, shown for the current session. */
-  show(user: CurrentUser): void {
-    this.shownSession = this.session.getState().refreshToken;
+  /**
+   * The user the service answered a change with, shown when the change was made in the current
+   * session (`refreshToken`): an answer that comes after a sign-out or a switch of user (in
+   * this tab or another) is that of a session no longer here.
+   */
+  show(user: CurrentUser, refreshToken: string | null): void {
+    if (refreshToken !== this.session.getState().refreshToken) return;
+    this.shownSession = refreshToken;
     this.set({ status: "signed-in", user });
   }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EmailPasswordMismatch, HttpStatusError } from "../src/errors";
 import { BASE_URL, clientWith, jsonResponse, knownErrorResponse, PROJECT_ID, projectWire, tokenValidFor, userWire } from "./helpers";
 
@@ -121,6 +121,55 @@ describe("AuthClient", () => {
     expect(JSON.parse(calls[0]!.body!)).toEqual({ display_name: "Ada", client_metadata: { theme: "dark" } });
     expect(user.displayName).toBe("Ada");
     expect(client.getUserState()).toEqual({ status: "signed-in", user });
+  });
+
+  // Attack on the shown user: a change's answer that arrives after the session ended (a sign-out
+  // here, or another tab's) or changed hands must not show its user as signed in.
+  describe("an answer to a change made in a session that is gone", () => {
+    /** A signed-in client whose next call is held until `release` answers it with `body`. */
+    async function withHeldChange() {
+      const { client, reply } = setup(signedIn());
+      reply(jsonResponse(userWire()));
+      await client.reloadUser();
+      let release: ((body: unknown) => void) | undefined;
+      reply(() => new Promise<Response>((answer) => (release = (body) => answer(jsonResponse(body)))));
+      const held = async () => {
+        await vi.waitFor(() => expect(release).toBeTypeOf("function"));
+        return release!;
+      };
+      return { client, reply, held };
+    }
+
+    it("after a sign-out, the user stays signed out", async () => {
+      const { client, held } = await withHeldChange();
+      const change = client.updateUser({ displayName: "Ada" });
+      const answer = await held();
+      client.session.clear(); // another tab signed out: polling read the cookies
+      expect(client.getUserState()).toEqual({ status: "signed-out", user: null });
+      answer(userWire({ display_name: "Ada" }));
+      expect((await change).displayName).toBe("Ada"); // the caller still gets the service's answer
+      expect(client.getUserState()).toEqual({ status: "signed-out", user: null });
+    });
+
+    it("after another user signed in, that user is shown, never the one the change was made for", async () => {
+      const { client, reply, held } = await withHeldChange();
+      const change = client.selectTeam("team-a");
+      const answer = await held();
+      reply(jsonResponse(userWire({ id: "0b6f6a8e-0000-4000-8000-00000000000b", primary_email: "bea@example.com" })));
+      client.session.setTokens({ refreshToken: "rt-bea", accessToken: tokenValidFor(600) });
+      await vi.waitFor(() => expect(client.getUserState().user?.primaryEmail).toBe("bea@example.com"));
+      answer(userWire({ selected_team_id: "team-a" }));
+      await change;
+      expect(client.getUserState()).toMatchObject({ status: "signed-in", user: { primaryEmail: "bea@example.com", selectedTeamId: null } });
+    });
+
+    it("control: in the same session the answer is shown at once", async () => {
+      const { client, held } = await withHeldChange();
+      const change = client.updateUser({ displayName: "Ada" });
+      (await held())(userWire({ display_name: "Ada" }));
+      await change;
+      expect(client.getUserState()).toMatchObject({ status: "signed-in", user: { displayName: "Ada" } });
+    });
   });
 
   it("deleting the user invalidates the session", async () => {

@@ -206,6 +206,24 @@ describe("magic-link-callback page", () => {
     expect(client.session.getState().refreshToken).toBe("rt-new");
   });
 
+  // Attack: another site sends a signed-in user to a magic link of someone else's (the attacker's
+  // own account): opening it must not swap the account they are working in for that one.
+  it("leaves a signed-in user's session as it is and the link unused, as the sign-in page does", async () => {
+    const { service, client, view } = renderPage(`/handler/magic-link-callback?code=${CODE}&after_auth_return_to=%2Forders`, {
+      signedIn: true,
+      strict: true,
+    });
+    service.on("POST /auth/otp/sign-in", jsonResponse(signInBody(false)));
+    service.on("GET /users/me", jsonResponse(userWire()));
+    view();
+    expect((await screen.findByTestId("already-signed-in")).textContent).toBe("You are signed in as ada@example.com.");
+    expect(screen.getByRole("link", { name: "Continue" }).getAttribute("href")).toBe("/orders");
+    expect(screen.getByRole("link", { name: "Sign out" })).toBeTruthy();
+    expect(calls(service)).toEqual(["GET /users/me"]);
+    expect(client.session.getState().refreshToken).toBe("rt");
+    expect(where()).toBe(`/handler/magic-link-callback?code=${CODE}&after_auth_return_to=%2Forders`);
+  });
+
   it("honours a relative after_auth_return_to", async () => {
     const { service, view } = renderPage(`/handler/magic-link-callback?code=${CODE}&after_auth_return_to=%2Forders`);
     service.on("POST /auth/otp/sign-in", jsonResponse(signInBody(true)));
@@ -954,6 +972,11 @@ describe("issue 26: error and callback pages show no text from the URL", () => {
     [`errorCode=OAUTH_PROVIDER_ACCESS_DENIED&message=${q(EVIL)}`, "The sign-in was denied at the provider. Please try again."],
     [`errorCode=SCHEMA_ERROR&message=${q(EVIL)}`, "The sign-in could not be completed. Please try again."],
     [`errorCode=OUTER_OAUTH_TIMEOUT&message=${q(EVIL)}`, "The sign-in took too long. Please sign in again."],
+    // Attack: an attempt code of the URL's would ask for the person's TOTP code (no mfa-prompt).
+    [
+      `errorCode=MULTI_FACTOR_AUTHENTICATION_REQUIRED&details=${q(JSON.stringify({ attempt_code: "a".repeat(45) }))}`,
+      "The sign-in could not be completed. Please try again.",
+    ],
   ])("{handler}/oauth-callback?%s", async (query, shown) => {
     window.history.replaceState(null, "", `/handler/oauth-callback?${query}`);
     try {
@@ -961,6 +984,7 @@ describe("issue 26: error and callback pages show no text from the URL", () => {
       view();
       expect((await screen.findByRole("alert")).textContent).toBe(shown);
       expect(document.querySelector(".authmw-page")!.textContent).not.toContain("+1-555-0100");
+      expect(screen.queryByTestId("mfa-prompt")).toBeNull();
     } finally {
       window.history.replaceState(null, "", "/");
     }

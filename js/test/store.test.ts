@@ -196,6 +196,27 @@ describe("cookie polling (real document.cookie)", () => {
     expect(readSessionCookies(document.cookie, PROJECT_ID)).toEqual({ refreshToken: "rt1", accessToken: "x.y.z" });
   });
 
+  // Attack on another tab's session: a tab whose poll has not run yet (a background tab) is
+  // told its access token was refused after another tab signed in as someone else.
+  it("a refused access token of a session the cookies no longer hold neither deletes their session nor writes the old one back", () => {
+    const behind = setup({ cookies: document }).store;
+    behind.setTokens({ refreshToken: "rt-ada", accessToken: "at-ada" });
+    const other = setup({ cookies: document }).store;
+    other.syncFromCookies();
+    other.setTokens({ refreshToken: "rt-bea", accessToken: "at-bea" }); // another tab signs Bea in
+    behind.markAccessTokenExpired("at-ada");
+    expect(readSessionCookies(document.cookie, PROJECT_ID)).toEqual({ refreshToken: "rt-bea", accessToken: "at-bea" });
+    expect(behind.getState()).toEqual({ refreshToken: "rt-bea", accessToken: "at-bea" });
+  });
+
+  it("control: a refused access token of the cookies' session is dropped from them, the session kept", () => {
+    const { store } = setup({ cookies: document });
+    store.setTokens({ refreshToken: "rt-ada", accessToken: "at-ada" });
+    store.markAccessTokenExpired("at-ada");
+    expect(store.getState()).toEqual({ refreshToken: "rt-ada", accessToken: null });
+    expect(readSessionCookies(document.cookie, PROJECT_ID)).toEqual({ refreshToken: "rt-ada", accessToken: null });
+  });
+
   it("counts polling references", () => {
     const { store } = setup({ cookies: document });
     const stopA = store.startPolling();

@@ -182,9 +182,42 @@ def test_magic_link_sign_in_through_the_mailbox(mail_service, example_app, conte
     page.wait_for_url(f"{base}/")
     expect(page.get_by_test_id("user-email")).to_have_text(email)
 
-    # Used once: opening it again explains and leads back to sign-in.
+    # Opened again while signed in, it leaves the session as it is (as the sign-in page would).
     page.goto(link)
-    expect(page.get_by_test_id("auth-error")).to_have_text("This sign-in link has already been used.")
+    expect(page.get_by_test_id("already-signed-in")).to_have_text(f"You are signed in as {email}.")
+    # Used once: opened again signed out, it explains and leads back to sign-in.
+    signed_out = context.browser.new_context().new_page()
+    signed_out.goto(link)
+    expect(signed_out.get_by_test_id("auth-error")).to_have_text("This sign-in link has already been used.")
+    signed_out.context.close()
+
+
+def test_a_magic_link_opened_while_signed_in_does_not_swap_the_account(mail_service, example_app, context) -> None:
+    """Attack (login CSRF): a page of another site sends a signed-in user to a magic link of
+    the attacker's own account. The user stays who they were and the link stays unused: opened
+    signed out (the control), the same link signs its own account in."""
+    base = example_app(mail_service.config)
+    victim = mail_service.sign_up()
+    attacker = f"magic-{uuid.uuid4().hex[:12]}@example.com"
+    page = context.new_page()
+    started = ask_for_a_sign_in_link(page, f"{base}/handler/sign-in", attacker)
+    expect(page.get_by_test_id("magic-link-sent")).to_be_visible()
+    link = mail_service.mail(attacker, "magic_link", after=started)["link"]
+
+    sign_in(page, base, victim, PASSWORD)
+    page.wait_for_url(f"{base}/")
+    expect(page.get_by_test_id("user-email")).to_have_text(victim)
+    page.goto(link)
+    expect(page.get_by_test_id("already-signed-in")).to_have_text(f"You are signed in as {victim}.")
+    page.get_by_role("link", name="Continue").click()
+    page.wait_for_url(f"{base}/")
+    expect(page.get_by_test_id("user-email")).to_have_text(victim)
+
+    control = context.browser.new_context().new_page()
+    control.goto(link)
+    control.wait_for_url(f"{base}/")
+    expect(control.get_by_test_id("user-email")).to_have_text(attacker)
+    control.context.close()
 
 
 def test_magic_link_typed_code_through_the_mailbox(mail_service, example_app, context) -> None:

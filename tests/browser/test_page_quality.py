@@ -235,6 +235,10 @@ def test_pages_pass_axe_in_light_and_dark_and_are_screenshotted(
     page.goto(f"{base}/handler/sign-out")
     expect(page.get_by_test_id("sign-out-prompt")).to_be_visible()
     inspect.check("sign-out-prompt")
+    # A magic link opened while signed in leaves the session as it is.
+    page.goto(f"{base}/handler/magic-link-callback?code={'k' * 45}")
+    expect(page.get_by_test_id("already-signed-in")).to_be_visible()
+    inspect.check("magic-link-callback-signed-in")
     page.goto(f"{base}/handler/error?errorCode=OAUTH_PROVIDER_ACCESS_DENIED&message=Call%20us")
     expect(page.get_by_role("alert")).to_have_text("The sign-in was denied at the provider. Please try again.")
     inspect.check("error")

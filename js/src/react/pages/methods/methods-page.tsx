@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { AuthLink } from "../../auth-link.js";
 import { SignOutLink } from "../../sign-out-link.js";
-import type { ProjectConfig } from "../../../models.js";
+import type { CurrentUser, ProjectConfig } from "../../../models.js";
 import { NEW_PROJECT_CONFIG } from "../../../new-project-config.js";
 import { withReturnTo } from "../../../return-to.js";
 import { useProject } from "../../hooks.js";
@@ -77,19 +77,7 @@ export function MethodsPage({ mode }: { mode: AuthMode }) {
   // An anonymous user (an app with allowAnonymous) has no account yet: the forms are for them,
   // and signing up keeps their id (service-api A7.3).
   if (auth.user && !auth.user.isAnonymous && !finished.current) {
-    return (
-      <AuthPage title={m.alreadySignedInTitle}>
-        <p data-testid="already-signed-in">
-          {m.signedInAs} <strong>{auth.user.primaryEmail ?? auth.user.displayName ?? auth.user.id}</strong>.
-        </p>
-        <div className="authmw-actions">
-          <AuthLink className="authmw-button authmw-primary" to={returnTo ?? (signIn ? auth.urls.afterSignIn : auth.urls.afterSignUp)}>
-            {m.continue}
-          </AuthLink>
-          <SignOutLink className="authmw-button">{m.signOut}</SignOutLink>
-        </div>
-      </AuthPage>
-    );
+    return <AlreadySignedIn user={auth.user} to={returnTo ?? (signIn ? auth.urls.afterSignIn : auth.urls.afterSignUp)} />;
   }
 
   if (!config) {
@@ -131,6 +119,24 @@ export function MethodsPage({ mode }: { mode: AuthMode }) {
       {buttons.length > 0 && forms.length > 0 && <Divider />}
       {forms.length > 0 && <FormTabs panels={forms} />}
       {buttons.length === 0 && forms.length === 0 && <p role="status">{m.noMethodsEnabled}</p>}
+    </AuthPage>
+  );
+}
+
+/** The card of a page that signs in, for a user who is signed in already: go on (`to`), or sign out. */
+export function AlreadySignedIn({ user, to }: { user: CurrentUser; to: string }) {
+  const m = useMessages();
+  return (
+    <AuthPage title={m.alreadySignedInTitle}>
+      <p data-testid="already-signed-in">
+        {m.signedInAs} <strong>{user.primaryEmail ?? user.displayName ?? user.id}</strong>.
+      </p>
+      <div className="authmw-actions">
+        <AuthLink className="authmw-button authmw-primary" to={to}>
+          {m.continue}
+        </AuthLink>
+        <SignOutLink className="authmw-button">{m.signOut}</SignOutLink>
+      </div>
     </AuthPage>
   );
 }
