@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ._urls import same_origin_path
 from .errors import ConfigurationError, SettingsFileNotFound
 
 #: Version of this package, sent in x-stack-client-version.
@@ -85,6 +86,11 @@ class AuthConfig:
             object.__setattr__(self, name, _flag(getattr(self, name), name))
         if not self.handler_path.startswith("/"):
             raise ConfigurationError(f"Handler path {self.handler_path!r} must start with '/'.")
+        if same_origin_path(self.handler_path) is None:  # "//host/handler" is another site to a browser
+            raise ConfigurationError(
+                f"Handler path {self.handler_path!r} is not a path of this site as a browser reads it "
+                "(it names another host); give one path, such as '/handler'."
+            )
         object.__setattr__(self, "handler_path", self.handler_path.rstrip("/") or "/")
         if self.cookie_format not in COOKIE_FORMATS:
             raise ConfigurationError(

@@ -226,7 +226,7 @@ def callback_code(params: Mapping[str, str], *, expected_state: str | None, issu
 def _service_error(params: Mapping[str, str]) -> Exception:
     try:
         details = json.loads(params.get("details") or "{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # the URL's, anyone's to write: deep nesting is not our error
         details = {}
     body = {"code": params["errorCode"], "error": params.get("message") or None, "details": details}
     return KnownError.from_body(body)

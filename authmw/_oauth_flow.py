@@ -50,6 +50,7 @@ from ._transport import Transport
 from ._urls import same_origin_path
 from .errors import (
     AuthmwError,
+    ConfigurationError,
     HttpStatusError,
     InvalidTotpCode,
     KnownError,
@@ -58,6 +59,7 @@ from .errors import (
     UnsupportedError,
 )
 from .middleware import _cookies as c
+from .middleware._settings import Options
 from .models import SignInResult
 
 __all__ = ["MFA_COOKIE", "MFA_COOKIE_MAX_AGE", "START_COOKIE_MAX_AGE", "OAuthRoutes", "Reply", "safe_return_path"]
@@ -71,6 +73,10 @@ MFA_COOKIE = "stack-oauth-mfa"
 #: The attempt code is valid 5 minutes at the service; the cookie no longer.
 MFA_COOKIE_MAX_AGE = 300
 _SIX_DIGITS = re.compile(r"[0-9]{6}")
+#: A state that can name the verifier cookie: every SDK's states are base64url or base32 text.
+#: Anything else (``;``, ``=``, CR/LF, non-ASCII: all from a URL anyone can write) names no
+#: cookie, so it never reaches a ``Set-Cookie`` header.
+_COOKIE_STATE = re.compile(r"[A-Za-z0-9_.~-]{1,256}")
 
 
 @dataclass(frozen=True)
@@ -133,18 +139,28 @@ class OAuthRoutes:
 
     # -- start ----------------------------------------------------------------------------
 
-    def start(self, provider: str, *, request_url: str, secure: bool) -> Reply:
-        """Redirect to the service's authorize URL, keeping the verifier in a cookie."""
+    def start(self, provider: str, *, request_url: str, secure: bool, options: Options | None = None) -> Reply:
+        """Redirect to the service's authorize URL, keeping the verifier in a cookie.
+
+        ``options``: the middleware's (its cookie settings); ``COOKIE_SECURE`` makes the
+        verifier cookie ``Secure`` too (it stays ``SameSite=Lax``: the provider sends the
+        browser back with a cross-site navigation)."""
+        secure = _secure(secure, _attributes(options))
         origin = self._origin(request_url)
         return_to = safe_return_path(dict(parse_qsl(urlsplit(request_url).query)).get(RETURN_TO_PARAM))
         callback = origin + self.callback_path
         redirect_uri = callback + ("?" + urlencode({RETURN_TO_PARAM: return_to}) if return_to else "")
+        if not self.config.publishable_client_key:  # the operator's to fix, never the page's to say
+            raise ConfigurationError(
+                "The OAuth sign-in routes need the publishable client key (AUTHMW_PUBLISHABLE_CLIENT_KEY)."
+            )
         try:
             flow: OAuthAuthorization = authorize_url(
                 self.config, provider, redirect_uri=redirect_uri, error_redirect_url=callback
             )
-        except ValueError as exc:
-            return self._page(404, "Unknown sign-in provider", str(exc))
+        except ValueError:
+            # The provider is the URL's, anyone's to write: the page says fixed words only.
+            return self._page(404, "Unknown sign-in provider", _UNKNOWN_PROVIDER)
         cookie = c.set_cookie(
             outer_cookie_name(flow.state), flow.code_verifier, START_COOKIE_MAX_AGE, now=self.clock(), secure=secure
         ).replace("; Path=/;", f"; Path={self.callback_path};")
@@ -166,18 +182,23 @@ class OAuthRoutes:
         method: str = "GET",
         body: bytes = b"",
         origin: str | None = None,
+        options: Options | None = None,
     ) -> Op[Reply]:
         """Check the callback, exchange its code and sign the browser in (an operation).
 
         ``method="POST"`` is the TOTP form of an account with two-factor authentication:
         ``body`` is the form (``totp=123456``), ``origin`` the request's ``Origin`` header.
+        ``options``: the middleware's; the session cookies are written with its cookie
+        settings (``COOKIE_SAME_SITE``, ``COOKIE_SECURE``), as the middleware rewrites them.
         """
+        attributes = _attributes(options)
         if method.upper() == "POST":
-            return (yield from self._finish_mfa(request_url, cookie_header, secure, body, origin))
+            return (yield from self._finish_mfa(request_url, cookie_header, secure, body, origin, attributes))
         params = callback_params(request_url)
         state = params.get("state") or ""
-        names = frozenset(prefix + state for prefix in OUTER_COOKIE_PREFIXES) if state else frozenset()
-        verifier = verifier_from_cookies(c.parse_cookie_header(cookie_header or "", names), state) if state else None
+        named = _COOKIE_STATE.fullmatch(state) is not None
+        names = frozenset(prefix + state for prefix in OUTER_COOKIE_PREFIXES) if named else frozenset()
+        verifier = verifier_from_cookies(c.parse_cookie_header(cookie_header or "", names), state) if named else None
         forget = tuple(("set-cookie", self._delete(name, secure)) for name in sorted(names))
         if not params.get("errorCode") and not params.get("error") and (not params.get("code") or not verifier):
             return self._page(
@@ -196,7 +217,9 @@ class OAuthRoutes:
         except MultiFactorAuthenticationRequired as needed:
             if not needed.attempt_code:
                 return self._page(400, "Sign-in failed", _SIGN_IN_FAILED, forget)
-            keep = c.set_cookie(MFA_COOKIE, needed.attempt_code, MFA_COOKIE_MAX_AGE, now=self.clock(), secure=secure)
+            keep = c.set_cookie(
+                MFA_COOKIE, needed.attempt_code, MFA_COOKIE_MAX_AGE, now=self.clock(), secure=_secure(secure, attributes)
+            )
             keep = keep.replace("; Path=/;", f"; Path={self.callback_path};") + "; HttpOnly"
             return self._totp_form(params.get(RETURN_TO_PARAM), None, (*forget, ("set-cookie", keep)))
         except (OAuthCallbackError, KnownError) as exc:
@@ -207,10 +230,16 @@ class OAuthRoutes:
             # the service refused the exchange without a known error (API 2.8 answers a changed
             # redirect_uri this way): the sign-in failed, and its text is not for the page
             return self._page(400, "Sign-in failed", _SIGN_IN_FAILED, forget)
-        return self._signed_in(result, params.get(RETURN_TO_PARAM), cookie_header, secure, forget)
+        return self._signed_in(result, params.get(RETURN_TO_PARAM), cookie_header, secure, forget, attributes)
 
     def _finish_mfa(
-        self, request_url: str, cookie_header: str | None, secure: bool, body: bytes, origin: str | None
+        self,
+        request_url: str,
+        cookie_header: str | None,
+        secure: bool,
+        body: bytes,
+        origin: str | None,
+        attributes: c.CookieAttributes,
     ) -> Op[Reply]:
         """The TOTP form's post: finish the sign-in that waits for the second factor."""
         return_to = callback_params(request_url).get(RETURN_TO_PARAM)
@@ -230,7 +259,7 @@ class OAuthRoutes:
             return self._totp_form(return_to, "That code is not the current one. Enter the code your app shows now.")
         except KnownError:  # the attempt expired, was used, or too many tries
             return self._page(400, "Sign-in failed", _MFA_EXPIRED, forget)
-        return self._signed_in(result, return_to, cookie_header, secure, forget)
+        return self._signed_in(result, return_to, cookie_header, secure, forget, attributes)
 
     def _signed_in(
         self,
@@ -239,6 +268,7 @@ class OAuthRoutes:
         cookie_header: str | None,
         secure: bool,
         forget: tuple[tuple[str, str], ...],
+        attributes: c.CookieAttributes,
     ) -> Reply:
         """Store the new session in cookies and send the browser on: the
         after-sign-up page for a new user, else the after-sign-in page."""
@@ -251,11 +281,14 @@ class OAuthRoutes:
             now=self.clock(),
             secure=secure,
             cookie_format=self.config.cookie_format,  # type: ignore[arg-type]
+            attributes=attributes,
         )
         # a new sign-in retires refresh cookies of other sessions, of every SDK generation
         written = {value.split("=", 1)[0] for value in session}
         stored = c.SessionCookieReader(self.config.project_id).read(cookie_header or "").refresh_cookies
-        session += tuple(c.delete_cookie(name, secure=secure) for name, _ in stored if name not in written)
+        session += tuple(
+            c.delete_cookie(name, secure=secure, attributes=attributes) for name, _ in stored if name not in written
+        )
         headers = (
             ("location", target),
             ("cache-control", "no-store"),
@@ -317,6 +350,16 @@ class OAuthRoutes:
             (("content-type", "text/html; charset=utf-8"), ("cache-control", "no-store"), *headers),
             body,
         )
+
+
+_UNKNOWN_PROVIDER = "This site offers no sign-in with that provider. Please sign in again."
+def _attributes(options: Options | None) -> c.CookieAttributes:
+    return c.DEFAULT_ATTRIBUTES if options is None else options.cookie_attributes
+
+
+def _secure(secure: bool, attributes: c.CookieAttributes) -> bool:
+    """Whether the flow's own cookies are ``Secure``: over HTTPS, or always with ``COOKIE_SECURE``."""
+    return secure or attributes.secure is True
 
 
 _NOTHING_STARTED = "This page finishes a sign-in started in this browser, and none was found. Please sign in again."

@@ -41,6 +41,7 @@ T = TypeVar("T")
 __all__ = [
     "AsyncDriver",
     "AtOnce",
+    "at_once",
     "Effect",
     "NetworkError",
     "Op",
@@ -112,6 +113,12 @@ class AtOnce(Effect):
 
 
 Op = Generator[Effect, Any, T]
+
+
+def at_once(op: Op[T]) -> Op[T]:
+    """``op`` run :class:`AtOnce`, as an operation (for a :class:`Shared` flight's maker)."""
+    result: T = yield AtOnce(op)
+    return result
 
 
 def _no_waiting(op: Op[Any], error: BaseException | None) -> BaseException:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from ._config import AuthConfig
-from ._ops import Op, Shared
+from ._ops import Op, Shared, at_once
 from ._refresh_policy import (
     MAX_MIN_VALIDITY_MS,
     REQUIRED_VALIDITY_MS,
@@ -51,11 +51,15 @@ def refresh_access_token(
     so for ``holder`` ("session": an app holding a user's session; "request": a server
     refreshing inside a request), then raised as ``NetworkError`` without a health check;
     other transient failures raise (``HttpStatusError``); 429 and 508 answers are retried as
-    for any call.
+    for any call, except inside a request ("request"), which is answered at once rather than
+    held through the service's Retry-After: there a 429 or 508 raises ``NetworkError``.
     """
     _check_token(refresh_token, "refresh")
     key = ("refresh", config.project_id, refresh_token)
-    return (yield Shared(key, lambda: _refresh(config, refresh_token, RETRY_NETWORK_FAILURE[holder])))  # type: ignore[no-any-return]
+    retry_network = RETRY_NETWORK_FAILURE[holder]
+    if holder == "request":
+        return (yield Shared(key, lambda: at_once(_refresh(config, refresh_token, retry_network))))  # type: ignore[no-any-return]
+    return (yield Shared(key, lambda: _refresh(config, refresh_token, retry_network)))  # type: ignore[no-any-return]
 
 
 def _refresh(config: AuthConfig, refresh_token: str, retry_network: bool) -> Op[str | None]:

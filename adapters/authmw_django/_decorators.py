@@ -96,7 +96,7 @@ class Guard(GuardBase):
         auth = site_auth(request, NAME)
         page = wants_page(self.api, request.path, request.headers.get("Accept"), auth.resolver.options.api_paths)
         if page and denial.forbidden:
-            raise PermissionDenied(denial.error.message if denial.error else denial.message)
+            raise PermissionDenied(denial.page_text)
         return refusal_response(
             denial.refusal(page=page, handler_path=auth.config.handler_path, return_to=request.get_full_path())
         )

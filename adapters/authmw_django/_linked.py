@@ -88,13 +88,27 @@ def session_mark(user: AuthUser) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()[:32]
 
 
-def sync_request(request: Any, authmw_user: AuthUser | AnonymousUser) -> None:
-    """Bring Django's session user in step with the request's authmw session (sync code)."""
+def sync_request(request: Any, authmw_user: AuthUser | AnonymousUser, from_cookies: bool) -> None:
+    """Bring Django's session user in step with the request's authmw session (sync code).
+    ``from_cookies``: the core read the session from the cookies (``Resolved.from_cookies``)."""
     request.authmw_user = authmw_user
-    # An API call (x-stack-auth, or a user's API key, which has no session to mark): no
-    # Django session for it.
-    from_header = bool(request.META.get("HTTP_X_STACK_AUTH")) or authmw_user.via != "session"
+    # An API call (a session in a header: x-stack-auth, a bearer token, the 2.8 SDK's
+    # Authorization header; or an API key): no Django session for it, as the core tells.
+    from_header = not from_cookies
     if not authmw_user.is_authenticated:
+        if isinstance(authmw_user, AnonymousUser) and authmw_user.unconfirmed:
+            # The service did not answer: nobody for this request, but a transient error never
+            # signs a user out, so Django's session (and what the app keeps in it) stays.
+            if request.session.get(django_auth.BACKEND_SESSION_KEY) == BACKEND:
+                from django.contrib.auth.models import AnonymousUser as DjangoAnonymousUser
+
+                nobody = DjangoAnonymousUser()
+
+                async def auser() -> DjangoAnonymousUser:
+                    return nobody
+
+                request.user, request.auser = nobody, auser
+            return
         if request.session.get(django_auth.BACKEND_SESSION_KEY) == BACKEND:
             django_auth.logout(request)  # signed out of authmw: out of Django too
         return

@@ -56,7 +56,7 @@ class AuthMiddleware:
             return refusal_response(refusal)
         _attach(request, self.auth, resolved)
         if self.auth.linked is not None:
-            sync_request(request, resolved.user)
+            sync_request(request, resolved.user, resolved.from_cookies)
         response = self.get_response(request)
         _add_cookies(response, resolved.cookies)
         return response
@@ -68,7 +68,7 @@ class AuthMiddleware:
             return refusal_response(refusal)
         _attach(request, self.auth, resolved)
         if self.auth.linked is not None:
-            await sync_to_async(sync_request)(request, resolved.user)
+            await sync_to_async(sync_request)(request, resolved.user, resolved.from_cookies)
         response = await self.get_response(request)
         _add_cookies(response, resolved.cookies)
         return response

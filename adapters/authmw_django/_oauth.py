@@ -7,10 +7,10 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.urls import URLPattern, path
 
-from authmw.adapter import OAuthRoutes, Reply, SyncDriver, is_secure
+from authmw.adapter import OAuthRoutes, Options, Reply, SyncDriver, is_secure
 
 from ._middleware import _add_cookies
-from ._settings import get_auth_config
+from ._settings import DjangoAuth, get_auth_config
 
 __all__ = ["oauth_urls"]
 
@@ -32,7 +32,10 @@ def oauth_urls(**options: Any) -> list[URLPattern]:
         return drivers[0]
 
     def start(request: HttpRequest, provider: str) -> HttpResponse:
-        return _response(flow.start(provider, request_url=request.build_absolute_uri(), secure=_secure(request)))
+        reply = flow.start(
+            provider, request_url=request.build_absolute_uri(), secure=_secure(request), options=_options(request)
+        )
+        return _response(reply)
 
     def finish(request: HttpRequest) -> HttpResponse:
         if request.method not in ("GET", "HEAD", "POST"):
@@ -44,6 +47,7 @@ def oauth_urls(**options: Any) -> list[URLPattern]:
             method=request.method or "GET",
             body=request.body if request.method == "POST" else b"",
             origin=request.headers.get("Origin"),
+            options=_options(request),
         )
         return _response(driver().run(op))
 
@@ -59,6 +63,12 @@ def oauth_urls(**options: Any) -> list[URLPattern]:
 
 def _secure(request: HttpRequest) -> bool:
     return is_secure(request.scheme or "http", request.headers.get("X-Forwarded-Proto"))
+
+
+def _options(request: HttpRequest) -> Options | None:
+    """The middleware's options (its cookie settings); None without it: the defaults."""
+    auth: DjangoAuth | None = getattr(request, "_authmw", None)
+    return None if auth is None else auth.resolver.options
 
 
 def _response(reply: Reply) -> HttpResponse:

@@ -76,21 +76,30 @@ class AuthMWAuthentication(BaseAuthentication):
         return user, user.claims
 
     def enforce_csrf(self, request: Any) -> None:
-        auth = site_auth(request._request, NAME)
-        resolved = getattr(request._request, "_authmw_resolved", None)
-        if resolved is None or not resolved.from_cookies:
-            return
-        if auth.django_csrf:
-            SessionAuthentication().enforce_csrf(request)  # PermissionDenied("CSRF Failed: ...")
-            return
-        refusal = cross_site_refusal(request._request, auth)
-        if refusal is not None:
-            raise RefusalError(refusal)
+        _enforce_csrf(request)
 
     def authenticate_header(self, request: Any) -> str:
         # Makes DRF's own NotAuthenticated a 401 rather than a 403, with the challenge API
         # clients answer by sending ``Authorization: Bearer <access token>``.
         return 'Bearer realm="authmw"'
+
+
+def _enforce_csrf(request: Any) -> None:
+    """The cross-site check of a request whose session came from the cookies (DRF views are
+    exempt from the middlewares' checks): Django's CSRF check when CsrfViewMiddleware is
+    installed, else authmw's (:func:`authmw_django.cross_site_refusal`). Run by
+    AuthMWAuthentication and again by every permission class, which admits the middleware's
+    user even when the view's authentication classes leave AuthMWAuthentication out."""
+    auth = site_auth(request._request, NAME)
+    resolved = getattr(request._request, "_authmw_resolved", None)
+    if resolved is None or not resolved.from_cookies:
+        return
+    if auth.django_csrf:
+        SessionAuthentication().enforce_csrf(request)  # PermissionDenied("CSRF Failed: ...")
+        return
+    refusal = cross_site_refusal(request._request, auth)
+    if refusal is not None:
+        raise RefusalError(refusal)
 
 
 class DRFTeamRequirement(adapter.TeamRequirement):
@@ -140,6 +149,9 @@ class IsSignedIn(BasePermission):
         # Django request with its UNAUTHENTICATED_USER when no authentication class took it.
         resolved = getattr(django_request, "_authmw_resolved", None)
         user = request_user(django_request, NAME) if resolved is None else resolved.user
+        # That user may come from the cookies without AuthMWAuthentication having run (the
+        # view's own authentication classes): a cookie session's request is checked here too.
+        _enforce_csrf(request)
         denial = auth.resolver.run(
             decide(
                 user,

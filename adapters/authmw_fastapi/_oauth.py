@@ -11,7 +11,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from authmw import AuthConfig
-from authmw.adapter import AsyncDriver, OAuthRoutes, Reply, is_secure
+from authmw.adapter import AsyncDriver, OAuthRoutes, Options, Reply, SessionResolver, is_secure
 
 __all__ = ["oauth_routes"]
 
@@ -37,7 +37,9 @@ def oauth_routes(config: AuthConfig | None = None, **options: Any) -> list[Route
         return drivers[loop]
 
     async def start(request: Request) -> Response:
-        reply = flow.start(request.path_params["provider"], request_url=str(request.url), secure=_secure(request))
+        reply = flow.start(
+            request.path_params["provider"], request_url=str(request.url), secure=_secure(request), options=_options(request)
+        )
         return _response(reply)
 
     async def finish(request: Request) -> Response:
@@ -48,6 +50,7 @@ def oauth_routes(config: AuthConfig | None = None, **options: Any) -> list[Route
             method=request.method,
             body=await request.body() if request.method == "POST" else b"",
             origin=request.headers.get("origin"),
+            options=_options(request),
         )
         return _response(await driver().run(op))
 
@@ -59,6 +62,12 @@ def oauth_routes(config: AuthConfig | None = None, **options: Any) -> list[Route
 
 def _secure(request: Request) -> bool:
     return is_secure(request.url.scheme, request.headers.get("x-forwarded-proto"))
+
+
+def _options(request: Request) -> Options | None:
+    """The middleware's options (its cookie settings); None without it: the defaults."""
+    resolver = request.scope.get("authmw.resolver")
+    return resolver.options if isinstance(resolver, SessionResolver) else None
 
 
 def _response(reply: Reply) -> Response:

@@ -74,7 +74,7 @@ class Guard(GuardBase):
         auth = site_auth()
         page = wants_page(self.api, request.path, request.headers.get("Accept"), auth.resolver.options.api_paths)
         if page and denial.forbidden:
-            abort(403, description=denial.error.message if denial.error else denial.message)
+            abort(403, description=denial.page_text)
         query = request.query_string.decode("latin-1")
         here = request.script_root + request.path + (f"?{query}" if query else "")
         refusal: Refusal = denial.refusal(page=page, handler_path=auth.config.handler_path, return_to=here)

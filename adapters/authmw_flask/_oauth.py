@@ -41,7 +41,8 @@ def oauth_blueprint(name: str = "authmw_oauth", **options: Any) -> Blueprint:
         return is_secure(request.scheme, request.headers.get("X-Forwarded-Proto"))
 
     def start(provider: str) -> Response:
-        return _response(flow().start(provider, request_url=request.url, secure=secure()))
+        options = site_auth().resolver.options
+        return _response(flow().start(provider, request_url=request.url, secure=secure(), options=options))
 
     def finish() -> Response:
         op = flow().finish(
@@ -51,6 +52,7 @@ def oauth_blueprint(name: str = "authmw_oauth", **options: Any) -> Blueprint:
             method=request.method,
             body=request.get_data() if request.method == "POST" else b"",
             origin=request.headers.get("Origin"),
+            options=site_auth().resolver.options,
         )
         return _response(driver().run(op))
 

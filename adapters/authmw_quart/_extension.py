@@ -179,7 +179,7 @@ class Guard(GuardBase):
             self.api, connection.path, connection.headers.get("Accept"), resolver.options.api_paths
         )
         if page and denial.forbidden:
-            abort(403, description=denial.error.message if denial.error else denial.message)
+            abort(403, description=denial.page_text)
         here = connection.full_path.rstrip("?")
         return _refusal_response(denial.refusal(page=page, handler_path=resolver.config.handler_path, return_to=here))
 

@@ -51,6 +51,7 @@ from authmw.errors import (
     UserAuthenticationRequired,
 )
 
+from ._outage import is_transient
 from ._refusal import Refusal
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ __all__ = [
 #: of these errors, 401 and 404, describe the service's own calls.)
 FORBIDDEN = 403
 #: Team ids are UUIDs; anything else cannot name a team the user belongs to.
-_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
 def sign_in_url(handler_path: str, return_to: str | None) -> str:
@@ -113,7 +114,7 @@ def team_refusal(
         refused: KnownError = TeamMembershipNotFound(details=details)
     else:
         refused = TeamPermissionRequired(details={**details, "permission_id": permission_id})
-    if not isinstance(team_id, str) or not _UUID.match(team_id):
+    if not isinstance(team_id, str) or not _UUID.fullmatch(team_id):
         return refused
     try:
         if permission_id is None:
@@ -124,7 +125,7 @@ def team_refusal(
             permissions = server.team_permissions
             found = yield AtOnce(type(permissions).has.op(permissions, team_id, user_id, permission_id))
     except (NetworkError, HttpStatusError) as exc:
-        if isinstance(exc, HttpStatusError) and exc.status < 500:
+        if not is_transient(exc, getattr(exc, "status", 0)):
             raise
         # Type and status only: messages quote request details.
         logger.warning("authmw: checking team access failed (%s); answering 503", type(exc).__name__)
@@ -142,7 +143,7 @@ def permission_refusal(server: ServerApp | AsyncServerApp, user_id: str, permiss
         permissions = server.project_permissions
         found = yield AtOnce(type(permissions).has.op(permissions, user_id, permission_id))
     except (NetworkError, HttpStatusError) as exc:
-        if isinstance(exc, HttpStatusError) and exc.status < 500:
+        if not is_transient(exc, getattr(exc, "status", 0)):
             raise
         logger.warning("authmw: checking a project permission failed (%s); answering 503", type(exc).__name__)
         raise Refusal(503, "The authentication service is unavailable; try again shortly.") from None
@@ -200,6 +201,14 @@ class Denial:
         """A known caller who lacks a membership or permission (403)."""
         return self.status == FORBIDDEN
 
+    @property
+    def page_text(self) -> str:
+        """What a page's 403 (the framework's own 403 page) says: fixed words for the kind of
+        refusal, never the error's message, which names the user and repeats the team id of
+        the URL (anyone's to write: a crafted link would put its own sentence on the site)."""
+        code = self.error.code if self.error is not None else ""
+        return _PAGE_TEXTS.get(code, _PAGE_TEXTS[""])
+
     def refusal(self, *, page: bool, handler_path: str, return_to: str | None) -> Refusal:
         """The answer as a :class:`Refusal`: a 303 to the sign-in or onboarding page for a
         page (coming back to ``return_to``), else the JSON envelope with the status."""
@@ -210,6 +219,15 @@ class Denial:
         if error is None:
             return Refusal(self.status, self.message)
         return Refusal(self.status, error.message, code=error.code, details=error.details or None)
+
+
+#: A page's 403 by error code (see :attr:`Denial.page_text`).
+_PAGE_TEXTS = {
+    "TEAM_MEMBERSHIP_NOT_FOUND": "You are not a member of the team this page belongs to.",
+    "TEAM_PERMISSION_REQUIRED": "You do not hold the team permission this page needs.",
+    "PROJECT_PERMISSION_REQUIRED": "You do not hold the permission this page needs.",
+    "": "You may not see this page.",
+}
 
 
 def handler_page_url(handler_path: str, page: PageTo, return_to: str | None) -> str:

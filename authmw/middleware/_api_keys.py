@@ -34,7 +34,7 @@ from authmw._apps._project_api_keys import _KeysOps, _ServerTeamKeysOps, _Server
 from authmw._apps._users import _ServerUsersOps
 from authmw._bounded import BoundedMap
 from authmw._config import AuthConfig
-from authmw._ops import Op, Shared
+from authmw._ops import Op, Shared, at_once
 from authmw._transport import Transport
 from authmw.errors import ApiKeyNotFound, ApiKeyNotValid, HttpStatusError, KnownError
 from authmw.keyformat import ParsedApiKey, parse_api_key
@@ -115,8 +115,9 @@ class ApiKeyResolver:
         found = self.cached(value)
         if found is not None:
             return found
+        # Inside a request: answered at once, never held through the service's Retry-After.
         result: ConfirmedKey | KnownError = yield Shared(
-            ("authmw.middleware.api_key", self.config.project_id, value), lambda: self._check(value, parsed)
+            ("authmw.middleware.api_key", self.config.project_id, value), lambda: at_once(self._check(value, parsed))
         )
         return result
 

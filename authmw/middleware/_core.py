@@ -64,7 +64,6 @@ from authmw.errors import (
     ConfigurationError,
     InvalidAccessToken,
     KnownError,
-    NetworkError,
     RestrictedUserNotAllowed,
     UnparsableAccessToken,
 )
@@ -82,7 +81,7 @@ from ._credentials import (
     is_sdk_session,
     is_secure,
 )
-from ._outage import ServiceWatch, failure_reason
+from ._outage import ServiceWatch, failure_reason, is_transient
 from ._refusal import Refusal
 
 __all__ = [
@@ -138,6 +137,9 @@ class Outcome(NamedTuple):
 
 #: No session, or none the app signs in.
 NO_SESSION = Outcome()
+#: A session or key that could not be checked (the service did not answer): not signed in for
+#: this request, and nothing ended (told from NO_SESSION by identity).
+UNCONFIRMED_SESSION = Outcome()
 
 
 class Authenticator:
@@ -457,7 +459,7 @@ class Authenticator:
         self._report(exc, doing, url, "answering 503" if refuse else "continuing as anonymous")
         if refuse:
             raise Refusal(503, "The authentication service is unavailable; try again shortly.")
-        return NO_SESSION
+        return UNCONFIRMED_SESSION if _transient(exc, status) else NO_SESSION
 
     def _report(self, exc: Exception, doing: str, url: str, consequence: str) -> None:
         # Type and status only: messages of some errors quote request details.
@@ -527,7 +529,7 @@ def _refused_key(refresh_token: str) -> str:
 
 
 def _transient(exc: Exception, status: int) -> bool:
-    return isinstance(exc, NetworkError) or status >= 500
+    return is_transient(exc, status)
 
 
 def _status(exc: Exception) -> int:

@@ -95,6 +95,16 @@ class ServiceWatch:
         )
 
 
+#: Statuses that say "not now" rather than "no": the service is there but will not answer yet.
+NOT_NOW = frozenset({408, 429})
+
+
+def is_transient(exc: Exception, status: int) -> bool:
+    """A failure that says nothing about the session or the question asked: the service
+    unreachable, a 5xx, or "not now" (a 429 still coming after the transport's retries, a 408)."""
+    return isinstance(exc, NetworkError) or status >= 500 or status in NOT_NOW
+
+
 def failure_reason(exc: Exception, status: int) -> str:
     """What went wrong, without the details some messages carry (tokens in request data)."""
     return f"{type(exc).__name__} {status}" if status else type(exc).__name__

@@ -32,12 +32,12 @@ from authmw._config import AuthConfig
 from authmw._ops import AsyncDriver, Op, SyncDriver
 from authmw.errors import ConfigurationError
 
-from ._core import NO_SESSION, Authenticator, Outcome
+from ._core import NO_SESSION, UNCONFIRMED_SESSION, Authenticator, Outcome
 from ._credentials import Tokens, bearer_token
 from ._origin import own_origin
 from ._refusal import Refusal
 from ._settings import Options, secret_key_needed
-from ._user import ANONYMOUS, AnonymousUser, ApiKeyUser, AuthUser, UnadmittedUser, key_principal
+from ._user import ANONYMOUS, UNCONFIRMED, AnonymousUser, ApiKeyUser, AuthUser, UnadmittedUser, key_principal
 
 T = TypeVar("T")
 D = TypeVar("D", covariant=True)
@@ -98,6 +98,8 @@ class Resolved(NamedTuple):
 
 
 NOBODY = Resolved(ANONYMOUS)
+#: A request whose session or key could not be checked (the auth service did not answer).
+UNCONFIRMED_RESOLVED = Resolved(UNCONFIRMED)
 
 #: ``tuple.__new__``: ``tuple_new(Resolved, (user, cookies, from_cookies, refusal))`` makes the
 #: NamedTuple from every field without running its Python-level ``__new__``, which calling the
@@ -217,6 +219,8 @@ class SessionResolver:
         if claims is None or access_token is None:
             if refused is not None:  # a user the app does not sign in: guards say where to go
                 return Resolved(UnadmittedUser(refused), cookies)
+            if outcome is UNCONFIRMED_SESSION:  # the service did not answer: nobody, nothing ended
+                return UNCONFIRMED_RESOLVED
             return Resolved(ANONYMOUS, cookies) if cookies else NOBODY
         if check_origin and from_cookies and self.origin.applies(request.method, request.websocket):
             refusal = self.cross_site(request)

@@ -33,6 +33,10 @@ class AnonymousUser:
     is_restricted = False
     #: None: nobody; "team_api_key" for ApiKeyTeam.
     via: str | None = None
+    #: True only for :data:`UNCONFIRMED`: the request carried a session or key that could not
+    #: be checked (the auth service did not answer). Not signed in, and not signed out either:
+    #: what an adapter keeps for the session (Django's linked session) must stay.
+    unconfirmed = False
     restricted_reason = None
     id = None
     claims = None
@@ -355,4 +359,19 @@ class AuthCredentials:
         return f"AuthCredentials(scopes={self.scopes!r})"
 
 
+class UnconfirmedUser(AnonymousUser):
+    """Nobody for this request, because its session or key could not be checked: the auth
+    service did not answer (``on_refresh_unavailable="anonymous"``). A transient error never
+    signs a user out, so adapters end nothing of their own for it (``unconfirmed`` is True)."""
+
+    __slots__ = ()
+
+    unconfirmed = True
+
+    def __repr__(self) -> str:
+        return "UnconfirmedUser()"
+
+
 ANONYMOUS = AnonymousUser()
+#: The user of a request whose session or key could not be checked (the service unreachable).
+UNCONFIRMED = UnconfirmedUser()

@@ -152,3 +152,16 @@ def _examples(count: int) -> list[str]:
             parts.append(rng.choice(PIECES + hosts))
         out.append("".join(parts))
     return out
+
+
+@pytest.mark.parametrize("handler_path", ["//evil.example/handler", "/\\evil.example", "/\t/evil.example"])
+def test_a_handler_path_a_browser_reads_as_another_host_is_refused(handler_path: str) -> None:
+    """Every sign-in redirect, return link and page URL starts with the handler path: one that
+    a browser reads as a network path sent them all off the site. The control: a path."""
+    from authmw import AuthConfig
+    from authmw.errors import ConfigurationError
+
+    project = "00000000-0000-4000-8000-000000000001"
+    with pytest.raises(ConfigurationError, match="not a path of this site"):
+        AuthConfig(project_id=project, api_url="http://localhost:8102", handler_path=handler_path)
+    assert AuthConfig(project_id=project, api_url="http://localhost:8102", handler_path="/auth/").handler_path == "/auth"

@@ -191,6 +191,19 @@ class DrfAction(APIView):
     get = head = post = put = patch = delete = purge = _act
 
 
+class DrfPermissionOnly(APIView):
+    """A view whose own authentication classes leave authmw's out (a token scheme of the app's,
+    say): its authmw permission class alone lets the caller in."""
+
+    authentication_classes = ()
+    permission_classes = (IsSignedIn,)
+
+    def post(self, request: Any) -> Response:
+        # (DRF's request.user is its anonymous user here: the middleware's user is the caller)
+        ACTIONS.append((request.method, request._request._authmw_resolved.user.id))
+        return Response({"done": True})
+
+
 # API keys of machine clients (tests/django/test_django_api_keys.py; the permissions are
 # made by tests/middleware/keys_support.py)
 
@@ -225,6 +238,7 @@ urlpatterns = [
     path("action", action),
     path("exempt-action", exempt_action),
     path("drf/action", DrfAction.as_view()),
+    path("drf/permission-only", DrfPermissionOnly.as_view()),
     path("whoami", whoami),
     path("whoami/kind", whoami_kind),
     path("whoami/claims", whoami_claims),

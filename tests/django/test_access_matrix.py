@@ -18,9 +18,10 @@ from urllib.parse import quote
 
 import pytest
 from access_support import PERMISSION, TEAM_PERMISSION, World, django_settings, world  # noqa: F401 - the fixture
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.test import Client, override_settings
 from django.urls import path as url
+from django.utils.html import escape
 from rest_framework.response import Response as DRFResponse
 from rest_framework.views import APIView
 
@@ -229,7 +230,16 @@ urlpatterns = [
     url("drf/api/teams/<team_id>/member", _drf(IsTeamMember.of(api_keys=True))),
     url("drf/api/teams/<team_id>/permission", _drf(HasTeamPermission.of(TEAM_PERMISSION, api_keys=True))),
     url("drf/api/permission", _drf(HasPermission.of(PERMISSION, api_keys=True))),
+    url("django/teams/<team_id>/page", dj_team_member_required(_ok)),
 ]
+
+
+def _forbidden(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A 403 page that shows the refusal's text, as an app's 403.html with ``{{ exception }}`` does."""
+    return HttpResponse(f"<p>{escape(str(exception))}</p>", status=403)
+
+
+handler403 = _forbidden
 
 def _django(config: AuthConfig, prefix: str, **options: Any) -> Call:
     settings = django_settings(config, __name__, **options)
@@ -295,3 +305,80 @@ def test_every_framework_sends_pages_to_the_same_place(answers: Any, framework: 
         if answers[framework][caller, "page"] != (status, code, location):
             wrong[caller] = (answers[framework][caller, "page"], (status, code, location))
     assert wrong == {}, f"{framework}: (got, expected) by caller: {wrong}"
+
+
+def test_every_framework_refuses_a_team_id_that_is_only_almost_a_uuid(world: World, database: None) -> None:
+    """A team id with a line break after the UUID (``%0A`` in the path) passed the UUID check
+    (``$`` matches before a final newline) and reached the service, whose SCHEMA_ERROR became
+    a 500 on the permission routes. It names no team: the same 403 as any unknown team. The
+    control is the table above (the same caller with the team's own id gets 200)."""
+    almost = _paths(world.team_id + "\n")
+    wrong = {}
+    for name, make in FRAMEWORKS.items():
+        call = make(world.config)
+        for route, code in (("team_member", "TEAM_MEMBERSHIP_NOT_FOUND"), ("team_permission", "TEAM_PERMISSION_REQUIRED")):
+            status, body, _ = call(almost[route].replace("\n", "%0A"), {**world.headers["cookie"], "accept": "application/json"})
+            got = (status, body.get("code") if isinstance(body, dict) else None)
+            if got != (403, code):
+                wrong[name, route] = got
+        status, body, _ = call(_paths(world.team_id)["team_permission"], {**world.headers["cookie"], "accept": "application/json"})
+        if status != 200:
+            wrong[name, "control"] = (status, body)
+    assert wrong == {}, wrong
+
+
+
+#: A sentence of a crafted link, put where a team id goes (``/teams/{id}/page``).
+LURE = "Your account is locked. Call 1-555-0100 now"
+
+
+def test_a_pages_403_never_repeats_the_team_id_of_the_url(world: World, database: None) -> None:
+    """Flask and Quart answered a page refused for want of a membership with ``abort(403,
+    description=...)`` of the error's message, "User <id> is not found in team <the URL's
+    text>", and Django raised PermissionDenied with it (shown by any 403.html with
+    ``{{ exception }}``): a crafted link put its own sentence on the site. The page says fixed
+    words; the control is a member's own team page."""
+    from flask import Flask
+    from quart import Quart
+
+    from authmw_flask import AuthMW as FlaskAuthMW, team_member_required as flask_team
+    from authmw_quart import AuthMW as QuartAuthMW, team_member_required as quart_team
+
+    flask = Flask("pages")
+    FlaskAuthMW(flask, config=world.config)
+    flask.add_url_rule("/teams/<team_id>/page", "page", flask_team(lambda team_id: "team page"))
+    quart = Quart("pages")
+    QuartAuthMW(quart, config=world.config)
+
+    async def team_page(team_id: str) -> str:
+        return "team page"
+
+    quart.add_url_rule("/teams/<team_id>/page", "page", quart_team(team_page))
+    loop = asyncio.new_event_loop()
+
+    def pages(path: str) -> dict[str, tuple[int, str]]:
+        headers = {**world.headers["cookie"], "accept": "text/html"}
+        client = flask.test_client()
+        for pair in filter(None, headers.pop("cookie", "").split("; ")):
+            name, _, value = pair.partition("=")
+            client.set_cookie(name, value)
+        r = client.get(path, headers=headers)
+        found = {"flask": (r.status_code, r.get_data(as_text=True))}
+
+        async def get() -> tuple[int, str]:
+            answer = await quart.test_client().get(path, headers={**world.headers["cookie"], "accept": "text/html"})
+            return answer.status_code, (await answer.get_data()).decode()
+
+        found["quart"] = loop.run_until_complete(get())
+        with override_settings(**django_settings(world.config, __name__)):
+            r = Client().get("/django" + path, headers={**world.headers["cookie"], "accept": "text/html"})
+        found["django"] = (r.status_code, r.content.decode())
+        return found
+
+    for name, (status, body) in pages("/teams/" + quote(LURE) + "/page").items():
+        assert status == 403, (name, body)
+        assert "1-555" not in body and "locked" not in body, (name, body)
+        assert "is not found in team" not in body, (name, body)  # nor whom the site refused
+        assert "You are not a member of the team this page belongs to." in body, (name, body)
+    for name, (status, body) in pages(f"/teams/{world.team_id}/page").items():
+        assert status == 200, (name, status, body)

@@ -133,3 +133,31 @@ async def test_async_middleware_chain_checks_too(local_service) -> None:
     allowed = await c.post("/action", headers={"cookie": cookie, "origin": "http://testserver"})
     assert allowed.status_code == 200
     assert ACTIONS == [("POST", user_id)]
+
+
+@pytest.mark.parametrize("middleware", [[AUTHMW], [CSRF, AUTHMW]])
+def test_drf_permission_classes_check_cookie_sessions_without_authmw_authentication(
+    local_service, middleware: list[str]
+) -> None:
+    """A DRF view whose authentication classes leave AuthMWAuthentication out: the permission
+    class (IsSignedIn here) admits the middleware's user, and must check a cookie session's
+    request as AuthMWAuthentication would (authmw's origin check, or Django's CSRF check when
+    CsrfViewMiddleware is installed); it admitted a form posted from another site."""
+    cookie, header, user_id = session(local_service)
+    c = client(local_service.config, middleware)
+    r = c.post("/drf/permission-only", headers={"cookie": cookie, "origin": EVIL})
+    assert r.status_code == 403, r.content
+    if CSRF in middleware:
+        assert r.json()["detail"].startswith("CSRF Failed")
+    else:
+        assert r.json()["code"] == "CROSS_SITE_REQUEST_REFUSED"
+    assert ACTIONS == []
+    # The controls: the app's own page (with Django's token when Django checks), and a header
+    # session from anywhere (no browser attaches one across sites).
+    own = {"cookie": cookie, "origin": "http://testserver"}
+    if CSRF in middleware:
+        own = {**own, "cookie": f"{cookie}; csrftoken={TOKEN}", "x-csrftoken": TOKEN}
+    assert c.post("/drf/permission-only", headers=own).status_code == 200
+    for auth in header_sessions(header):
+        assert c.post("/drf/permission-only", headers={**auth, "origin": EVIL}).status_code == 200
+    assert ACTIONS == [("POST", user_id)] * (1 + len(header_sessions(header)))

@@ -159,12 +159,22 @@ def test_a_password_signed_in_django_user_is_left_alone(linked, local_service) -
 
 
 def test_an_api_call_with_x_stack_auth_gets_the_user_without_a_django_session(linked, local_service) -> None:
+    """Every session sent in a header is an API call: x-stack-auth, a bearer access token (in
+    Authorization or x-stack-access-token) and the 2.8 SDK's ``Bearer stackauth_...``; the
+    last three opened a Django session (a sessionid cookie) where x-stack-auth did not. The
+    control: the same user's cookies open one (test_first_sign_in_creates_...)."""
+    import base64
+
+    from middleware.cross_site import header_sessions
+
     s = local_service.sign_up()
-    header = json.dumps({"accessToken": s.access_token, "refreshToken": s.refresh_token})
-    client = linked()
-    r = client.get("/linked/whoami", headers={"x-stack-auth": header})
-    assert r.json()["linked_to"] == s.user_id
-    assert "sessionid" not in client.cookies
+    pair = json.dumps({"accessToken": s.access_token, "refreshToken": s.refresh_token})
+    sdk = {"authorization": "Bearer stackauth_" + base64.b64encode(pair.encode()).decode()}
+    for headers in [*header_sessions(s), sdk]:
+        client = linked()
+        r = client.get("/linked/whoami", headers=headers)
+        assert r.json()["linked_to"] == s.user_id, headers
+        assert "sessionid" not in client.cookies, headers
 
 
 def test_linking_command_links_by_verified_e_mail_and_dry_runs_first(linked, local_service, settings_for) -> None:
@@ -307,3 +317,46 @@ def test_linking_command_refuses_an_address_that_several_authmw_users_hold(linke
         assert not AuthmwUserLink.objects.filter(authmw_user_id=refused.id).exists()
         assert f"skip authmw user {refused.id}: another authmw user holds its e-mail" in err.getvalue()
     assert "e-mail shared by several authmw users" in out.getvalue()
+
+
+def test_an_outage_of_the_service_never_ends_the_django_session(make_site, tmp_path) -> None:
+    """The service is really stopped (tests/middleware/test_outage_log.py's Outage) while a
+    linked user's access token needs refreshing: the request is nobody's, as every framework
+    answers during an outage, but Django's session (the user's sign-in and whatever the app
+    keeps in it) was flushed by a logout. A transient error never signs a user out: once the
+    service answers again the same Django session goes on. The control: the authmw session
+    ending for real does end it (test_signing_out_of_authmw_ends_the_django_session)."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from middleware.test_outage_log import Outage
+
+    outage = Outage(tmp_path)
+    try:
+        refresh = outage.sign_up()
+        site = make_site(outage.config)
+        cookie = cookie_header(outage.config.project_id, refresh)  # no access token: each new process refreshes
+        first = site.client(middleware=LINKED_MIDDLEWARE, DJANGO_USERS=True)
+        first.cookies.load(cookie)
+        signed_in = first.get("/linked/whoami").json()
+        assert signed_in["authenticated"] is True
+        session_key = first.cookies["sessionid"].value
+        store = SessionStore(session_key=session_key)
+        store["cart"] = ["book"]  # what the app keeps in Django's session
+        store.save()
+
+        # Another process (fresh caches) gets the same browser's cookies while the service is down.
+        during = site.client(middleware=LINKED_MIDDLEWARE, DJANGO_USERS=True)
+        during.cookies.load(cookie)
+        during.cookies["sessionid"] = session_key
+        outage.stop()
+        r = during.get("/linked/whoami")
+        assert r.json()["authenticated"] is False  # nobody's request: the session cannot be checked
+        assert "sessionid" not in r.cookies, r.cookies["sessionid"].OutputString()  # not deleted, not replaced
+        assert SessionStore(session_key=session_key).load().get("cart") == ["book"]
+
+        outage.start()
+        again = during.get("/linked/whoami").json()
+        assert again["authenticated"] is True and again["django_id"] == signed_in["django_id"]
+        assert during.cookies["sessionid"].value == session_key
+        assert SessionStore(session_key=session_key).load().get("cart") == ["book"]
+    finally:
+        outage.stop()

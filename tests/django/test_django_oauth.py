@@ -113,3 +113,54 @@ def test_an_account_with_totp_is_asked_for_the_code_and_signed_in(
             done = client.post(action, f"totp={right}", headers={"Origin": "http://testserver"}, **form_post)
             assert done.status_code == 303 and done["Location"] == "/account", done.content
             assert client.get("/whoami").json()["authenticated"] is True
+
+
+def test_a_callback_state_that_is_no_cookie_name_never_reaches_a_header(oauth_service: Any) -> None:
+    """A crafted callback link's state (tests/middleware/test_oauth_error_pages.py has the attack)."""
+    from middleware.test_oauth_error_pages import HOSTILE_STATES, LEGIT_STATE, callback, check_state_page
+
+    with override_settings(AUTHMW=_settings(oauth_service.config)):
+        urls = ModuleType("oauth_state_urls")
+        urls.urlpatterns = oauth_urls()  # type: ignore[attr-defined]
+        with override_settings(ROOT_URLCONF=urls):
+            for state in [*HOSTILE_STATES, LEGIT_STATE]:
+                page = Client().get(callback({"code": "c", "state": state}))
+                set_cookies = [m.OutputString() for m in page.cookies.values()]
+                check_state_page(page.status_code, page.content.decode(), set_cookies, state)
+
+
+def test_the_start_route_never_repeats_the_provider_of_the_url(oauth_service: Any) -> None:
+    """A crafted start link (tests/middleware/test_oauth_error_pages.py has the attack)."""
+    from urllib.parse import quote
+
+    from middleware.test_oauth_error_pages import HOSTILE_PROVIDERS, check_provider_page
+
+    with override_settings(AUTHMW=_settings(oauth_service.config)):
+        urls = ModuleType("oauth_provider_urls")
+        urls.urlpatterns = oauth_urls()  # type: ignore[attr-defined]
+        with override_settings(ROOT_URLCONF=urls):
+            for provider in HOSTILE_PROVIDERS:
+                page = Client().get("/handler/oauth/" + quote(provider, safe=""))
+                check_provider_page(page.status_code, page.content.decode())
+            assert Client().get("/handler/oauth/github").status_code == 303
+
+
+def test_the_oauth_sign_in_writes_the_session_cookies_with_the_apps_cookie_settings(oauth_service: Any) -> None:
+    """AUTHMW["COOKIE_SAME_SITE"] and ["COOKIE_SECURE"] (tests/middleware/test_oauth_error_pages.py
+    has the case and its control on FastAPI and Flask)."""
+    from middleware.test_oauth_error_pages import check_session_cookie_attributes
+
+    settings = {**_settings(oauth_service.config), "COOKIE_SAME_SITE": "Strict", "COOKIE_SECURE": True}
+    with override_settings(AUTHMW=settings):
+        urls = ModuleType("oauth_cookie_urls")
+        urls.urlpatterns = oauth_urls()  # type: ignore[attr-defined]
+        with override_settings(ROOT_URLCONF=urls):
+            client = Client()
+            start = client.get("/handler/oauth/github")
+            [verifier] = [m for name, m in start.cookies.items() if name.startswith("stack-oauth-outer-")]
+            assert verifier["secure"]
+            client.cookies[verifier.key] = verifier.value  # (a Secure cookie, sent back by hand)
+            back = oauth_service.provider_round_trip(start["Location"], f"dc-{uuid.uuid4().hex[:8]}@example.com")
+            done = client.get(_path(back))
+            assert done.status_code == 303, done.content
+            check_session_cookie_attributes([m.OutputString() for m in done.cookies.values()], True)

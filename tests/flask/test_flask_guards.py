@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 from flask_testapp import with_cookies
-from middleware.support import TeamCallsFail, cookie_header
+from middleware.support import TeamCallsFail, TeamCallsNotNow, cookie_header
 
 from authmw.errors import ConfigurationError
 from authmw_flask import team_permission_required, user_required
@@ -137,8 +137,13 @@ def test_a_team_id_that_is_not_a_uuid_is_refused_without_a_call(app, local_servi
     assert_envelope(client.get("/api/orgs/not-a-team/"), 403, "TEAM_MEMBERSHIP_NOT_FOUND")
 
 
-def test_team_guard_with_the_service_unreachable_is_a_503(app_factory, local_service) -> None:
-    app = app_factory(local_service.config, http=lambda: httpx.Client(transport=TeamCallsFail()))
+@pytest.mark.parametrize(
+    "failing", [TeamCallsFail, lambda: TeamCallsNotNow(429), lambda: TeamCallsNotNow(408)], ids=["down", "429", "408"]
+)
+def test_team_guard_with_the_service_unreachable_is_a_503(app_factory, local_service, failing) -> None:
+    """Unreachable, rate limited (429) or timed out at a proxy (408): "not now", a 503; a 408
+    was raised out of the guard as a 500."""
+    app = app_factory(local_service.config, http=lambda: httpx.Client(transport=failing()))
     _, client = signed_in(app, local_service)
     r = client.get(f"/api/orgs/{TEAM}/")
     assert r.status_code == 503

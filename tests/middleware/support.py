@@ -51,6 +51,20 @@ class TeamCallsFail(httpx.BaseTransport):
         return self.inner.handle_request(request)
 
 
+class TeamCallsNotNow(httpx.BaseTransport):
+    """The real transport, except that team calls are answered ``status`` (429 rate limited,
+    408 timed out at a proxy) every time."""
+
+    def __init__(self, status: int) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.status = status
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith(("/teams", "/team-permissions")):
+            return httpx.Response(self.status, headers={"retry-after": "0"}, text="Not now")
+        return self.inner.handle_request(request)
+
+
 class CountingTransport(httpx.AsyncBaseTransport):
     """The real async transport, counting requests by path."""
 

@@ -179,3 +179,56 @@ def test_the_refreshed_token_is_used_even_when_it_is_short_of_the_margin(local_s
     app.get(cookie)
     assert app.refreshes == 2  # not handed out again
     assert sum("valid for only" in m for m in caplog.messages) == 1
+
+
+@pytest.mark.parametrize(("scenario", "status"), [("429", 503), ("status:408", 503), ("status:400", 200)])
+def test_a_rate_limited_refresh_is_the_service_unavailable_not_a_refusal(scenario: str, status: int) -> None:
+    """429 (rate limited, answered again and again) and 408 say "not now", as a 5xx does: with
+    on_refresh_unavailable="error" the request gets the 503, not an anonymous answer, and
+    nothing is ended (an adapter keeps its own session: _core.UNCONFIRMED_SESSION). The
+    control: a plain 400 is a refusal of this refresh (anonymous, cookies kept). The service is
+    tests/faultserver.py over real HTTP."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from faultserver import FaultServer
+
+    with FaultServer() as server:
+        api_url = server.api_url(f"{scenario}:99" if scenario == "429" else scenario, f"rate-{scenario}")
+        config = AuthConfig(
+            project_id="00000000-0000-4000-8000-00000000c0de", api_url=api_url, secret_server_key="ssk_faulty"
+        )
+        app = WSGIAuthMiddleware(whoami, config, on_refresh_unavailable="error")
+        client = httpx.Client(transport=httpx.WSGITransport(app=app), base_url="http://testserver")
+        r = client.get("/", headers={"cookie": cookie_header(config.project_id, "r" * 45)})
+        assert r.status_code == status, r.text
+        assert "set-cookie" not in r.headers  # never signed out
+
+
+def test_a_rate_limited_refresh_is_answered_at_once_not_after_the_retry_after() -> None:
+    """Inside a request the middleware does not sleep through the service's Retry-After (four
+    times 3 s here; the transport honours up to 24 days): one refresh call, then the request is
+    answered (anonymous, cookies kept), as team guards answer a 429 at once. A service (or the
+    proxy before it) that rate limits held every request needing a refresh, and with it the
+    server's workers. The control: an app's own Session still waits and retries (the holder
+    "session" of the refresh policy, tests/core/test_session.py)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from faultserver import FaultServer
+
+    with FaultServer() as server:
+        scenario = "429:99:3"
+        config = AuthConfig(
+            project_id="00000000-0000-4000-8000-00000000c0de",
+            api_url=server.api_url(scenario, "at-once"),
+            secret_server_key="ssk_faulty",
+        )
+        app = WSGIAuthMiddleware(whoami, config)
+        client = httpx.Client(transport=httpx.WSGITransport(app=app), base_url="http://testserver")
+        r = client.get("/", headers={"cookie": cookie_header(config.project_id, "r" * 45)})
+        assert r.status_code == 200 and r.json()["id"] is None and "set-cookie" not in r.headers
+        refreshes = [e for e in server.log(scenario, "at-once") if e["path"].endswith("/refresh")]
+        assert len(refreshes) == 1, refreshes
