@@ -353,6 +353,8 @@ class OAuthRoutes:
 
 
 _UNKNOWN_PROVIDER = "This site offers no sign-in with that provider. Please sign in again."
+
+
 def _attributes(options: Options | None) -> c.CookieAttributes:
     return c.DEFAULT_ATTRIBUTES if options is None else options.cookie_attributes
 
