@@ -51,6 +51,7 @@ __all__ = [
     "Claims",
     "TokenKind",
     "TokenVerifier",
+    "UnknownSigningKey",
     "has_validity",
     "token_expiry",
     "usable_until",
@@ -98,6 +99,19 @@ def _expiry(parsed: Parsed) -> float | None:
             "Access token is not parsable: its exp claim is not a number of seconds up to the year 9999."
         )
     return float(exp)
+
+
+class UnknownSigningKey(UnparsableAccessToken):
+    """:class:`UnparsableAccessToken` (the same code and message on the wire) for a token
+    signed with a key the project's key set did not hold when it was last fetched. The service
+    may have added the key since, so this answer holds only until the key set may be fetched
+    again: ``retry_in`` seconds (the verifier's refetch interval at most)."""
+
+    def __init__(
+        self, message: str | None = None, details: Mapping[str, Any] | None = None, *, retry_in: float = 0.0
+    ) -> None:
+        super().__init__(message, details)
+        self.retry_in = retry_in
 
 
 def usable_until(exp: float, min_validity_ms: float = REQUIRED_VALIDITY_MS) -> float:
@@ -497,8 +511,10 @@ class TokenVerifier:
             return key
         if not self._keys and self._last_error is not None:
             raise self._last_error
-        raise UnparsableAccessToken(
-            "Access token is not parsable: it was signed with a key this project does not have."
+        attempted = self._attempted_at
+        raise UnknownSigningKey(
+            "Access token is not parsable: it was signed with a key this project does not have.",
+            retry_in=0.0 if attempted is None else max(0.0, self._min_refetch - (self._monotonic() - attempted)),
         )
 
     def _fetch(self) -> Op[dict[str, PreparedKey]]:

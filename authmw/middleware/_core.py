@@ -57,7 +57,7 @@ from authmw._config import AuthConfig
 from authmw._ops import Op, Shared
 from authmw._refresh_policy import ShortLivedWarning, refresh_endpoint
 from authmw._session import refresh_access_token
-from authmw._tokens import Claims, TokenVerifier, has_validity, usable_until
+from authmw._tokens import Claims, TokenVerifier, UnknownSigningKey, has_validity, usable_until
 from authmw.errors import (
     AccessTokenExpired,
     AnonymousAuthenticationNotAllowed,
@@ -392,7 +392,13 @@ class Authenticator:
             if isinstance(exc, InvalidAccessToken):
                 logger.warning("authmw: the service's fresh access token was refused (%s); not signed in", type(exc).__name__)
             refused = None if isinstance(exc, InvalidAccessToken) else exc
-            self._unwanted.put(refresh_token, (self._expiry_or(access, self._clock() + REFUSED_TTL), refused))
+            now = self._clock()
+            until = self._expiry_or(access, now + REFUSED_TTL)
+            if isinstance(exc, UnknownSigningKey):
+                # A key the service may have added since the key set was fetched: asked again
+                # once the key set may be fetched again, not only when this token expires.
+                until = min(until, now + exc.retry_in)
+            self._unwanted.put(refresh_token, (until, refused))
             return None
         self._remember(refresh_token, access, claims)
         return access, claims

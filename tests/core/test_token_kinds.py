@@ -332,6 +332,48 @@ def test_a_refreshed_kind_is_retried_once_the_token_it_gave_has_expired(config, 
     assert settle(core, keys, core.decide(cookie, None)).claims is not None and refresher.calls == 2
 
 
+def test_a_refreshed_token_of_a_key_added_since_the_key_set_was_fetched_is_asked_again_soon(config, keys, project_id):
+    """The service adds a signing key a few seconds after the verifier fetched the key set: a
+    refreshed token signed with it is refused while the key set may not be fetched again (a
+    flood of made-up key ids fetches nothing), and asked for again once it may, not only when
+    that token expires (the user was not signed in for a whole token's lifetime)."""
+    now, mono = [time.time()], [0.0]
+    verifier = TokenVerifier(config, clock=lambda: now[0], monotonic=lambda: mono[0], jwks_min_refetch_interval=10)
+    added = SigningKey("added000001")
+    refresher = Refresher(added.sign(claims_of(project_id, exp=int(now[0]) + 600)))
+    core = Authenticator(config, verifier=verifier, refresher=refresher, startup_check=False, clock=lambda: now[0])
+    # A session with a token of the key set's own key: the key set is fetched.
+    assert settle(core, keys, core.decide(cookie_of(project_id, "a" * 45, keys.sign(project_id)), None)).claims
+    fetches = len(keys.requests)
+    keys.keys[""] = (added, *keys.keys[""])  # the service adds a key, 3 s after the fetch
+    mono[0], now[0] = 3.0, now[0] + 3
+    cookie = cookie_of(project_id, "r" * 45, None)
+    refused = settle(core, keys, core.decide(cookie, None))
+    assert refused.claims is None and refused.cookies == ()  # not signed in; the cookies stay
+    assert settle(core, keys, core.decide(cookie, None)).claims is None  # within the interval: no refetch
+    assert refresher.calls == 1 and len(keys.requests) == fetches
+    mono[0], now[0] = 10.5, now[0] + 7.5  # the key set may be fetched again
+    signed_in = settle(core, keys, core.decide(cookie, None))
+    assert signed_in.claims is not None and signed_in.claims.sub
+    assert refresher.calls == 2 and len(keys.requests) == fetches + 1
+
+
+def test_a_refreshed_token_of_a_key_the_service_does_not_have_is_asked_again_once_per_interval(config, keys, project_id):
+    """The control: a key the service never publishes is refused each time, with one refresh
+    and one key-set fetch per refetch interval at most, and the cookies kept."""
+    now, mono = [time.time()], [0.0]
+    verifier = TokenVerifier(config, clock=lambda: now[0], monotonic=lambda: mono[0], jwks_min_refetch_interval=10)
+    stranger = SigningKey("stranger0001")
+    refresher = Refresher(stranger.sign(claims_of(project_id, exp=int(now[0]) + 600)))
+    core = Authenticator(config, verifier=verifier, refresher=refresher, startup_check=False, clock=lambda: now[0])
+    cookie = cookie_of(project_id, "r" * 45, None)
+    for step in range(30):  # 30 requests over 15 s
+        mono[0], now[0] = mono[0] + 0.5, now[0] + 0.5
+        outcome = settle(core, keys, core.decide(cookie, None))
+        assert outcome.claims is None and outcome.cookies == (), step
+    assert refresher.calls <= 2 and len(keys.requests) <= 2
+
+
 def test_an_opted_in_app_signs_the_anonymous_session_in(config, keys, project_id):
     core = authenticator(config.with_(allow_anonymous=True), Refresher(None))
     outcome = settle(core, keys, core.decide(cookie_of(project_id, "r" * 45, keys.sign(project_id, ":anon")), None))
