@@ -5,10 +5,10 @@ from __future__ import annotations
 import base64
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from email.utils import formatdate
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 from urllib.parse import quote, unquote, unquote_to_bytes
 
 from authmw._jwt import MAX_TOKEN_LENGTH
@@ -46,6 +46,17 @@ def structured_refresh_cookie_name(project_id: str, *, secure: bool) -> str:
     return f"{'__Host-' if secure else ''}stack-refresh-{project_id}--default"
 
 
+def redacted_repr(record: Any, secret: Collection[str]) -> str:
+    """``Name(field=value, ...)`` of a NamedTuple with each field named in ``secret`` that
+    holds something shown as ``'...'``: the request records that carry tokens and cookies
+    never put them in a log line or a traceback's locals through their repr."""
+    shown = ", ".join(
+        f"{name}={'...' if name in secret and value else repr(value)}"
+        for name, value in zip(record._fields, record, strict=True)
+    )
+    return f"{type(record).__name__}({shown})"
+
+
 class StoredSession(NamedTuple):
     """The session a request's cookies hold, read the way every SDK generation writes it.
 
@@ -58,6 +69,9 @@ class StoredSession(NamedTuple):
     access_token: str | None = None
     https: bool = False
     refresh_cookies: tuple[tuple[str, str], ...] = ()
+
+    def __repr__(self) -> str:
+        return redacted_repr(self, ("refresh_token", "access_token", "refresh_cookies"))
 
 
 class SessionCookieReader:

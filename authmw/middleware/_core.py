@@ -69,7 +69,13 @@ from authmw.errors import (
 )
 
 from ._api_keys import ApiKeyResolver, ConfirmedKey
-from ._cookies import DEFAULT_ATTRIBUTES, CookieAttributes, session_cookie_deletions, session_cookie_writes
+from ._cookies import (
+    DEFAULT_ATTRIBUTES,
+    CookieAttributes,
+    redacted_repr,
+    session_cookie_deletions,
+    session_cookie_writes,
+)
 from ._credentials import (
     AUTHORIZATION_PREFIXES,
     MALFORMED_AUTHORIZATION,
@@ -133,6 +139,9 @@ class Outcome(NamedTuple):
     #: not signed in, and this is why (``AnonymousAuthenticationNotAllowed`` or
     #: ``RestrictedUserNotAllowed``); guards send a restricted user to verify their e-mail.
     refused: KnownError | None = None
+
+    def __repr__(self) -> str:
+        return redacted_repr(self, ("access_token", "refresh_token", "cookies", "api_key"))
 
 
 #: No session, or none the app signs in.

@@ -20,7 +20,7 @@ from authmw.errors import ApiKeyNotAccepted, UnparsableAccessToken
 from authmw.keyformat import ParsedApiKey
 
 from ._api_keys import looks_like_api_key
-from ._cookies import SessionCookieReader, StoredSession, usable_token
+from ._cookies import SessionCookieReader, StoredSession, redacted_repr, usable_token
 from ._refusal import Refusal
 
 __all__ = [
@@ -64,6 +64,9 @@ class Tokens(NamedTuple):
     cookie: str | None = None
     #: The bearer value (``access_token``) is a user's or team's API key (API 2.8), not a JWT.
     api_key: ParsedApiKey | None = None
+
+    def __repr__(self) -> str:
+        return redacted_repr(self, ("access_token", "refresh_token", "stored", "cookie", "api_key"))
 
 
 class CredentialReader:

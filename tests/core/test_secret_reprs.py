@@ -28,7 +28,7 @@ from authmw.errors import MultiFactorAuthenticationRequired
 from authmw.middleware import ApiKeyTeam, ApiKeyUser, AuthMiddleware, AuthUser, WSGIAuthMiddleware
 
 MODULES = ["authmw", "authmw.models", "authmw.adapter", "authmw.middleware", "authmw.errors", "authmw.dev"]
-ADAPTERS = ["authmw_fastapi", "authmw_flask"]
+ADAPTERS = ["authmw_fastapi", "authmw_flask", "authmw_django", "authmw_quart"]
 #: Names of fields and arguments that hold a secret (``*_last_four`` and ``has_*`` do not).
 SECRET_NAME = re.compile(r"(^|_)(token|secret|key|password|verifier|cookies?)(_|$)|^url$|attempt_code")
 NOT_SECRET = re.compile(r"_last_four$|^has_|_enabled$|cookie_(same_site|secure|format|attributes)$|^from_cookies$")
@@ -222,6 +222,34 @@ def test_the_link_flows_authorization_keeps_the_token_out_of_repr_but_in_url(exa
     for shown in (repr(link), str(link), f"{link}", f"{link!r}"):
         assert access not in shown and link.code_verifier not in shown
         assert "redirect_uri" in shown  # still says which flow it is
+
+
+def test_the_request_records_of_the_middleware_show_no_secret(local_service: Any) -> None:
+    """Not public, but what a request is decided from: the session its cookies hold, the
+    credentials read, the outcome with the cookies to write. Each is made by the middleware's
+    own readers and decision from a real session, and none shows a token in its repr or str
+    (a log line or a traceback's locals)."""
+    from authmw._ops import SyncDriver
+    from authmw.middleware._cookies import SessionCookieReader
+    from authmw.middleware._core import Authenticator
+    from authmw.middleware._credentials import Tokens
+
+    config = local_service.config
+    result = ClientApp(config).sign_up_with_password(f"records-{time.time_ns()}@example.com", "correct horse battery")
+    secrets = [result.access_token, result.refresh_token]
+    cookie = f"stack-refresh-{config.project_id}={result.refresh_token}"  # no access token: a refresh
+    core = Authenticator(config, startup_check=False)
+    decided = core.decide(cookie, None)
+    assert isinstance(decided, Tokens) and decided.refresh_token == result.refresh_token
+    outcome = SyncDriver().run(core.settle(decided))
+    assert outcome.access_token and outcome.cookies  # refreshed: new cookies to write
+    secrets.append(outcome.access_token)
+    stored = SessionCookieReader(config.project_id).read(cookie)
+    assert stored.refresh_token == result.refresh_token
+    for record in (stored, decided, outcome):
+        for show in (repr, str):
+            assert not leaks(show(record), secrets), f"{show.__name__}({type(record).__name__})"
+            assert "..." in show(record)  # says there is something, without showing it
 
 
 def test_no_log_line_of_a_session_shows_a_secret(local_service: Any, caplog: pytest.LogCaptureFixture) -> None:
