@@ -377,10 +377,11 @@ def session_cookie_deletions(
     attributes: CookieAttributes = DEFAULT_ATTRIBUTES,
 ) -> tuple[str, ...]:
     """``Set-Cookie`` values that end a refused session: every cookie that held its refresh
-    token (whatever its generation), the access cookie, and the 2.7 names unless they hold
-    another session."""
+    token (whatever its generation), both access cookies (``stack-access`` and the 2.8.108
+    SDK's ``hexclave-access``: an unexpired token stays no longer than its session), and the
+    2.7 names unless they hold another session."""
     other_sessions = {name for name, token in stored if token != refresh_token}
-    names = {ACCESS_COOKIE} | ({refresh_cookie_name(project_id), LEGACY_REFRESH_COOKIE} - other_sessions)
+    names = {ACCESS_COOKIE, HEXCLAVE_ACCESS_COOKIE} | ({refresh_cookie_name(project_id), LEGACY_REFRESH_COOKIE} - other_sessions)
     names.update(name for name, token in stored if token == refresh_token)
     return tuple(delete_cookie(name, secure=secure, attributes=attributes) for name in sorted(names))
 

@@ -81,7 +81,9 @@ const BUNDLES = [
     // before acting on a refresh's answer or a refused access token (another tab may have
     // signed out or in meanwhile). 10,065 (+1) once oauth.ts (loaded on demand) imported
     // isKnownError and OAuthCallbackError, which moved a shared chunk's boundary.
-    budgetKb: 9.83,
+    // 10,065 -> 10,067 bytes (+2), budget 9.83 -> 9.84: a session that ends deletes the 2.8.108
+    // SDK's hexclave-access cookie too (sessionCookieWrites), not only stack-access.
+    budgetKb: 9.84,
     targetKb: 8,
   },
   {

@@ -213,7 +213,8 @@ export function sessionCookieWrites(tokens: SessionTokens, projectId: string, op
   const stored = options.stored ?? [];
   const raw = refreshCookieName(projectId);
   const writes: string[] = [];
-  const retired = new Set<string>(refreshToken ? [LEGACY_REFRESH_COOKIE] : [raw, LEGACY_REFRESH_COOKIE]);
+  // No session: the 2.8.108 SDK's access cookie goes too (an unexpired token outlives no session).
+  const retired = new Set<string>(refreshToken ? [LEGACY_REFRESH_COOKIE] : [raw, LEGACY_REFRESH_COOKIE, HEXCLAVE_ACCESS_COOKIE]);
   if (!refreshToken) {
     for (const [name] of stored) retired.add(name);
   } else {

@@ -130,6 +130,16 @@ describe("writing next to other generations", () => {
     expect(writes.find((w) => w.startsWith(domainCookie))).toMatch(/; domain=example\.com/);
   });
 
+  it("deletes both access cookies when the session ends (stack-access and the 2.8.108 SDK's hexclave-access)", () => {
+    const stored: Array<[string, string]> = [[`hexclave-refresh-${PROJECT_ID}--default`, "r"]];
+    const writes = sessionCookieWrites({ refreshToken: null, accessToken: null }, PROJECT_ID, { ...opts, stored });
+    const deleted = writes.filter((w) => w.includes("; max-age=0;")).map((w) => w.split("=")[0]);
+    expect(deleted).toEqual(expect.arrayContaining(["stack-access", "hexclave-access", `hexclave-refresh-${PROJECT_ID}--default`]));
+    // a session that goes on keeps hexclave-access as it is (the official SDK's to rewrite)
+    const kept = sessionCookieWrites({ refreshToken: "r", accessToken: "a" }, PROJECT_ID, { ...opts, stored });
+    expect(kept.some((w) => w.startsWith("hexclave-access="))).toBe(false);
+  });
+
   it("writes the structured 2.8 cookie, __Host- over https, when asked", () => {
     const plain = sessionCookieWrites({ refreshToken: "r", accessToken: "a" }, PROJECT_ID, { ...opts, format: "2.8" });
     const [name, value] = plain[0]!.split(";")[0]!.split("=");

@@ -108,6 +108,7 @@ describe("cookie format (service-api A4.1)", () => {
     expect(doc.writes).toEqual([
       `${REFRESH}=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax`,
       "stack-refresh=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax",
+      "hexclave-access=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax",
       "stack-access=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax",
     ]);
   });
@@ -303,7 +304,10 @@ describe("getAccessToken", () => {
     reply(knownErrorResponse("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401, "gone", undefined, { override: false }));
     expect(await store.getAccessToken()).toBeNull();
     expect(store.getState()).toEqual({ refreshToken: null, accessToken: null });
-    expect(doc.writes.at(-1)).toBe("stack-access=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax");
+    expect(doc.writes.slice(-2)).toEqual([
+      "hexclave-access=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax",
+      "stack-access=; path=/; max-age=0; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax",
+    ]);
   });
 
   it("keeps the tokens when the refresh fails on the network", async () => {
