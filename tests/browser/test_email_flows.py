@@ -238,7 +238,9 @@ def test_a_magic_link_opened_signed_out_signs_nobody_in_until_the_click(mail_ser
     try:
         victim = visitor.new_page()
         sign_ins: list[str] = []
-        victim.on("request", lambda request: sign_ins.append(request.url) if "/auth/otp/sign-in" in request.url else None)
+        victim.on(
+            "request", lambda request: sign_ins.append(request.url) if "/auth/otp/sign-in" in request.url else None
+        )
         victim.goto(link)
         expect(victim.get_by_role("heading", level=1)).to_have_text("Sign in with this link?")
         expect(victim.get_by_test_id("confirm-link")).to_be_visible()
