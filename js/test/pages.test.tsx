@@ -106,6 +106,8 @@ const fieldMessage = (label: string) =>
     .trim();
 const type = (label: string | RegExp, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const submitForm = (testId: string) => fireEvent.submit(screen.getByTestId(testId));
+/** Clicks the button of a link page's question ("Sign in with this link?"), once it shows. */
+const confirmLink = async (name: string) => fireEvent.click(await screen.findByRole("button", { name }));
 const signInBody = (isNew: boolean) => ({ access_token: tokenValidFor(600), refresh_token: "rt-new", user_id: "u", is_new_user: isNew });
 
 describe("forgot-password page", () => {
@@ -189,6 +191,36 @@ describe("password-reset page", () => {
 });
 
 describe("magic-link-callback page", () => {
+  // Attack: another site sends a signed-out visitor to a magic link of the attacker's own account
+  // (login CSRF), or a mail scanner opens the link: opening it must use nothing. Control: the
+  // person's click signs in.
+  it("asks first: the code is sent only when Sign in is clicked", async () => {
+    const { service, client, view } = renderPage(`/handler/magic-link-callback?code=${CODE}`, { strict: true });
+    service.on("POST /auth/otp/sign-in", jsonResponse(signInBody(false)));
+    service.on("GET /users/me", jsonResponse(userWire()));
+    view();
+    expect((await screen.findByRole("heading", { level: 1 })).textContent).toBe("Sign in with this link?");
+    expect(screen.getByTestId("confirm-link-text").textContent).toBe(DEFAULT_MESSAGES.magicLinkConfirmText);
+    expect([...document.querySelectorAll(".authmw-primary")].map((element) => element.textContent)).toEqual(["Sign in"]);
+    expect(calls(service)).toEqual([]);
+    expect(client.session.getState().refreshToken).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Sign in" }));
+    await waitFor(() => expect(where()).toBe("/"));
+    expect(calls(service)).toEqual(["POST /auth/otp/sign-in", "GET /users/me"]);
+    expect(client.session.getState().refreshToken).toBe("rt-new");
+  });
+
+  it("Cancel goes home and uses nothing", async () => {
+    const { service, client, view } = renderPage(`/handler/magic-link-callback?code=${CODE}`, { urls: { home: "/start" } });
+    view();
+    const cancel = await screen.findByRole("link", { name: "Cancel" });
+    expect(cancel.getAttribute("href")).toBe("/start");
+    fireEvent.click(cancel);
+    await waitFor(() => expect(where()).toBe("/start"));
+    expect(calls(service)).toEqual([]);
+    expect(client.session.getState().refreshToken).toBeNull();
+  });
+
   it.each([
     [true, "/welcome"],
     [false, "/dashboard"],
@@ -200,6 +232,7 @@ describe("magic-link-callback page", () => {
     service.on("POST /auth/otp/sign-in", jsonResponse(signInBody(isNew)));
     service.on("GET /users/me", jsonResponse(userWire()));
     view();
+    await confirmLink("Sign in");
     await waitFor(() => expect(where()).toBe(target));
     expect(service.paths().filter((p) => p === "POST /auth/otp/sign-in")).toHaveLength(1);
     expect(service.bodyOf("POST /auth/otp/sign-in")).toEqual({ code: CODE });
@@ -229,6 +262,7 @@ describe("magic-link-callback page", () => {
     service.on("POST /auth/otp/sign-in", jsonResponse(signInBody(true)));
     service.on("GET /users/me", jsonResponse(userWire()));
     view();
+    await confirmLink("Sign in");
     await waitFor(() => expect(where()).toBe("/orders"));
   });
 
@@ -239,6 +273,7 @@ describe("magic-link-callback page", () => {
     const { service, view } = renderPage(`/handler/magic-link-callback?code=${CODE}`);
     service.on("POST /auth/otp/sign-in", knownErrorResponse(code, status));
     view();
+    await confirmLink("Sign in");
     expect((await screen.findByRole("alert")).textContent).toBe(message);
     expect(screen.getByRole("link", { name: "Sign in again" }).getAttribute("href")).toBe("/handler/sign-in");
   });
@@ -257,6 +292,7 @@ describe("magic-link-callback page", () => {
     );
     service.on("GET /users/me", jsonResponse(userWire()));
     view();
+    await confirmLink("Sign in");
     await screen.findByTestId("mfa-prompt");
     const input = screen.getByLabelText("Authentication code");
     expect(input.getAttribute("autocomplete")).toBe("one-time-code");
@@ -398,6 +434,29 @@ describe("team-invitation page", () => {
 });
 
 describe("email-verification page", () => {
+  // A mail scanner that opens the link must not use its one-time code; the click does.
+  it("asks first: the code is sent only when Verify is clicked; Cancel goes home", async () => {
+    const { service, view } = renderPage(`/handler/email-verification?code=${CODE}`, { strict: true });
+    service.on("POST /contact-channels/verify", jsonResponse({ success: true }));
+    view();
+    expect((await screen.findByRole("heading", { level: 1 })).textContent).toBe("Verify your e-mail address?");
+    expect(screen.getByTestId("confirm-link-text").textContent).toBe(DEFAULT_MESSAGES.emailVerifyConfirmText);
+    expect(screen.getByRole("link", { name: "Cancel" }).getAttribute("href")).toBe("/");
+    expect(calls(service)).toEqual([]);
+    fireEvent.click(screen.getByRole("button", { name: "Verify" }));
+    await screen.findByTestId("email-verified");
+    expect(calls(service)).toEqual(["POST /contact-channels/verify"]);
+    expect(service.bodyOf("POST /contact-channels/verify")).toEqual({ code: CODE });
+  });
+
+  it("Cancel uses nothing", async () => {
+    const { service, view } = renderPage(`/handler/email-verification?code=${CODE}`);
+    view();
+    fireEvent.click(await screen.findByRole("link", { name: "Cancel" }));
+    await waitFor(() => expect(where()).toBe("/"));
+    expect(calls(service)).toEqual([]);
+  });
+
   it("offers to try again after a network failure (the code was not used)", async () => {
     const { service, view } = renderPage(`/handler/email-verification?code=${CODE}`);
     service.on(
@@ -408,6 +467,7 @@ describe("email-verification page", () => {
       jsonResponse({ success: true }),
     );
     view();
+    await confirmLink("Verify");
     expect((await screen.findByRole("alert")).textContent).toContain("Could not reach the authentication service");
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Verification failed");
     // One primary button: the way on (Try again); Continue is a plain one.
@@ -422,6 +482,7 @@ describe("email-verification page", () => {
     service.on("POST /contact-channels/verify", knownErrorResponse("VERIFICATION_CODE_EXPIRED", 400));
     service.on("POST /contact-channels/send-verification-code", jsonResponse({ success: true }));
     view();
+    await confirmLink("Verify");
     await screen.findByTestId("resend-verification");
     expect([...document.querySelectorAll(".authmw-primary")].map((element) => element.textContent)).toEqual([
       "Send a new verification e-mail",

@@ -302,6 +302,7 @@ describe("email verification page", () => {
     const { client, reply, calls } = makeClient();
     reply(jsonResponse({ success: true }));
     renderApp(client, `/handler/email-verification?code=${"a".repeat(45)}`);
+    fireEvent.click(await screen.findByRole("button", { name: "Verify" }));
     expect((await screen.findByText("Your e-mail address is verified.")).getAttribute("role")).toBe("status");
     expect(calls).toHaveLength(1);
     expect(calls[0]!.url).toBe(`${BASE_URL}/api/v1/contact-channels/verify`);
@@ -316,6 +317,7 @@ describe("email verification page", () => {
     const { client, reply } = makeClient();
     reply(knownErrorResponse(code, status));
     renderApp(client, `/handler/email-verification?code=${"b".repeat(45)}`);
+    fireEvent.click(await screen.findByRole("button", { name: "Verify" }));
     expect((await screen.findByRole("alert")).textContent).toBe(message);
   });
 

@@ -140,6 +140,7 @@ def test_signing_in_by_e_mail_link_keeps_the_id_and_the_note(guest_service, gues
     page.get_by_role("button", name="Send sign-in link").click()
     expect(page.get_by_test_id("magic-link-sent")).to_be_visible()
     page.goto(guest_service.mail(email, "magic_link", after=started)["link"])
+    page.get_by_test_id("confirm-link").click()  # a guest is asked, as a signed-out visitor is
     kept_after_upgrade(page, guest_app, user_id, email)
 
 

@@ -179,6 +179,7 @@ def test_magic_link_sign_in_through_the_mailbox(mail_service, example_app, conte
     link = mail_service.mail(email, "magic_link", after=started)["link"]
     assert link.startswith(f"{base}/handler/magic-link-callback?") and "code=" in link
     page.goto(link)
+    page.get_by_test_id("confirm-link").click()
     page.wait_for_url(f"{base}/")
     expect(page.get_by_test_id("user-email")).to_have_text(email)
 
@@ -188,6 +189,7 @@ def test_magic_link_sign_in_through_the_mailbox(mail_service, example_app, conte
     # Used once: opened again signed out, it explains and leads back to sign-in.
     signed_out = context.browser.new_context().new_page()
     signed_out.goto(link)
+    signed_out.get_by_test_id("confirm-link").click()
     expect(signed_out.get_by_test_id("auth-error")).to_have_text("This sign-in link has already been used.")
     signed_out.context.close()
 
@@ -215,9 +217,47 @@ def test_a_magic_link_opened_while_signed_in_does_not_swap_the_account(mail_serv
 
     control = context.browser.new_context().new_page()
     control.goto(link)
+    control.get_by_test_id("confirm-link").click()
     control.wait_for_url(f"{base}/")
     expect(control.get_by_test_id("user-email")).to_have_text(attacker)
     control.context.close()
+
+
+def test_a_magic_link_opened_signed_out_signs_nobody_in_until_the_click(mail_service, example_app, context) -> None:
+    """Attack (login CSRF; a mail scanner): another site sends a signed-out visitor to a magic
+    link of the attacker's own account. Opening it only asks "Sign in with this link?": nobody
+    is signed in, and the code stays unused. Control: the click on Sign in signs that account in."""
+    base = example_app(mail_service.config)
+    attacker = f"magic-{uuid.uuid4().hex[:12]}@example.com"
+    page = context.new_page()
+    started = ask_for_a_sign_in_link(page, f"{base}/handler/sign-in", attacker)
+    expect(page.get_by_test_id("magic-link-sent")).to_be_visible()
+    link = mail_service.mail(attacker, "magic_link", after=started)["link"]
+
+    visitor = context.browser.new_context()
+    try:
+        victim = visitor.new_page()
+        sign_ins: list[str] = []
+        victim.on(
+            "request", lambda request: sign_ins.append(request.url) if "/auth/otp/sign-in" in request.url else None
+        )
+        victim.goto(link)
+        expect(victim.get_by_role("heading", level=1)).to_have_text("Sign in with this link?")
+        expect(victim.get_by_test_id("confirm-link")).to_be_visible()
+        # Cancel leaves for the app's home, signed out.
+        victim.get_by_test_id("confirm-link-cancel").click()
+        victim.wait_for_url(f"{base}/")
+        expect(victim.get_by_text("You are signed out.")).to_be_visible()
+        assert sign_ins == []
+
+        # Control: the same link still works (so nothing used it), on the click.
+        victim.goto(link)
+        victim.get_by_test_id("confirm-link").click()
+        victim.wait_for_url(f"{base}/")
+        expect(victim.get_by_test_id("user-email")).to_have_text(attacker)
+        assert len(sign_ins) == 1
+    finally:
+        visitor.close()
 
 
 def test_magic_link_typed_code_through_the_mailbox(mail_service, example_app, context) -> None:
@@ -327,6 +367,8 @@ def test_add_an_email_in_account_settings_and_verify_it_through_the_mailbox(mail
     link = mail_service.mail(extra, "email_verification", after=started)["link"]
     assert link.startswith(f"{base}/handler/email-verification?") and "code=" in link
     page.goto(link)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Verify your e-mail address?")
+    page.get_by_role("button", name="Verify", exact=True).click()
     expect(page.get_by_test_id("email-verified")).to_be_visible()
     page.goto(f"{base}/handler/account-settings/emails")
     expect(row.get_by_test_id("contact-channel-verified")).to_have_attribute("data-verified", "true")

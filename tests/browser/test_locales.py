@@ -190,12 +190,22 @@ def test_every_page_section_and_component_fits_a_phone(
     expect(page.get_by_test_id("password-reset-form")).to_be_visible()
     phone.check("password-reset")
 
+    # Link pages ask before they use the link's code.
     page.goto(verification_link(service, base))
+    expect(heading("emailVerifyConfirmTitle")).to_be_visible()
+    expect(page.get_by_test_id("confirm-link-text")).to_have_text(m["emailVerifyConfirmText"])
+    phone.check("email-verification-confirm")
+    page.get_by_role("button", name=m["verify"], exact=True).click()
     expect(page.get_by_test_id("email-verified")).to_contain_text(m["emailVerified"])
     phone.check("email-verification")
 
     # Pages of links and sign-ins that cannot be finished; a page that does not exist.
     page.goto(f"{base}/handler/magic-link-callback?code={'a' * 45}")
+    expect(heading("magicLinkConfirmTitle")).to_be_visible()
+    expect(page.get_by_test_id("confirm-link-text")).to_have_text(m["magicLinkConfirmText"])
+    expect(page.get_by_role("link", name=m["cancel"], exact=True)).to_be_visible()
+    phone.check("magic-link-callback-confirm")
+    page.get_by_role("button", name=m["signIn"], exact=True).click()
     expect(heading("signInFailedTitle")).to_be_visible()
     phone.check("magic-link-callback-failed")
     page.goto(f"{base}/handler/oauth-callback?error=server_error")

@@ -175,14 +175,22 @@ def test_pages_pass_axe_in_light_and_dark_and_are_screenshotted(
     expect(page.get_by_test_id("forgot-password-form")).to_be_visible()
     inspect.check("forgot-password")
 
+    # A magic link opened signed out asks before it uses the code.
+    page.goto(f"{base}/handler/magic-link-callback?code={'k' * 45}")
+    expect(page.get_by_test_id("confirm-link")).to_have_text("Sign in")
+    inspect.check("magic-link-callback-confirm")
+
     # A password reset link (checked, not used, by the page).
     owner = service.sign_up()
     page.goto(password_reset_link(service, base, owner))
     expect(page.get_by_test_id("password-reset-form")).to_be_visible()
     inspect.check("password-reset")
 
-    # An e-mail verification link of a new user.
+    # An e-mail verification link of a new user: the page asks first, then verifies on the click.
     page.goto(verification_link(service, base))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Verify your e-mail address?")
+    inspect.check("email-verification-confirm")
+    page.get_by_test_id("confirm-link").click()
     expect(page.get_by_test_id("email-verified")).to_be_visible()
     inspect.check("email-verification")
 

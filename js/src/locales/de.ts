@@ -77,6 +77,9 @@ const de: Locale = {
     magicLinkUnverifiedAccount:
       "Es gibt ein Konto mit dieser E-Mail-Adresse, aber die Adresse ist noch nicht bestätigt: Melden Sie sich mit Ihrem Passwort an.",
     magicLinkCallbackTitle: "Anmeldung",
+    magicLinkConfirmTitle: "Mit diesem Link anmelden?",
+    magicLinkConfirmText:
+      "Dieser Link meldet Sie bei dem Konto an, für das er gesendet wurde. Fahren Sie nur fort, wenn Sie ihn selbst angefordert haben.",
     signInFailedTitle: "Anmeldung nicht möglich",
     signingYouIn: "Sie werden angemeldet …",
     signInAgain: "Erneut anmelden",
@@ -116,6 +119,8 @@ const de: Locale = {
 
     // E-mail verification
     emailVerificationTitle: "E-Mail-Bestätigung",
+    emailVerifyConfirmTitle: "E-Mail-Adresse bestätigen?",
+    emailVerifyConfirmText: "Dieser Link bestätigt, dass die E-Mail-Adresse, an die er gesendet wurde, Ihnen gehört.",
     emailVerifiedTitle: "E-Mail-Adresse bestätigt",
     emailVerificationFailedTitle: "Bestätigung fehlgeschlagen",
     verifyingEmail: "Ihre E-Mail-Adresse wird bestätigt …",

@@ -77,6 +77,9 @@ const es: Locale = {
     magicLinkUnverifiedAccount:
       "Existe una cuenta con este correo electrónico, pero la dirección aún no está verificada: inicia sesión con tu contraseña.",
     magicLinkCallbackTitle: "Iniciando sesión",
+    magicLinkConfirmTitle: "¿Iniciar sesión con este enlace?",
+    magicLinkConfirmText:
+      "Este enlace inicia sesión en la cuenta para la que se envió. Continúa solo si lo solicitaste tú.",
     signInFailedTitle: "No se pudo iniciar sesión",
     signingYouIn: "Iniciando sesión…",
     signInAgain: "Volver a iniciar sesión",
@@ -116,6 +119,8 @@ const es: Locale = {
 
     // E-mail verification
     emailVerificationTitle: "Verificación del correo",
+    emailVerifyConfirmTitle: "¿Verificar tu dirección de correo?",
+    emailVerifyConfirmText: "Este enlace confirma que la dirección de correo a la que se envió es tuya.",
     emailVerifiedTitle: "Correo verificado",
     emailVerificationFailedTitle: "La verificación falló",
     verifyingEmail: "Verificando tu correo…",

@@ -77,6 +77,9 @@ const fr: Locale = {
     magicLinkUnverifiedAccount:
       "Un compte existe avec cette adresse e-mail, mais l'adresse n'est pas encore vérifiée : connectez-vous avec votre mot de passe.",
     magicLinkCallbackTitle: "Connexion",
+    magicLinkConfirmTitle: "Se connecter avec ce lien ?",
+    magicLinkConfirmText:
+      "Ce lien vous connecte au compte pour lequel il a été envoyé. Continuez seulement si vous l'avez demandé vous-même.",
     signInFailedTitle: "Connexion impossible",
     signingYouIn: "Connexion en cours…",
     signInAgain: "Se reconnecter",
@@ -116,6 +119,8 @@ const fr: Locale = {
 
     // E-mail verification
     emailVerificationTitle: "Vérification de l'e-mail",
+    emailVerifyConfirmTitle: "Vérifier votre adresse e-mail ?",
+    emailVerifyConfirmText: "Ce lien confirme que l'adresse e-mail à laquelle il a été envoyé vous appartient.",
     emailVerifiedTitle: "E-mail vérifié",
     emailVerificationFailedTitle: "Échec de la vérification",
     verifyingEmail: "Vérification de votre e-mail…",

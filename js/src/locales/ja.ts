@@ -77,6 +77,9 @@ const ja: Locale = {
     magicLinkUnverifiedAccount:
       "このメールアドレスのアカウントはありますが、アドレスがまだ確認されていません。パスワードでサインインしてください。",
     magicLinkCallbackTitle: "サインイン",
+    magicLinkConfirmTitle: "このリンクでサインインしますか？",
+    magicLinkConfirmText:
+      "このリンクは、送信先のアカウントにサインインします。ご自身でリクエストした場合にのみ続行してください。",
     signInFailedTitle: "サインインできませんでした",
     signingYouIn: "サインインしています…",
     signInAgain: "もう一度サインイン",
@@ -115,6 +118,8 @@ const ja: Locale = {
 
     // E-mail verification
     emailVerificationTitle: "メールアドレスの確認",
+    emailVerifyConfirmTitle: "メールアドレスを確認しますか？",
+    emailVerifyConfirmText: "このリンクで、送信先のメールアドレスがあなたのものであることを確認します。",
     emailVerifiedTitle: "メールアドレスを確認しました",
     emailVerificationFailedTitle: "確認できませんでした",
     verifyingEmail: "メールアドレスを確認しています…",

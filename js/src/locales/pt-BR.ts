@@ -77,6 +77,9 @@ const ptBR: Locale = {
     magicLinkUnverifiedAccount:
       "Já existe uma conta com este endereço de e-mail, mas ele ainda não foi verificado: entre com sua senha.",
     magicLinkCallbackTitle: "Entrando",
+    magicLinkConfirmTitle: "Entrar com este link?",
+    magicLinkConfirmText:
+      "Este link faz você entrar na conta para a qual foi enviado. Continue somente se você mesmo o solicitou.",
     signInFailedTitle: "Não foi possível entrar",
     signingYouIn: "Entrando…",
     signInAgain: "Entrar novamente",
@@ -115,6 +118,8 @@ const ptBR: Locale = {
 
     // E-mail verification
     emailVerificationTitle: "Verificação de e-mail",
+    emailVerifyConfirmTitle: "Verificar seu endereço de e-mail?",
+    emailVerifyConfirmText: "Este link confirma que o endereço de e-mail para o qual foi enviado é seu.",
     emailVerifiedTitle: "E-mail verificado",
     emailVerificationFailedTitle: "Falha na verificação",
     verifyingEmail: "Verificando seu e-mail…",

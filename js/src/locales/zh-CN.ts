@@ -76,6 +76,9 @@ const zhCN: Locale = {
     useAnotherEmail: "使用其他邮箱地址",
     magicLinkUnverifiedAccount: "已有使用此邮箱地址的账号，但该地址尚未验证：请使用密码登录。",
     magicLinkCallbackTitle: "正在登录",
+    magicLinkConfirmTitle: "使用此链接登录？",
+    magicLinkConfirmText:
+      "此链接会让你登录到它所发送对应的账号。仅当这是你本人请求的链接时才继续。",
     signInFailedTitle: "无法登录",
     signingYouIn: "正在为你登录…",
     signInAgain: "重新登录",
@@ -113,6 +116,8 @@ const zhCN: Locale = {
 
     // E-mail verification
     emailVerificationTitle: "邮箱验证",
+    emailVerifyConfirmTitle: "验证你的邮箱地址？",
+    emailVerifyConfirmText: "此链接用于确认它所发送到的邮箱地址属于你。",
     emailVerifiedTitle: "邮箱已验证",
     emailVerificationFailedTitle: "验证失败",
     verifyingEmail: "正在验证你的邮箱…",

@@ -88,6 +88,10 @@ export const DEFAULT_MESSAGES = {
   magicLinkUnverifiedAccount:
     "An account with this e-mail address exists, but the address is not verified yet: sign in with your password.",
   magicLinkCallbackTitle: "Signing in",
+  // The question a sign-in link's page asks before it uses the link (one click: no other site, nor
+  // a mail scanner opening the link, signs anyone in)
+  magicLinkConfirmTitle: "Sign in with this link?",
+  magicLinkConfirmText: "This link signs you in to the account it was sent for. Continue only if you asked for it yourself.",
   /** The title of a sign-in page (link, OAuth callback) whose sign-in failed. */
   signInFailedTitle: "Could not sign you in",
   signingYouIn: "Signing you in…",
@@ -127,6 +131,8 @@ export const DEFAULT_MESSAGES = {
 
   // E-mail verification
   emailVerificationTitle: "E-mail verification",
+  emailVerifyConfirmTitle: "Verify your e-mail address?",
+  emailVerifyConfirmText: "This link confirms that the e-mail address it was sent to is yours.",
   emailVerifiedTitle: "E-mail verified",
   emailVerificationFailedTitle: "Verification failed",
   verifyingEmail: "Verifying your e-mail…",

@@ -1,13 +1,14 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useState } from "react";
 import { useSearchParams } from "react-router";
 import { AuthLink } from "../auth-link.js";
 import { isKnownError } from "../../known-error.js";
 import { withReturnTo } from "../../return-to.js";
 import { useAuth } from "../use-auth.js";
 import { describeCodeError, useMessages, verificationCodeMessage, type Messages } from "../messages.js";
-import { AuthPage, FormError, Status, useReturnTo, useSubmit } from "./layout.js";
+import { AuthPage, ConfirmLink, FormError, Status, useReturnTo, useSubmit } from "./layout.js";
 
 type Outcome =
+  | { state: "confirm" }
   | { state: "verifying" }
   | { state: "verified" }
   /** `retry`: the failure was not the code's (e.g. the network), so trying again may work. */
@@ -22,7 +23,11 @@ function verificationMessage(error: unknown, m: Messages): string {
   return describeCodeError(error, m.verificationLinkNoun, m);
 }
 
-/** {handler}/email-verification?code=...: the page the verification e-mail links to. */
+/**
+ * {handler}/email-verification?code=...: the page the verification e-mail links to. It verifies on
+ * the person's click ("Verify your e-mail address?"), not on arrival: a mail scanner that opens the
+ * link does not use up its one-time code.
+ */
 export function EmailVerification() {
   const auth = useAuth();
   const m = useMessages();
@@ -30,9 +35,8 @@ export function EmailVerification() {
   const returnTo = useReturnTo();
   const code = params.get("code");
   const [outcome, setOutcome] = useState<Outcome>(
-    code ? { state: "verifying" } : { state: "failed", message: m.verificationLinkIncomplete, retry: false },
+    code ? { state: "confirm" } : { state: "failed", message: m.verificationLinkIncomplete, retry: false },
   );
-  const started = useRef(false);
   const resend = useSubmit();
   const [resent, setResent] = useState(false);
 
@@ -50,12 +54,6 @@ export function EmailVerification() {
     );
   }, [auth, code, m]);
 
-  useEffect(() => {
-    if (started.current) return;
-    started.current = true; // a code can be used once; StrictMode runs effects twice
-    verify();
-  }, [verify]);
-
   const canResend =
     outcome.state === "failed" && !outcome.retry && auth.user !== null && auth.user.primaryEmailVerified === false;
   const canSignIn = outcome.state === "failed" && auth.status === "signed-out";
@@ -64,6 +62,9 @@ export function EmailVerification() {
     outcome.state === "failed" && outcome.retry ? "retry" : canResend && !resent ? "resend" : canSignIn ? "sign-in" : "continue";
   const kind = (action: string, base = "") => `${base}${primary === action ? " authmw-primary" : ""}`.trim();
 
+  if (outcome.state === "confirm") {
+    return <ConfirmLink title={m.emailVerifyConfirmTitle} text={m.emailVerifyConfirmText} button={m.verify} onConfirm={verify} />;
+  }
   return (
     <AuthPage
       title={

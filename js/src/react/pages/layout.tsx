@@ -232,6 +232,42 @@ export function Failed({ message, to, label }: { message: string; to: string; la
   );
 }
 
+/**
+ * The card of a link's page before it uses the link's one-time code: the question, the button that
+ * uses it (`onConfirm`, once) and Cancel, home. Nothing happens on arrival, so neither another site
+ * sending the browser here nor a mail scanner opening the link uses the code.
+ */
+export function ConfirmLink({ title, text, button, onConfirm }: { title: string; text: string; button: string; onConfirm: () => void }) {
+  const m = useMessages();
+  const { status, urls } = useAuth();
+  const used = useRef(false);
+  return (
+    <AuthPage title={title} busy={status === "loading" ? m.loading : undefined}>
+      {status !== "loading" && (
+        <>
+          <p data-testid="confirm-link-text">{text}</p>
+          <div className="authmw-actions">
+            <button
+              type="button"
+              className="authmw-primary"
+              data-testid="confirm-link"
+              onClick={() => {
+                if (!used.current) onConfirm();
+                used.current = true;
+              }}
+            >
+              {button}
+            </button>
+            <AuthLink className="authmw-button" to={urls.home} data-testid="confirm-link-cancel">
+              {m.cancel}
+            </AuthLink>
+          </div>
+        </>
+      )}
+    </AuthPage>
+  );
+}
+
 export function FormError({ id, message }: { id?: string; message: string | null }) {
   if (!message) return null;
   return (
