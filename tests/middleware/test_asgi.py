@@ -192,7 +192,8 @@ def test_token_of_another_project_is_no_token(local_service, other_service) -> N
     # Their refresh token is unknown to our project too: a definitive refresh error.
     r = get(app, cookie=cookie_header(local_service.project_id, theirs.refresh_token, theirs.access_token))
     assert r.status_code == 401
-    assert set(set_cookies(r)) == {f"stack-refresh-{local_service.project_id}", "stack-access", "stack-refresh"}
+    ended = {f"stack-refresh-{local_service.project_id}", "stack-access", "hexclave-access", "stack-refresh"}
+    assert set(set_cookies(r)) == ended
 
 
 # -- refresh ---------------------------------------------------------------------------
@@ -279,7 +280,7 @@ def test_revoked_refresh_token_signs_out_and_clears_cookies(short_service, expir
     r = get(make_app(short_service.config), cookie=cookie_header(pid, s.refresh_token, s.access_token))
     assert r.status_code == 401
     cookies = set_cookies(r)
-    assert set(cookies) == {f"stack-refresh-{pid}", "stack-access", "stack-refresh"}
+    assert set(cookies) == {f"stack-refresh-{pid}", "stack-access", "hexclave-access", "stack-refresh"}
     assert all("=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT" in v for v in cookies.values())
 
 
