@@ -55,7 +55,6 @@ EXCLUDED: dict[str, str] = {
     "external-db-sync-high-volume.test.ts": "external database sync: not offered",
     "external-db-sync-race.test.ts": "external database sync: not offered",
     "emails": "e-mail queue, drafts, themes rendered by React Email (Freestyle sandbox): not offered",
-    "internal/email-drafts.test.ts": "e-mail drafts (React Email): not offered",
     "internal/email-queue-step.test.ts": "the e-mail queue worker: not offered",
     "internal/email.test.ts": "e-mail server onboarding (managed domains): not offered",
     "internal/failed-emails-digest.test.ts": "the e-mail queue's failure digest: not offered",

@@ -364,6 +364,21 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (project_id, id)
     )
     """,
+    # (helper `fidelity36`) API 2.8's e-mail drafts (email_drafts.py)
+    """
+    CREATE TABLE email_drafts (
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        display_name TEXT NOT NULL,
+        tsx_source TEXT NOT NULL,
+        theme_mode TEXT NOT NULL,
+        theme_id TEXT,
+        sent_at_millis INTEGER,
+        created_at_millis INTEGER NOT NULL,
+        updated_at_millis INTEGER NOT NULL,
+        PRIMARY KEY (project_id, id)
+    )
+    """,
 ]
 
 

@@ -42,6 +42,9 @@ BUILT_IN_THEMES: dict[str, tuple[str, str]] = {
     "a0172b5d-cff0-463b-83bb-85124697373a": ("Default Dark", "theme_dark.tsx"),
     "c7e2d94f-8a1b-4e6d-b3f5-9d0a2e7c1b8f": ("Default Colorful", "theme_colorful.tsx"),
 }
+#: What `theme_id: false` ("no theme") renders in: a bare document around the template, as the
+#: service's empty theme.
+NO_THEME_FILE = "theme_none.tsx"
 NEW_TEMPLATE_FILE = "new_template.tsx"
 #: A template's `theme_id` as stored: NULL = not given (the project's theme), else JSON-ish text.
 _NO_THEME, _NULL_THEME = "false", "null"
@@ -188,11 +191,17 @@ def check_theme_source(source: str) -> None:
 
 
 def theme_source_for(c: sqlite3.Connection, project_id: str, theme_id: Any, project_theme: str) -> str | None:
-    """The theme a template's `theme_id` picks: False = none, None/absent = the project's."""
+    """The theme a template's `theme_id` picks: False = none (a bare document), None/absent =
+    the project's."""
     if theme_id is False:
-        return None
+        return shipped_source(NO_THEME_FILE)
     chosen = project_theme if theme_id in (None, "absent") else str(theme_id)
-    theme = find_theme(c, project_id, chosen) or find_theme(c, project_id, DEFAULT_THEME_ID)
+    # (an id that is none of the project's themes gives the project's theme, as on the service)
+    theme = (
+        find_theme(c, project_id, chosen)
+        or find_theme(c, project_id, project_theme)
+        or find_theme(c, project_id, DEFAULT_THEME_ID)
+    )
     return theme.tsx_source if theme else None
 
 
