@@ -20,6 +20,7 @@ from typing import Any
 
 from .db import load
 from .errors import CatalogueError
+from .ids import is_uuid
 from .tsx_render import Rendered, TsxError, check_theme, render
 
 logger = logging.getLogger("authmw_local.mail")
@@ -68,6 +69,11 @@ class Template:
         if self.theme_id != "absent":
             out["theme_id"] = self.theme_id
         return out
+
+
+def valid_theme_id(theme_id: Any) -> bool:
+    """The service's theme id field (`templateThemeIdSchema`): a UUID, false, null or absent (None)."""
+    return theme_id is None or theme_id is False or (isinstance(theme_id, str) and is_uuid(theme_id))
 
 
 def _theme_from_column(value: str | None) -> Any:

@@ -215,6 +215,20 @@ def test_render_email_renders_a_template_in_a_theme(api: Api) -> None:
         json={"template_id": VERIFICATION_ID, "theme_tsx_source": "export function EmailTheme() { throw new Error('no'); }"},
     )  # fmt: skip
     assert "Error: no" in assert_known_error(broken_theme, "EMAIL_RENDERING_ERROR", 400)["details"]["error"]
+    # a theme_id that is no UUID fails the schemas that have one (as 2.8.86 words it) ...
+    not_an_id = api.call(
+        "POST", "/emails/render-email", "admin",
+        json={"template_tsx_source": "export function EmailTemplate() { return <p>x</p>; }", "theme_id": "dark"},
+    )  # fmt: skip
+    message = assert_known_error(not_an_id, "SCHEMA_ERROR", 400)["error"]
+    assert "    Schema 0:\n      body.template_id must be defined\n      body.theme_id is invalid\n" in message
+    assert "    Schema 2:\n      body.theme_id is invalid\n" in message
+    # ... a UUID of no theme is the plain "not found"
+    unknown = api.call(
+        "POST", "/emails/render-email", "admin",
+        json={"template_id": VERIFICATION_ID, "theme_id": "00000000-0000-4000-8000-000000000000"},
+    )  # fmt: skip
+    assert (unknown.status_code, unknown.text) == (400, "No theme found with given id")
 
 
 def test_the_projects_email_theme_is_the_theme_of_its_mails(api: Api) -> None:

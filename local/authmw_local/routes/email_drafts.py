@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..email_drafts import Draft, create_draft, delete_draft, drafts, find_draft, update_draft
+from ..email_templates_28 import valid_theme_id
 from ..endpoint import ADMIN, EndpointGroup, RequestContext, also_at_latest
 from ..errors import PlainError, schema_error
-from ..ids import is_uuid
 from ..schema import Json, Obj, Str, Uuid
 from .email_templates_28 import _is_28
 
@@ -29,7 +29,7 @@ DRAFT_PATH = Obj({"draft_id": Uuid(required=True)})
 def _theme_id(ctx: RequestContext) -> Any:
     """The body's `theme_id`: a theme's UUID, false, null or absent (None)."""
     theme_id = ctx.body.get("theme_id")
-    if not (theme_id is None or theme_id is False or (isinstance(theme_id, str) and is_uuid(theme_id))):
+    if not valid_theme_id(theme_id):
         raise schema_error(ctx.request.method, ctx.request.url.path, ["body.theme_id is invalid"])
     return theme_id
 

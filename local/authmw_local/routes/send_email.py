@@ -20,7 +20,7 @@ from typing import Any
 
 from ..api_version import ApiVersion
 from ..email_drafts import find_draft, mark_sent
-from ..email_templates_28 import find_template, theme_source_for
+from ..email_templates_28 import find_template, theme_source_for, valid_theme_id
 from ..endpoint import SERVER_OR_ADMIN, EndpointGroup, RequestContext
 from ..errors import CatalogueError, PlainError, schema_error
 from ..ids import is_uuid
@@ -70,8 +70,7 @@ CONTENT_FIELDS = ("html", "template_id", "draft_id")
 def _check_union(ctx: RequestContext, body: dict[str, Any]) -> None:
     """The service's union schema: some shape must match, else every shape's problems, in its
     words (including its repeated unknown-property line)."""
-    theme = body.get("theme_id", None)
-    theme_ok = theme is None or theme is False or (isinstance(theme, str) and is_uuid(theme))
+    theme_ok = valid_theme_id(body.get("theme_id"))
     shapes = []
     for field in CONTENT_FIELDS:
         problems = [] if field in body else [f"body.{field} must be defined"]
