@@ -134,6 +134,26 @@ def test_a_source_that_does_not_render_is_refused_and_not_stored(api: Api, sourc
     )
     assert message in body["details"]["error"]
     assert next(t for t in templates(api) if t["id"] == PASSWORD_RESET_ID)["tsx_source"] != source
+    assert body["error"] == "Failed to render email with theme: " + body["details"]["error"]  # 2.8.86's words
+
+
+def test_a_theme_that_does_not_build_is_named_as_the_services_bundler_names_it(api: Api) -> None:
+    theme_id = api.call("POST", "/internal/email-themes", "admin", json={"display_name": "Broken"}).json()["id"]
+    path = f"/internal/email-themes/{theme_id}"
+    unclosed = "\n  export function EmailTheme({ children }) {\n    return <div><span>unclosed tag\n  }\n  "
+    body = assert_known_error(api.call("PATCH", path, "admin", json={"tsx_source": unclosed}), "EMAIL_RENDERING_ERROR", 400)
+    assert body["details"]["error"] == (
+        "Build failed with 2 errors:\n"
+        'virtual:/theme.tsx:4:2: ERROR: The character "}" is not valid inside a JSX element\n'
+        'virtual:/theme.tsx:5:2: ERROR: Unexpected end of file before a closing "span" tag'
+    )
+    no_export = api.call("PATCH", path, "admin", json={"tsx_source": "export function Other() { return <div/>; }"})
+    assert assert_known_error(no_export, "EMAIL_RENDERING_ERROR", 400)["details"]["error"].endswith(
+        'virtual:/render.tsx:9:9: ERROR: No matching export in "virtual:/theme.tsx" for import "EmailTheme"'
+    )
+    # control: a theme that builds is kept
+    fine = "export function EmailTheme({ children }) { return <div>{children}</div>; }"
+    assert api.call("PATCH", path, "admin", json={"tsx_source": fine}).status_code == 200
 
 
 @pytest.mark.usefixtures("own_server")
