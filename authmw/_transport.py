@@ -43,6 +43,7 @@ from .errors import (
     NetworkError,
     ServiceUnreachable,
     error_from_response,
+    masked,
 )
 
 __all__ = [
@@ -430,5 +431,5 @@ def parse_json(response: Response, what: str = "") -> Any:
     except (ValueError, RecursionError):
         raise InvalidServerResponse(
             f"Expected JSON from {what or 'the service'}, got {response.headers.get('content-type', 'no content type')}: "
-            f"{response.content[:200]!r}"
+            f"{masked(repr(response.content[:200]))}"
         ) from None

@@ -45,6 +45,21 @@ _OWN: list[str] = [
 
 _BODY_PREVIEW = 1000
 
+#: What looks like a credential in a body a message quotes: a JWT (``eyJ...``, an access
+#: token), or a long run of a token's alphabet (a refresh token, an API key) that is not a
+#: UUID. A broken service or proxy may echo them; the message goes to logs.
+_TOKENISH = re.compile(
+    r"eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_.-]*"
+    r"|(?<![A-Za-z0-9_-])(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![A-Za-z0-9_-]))"
+    r"[A-Za-z0-9_-]{24,}"
+)
+
+
+def masked(text: str) -> str:
+    """``text`` with every token-like run replaced by ``[redacted]``: for quoting what a
+    service answered in an error message, which ends up in logs."""
+    return _TOKENISH.sub("[redacted]", text)
+
 
 class AuthmwError(Exception):
     """Base of every error raised by authmw."""
@@ -174,7 +189,7 @@ class HttpStatusError(AuthmwError):
         except ValueError:
             self.reason = "Unknown Status"
         target = f" from {method} {url}".rstrip() if url else ""
-        preview = self.body if len(self.body) <= _BODY_PREVIEW else self.body[:_BODY_PREVIEW] + "..."
+        preview = masked(self.body if len(self.body) <= _BODY_PREVIEW else self.body[:_BODY_PREVIEW] + "...")
         super().__init__(f"HTTP {status} {self.reason}{target}" + (f": {preview}" if preview else ""))
 
     def __reduce__(self) -> Any:
@@ -292,7 +307,7 @@ def _rebuild_known_error(cls: type[KnownError], message: str, details: dict[str,
 
 def _preview(value: Any) -> str:
     text = repr(value)
-    return text if len(text) <= 200 else text[:200] + "..."
+    return masked(text if len(text) <= 200 else text[:200] + "...")
 
 
 def error_from_response(
@@ -318,7 +333,7 @@ def error_from_response(
         except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
             return InvalidServerResponse(
                 f"The service sent x-stack-known-error: {header_code} with a body that is not JSON{where}: "
-                f"{content[:200]!r}"
+                f"{_preview(content[:300])}"
             )
         if not isinstance(body, dict) or body.get("code") != header_code:
             got = body.get("code") if isinstance(body, dict) else None

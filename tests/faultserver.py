@@ -27,6 +27,8 @@ Scenarios (N = how many requests misbehave before the server answers normally):
     mismatch                x-stack-known-error disagrees with the body's code
     malformed               x-stack-known-error with a body that is not JSON
     badjson                 200 whose body is not JSON
+    leaky:STATUS            STATUS whose body is not JSON and quotes a session's tokens
+                            (LEAKED_ACCESS_TOKEN, LEAKED_REFRESH_TOKEN), as a broken proxy may
     slow:MS                 answer normally after MS milliseconds
     expired:N               the first N requests carrying x-stack-access-token get
                             ACCESS_TOKEN_EXPIRED; the refresh endpoints
@@ -52,6 +54,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 LOOP_MARKER = "INFINITE_LOOP_DETECTED"
+LEAKED_REFRESH_TOKEN = "q8Zr2VbN4xK7mT1pW9sD3fH6jL0cY5gA"
 
 
 class _State:
@@ -189,6 +192,9 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(400, "this is not JSON", {"x-stack-known-error": "USER_NOT_FOUND"})
         if kind == "badjson":
             return self._send(200, "<html>not json</html>")
+        if kind == "leaky":
+            body = f"<pre>access_token={LEAKED_ACCESS_TOKEN}&refresh_token={LEAKED_REFRESH_TOKEN}</pre>"
+            return self._send(int(args[0]), body) if args[0] == "200" else self._error(int(args[0]), body)
         if kind == "expired":
             if entry["path"].endswith(("/auth/sessions/current/refresh", "/auth/oauth/token")):
                 return self._send(200, {"access_token": _unsigned_jwt(600)})
@@ -207,6 +213,9 @@ class _Handler(BaseHTTPRequestHandler):
         if kind in ("drop", "429", "429date", "429bare", "508", "508plain", "status"):
             return self._send(200, ok)  # past the misbehaving requests
         raise ValueError(kind)
+
+
+LEAKED_ACCESS_TOKEN = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJsZWFrZWQifQ.c2lnbmF0dXJlLW9mLWEtdG9rZW4"
 
 
 def _unsigned_jwt(seconds: int) -> str:

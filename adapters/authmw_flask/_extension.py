@@ -9,7 +9,15 @@ from werkzeug.datastructures import Headers
 from werkzeug.local import LocalProxy
 
 from authmw import AuthConfig
-from authmw.adapter import ANONYMOUS, Resolved, SessionRequest, SessionResolver, read_settings, with_session_cookies
+from authmw.adapter import (
+    ANONYMOUS,
+    Resolved,
+    SessionRequest,
+    SessionResolver,
+    given_settings,
+    read_settings,
+    with_session_cookies,
+)
 from authmw.errors import ConfigurationError
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
 
@@ -20,6 +28,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from authmw.adapter import SettingKeywords
+
 
 class AuthMW:
     """Puts the session's user on :data:`current_user`, refreshing the session and
@@ -50,7 +59,7 @@ class AuthMW:
         **settings: Unpack[SettingKeywords],
     ) -> None:
         self.config = config
-        self._options: dict[str, Any] = {"API_PATHS": api_paths, **{k.upper(): v for k, v in settings.items()}}
+        self._options: dict[str, Any] = {"API_PATHS": api_paths, **given_settings(dict(settings), "AuthMW(...)")}
         self.http = http
         self.flask_login = flask_login
         if app is not None:
@@ -65,7 +74,9 @@ class AuthMW:
             return value if value is not None else app.config.get(CONFIG_PREFIX + key)
 
         site = read_settings(lookup, setting_name, config=self.config)
-        app.extensions[EXTENSION_KEY] = FlaskAuth(site.config, SessionResolver(site.config, site.options, http=self.http))
+        app.extensions[EXTENSION_KEY] = FlaskAuth(
+            site.config, SessionResolver(site.config, site.options, http=self.http)
+        )
         app.before_request(_resolve_session)
         app.after_request(_write_cookies)
         app.register_error_handler(Refusal, refusal_response)

@@ -23,6 +23,7 @@ from authmw.adapter import (
     TeamRequirement,
     ViewFunction,
     WebSocketCrossSite,
+    given_settings,
     guard_decorators,
     permission_decorator,
     read_settings,
@@ -71,7 +72,7 @@ class AuthMW:
         self.given: dict[str, Any] = {
             "API_PATHS": api_paths,
             "WEBSOCKET_CROSS_SITE": websocket_cross_site,
-            **{k.upper(): v for k, v in settings.items()},
+            **given_settings(dict(settings), "AuthMW(...)"),
         }
         if app is not None:
             self.init_app(app)

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from faultserver import FaultServer
+from faultserver import LEAKED_ACCESS_TOKEN, LEAKED_REFRESH_TOKEN, FaultServer
 
 from authmw import AuthConfig
 from authmw._ops import AsyncDriver, SyncDriver
@@ -182,6 +182,19 @@ def test_known_error(call):
 def test_broken_answers_are_invalid_server_responses(call, scenario):
     result, _ = call(scenario)
     assert isinstance(result, InvalidServerResponse)
+
+
+@pytest.mark.parametrize(("status", "kind"), [("200", InvalidServerResponse), ("502", HttpStatusError)])
+def test_an_answer_that_quotes_tokens_is_reported_without_them(call, status, kind):
+    # What the service answered goes into the error's message, and the message into logs: a
+    # broken service or proxy that echoes a session must not put its tokens there.
+    result, _ = call(f"leaky:{status}")
+    assert isinstance(result, kind)
+    text = f"{result} {result!r}"
+    assert "access_token=[redacted]" in text and "refresh_token=[redacted]" in text
+    assert LEAKED_ACCESS_TOKEN[:20] not in text and LEAKED_REFRESH_TOKEN not in text
+    if isinstance(result, HttpStatusError):
+        assert LEAKED_REFRESH_TOKEN in result.body  # the body itself stays for the program
 
 
 def test_runs_as_a_script_and_prints_its_url():
