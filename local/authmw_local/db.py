@@ -379,6 +379,32 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (project_id, id)
     )
     """,
+    # (helper `fidelity36`) the plan items of customers (payments.py): products a customer holds
+    # and changes of an item's quantity
+    """
+    CREATE TABLE customer_products (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        customer_type TEXT NOT NULL,
+        customer_id TEXT NOT NULL,
+        product_id TEXT NOT NULL,
+        quantity INTEGER NOT NULL,
+        created_at_millis INTEGER NOT NULL
+    );
+    CREATE INDEX customer_products_by_customer ON customer_products(project_id, customer_type, customer_id);
+    CREATE TABLE item_quantity_changes (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        customer_type TEXT NOT NULL,
+        customer_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        quantity INTEGER NOT NULL,
+        description TEXT,
+        expires_at_millis INTEGER,
+        created_at_millis INTEGER NOT NULL
+    );
+    CREATE INDEX item_quantity_changes_by_customer ON item_quantity_changes(project_id, customer_type, customer_id, item_id)
+    """,
 ]
 
 

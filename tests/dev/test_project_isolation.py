@@ -188,6 +188,10 @@ def _path_values(b: ProjectB) -> dict[str, str]:
         "templateId": b.template_id,
         "id": b.theme_id,
         "draft_id": b.draft_id,
+        # payments: B's team as a customer (only `internal` has items; A must not see B's team)
+        "customer_type": "team",
+        "customer_id": b.team_id,
+        "item_id": "dashboard_admins",
     }
 
 
@@ -206,7 +210,7 @@ def _calls() -> list[tuple[str, str]]:
 CALLS = _calls()
 ID_IN_PATH = re.compile(
     r"\{(user_id|team_id|contact_channel_id|api_key_id|invitation_id|permission_id|session_id|endpoint_id"
-    r"|templateId|id|draft_id)\}"
+    r"|templateId|id|draft_id|customer_id)\}"
 )
 
 

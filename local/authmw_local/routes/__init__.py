@@ -32,6 +32,7 @@ from . import (
     otp,
     outbox,
     passkeys,
+    payments,
     permission_definitions,
     project_permissions,
     projects,
@@ -79,6 +80,7 @@ ROUTE_MODULES = [
     contact_channels,
     notification_preferences,
     send_email,
+    payments,
 ]
 
 
