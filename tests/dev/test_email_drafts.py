@@ -13,9 +13,10 @@ import pytest
 from authmw.dev import LocalService
 
 from .conftest import Api, assert_known_error, unique_email
-from .test_smtp_delivery import Inbox, delivering_through, parts, settled, smtp_server
+from .test_notifications import inbox
+from .test_smtp_delivery import Inbox, parts, settled, smtp_server
 
-__all__ = ["smtp_server"]  # a fixture of this module too
+__all__ = ["inbox", "smtp_server"]  # fixtures of this module too (`inbox` uses this module's `api`)
 
 DARK_THEME_ID = "a0172b5d-cff0-463b-83bb-85124697373a"
 VERIFICATION_ID = "e7d009ce-8d47-4528-b245-5bf119f2ffa3"
@@ -41,12 +42,6 @@ export function EmailTemplate({{ user, project }}) {{
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     with LocalService(tmp_path_factory.mktemp("drafts"), quiet=True) as service:
         yield Api.of(service)
-
-
-@pytest.fixture
-def inbox(smtp_server: tuple[Inbox, int], api: Api) -> Iterator[Inbox]:
-    """The project has its own SMTP server (send-email needs one) during the test."""
-    yield from delivering_through(smtp_server, api)
 
 
 def create(api: Api, **body: Any) -> str:
