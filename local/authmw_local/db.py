@@ -380,7 +380,7 @@ MIGRATIONS: list[str] = [
     )
     """,
     # (helper `fidelity36`) the plan items of customers (payments.py): products a customer holds
-    # and changes of an item's quantity
+    # and changes of an item's quantity; the teams `internal` already has get its free plan
     """
     CREATE TABLE customer_products (
         id TEXT PRIMARY KEY,
@@ -403,7 +403,9 @@ MIGRATIONS: list[str] = [
         expires_at_millis INTEGER,
         created_at_millis INTEGER NOT NULL
     );
-    CREATE INDEX item_quantity_changes_by_customer ON item_quantity_changes(project_id, customer_type, customer_id, item_id)
+    CREATE INDEX item_quantity_changes_by_customer ON item_quantity_changes(project_id, customer_type, customer_id, item_id);
+    INSERT INTO customer_products (id, project_id, customer_type, customer_id, product_id, quantity, created_at_millis)
+        SELECT 'free-' || id, project_id, 'team', id, 'free', 1, created_at_millis FROM teams WHERE project_id = 'internal'
     """,
 ]
 

@@ -4,11 +4,14 @@ routes that read and change seats, over HTTP."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from authmw.dev import LocalService
+from authmw_local.db import DB_FILE_NAME, MIGRATIONS
 
 from .conftest import Api, assert_known_error, unique_email
 from .test_teams import invitation_code, invite, server_team
@@ -149,3 +152,22 @@ def test_api_27_has_no_seats(api_27: Api) -> None:
     email = api_27.call("GET", "/users/me", token=invitee["access_token"]).json()["primary_email"]
     invite(api_27, team["id"], email)
     assert accept(api_27, email, invitee["access_token"]).status_code == 200
+
+
+def test_teams_made_before_seats_existed_get_the_free_plan(tmp_path: Path) -> None:
+    """A data folder from before the seats: the migration that adds them gives `internal`'s
+    teams their free plan. (Run here on a folder whose teams lost theirs, so that migrations
+    added after it cannot get in the way.)"""
+    with LocalService(tmp_path, quiet=True) as running:
+        internal = Api.of(running, running.bootstrap.internal)
+        team = server_team(internal)
+        other_team = server_team(Api.of(running))
+    script = next(m for m in MIGRATIONS if "CREATE TABLE customer_products" in m)
+    grant = next(part for part in script.split(";") if "INSERT INTO customer_products" in part)
+    with sqlite3.connect(tmp_path / DB_FILE_NAME) as db:
+        db.execute("DELETE FROM customer_products")
+        db.execute(grant)
+        held = db.execute("SELECT customer_id, product_id, quantity FROM customer_products").fetchall()
+    assert (team["id"], "free", 1) in held and other_team["id"] not in [row[0] for row in held]
+    with LocalService(tmp_path, quiet=True) as running:
+        assert seats(Api.of(running, running.bootstrap.internal), team["id"]).json()["quantity"] == 1
