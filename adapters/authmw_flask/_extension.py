@@ -27,7 +27,7 @@ from ._settings import CONFIG_PREFIX, EXTENSION_KEY, FlaskAuth, setting_name, si
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from authmw.adapter import SettingKeywords
+    from authmw.adapter import AdapterKeywords
 
 
 class AuthMW:
@@ -56,7 +56,7 @@ class AuthMW:
         api_paths: tuple[str, ...] | None = None,
         http: Callable[[], httpx.Client] | None = None,
         flask_login: LoadUser | None = None,
-        **settings: Unpack[SettingKeywords],
+        **settings: Unpack[AdapterKeywords],
     ) -> None:
         self.config = config
         self._options: dict[str, Any] = {"API_PATHS": api_paths, **given_settings(dict(settings), "AuthMW(...)")}

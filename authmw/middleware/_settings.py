@@ -68,6 +68,22 @@ class SettingKeywords(TypedDict, total=False):
     cookie_secure: bool | None
 
 
+class AdapterKeywords(SettingKeywords, total=False):
+    """The keyword arguments of the Flask and Quart ``AuthMW(...)``: every setting of
+    :data:`KEYS` in lower case (the configuration's keys too, instead of ``config=``)."""
+
+    project_id: str
+    api_url: str
+    publishable_client_key: str
+    secret_server_key: str
+    handler_path: str
+    public_api_url: str
+    allow_anonymous: bool
+    allow_restricted: bool
+    accept_api_keys: bool
+    env_file: str
+
+
 class OptionKeywords(SettingKeywords, total=False):
     """The keyword arguments of :class:`~authmw.middleware.AuthMiddleware` and
     :class:`~authmw.middleware.WSGIAuthMiddleware` (see :meth:`Options.of`)."""
