@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import os
 import signal
 import subprocess
@@ -83,6 +84,12 @@ def _dev(args: argparse.Namespace) -> int:
         extra += f"\n  OAuth:      shared providers served by {args.shared_oauth_server}"
     if args.fixed_passkey_challenge:
         extra += "\n  passkeys:   every challenge is the fixed MOCK (--fixed-passkey-challenge: for tests only)"
+    if not _loopback(args.host):
+        extra += (
+            f"\n  WARNING:    listening on {args.host}, not only this machine: anyone who reaches the port reads"
+            " the mailbox (sign-in links and codes) and can use the development override key; use it on a"
+            " network you trust, or leave --host at 127.0.0.1"
+        )
     print(
         f"authmw local service on {service.url} (answers as API {service.api})\n"
         f"  project id: {service.project_id}\n  settings:   {service.env_file}\n"
@@ -106,6 +113,16 @@ def _dev(args: argparse.Namespace) -> int:
             with contextlib.suppress(FileNotFoundError):
                 (folder / name).unlink()
     return 0
+
+
+def _loopback(host: str) -> bool:
+    """Whether `host` is reachable from this machine only (a loopback address or localhost)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a host name (or "" / 0.0.0.0-like): it may be any interface
+        return False
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -172,7 +189,11 @@ def _start_in_background(args: argparse.Namespace) -> int:
         command += ["--shared-oauth-server", args.shared_oauth_server]
     if args.fixed_passkey_challenge:
         command.append("--fixed-passkey-challenge")
-    with open(folder / LOG_FILE, "ab") as log:
+    # The first start prints the project's keys, so the log is its owner's only, as project.env.
+    log_file = folder / LOG_FILE
+    with os.fdopen(os.open(log_file, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600), "ab") as log:
+        if log_file.stat().st_mode & 0o077:  # a log of an older version
+            log_file.chmod(0o600)
         child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
     deadline = time.monotonic() + BACKGROUND_TIMEOUT_SECONDS
     while time.monotonic() < deadline:
@@ -264,7 +285,7 @@ def _dev_problem(args: argparse.Namespace) -> str | None:
     if folder.exists() and not folder.is_dir():
         return f"--data-dir {args.data_dir} is a file, not a folder: pass a folder (it is created when missing)."
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # it will hold keys: its owner's only
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as error:
