@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+
+from ada_url import URL
 
 from .models import AdminProject
 
@@ -68,9 +69,11 @@ def _domain_problem(domain: str) -> str | None:
     if parsed is None:
         return "Trusted domain is not a valid URL"
     scheme, hostname = parsed
-    if _LOCALHOST.match(hostname):
+    # A final dot names the same host to a browser (`localhost.` is this machine).
+    bare = hostname[:-1] if hostname.endswith(".") else hostname
+    if _LOCALHOST.match(bare):
         return "Localhost domains are not allowed to be trusted in production mode"
-    if _DIGITS_AND_DOTS.match(hostname):
+    if _DIGITS_AND_DOTS.match(bare) or bare.startswith("["):  # an IPv4 or an IPv6 address
         return "Direct IPs are not valid for trusted domains in production mode"
     if scheme != "https":
         return "Trusted domains should be HTTPS"
@@ -78,17 +81,18 @@ def _domain_problem(domain: str) -> str | None:
 
 
 def _parse_url(value: str) -> tuple[str, str] | None:
-    """(scheme, lower-case hostname) of an absolute URL with a host, else None (as ``new URL`` fails)."""
-    if not isinstance(value, str) or any(ch.isspace() for ch in value.strip()):
+    """(scheme, hostname) of ``value`` as a browser reads it (the WHATWG URL standard, as
+    ``new URL`` in the dashboard), else None. The browser's reading is the one that matters:
+    ``https://0x7f.1``, ``https://local%68ost`` or full-width letters are this machine to it
+    (and to the service, which judges callbacks after the same parse), whatever the text says.
+    Wildcards (``*``, ``**``) stand for one placeholder label, as the dashboard checks them."""
+    if not isinstance(value, str):
         return None
     try:
-        parts = urlsplit(value.strip())
-        parts.port  # noqa: B018 - raises ValueError on a bad port
+        url = URL(re.sub(r"\*+", "wildcard-placeholder", value))
     except ValueError:
         return None
-    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*", parts.scheme or ""):
+    scheme = url.protocol.removesuffix(":")
+    if scheme in ("http", "https") and not url.hostname:
         return None
-    hostname = parts.hostname or ""
-    if parts.scheme.lower() in ("http", "https") and not hostname:
-        return None
-    return parts.scheme.lower(), hostname.lower()
+    return scheme, url.hostname
