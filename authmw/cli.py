@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ipaddress
 import os
 import signal
 import subprocess
@@ -50,6 +49,7 @@ def _dev(args: argparse.Namespace) -> int:
     except ImportError as error:  # starlette / uvicorn missing
         print(f"authmw dev needs the 'local' extra: pip install 'authmw[local]' ({error})", file=sys.stderr)
         return 2
+    from authmw_local.host_check import is_loopback
     from authmw_local.seed import SeedError, read_internal_keys
 
     try:
@@ -84,7 +84,7 @@ def _dev(args: argparse.Namespace) -> int:
         extra += f"\n  OAuth:      shared providers served by {args.shared_oauth_server}"
     if args.fixed_passkey_challenge:
         extra += "\n  passkeys:   every challenge is the fixed MOCK (--fixed-passkey-challenge: for tests only)"
-    if not _loopback(args.host):
+    if not is_loopback(args.host):
         extra += (
             f"\n  WARNING:    listening on {args.host}, not only this machine: anyone who reaches the port reads"
             " the mailbox (sign-in links and codes) and can use the development override key; use it on a"
@@ -113,16 +113,6 @@ def _dev(args: argparse.Namespace) -> int:
             with contextlib.suppress(FileNotFoundError):
                 (folder / name).unlink()
     return 0
-
-
-def _loopback(host: str) -> bool:
-    """Whether `host` is reachable from this machine only (a loopback address or localhost)."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:  # a host name (or "" / 0.0.0.0-like): it may be any interface
-        return False
 
 
 def _interrupt(signum: int, frame: object) -> None:
