@@ -128,7 +128,24 @@ def _running_pid(folder: Path) -> int | None:
         return None
     except PermissionError:  # alive, another user's
         pass
-    return pid
+    # A pid file left by a service that was killed outright names whatever process got that
+    # pid since: never signal it (or call it the service) unless it is an `authmw dev`.
+    return pid if _is_authmw_dev(pid) else None
+
+
+def _is_authmw_dev(pid: int) -> bool:
+    """Whether process `pid` runs `authmw dev` (its command line, where the system shows it)."""
+    try:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except FileNotFoundError:  # gone, or no /proc (macOS): ask ps
+        try:
+            shown = subprocess.run(["ps", "-o", "command=", "-p", str(pid)], capture_output=True, timeout=5, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            return True  # nothing to ask: trust the pid file, as before
+        words = shown.stdout.split()
+    except OSError:
+        return True
+    return b"dev" in words and any(word.endswith((b"authmw", b"authmw/__main__.py")) for word in words)
 
 
 def _already_running(args: argparse.Namespace) -> str | None:

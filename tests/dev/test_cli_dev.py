@@ -218,3 +218,23 @@ def test_background_keeps_its_log_private_and_warns_when_listening_beyond_this_m
                 assert authmw_dev("--stop", "--data-dir", str(data)).returncode == 0
     finally:
         os.umask(old)
+
+
+def test_stop_never_signals_a_process_that_reused_the_pid_of_a_killed_service(tmp_path: Path) -> None:
+    """A service killed outright leaves dev.pid behind; its pid is later another program's.
+    `--stop` must not SIGTERM that program, and a new start must not call it the service."""
+    data = tmp_path / ".authmw"
+    data.mkdir()
+    other = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        (data / "dev.pid").write_text(f"{other.pid}\n")
+        stopped = authmw_dev("--stop", "--data-dir", str(data))
+        assert stopped.returncode == 1 and "no local service is running" in stopped.stderr
+        assert other.poll() is None  # still running: not signalled
+        started = authmw_dev("--background", "--port", "0", "--data-dir", str(data))  # control: not "already running"
+        assert started.returncode == 0, started.stderr
+        assert authmw_dev("--stop", "--data-dir", str(data)).returncode == 0  # the real service stops
+        assert other.poll() is None
+    finally:
+        other.stdin.close()  # type: ignore[union-attr]
+        other.wait(timeout=30)
