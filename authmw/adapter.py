@@ -52,7 +52,15 @@ from .middleware._cookies import ACCESS_COOKIE, with_session_cookies
 from .middleware._credentials import is_secure
 from .middleware._origin import OriginPolicy, WebSocketCrossSite
 from .middleware._resolver import READ_HEADERS, Resolved, SessionRequest, SessionResolver
-from .middleware._settings import KEYS, AdapterSettings, Options, SettingKeywords, read_settings
+from .middleware._settings import (
+    KEYS,
+    AdapterKeywords,
+    AdapterSettings,
+    Options,
+    SettingKeywords,
+    given_settings,
+    read_settings,
+)
 from .middleware._user import ANONYMOUS
 
 __all__ = [
@@ -62,6 +70,7 @@ __all__ = [
     "KEYS",
     "READ_HEADERS",
     "AccessOptions",
+    "AdapterKeywords",
     "AdapterSettings",
     "AsyncDriver",
     "Claims",
@@ -87,6 +96,7 @@ __all__ = [
     "WebFile",
     "WebSocketCrossSite",
     "decide",
+    "given_settings",
     "guard_decorators",
     "is_secure",
     "linkable_email",

@@ -7,6 +7,7 @@
 # Usage: bash scripts/test.sh [--no-browser] [pytest args...]
 #   --no-browser   skip the Chromium tests (tests/browser) and the builds only they need
 #   pytest args    passed through, e.g. -k sign_in, tests/dev/test_teams.py, -x
+#   --help, -h     print this and stop (nothing is installed or run)
 #
 # Installs and builds that are already current are skipped: each step keeps a stamp (a hash of
 # its inputs) next to its output (scripts/steps.sh, shared with scripts/run_example.sh), so a
@@ -14,6 +15,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+
+for arg in "$@"; do
+  if [ "$arg" = "--help" ] || [ "$arg" = "-h" ]; then
+    sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+    exit 0
+  fi
+done
 
 browser=1
 args=()

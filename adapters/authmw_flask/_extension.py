@@ -9,7 +9,15 @@ from werkzeug.datastructures import Headers
 from werkzeug.local import LocalProxy
 
 from authmw import AuthConfig
-from authmw.adapter import ANONYMOUS, Resolved, SessionRequest, SessionResolver, read_settings, with_session_cookies
+from authmw.adapter import (
+    ANONYMOUS,
+    Resolved,
+    SessionRequest,
+    SessionResolver,
+    given_settings,
+    read_settings,
+    with_session_cookies,
+)
 from authmw.errors import ConfigurationError
 from authmw.middleware import AnonymousUser, AuthUser, Refusal
 
@@ -19,7 +27,8 @@ from ._settings import CONFIG_PREFIX, EXTENSION_KEY, FlaskAuth, setting_name, si
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from authmw.adapter import SettingKeywords
+    from authmw.adapter import AdapterKeywords
+
 
 class AuthMW:
     """Puts the session's user on :data:`current_user`, refreshing the session and
@@ -47,10 +56,10 @@ class AuthMW:
         api_paths: tuple[str, ...] | None = None,
         http: Callable[[], httpx.Client] | None = None,
         flask_login: LoadUser | None = None,
-        **settings: Unpack[SettingKeywords],
+        **settings: Unpack[AdapterKeywords],
     ) -> None:
         self.config = config
-        self._options: dict[str, Any] = {"API_PATHS": api_paths, **{k.upper(): v for k, v in settings.items()}}
+        self._options: dict[str, Any] = {"API_PATHS": api_paths, **given_settings(dict(settings), "AuthMW(...)")}
         self.http = http
         self.flask_login = flask_login
         if app is not None:
@@ -65,7 +74,9 @@ class AuthMW:
             return value if value is not None else app.config.get(CONFIG_PREFIX + key)
 
         site = read_settings(lookup, setting_name, config=self.config)
-        app.extensions[EXTENSION_KEY] = FlaskAuth(site.config, SessionResolver(site.config, site.options, http=self.http))
+        app.extensions[EXTENSION_KEY] = FlaskAuth(
+            site.config, SessionResolver(site.config, site.options, http=self.http)
+        )
         app.before_request(_resolve_session)
         app.after_request(_write_cookies)
         app.register_error_handler(Refusal, refusal_response)

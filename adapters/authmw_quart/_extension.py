@@ -23,6 +23,7 @@ from authmw.adapter import (
     TeamRequirement,
     ViewFunction,
     WebSocketCrossSite,
+    given_settings,
     guard_decorators,
     permission_decorator,
     read_settings,
@@ -35,7 +36,7 @@ from authmw.middleware import AnonymousUser, AuthUser, Refusal
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from authmw.adapter import SettingKeywords
+    from authmw.adapter import AdapterKeywords
 
 #: Prefix of the extension's keys in ``app.config`` (``AUTHMW_PROJECT_ID``, ...).
 CONFIG_PREFIX = "AUTHMW_"
@@ -50,7 +51,7 @@ class AuthMW:
     its cookies; an unsafe request of a cookie session from another site is answered 403.
 
     ``AuthMW(app)`` or ``AuthMW()`` then ``init_app(app)``. Settings: the arguments (the
-    keywords of :class:`authmw.adapter.SettingKeywords`, ``api_paths``), else
+    keywords of :class:`authmw.adapter.AdapterKeywords`, ``api_paths``), else
     ``app.config["AUTHMW_*"]``, else the environment. ``http`` makes the
     ``httpx.AsyncClient`` of the serving loop. A websocket opened from another site with the
     session's cookies is refused (403 to the handshake); ``websocket_cross_site="anonymous"``
@@ -65,13 +66,13 @@ class AuthMW:
         api_paths: tuple[str, ...] | None = None,
         http: Callable[[], httpx.AsyncClient] | None = None,
         websocket_cross_site: WebSocketCrossSite | None = None,
-        **settings: Unpack[SettingKeywords],
+        **settings: Unpack[AdapterKeywords],
     ) -> None:
         self.config, self.http = config, http
         self.given: dict[str, Any] = {
             "API_PATHS": api_paths,
             "WEBSOCKET_CROSS_SITE": websocket_cross_site,
-            **{k.upper(): v for k, v in settings.items()},
+            **given_settings(dict(settings), "AuthMW(...)"),
         }
         if app is not None:
             self.init_app(app)

@@ -68,6 +68,22 @@ class SettingKeywords(TypedDict, total=False):
     cookie_secure: bool | None
 
 
+class AdapterKeywords(SettingKeywords, total=False):
+    """The keyword arguments of the Flask and Quart ``AuthMW(...)``: every setting of
+    :data:`KEYS` in lower case (the configuration's keys too, instead of ``config=``)."""
+
+    project_id: str
+    api_url: str
+    publishable_client_key: str
+    secret_server_key: str
+    handler_path: str
+    public_api_url: str
+    allow_anonymous: bool
+    allow_restricted: bool
+    accept_api_keys: bool
+    env_file: str
+
+
 class OptionKeywords(SettingKeywords, total=False):
     """The keyword arguments of :class:`~authmw.middleware.AuthMiddleware` and
     :class:`~authmw.middleware.WSGIAuthMiddleware` (see :meth:`Options.of`)."""
@@ -102,7 +118,9 @@ class Options:
 
     @classmethod
     def of(cls, **keywords: Unpack[OptionKeywords]) -> Options:
-        """The options of the middlewares' keyword arguments (:class:`OptionKeywords`)."""
+        """The options of the middlewares' keyword arguments (:class:`OptionKeywords`); an
+        unknown one (a misspelt ``csrf_chek=``) raises :class:`ConfigurationError`."""
+        refuse_unknown(keywords, OptionKeywords.__optional_keys__, "the middleware")
         return cls(
             keywords.get("on_refresh_unavailable", DEFAULT_ON_REFRESH_UNAVAILABLE),
             OriginPolicy(
@@ -116,6 +134,22 @@ class Options:
             refresher=keywords.get("refresher"),
             clock=keywords.get("clock", time.time),
         )
+
+
+def refuse_unknown(given: Iterable[str], known: Iterable[str], owner: str) -> None:
+    """Raises :class:`ConfigurationError` naming the keyword arguments of ``given`` that are
+    not settings: a misspelt setting would otherwise be left out without a word."""
+    known = sorted(known)
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise ConfigurationError(f"{owner} has no setting {', '.join(unknown)}; its settings are {', '.join(known)}.")
+
+
+def given_settings(keywords: dict[str, Any], owner: str) -> dict[str, Any]:
+    """An adapter's keyword arguments (``csrf_check=False``) as its setting keys
+    (``"CSRF_CHECK"``); an argument that is no setting raises :class:`ConfigurationError`."""
+    refuse_unknown(keywords, (key.lower() for key in KEYS), owner)
+    return {name.upper(): value for name, value in keywords.items()}
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """Every documentation block marked `tested` runs, so the docs cannot drift from the code.
 
 A fenced block whose info string holds the word `tested` (```` ```bash tested ````, ```` ```python
-tested file=main.py ````) is collected from README.md, docs/*.md and js/README.md. The blocks
-of one page run in order in a fresh folder, as a reader would type them into one terminal and
-one Python prompt:
+tested file=main.py ````) is collected from README.md, docs/*.md, js/README.md and the
+examples' READMEs. The blocks of one page run in order in a fresh folder, as a reader would
+type them into one terminal and one Python prompt:
 - `bash` blocks run with bash (the repository's .venv/bin first on PATH); what a block
   exports (`set -a; . .authmw/project.env`) is seen by the later blocks, as in one terminal;
 - `console` blocks run each `$ ` command (its shown output is not compared); a command must
@@ -35,7 +35,12 @@ import pytest
 from ports import another_program_on_a_port, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "js" / "README.md"]
+PAGES = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    ROOT / "js" / "README.md",
+    *sorted(ROOT.glob("examples/*/README.md")),
+]
 DOC_PORTS = ("8102", "8000", "8001", "8002")
 FENCE = re.compile(r"^```(?P<info>[^\n`]*)\n(?P<body>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 

@@ -104,3 +104,14 @@ def test_bad_settings_name_the_flask_setting(local_service, config: dict[str, An
     app.config.update(config)
     with pytest.raises(ConfigurationError, match=message):
         AuthMW(app, config=local_service.config)
+
+
+def test_a_misspelt_argument_is_refused_and_every_setting_is_an_argument(local_service) -> None:
+    from authmw_flask import AuthMW
+
+    with pytest.raises(ConfigurationError, match="no setting trusted_origin; its settings are .*trusted_origins"):
+        AuthMW(Flask(__name__), config=local_service.config, trusted_origin=["https://a.example"])  # type: ignore[call-arg]
+    app = Flask(__name__)  # the control: any setting of the table, in lower case (docs/flask.md)
+    keys = {"project_id": local_service.project_id, "api_url": local_service.config.api_url}
+    AuthMW(app, **keys, secret_server_key=local_service.config.secret_server_key, csrf_check=False)  # type: ignore[arg-type]
+    assert app.extensions["authmw"].config.project_id == local_service.project_id

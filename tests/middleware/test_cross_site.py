@@ -164,6 +164,12 @@ def test_bad_settings_are_explained(local_service, options, message) -> None:
         AuthMiddleware(fastapi_app, local_service.config, **options)
 
 
+def test_a_misspelt_setting_is_refused_not_left_out(local_service) -> None:
+    with pytest.raises(ConfigurationError, match="no setting csrf_chek; its settings are .*csrf_check"):
+        AuthMiddleware(fastapi_app, local_service.config, csrf_chek=False)  # type: ignore[call-arg]
+    AuthMiddleware(fastapi_app, local_service.config, csrf_check=False)  # the control: spelt right
+
+
 # -- cookies the middleware writes -----------------------------------------------------
 
 

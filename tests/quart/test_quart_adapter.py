@@ -175,3 +175,5 @@ def test_settings_come_from_app_config_and_name_the_fix(local_service, loop) -> 
     other.config["AUTHMW_COOKIE_SAME_SITE"] = "sometimes"
     with pytest.raises(ConfigurationError, match=r'app.config\["AUTHMW_COOKIE_SAME_SITE"\]'):
         AuthMW(other, config=local_service.config)
+    with pytest.raises(ConfigurationError, match="no setting cookie_secur; its settings are .*cookie_secure"):
+        AuthMW(Quart(__name__), config=local_service.config, cookie_secur=True)  # type: ignore[call-arg]
