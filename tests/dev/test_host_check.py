@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -69,24 +70,15 @@ def test_listening_beyond_loopback_was_asked_for_so_every_name_is_answered(tmp_p
         assert get(f"http://127.0.0.1:{service.port}", "/health", f"{EVIL}:{service.port}").status_code == 200
 
 
-def test_chromium_with_the_name_rebound_to_this_machine_gets_no_mail(service: LocalService) -> None:
+def test_chromium_with_the_name_rebound_to_this_machine_gets_no_mail(service: LocalService, chromium_with: Any) -> None:
     """The browser's view: a name resolving to 127.0.0.1 (what rebinding achieves) is what a
     rebound page's own requests use; Chromium then gets the 403, never the mailbox."""
-    from conftest import CHROMIUM, CHROMIUM_ARGS
-    from playwright.sync_api import sync_playwright
-
     email = unique_email()
     Api.of(service).sign_up(email)
-    rules = "--host-resolver-rules=MAP rebound.example 127.0.0.1"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, rules])
-        try:
-            page = chromium.new_page()
-            answer = page.goto(f"http://rebound.example:{service.port}/dev/mailbox?to={email}")
-            assert answer is not None and answer.status == 403
-            assert email not in page.content() and "code=" not in page.content()
-            answer = page.goto(f"http://localhost:{service.port}/dev/mailbox?to={email}")  # control
-            assert answer is not None and answer.status == 200
-            assert page.locator("article").count() == 1 and "code=" in page.content()
-        finally:
-            chromium.close()
+    page = chromium_with("--host-resolver-rules=MAP rebound.example 127.0.0.1").new_page()
+    answer = page.goto(f"http://rebound.example:{service.port}/dev/mailbox?to={email}")
+    assert answer is not None and answer.status == 403
+    assert email not in page.content() and "code=" not in page.content()
+    answer = page.goto(f"http://localhost:{service.port}/dev/mailbox?to={email}")  # control
+    assert answer is not None and answer.status == 200
+    assert page.locator("article").count() == 1 and "code=" in page.content()
