@@ -13,7 +13,7 @@ from ada_url import URL
 
 from .models import AdminProject
 
-__all__ = ["DEFAULT_DASHBOARD_URL", "LOCALHOST_ALLOWED", "ProductionModeError", "production_mode_errors"]
+__all__ = ["DEFAULT_DASHBOARD_URL", "LOCALHOST_ALLOWED", "WILDCARD_TOO_WIDE", "ProductionModeError", "production_mode_errors"]
 
 #: Where the hosted service's project settings live; fix links point there by default.
 DEFAULT_DASHBOARD_URL = "https://app.stack-auth.com"
@@ -36,6 +36,13 @@ class ProductionModeError:
         return f"{self.message} (fix: {self.fix_url})"
 
 
+#: What a wildcard stands for when a domain is parsed (one label, as the dashboard does).
+_PLACEHOLDER = "wildcard-placeholder"
+#: Not the dashboard's: a wildcard must leave two labels of the site's own after it.
+WILDCARD_TOO_WIDE = (
+    "Wildcard trusted domains must end with at least two labels of your own (https://*.example.com) in production mode"
+)
+
 #: The message of the first check (localhost allowed); the others name a trusted domain.
 LOCALHOST_ALLOWED = "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings"
 
@@ -46,7 +53,8 @@ def production_mode_errors(
     """Every production-mode check the project fails, in order; empty when it is ready.
 
     Localhost allowed; then per trusted domain (in list order, first failing rule only):
-    not a valid URL, a localhost name, a direct IP address, not HTTPS.
+    not a valid URL, a localhost name, a direct IP address, not HTTPS, a wildcard that covers
+    other sites (fewer than two labels after its last ``*``).
     """
     relative = f"/projects/{project.id}/domains"
     fix_url = dashboard_url.rstrip("/") + relative
@@ -77,6 +85,9 @@ def _domain_problem(domain: str) -> str | None:
         return "Direct IPs are not valid for trusted domains in production mode"
     if scheme != "https":
         return "Trusted domains should be HTTPS"
+    if _PLACEHOLDER in bare and len(bare.rsplit(_PLACEHOLDER, 1)[1].split(".")) < 3:
+        # `https://**` or `https://*.com` lets the service send codes to anyone's site.
+        return WILDCARD_TOO_WIDE
     return None
 
 
@@ -89,7 +100,7 @@ def _parse_url(value: str) -> tuple[str, str] | None:
     if not isinstance(value, str):
         return None
     try:
-        url = URL(re.sub(r"\*+", "wildcard-placeholder", value))
+        url = URL(re.sub(r"\*+", _PLACEHOLDER, value))
     except ValueError:
         return None
     scheme = url.protocol.removesuffix(":")

@@ -93,11 +93,12 @@ export interface ProductionModeError {
 
 const LOCALHOST = /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+)$/;
 const DIGITS_AND_DOTS = /^[\d.]+$/;
+const PLACEHOLDER = "wildcard-placeholder";
 
 function domainProblem(domain: string): string | null {
   let url: URL;
   try {
-    url = new URL(domain.replace(/\*+/g, "wildcard-placeholder")); // a wildcard stands for one label
+    url = new URL(domain.replace(/\*+/g, PLACEHOLDER)); // a wildcard stands for one label
   } catch {
     return "Trusted domain is not a valid URL";
   }
@@ -107,6 +108,10 @@ function domainProblem(domain: string): string | null {
   // an IPv4 address, or an IPv6 one (`[::1]`)
   if (DIGITS_AND_DOTS.test(host) || host.startsWith("[")) return "Direct IPs are not valid for trusted domains in production mode";
   if (url.protocol !== "https:") return "Trusted domains should be HTTPS";
+  // `https://**` or `https://*.com` lets the service send codes to anyone's site (not the dashboard's rule)
+  if (host.includes(PLACEHOLDER) && host.split(PLACEHOLDER).pop()!.split(".").length < 3) {
+    return "Wildcard trusted domains must end with at least two labels of your own (https://*.example.com) in production mode";
+  }
   return null;
 }
 

@@ -22,6 +22,7 @@ from dev.test_smtp_delivery import (  # noqa: F401 - smtp_server is a fixture
 )
 
 from authmw import AuthConfig, production_mode_errors
+from authmw._production import WILDCARD_TOO_WIDE
 from authmw.errors import (
     AdminAccessTokenIsNotAdmin,
     ApiKeyNotFound,
@@ -306,8 +307,14 @@ def test_each_domain_rule_with_its_message_and_fix_link(flavour, owner):
         ("https://[::1]", "Direct IPs are not valid for trusted domains in production mode: https://[::1]"),
         ("https://[2001:db8::1]:8443", "Direct IPs are not valid for trusted domains in production mode: https://[2001:db8::1]:8443"),
         ("https://0xc0.0xa8.1.20", "Direct IPs are not valid for trusted domains in production mode: https://0xc0.0xa8.1.20"),
+        ("https://**", f"{WILDCARD_TOO_WIDE}: https://**"),
+        ("https://*.com", f"{WILDCARD_TOO_WIDE}: https://*.com"),
+        ("https://*example.com", f"{WILDCARD_TOO_WIDE}: https://*example.com"),
+        ("https://example.*", f"{WILDCARD_TOO_WIDE}: https://example.*"),
         # controls: what a real site writes stays fine
         ("https://*.example.com", None),
+        ("https://app-*.example.com", None),
+        ("https://**.example.com", None),
         ("https://app.example.com./", None),
         ("https://xn--bcher-kva.example", None),
     ],
