@@ -95,8 +95,8 @@ class InvalidWebhook(AuthmwError, ValueError):
 
     ``headers`` (a ``svix-id``/``svix-timestamp``/``svix-signature`` header missing or
     malformed), ``too_large`` (a body over the limit, :data:`MAX_BODY_BYTES` unless told
-    otherwise: refused before any work on it), ``signature`` (no ``v1`` entry matches: wrong secret or a changed body),
-    ``stale`` / ``future`` (timestamp more than five minutes from now), ``replayed`` (this
+    otherwise: refused before any work on it), ``signature`` (no ``v1`` entry matches: wrong
+    secret or a changed body), ``stale`` / ``future`` (timestamp more than five minutes from now), ``replayed`` (this
     message id was already accepted), ``malformed`` (signed, but not ``{"type", "data"}`` of
     the declared shape). The message never contains the secret or the body.
     """
@@ -448,6 +448,7 @@ def _attempt_key(event: WebhookEvent) -> str:
     """One signed attempt of a message: its id and the second it was signed."""
     return f"{event.id}@{int(event.timestamp.timestamp())}"
 
+
 #: Bytes asked of a request stream at a time.
 _READ_SIZE = 64 * 1024
 
@@ -485,8 +486,8 @@ Handler = Callable[[Any], None | Awaitable[None]]
 @dataclass(frozen=True)
 class Handled:
     """What a receiver answers: ``status`` (200 handled or already handled, 400/401 refused,
-    413 a body over the limit, 500 a handler failed: logged, and the sender retries) and a short JSON body without
-    internals."""
+    413 a body over the limit, 500 a handler failed: logged, and the sender retries) and a
+    short JSON body without internals."""
 
     status: int
     body: dict[str, str]
