@@ -87,8 +87,8 @@ def _dev(args: argparse.Namespace) -> int:
     if not is_loopback(args.host):
         extra += (
             f"\n  WARNING:    listening on {args.host}, not only this machine: anyone who reaches the port reads"
-            " the mailbox (sign-in links and codes) and can use the development override key; use it on a"
-            " network you trust, or leave --host at 127.0.0.1"
+            " the mailbox (every project's sign-in links and codes); use it on a network you trust, or leave"
+            " --host at 127.0.0.1"
         )
     print(
         f"authmw local service on {service.url} (answers as API {service.api})\n"
