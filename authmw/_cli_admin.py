@@ -1,8 +1,8 @@
 """`authmw project|keys|users ...`: the admin tier from the command line.
 
 Settings: ``--env-file PATH``; else the first ``.authmw/project.env`` (what ``authmw dev``
-writes) in the current folder or a folder above it; else the ``AUTHMW_*`` / ``STACK_*``
-environment variables. ``-v`` says which was used. Errors are one line on stderr with exit
+writes) in the current folder or a folder above it, when the user running the command owns it;
+else the ``AUTHMW_*`` / ``STACK_*`` environment variables. ``-v`` says which was used. Errors are one line on stderr with exit
 status 2; a call that takes longer than a second shows what it waits for on stderr. Each call
 is sent once: a service that does not answer is said at once, not after retries.
 """
@@ -114,9 +114,25 @@ def find_env_file(start: Path | None = None) -> Path | None:
     return None
 
 
+def _refuse_a_planted(found: Path) -> None:
+    """A settings file found by looking (not named) must be the user's own. In a shared folder
+    (/tmp, a shared checkout) another account could leave a ``.authmw/project.env`` that sends
+    every command, and what it carries (users, passwords), to a service of its own."""
+    if not hasattr(os, "getuid"):  # Windows: no owner ids to compare
+        return
+    owner = found.stat().st_uid
+    if owner != os.getuid():
+        raise CommandError(
+            f"{found} belongs to another account (uid {owner}), so its service may not be yours; "
+            f"pass --env-file {found} to use it anyway, or run the command in your own app's folder"
+        )
+
+
 def _config(args: argparse.Namespace) -> AuthConfig:
     """The settings, as the module docstring says; records where they came from in ``args.source``."""
     found = None if args.env_file else find_env_file()
+    if found is not None:
+        _refuse_a_planted(found)
     file = args.env_file or found
     if args.env_file:
         args.source = f"--env-file {args.env_file}"

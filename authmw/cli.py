@@ -49,6 +49,7 @@ def _dev(args: argparse.Namespace) -> int:
     except ImportError as error:  # starlette / uvicorn missing
         print(f"authmw dev needs the 'local' extra: pip install 'authmw[local]' ({error})", file=sys.stderr)
         return 2
+    from authmw_local.host_check import is_loopback
     from authmw_local.seed import SeedError, read_internal_keys
 
     try:
@@ -83,6 +84,12 @@ def _dev(args: argparse.Namespace) -> int:
         extra += f"\n  OAuth:      shared providers served by {args.shared_oauth_server}"
     if args.fixed_passkey_challenge:
         extra += "\n  passkeys:   every challenge is the fixed MOCK (--fixed-passkey-challenge: for tests only)"
+    if not is_loopback(args.host):
+        extra += (
+            f"\n  WARNING:    listening on {args.host}, not only this machine: anyone who reaches the port reads"
+            " the mailbox (every project's sign-in links and codes); use it on a network you trust, or leave"
+            " --host at 127.0.0.1"
+        )
     print(
         f"authmw local service on {service.url} (answers as API {service.api})\n"
         f"  project id: {service.project_id}\n  settings:   {service.env_file}\n"
@@ -121,7 +128,24 @@ def _running_pid(folder: Path) -> int | None:
         return None
     except PermissionError:  # alive, another user's
         pass
-    return pid
+    # A pid file left by a service that was killed outright names whatever process got that
+    # pid since: never signal it (or call it the service) unless it is an `authmw dev`.
+    return pid if _is_authmw_dev(pid) else None
+
+
+def _is_authmw_dev(pid: int) -> bool:
+    """Whether process `pid` runs `authmw dev` (its command line, where the system shows it)."""
+    try:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except FileNotFoundError:  # gone, or no /proc (macOS): ask ps
+        try:
+            shown = subprocess.run(["ps", "-o", "command=", "-p", str(pid)], capture_output=True, timeout=5, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            return True  # nothing to ask: trust the pid file, as before
+        words = shown.stdout.split()
+    except OSError:
+        return True
+    return b"dev" in words and any(word.endswith((b"authmw", b"authmw/__main__.py")) for word in words)
 
 
 def _already_running(args: argparse.Namespace) -> str | None:
@@ -172,7 +196,11 @@ def _start_in_background(args: argparse.Namespace) -> int:
         command += ["--shared-oauth-server", args.shared_oauth_server]
     if args.fixed_passkey_challenge:
         command.append("--fixed-passkey-challenge")
-    with open(folder / LOG_FILE, "ab") as log:
+    # The first start prints the project's keys, so the log is its owner's only, as project.env.
+    log_file = folder / LOG_FILE
+    with os.fdopen(os.open(log_file, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600), "ab") as log:
+        if log_file.stat().st_mode & 0o077:  # a log of an older version
+            log_file.chmod(0o600)
         child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
     deadline = time.monotonic() + BACKGROUND_TIMEOUT_SECONDS
     while time.monotonic() < deadline:
@@ -264,7 +292,7 @@ def _dev_problem(args: argparse.Namespace) -> str | None:
     if folder.exists() and not folder.is_dir():
         return f"--data-dir {args.data_dir} is a file, not a folder: pass a folder (it is created when missing)."
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # it will hold keys: its owner's only
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as error:

@@ -35,7 +35,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Awaitable, Callable, Generator, Mapping
+from collections.abc import AsyncIterable, Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
@@ -49,6 +49,7 @@ from .models import ServerTeam, ServerUser
 
 __all__ = [
     "EVENT_TYPES",
+    "MAX_BODY_BYTES",
     "TOLERANCE_SECONDS",
     "Handled",
     "InvalidWebhook",
@@ -79,6 +80,11 @@ _log = logging.getLogger("authmw.webhooks")
 TOLERANCE_SECONDS = 5 * 60
 """How far a delivery's timestamp may be from the receiver's clock, either way (Svix's value)."""
 
+MAX_BODY_BYTES = 1024 * 1024
+"""The largest delivery body accepted (1 MiB; the service's events are a few kilobytes). The
+receivers refuse a larger one (413) before reading it whole, so an unsigned flood of bytes
+cannot fill the receiver's memory; ``Webhooks(max_body_bytes=...)`` changes it."""
+
 # A message id must be remembered for as long as its timestamp can still pass: a timestamp up to
 # TOLERANCE_SECONDS in the future stays acceptable until TOLERANCE_SECONDS after it.
 _REPLAY_TTL = 2 * TOLERANCE_SECONDS + 60
@@ -88,13 +94,14 @@ class InvalidWebhook(AuthmwError, ValueError):
     """A delivery that must not be acted on. ``reason`` is one of :data:`REASONS`:
 
     ``headers`` (a ``svix-id``/``svix-timestamp``/``svix-signature`` header missing or
-    malformed), ``signature`` (no ``v1`` entry matches: wrong secret or a changed body),
-    ``stale`` / ``future`` (timestamp more than five minutes from now), ``replayed`` (this
+    malformed), ``too_large`` (a body over the limit, :data:`MAX_BODY_BYTES` unless told
+    otherwise: refused before any work on it), ``signature`` (no ``v1`` entry matches: wrong
+    secret or a changed body), ``stale`` / ``future`` (timestamp more than five minutes from now), ``replayed`` (this
     message id was already accepted), ``malformed`` (signed, but not ``{"type", "data"}`` of
     the declared shape). The message never contains the secret or the body.
     """
 
-    REASONS = ("headers", "signature", "stale", "future", "replayed", "malformed")
+    REASONS = ("headers", "too_large", "signature", "stale", "future", "replayed", "malformed")
 
     def __init__(self, reason: str, message: str) -> None:
         self.reason = reason
@@ -351,8 +358,18 @@ def sign(body: bytes | str, secret: str, *, msg_id: str, timestamp: float) -> di
     return {"svix-id": msg_id, "svix-timestamp": str(int(timestamp)), "svix-signature": signature}
 
 
-def _check(body: bytes | str, headers: Mapping[str, str], secret: str, now: float) -> tuple[str, datetime, Any]:
+def _too_large(limit: int) -> InvalidWebhook:
+    return InvalidWebhook(
+        "too_large", f"The webhook body is larger than {limit} bytes, so it was not read; the service never sends one."
+    )
+
+
+def _check(
+    body: bytes | str, headers: Mapping[str, str], secret: str, now: float, max_body_bytes: int
+) -> tuple[str, datetime, Any]:
     library = _library(secret)
+    if len(body if isinstance(body, bytes) else body.encode()) > max_body_bytes:
+        raise _too_large(max_body_bytes)
     msg_id = _header(headers, "id")
     raw_timestamp = _header(headers, "timestamp")
     signatures = _header(headers, "signature")
@@ -405,6 +422,7 @@ def verify(
     *,
     seen_ids: SeenIds | None = _PROCESS_SEEN_IDS,
     clock: Callable[[], float] = time.time,
+    max_body_bytes: int = MAX_BODY_BYTES,
 ) -> WebhookEvent:
     """Verify one delivery and return its typed event, or raise :class:`InvalidWebhook`.
 
@@ -412,8 +430,9 @@ def verify(
     first breaks the signature); ``headers`` any mapping of the request headers. ``seen_ids``
     remembers accepted message ids (the default: this process); pass ``None`` to skip the
     replay check, or a shared :class:`SeenIds` store when several processes receive. ``clock``
-    gives Unix seconds (tests move it)."""
-    msg_id, when, payload = _check(body, headers, secret, clock())
+    gives Unix seconds (tests move it). A body over ``max_body_bytes`` is refused (``too_large``)
+    before its signature is computed."""
+    msg_id, when, payload = _check(body, headers, secret, clock(), max_body_bytes)
     event = parse_event(payload, event_id=msg_id, timestamp=when)
     if seen_ids is not None and not seen_ids.add(msg_id, _REPLAY_TTL):
         raise InvalidWebhook(
@@ -429,6 +448,37 @@ def _attempt_key(event: WebhookEvent) -> str:
     """One signed attempt of a message: its id and the second it was signed."""
     return f"{event.id}@{int(event.timestamp.timestamp())}"
 
+
+#: Bytes asked of a request stream at a time.
+_READ_SIZE = 64 * 1024
+
+
+class _Collected:
+    """A request body read chunk by chunk up to a limit (`Webhooks.read_body`)."""
+
+    def __init__(self, limit: int, content_length: str | None) -> None:
+        self.limit = limit
+        self.body = bytearray()
+        try:
+            declared = int(content_length) if content_length else 0
+        except ValueError:
+            declared = 0  # the framework refuses a malformed header itself
+        self.too_large = declared > limit
+        self.done = self.too_large
+
+    def add(self, chunk: bytes) -> bool:
+        """Take one chunk (b"": the end); whether reading is done."""
+        self.body += chunk
+        self.too_large = len(self.body) > self.limit
+        self.done = self.too_large or not chunk
+        return self.done
+
+    def result(self) -> bytes | Handled:
+        if self.too_large:
+            return Webhooks._refused(_too_large(self.limit))
+        return bytes(self.body)
+
+
 E = TypeVar("E", bound=WebhookEvent)
 Handler = Callable[[Any], None | Awaitable[None]]
 
@@ -436,8 +486,8 @@ Handler = Callable[[Any], None | Awaitable[None]]
 @dataclass(frozen=True)
 class Handled:
     """What a receiver answers: ``status`` (200 handled or already handled, 400/401 refused,
-    500 a handler failed: logged, and the sender retries) and a short JSON body without
-    internals."""
+    413 a body over the limit, 500 a handler failed: logged, and the sender retries) and a
+    short JSON body without internals."""
 
     status: int
     body: dict[str, str]
@@ -459,7 +509,9 @@ class Webhooks:
     of a message already handled (a new attempt, signed anew) answers 200 without running them
     (idempotency by event id, for as long as ``seen_ids`` keeps ids), and the same signed
     request received again (a replay) answers 401 and runs nothing. ``on("*")`` receives every event, including
-    :class:`UnknownEvent`; a type without a handler is acknowledged (200) and ignored.
+    :class:`UnknownEvent`; a type without a handler is acknowledged (200) and ignored. A body
+    over ``max_body_bytes`` (:data:`MAX_BODY_BYTES`) answers 413: the receivers stop reading it
+    there (:meth:`read_body` for a receiver of your own).
     """
 
     def __init__(
@@ -468,8 +520,12 @@ class Webhooks:
         *,
         seen_ids: SeenIds | None = None,
         clock: Callable[[], float] = time.time,
+        max_body_bytes: int = MAX_BODY_BYTES,
     ) -> None:
         _library(secret)  # a malformed secret is a configuration error, raised at start-up
+        if isinstance(max_body_bytes, bool) or not isinstance(max_body_bytes, int) or max_body_bytes <= 0:
+            raise ValueError(f"max_body_bytes must be a positive number of bytes (default {MAX_BODY_BYTES}).")
+        self.max_body_bytes = max_body_bytes
         self._secret = secret
         self._clock = clock
         self.seen_ids: SeenIds = seen_ids if seen_ids is not None else MemorySeenIds(clock=clock)
@@ -499,12 +555,35 @@ class Webhooks:
     def _handlers_for(self, event: WebhookEvent) -> list[Handler]:
         return [*self._handlers.get(event.type, []), *self._handlers.get("*", [])]
 
+    def read_body(self, read: Callable[[int], bytes], content_length: str | None = None) -> bytes | Handled:
+        """A request's body through its stream's ``read(size)``, never past ``max_body_bytes``:
+        the bytes, or the 413 answer (at once when ``content_length`` already says too much)."""
+        collected = _Collected(self.max_body_bytes, content_length)
+        while not collected.done:
+            collected.add(read(_READ_SIZE))
+        return collected.result()
+
+    async def read_body_async(self, chunks: AsyncIterable[bytes], content_length: str | None = None) -> bytes | Handled:
+        """:meth:`read_body` of an async request stream (ASGI's chunks)."""
+        collected = _Collected(self.max_body_bytes, content_length)
+        if not collected.done:
+            async for chunk in chunks:
+                if collected.add(chunk):
+                    break
+        return collected.result()
+
+    @staticmethod
+    def _refused(exc: InvalidWebhook) -> Handled:
+        status = {"headers": 400, "malformed": 400, "too_large": 413}.get(exc.reason, 401)
+        return Handled(status, {"error": exc.reason, "message": str(exc)})
+
     def _begin(self, body: bytes, headers: Mapping[str, str]) -> WebhookEvent | Handled:
         try:
-            event = verify(body, headers, self._secret, seen_ids=None, clock=self._clock)
+            event = verify(
+                body, headers, self._secret, seen_ids=None, clock=self._clock, max_body_bytes=self.max_body_bytes
+            )
         except InvalidWebhook as exc:
-            status = 400 if exc.reason in ("headers", "malformed") else 401
-            return Handled(status, {"error": exc.reason, "message": str(exc)})
+            return self._refused(exc)
         # The sender signs each attempt anew, so one signed request received twice is a replay:
         # refused. A new attempt of a message already handled (its answer was lost) is
         # acknowledged without a second run: the sender needs a 2xx to stop.

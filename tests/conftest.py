@@ -256,6 +256,28 @@ def web_dist() -> Path:
     return WEB_DIST
 
 
+@pytest.fixture
+def chromium_with():  # type: ignore[no-untyped-def]
+    """``chromium_with(*switches)``: Chromium with more command-line switches (e.g. a
+    ``--host-resolver-rules`` of the test's own), closed after the test."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"Chromium is needed at {CHROMIUM}: apt-get install -y chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched: list[Any] = []
+
+        def launch(*switches: str) -> Any:
+            launched.append(playwright.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, *switches]))
+            return launched[-1]
+
+        try:
+            yield launch
+        finally:
+            for chromium in launched:
+                chromium.close()
+
+
 @pytest.fixture(scope="module")
 def browser():  # type: ignore[no-untyped-def]
     """Chromium driven by Playwright's sync API (plain tests only, not asyncio ones).

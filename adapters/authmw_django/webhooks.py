@@ -29,6 +29,7 @@ from django.views.decorators.http import require_POST
 from authmw import ServerApp
 from authmw.errors import UserNotFound
 from authmw.webhooks import (
+    Handled,
     TeamDeleted,
     TeamMembershipCreated,
     TeamMembershipDeleted,
@@ -84,10 +85,12 @@ class DatabaseSeenIds:
 def webhook_view(webhooks: Webhooks) -> Callable[[HttpRequest], HttpResponse]:
     """A POST-only view, exempt from CSRF (the Svix signature authenticates the sender
     instead): verifies each delivery against the raw body, runs the sync handlers registered
-    with ``@webhooks.on(...)`` and answers 200 only once they succeeded."""
+    with ``@webhooks.on(...)`` and answers 200 only once they succeeded (a body over
+    ``webhooks.max_body_bytes`` is not read past it: 413)."""
 
     def receive(request: HttpRequest) -> HttpResponse:
-        handled = webhooks.handle(request.body, dict(request.headers))
+        body = webhooks.read_body(request.read, request.headers.get("content-length"))
+        handled = body if isinstance(body, Handled) else webhooks.handle(body, dict(request.headers))
         return JsonResponse(handled.body, status=handled.status)
 
     view: Callable[[HttpRequest], HttpResponse] = csrf_exempt(require_POST(receive))

@@ -93,17 +93,25 @@ export interface ProductionModeError {
 
 const LOCALHOST = /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+)$/;
 const DIGITS_AND_DOTS = /^[\d.]+$/;
+const PLACEHOLDER = "wildcard-placeholder";
 
 function domainProblem(domain: string): string | null {
   let url: URL;
   try {
-    url = new URL(domain);
+    url = new URL(domain.replace(/\*+/g, PLACEHOLDER)); // a wildcard stands for one label
   } catch {
     return "Trusted domain is not a valid URL";
   }
-  if (LOCALHOST.test(url.hostname)) return "Localhost domains are not allowed to be trusted in production mode";
-  if (DIGITS_AND_DOTS.test(url.hostname)) return "Direct IPs are not valid for trusted domains in production mode";
+  // A final dot names the same host to a browser (`localhost.` is this machine).
+  const host = url.hostname.replace(/\.$/, "");
+  if (LOCALHOST.test(host)) return "Localhost domains are not allowed to be trusted in production mode";
+  // an IPv4 address, or an IPv6 one (`[::1]`)
+  if (DIGITS_AND_DOTS.test(host) || host.startsWith("[")) return "Direct IPs are not valid for trusted domains in production mode";
   if (url.protocol !== "https:") return "Trusted domains should be HTTPS";
+  // `https://**` or `https://*.com` lets the service send codes to anyone's site (not the dashboard's rule)
+  if (host.includes(PLACEHOLDER) && host.split(PLACEHOLDER).pop()!.split(".").length < 3) {
+    return "Wildcard trusted domains must end with at least two labels of your own (https://*.example.com) in production mode";
+  }
   return null;
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -136,7 +137,9 @@ def write_env_file(data_dir: str | Path, values: dict[str, str]) -> Path:
     path = Path(data_dir) / ENV_FILE_NAME
     text = "".join(f"{name}={value}\n" for name, value in values.items())
     tmp = path.with_suffix(".env.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.chmod(0o600)
+    tmp.unlink(missing_ok=True)  # left by a crash (or planted): never written through
+    # Created owner-only: a file made readable and narrowed afterwards can be opened in between.
+    with os.fdopen(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600), "w", encoding="utf-8") as file:
+        file.write(text)
     tmp.replace(path)
     return path

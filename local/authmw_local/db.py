@@ -7,6 +7,7 @@ Other areas add tables by appending a script to `MIGRATIONS` (never edit a relea
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -410,9 +411,25 @@ MIGRATIONS: list[str] = [
 ]
 
 
+#: The database holds every project's keys and sessions in clear: only its owner reads it.
+OWNER_ONLY = 0o600
+
+
+def keep_private(path: Path) -> None:
+    """Create `path` empty if missing, readable by its owner only; an existing one (from an
+    older version, or copied) loses any group and other permissions."""
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, OWNER_ONLY))
+    if path.stat().st_mode & 0o077:
+        path.chmod(OWNER_ONLY)
+
+
 class Database:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        # SQLite gives its -wal and -shm files the database file's permissions.
+        for file in (self.path, *(self.path.with_name(self.path.name + end) for end in ("-wal", "-shm"))):
+            if file is self.path or file.exists():
+                keep_private(file)
         #: Guards the one connection; hold it for anything that must not interleave with requests.
         self.lock = threading.RLock()
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -426,7 +443,7 @@ class Database:
     @classmethod
     def in_dir(cls, data_dir: str | Path) -> Database:
         folder = Path(data_dir)
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # a new data folder: its owner's only
         return cls(folder / DB_FILE_NAME)
 
     def _migrate(self) -> None:

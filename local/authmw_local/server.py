@@ -12,11 +12,12 @@ from types import TracebackType
 from typing import Any, TextIO
 
 import uvicorn
-from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 from .api_version import DEFAULT_API, api_version
 from .app import create_app
 from .bootstrap import ENV_FILE_NAME, Bootstrap, env_values
+from .host_check import HostCheck, is_loopback
 from .inbucket import create_mail_api
 from .seed import InternalKeys
 from .webhooks import ensure_endpoint
@@ -105,7 +106,11 @@ class LocalService:
             self._sock.close()
             raise
         self.bootstrap: Bootstrap = self.app.state.bootstrap
-        self._server = _server(self.app)
+        # On loopback, names other than local ones are a DNS-rebinding page's (host_check.py).
+        guard: Callable[[ASGIApp], ASGIApp] = (
+            (lambda app: HostCheck(app, self.url)) if is_loopback(host) else (lambda app: app)
+        )
+        self._server = _server(guard(self.app))
         self._thread: threading.Thread | None = None
         self._mail_api: _Served | None = None
         self.mail_api_url: str | None = None
@@ -115,7 +120,7 @@ class LocalService:
             except BaseException:
                 self._close()
                 raise
-            self._mail_api = _Served(_server(create_mail_api(self.app.state.service)), mail_sock, "authmw-dev-mail")
+            self._mail_api = _Served(_server(guard(create_mail_api(self.app.state.service))), mail_sock, "authmw-dev-mail")
             self.mail_api_url = f"http://{url_host}:{mail_sock.getsockname()[1]}"
 
     @property
@@ -189,7 +194,7 @@ class LocalService:
         self.stop()
 
 
-def _server(app: Starlette) -> uvicorn.Server:
+def _server(app: ASGIApp) -> uvicorn.Server:
     # server_header=False: Stack's backend sends no `server` header, and clients that compare
     # whole responses (Stack's own e2e suite) see none either.
     config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False, server_header=False)

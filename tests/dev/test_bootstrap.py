@@ -154,3 +154,45 @@ def test_a_deleted_project_is_created_afresh_on_the_next_start(tmp_path: Path) -
         assert second.project_id != old_id
         assert read_env(tmp_path / "project.env")["AUTHMW_PROJECT_ID"] == second.project_id
         assert Api.of(second).call("GET", "/projects/current").status_code == 200
+
+
+def mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+def test_the_files_that_hold_keys_are_their_owners_only(tmp_path: Path) -> None:
+    """Attack: another account of the machine reads the database (every key and session in
+    clear) or project.env. Under the usual umask 022 a new folder and file are world-readable,
+    so the service must ask for owner-only modes itself."""
+    old = os.umask(0o022)
+    try:
+        data = tmp_path / "data"
+        with LocalService(data, quiet=True) as service:
+            api = Api.of(service)
+            api.sign_up()  # writes, so the WAL files exist
+            assert mode(data) == 0o700
+            for name in ("authmw.sqlite3", "authmw.sqlite3-wal", "authmw.sqlite3-shm", "project.env"):
+                assert mode(data / name) == 0o600, name
+        # A database of an older version (world-readable) is narrowed on the next start, and
+        # still serves: the control that the keys and users are kept.
+        for name in ("authmw.sqlite3", "project.env"):
+            (data / name).chmod(0o644)
+        with LocalService(data, quiet=True) as again:
+            assert again.bootstrap.project == service.bootstrap.project
+            assert mode(data / "authmw.sqlite3") == 0o600 and mode(data / "project.env") == 0o600
+            assert httpx.get(again.url + "/health").status_code == 200
+    finally:
+        os.umask(old)
+
+
+def test_project_env_is_never_written_through_a_planted_temporary_file(tmp_path: Path) -> None:
+    """A `project.env.tmp` left in the folder (a crash, or a link planted to another file) is
+    replaced, not written through: the keys never reach the link's target."""
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("untouched\n")
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "project.env.tmp").symlink_to(target)
+    with LocalService(data, quiet=True) as service:
+        assert read_env(data / "project.env") == service.config
+    assert target.read_text() == "untouched\n" and not (data / "project.env.tmp").exists()

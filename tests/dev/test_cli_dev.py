@@ -192,3 +192,49 @@ def test_shared_oauth_server_and_fixed_passkey_challenge_from_the_command_line(t
         finally:
             stopped = authmw_dev("--stop", "--data-dir", str(data))
     assert stopped.returncode == 0, stopped.stderr
+
+
+def test_background_keeps_its_log_private_and_warns_when_listening_beyond_this_machine(tmp_path: Path) -> None:
+    """The first start prints the project's keys, into dev.log under --background: the log and
+    the data folder are their owner's only even under umask 022 (attack: another account of the
+    machine reads the keys). Listening on every interface is allowed, but said loudly: anyone
+    on the network then reads the mailbox's sign-in links."""
+    import os
+
+    old = os.umask(0o022)
+    try:
+        for host, warned in (("127.0.0.1", False), ("0.0.0.0", True)):
+            data = tmp_path / host / ".authmw"
+            started = authmw_dev("--background", "--host", host, "--port", "0", "--data-dir", str(data))
+            try:
+                assert started.returncode == 0, started.stderr
+                log = (data / "dev.log").read_text()
+                keys = AuthConfig.from_env_file(data / "project.env")
+                assert keys.secret_server_key and keys.secret_server_key in log  # what makes the log secret
+                assert (data / "dev.log").stat().st_mode & 0o777 == 0o600
+                assert data.stat().st_mode & 0o777 == 0o700
+                assert ("WARNING:    listening on 0.0.0.0, not only this machine" in log) is warned, log
+            finally:
+                assert authmw_dev("--stop", "--data-dir", str(data)).returncode == 0
+    finally:
+        os.umask(old)
+
+
+def test_stop_never_signals_a_process_that_reused_the_pid_of_a_killed_service(tmp_path: Path) -> None:
+    """A service killed outright leaves dev.pid behind; its pid is later another program's.
+    `--stop` must not SIGTERM that program, and a new start must not call it the service."""
+    data = tmp_path / ".authmw"
+    data.mkdir()
+    other = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        (data / "dev.pid").write_text(f"{other.pid}\n")
+        stopped = authmw_dev("--stop", "--data-dir", str(data))
+        assert stopped.returncode == 1 and "no local service is running" in stopped.stderr
+        assert other.poll() is None  # still running: not signalled
+        started = authmw_dev("--background", "--port", "0", "--data-dir", str(data))  # control: not "already running"
+        assert started.returncode == 0, started.stderr
+        assert authmw_dev("--stop", "--data-dir", str(data)).returncode == 0  # the real service stops
+        assert other.poll() is None
+    finally:
+        other.stdin.close()  # type: ignore[union-attr]
+        other.wait(timeout=30)

@@ -14,7 +14,7 @@ from django.test import Client, override_settings
 from django.urls import path
 from svix.webhooks import Webhook as SvixWebhook
 
-from authmw.webhooks import MemorySeenIds, UserUpdated, Webhooks
+from authmw.webhooks import MAX_BODY_BYTES, MemorySeenIds, UserUpdated, Webhooks
 from authmw_django import webhook_view
 
 SECRET = "whsec_" + base64.b64encode(os.urandom(24)).decode()
@@ -95,6 +95,23 @@ def test_attacks_are_refused_and_change_nothing(client: Client) -> None:
     assert client.get("/webhooks/authmw").status_code == 405
     assert RAN == []
     assert post(client, body, headers).status_code == 200 and RAN == ["msg_1:ada@example.com"]  # control
+
+
+def test_a_body_over_the_limit_is_refused_with_413_before_it_is_read(client: Client) -> None:
+    """Attack: a huge body to fill the receiver's memory (Django's own 2.5 MB cap is a setting
+    an app may lift); the limit holds even for a correctly signed body."""
+
+    def signed(size: int, msg_id: str) -> tuple[bytes, dict[str, str]]:
+        body = json.dumps({"type": "user.updated", "data": USER}).encode()
+        body += b" " * (size - len(body))  # JSON may end in whitespace; the signature covers it
+        when = datetime.fromtimestamp(NOW, tz=timezone.utc)
+        return body, {"svix-id": msg_id, "svix-timestamp": str(int(NOW)), "svix-signature": SvixWebhook(SECRET).sign(msg_id, when, body.decode())}
+
+    with override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=None):
+        response = post(client, *signed(MAX_BODY_BYTES + 1, "msg_big"))
+        assert response.status_code == 413 and response.json()["error"] == "too_large" and RAN == []
+        assert post(client, *signed(MAX_BODY_BYTES, "msg_ok")).status_code == 200  # control: at the limit
+    assert RAN == ["msg_ok:ada@example.com"]
 
 
 def test_a_failing_handler_answers_500_and_the_retry_is_handled(client: Client) -> None:

@@ -22,6 +22,7 @@ from dev.test_smtp_delivery import (  # noqa: F401 - smtp_server is a fixture
 )
 
 from authmw import AuthConfig, production_mode_errors
+from authmw._production import WILDCARD_TOO_WIDE
 from authmw.errors import (
     AdminAccessTokenIsNotAdmin,
     ApiKeyNotFound,
@@ -296,6 +297,26 @@ def test_each_domain_rule_with_its_message_and_fix_link(flavour, owner):
         ("https://10.0.0.1", "Direct IPs are not valid for trusted domains in production mode: https://10.0.0.1"),
         ("http://a.example", "Trusted domains should be HTTPS: http://a.example"),
         ("https://a.example", None),
+        # Attacks: hosts a browser (and the service's callback check) reads as this machine or
+        # as an address, whatever the text looks like.
+        ("https://0x7f.0.0.1", "Localhost domains are not allowed to be trusted in production mode: https://0x7f.0.0.1"),
+        ("https://2130706433", "Localhost domains are not allowed to be trusted in production mode: https://2130706433"),
+        ("https://local%68ost", "Localhost domains are not allowed to be trusted in production mode: https://local%68ost"),
+        ("https://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54", "Localhost domains are not allowed to be trusted in production mode: https://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54"),
+        ("https://localhost.", "Localhost domains are not allowed to be trusted in production mode: https://localhost."),
+        ("https://[::1]", "Direct IPs are not valid for trusted domains in production mode: https://[::1]"),
+        ("https://[2001:db8::1]:8443", "Direct IPs are not valid for trusted domains in production mode: https://[2001:db8::1]:8443"),
+        ("https://0xc0.0xa8.1.20", "Direct IPs are not valid for trusted domains in production mode: https://0xc0.0xa8.1.20"),
+        ("https://**", f"{WILDCARD_TOO_WIDE}: https://**"),
+        ("https://*.com", f"{WILDCARD_TOO_WIDE}: https://*.com"),
+        ("https://*example.com", f"{WILDCARD_TOO_WIDE}: https://*example.com"),
+        ("https://example.*", f"{WILDCARD_TOO_WIDE}: https://example.*"),
+        # controls: what a real site writes stays fine
+        ("https://*.example.com", None),
+        ("https://app-*.example.com", None),
+        ("https://**.example.com", None),
+        ("https://app.example.com./", None),
+        ("https://xn--bcher-kva.example", None),
     ],
 )
 def test_the_pure_check_of_one_domain(domain, message):
@@ -305,6 +326,18 @@ def test_the_pure_check_of_one_domain(domain, message):
     errors = production_mode_errors(project)
     assert [e.message for e in errors] == ([message] if message else [])
     assert all(str(e) == f"{e.message} (fix: https://app.stack-auth.com/projects/p1/domains)" for e in errors)
+
+
+def test_a_domain_the_service_reads_as_loopback_fails_the_check(flavour, owner):
+    """Attack: `https://0x7f.0.0.1` passed the check (a string parse saw a host name), while the
+    service, parsing as a browser, trusts callbacks to https://127.0.0.1 for it."""
+    _, admin = owner.project()
+    domain = "https://0x7f.0.0.1"
+    flavour(admin.update_project(config={"allow_localhost": False, "domains": [{"domain": domain, "handler_path": "/h"}]}))
+    errors = flavour(admin.production_mode_errors())
+    assert [e.message for e in errors] == [f"Localhost domains are not allowed to be trusted in production mode: {domain}"]
+    flavour(admin.update_project(config={"domains": [{"domain": "https://app.example.com", "handler_path": "/h"}]}))
+    assert flavour(admin.production_mode_errors()) == []  # control
 
 
 # -- API keys ----------------------------------------------------------------------------------

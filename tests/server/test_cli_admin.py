@@ -459,3 +459,25 @@ def test_project_set_oauth_provider(run, service):
     )
     status, _, err = run("project", "set", "oauth_provider", "google")
     assert status == 2 and "takes a JSON object" in err
+
+
+def test_a_project_env_of_another_account_is_not_used_unless_named(run, service, tmp_path, monkeypatch):
+    """Attack: in a shared folder (/tmp) another account leaves `.authmw/project.env` pointing
+    at its own service; a command run below it would send what it carries (new users and their
+    passwords) there. A found file must be the user's own; naming it with --env-file still works."""
+    planted = _local_project_folder(service, tmp_path)
+    if os.geteuid() == 0:
+        os.chown(planted, 65534, 65534)  # nobody's
+    else:  # cannot give a file away: be another account instead
+        real = os.getuid()
+        monkeypatch.setattr(os, "getuid", lambda: real + 1)
+    deeper = tmp_path / "work"
+    deeper.mkdir()
+    monkeypatch.chdir(deeper)
+    email = f"victim-{uuid.uuid4().hex[:10]}@example.com"
+    monkeypatch.setattr(sys, "stdin", _Stdin("their own password\n"))
+    status, out, err = run("users", "create", "--email", email, "--password-stdin", env=False)
+    assert status == 2 and out == "" and "belongs to another account" in err and f"--env-file {planted}" in err
+    assert run("users", "list", "--query", email)[1].startswith("No users match")  # nothing was sent
+    status, out, _ = run("project", "show", "--json", "--env-file", str(planted), env=False)  # control: named
+    assert status == 0 and json.loads(out)["id"] == service.project_id

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from flask import Flask
 from support import NOW, OTHER_SECRET, SECRET, delivery
 
-from authmw.webhooks import MemorySeenIds, UserDeleted, Webhooks
+from authmw.webhooks import MAX_BODY_BYTES, MemorySeenIds, UserDeleted, Webhooks
 from authmw_fastapi import webhook_router
 from authmw_flask import webhook_blueprint
 
@@ -164,3 +164,105 @@ def test_on_refuses_an_unknown_type_and_the_repr_hides_the_secret() -> None:
     with pytest.raises(ValueError, match="user.deleted"):
         webhooks.on("user.removed")
     assert SECRET not in repr(webhooks)
+
+
+def padded(size: int, msg_id: str = "msg_big") -> tuple[bytes, dict[str, str]]:
+    """A validly signed user.deleted of exactly `size` bytes (extra data is ignored by the event)."""
+    bare = len(delivery("user.deleted", {**DELETED, "pad": ""}, msg_id=msg_id)[0])
+    return delivery("user.deleted", {**DELETED, "pad": "x" * (size - bare)}, msg_id=msg_id)
+
+
+def test_a_body_over_the_limit_is_refused_with_413_even_when_signed(receiver) -> None:  # type: ignore[no-untyped-def]
+    """Attack: an unauthenticated sender streams a huge body to fill the receiver's memory.
+    The limit holds even for a correctly signed one, so no signature can make it grow."""
+    _, ran, post, _ = receiver
+    body, headers = padded(MAX_BODY_BYTES + 1)
+    response = post(body, headers)
+    assert status(response) == 413 and ran == []
+    answer = response.get_json() if hasattr(response, "get_json") else response.json()
+    assert answer["error"] == "too_large"
+    body, headers = padded(MAX_BODY_BYTES)  # control: a body of exactly the limit is handled
+    assert len(body) == MAX_BODY_BYTES
+    assert status(post(body, headers)) == 200 and ran == ["msg_big:u1"]
+
+
+@pytest.mark.parametrize("framework", sorted(FRAMEWORKS))
+def test_max_body_bytes_is_the_receivers_limit(framework: str) -> None:
+    clock = [NOW]
+    webhooks = Webhooks(SECRET, seen_ids=MemorySeenIds(clock=lambda: clock[0]), clock=lambda: clock[0], max_body_bytes=4096)
+    post = FRAMEWORKS[framework](webhooks)
+    assert status(post(*padded(4097))) == 413
+    assert status(post(*padded(4096))) == 200
+    webhooks = Webhooks(SECRET, clock=lambda: NOW, max_body_bytes=3 * MAX_BODY_BYTES)
+    assert status(FRAMEWORKS[framework](webhooks)(*padded(2 * MAX_BODY_BYTES))) == 200
+    with pytest.raises(ValueError, match="max_body_bytes"):
+        Webhooks(SECRET, max_body_bytes=0)
+
+
+class Endless:
+    """A request stream of `total` bytes produced on demand, counting what the app read."""
+
+    def __init__(self, total: int) -> None:
+        self.left = total
+        self.read_bytes = 0
+
+    def chunk(self, size: int) -> bytes:
+        size = min(size if size >= 0 else self.left, self.left, 1 << 20)
+        self.left -= size
+        self.read_bytes += size
+        return b"x" * size
+
+    def read(self, size: int = -1) -> bytes:
+        return self.chunk(size)
+
+    def readline(self, size: int = -1) -> bytes:  # a body without newlines is one line
+        return self.chunk(size)
+
+
+HUGE = 64 * MAX_BODY_BYTES
+
+
+def test_flask_stops_reading_a_chunked_body_at_the_limit() -> None:
+    """Chunked (no Content-Length), so only counting while reading can stop it."""
+    webhooks = make_webhooks([NOW])
+    app = Flask(__name__)
+    app.register_blueprint(webhook_blueprint(webhooks))
+    stream = Endless(HUGE)
+    body, headers = delivery("user.deleted", DELETED)
+    response = app.test_client().post(
+        "/webhooks/authmw", headers=headers, environ_overrides={"wsgi.input": stream, "wsgi.input_terminated": True}
+    )
+    assert response.status_code == 413
+    assert stream.read_bytes <= MAX_BODY_BYTES + (1 << 20)
+    assert flask_post(webhooks)(body, headers).status_code == 200  # control
+
+
+def test_fastapi_stops_reading_a_streamed_body_at_the_limit() -> None:
+    """The router's ASGI app, called as a server calls it, with a body of many chunks."""
+    import asyncio
+
+    webhooks = make_webhooks([NOW])
+    app = FastAPI()
+    app.include_router(webhook_router(webhooks))
+    chunk = b"x" * (64 * 1024)
+    asked = [0]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        asked[0] += 1
+        return {"type": "http.request", "body": chunk, "more_body": asked[0] * len(chunk) < HUGE}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+        "path": "/webhooks/authmw", "raw_path": b"/webhooks/authmw", "query_string": b"", "root_path": "",
+        "headers": [(b"host", b"app.example"), (b"transfer-encoding", b"chunked")],
+        "client": ("127.0.0.1", 5000), "server": ("app.example", 80),
+    }
+    asyncio.run(app(scope, receive, send))
+    assert sent[0]["status"] == 413
+    assert asked[0] * len(chunk) <= MAX_BODY_BYTES + len(chunk)
+    body, headers = delivery("user.deleted", DELETED)
+    assert status(fastapi_post(webhooks)(body, headers)) == 200  # control

@@ -251,3 +251,15 @@ def test_a_bad_secret_is_a_configuration_error() -> None:
     for secret in ("", "whsec_", "sk_live_abc", "whsec_not base64!"):
         with pytest.raises(ValueError, match="whsec_"):
             verify(b"{}", {}, secret)
+
+
+def test_a_body_over_max_body_bytes_is_refused_before_its_signature_is_computed() -> None:
+    body = body_of("team.deleted", {"id": TEAM["id"]})
+    padded = body + b" " * (webhooks.MAX_BODY_BYTES + 1 - len(body))  # signed, valid JSON, one byte too many
+    with pytest.raises(InvalidWebhook) as refused:
+        verify(padded, svix_headers(padded), SECRET, seen_ids=None, clock=lambda: NOW)
+    assert refused.value.reason == "too_large" and "too_large" in InvalidWebhook.REASONS
+    with pytest.raises(InvalidWebhook, match="larger than 10 bytes"):  # a str counts its UTF-8 bytes
+        verify("é" * 6, svix_headers(b"x"), SECRET, seen_ids=None, clock=lambda: NOW, max_body_bytes=10)
+    event = verify(padded, svix_headers(padded), SECRET, seen_ids=None, clock=lambda: NOW, max_body_bytes=len(padded))
+    assert event.type == "team.deleted"  # control: a raised limit takes it
