@@ -35,7 +35,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 #: Areas left out by default, with why (`--all` runs them too). Paths are relative to SUITE.
 EXCLUDED: dict[str, str] = {
-    "payments": "payments (Stripe, products, items): not offered by the local service",
+    "payments": "payments (Stripe, products, purchases): not offered beyond the internal project's team seats",
     "internal/payments": "payments: not offered",
     "stripe-webhooks.test.ts": "payments: not offered",
     "internal/transactions.test.ts": "payments: not offered",
@@ -55,7 +55,6 @@ EXCLUDED: dict[str, str] = {
     "external-db-sync-high-volume.test.ts": "external database sync: not offered",
     "external-db-sync-race.test.ts": "external database sync: not offered",
     "emails": "e-mail queue, drafts, themes rendered by React Email (Freestyle sandbox): not offered",
-    "internal/email-drafts.test.ts": "e-mail drafts (React Email): not offered",
     "internal/email-queue-step.test.ts": "the e-mail queue worker: not offered",
     "internal/email.test.ts": "e-mail server onboarding (managed domains): not offered",
     "internal/failed-emails-digest.test.ts": "the e-mail queue's failure digest: not offered",
@@ -85,6 +84,28 @@ def prepare(stack: Path) -> None:
     fixed = _CODEBUFF_IMPORTER.sub("", text, count=1)
     if fixed != text:
         lockfile.write_text(fixed, encoding="utf-8")
+
+
+#: Written by the backend's own build (`pnpm run codegen` -> generate-private-sign-up-risk-engine):
+#: the entry point of the sign-up risk engine, the private one when its submodule is checked out,
+#: else the public fallback. `risk-scores.test.ts` reads it to know which scores to expect.
+RISK_ENGINE_ENTRY = "apps/backend/src/private/implementation.generated.ts"
+
+
+def ensure_risk_engine_entry(stack: Path) -> None:
+    """Write the risk engine's generated entry point as the backend's build would (a copy made with
+    `git archive` lacks it: the file is ignored by git). The private engine is a private submodule,
+    so a public copy gets the fallback; the file is left alone when it exists."""
+    entry = stack / RISK_ENGINE_ENTRY
+    if entry.exists() or not entry.parent.is_dir():
+        return
+    private = (entry.parent / "implementation" / "index.ts").exists()
+    engine = "implementation" if private else "implementation-fallback"
+    entry.write_text(
+        "// Written by authmw's scripts/stack_e2e.py, as the backend's codegen writes it.\n"
+        f'export * from "../private/{engine}/index";\n',
+        encoding="utf-8",
+    )
 
 
 def _excluded(path: str) -> str | None:
@@ -196,6 +217,7 @@ def run(args: argparse.Namespace) -> int:
     if not selected:
         print(f"stack_e2e: no test file under {SUITE} matches {args.paths}.", file=sys.stderr)
         return 2
+    ensure_risk_engine_entry(stack)
     api = args.api
     if api == "auto":  # the backend version of the copy: 2.7.x -> "2.7", else "2.8"
         version = json.loads((e2e / "package.json").read_text(encoding="utf-8"))["version"]
@@ -264,6 +286,9 @@ def _run_suite(
         command = [
             str(vitest),
             "run",
+            # From the repository's root, as its CI runs the suite (`pnpm test run`): a test
+            # reads a backend file relative to the working directory.
+            f"--root={e2e}",
             *[f"{SUITE}/{f}" for f in selected],
             "--reporter=json",
             f"--outputFile={report}",
@@ -278,7 +303,7 @@ def _run_suite(
             file=sys.stderr,
             flush=True,
         )
-        child = subprocess.Popen(command, cwd=e2e, env=env, start_new_session=True)
+        child = subprocess.Popen(command, cwd=e2e.parent.parent, env=env, start_new_session=True)
         try:
             child.wait(timeout=args.timeout_minutes * 60)
         except subprocess.TimeoutExpired:

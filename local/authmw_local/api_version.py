@@ -123,6 +123,10 @@ class ApiVersion:
     #: the user already has is refused with USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION
     #: (2.7.16); 2.8.86 adds it as one more link of the user.
     one_account_per_provider: bool
+    #: The seats of the `internal` project's teams (`dashboard_admins`, 2.8.86's seeded plan
+    #: items): a new team gets the free plan's one seat, an invitation needs a free seat, and
+    #: the payments item routes read and change them (service-api B15). 2.7.16 has none.
+    dashboard_seats: bool
 
     def issuer(self, base_url: str, project_id: str, kind: str = USER) -> str:
         table = token_kinds()
@@ -162,6 +166,7 @@ API_27 = ApiVersion(
     url_space_problem=False,
     refuses_duplicate_domains=True,
     one_account_per_provider=True,
+    dashboard_seats=False,
 )
 
 API_28 = ApiVersion(
@@ -191,6 +196,7 @@ API_28 = ApiVersion(
     url_space_problem=True,
     refuses_duplicate_domains=False,
     one_account_per_provider=False,
+    dashboard_seats=True,
 )
 
 VERSIONS = {version.name: version for version in (API_27, API_28)}

@@ -365,6 +365,49 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (project_id, id)
     )
     """,
+    # (helper `fidelity36`) API 2.8's e-mail drafts (email_drafts.py)
+    """
+    CREATE TABLE email_drafts (
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        display_name TEXT NOT NULL,
+        tsx_source TEXT NOT NULL,
+        theme_mode TEXT NOT NULL,
+        theme_id TEXT,
+        sent_at_millis INTEGER,
+        created_at_millis INTEGER NOT NULL,
+        updated_at_millis INTEGER NOT NULL,
+        PRIMARY KEY (project_id, id)
+    )
+    """,
+    # (helper `fidelity36`) the plan items of customers (payments.py): products a customer holds
+    # and changes of an item's quantity; the teams `internal` already has get its free plan
+    """
+    CREATE TABLE customer_products (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        customer_type TEXT NOT NULL,
+        customer_id TEXT NOT NULL,
+        product_id TEXT NOT NULL,
+        quantity INTEGER NOT NULL,
+        created_at_millis INTEGER NOT NULL
+    );
+    CREATE INDEX customer_products_by_customer ON customer_products(project_id, customer_type, customer_id);
+    CREATE TABLE item_quantity_changes (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        customer_type TEXT NOT NULL,
+        customer_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        quantity INTEGER NOT NULL,
+        description TEXT,
+        expires_at_millis INTEGER,
+        created_at_millis INTEGER NOT NULL
+    );
+    CREATE INDEX item_quantity_changes_by_customer ON item_quantity_changes(project_id, customer_type, customer_id, item_id);
+    INSERT INTO customer_products (id, project_id, customer_type, customer_id, product_id, quantity, created_at_millis)
+        SELECT 'free-' || id, project_id, 'team', id, 'free', 1, created_at_millis FROM teams WHERE project_id = 'internal'
+    """,
 ]
 
 

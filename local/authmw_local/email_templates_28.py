@@ -20,6 +20,7 @@ from typing import Any
 
 from .db import load
 from .errors import CatalogueError
+from .ids import is_uuid
 from .tsx_render import Rendered, TsxError, check_theme, render
 
 logger = logging.getLogger("authmw_local.mail")
@@ -42,6 +43,9 @@ BUILT_IN_THEMES: dict[str, tuple[str, str]] = {
     "a0172b5d-cff0-463b-83bb-85124697373a": ("Default Dark", "theme_dark.tsx"),
     "c7e2d94f-8a1b-4e6d-b3f5-9d0a2e7c1b8f": ("Default Colorful", "theme_colorful.tsx"),
 }
+#: What `theme_id: false` ("no theme") renders in: a bare document around the template, as the
+#: service's empty theme.
+NO_THEME_FILE = "theme_none.tsx"
 NEW_TEMPLATE_FILE = "new_template.tsx"
 #: A template's `theme_id` as stored: NULL = not given (the project's theme), else JSON-ish text.
 _NO_THEME, _NULL_THEME = "false", "null"
@@ -65,6 +69,11 @@ class Template:
         if self.theme_id != "absent":
             out["theme_id"] = self.theme_id
         return out
+
+
+def valid_theme_id(theme_id: Any) -> bool:
+    """The service's theme id field (`templateThemeIdSchema`): a UUID, false, null or absent (None)."""
+    return theme_id is None or theme_id is False or (isinstance(theme_id, str) and is_uuid(theme_id))
 
 
 def _theme_from_column(value: str | None) -> Any:
@@ -188,11 +197,17 @@ def check_theme_source(source: str) -> None:
 
 
 def theme_source_for(c: sqlite3.Connection, project_id: str, theme_id: Any, project_theme: str) -> str | None:
-    """The theme a template's `theme_id` picks: False = none, None/absent = the project's."""
+    """The theme a template's `theme_id` picks: False = none (a bare document), None/absent =
+    the project's."""
     if theme_id is False:
-        return None
+        return shipped_source(NO_THEME_FILE)
     chosen = project_theme if theme_id in (None, "absent") else str(theme_id)
-    theme = find_theme(c, project_id, chosen) or find_theme(c, project_id, DEFAULT_THEME_ID)
+    # (an id that is none of the project's themes gives the project's theme, as on the service)
+    theme = (
+        find_theme(c, project_id, chosen)
+        or find_theme(c, project_id, project_theme)
+        or find_theme(c, project_id, DEFAULT_THEME_ID)
+    )
     return theme.tsx_source if theme else None
 
 

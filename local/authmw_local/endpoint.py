@@ -36,7 +36,7 @@ from .auth import TIERS, Auth, resolve
 from .errors import CatalogueError, ServiceError, schema_error
 from .projects import Project
 from .responses import AfterCommit, Created, json_response
-from .schema import MISSING, Obj, Spec
+from .schema import MISSING, Obj, Spec, Uuid
 from .service import Service
 
 ANY = frozenset(TIERS)
@@ -94,6 +94,18 @@ class NeedsUser:
 
 #: Without a user: SCHEMA_ERROR "auth.user must be defined" (with the request's other problems).
 USER_IN_SCHEMA = NeedsUser(None)
+
+
+def names_me(spec: Spec | None, values: Any) -> bool:
+    """Whether a field of `spec` that takes a user id or "me" (service-api A1.4) says "me"."""
+    return (
+        isinstance(spec, Obj)
+        and isinstance(values, Mapping)
+        and any(
+            isinstance(field, Uuid) and field.allow_me and values.get(name) == "me"
+            for name, field in spec.fields.items()
+        )
+    )
 
 
 @dataclass
@@ -176,6 +188,8 @@ class RequestContext:
 
     def validate(self, spec: Spec, value: Any, where: str = "body") -> Any:
         """Validate inside a handler (for schemas that depend on the tier)."""
+        if self.user is None and names_me(spec, value):
+            raise CatalogueError("CANNOT_GET_OWN_USER_WITHOUT_USER")  # first, as on 2.8.86 (Endpoint._pass)
         problems: list[str] = []
         cleaned = spec.check(MISSING if value is None else value, where, problems)
         if problems:
@@ -257,6 +271,10 @@ class Endpoint:
         try:
             with service.db.tx() as c:
                 auth = resolve(c, service.tokens, request.headers)
+                if auth is not None and auth.user is None and self._names_me(service.api, request, body):
+                    # 2.8.86 swaps "me" for the user's id while it validates the request and stops
+                    # there when there is no user: before the tier check and any other problem.
+                    raise CatalogueError("CANNOT_GET_OWN_USER_WITHOUT_USER")
                 self._check_tier(auth)
                 ctx = RequestContext(
                     service=service,
@@ -278,6 +296,17 @@ class Endpoint:
                     for write in ctx.kept_on_error:
                         write(c)
             raise
+
+    def _names_me(self, api: ApiVersion, request: Request, body: Any) -> bool:
+        """Whether a field that takes "me" (a user id or "me", service-api A1.4) says "me" in the
+        path, the query or the body."""
+        body_spec = self.body.for_api(api) if isinstance(self.body, PerApi) else self.body
+        query_spec = self.query.for_api(api) if isinstance(self.query, PerApi) else self.query
+        return (
+            names_me(self.params, request.path_params)
+            or names_me(query_spec, request.query_params)
+            or names_me(body_spec, body)
+        )
 
     def _check_tier(self, auth: Auth | None) -> None:
         if self.tiers is None:

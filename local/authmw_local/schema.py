@@ -293,7 +293,7 @@ class Obj(Spec):
         if self.test is not None and not problems:
             message = self.test(result)
             if message:
-                problems.append(f"{path} {message}")
+                problems.append(message if isinstance(message, Unprefixed) else f"{path} {message}")
         return result
 
 

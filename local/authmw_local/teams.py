@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from . import webhooks
+from . import payments, webhooks
 from .db import dump, load
 from .ids import new_uuid, now_millis
 from .projects import Project
@@ -76,6 +76,7 @@ def create_team(
     )
     if creator_user_id is not None:
         add_member(c, project, team_id, creator_user_id, as_creator=True)
+    payments.grant_free_plan(c, project.id, team_id)  # (a team of `internal`: one seat)
     webhooks.team_created(c, project.id, team_id)
     return team_id
 

@@ -48,6 +48,20 @@ class TsxError(Exception):
     """The source cannot be rendered: a syntax error, something outside the subset, or an error
     the template threw. The message names the problem (and the line and column when known)."""
 
+    def __init__(self, message: str, *, problem: str | None = None, at: int | None = None) -> None:
+        super().__init__(message)
+        #: For an error found while reading the source: the problem alone and where it is.
+        self.problem = problem
+        self.at = at
+
+
+def build_failure(errors: list[tuple[str, int, int, str]]) -> TsxError:
+    """Syntax errors as the service's bundler (esbuild) reports them, one line each:
+    `virtual:/<file>:<line>:<column>: ERROR: <problem>` (line from 1, column from 0)."""
+    count = f"{len(errors)} error{'s' if len(errors) != 1 else ''}"
+    lines = [f"virtual:/{file}:{line}:{column}: ERROR: {problem}" for file, line, column, problem in errors]
+    return TsxError(f"Build failed with {count}:\n" + "\n".join(lines))
+
 
 class _Undefined:
     def __repr__(self) -> str:
@@ -103,9 +117,13 @@ _RESERVED = frozenset({"const", "let", "var", "return", "if", "else", "function"
 
 
 class _Parser:
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, file: str = "template.tsx") -> None:
         self.s = source
         self.i = 0
+        #: The file the source stands for in messages (the service bundles template.tsx and theme.tsx).
+        self.file = file
+        #: Syntax errors read past, as esbuild does, to be reported with the one that stops reading.
+        self.recovered: list[tuple[int, str]] = []
 
     # -- low level
     def where(self, at: int | None = None) -> str:
@@ -115,7 +133,22 @@ class _Parser:
         return f"line {line}, column {column}"
 
     def fail(self, message: str, at: int | None = None) -> TsxError:
-        return TsxError(f"{message} (template.tsx {self.where(at)})")
+        at = self.i if at is None else at
+        return TsxError(f"{message} ({self.file} {self.where(at)})", problem=message, at=at)
+
+    def position(self, at: int) -> tuple[int, int]:
+        """(line from 1, column from 0) of an offset, as esbuild counts them."""
+        return self.s.count("\n", 0, at) + 1, at - (self.s.rfind("\n", 0, at) + 1)
+
+    def build_failure(self, last: TsxError | None) -> TsxError:
+        """The syntax errors read past, and `last` (the one that stopped reading, if any), in the
+        bundler's words; an error without a position is not a syntax error and stays as it is."""
+        found = list(self.recovered)
+        if last is not None:
+            if last.problem is None or last.at is None:
+                return last
+            found.append((last.at, last.problem))
+        return build_failure([(self.file, *self.position(at), problem) for at, problem in found])
 
     def skip_space(self) -> None:
         s = self.s
@@ -663,7 +696,8 @@ class _Parser:
         label = f"<{name}>" if name else "fragment <>"
         while True:
             if self.i >= len(self.s):
-                raise self.fail(f"Unexpected end of file before the closing tag of {label}", at)
+                closing = f'a closing "{name}" tag' if name else "a closing fragment tag"
+                raise self.fail(f"Unexpected end of file before {closing}", len(self.s))
             c = self.s[self.i]
             if self.s.startswith("</", self.i):
                 self.i += 2
@@ -682,7 +716,10 @@ class _Parser:
                 children.append(self.expression_with_types())
                 self.expect("}")
             elif c in "}>":
-                raise self.fail(f'The character "{c}" is not valid inside a JSX element')
+                # esbuild reports this and reads on, the character taken as text
+                self.recovered.append((self.i, f'The character "{c}" is not valid inside a JSX element'))
+                children.append(("str", c))
+                self.i += 1
             else:
                 end = self.i
                 while end < len(self.s) and self.s[end] not in "<{}>":
@@ -1340,18 +1377,30 @@ class Module:
 
     names: dict[str, Any]
     source: str
+    file: str = "template.tsx"
 
     def extra(self, name: str) -> Any:
         return self.names["__extras__"].get(name)
 
 
-def parse_module(source: str) -> Module:
-    parser = _Parser(source)
-    return Module(parser.module(), source)
+def parse_module(source: str, file: str = "template.tsx") -> Module:
+    """Read a source; syntax errors are reported as the service's bundler reports them."""
+    parser = _Parser(source, file)
+    try:
+        names = parser.module()
+    except TsxError as exc:
+        raise parser.build_failure(exc) from None
+    if parser.recovered:
+        raise parser.build_failure(None)
+    return Module(names, source, file)
 
 
 def _entry(module: Module, name: str) -> Closure:
     value = module.names.get(name)
+    if name == "EmailTheme" and name not in module.names["__exports__"]:
+        # the service's bundle imports it by name from the theme, so its build fails (at the
+        # import's place in its render.tsx)
+        raise build_failure([("render.tsx", 9, 9, 'No matching export in "virtual:/theme.tsx" for import "EmailTheme"')])
     if value is None or name not in module.names["__exports__"]:
         raise TsxError(f"The source does not export a function called {name}")
     if not isinstance(value, Closure):
@@ -1367,7 +1416,7 @@ def preview_values(module: Module, name: str) -> dict[str, Any]:
     if node is None:
         return {}
     budget = _Budget()
-    value = _Evaluator(dict(module.names), budget).eval(node, {}, _Parser(module.source))
+    value = _Evaluator(dict(module.names), budget).eval(node, {}, _Parser(module.source, module.file))
     return value if isinstance(value, dict) else {}
 
 
@@ -1412,7 +1461,7 @@ def _render(
     preview: bool = False,
 ) -> Rendered:
     template = parse_module(template_source)
-    theme = parse_module(theme_source) if theme_source is not None else None
+    theme = parse_module(theme_source, "theme.tsx") if theme_source is not None else None
     budget = _Budget()
     values = dict(variables)
     if preview:
@@ -1428,7 +1477,7 @@ def _render(
     if theme is None:
         markup = inner
     else:
-        theme_parser = _Parser(theme_source or "")
+        theme_parser = _Parser(theme.source, theme.file)
         theme_evaluator = _Evaluator(dict(theme.names), budget)
         marker = Element("", {}, [])
         theme_props: dict[str, Any] = {"children": marker, "projectLogos": dict(logos or {})}

@@ -17,7 +17,7 @@ from .ids import new_uuid, now_millis
 from .oauth_flow import sign_in_link
 from .passwords import is_valid_bcrypt_hash
 from .projects import Project
-from .schema import Arr, Bool, Json, Num, Obj, Str, Uuid
+from .schema import Arr, Bool, Json, Num, Obj, Str, Unprefixed, Uuid
 from .teams import create_team, is_member
 from .tokens import revoke_user_refresh_tokens
 from .users import add_contact_channel, create_user, email_used_for_auth, normalise_email, primary_email_channel
@@ -75,14 +75,15 @@ OAUTH_PROVIDERS = Arr(Obj({"id": Str(required=True), "account_id": Str(required=
 
 
 
-def _restriction_consistent(body: dict[str, Any]) -> str | None:
+def _restriction_consistent(body: dict[str, Any]) -> Unprefixed | None:
     """2.8, an update: a reason or private details only come with `restricted_by_admin: true` in
     the same body (a schema check of the backend's update schema; its create schema lacks it,
     and creation answers the plain 400 of `_restriction_columns` instead)."""
     if body.get("restricted_by_admin") is not True:
         for name in ("restricted_by_admin_reason", "restricted_by_admin_private_details"):
             if body.get(name) is not None:
-                return f"is not valid: {name} must be null when restricted_by_admin is not true"
+                # (the backend's own message for its schema test, which yup prints as written)
+                return Unprefixed(f"{name} must be null when restricted_by_admin is not true")
     return None
 
 

@@ -87,3 +87,43 @@ def test_a_theme_wraps_the_template_and_subject_is_captured():
     assert result.html.startswith('<!DOCTYPE html><html lang="en" dir="ltr"><body><p ')
     assert result.html.endswith('Body</p><a href="https://u.example">stop</a></body></html>')
     assert result.text == "Body\nstop https://u.example"
+
+
+def _build_error(template: str, theme: str | None = None) -> str:
+    with pytest.raises(TsxError) as raised:
+        render(template, theme, user={"displayName": "Ada"}, project={"displayName": "Acme"}, variables={})
+    return str(raised.value)
+
+
+def test_syntax_errors_are_reported_as_the_services_bundler_reports_them():
+    # esbuild reads past a stray "}" in JSX text and then meets the end of the file inside <span>:
+    # two errors, each at its line (from 1) and column (from 0), in the file it is in.
+    unclosed = "\n  export function EmailTemplate() {\n    return <div><span>unclosed tag\n  }\n  "
+    assert _build_error(unclosed) == (
+        "Build failed with 2 errors:\n"
+        'virtual:/template.tsx:4:2: ERROR: The character "}" is not valid inside a JSX element\n'
+        'virtual:/template.tsx:5:2: ERROR: Unexpected end of file before a closing "span" tag'
+    )
+    template = "export function EmailTemplate() { return <p>x</p>; }"
+    theme = unclosed.replace("EmailTemplate", "EmailTheme")
+    assert _build_error(template, theme).splitlines()[1].startswith("virtual:/theme.tsx:4:2: ERROR: ")
+    # one stray character alone fails the build too
+    assert _build_error("export function EmailTemplate() { return <p>a > b</p>; }") == (
+        "Build failed with 1 error:\n"
+        'virtual:/template.tsx:1:46: ERROR: The character ">" is not valid inside a JSX element'
+    )
+
+
+def test_a_theme_without_its_export_fails_the_build_at_the_import():
+    template = "export function EmailTemplate() { return <p>x</p>; }"
+    assert _build_error(template, "export function Other() { return <div/>; }") == (
+        "Build failed with 1 error:\n"
+        'virtual:/render.tsx:9:9: ERROR: No matching export in "virtual:/theme.tsx" for import "EmailTheme"'
+    )
+    # a template without its export is the local renderer's own message (the service's bundle
+    # takes it from a namespace import, so its build does not fail there)
+    assert _build_error("export function Other() { return <div/>; }") == (
+        "The source does not export a function called EmailTemplate"
+    )
+    # and an error the source throws when it runs is no build error
+    assert "Build failed" not in _build_error("export function EmailTemplate() { throw new Error('no'); }")

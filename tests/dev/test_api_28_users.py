@@ -199,6 +199,20 @@ def test_admin_restriction_rules(api_28: Api) -> None:
     assert_known_error(bad, "SCHEMA_ERROR", 400)
 
 
+def test_a_reason_alone_is_refused_even_for_a_restricted_user(api_28: Api) -> None:
+    """2.8.86's update schema wants `restricted_by_admin: true` beside a reason in the same body,
+    whatever the user's state, and words the problem as its schema test does."""
+    body = {"restricted_by_admin": True, "restricted_by_admin_reason": "spam"}
+    user = api_28.call("POST", "/users", "server", json=body).json()
+    alone = api_28.call("PATCH", f"/users/{user['id']}", "server", json={"restricted_by_admin_reason": "new"})
+    message = assert_known_error(alone, "SCHEMA_ERROR", 400)["error"]
+    assert message.endswith(":\n  - restricted_by_admin_reason must be null when restricted_by_admin is not true")
+    assert api_28.call("GET", f"/users/{user['id']}", "server").json()["restricted_by_admin_reason"] == "spam"
+    # control: with the flag in the body, the reason changes
+    both = api_28.call("PATCH", f"/users/{user['id']}", "server", json={**body, "restricted_by_admin_reason": "new"})
+    assert both.json()["restricted_by_admin_reason"] == "new"
+
+
 def test_a_project_requiring_verified_emails_restricts_unverified_users(api_28: Api, config_28: Any) -> None:
     config_28(require_email_verification=True)
     user = api_28.sign_up()

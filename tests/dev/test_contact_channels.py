@@ -142,6 +142,23 @@ def test_adding_ones_own_sign_in_address_again_is_a_plain_duplicate(api: Api, us
     assert_known_error(clash, "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", 409)
 
 
+def test_changing_a_channel_to_another_of_ones_own_addresses_is_a_plain_duplicate(api: Api, user: dict) -> None:
+    """2.8.86 runs into its unique index there (a 500); the local service answers as the same
+    duplicate is answered when adding it."""
+    channel = add(api, user["access_token"], unique_email()).json()
+    path = f"/contact-channels/me/{channel['id']}"
+    for value in (user["email"], user["email"].upper()):
+        clash = api.call("PATCH", path, token=user["access_token"], json={"value": value})
+        assert (clash.status_code, clash.text) == (400, "Contact channel already exists")
+    server = api.call("PATCH", f"/contact-channels/{user['user_id']}/{channel['id']}", "server", json={"value": user["email"]})
+    assert (server.status_code, server.text) == (400, "Contact channel already exists")
+    # control: its own address again, and a new one, are fine
+    same = api.call("PATCH", path, token=user["access_token"], json={"value": channel["value"]})
+    assert same.status_code == 200 and same.json()["value"] == channel["value"]
+    fresh = unique_email()
+    assert api.call("PATCH", path, token=user["access_token"], json={"value": fresh}).json()["value"] == fresh
+
+
 def test_sending_a_channel_code_without_a_user_names_the_missing_user(api: Api, user: dict) -> None:
     channel = add(api, user["access_token"], unique_email()).json()
     path = f"/contact-channels/{user['user_id']}/{channel['id']}/send-verification-code"

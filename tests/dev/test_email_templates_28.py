@@ -134,6 +134,26 @@ def test_a_source_that_does_not_render_is_refused_and_not_stored(api: Api, sourc
     )
     assert message in body["details"]["error"]
     assert next(t for t in templates(api) if t["id"] == PASSWORD_RESET_ID)["tsx_source"] != source
+    assert body["error"] == "Failed to render email with theme: " + body["details"]["error"]  # 2.8.86's words
+
+
+def test_a_theme_that_does_not_build_is_named_as_the_services_bundler_names_it(api: Api) -> None:
+    theme_id = api.call("POST", "/internal/email-themes", "admin", json={"display_name": "Broken"}).json()["id"]
+    path = f"/internal/email-themes/{theme_id}"
+    unclosed = "\n  export function EmailTheme({ children }) {\n    return <div><span>unclosed tag\n  }\n  "
+    body = assert_known_error(api.call("PATCH", path, "admin", json={"tsx_source": unclosed}), "EMAIL_RENDERING_ERROR", 400)
+    assert body["details"]["error"] == (
+        "Build failed with 2 errors:\n"
+        'virtual:/theme.tsx:4:2: ERROR: The character "}" is not valid inside a JSX element\n'
+        'virtual:/theme.tsx:5:2: ERROR: Unexpected end of file before a closing "span" tag'
+    )
+    no_export = api.call("PATCH", path, "admin", json={"tsx_source": "export function Other() { return <div/>; }"})
+    assert assert_known_error(no_export, "EMAIL_RENDERING_ERROR", 400)["details"]["error"].endswith(
+        'virtual:/render.tsx:9:9: ERROR: No matching export in "virtual:/theme.tsx" for import "EmailTheme"'
+    )
+    # control: a theme that builds is kept
+    fine = "export function EmailTheme({ children }) { return <div>{children}</div>; }"
+    assert api.call("PATCH", path, "admin", json={"tsx_source": fine}).status_code == 200
 
 
 @pytest.mark.usefixtures("own_server")
@@ -195,7 +215,8 @@ def test_render_email_renders_a_template_in_a_theme(api: Api) -> None:
         "POST", "/emails/render-email", "admin",
         json={"template_tsx_source": "export function EmailTemplate() { return <p>Plain</p>; }", "theme_id": False},
     )  # fmt: skip
-    assert bare.json() == {"html": "<p>Plain</p>"}
+    # no theme: the template alone in a bare document (the service's empty theme)
+    assert bare.json()["html"].startswith("<!DOCTYPE html>") and "<body><p>Plain</p></body>" in bare.json()["html"]
     missing = api.call(
         "POST", "/emails/render-email", "admin",
         json={"template_id": "00000000-0000-4000-8000-000000000000", "theme_id": False},
@@ -214,6 +235,20 @@ def test_render_email_renders_a_template_in_a_theme(api: Api) -> None:
         json={"template_id": VERIFICATION_ID, "theme_tsx_source": "export function EmailTheme() { throw new Error('no'); }"},
     )  # fmt: skip
     assert "Error: no" in assert_known_error(broken_theme, "EMAIL_RENDERING_ERROR", 400)["details"]["error"]
+    # a theme_id that is no UUID fails the schemas that have one (as 2.8.86 words it) ...
+    not_an_id = api.call(
+        "POST", "/emails/render-email", "admin",
+        json={"template_tsx_source": "export function EmailTemplate() { return <p>x</p>; }", "theme_id": "dark"},
+    )  # fmt: skip
+    message = assert_known_error(not_an_id, "SCHEMA_ERROR", 400)["error"]
+    assert "    Schema 0:\n      body.template_id must be defined\n      body.theme_id is invalid\n" in message
+    assert "    Schema 2:\n      body.theme_id is invalid\n" in message
+    # ... a UUID of no theme is the plain "not found"
+    unknown = api.call(
+        "POST", "/emails/render-email", "admin",
+        json={"template_id": VERIFICATION_ID, "theme_id": "00000000-0000-4000-8000-000000000000"},
+    )  # fmt: skip
+    assert (unknown.status_code, unknown.text) == (400, "No theme found with given id")
 
 
 def test_the_projects_email_theme_is_the_theme_of_its_mails(api: Api) -> None:

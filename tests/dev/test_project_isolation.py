@@ -94,13 +94,14 @@ class ProjectB:
         endpoint = self.admin("POST", "/internal/webhook-endpoints", json={"url": "http://127.0.0.1:9/b-hooks"})
         self.webhook_endpoint_id: str = endpoint["id"]
         # 2.8: an e-mail template and a theme of B's own (templates need B's own e-mail server)
-        self.template_id, self.theme_id = str(uuid.uuid4()), str(uuid.uuid4())
+        self.template_id, self.theme_id, self.draft_id = str(uuid.uuid4()), str(uuid.uuid4()), str(uuid.uuid4())
         if service.api == "2.8":
             smtp = {"type": "standard", "host": "127.0.0.1", "port": 9, "username": "b", "password": "b"}
             smtp |= {"sender_name": "B", "sender_email": "b@b.example"}
             self.admin("PATCH", self.project_path, json={"config": {"email_config": smtp}})
             self.template_id = self.admin("POST", "/internal/email-templates", json={"display_name": "B mail"})["id"]
             self.theme_id = self.admin("POST", "/internal/email-themes", json={"display_name": "B theme"})["id"]
+            self.draft_id = self.admin("POST", "/internal/email-drafts", json={"display_name": "B draft"})["id"]
 
     def admin(self, method: str, path: str, **kwargs: Any) -> Any:
         response = self.http.request(method, "/api/v1" + path, headers=self.admin_headers, **kwargs)
@@ -124,6 +125,7 @@ class ProjectB:
             self.api_key_id,
             self.template_id,
             self.theme_id,
+            self.draft_id,
         }
 
     def state(self) -> dict[str, Any]:
@@ -148,6 +150,7 @@ class ProjectB:
             state["email_templates"] = self.admin("GET", "/internal/email-templates")["templates"]
             state["email_themes"] = self.admin("GET", "/internal/email-themes")["themes"]
             state["email_theme"] = self.admin("GET", f"/internal/email-themes/{self.theme_id}")
+            state["email_drafts"] = self.admin("GET", "/internal/email-drafts")["drafts"]
         else:
             state["templates"] = self.admin("GET", "/email-templates")["items"]
         return state
@@ -184,6 +187,11 @@ def _path_values(b: ProjectB) -> dict[str, str]:
         "level": "environment",
         "templateId": b.template_id,
         "id": b.theme_id,
+        "draft_id": b.draft_id,
+        # payments: B's team as a customer (only `internal` has items; A must not see B's team)
+        "customer_type": "team",
+        "customer_id": b.team_id,
+        "item_id": "dashboard_admins",
     }
 
 
@@ -202,7 +210,7 @@ def _calls() -> list[tuple[str, str]]:
 CALLS = _calls()
 ID_IN_PATH = re.compile(
     r"\{(user_id|team_id|contact_channel_id|api_key_id|invitation_id|permission_id|session_id|endpoint_id"
-    r"|templateId|id)\}"
+    r"|templateId|id|draft_id|customer_id)\}"
 )
 
 

@@ -62,8 +62,11 @@ def test_invitations_to_an_unverified_email_are_not_listed(api_28: Api) -> None:
 def test_team_or_user_but_exactly_one_and_a_client_names_only_itself(api_28: Api) -> None:
     team = server_team(api_28)
     user = verified_user(api_28)
-    both = api_28.call("GET", "/team-invitations", "server", params={"team_id": team["id"], "user_id": "me"})
+    both = api_28.call("GET", "/team-invitations", "server", params={"team_id": team["id"], "user_id": user["user_id"]})
     assert (both.status_code, both.text) == (400, "Cannot specify both team_id and user_id")
+    # "me" without a user stops the request first (test_me_without_user.py)
+    me = api_28.call("GET", "/team-invitations", "server", params={"team_id": team["id"], "user_id": "me"})
+    assert_known_error(me, "CANNOT_GET_OWN_USER_WITHOUT_USER", 400)
     neither = api_28.call("GET", "/team-invitations", "server")
     assert (neither.status_code, neither.text) == (400, "Must specify either team_id or user_id")
     other = verified_user(api_28)

@@ -43,3 +43,32 @@ def test_an_unknown_option_is_still_refused(runner, capsys):
     with pytest.raises(SystemExit) as stopped:
         module.main(["run", "S", "--workers", "1", "--bogus", "auth/otp"])
     assert stopped.value.code == 2 and "--bogus" in capsys.readouterr().err and not seen
+
+
+def _copy_with_private_dir(root: Path, *, private_engine: bool) -> Path:
+    private = root / "apps" / "backend" / "src" / "private"
+    (private / "implementation").mkdir(parents=True)  # an unchecked-out submodule is an empty folder
+    (private / "implementation-fallback").mkdir()
+    (private / "implementation-fallback" / "index.ts").write_text("export {};\n")
+    if private_engine:
+        (private / "implementation" / "index.ts").write_text("export {};\n")
+    return private / "implementation.generated.ts"
+
+
+@pytest.mark.parametrize(("private_engine", "engine"), [(False, "implementation-fallback"), (True, "implementation")])
+def test_the_risk_engine_entry_is_written_as_the_backend_build_writes_it(runner, tmp_path, private_engine, engine):
+    module, _ = runner
+    entry = _copy_with_private_dir(tmp_path, private_engine=private_engine)
+    module.ensure_risk_engine_entry(tmp_path)
+    text = entry.read_text()
+    assert f'export * from "../private/{engine}/index";' in text
+    # risk-scores.test.ts expects the private engine's scores exactly when this substring is there
+    assert ("../private/implementation/index" in text) is private_engine
+
+
+def test_an_existing_risk_engine_entry_is_left_alone(runner, tmp_path):
+    module, _ = runner
+    entry = _copy_with_private_dir(tmp_path, private_engine=False)
+    entry.write_text('export * from "../private/implementation/index";\n')
+    module.ensure_risk_engine_entry(tmp_path)
+    assert entry.read_text() == 'export * from "../private/implementation/index";\n'

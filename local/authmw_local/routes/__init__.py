@@ -17,6 +17,7 @@ from . import (
     config_override,
     connected_accounts,
     contact_channels,
+    email_drafts,
     email_templates,
     email_templates_28,
     internal,
@@ -31,6 +32,7 @@ from . import (
     otp,
     outbox,
     passkeys,
+    payments,
     permission_definitions,
     project_permissions,
     projects,
@@ -73,10 +75,12 @@ ROUTE_MODULES = [
     api_keys,
     email_templates,
     email_templates_28,
+    email_drafts,
     admin_tools,
     contact_channels,
     notification_preferences,
     send_email,
+    payments,
 ]
 
 

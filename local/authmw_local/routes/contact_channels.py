@@ -70,6 +70,15 @@ def _fields(tier: str, *, creating: bool) -> Obj:
     return Obj(fields, required=True)
 
 
+def _refuse_own_duplicate(ctx: RequestContext, user_id: str, value: str, except_id: str | None = None) -> None:
+    if ctx.sql.execute(
+        "SELECT 1 FROM contact_channels WHERE project_id = ? AND user_id = ? AND type = 'email' AND value = ?"
+        " AND id IS NOT ?",
+        (ctx.project.id, user_id, value, except_id),
+    ).fetchone():
+        raise PlainError(400, "Contact channel already exists")
+
+
 @group.post("/contact-channels", tiers=ANY)
 def create(ctx: RequestContext) -> Created:
     body = ctx.validate(_fields(ctx.tier, creating=True), ctx.raw_body)
@@ -78,11 +87,7 @@ def create(ctx: RequestContext) -> Created:
         raise CatalogueError("USER_NOT_FOUND")
     value = normalise_email(body["value"])  # as it is stored (2.8 lower-cases)
     # The user's own duplicate first: a plain 400 even when that address is their sign-in address.
-    if ctx.sql.execute(
-        "SELECT 1 FROM contact_channels WHERE project_id = ? AND user_id = ? AND type = 'email' AND value = ?",
-        (ctx.project.id, user_id, value),
-    ).fetchone():
-        raise PlainError(400, "Contact channel already exists")
+    _refuse_own_duplicate(ctx, user_id, value)
     if body["used_for_auth"] and email_used_for_auth(ctx.sql, ctx.project.id, value):
         raise used_for_auth_by_someone_else(value)
     channel_id = add_contact_channel(
@@ -135,6 +140,9 @@ def update(ctx: RequestContext) -> dict[str, Any]:
     used_for_auth = body.get("used_for_auth", bool(row["used_for_auth"]))
     if used_for_auth and email_used_for_auth(ctx.sql, ctx.project.id, value, except_user=user_id):
         raise used_for_auth_by_someone_else(None)  # 2.8.86 names no address here
+    # Another channel of the same user with this address: 2.8.86 runs into its unique index (a
+    # 500); the local service answers as it does for the same duplicate when creating.
+    _refuse_own_duplicate(ctx, user_id, value, except_id=row["id"])
     is_verified = body.get("is_verified", bool(row["is_verified"]) and value == row["value"])
     if body.get("is_primary"):
         ctx.sql.execute(

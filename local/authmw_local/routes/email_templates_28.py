@@ -37,10 +37,11 @@ from ..email_templates_28 import (
     templates,
     theme_source_for,
     themes,
+    valid_theme_id,
 )
 from ..endpoint import ADMIN, EndpointGroup, RequestContext, also_at_latest
 from ..errors import CatalogueError, PlainError, schema_error
-from ..ids import is_uuid, new_uuid
+from ..ids import new_uuid
 from ..schema import Bool, Json, Obj, Str, Uuid
 from ..tsx_render import TsxError, render
 
@@ -87,7 +88,7 @@ def create_template(ctx: RequestContext) -> dict[str, Any]:
 )
 def update_template(ctx: RequestContext) -> dict[str, Any]:
     theme_id = ctx.body.get("theme_id", "absent")
-    if not (theme_id in ("absent", None, False) or (isinstance(theme_id, str) and is_uuid(theme_id))):
+    if theme_id != "absent" and not valid_theme_id(theme_id):
         raise schema_error(ctx.request.method, ctx.request.url.path, ["body.theme_id is invalid"])
     _require_own_server(ctx)
     current = find_template(ctx.sql, ctx.project.id, ctx.params["templateId"])
@@ -163,6 +164,8 @@ def _check_render_union(ctx: RequestContext, body: dict[str, Any]) -> None:
     for number, (required, optional) in enumerate(RENDER_SHAPES):
         known = set(required) | set(optional) | set(RENDER_OPTIONS)
         problems = [f"body.{name} must be defined" for name in required if name not in body]
+        if "theme_id" in optional and not valid_theme_id(body.get("theme_id")):
+            problems.append("body.theme_id is invalid")
         # (listed in the order the request wrote them, as the service does)
         written = ctx.raw_body if isinstance(ctx.raw_body, dict) else body
         unknown = [name for name in written if name in body and name not in known]
@@ -200,8 +203,6 @@ def render_email(ctx: RequestContext) -> dict[str, Any]:
     if "theme_tsx_source" in body:
         theme_source: str | None = body["theme_tsx_source"]
     else:
-        if not (theme_id in ("absent", None, False) or isinstance(theme_id, str)):
-            raise schema_error(ctx.request.method, ctx.request.url.path, ["body.theme_id is invalid"])
         if isinstance(theme_id, str) and find_theme(ctx.sql, ctx.project.id, theme_id) is None:
             raise PlainError(400, "No theme found with given id")
         theme_source = theme_source_for(ctx.sql, ctx.project.id, theme_id, project_theme(ctx))

@@ -9,6 +9,7 @@ from ..emails import TEAM_INVITATION, send_team_invitation_email
 from ..endpoint import ANY, EndpointGroup, PerApi, RequestContext
 from ..errors import CatalogueError, PlainError
 from ..ids import now_millis
+from ..payments import require_free_seat
 from ..schema import Obj, Str, Uuid
 from ..team_access import client_user_id, existing_team, require_membership, require_permission
 from ..teams import add_member, is_member
@@ -178,6 +179,7 @@ def accept(ctx: RequestContext) -> dict[str, Any]:
     _refuse_restricted(ctx, ctx.user)  # before the code is used: once verified, the user may still join
     found.consume()
     team = existing_team(ctx, found.data["team_id"])
+    require_free_seat(ctx.sql, ctx.project.id, team["id"])  # a team of `internal` (service-api B15)
     if not is_member(
         ctx.sql, ctx.project.id, team["id"], user_id
     ):  # the recipient e-mail is not compared (service-api A5.6)
@@ -213,6 +215,7 @@ def accept_by_id(ctx: RequestContext) -> dict[str, Any]:
         (now_millis(), ctx.project.id, row["rowid"]),
     )
     team = existing_team(ctx, data["team_id"])
+    require_free_seat(ctx.sql, ctx.project.id, team["id"])
     if not is_member(ctx.sql, ctx.project.id, team["id"], user_id):
         add_member(ctx.sql, ctx.project, team["id"], user_id, as_creator=False)
     return {}
