@@ -30,12 +30,13 @@ exhaust the service.
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 ALLOWED_MODULES = ("@react-email/components", "@stackframe/emails", "arktype", "react")
 FORBIDDEN_TAGS = frozenset({"script", "iframe", "object", "embed", "frame", "frameset", "applet"})
@@ -1400,7 +1401,9 @@ def _entry(module: Module, name: str) -> Closure:
     if name == "EmailTheme" and name not in module.names["__exports__"]:
         # the service's bundle imports it by name from the theme, so its build fails (at the
         # import's place in its render.tsx)
-        raise build_failure([("render.tsx", 9, 9, 'No matching export in "virtual:/theme.tsx" for import "EmailTheme"')])
+        raise build_failure(
+            [("render.tsx", 9, 9, 'No matching export in "virtual:/theme.tsx" for import "EmailTheme"')]
+        )
     if value is None or name not in module.names["__exports__"]:
         raise TsxError(f"The source does not export a function called {name}")
     if not isinstance(value, Closure):
@@ -1420,6 +1423,25 @@ def preview_values(module: Module, name: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _nesting_bounded(function: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``function`` with a RecursionError (source nested deeper than the renderer's recursion
+    goes) raised as the TsxError every caller answers."""
+
+    @functools.wraps(function)
+    def bounded(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return function(*args, **kwargs)
+        except RecursionError:
+            raise TsxError("The source is nested too deeply to render") from None
+
+    return bounded
+
+
+@_nesting_bounded
 def render(
     template_source: str,
     theme_source: str | None,
@@ -1434,32 +1456,6 @@ def render(
     """Render the template's `EmailTemplate`, wrapped by the theme's `EmailTheme` when there is a
     theme. Raises TsxError for anything the subset cannot render or the source throws, and for
     source nested deeper than the renderer's recursion goes."""
-    try:
-        return _render(
-            template_source,
-            theme_source,
-            user=user,
-            project=project,
-            variables=variables,
-            unsubscribe_link=unsubscribe_link,
-            logos=logos,
-            preview=preview,
-        )
-    except RecursionError:
-        raise TsxError("The source is nested too deeply to render") from None
-
-
-def _render(
-    template_source: str,
-    theme_source: str | None,
-    *,
-    user: Mapping[str, Any],
-    project: Mapping[str, Any],
-    variables: Mapping[str, Any],
-    unsubscribe_link: str | None = None,
-    logos: Mapping[str, Any] | None = None,
-    preview: bool = False,
-) -> Rendered:
     template = parse_module(template_source)
     theme = parse_module(theme_source, "theme.tsx") if theme_source is not None else None
     budget = _Budget()
