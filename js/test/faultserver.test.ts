@@ -235,6 +235,19 @@ describe("the TypeScript transport against tests/faultserver.py", () => {
     });
   }
 
+  // The Python package masks tokens in the bodies its messages quote (they reach server logs);
+  // in a browser a quoted body holds at most the user's own tokens, in the user's own console,
+  // and the bytes a mask costs the handler pages are not spent: the answer is kept whole.
+  scenario("leaky", "an answer that quotes tokens is kept whole in the error", async () => {
+    const ok = await call("leaky:200");
+    expect(ok.result).toBeInstanceOf(InvalidServerResponse);
+    expect((ok.result as InvalidServerResponse).body).toContain("refresh_token=");
+    const failed = await call("leaky:502");
+    expect(failed.result).toBeInstanceOf(HttpStatusError);
+    expect((failed.result as HttpStatusError).status).toBe(502);
+    expect((failed.result as HttpStatusError).body).toContain("access_token=eyJ");
+  });
+
   scenario("slow", "a slow answer still arrives", async () => {
     const { result } = await call("slow:50");
     expect(result).toMatchObject({ ok: true });
