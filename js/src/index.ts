@@ -44,6 +44,7 @@ export { MfaPrompt } from "./react/pages/mfa.js";
 export { OAuthCallback } from "./react/pages/oauth-callback.js";
 export { TeamInvitation } from "./react/pages/team-invitation.js";
 export { TeamCreation } from "./react/pages/team-creation.js";
+export { CliAuthConfirm } from "./react/pages/cli-auth-confirm.js";
 export { AccountSettings } from "./react/pages/account/account-settings.js";
 export { HandlerError, HandlerNotFound } from "./react/pages/error.js";
 export { DEFAULT_MESSAGES, describeError, describeUntrustedError } from "./react/messages.js";

@@ -136,6 +136,7 @@ const REACT = [
   "SignOutLink",
   "SignUp",
   "TeamCreation",
+  "CliAuthConfirm",
   "SignUpButton",
   "TeamInvitation",
   "UserAvatar",
