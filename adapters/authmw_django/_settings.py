@@ -140,6 +140,13 @@ def _lookup(key: str) -> Any:
 
 def _read() -> AdapterSettings:
     _options()
+    flat = sorted(name for name in dir(settings) if name.startswith("AUTHMW_") and name[7:] not in KNOWN_KEYS)
+    if flat:
+        # A misspelt flat setting (AUTHMW_CSRF_CHEK) would otherwise be left out without a word.
+        raise ImproperlyConfigured(
+            f"settings has {', '.join(flat)}, which authmw does not read; its flat settings are AUTHMW_ and one of "
+            f"{sorted(KNOWN_KEYS)}."
+        )
     try:
         return read_settings(_lookup, setting_name)
     except ConfigurationError as exc:

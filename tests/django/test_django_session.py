@@ -369,6 +369,10 @@ def test_flat_settings_and_env_file(local_service, tmp_path, monkeypatch) -> Non
         ({"AUTHMW": {"PROJECT_ID": "internal"}}, 'AUTHMW["SECRET_SERVER_KEY"]'),
         ({"AUTHMW": {"PROJECT_ID": "nope", "SECRET_SERVER_KEY": "k"}}, "is not a UUID"),
         ({"AUTHMW": {"PROJECTID": "internal"}}, "unknown keys ['PROJECTID']"),
+        (
+            {"AUTHMW": {"PROJECT_ID": "internal", "SECRET_SERVER_KEY": "k"}, "AUTHMW_CSRF_CHEK": False},
+            "AUTHMW_CSRF_CHEK",
+        ),
         ({"AUTHMW": {"ENV_FILE": "/nonexistent/project.env"}}, 'AUTHMW["ENV_FILE"]'),
         (
             {"AUTHMW": {"PROJECT_ID": "internal", "SECRET_SERVER_KEY": "k", "ON_REFRESH_UNAVAILABLE": "x"}},
